@@ -1,0 +1,79 @@
+// Problems found in a user's input, reported instead of thrown: every one names the file, the field
+// and the place in the text, so a person can go straight to it.
+import type { z } from 'zod';
+
+export type Severity = 'error' | 'warning';
+
+/** 1-based, as editors show them. */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+export type PathSegment = string | number;
+
+export interface Diagnostic extends Position {
+  readonly severity: Severity;
+  /** Stable identifier of the kind of problem; decide on this, never on `message`. */
+  readonly code: string;
+  readonly file: string;
+  /** Field path as a person reads it: `servers.github.connect_timeout`, `servers.fs.args[1]`. */
+  readonly path: string;
+  readonly message: string;
+}
+
+export function formatPath(segments: readonly PathSegment[]): string {
+  let out = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out === '' ? segment : `.${segment}`;
+  }
+  return out;
+}
+
+/** `file:line:column: severity: path: message`, the shape compilers print and editors link. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.path ? `${d.path}: ` : '';
+  return `${d.file}:${d.line}:${d.column}: ${d.severity}: ${where}${d.message}`;
+}
+
+/** Where a value came from: its file, its path there, and how to find a path's text position. */
+export interface Site {
+  readonly file: string;
+  readonly path: readonly PathSegment[];
+  readonly locate: (path: readonly PathSegment[]) => Position;
+}
+
+export type LenientResult<T> =
+  | { readonly ok: true; readonly value: T; readonly diagnostics: readonly Diagnostic[] }
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+/**
+ * Validates `value` with a zod schema and turns every issue into an error diagnostic at its own
+ * field, instead of throwing on the first. Callers decide what a failed value means (usually: leave
+ * that one item out and keep the rest).
+ */
+export function parseLenient<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: Site,
+): LenientResult<z.output<S>> {
+  const result = schema.safeParse(value);
+  if (result.success) return { ok: true, value: result.data, diagnostics: [] };
+  const diagnostics = result.error.issues.map((issue): Diagnostic => {
+    const path = [...where.path, ...issue.path.map(toSegment)];
+    return {
+      severity: 'error',
+      code: issue.code,
+      file: where.file,
+      path: formatPath(path),
+      message: issue.message,
+      ...where.locate(path),
+    };
+  });
+  return { ok: false, diagnostics };
+}
+
+function toSegment(key: PropertyKey): PathSegment {
+  return typeof key === 'number' ? key : String(key);
+}

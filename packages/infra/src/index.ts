@@ -1,0 +1,16 @@
+// @epoch-agent/infra: the small shared services every package needs. The public surface, by hand.
+export {
+  type Diagnostic,
+  formatDiagnostic,
+  formatPath,
+  type LenientResult,
+  type PathSegment,
+  type Position,
+  parseLenient,
+  type Severity,
+  type Site,
+} from './diagnostics.js';
+export { type LogFields, type Logger, silentLogger } from './logger.js';
+export { type Env, epochHome, mcpConfigPath, profileDir } from './paths.js';
+export { REDACTED, redact } from './redact.js';
+export { type AtomicWriteOptions, writeFileAtomic } from './secure-file.js';

@@ -1,0 +1,49 @@
+// Files that may hold secrets (tokens, the user's config, cached schemas): written atomically and
+// readable by the owner only.
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** File mode for a file that does not exist yet. An existing file keeps its own mode. */
+  readonly mode?: number;
+}
+
+/**
+ * Writes `data` to `file` so that a reader sees either the old bytes or the new ones, never a
+ * half-written file: a temp file beside it (same filesystem, so rename is atomic), fsync, rename.
+ * The temp file is created 0600 from the start, so a secret is never briefly world-readable.
+ */
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const mode = (await existingMode(file)) ?? options.mode ?? 0o600;
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(tmp, 'wx', 0o600);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    // The umask never widens 0600 but may narrow a kept mode; set it explicitly.
+    await chmod(tmp, mode);
+    await rename(tmp, file);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+async function existingMode(file: string): Promise<number | undefined> {
+  try {
+    return (await stat(file)).mode & 0o777;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

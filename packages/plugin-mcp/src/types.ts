@@ -1,0 +1,67 @@
+// The plugin's public data types: what a server's configuration means once it has been read, and
+// where a server came from.
+
+export type McpTransportKind = 'stdio' | 'sse' | 'http';
+
+/**
+ * Who brought a server into this process. It is decided by the code that calls
+ * `connectAll(configs, source)`, never read from a config file: if it were a config field, a user
+ * could label their own server "injected by the host". The same reasoning makes the assembly layer,
+ * not the file, build `<namespace>__<server>` names for host and plugin servers.
+ *
+ * - `user`: the user's mcp.json (`mcpConfigPath()`); names as written.
+ * - `host`: an embedding host's `buildRuntime({ hostCapabilities: { mcpServers } })`; named
+ *   `<namespace>__<server>`, the namespace validated when the runtime is built.
+ * - `plugin`: an installed plugin's mcp.json; named `<plugin name>__<server>`, the plugin name already
+ *   checked against the plugin-name pattern at install time.
+ *
+ * Host and plugin names are held to `[A-Za-z0-9_-]` because a server name goes verbatim into tool
+ * names (`mcp__<server>__<tool>`) that are sent to model providers, which reject anything else (a `:`
+ * got a hard 400 from a provider). Required, because every consumer groups by it: a UI that filters
+ * by source silently shows nothing for a source it does not know.
+ */
+export type McpServerSource = 'user' | 'host' | 'plugin';
+
+/** Settings every transport shares. Times are milliseconds here; the file says seconds. */
+export interface McpServerCommon {
+  readonly name: string;
+  /** Per request (tools/call, tools/list, resources/*, prompts/*, ping). Default 300 s. */
+  readonly timeoutMs: number;
+  /** Spawn or connect + initialize + first tools/list. Default 60 s. */
+  readonly connectTimeoutMs: number;
+  /** Ping interval; 0 turns keepalive off. Default 180 s. */
+  readonly keepaliveIntervalMs: number;
+  /** Close a connection idle this long; 0 means never. */
+  readonly idleTimeoutMs: number;
+  /** Recycle a connection this old; 0 means no limit. */
+  readonly maxLifetimeMs: number;
+  /** False (the default) serializes calls to this server. */
+  readonly supportsParallel: boolean;
+  readonly skipPreflight: boolean;
+}
+
+export interface StdioServerConfig extends McpServerCommon {
+  readonly transport: 'stdio';
+  /** Resolved from PATH, never through a shell. */
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Merged onto the SDK's default environment. Values are secrets: never print them. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+}
+
+export interface RemoteServerConfig<T extends 'sse' | 'http'> extends McpServerCommon {
+  readonly transport: T;
+  readonly url: string;
+  /** Sent on every request. Values are secrets: never print them. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export type SseServerConfig = RemoteServerConfig<'sse'>;
+export type HttpServerConfig = RemoteServerConfig<'http'>;
+
+export type McpServerConfig = StdioServerConfig | SseServerConfig | HttpServerConfig;
+
+export function assertNever(value: never, what: string): never {
+  throw new Error(`unhandled ${what}: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,61 @@
+// @epoch-agent/protocol: the contracts every epoch package speaks. Types only, no runtime code.
+
+/** JSON Schema as it travels to a model provider; kept open because providers accept any draft. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/**
+ * Hints a tool gives the permission system. Their meaning is MCP's (`ToolAnnotations` in the MCP
+ * spec): hints, never guarantees, and absent means "unknown", not false.
+ */
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** What the agent loop hands every tool call. */
+export interface ToolContext {
+  /** Aborted when the user stops the turn; a tool must stop its work and tell whoever does it. */
+  readonly signal: AbortSignal;
+}
+
+export type ToolContent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly data: string; readonly mimeType: string }
+  | { readonly type: 'audio'; readonly data: string; readonly mimeType: string }
+  | {
+      readonly type: 'resource';
+      readonly resource: {
+        readonly uri: string;
+        readonly mimeType?: string;
+        readonly text?: string;
+        readonly blob?: string;
+      };
+    }
+  | {
+      readonly type: 'resource_link';
+      readonly uri: string;
+      readonly name: string;
+      readonly mimeType?: string;
+      readonly description?: string;
+    };
+
+export interface ToolResult {
+  readonly content: readonly ToolContent[];
+  /** Machine-readable result, when the tool declares an output schema. */
+  readonly structuredContent?: { readonly [key: string]: unknown };
+  /** The tool ran and reports failure; the model reads `content` to learn why. */
+  readonly isError?: boolean;
+}
+
+export interface EpochTool {
+  /** The name sent to the model provider: must match `^[a-zA-Z0-9_-]{1,128}$`. */
+  readonly name: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly annotations: ToolAnnotations;
+  execute(args: { readonly [key: string]: unknown }, ctx: ToolContext): Promise<ToolResult>;
+}
