@@ -12,5 +12,5 @@ export {
 } from './diagnostics.js';
 export { type LogFields, type Logger, silentLogger } from './logger.js';
 export { type Env, epochHome, mcpConfigPath, profileDir } from './paths.js';
-export { REDACTED, redact } from './redact.js';
+export { REDACTED, redact, redactUrl } from './redact.js';
 export { type AtomicWriteOptions, writeFileAtomic } from './secure-file.js';

@@ -30,3 +30,20 @@ function redactAt(value: unknown, secret: boolean): unknown {
   }
   return secret && value !== undefined ? REDACTED : value;
 }
+
+/**
+ * A URL safe to print: the password of its userinfo and the values of its query parameters are
+ * replaced by `***` (`?key=***`: unlike `<redacted>` it survives URL encoding readably), since both
+ * are common places for API keys. Text that is not a URL is returned as `<redacted>`.
+ */
+export function redactUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return REDACTED;
+  }
+  if (url.password) url.password = '***';
+  for (const key of new Set(url.searchParams.keys())) url.searchParams.set(key, '***');
+  return url.toString();
+}

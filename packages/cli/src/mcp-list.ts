@@ -1,0 +1,45 @@
+// `epoch mcp list`: what the loader understood from an mcp.json, and every problem it found. It
+// never connects; it answers "did epoch read my file the way I meant it?".
+import { type Diagnostic, formatDiagnostic, redact, redactUrl } from '@epoch-agent/infra';
+import { loadMcpConfig, type McpServerConfig } from '@epoch-agent/plugin-mcp';
+import type { CliIo, ExitCode } from './io.js';
+import { renderTable } from './table.js';
+
+export interface McpListOptions {
+  readonly file: string;
+  readonly json: boolean;
+}
+
+export async function mcpList(options: McpListOptions, io: CliIo): Promise<ExitCode> {
+  const { servers, diagnostics } = await loadMcpConfig(options.file);
+  const hasErrors = diagnostics.some((d) => d.severity === 'error');
+  if (options.json) {
+    const shown = servers.map((server) => redact({ ...server, ...remoteUrl(server) }));
+    io.out(`${JSON.stringify({ file: options.file, servers: shown, diagnostics }, null, 2)}\n`);
+  } else {
+    io.out(renderServers(options.file, servers));
+    io.out(renderDiagnostics(diagnostics));
+  }
+  return hasErrors ? 1 : 0;
+}
+
+function renderServers(file: string, servers: readonly McpServerConfig[]): string {
+  if (servers.length === 0) return `No MCP servers in ${file}.\n`;
+  const rows = servers.map((server) => [server.name, server.transport, target(server)]);
+  return `MCP servers in ${file}:\n\n${renderTable(['NAME', 'TRANSPORT', 'TARGET'], rows)}`;
+}
+
+function renderDiagnostics(diagnostics: readonly Diagnostic[]): string {
+  if (diagnostics.length === 0) return '';
+  return `\n${diagnostics.length} problem(s):\n${diagnostics.map((d) => `  ${formatDiagnostic(d)}\n`).join('')}`;
+}
+
+/** What the server runs or where it lives; env and header values never shown. */
+function target(server: McpServerConfig): string {
+  if (server.transport === 'stdio') return [server.command, ...server.args].join(' ');
+  return redactUrl(server.url);
+}
+
+function remoteUrl(server: McpServerConfig): { url?: string } {
+  return server.transport === 'stdio' ? {} : { url: redactUrl(server.url) };
+}

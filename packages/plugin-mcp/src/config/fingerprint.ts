@@ -1,0 +1,75 @@
+// The fingerprint of a server config: a hash of everything its connection depends on. It keys the
+// schema cache (a cached tool list is only good for the same connection) and tells the runtime
+// which servers to reconnect when mcp.json changes (same name, different fingerprint).
+//
+// What goes in: every field of the parsed config except `name` — the process or address and what
+// is sent to it (transport, command, args, env, cwd, url, headers) and the settings the client is
+// built with (timeouts, keepalive, idle and lifetime limits, parallelism, preflight). A change to
+// any of them needs a new client, so it must change the fingerprint; including them all also
+// means no one has to decide again, per field, whether a change "matters".
+// What stays out: `name`. It is the key the fingerprint is compared under; a renamed server with
+// the same connection may reuse its cached tool list.
+//
+// Computed on the parsed config, so key order and snake_case/camelCase spellings in the file cannot
+// change it. Secrets (env, header values) go into the hash only; the hash reveals nothing of them.
+import { createHash } from 'node:crypto';
+import { assertNever, type McpServerConfig } from '../types.js';
+
+// Bump when what is hashed changes, so fingerprints stored on disk stop matching.
+const VERSION = 'mcp-config-fingerprint/1';
+
+/** A stable sha256 hex of what `config`'s connection depends on (everything but `name`). */
+export function fingerprint(config: McpServerConfig): string {
+  return createHash('sha256')
+    .update(`${VERSION}\n${canonicalJson(connectionOf(config))}`)
+    .digest('hex');
+}
+
+type WithoutName<T> = { readonly [K in Exclude<keyof T, 'name'>]-?: T[K] | undefined };
+
+// Each transport spelled out: a field added to a config type that is not listed here does not
+// compile, so the fingerprint cannot silently miss it.
+function connectionOf(config: McpServerConfig): object {
+  const common = {
+    timeoutMs: config.timeoutMs,
+    connectTimeoutMs: config.connectTimeoutMs,
+    keepaliveIntervalMs: config.keepaliveIntervalMs,
+    idleTimeoutMs: config.idleTimeoutMs,
+    maxLifetimeMs: config.maxLifetimeMs,
+    supportsParallel: config.supportsParallel,
+    skipPreflight: config.skipPreflight,
+  };
+  switch (config.transport) {
+    case 'stdio':
+      return {
+        ...common,
+        transport: config.transport,
+        command: config.command,
+        args: config.args,
+        env: config.env,
+        cwd: config.cwd,
+      } satisfies WithoutName<typeof config>;
+    case 'sse':
+    case 'http':
+      return {
+        ...common,
+        transport: config.transport,
+        url: config.url,
+        headers: config.headers,
+      } satisfies WithoutName<typeof config>;
+    default:
+      return assertNever(config, 'transport');
+  }
+}
+
+/** JSON with object keys sorted at every depth (arrays keep their order: args order matters). */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, inner]) => inner !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,223 @@
+// mcp.json, from text (or a file) to server configs plus diagnostics. Never throws: a config
+// mistake must show up as a diagnostic that names the file, field and line, not as "no MCP".
+//
+// One bad server never hides the others; a syntax error loads nothing from the file, because
+// after one the rest of the text cannot be trusted to mean what it seems to.
+import { readFile } from 'node:fs/promises';
+import type { Diagnostic } from '@epoch-agent/infra';
+import {
+  getLocation,
+  getNodePath,
+  getNodeValue,
+  type Node,
+  type ParseError,
+  parseTree,
+} from 'jsonc-parser';
+import type { McpServerConfig } from '../types.js';
+import { createLocator, describeSyntaxError } from './locate.js';
+import { diagnostic, type Where } from './schema.js';
+import { parseServer } from './server.js';
+import { suggest } from './suggest.js';
+
+export interface McpConfigLoad {
+  /** The servers that loaded, in file order. */
+  readonly servers: readonly McpServerConfig[];
+  /** Sorted by position in the file. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const EMPTY: McpConfigLoad = { servers: [], diagnostics: [] };
+
+/**
+ * Reads mcp.json text (JSONC: comments and trailing commas allowed). `file` names it in diagnostics,
+ * and a relative `cwd` in the file is resolved against its directory.
+ */
+export function parseMcpConfig(text: string, file: string): McpConfigLoad {
+  const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const errors: ParseError[] = [];
+  const root = parseTree(source, errors, { allowTrailingComma: true, allowEmptyContent: true });
+  const where: Where = { file, locator: createLocator(source, root) };
+
+  const first = errors[0];
+  if (first !== undefined) {
+    // Only the first: the ones after it are mostly echoes of it.
+    const path = getLocation(source, first.offset).path.filter((segment) => segment !== '');
+    return {
+      servers: [],
+      diagnostics: [
+        diagnostic(
+          where,
+          'error',
+          'syntax_error',
+          path,
+          `JSON syntax error: ${describeSyntaxError(first)}. Nothing from this file is loaded until it is fixed.`,
+          where.locator.offset(first.offset),
+        ),
+      ],
+    };
+  }
+  // An empty file (or one with only comments) is a file with no servers yet.
+  if (root === undefined) return EMPTY;
+
+  const diagnostics: Diagnostic[] = duplicateKeys(root, where);
+  const servers: McpServerConfig[] = [];
+  const done = () => ({ servers, diagnostics: sortByPosition(diagnostics) });
+
+  if (root.type !== 'object') {
+    diagnostics.push(
+      diagnostic(
+        where,
+        'error',
+        'invalid_type',
+        [],
+        `the file must hold an object like { "servers": { "name": { … } } } (it holds ${kindOf(root)}).`,
+      ),
+    );
+    return done();
+  }
+  for (const key of keysOf(root)) {
+    if (key === 'servers') continue;
+    const guess = suggest(key, ['servers']);
+    diagnostics.push(
+      diagnostic(
+        where,
+        'warning',
+        'unknown_field',
+        [key],
+        `"${key}" is not a top-level field and is ignored. ${guess === undefined ? 'Servers go under "servers".' : `Did you mean "${guess}"?`}`,
+        'key',
+      ),
+    );
+  }
+
+  const serversNode = propertiesOf(root).findLast((p) => p.key === 'servers')?.value;
+  if (serversNode === undefined) return done();
+  if (serversNode.type !== 'object') {
+    diagnostics.push(
+      diagnostic(
+        where,
+        'error',
+        'invalid_type',
+        ['servers'],
+        `"servers" must be an object keyed by server name, e.g. "servers": { "github": { "command": "npx" } } (it holds ${kindOf(serversNode)}).`,
+      ),
+    );
+    return done();
+  }
+  const entries = propertiesOf(serversNode);
+  entries.forEach(({ key, value }, index) => {
+    // A name given twice: the later entry is the one that counts (as in JSON.parse).
+    if (entries.slice(index + 1).some((later) => later.key === key)) return;
+    const result = parseServer(key, getNodeValue(value), where);
+    diagnostics.push(...result.diagnostics);
+    if (result.config !== undefined) servers.push(result.config);
+  });
+  return done();
+}
+
+/**
+ * Reads mcp.json at `path`. A missing file is no servers and no diagnostics (nobody has written
+ * one yet); a file that exists but cannot be read is an error diagnostic.
+ */
+export async function loadMcpConfig(path: string): Promise<McpConfigLoad> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return EMPTY;
+    const why =
+      code === 'EISDIR'
+        ? 'it is a directory, not a file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied; check its owner and mode'
+          : `${code ?? 'error'}`;
+    return {
+      servers: [],
+      diagnostics: [
+        {
+          severity: 'error',
+          code: 'unreadable_file',
+          file: path,
+          path: '',
+          line: 1,
+          column: 1,
+          message: `cannot read ${path}: ${why}. No servers are loaded from it.`,
+        },
+      ],
+    };
+  }
+  return parseMcpConfig(text, path);
+}
+
+interface Property {
+  readonly key: string;
+  readonly keyNode: Node;
+  readonly value: Node;
+}
+
+function propertiesOf(node: Node): Property[] {
+  const out: Property[] = [];
+  for (const property of node.children ?? []) {
+    const [keyNode, value] = property.children ?? [];
+    if (keyNode !== undefined && value !== undefined) {
+      out.push({ key: String(keyNode.value), keyNode, value });
+    }
+  }
+  return out;
+}
+
+function keysOf(node: Node): string[] {
+  return [...new Set(propertiesOf(node).map((p) => p.key))];
+}
+
+/** A key given twice in any object: the earlier one is ignored, so the warning points at it. */
+function duplicateKeys(root: Node, where: Where): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const visit = (node: Node): void => {
+    if (node.type === 'object') {
+      const properties = propertiesOf(node);
+      properties.forEach(({ key, keyNode }, index) => {
+        const later = properties.slice(index + 1).find((p) => p.key === key);
+        if (later === undefined) return;
+        const { line } = where.locator.offset(later.keyNode.offset);
+        out.push(
+          diagnostic(
+            where,
+            'warning',
+            'duplicate_key',
+            getNodePath(keyNode),
+            `"${key}" is given twice in the same object; the one on line ${line} is used and this one is ignored. Remove one.`,
+            where.locator.offset(keyNode.offset),
+          ),
+        );
+      });
+    }
+    for (const child of node.children ?? []) visit(child);
+  };
+  visit(root);
+  return out;
+}
+
+function kindOf(node: Node): string {
+  switch (node.type) {
+    case 'array':
+      return 'a list';
+    case 'object':
+      return 'an object';
+    case 'null':
+      return 'null';
+    case 'boolean':
+      return 'true/false';
+    case 'number':
+      return 'a number';
+    case 'string':
+      return 'a string';
+    case 'property':
+      return 'a property';
+  }
+}
+
+function sortByPosition(diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
+}

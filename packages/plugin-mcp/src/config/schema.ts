@@ -1,0 +1,307 @@
+// What one server entry of mcp.json may say: the field table (both spellings), the diagnostic
+// codes, and step 1 of reading an entry, the raw shape (zod).
+//
+// Step 1 checks every field where it is written (`connectTimeout` is reported as `connectTimeout`),
+// warns about keys that are not fields, then folds the two spellings of a field into one. Step 2,
+// the transport and the config it becomes, is server.ts.
+import {
+  type Diagnostic,
+  formatPath,
+  type PathSegment,
+  type Position,
+  parseLenient,
+  type Severity,
+} from '@epoch-agent/infra';
+import { z } from 'zod';
+import type { McpTransportKind } from '../types.js';
+import type { Locator } from './locate.js';
+import { suggest } from './suggest.js';
+
+/** Every `code` a config diagnostic can carry. Errors drop what they are in; warnings drop nothing. */
+export const MCP_CONFIG_DIAGNOSTIC_CODES = [
+  // errors
+  'syntax_error',
+  'unreadable_file',
+  'invalid_type',
+  'invalid_value',
+  'out_of_range',
+  'missing_field',
+  // warnings
+  'unknown_field',
+  'source_field',
+  'ignored_field',
+  'duplicate_key',
+  'duplicate_field',
+  'alias_conflict',
+] as const;
+export type McpConfigDiagnosticCode = (typeof MCP_CONFIG_DIAGNOSTIC_CODES)[number];
+
+const ALL: readonly McpTransportKind[] = ['stdio', 'sse', 'http'];
+const STDIO: readonly McpTransportKind[] = ['stdio'];
+const REMOTE: readonly McpTransportKind[] = ['sse', 'http'];
+
+// setTimeout waits at most 2^31-1 ms; a longer delay fires at once, so longer times are refused.
+const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+const TRANSPORT_VALUES = ['stdio', 'sse', 'http', 'streamable', 'streamable-http'] as const;
+export type TransportValue = (typeof TRANSPORT_VALUES)[number];
+
+// One factory per kind of field: given the key as written, a schema whose messages name that key.
+// No message repeats the value it rejects: env and header values (and URLs) carry secrets.
+const kind = {
+  transport: (key: string) =>
+    z.enum(TRANSPORT_VALUES, {
+      error: (issue) =>
+        issue.code === 'invalid_value'
+          ? `${key} must be "stdio", "sse" or "http" ("streamable" and "streamable-http" also mean http)`
+          : `${key} must be a string: "stdio", "sse" or "http" (got ${describe(issue.input)})`,
+    }),
+  flag: (key: string) =>
+    z.boolean({
+      error: (issue) =>
+        `${key} must be true or false, without quotes (got ${describe(issue.input)})`,
+    }),
+  text: (key: string) =>
+    z.string({ error: (issue) => `${key} must be a string (got ${describe(issue.input)})` }),
+  textList: (key: string) =>
+    z.array(
+      z.string({
+        error: (issue) =>
+          `every entry of ${key} must be a string; quote it (got ${describe(issue.input)})`,
+      }),
+      {
+        error: (issue) =>
+          `${key} must be a list of strings, e.g. "${key}": ["-y", "some-package"] (got ${describe(issue.input)})`,
+      },
+    ),
+  secretMap: (key: string) =>
+    z.record(
+      z.string(),
+      z.string({
+        error: (issue) =>
+          `every value in ${key} must be a string; quote it (got ${describe(issue.input)})`,
+      }),
+      {
+        error: (issue) =>
+          `${key} must be an object of string values, e.g. "${key}": { "NAME": "value" } (got ${describe(issue.input)})`,
+      },
+    ),
+  positiveSeconds: (key: string) =>
+    z
+      .number({
+        error: (issue) =>
+          `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(issue.input)})`,
+      })
+      .gt(0, { error: `${key} must be more than 0 seconds (fractions such as 0.5 are fine)` })
+      .max(MAX_SECONDS, { error: `${key} must be at most ${MAX_SECONDS} seconds (about 24 days)` }),
+  seconds: (key: string) =>
+    z
+      .number({
+        error: (issue) =>
+          `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(issue.input)})`,
+      })
+      .min(0, { error: `${key} cannot be negative; 0 turns it off` })
+      .max(MAX_SECONDS, {
+        error: `${key} must be at most ${MAX_SECONDS} seconds (about 24 days); 0 turns it off`,
+      }),
+};
+
+/** The fields of a server entry, by their snake_case name (the seed's table), and who reads them. */
+export const FIELDS = {
+  transport: { kind: kind.transport, transports: ALL },
+  type: { kind: kind.transport, transports: ALL },
+  command: { kind: kind.text, transports: STDIO },
+  args: { kind: kind.textList, transports: STDIO },
+  env: { kind: kind.secretMap, transports: STDIO },
+  cwd: { kind: kind.text, transports: STDIO },
+  url: { kind: kind.text, transports: REMOTE },
+  streamable: { kind: kind.flag, transports: REMOTE },
+  headers: { kind: kind.secretMap, transports: REMOTE },
+  timeout: { kind: kind.positiveSeconds, transports: ALL },
+  connect_timeout: { kind: kind.positiveSeconds, transports: ALL },
+  keepalive_interval: { kind: kind.seconds, transports: ALL },
+  idle_timeout_seconds: { kind: kind.seconds, transports: ALL },
+  max_lifetime_seconds: { kind: kind.seconds, transports: ALL },
+  supports_parallel: { kind: kind.flag, transports: ALL },
+  skip_preflight: { kind: kind.flag, transports: ALL },
+} as const;
+
+type FieldName = keyof typeof FIELDS;
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+type FieldValue<F extends FieldName> = z.output<ReturnType<(typeof FIELDS)[F]['kind']>>;
+/** A server entry after step 1: each field once, by its snake_case name. */
+export type Fields = { readonly [F in FieldName]?: FieldValue<F> };
+
+export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
+
+function camelCase<S extends string>(name: S): CamelCase<S> {
+  return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<S>;
+}
+
+export interface McpConfigField {
+  /** As the seed's table writes it. */
+  readonly name: string;
+  /** The same field in camelCase; equal to `name` for one-word fields. */
+  readonly camelCase: string;
+  /** The transports it applies to; on any other it is ignored with a warning. */
+  readonly transports: readonly McpTransportKind[];
+}
+
+/** Every field a server entry may have (for completion, help text and docs); `type` is `transport`'s alias. */
+export const MCP_CONFIG_FIELDS: readonly McpConfigField[] = FIELD_NAMES.map((name) => ({
+  name,
+  camelCase: camelCase(name),
+  transports: FIELDS[name].transports,
+}));
+
+const SPELLINGS = new Map<string, FieldName>(
+  FIELD_NAMES.flatMap((name) => [
+    [name, name],
+    [camelCase(name), name],
+  ]),
+);
+
+// Step 1's shape: every spelling optional, unknown keys dropped (they were reported already).
+const RAW_SERVER = z.object(
+  Object.fromEntries([...SPELLINGS].map(([key, name]) => [key, FIELDS[name].kind(key).optional()])),
+);
+
+/** Where the entry being read sits: which file, and how to find a path's text. */
+export interface Where {
+  readonly file: string;
+  readonly locator: Locator;
+}
+
+export function diagnostic(
+  where: Where,
+  severity: Severity,
+  code: McpConfigDiagnosticCode,
+  path: readonly PathSegment[],
+  message: string,
+  at: 'key' | 'value' | Position = 'value',
+): Diagnostic {
+  const position =
+    at === 'key' ? where.locator.key(path) : at === 'value' ? where.locator.value(path) : at;
+  return { severity, code, file: where.file, path: formatPath(path), message, ...position };
+}
+
+/** Reports a problem at a path inside the server entry being read. */
+export type Report = (
+  severity: Severity,
+  code: McpConfigDiagnosticCode,
+  path: readonly PathSegment[],
+  message: string,
+  at?: 'key' | 'value',
+) => void;
+
+export function reporter(where: Where, server: string, into: Diagnostic[]): Report {
+  return (severity, code, path, message, at = 'value') =>
+    into.push(diagnostic(where, severity, code, ['servers', server, ...path], message, at));
+}
+
+// zod's issue codes are zod's; ours are public and stable, so they are translated in one place.
+const SCHEMA_CODES: Readonly<Record<string, McpConfigDiagnosticCode>> = {
+  invalid_type: 'invalid_type',
+  too_small: 'out_of_range',
+  too_big: 'out_of_range',
+};
+
+/**
+ * Step 1 for the entry `servers.<name>`: its fields, each once under its snake_case name, or
+ * undefined when a field has the wrong type or range (then `into` has the errors).
+ */
+export function readFields(
+  name: string,
+  value: unknown,
+  where: Where,
+  into: Diagnostic[],
+): Fields | undefined {
+  const report = reporter(where, name, into);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    report(
+      'error',
+      'invalid_type',
+      [],
+      `server "${name}" must be an object of fields, e.g. { "command": "npx", "args": ["-y", "some-package"] } (got ${describe(value)})`,
+    );
+    return undefined;
+  }
+
+  for (const key of Object.keys(value)) {
+    if (SPELLINGS.has(key)) continue;
+    if (key === 'source') {
+      // Where a server comes from is the caller's to say (connectAll(configs, source)): a file that
+      // could set it could label its own server as injected by the host.
+      report(
+        'warning',
+        'source_field',
+        [key],
+        '"source" is not a config field and has no effect: whether a server is user, host or plugin is set by the code that connects it, never by the file. Remove it.',
+        'key',
+      );
+      continue;
+    }
+    const guess = suggest(key, [...SPELLINGS.keys()]);
+    report(
+      'warning',
+      'unknown_field',
+      [key],
+      guess === undefined
+        ? `"${key}" is not a server field and is ignored. The fields are: ${FIELD_NAMES.join(', ')} (camelCase spellings work too).`
+        : `"${key}" is not a server field and is ignored. Did you mean "${guess}"?`,
+      'key',
+    );
+  }
+
+  const raw = parseLenient(RAW_SERVER, value, {
+    file: where.file,
+    path: ['servers', name],
+    locate: (path) => where.locator.value(path),
+  });
+  if (!raw.ok) {
+    for (const d of raw.diagnostics) {
+      into.push({ ...d, code: SCHEMA_CODES[d.code] ?? 'invalid_value' });
+    }
+    return undefined;
+  }
+  return foldSpellings(raw.value, (field, camel) =>
+    report(
+      'warning',
+      'duplicate_field',
+      [camel],
+      `"${camel}" and "${field}" are the same setting, given twice; "${field}" is used and "${camel}" is ignored. Remove one.`,
+      'key',
+    ),
+  );
+}
+
+// Both spellings given: snake_case wins, because it is the spelling of the seed's table.
+function foldSpellings(
+  raw: Readonly<Record<string, unknown>>,
+  twice: (field: string, camel: string) => void,
+): Fields {
+  const fields: Record<string, unknown> = {};
+  for (const name of FIELD_NAMES) {
+    const camel = camelCase(name);
+    const snakeValue = raw[name];
+    const camelValue = camel === name ? undefined : raw[camel];
+    if (snakeValue !== undefined && camelValue !== undefined) twice(name, camel);
+    const chosen = snakeValue ?? camelValue;
+    if (chosen !== undefined) fields[name] = chosen;
+  }
+  return fields as Fields;
+}
+
+/** What a value is, without saying what it holds. */
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? 'a number' : 'a number too large to use';
+  if (typeof value === 'boolean') return 'true/false';
+  if (typeof value === 'string') return 'a string';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}

@@ -1,0 +1,244 @@
+// One entry of `servers`, read whole: step 1 (schema.ts), then step 2 here — decide the transport,
+// check what that transport requires, and map every field by hand into the `McpServerConfig`
+// union, so a field added to the config types that this mapping forgets does not compile.
+import { dirname, resolve } from 'node:path';
+import type { Diagnostic } from '@epoch-agent/infra';
+import {
+  assertNever,
+  type McpServerCommon,
+  type McpServerConfig,
+  type McpTransportKind,
+  type RemoteServerConfig,
+  type StdioServerConfig,
+} from '../types.js';
+import {
+  FIELD_NAMES,
+  FIELDS,
+  type Fields,
+  type Report,
+  readFields,
+  reporter,
+  type TransportValue,
+  type Where,
+} from './schema.js';
+
+export interface ServerResult {
+  /** Absent when the entry has an error; `diagnostics` then says why. */
+  readonly config?: McpServerConfig;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export function parseServer(name: string, value: unknown, where: Where): ServerResult {
+  const diagnostics: Diagnostic[] = [];
+  const fields = readFields(name, value, where, diagnostics);
+  if (fields === undefined) return { diagnostics };
+  const entry: Entry = {
+    name,
+    fields,
+    file: where.file,
+    report: reporter(where, name, diagnostics),
+  };
+  const config = toConfig(entry);
+  return config === undefined ? { diagnostics } : { config, diagnostics };
+}
+
+interface Entry {
+  readonly name: string;
+  readonly fields: Fields;
+  /** The file it is in: a relative `cwd` is relative to it. */
+  readonly file: string;
+  readonly report: Report;
+}
+
+/** Why a server got its transport; said in messages, because an inferred transport surprises. */
+type Reason = 'transport' | 'type' | 'streamable' | 'url' | 'default';
+
+const BECAUSE: Record<Reason, string> = {
+  transport: 'its "transport" says so',
+  type: 'its "type" says so',
+  streamable: 'it has "streamable": true',
+  url: 'it has a "url" and no "transport"',
+  default: 'it has neither "transport" nor "url"',
+};
+
+const LABEL: Record<McpTransportKind, string> = {
+  stdio: 'stdio',
+  sse: 'SSE',
+  http: 'Streamable HTTP',
+};
+
+function normalize(value: TransportValue): McpTransportKind {
+  return value === 'streamable' || value === 'streamable-http' ? 'http' : value;
+}
+
+// `transport` beats its alias `type`, and both beat `streamable`; without any of them, a `url`
+// means SSE and no `url` means stdio.
+function resolveTransport({ name, fields, report }: Entry): {
+  kind: McpTransportKind;
+  reason: Reason;
+} {
+  const fromTransport = fields.transport === undefined ? undefined : normalize(fields.transport);
+  const fromType = fields.type === undefined ? undefined : normalize(fields.type);
+  if (fromTransport !== undefined && fromType !== undefined && fromTransport !== fromType) {
+    report(
+      'warning',
+      'alias_conflict',
+      ['type'],
+      `"type" says "${fields.type}" but "transport" says "${fields.transport}"; "transport" wins, so server "${name}" uses ${LABEL[fromTransport]}. Remove one of them.`,
+    );
+  }
+  const explicit = fromTransport ?? fromType;
+  if (explicit !== undefined) {
+    const reason = fromTransport !== undefined ? 'transport' : 'type';
+    const { streamable } = fields;
+    if (explicit !== 'stdio' && streamable !== undefined && streamable !== (explicit === 'http')) {
+      report(
+        'warning',
+        'alias_conflict',
+        ['streamable'],
+        `"streamable": ${streamable} disagrees with "${reason}": "${fields[reason]}"; "${reason}" wins, so server "${name}" uses ${LABEL[explicit]}. Remove one of them.`,
+      );
+    }
+    return { kind: explicit, reason };
+  }
+  // Reading `type` above is what keeps {"type":"http","url":…} from landing here as SSE.
+  if (fields.streamable === true) return { kind: 'http', reason: 'streamable' };
+  if (fields.url !== undefined) return { kind: 'sse', reason: 'url' };
+  return { kind: 'stdio', reason: 'default' };
+}
+
+function toConfig(entry: Entry): McpServerConfig | undefined {
+  const { kind, reason } = resolveTransport(entry);
+  const why = `(It is a ${LABEL[kind]} server because ${BECAUSE[reason]}.)`;
+  for (const field of FIELD_NAMES) {
+    const { transports } = FIELDS[field];
+    if (entry.fields[field] === undefined || transports.includes(kind)) continue;
+    // Only one-word fields belong to a single transport, so the field name is the key as written.
+    entry.report(
+      'warning',
+      'ignored_field',
+      [field],
+      `"${field}" has no effect on a ${LABEL[kind]} server (it is for ${transports.map((t) => LABEL[t]).join(' and ')} servers), so it is ignored. Remove it. ${why}`,
+      'key',
+    );
+  }
+  switch (kind) {
+    case 'stdio':
+      return toStdio(entry, why);
+    case 'sse':
+    case 'http':
+      return toRemote(kind, entry, why);
+    default:
+      return assertNever(kind, 'transport');
+  }
+}
+
+function toStdio(entry: Entry, why: string): StdioServerConfig | undefined {
+  const { name, fields, report } = entry;
+  const { command, cwd } = fields;
+  let ok = true;
+  if (command === undefined) {
+    ok = false;
+    report(
+      'error',
+      'missing_field',
+      ['command'],
+      `server "${name}" needs "command", the program to start, e.g. "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]. For a remote server give "url" instead. ${why}`,
+    );
+  } else if (command.trim() === '') {
+    ok = false;
+    report(
+      'error',
+      'invalid_value',
+      ['command'],
+      `"command" of server "${name}" is empty; write the program to start, e.g. "npx".`,
+    );
+  }
+  if (cwd !== undefined && cwd.trim() === '') {
+    ok = false;
+    report(
+      'error',
+      'invalid_value',
+      ['cwd'],
+      `"cwd" of server "${name}" is empty; give a directory or remove it.`,
+    );
+  }
+  if (!ok || command === undefined) return undefined;
+  return withoutUndefined<StdioServerConfig>({
+    ...common(entry),
+    transport: 'stdio',
+    command,
+    args: fields.args ?? [],
+    env: fields.env ?? {},
+    // Relative to the file that says it, not to wherever the process happens to start.
+    cwd: cwd === undefined ? undefined : resolve(dirname(entry.file), cwd),
+  });
+}
+
+function toRemote<T extends 'sse' | 'http'>(
+  transport: T,
+  entry: Entry,
+  why: string,
+): RemoteServerConfig<T> | undefined {
+  const { name, fields, report } = entry;
+  const { url } = fields;
+  if (url === undefined) {
+    report(
+      'error',
+      'missing_field',
+      ['url'],
+      `server "${name}" needs "url", the server's address, e.g. "url": "https://mcp.example.com/mcp". ${why}`,
+    );
+    return undefined;
+  }
+  if (!isHttpUrl(url)) {
+    // The url itself is not repeated: a query string can hold a token.
+    report(
+      'error',
+      'invalid_value',
+      ['url'],
+      `"url" of server "${name}" is not an http:// or https:// address; write the whole address, e.g. "https://mcp.example.com/mcp".`,
+    );
+    return undefined;
+  }
+  return withoutUndefined<RemoteServerConfig<T>>({
+    ...common(entry),
+    transport,
+    url,
+    headers: fields.headers ?? {},
+  });
+}
+
+function common({ name, fields }: Entry): McpServerCommon {
+  return {
+    name,
+    timeoutMs: toMs(fields.timeout ?? 300),
+    connectTimeoutMs: toMs(fields.connect_timeout ?? 60),
+    keepaliveIntervalMs: toMs(fields.keepalive_interval ?? 180),
+    idleTimeoutMs: toMs(fields.idle_timeout_seconds ?? 0),
+    maxLifetimeMs: toMs(fields.max_lifetime_seconds ?? 0),
+    supportsParallel: fields.supports_parallel ?? false,
+    skipPreflight: fields.skip_preflight ?? false,
+  };
+}
+
+// Whole milliseconds, and never rounded down to 0: 0 means "off", which a tiny time is not.
+function toMs(seconds: number): number {
+  return seconds === 0 ? 0 : Math.max(1, Math.round(seconds * 1000));
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Every key of T present, optional ones as `undefined`: a key the mapping forgets does not compile. */
+type Explicit<T> = { readonly [K in keyof T]-?: undefined extends T[K] ? T[K] | undefined : T[K] };
+
+function withoutUndefined<T>(value: Explicit<T>): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

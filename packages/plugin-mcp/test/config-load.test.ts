@@ -1,0 +1,635 @@
+// mcp.json loading, table-driven over the fixture files in fixtures/config/: which servers load,
+// what each becomes, and the exact diagnostics (severity, code, path, line:column). Every expected
+// position also names the text found there, so a wrong number cannot pass by accident.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mcpConfigPath } from '@epoch-agent/infra';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadMcpConfig, type McpConfigLoad, parseMcpConfig } from '../src/config/load.js';
+import { MCP_CONFIG_DIAGNOSTIC_CODES, MCP_CONFIG_FIELDS } from '../src/config/schema.js';
+import type { McpServerConfig } from '../src/types.js';
+
+const FIXTURES = join(import.meta.dirname, 'fixtures', 'config');
+
+function fixture(name: string): { file: string; text: string; load: McpConfigLoad } {
+  const file = join(FIXTURES, name);
+  const text = readFileSync(file, 'utf8');
+  return { file, text, load: parseMcpConfig(text, file) };
+}
+
+/** The text at a 1-based line:column. */
+function textAt(text: string, line: number, column: number, length: number): string {
+  return (text.split(/\r\n|\r|\n/)[line - 1] ?? '').slice(column - 1, column - 1 + length);
+}
+
+interface Expected {
+  readonly severity: 'error' | 'warning';
+  readonly code: string;
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+  /** The text the position points at (its start). */
+  readonly at: string;
+  /** Words the message must contain. */
+  readonly says?: readonly string[];
+}
+
+const error = (code: string, path: string, pos: string, at: string, says?: string[]): Expected =>
+  expected('error', code, path, pos, at, says);
+const warning = (code: string, path: string, pos: string, at: string, says?: string[]): Expected =>
+  expected('warning', code, path, pos, at, says);
+
+function expected(
+  severity: 'error' | 'warning',
+  code: string,
+  path: string,
+  pos: string,
+  at: string,
+  says: string[] = [],
+): Expected {
+  const [line, column] = pos.split(':').map(Number);
+  return { severity, code, path, line: line ?? 0, column: column ?? 0, at, says };
+}
+
+interface Case {
+  readonly fixture: string;
+  readonly scenario: string;
+  /** `name:transport` of every server that loads, in order. */
+  readonly servers: readonly string[];
+  readonly diagnostics: readonly Expected[];
+}
+
+const CASES: readonly Case[] = [
+  {
+    fixture: 'all-fields-snake.txt',
+    scenario: 'every field in snake_case, with comments and trailing commas',
+    servers: ['local:stdio', 'remote:http'],
+    diagnostics: [],
+  },
+  {
+    fixture: 'all-fields-camel.txt',
+    scenario: 'every field in camelCase, transport and type swapped',
+    servers: ['remote:http', 'local:stdio'],
+    diagnostics: [],
+  },
+  {
+    fixture: 'defaults.txt',
+    scenario: 'minimal servers get the defaults',
+    servers: ['minimal-stdio:stdio', 'minimal-sse:sse', 'relative-cwd:stdio'],
+    diagnostics: [],
+  },
+  {
+    fixture: 'transports.txt',
+    scenario: 'transport from transport, type, streamable, url, or nothing',
+    servers: [
+      'type-http:http',
+      'type-sse:sse',
+      'type-stdio:stdio',
+      'transport-http:http',
+      'transport-streamable:http',
+      'transport-streamable-http:http',
+      'streamable-flag:http',
+      'streamable-false:sse',
+      'url-only:sse',
+      'command-only:stdio',
+      'aliases-agree:http',
+    ],
+    diagnostics: [],
+  },
+  {
+    fixture: 'alias-conflicts.txt',
+    scenario: 'transport beats type, transport and type beat streamable',
+    servers: [
+      'transport-wins:http',
+      'transport-beats-streamable:sse',
+      'type-beats-streamable:http',
+    ],
+    diagnostics: [
+      warning('alias_conflict', 'servers.transport-wins.type', '3:54', '"sse"', [
+        '"transport" wins',
+        'Streamable HTTP',
+      ]),
+      warning('alias_conflict', 'servers.transport-beats-streamable.streamable', '4:71', 'true', [
+        '"transport" wins',
+        'SSE',
+      ]),
+      warning('alias_conflict', 'servers.type-beats-streamable.streamable', '5:62', 'false', [
+        '"type" wins',
+      ]),
+    ],
+  },
+  {
+    fixture: 'type-errors.txt',
+    scenario: 'wrong types drop only their own server',
+    servers: ['ok:stdio'],
+    diagnostics: [
+      error('invalid_type', 'servers.timeout-string.timeout', '5:54', '"30"', [
+        'number of seconds',
+      ]),
+      error('invalid_type', 'servers.args-string.args', '6:48', '"x"', ['list of strings']),
+      error('invalid_type', 'servers.args-number.args[1]', '7:55', '1', ['quote it']),
+      error('invalid_type', 'servers.env-number.env.API_KEY', '8:59', '987654321987', ['string']),
+      error('invalid_type', 'servers.env-list.env', '9:44', '["SECRET', [
+        'object of string values',
+      ]),
+      error('invalid_type', 'servers.env-nested.env.TOKEN', '10:57', '["SECRET', ['got a list']),
+      error('invalid_type', 'servers.header-bool.headers.Authorization', '11:84', 'true', [
+        'headers',
+      ]),
+      error('invalid_type', 'servers.header-object.headers.X-Key', '12:78', '{ "v"', ['headers']),
+      error('invalid_type', 'servers.flag-string.supports_parallel', '13:61', '"true"', [
+        'true or false, without quotes',
+      ]),
+      error('invalid_type', 'servers.command-number.command', '14:36', '5', ['string']),
+      error('invalid_value', 'servers.transport-unknown.transport', '15:41', '"websocket"', [
+        '"stdio", "sse" or "http"',
+      ]),
+      error('invalid_type', 'servers.server-string', '16:22', '"npx server"', ['object of fields']),
+      error('invalid_type', 'servers.timeout-null.connectTimeout', '17:59', 'null', [
+        '"connectTimeout": 30',
+      ]),
+    ],
+  },
+  {
+    fixture: 'range-errors.txt',
+    scenario: 'times out of range: zero timeout, negative, beyond a timer, infinite',
+    servers: ['zeros-allowed:stdio', 'tiny:stdio'],
+    diagnostics: [
+      error('out_of_range', 'servers.zero-timeout.timeout', '3:52', '0', ['more than 0']),
+      error('out_of_range', 'servers.negative-connect.connect_timeout', '4:64', '-1', [
+        'more than 0',
+      ]),
+      error('out_of_range', 'servers.negative-keepalive.keepaliveInterval', '5:68', '-5', [
+        'cannot be negative',
+      ]),
+      error('out_of_range', 'servers.too-long-lifetime.max_lifetime_seconds', '6:70', '3000000', [
+        'at most 2147483',
+      ]),
+      error('invalid_type', 'servers.infinite-idle.idle_timeout_seconds', '7:66', '1e400', [
+        'too large',
+      ]),
+    ],
+  },
+  {
+    fixture: 'required.txt',
+    scenario: 'missing command or url, empty command or cwd, urls that are not http(s)',
+    servers: [],
+    diagnostics: [
+      error('missing_field', 'servers.no-command.command', '3:19', '{ "args"', [
+        'needs "command"',
+        'neither "transport" nor "url"',
+      ]),
+      error('invalid_value', 'servers.empty-command.command', '4:35', '"  "', ['is empty']),
+      error('missing_field', 'servers.type-http-no-url.url', '5:25', '{ "type"', [
+        'needs "url"',
+        'its "type" says so',
+      ]),
+      error('missing_field', 'servers.streamable-no-url.url', '6:26', '{ "streamable"', [
+        '"streamable": true',
+      ]),
+      error('invalid_value', 'servers.ftp-url.url', '7:25', '"ftp://', ['http:// or https://']),
+      error('invalid_value', 'servers.not-a-url.url', '8:47', '"mcp.example', [
+        'http:// or https://',
+      ]),
+      error('invalid_value', 'servers.empty-cwd.cwd', '9:45', '""', ['is empty']),
+    ],
+  },
+  {
+    fixture: 'ignored-fields.txt',
+    scenario: 'fields of the other transport are ignored with a warning',
+    servers: ['stdio-with-remote-fields:stdio', 'http-with-stdio-fields:http'],
+    diagnostics: [
+      warning('ignored_field', 'servers.stdio-with-remote-fields.url', '6:7', '"url"', ['stdio']),
+      warning('ignored_field', 'servers.stdio-with-remote-fields.headers', '7:7', '"headers"'),
+      warning(
+        'ignored_field',
+        'servers.stdio-with-remote-fields.streamable',
+        '8:7',
+        '"streamable"',
+      ),
+      warning('ignored_field', 'servers.http-with-stdio-fields.command', '13:7', '"command"', [
+        'Streamable HTTP',
+      ]),
+      warning('ignored_field', 'servers.http-with-stdio-fields.args', '14:7', '"args"'),
+      warning('ignored_field', 'servers.http-with-stdio-fields.env', '15:7', '"env"'),
+      warning('ignored_field', 'servers.http-with-stdio-fields.cwd', '16:7', '"cwd"'),
+    ],
+  },
+  {
+    fixture: 'unknown-fields.txt',
+    scenario: 'unknown fields are warnings with a did-you-mean; source has its own',
+    servers: ['typos:stdio', 'labelled:stdio'],
+    diagnostics: [
+      warning('unknown_field', 'mcpServers', '2:3', '"mcpServers"', ['Did you mean "servers"?']),
+      warning('unknown_field', 'servers.typos.conect_timeout', '6:7', '"conect_timeout"', [
+        'Did you mean "connect_timeout"?',
+      ]),
+      warning('unknown_field', 'servers.typos.conectTimeout', '7:7', '"conectTimeout"', [
+        'Did you mean "connectTimeout"?',
+      ]),
+      warning('unknown_field', 'servers.typos.idle_timeout', '8:7', '"idle_timeout"', [
+        'Did you mean "idle_timeout_seconds"?',
+      ]),
+      warning('unknown_field', 'servers.typos.enviroment', '9:7', '"enviroment"', [
+        'Did you mean "env"?',
+      ]),
+      warning('unknown_field', 'servers.typos.description', '10:7', '"description"', [
+        'The fields are: transport',
+      ]),
+      warning('source_field', 'servers.labelled.source', '12:37', '"source"', [
+        'has no effect',
+        'the code that connects it',
+      ]),
+    ],
+  },
+  {
+    fixture: 'duplicates.txt',
+    scenario: 'a key, a server name or a field given twice: the later one counts',
+    servers: ['spellings:stdio', 'repeated-key:stdio', 'twice:stdio'],
+    diagnostics: [
+      warning('duplicate_key', 'servers.twice', '3:5', '"twice"', ['line 6 is used']),
+      warning('duplicate_field', 'servers.spellings.connectTimeout', '4:38', '"connectTimeout"', [
+        '"connect_timeout" is used',
+      ]),
+      warning('duplicate_key', 'servers.repeated-key.timeout', '5:41', '"timeout": 1', [
+        'line 5 is used',
+      ]),
+    ],
+  },
+  {
+    fixture: 'syntax-error.txt',
+    scenario: 'a syntax error loads nothing and says where',
+    servers: [],
+    diagnostics: [
+      error('syntax_error', 'servers.broken.args', '4:34', '"args"', ['expected ","', 'Nothing']),
+    ],
+  },
+  {
+    fixture: 'servers-array.txt',
+    scenario: 'servers written as a list',
+    servers: [],
+    diagnostics: [
+      error('invalid_type', 'servers', '3:14', '[', ['object keyed by server name', 'a list']),
+    ],
+  },
+  {
+    fixture: 'root-array.txt',
+    scenario: 'a top level that is not an object',
+    servers: [],
+    diagnostics: [error('invalid_type', '', '1:1', '[{', ['must hold an object'])],
+  },
+];
+
+describe('mcp.json fixtures', () => {
+  it('every fixture file has a case', () => {
+    expect(readdirSync(FIXTURES).sort()).toEqual(CASES.map((c) => c.fixture).sort());
+  });
+
+  for (const c of CASES) {
+    it(`${c.fixture}: ${c.scenario}`, () => {
+      const { file, text, load } = fixture(c.fixture);
+      expect(load.servers.map((s) => `${s.name}:${s.transport}`)).toEqual(c.servers);
+      expect(
+        load.diagnostics.map(({ severity, code, path, line, column }) => ({
+          severity,
+          code,
+          path,
+          line,
+          column,
+        })),
+      ).toEqual(
+        c.diagnostics.map(({ severity, code, path, line, column }) => ({
+          severity,
+          code,
+          path,
+          line,
+          column,
+        })),
+      );
+      c.diagnostics.forEach((want, i) => {
+        const got = load.diagnostics[i];
+        expect(got?.file).toBe(file);
+        expect(textAt(text, want.line, want.column, want.at.length)).toBe(want.at);
+        for (const words of want.says ?? []) expect(got?.message).toContain(words);
+      });
+    });
+  }
+
+  it('no diagnostic of any fixture repeats a secret value', () => {
+    for (const name of readdirSync(FIXTURES)) {
+      for (const d of fixture(name).load.diagnostics) {
+        const printed = JSON.stringify(d);
+        expect(printed).not.toContain('SECRET');
+        expect(printed).not.toContain('Bearer');
+        expect(printed).not.toContain('987654321987');
+      }
+    }
+  });
+
+  it('every diagnostic code is one of the published codes', () => {
+    for (const name of readdirSync(FIXTURES)) {
+      for (const d of fixture(name).load.diagnostics) {
+        expect(MCP_CONFIG_DIAGNOSTIC_CODES).toContain(d.code);
+      }
+    }
+  });
+});
+
+describe('what the fields mean', () => {
+  const byName = (load: McpConfigLoad, name: string): McpServerConfig | undefined =>
+    load.servers.find((s) => s.name === name);
+
+  const LOCAL: McpServerConfig = {
+    name: 'local',
+    transport: 'stdio',
+    command: 'npx',
+    args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+    env: { LOG_LEVEL: 'warn', API_TOKEN: 'SECRET-env-7f3a' },
+    cwd: '/srv/mcp',
+    timeoutMs: 30_000,
+    connectTimeoutMs: 500,
+    keepaliveIntervalMs: 0,
+    idleTimeoutMs: 600_000,
+    maxLifetimeMs: 3_600_000,
+    supportsParallel: true,
+    skipPreflight: true,
+  };
+  const REMOTE: McpServerConfig = {
+    name: 'remote',
+    transport: 'http',
+    url: 'https://mcp.example.com/mcp',
+    headers: { Authorization: 'Bearer SECRET-header-7f3a' },
+    timeoutMs: 12_250,
+    connectTimeoutMs: 5_000,
+    keepaliveIntervalMs: 15_000,
+    idleTimeoutMs: 0,
+    maxLifetimeMs: 0,
+    supportsParallel: false,
+    skipPreflight: false,
+  };
+
+  it('snake_case file: every field read, seconds become milliseconds', () => {
+    const { load } = fixture('all-fields-snake.txt');
+    expect(byName(load, 'local')).toEqual(LOCAL);
+    expect(byName(load, 'remote')).toEqual(REMOTE);
+  });
+
+  it('camelCase file with type for transport: the same configs', () => {
+    const { load } = fixture('all-fields-camel.txt');
+    expect(byName(load, 'local')).toEqual(LOCAL);
+    expect(byName(load, 'remote')).toEqual(REMOTE);
+  });
+
+  it('both field tables agree: every field of the seed has a camelCase spelling read here', () => {
+    expect(MCP_CONFIG_FIELDS.map((f) => f.name)).toEqual([
+      'transport',
+      'type',
+      'command',
+      'args',
+      'env',
+      'cwd',
+      'url',
+      'streamable',
+      'headers',
+      'timeout',
+      'connect_timeout',
+      'keepalive_interval',
+      'idle_timeout_seconds',
+      'max_lifetime_seconds',
+      'supports_parallel',
+      'skip_preflight',
+    ]);
+    expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
+      'connectTimeout',
+    );
+  });
+
+  it('defaults: timeout 300 s, connect 60 s, keepalive 180 s, idle and lifetime off, flags off', () => {
+    const { load } = fixture('defaults.txt');
+    const defaults = {
+      timeoutMs: 300_000,
+      connectTimeoutMs: 60_000,
+      keepaliveIntervalMs: 180_000,
+      idleTimeoutMs: 0,
+      maxLifetimeMs: 0,
+      supportsParallel: false,
+      skipPreflight: false,
+    };
+    expect(byName(load, 'minimal-stdio')).toEqual({
+      name: 'minimal-stdio',
+      transport: 'stdio',
+      command: 'my-server',
+      args: [],
+      env: {},
+      ...defaults,
+    });
+    expect(byName(load, 'minimal-sse')).toEqual({
+      name: 'minimal-sse',
+      transport: 'sse',
+      url: 'http://127.0.0.1:8080/sse',
+      headers: {},
+      ...defaults,
+    });
+  });
+
+  it('a relative cwd is resolved against the directory of the file', () => {
+    const { load } = fixture('defaults.txt');
+    const server = byName(load, 'relative-cwd');
+    expect(server?.transport === 'stdio' && server.cwd).toBe(join(FIXTURES, 'plugins', 'demo'));
+  });
+
+  it('{"type":"http","url":…} is Streamable HTTP, not SSE inferred from the url', () => {
+    const load = parseMcpConfig(
+      '{ "servers": { "remote": { "type": "http", "url": "https://mcp.example.com/mcp" } } }',
+      'mcp.json',
+    );
+    expect(load.diagnostics).toEqual([]);
+    expect(load.servers.map((s) => s.transport)).toEqual(['http']);
+  });
+
+  it('a tiny positive time stays positive: it does not round down to 0, which means off', () => {
+    const server = byName(fixture('range-errors.txt').load, 'tiny');
+    expect(server?.timeoutMs).toBe(1);
+    expect(server?.keepaliveIntervalMs).toBe(1);
+  });
+
+  it('both spellings given: snake_case is used', () => {
+    expect(byName(fixture('duplicates.txt').load, 'spellings')?.connectTimeoutMs).toBe(7_000);
+  });
+
+  it('a repeated key or server name: the later one is used', () => {
+    const { load } = fixture('duplicates.txt');
+    expect(byName(load, 'repeated-key')?.timeoutMs).toBe(2_000);
+    const twice = byName(load, 'twice');
+    expect(twice?.transport === 'stdio' && twice.command).toBe('second');
+  });
+
+  it('a server with every kind of warning still loads', () => {
+    const text = `{ "servers": { "w": {
+      "command": "old", "transport": "stdio", "type": "stdio", "headers": {}, "source": "host",
+      "tiemout": 1, "connectTimeout": 1, "connect_timeout": 2, "command": "srv"
+    } } }`;
+    const load = parseMcpConfig(text, 'f');
+    expect(load.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual([
+      'warning duplicate_key',
+      'warning ignored_field',
+      'warning source_field',
+      'warning unknown_field',
+      'warning duplicate_field',
+    ]);
+    expect(load.servers).toMatchObject([{ name: 'w', command: 'srv', connectTimeoutMs: 2_000 }]);
+  });
+});
+
+describe('did you mean', () => {
+  it.each([
+    ['conect_timeout', 'connect_timeout'],
+    ['conectTimeout', 'connectTimeout'],
+    ['ConnectTimeout', 'connectTimeout'],
+    ['connect-timeout', 'connect_timeout'],
+    ['Command', 'command'],
+    ['comand', 'command'],
+    ['hedaers', 'headers'],
+    ['trasnport', 'transport'],
+    ['timeout_ms', 'timeout'],
+    ['timeoutSeconds', 'timeout'],
+    ['keepalive', 'keepalive_interval'],
+    ['max_lifetime', 'max_lifetime_seconds'],
+    ['idleTimeout', 'idleTimeoutSeconds'],
+    ['skipPreFlight', 'skipPreflight'],
+    ['supports_paralel', 'supports_parallel'],
+    ['environment', 'env'],
+  ])('%s -> %s', (typed, meant) => {
+    const load = parseMcpConfig(`{ "servers": { "s": { "command": "x", "${typed}": 1 } } }`, 'f');
+    expect(load.diagnostics).toMatchObject([
+      {
+        severity: 'warning',
+        code: 'unknown_field',
+        path: `servers.s.${typed}`,
+        line: 1,
+        column: 39,
+      },
+    ]);
+    expect(load.diagnostics[0]?.message).toContain(`Did you mean "${meant}"?`);
+    expect(load.servers).toHaveLength(1);
+  });
+
+  it.each(['name', 'description', 'disabled', 'autoApprove'])(
+    '%s: no guess, the list of fields',
+    (typed) => {
+      const load = parseMcpConfig(`{ "servers": { "s": { "command": "x", "${typed}": 1 } } }`, 'f');
+      expect(load.diagnostics[0]?.message).not.toContain('Did you mean');
+      expect(load.diagnostics[0]?.message).toContain('connect_timeout');
+    },
+  );
+});
+
+describe('text that is not a list of servers', () => {
+  it.each([
+    ['an empty file', ''],
+    ['only whitespace', '  \n\t\n'],
+    ['only a comment', '// nothing here yet\n/* later */'],
+    ['an empty object', '{}'],
+    ['no servers yet', '{ "servers": {} }'],
+  ])('%s: no servers and no diagnostics', (_, text) => {
+    expect(parseMcpConfig(text, 'mcp.json')).toEqual({ servers: [], diagnostics: [] });
+  });
+
+  it.each([
+    ['null', 'null', 'null'],
+    ['a string', '"servers"', 'a string'],
+    ['a number', '42', 'a number'],
+  ])('a top level of %s is an error at 1:1', (_, text, kind) => {
+    const { servers, diagnostics } = parseMcpConfig(text, 'mcp.json');
+    expect(servers).toEqual([]);
+    expect(diagnostics).toMatchObject([
+      { severity: 'error', code: 'invalid_type', path: '', line: 1, column: 1, file: 'mcp.json' },
+    ]);
+    expect(diagnostics[0]?.message).toContain(kind);
+  });
+
+  it('servers: null and servers: "x" are errors at the value', () => {
+    for (const value of ['null', '"fs"', '3']) {
+      expect(parseMcpConfig(`{\n  "servers": ${value}\n}`, 'f').diagnostics).toMatchObject([
+        { severity: 'error', code: 'invalid_type', path: 'servers', line: 2, column: 14 },
+      ]);
+    }
+  });
+
+  it('a byte order mark does not shift columns', () => {
+    const text = '{ "servers": { "a": { "command": 1 } } }';
+    const load = parseMcpConfig(`\uFEFF${text}`, 'f');
+    expect(load.diagnostics).toMatchObject([{ path: 'servers.a.command', line: 1, column: 34 }]);
+    expect(load).toEqual(parseMcpConfig(text, 'f'));
+  });
+
+  it('CRLF and CR line ends count as one line each', () => {
+    for (const eol of ['\r\n', '\r']) {
+      const text = ['{', '  "servers": {', '    "a": { "command": 1 }', '  }', '}'].join(eol);
+      expect(parseMcpConfig(text, 'f').diagnostics).toMatchObject([
+        { path: 'servers.a.command', line: 3, column: 23 },
+      ]);
+    }
+  });
+
+  it('a syntax error at the end of the file points past the last character', () => {
+    const load = parseMcpConfig('{\n  "servers": {\n', 'f');
+    expect(load.servers).toEqual([]);
+    expect(load.diagnostics).toMatchObject([{ code: 'syntax_error', line: 3, column: 1 }]);
+  });
+});
+
+describe('loadMcpConfig reads a real file', () => {
+  let home: string;
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), 'epoch-config-'));
+  });
+  afterEach(async () => {
+    await chmod(home, 0o700).catch(() => undefined);
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('a missing file is no servers and no error', async () => {
+    const path = mcpConfigPath({ EPOCH_HOME: home });
+    expect(await loadMcpConfig(path)).toEqual({ servers: [], diagnostics: [] });
+  });
+
+  it('the file at mcpConfigPath() loads as its text parses', async () => {
+    const path = mcpConfigPath({ EPOCH_HOME: home });
+    const text = readFileSync(join(FIXTURES, 'type-errors.txt'), 'utf8');
+    await writeFile(path, text);
+    expect(await loadMcpConfig(path)).toEqual(parseMcpConfig(text, path));
+  });
+
+  it('a directory where the file should be is an unreadable-file error', async () => {
+    const path = mcpConfigPath({ EPOCH_HOME: home });
+    await mkdir(path);
+    const load = await loadMcpConfig(path);
+    expect(load.servers).toEqual([]);
+    expect(load.diagnostics).toMatchObject([
+      { severity: 'error', code: 'unreadable_file', file: path, path: '', line: 1, column: 1 },
+    ]);
+    expect(load.diagnostics[0]?.message).toContain('directory');
+  });
+
+  // root reads a file whatever its mode, so EACCES can only be produced for another user.
+  it.skipIf(process.getuid?.() === 0)('a file without read permission is an error', async () => {
+    const path = mcpConfigPath({ EPOCH_HOME: home });
+    await writeFile(path, '{ "servers": {} }');
+    await chmod(path, 0o000);
+    const load = await loadMcpConfig(path);
+    expect(load.diagnostics).toMatchObject([{ severity: 'error', code: 'unreadable_file' }]);
+    expect(load.diagnostics[0]?.message).toContain('permission denied');
+  });
+
+  it('a file inside a path that is not a directory is an error, not "missing"', async () => {
+    const blocker = join(home, 'not-a-dir');
+    await writeFile(blocker, '');
+    const path = join(blocker, 'mcp.json');
+    const load = await loadMcpConfig(path);
+    expect(load.diagnostics).toMatchObject([{ code: 'unreadable_file', file: path }]);
+  });
+});
