@@ -1,0 +1,308 @@
+// One server's MCP tools as EpochTools: names, titles and annotations as the server gave them, calls
+// that carry the turn's AbortSignal to the server, and results that keep every kind of content.
+// A server that declares resources also gets a list_resources / read_resource pair: resources are
+// read on demand as tools rather than injected into the context, because a server with dozens of
+// documents would otherwise cost their tokens on every turn.
+
+import type { EpochTool, ToolAnnotations, ToolContent, ToolResult } from '@epoch-agent/protocol';
+import {
+  isSpecType,
+  type ListResourcesResult,
+  type ReadResourceResult,
+  type Tool,
+} from '@modelcontextprotocol/client';
+import { z } from 'zod';
+import { assignToolNames, prefixedName, type ToolNameOptions } from './tool-names.js';
+import { assertNever } from './types.js';
+
+/**
+ * What the tools need from a connection to one server. `McpClient` implements it; every method
+ * sends one request and passes `signal` into that request, so a stop reaches the server as
+ * notifications/cancelled.
+ */
+export interface McpToolBackend {
+  /** The SDK's `CallToolResult` fits; so does a result parsed with `toolCallResultSchema`. */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<ToolCallResult>;
+  /** One page of resources/list, starting at `cursor` (the first page when undefined). */
+  listResources(cursor: string | undefined, signal?: AbortSignal): Promise<ListResourcesResult>;
+  readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
+}
+
+/**
+ * A tools/call result as a server may really send it. The SDK's `callTool()` rejects the whole
+ * result (SdkError INVALID_RESULT) when one content block has a type it does not know; requesting
+ * tools/call with this schema instead lets `toEpochTools` check blocks one at a time, so the model
+ * still gets the rest of the answer and a line saying what could not be shown.
+ */
+export const toolCallResultSchema = z.looseObject({
+  content: z.array(z.unknown()).default([]),
+  structuredContent: z.unknown().optional(),
+  isError: z.boolean().optional().catch(undefined),
+});
+
+export interface ToolCallResult {
+  readonly content: readonly unknown[];
+  readonly structuredContent?: unknown;
+  readonly isError?: boolean | undefined;
+}
+
+/** What an EpochTool of this module calls on its server. */
+export type McpToolTarget =
+  /** An MCP tool, by its raw name on the server. */
+  | { readonly kind: 'tool'; readonly name: string }
+  | { readonly kind: 'list_resources' }
+  | { readonly kind: 'read_resource' };
+
+/** An EpochTool that remembers the raw identity its model-visible name was derived from. */
+export interface McpEpochTool extends EpochTool {
+  readonly server: string;
+  readonly target: McpToolTarget;
+}
+
+export interface ToEpochToolsOptions {
+  readonly server: string;
+  /** tools/list as the server answered it. */
+  readonly tools: readonly Tool[];
+  /** The server declared the resources capability. */
+  readonly resources: boolean;
+  readonly backend: McpToolBackend;
+  readonly nameOptions?: ToolNameOptions;
+}
+
+/**
+ * The server's tools, then (when it declares resources) `mcp__<server>__list_resources` and
+ * `mcp__<server>__read_resource`. Those two keep their names; a server tool whose name collides
+ * with them or with another tool of the server is renamed with its hash (see `assignToolNames`).
+ */
+export function toEpochTools(options: ToEpochToolsOptions): McpEpochTool[] {
+  const { server, tools, backend } = options;
+  const nameOptions = options.nameOptions ?? {};
+  const resourceTools = options.resources ? resourceToolPair(server, backend, nameOptions) : [];
+  const names = assignToolNames({
+    server,
+    tools: tools.map((tool) => tool.name),
+    reserved: resourceTools.map((tool) => tool.name),
+    nameOptions,
+  });
+  const mcpTools = tools.map((tool, index) =>
+    mcpTool(server, tool, names[index] as string, backend),
+  );
+  return [...mcpTools, ...resourceTools];
+}
+
+function mcpTool(server: string, tool: Tool, name: string, backend: McpToolBackend): McpEpochTool {
+  const title = tool.title ?? tool.annotations?.title;
+  return {
+    name,
+    ...(title === undefined ? {} : { title }),
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema,
+    annotations: passAnnotations(tool.annotations),
+    server,
+    target: { kind: 'tool', name: tool.name },
+    async execute(args, ctx) {
+      const result = await backend.callTool(tool.name, { ...args }, ctx.signal);
+      return toToolResult(result, `MCP server "${server}" tool "${tool.name}"`);
+    },
+  };
+}
+
+// Absent stays absent: MCP defines a missing hint as unknown, and the permission system must not
+// read a server's silence as "not destructive".
+function passAnnotations(annotations: Tool['annotations']): ToolAnnotations {
+  if (annotations === undefined) {
+    return {};
+  }
+  const { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = annotations;
+  return {
+    ...(title === undefined ? {} : { title }),
+    ...(readOnlyHint === undefined ? {} : { readOnlyHint }),
+    ...(destructiveHint === undefined ? {} : { destructiveHint }),
+    ...(idempotentHint === undefined ? {} : { idempotentHint }),
+    ...(openWorldHint === undefined ? {} : { openWorldHint }),
+  };
+}
+
+function toToolResult(result: ToolCallResult, origin: string): ToolResult {
+  const content = result.content.map((block) => toToolContent(block, origin));
+  const structured = result.structuredContent;
+  const isObject =
+    typeof structured === 'object' && structured !== null && !Array.isArray(structured);
+  if (structured !== undefined && !isObject) {
+    // Newer servers may return any JSON value here; ToolResult holds objects only, so the model
+    // gets it as text rather than not at all.
+    content.push({ type: 'text', text: `structuredContent: ${JSON.stringify(structured)}` });
+  }
+  return {
+    content,
+    ...(isObject ? { structuredContent: structured as { readonly [key: string]: unknown } } : {}),
+    ...(result.isError === undefined ? {} : { isError: result.isError }),
+  };
+}
+
+const UNKNOWN_CONTENT_PREVIEW = 1_000;
+
+function toToolContent(block: unknown, origin: string): ToolContent {
+  if (!isSpecType.ContentBlock(block)) {
+    return unknownContent(block, origin);
+  }
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+    case 'audio':
+      return { type: block.type, data: block.data, mimeType: block.mimeType };
+    case 'resource':
+      return { type: 'resource', resource: embeddedResource(block.resource) };
+    case 'resource_link':
+      return {
+        type: 'resource_link',
+        uri: block.uri,
+        name: block.name,
+        ...(block.mimeType === undefined ? {} : { mimeType: block.mimeType }),
+        ...(block.description === undefined ? {} : { description: block.description }),
+      };
+    default:
+      return assertNever(block, 'MCP content block');
+  }
+}
+
+// A content type newer than this code (or a server off the spec) is shown to the model as text:
+// dropping it would hide part of the answer, and throwing would lose the rest of it.
+function unknownContent(block: unknown, origin: string): ToolContent {
+  const type =
+    typeof block === 'object' && block !== null && 'type' in block
+      ? String(block.type)
+      : typeof block;
+  const json = JSON.stringify(block) ?? String(block);
+  const preview =
+    json.length > UNKNOWN_CONTENT_PREVIEW ? `${json.slice(0, UNKNOWN_CONTENT_PREVIEW)}…` : json;
+  return {
+    type: 'text',
+    text: `[${origin} returned content of type "${type}", which this client cannot show: ${preview}]`,
+  };
+}
+
+type ResourceContents = ReadResourceResult['contents'][number];
+
+function embeddedResource(
+  contents: ResourceContents,
+): Extract<ToolContent, { type: 'resource' }>['resource'] {
+  return {
+    uri: contents.uri,
+    ...(contents.mimeType === undefined ? {} : { mimeType: contents.mimeType }),
+    ...('text' in contents ? { text: contents.text } : { blob: contents.blob }),
+  };
+}
+
+// Listing and reading change nothing on the server. openWorldHint stays unknown: what a server's
+// resources reach (a local file, a web page) is the server's business.
+const RESOURCE_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+
+function resourceToolPair(
+  server: string,
+  backend: McpToolBackend,
+  nameOptions: ToolNameOptions,
+): McpEpochTool[] {
+  const listName = prefixedName(server, 'list_resources', nameOptions);
+  const readName = prefixedName(server, 'read_resource', nameOptions);
+  const list: McpEpochTool = {
+    name: listName,
+    title: `List resources of ${server}`,
+    description:
+      `List the resources (documents, files, data) that MCP server "${server}" offers. Returns JSON ` +
+      '{"resources": [{"uri", "name", "title", "description", "mimeType", "size"}], "nextCursor"}. ' +
+      'When nextCursor is present there are more: call again with it as `cursor`. ' +
+      `Read one with ${readName}.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        cursor: {
+          type: 'string',
+          description: 'nextCursor from the previous page; omit for the first page.',
+        },
+      },
+      additionalProperties: false,
+    },
+    annotations: { title: `List resources of ${server}`, ...RESOURCE_ANNOTATIONS },
+    server,
+    target: { kind: 'list_resources' },
+    async execute(args, ctx) {
+      const cursor = args.cursor;
+      if (cursor !== undefined && typeof cursor !== 'string') {
+        return inputError(
+          `${listName}: "cursor" must be the nextCursor string of the previous page, or left out.`,
+        );
+      }
+      const page = await backend.listResources(cursor, ctx.signal);
+      return { content: [{ type: 'text', text: JSON.stringify(resourcePage(page)) }] };
+    },
+  };
+  const read: McpEpochTool = {
+    name: readName,
+    title: `Read a resource of ${server}`,
+    description:
+      `Read one resource of MCP server "${server}" by its uri (from ${listName}). Text comes back ` +
+      'as text, binary data as an embedded resource.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        uri: { type: 'string', description: 'The resource uri, e.g. from list_resources.' },
+      },
+      required: ['uri'],
+      additionalProperties: false,
+    },
+    annotations: { title: `Read a resource of ${server}`, ...RESOURCE_ANNOTATIONS },
+    server,
+    target: { kind: 'read_resource' },
+    async execute(args, ctx) {
+      const uri = args.uri;
+      if (typeof uri !== 'string' || uri === '') {
+        return inputError(
+          `${readName}: "uri" is required: pass the uri of a resource listed by ${listName}.`,
+        );
+      }
+      const result = await backend.readResource(uri, ctx.signal);
+      if (result.contents.length === 0) {
+        return {
+          content: [
+            { type: 'text', text: `MCP server "${server}" returned no contents for ${uri}.` },
+          ],
+        };
+      }
+      return {
+        content: result.contents.map(
+          (contents): ToolContent =>
+            'text' in contents
+              ? { type: 'text', text: contents.text }
+              : { type: 'resource', resource: embeddedResource(contents) },
+        ),
+      };
+    },
+  };
+  return [list, read];
+}
+
+// The fields a model needs to pick a resource; icons and _meta only cost tokens.
+function resourcePage(page: ListResourcesResult): object {
+  return {
+    resources: page.resources.map(({ uri, name, title, description, mimeType, size }) => ({
+      uri,
+      name,
+      title,
+      description,
+      mimeType,
+      size,
+    })),
+    nextCursor: page.nextCursor,
+  };
+}
+
+// The model sent arguments the schema forbids; it reads this and tries again.
+function inputError(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}

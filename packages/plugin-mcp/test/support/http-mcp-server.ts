@@ -1,0 +1,139 @@
+// A minimal hand-written MCP server over HTTP on 127.0.0.1, in the test's own process, in either
+// remote transport: legacy SSE (GET stream + POSTed messages) or Streamable HTTP (POST answered
+// with JSON, 405 for the GET stream, DELETE to end the session). It records every HTTP request
+// with its method, path, JSON-RPC method and the header under test, and refuses (401) a request
+// without that header, so a test can prove the header reached every request.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface HttpRecord {
+  readonly httpMethod: string;
+  readonly path: string;
+  /** The JSON-RPC method and id of a POSTed message. */
+  readonly rpc?: string;
+  readonly id?: number;
+  readonly params?: Record<string, unknown>;
+  readonly header: string | undefined;
+}
+
+export interface RunningHttpMcpServer {
+  readonly url: string;
+  readonly records: HttpRecord[];
+  stop(): Promise<void>;
+}
+
+interface RpcMessage {
+  readonly id?: number;
+  readonly method?: string;
+  readonly params?: Record<string, unknown>;
+}
+
+export async function startHttpMcpServer(options: {
+  readonly mode: 'sse' | 'http';
+  /** Lower-case header name every request must carry, and its value. */
+  readonly header: readonly [string, string];
+}): Promise<RunningHttpMcpServer> {
+  const [headerName, headerValue] = options.header;
+  const records: HttpRecord[] = [];
+  const open = new Set<ServerResponse>();
+  let stream: ServerResponse | undefined;
+
+  const reply = (res: ServerResponse, message: RpcMessage): void => {
+    const answer = answerFor(message);
+    if (answer === undefined) return; // hang: leave the request open
+    const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, ...answer });
+    if (options.mode === 'sse') {
+      stream?.write(`event: message\ndata: ${body}\n\n`);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'session-1' });
+    res.end(body);
+  };
+
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    open.add(res);
+    res.on('close', () => open.delete(res));
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const raw = req.method === 'POST' ? await readBody(req) : '';
+    const message = raw === '' ? undefined : (JSON.parse(raw) as RpcMessage);
+    records.push({
+      httpMethod: req.method ?? '',
+      path,
+      ...(message?.method === undefined ? {} : { rpc: message.method }),
+      ...(message?.id === undefined ? {} : { id: message.id }),
+      ...(message?.params === undefined ? {} : { params: message.params }),
+      header: req.headers[headerName] as string | undefined,
+    });
+    if (req.headers[headerName] !== headerValue) {
+      res.writeHead(401).end('missing header');
+      return;
+    }
+    if (options.mode === 'sse' && req.method === 'GET' && path === '/sse') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.write('event: endpoint\ndata: /messages?sessionId=1\n\n');
+      stream = res;
+      return;
+    }
+    if (req.method === 'POST' && message !== undefined) {
+      if (options.mode === 'sse' || message.id === undefined) res.writeHead(202).end();
+      if (message.id !== undefined) reply(res, message);
+      return;
+    }
+    if (options.mode === 'http' && req.method === 'DELETE') {
+      res.writeHead(200).end();
+      return;
+    }
+    res.writeHead(405).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${options.mode === 'sse' ? '/sse' : '/mcp'}`,
+    records,
+    stop: async () => {
+      for (const res of open) res.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function answerFor(message: RpcMessage): { result: unknown } | undefined {
+  switch (message.method) {
+    case 'initialize':
+      return {
+        result: {
+          protocolVersion: message.params?.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'http-fixture', version: '0.0.1' },
+        },
+      };
+    case 'tools/list':
+      return {
+        result: {
+          tools: [
+            { name: 'echo', inputSchema: { type: 'object' } },
+            { name: 'hang', inputSchema: { type: 'object' } },
+          ],
+        },
+      };
+    case 'tools/call': {
+      const params = message.params as { name: string; arguments?: { text?: string } };
+      if (params.name === 'hang') return undefined;
+      return { result: { content: [{ type: 'text', text: String(params.arguments?.text) }] } };
+    }
+    default:
+      return { result: {} };
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    req.on('end', () => resolve(body));
+    req.on('error', reject);
+  });
+}

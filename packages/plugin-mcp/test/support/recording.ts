@@ -1,0 +1,144 @@
+// Test helpers around fixtures/recording-server.mjs: a stdio config that starts it with a given
+// behavior, the messages it recorded, and a logger that keeps what it was told.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LogFields, Logger } from '@epoch-agent/infra';
+import type { StdioServerConfig } from '../../src/types.js';
+
+const FIXTURE = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'fixtures',
+  'recording-server.mjs',
+);
+
+export interface Behavior {
+  readonly capabilities?: Record<string, object>;
+  readonly hang?: readonly string[];
+  readonly hangAfter?: Readonly<Record<string, number>>;
+  readonly forever?: readonly string[];
+  readonly notFound?: readonly string[];
+  readonly delayMs?: Readonly<Record<string, number>>;
+  readonly stderr?: string;
+  readonly exitAtStart?: number;
+  readonly echoEnv?: string;
+}
+
+export interface RecordEntry {
+  readonly t: number;
+  readonly in?: {
+    readonly id?: number;
+    readonly method?: string;
+    readonly params?: Record<string, unknown>;
+  };
+  readonly event?: string;
+  readonly id?: number;
+  readonly active?: number;
+  readonly pid?: number;
+}
+
+/** A temp dir for record files; remove() in afterEach. */
+export function recordDir(): { readonly path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), 'epoch-mcp-rec-'));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export function recordingConfig(
+  name: string,
+  recordFile: string,
+  behavior: Behavior = {},
+  overrides: Partial<StdioServerConfig> = {},
+): StdioServerConfig {
+  return {
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [FIXTURE, recordFile, JSON.stringify(behavior)],
+    env: {},
+    timeoutMs: 300_000,
+    connectTimeoutMs: 20_000,
+    keepaliveIntervalMs: 0,
+    idleTimeoutMs: 0,
+    maxLifetimeMs: 0,
+    supportsParallel: false,
+    skipPreflight: false,
+    ...overrides,
+  };
+}
+
+export function records(file: string): RecordEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as RecordEntry);
+}
+
+/** The requests (with ids) the server received for `method`. */
+export function requests(file: string, method: string): RecordEntry[] {
+  return records(file).filter((r) => r.in?.method === method && r.in.id !== undefined);
+}
+
+/** Polls the record file until `predicate` holds; the notification we wait for is sent async. */
+export async function waitForRecords(
+  file: string,
+  predicate: (entries: RecordEntry[]) => boolean,
+  timeoutMs = 5_000,
+): Promise<RecordEntry[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const entries = records(file);
+    if (predicate(entries)) return entries;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `record file never matched; it holds:\n${entries.map((e) => JSON.stringify(e)).join('\n')}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The notifications/cancelled the server received, by request id. */
+export function cancelledIds(entries: RecordEntry[]): unknown[] {
+  return entries
+    .filter((r) => r.in?.method === 'notifications/cancelled')
+    .map((r) => r.in?.params?.requestId);
+}
+
+/** Whether `pid` still runs. A zombie (exited, not yet waited for by its parent) does not. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+export interface LogLine {
+  readonly level: 'debug' | 'info' | 'warn' | 'error';
+  readonly message: string;
+  readonly fields?: LogFields | undefined;
+}
+
+export function memoryLogger(): Logger & { readonly lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const at =
+    (level: LogLine['level']) =>
+    (message: string, fields?: LogFields): void => {
+      lines.push({ level, message, fields });
+    };
+  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
