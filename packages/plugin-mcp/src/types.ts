@@ -1,5 +1,6 @@
-// The plugin's public data types: what a server's configuration means once it has been read, and
-// where a server came from.
+// The plugin's public data types: what a server's configuration means once it has been read,
+// where a server came from, and how it is doing.
+import type { McpErrorCode } from './errors.js';
 
 export type McpTransportKind = 'stdio' | 'sse' | 'http';
 
@@ -61,6 +62,37 @@ export type SseServerConfig = RemoteServerConfig<'sse'>;
 export type HttpServerConfig = RemoteServerConfig<'http'>;
 
 export type McpServerConfig = StdioServerConfig | SseServerConfig | HttpServerConfig;
+
+/** What every status says, whatever the state. Free of secrets: no env or header values, no tokens. */
+export interface McpServerStatusCommon {
+  readonly name: string;
+  /** Required: see McpServerSource. Set by `connectAll(configs, source)`, never by a file. */
+  readonly source: McpServerSource;
+  readonly transport: McpTransportKind;
+  /** What it runs or reaches: the stdio command (no args), or the URL with credentials redacted. */
+  readonly target: string;
+  /** Tools the server offers now (0 unless connected). */
+  readonly toolCount: number;
+}
+
+/** One server as a UI or `epoch mcp list` shows it, discriminated by `state`. */
+export type McpServerStatus =
+  | (McpServerStatusCommon & { readonly state: 'connecting' })
+  | (McpServerStatusCommon & {
+      readonly state: 'connected';
+      /** As the server named itself in its initialize answer. */
+      readonly serverInfo: { readonly name: string; readonly version: string };
+    })
+  | (McpServerStatusCommon & {
+      readonly state: 'failed';
+      readonly error: { readonly code: McpErrorCode; readonly message: string };
+      /** The server's last stderr lines, secrets blanked; empty for remote servers. */
+      readonly stderrTail: string;
+    })
+  /** Closed by disconnect(); the last status a removed server reports. */
+  | (McpServerStatusCommon & { readonly state: 'disconnected' });
+
+export type McpServerState = McpServerStatus['state'];
 
 export function assertNever(value: never, what: string): never {
   throw new Error(`unhandled ${what}: ${JSON.stringify(value)}`);

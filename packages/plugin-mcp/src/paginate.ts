@@ -1,0 +1,64 @@
+// Walks a paginated MCP list (tools/list, resources/list, prompts/list) one request per page. The
+// SDK's own walk gives every page the options of the first call only in its aggregate path and
+// caches the result; doing it here means every page gets the full request options (its own
+// `timeout`, the caller's signal), and a server whose nextCursor never ends costs at most
+// MAX_PAGES requests.
+
+import type { Client, Prompt, RequestOptions, Tool } from '@modelcontextprotocol/client';
+
+/** Pages followed before giving up on a server that keeps answering with a nextCursor. */
+export const MAX_PAGES = 50;
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly nextCursor?: string | undefined;
+}
+
+export interface CollectPagesOptions<T> {
+  readonly fetchPage: (cursor: string | undefined) => Promise<Page<T>>;
+  /** Called once when MAX_PAGES pages were read and the last still had a nextCursor. */
+  readonly onTruncated: () => void;
+}
+
+export async function collectPages<T>(options: CollectPagesOptions<T>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < MAX_PAGES; pages++) {
+    const page = await options.fetchPage(cursor);
+    items.push(...page.items);
+    cursor = page.nextCursor;
+    if (cursor === undefined) return items;
+  }
+  options.onTruncated();
+  return items;
+}
+
+export interface ListItem {
+  readonly 'tools/list': Tool;
+  readonly 'prompts/list': Prompt;
+}
+
+export type ListMethod = keyof ListItem;
+
+export type PageFetcher<M extends ListMethod> = (
+  sdk: Client,
+  cursor: string | undefined,
+  options: RequestOptions,
+) => Promise<Page<ListItem[M]>>;
+
+// Straight to `request`: the SDK's listTools()/listPrompts() walk all pages themselves (with the
+// first call's options) and log to the console when a capability is missing.
+export const PAGE_FETCHERS: { readonly [M in ListMethod]: PageFetcher<M> } = {
+  'tools/list': async (sdk, cursor, options) => {
+    const page = await sdk.request({ method: 'tools/list', ...cursorParams(cursor) }, options);
+    return { items: page.tools, nextCursor: page.nextCursor };
+  },
+  'prompts/list': async (sdk, cursor, options) => {
+    const page = await sdk.request({ method: 'prompts/list', ...cursorParams(cursor) }, options);
+    return { items: page.prompts, nextCursor: page.nextCursor };
+  },
+};
+
+export function cursorParams(cursor: string | undefined): { params?: { cursor: string } } {
+  return cursor === undefined ? {} : { params: { cursor } };
+}

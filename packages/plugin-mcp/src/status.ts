@@ -1,0 +1,43 @@
+// One server's McpServerStatus, built from its config, its source and its client's connection
+// state. The only place a status is made, so "no secrets in a status" is checked here: the target
+// is the command without its args (which may carry tokens) or the URL with credentials redacted;
+// messages and stderr were already scrubbed by the client.
+import { redactUrl } from '@epoch-agent/infra';
+import type { McpConnectionState } from './connection-state.js';
+import {
+  assertNever,
+  type McpServerConfig,
+  type McpServerSource,
+  type McpServerStatus,
+  type McpServerStatusCommon,
+} from './types.js';
+
+export function serverStatus(
+  config: McpServerConfig,
+  source: McpServerSource,
+  state: McpConnectionState,
+): McpServerStatus {
+  const common: McpServerStatusCommon = {
+    name: config.name,
+    source,
+    transport: config.transport,
+    target: config.transport === 'stdio' ? config.command : redactUrl(config.url),
+    toolCount: state.kind === 'connected' ? state.tools.length : 0,
+  };
+  switch (state.kind) {
+    case 'connecting':
+    case 'disconnected':
+      return { ...common, state: state.kind };
+    case 'connected':
+      return { ...common, state: 'connected', serverInfo: state.serverInfo };
+    case 'failed':
+      return {
+        ...common,
+        state: 'failed',
+        error: { code: state.code, message: state.message },
+        stderrTail: state.stderrTail,
+      };
+    default:
+      return assertNever(state, 'connection state');
+  }
+}

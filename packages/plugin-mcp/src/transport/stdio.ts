@@ -1,0 +1,276 @@
+// Our stdio transport: the SDK `Transport` over a server process we start in its own process group
+// and session (POSIX), so that closing it can reap the whole tree (reap.ts) instead of only the
+// direct child, which is all the SDK's StdioClientTransport signals. Framing is the SDK's own
+// newline-delimited JSON-RPC. stderr is always drained: line by line to a callback and into a
+// bounded tail (stderr-ring.ts), never inherited, never left to fill its pipe and stall the server.
+//
+// Node-only (child processes): only the stdio path imports this module.
+
+import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import {
+  type JSONRPCMessage,
+  ReadBuffer,
+  serializeMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import spawn from 'cross-spawn';
+import { McpError } from '../errors.js';
+import { assertNever, type StdioServerConfig } from '../types.js';
+import { identify, type TrackedProcess } from './process-tree.js';
+import { type ReapableTransport, type ReapOptions, reapTransport } from './reap.js';
+import { StderrRing } from './stderr-ring.js';
+
+/** What starting a server takes; a `StdioServerConfig` is one. */
+export type StdioLaunch = Pick<StdioServerConfig, 'name' | 'command' | 'args' | 'env' | 'cwd'>;
+
+export interface StdioTransportOptions {
+  readonly server: StdioLaunch;
+  /** Each line the server writes to stderr, as it arrives (the client logs it). */
+  readonly onStderrLine?: (line: string) => void;
+  /** Grace periods of close() and of the reap after the server exits; reap.ts's defaults when absent. */
+  readonly reap?: ReapOptions;
+}
+
+/**
+ * After the tree is gone its pipes reach EOF at once; this bounds the wait for the last bytes in
+ * case a process we could not see (one that escaped before the snapshot) still holds them. Generous,
+ * because on a loaded machine the last stderr chunk can take a few hundred ms to be read.
+ */
+const DRAIN_MS = 1_000;
+
+type State =
+  | { readonly kind: 'new' }
+  | { readonly kind: 'running'; readonly child: ChildProcessWithoutNullStreams }
+  | { readonly kind: 'spawnFailed' }
+  | { readonly kind: 'closed' };
+
+export class StdioTransport implements Transport, ReapableTransport {
+  onclose?: Transport['onclose'];
+  onerror?: Transport['onerror'];
+  onmessage?: Transport['onmessage'];
+
+  readonly #server: StdioLaunch;
+  readonly #reap: ReapOptions;
+  readonly #stderr: StderrRing;
+  readonly #readBuffer = new ReadBuffer();
+  #state: State = { kind: 'new' };
+  #started: Promise<void> | undefined;
+  #leader: TrackedProcess | undefined;
+  #closeEmitted = false;
+
+  constructor(options: StdioTransportOptions) {
+    this.#server = options.server;
+    this.#reap = options.reap ?? {};
+    this.#stderr = new StderrRing(options.onStderrLine);
+  }
+
+  /** The server's pid once spawned (also after close, for diagnostics); undefined before. */
+  get pid(): number | undefined {
+    return this.#leader?.pid;
+  }
+
+  /** @internal for the reaper: the server process as spawned. */
+  get leader(): TrackedProcess | undefined {
+    return this.#leader;
+  }
+
+  /** The last stderr lines (bounded in lines and bytes), for a failed server's status. */
+  stderrTail(): string {
+    return this.#stderr.tail();
+  }
+
+  /** Spawns the server; resolves once it runs. Calling it again joins the first start. */
+  start(): Promise<void> {
+    if (this.#started === undefined) this.#started = this.#spawn();
+    return this.#started;
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const state = this.#state;
+    if (state.kind !== 'running') return Promise.reject(this.#notConnected());
+    return new Promise((resolve, reject) => {
+      state.child.stdin.write(serializeMessage(message), (error) => {
+        if (error) reject(this.#notConnected(error));
+        else resolve();
+      });
+    });
+  }
+
+  /**
+   * Closes the connection and reaps the server's whole process tree (see reap.ts). Never escalates:
+   * the SDK calls this on its own; a caller that wants to stop waiting calls closeTransportAndReap.
+   */
+  close(): Promise<void> {
+    return reapTransport(this, this.#reap);
+  }
+
+  /** @internal for the reaper. */
+  endInput(): void {
+    if (this.#state.kind === 'running') this.#state.child.stdin.end();
+  }
+
+  /** @internal for the reaper: the tree is gone; take the last bytes, free the pipes, fire onclose. */
+  async release(): Promise<void> {
+    const state = this.#state;
+    this.#state = { kind: 'closed' };
+    if (state.kind === 'running') {
+      const { stdin, stdout, stderr } = state.child;
+      await Promise.all([drained(stdout), drained(stderr)]);
+      stdin.destroy();
+      stdout.destroy();
+      stderr.destroy();
+      this.#stderr.end();
+    }
+    this.#readBuffer.clear();
+    this.#emitClose();
+  }
+
+  async #spawn(): Promise<void> {
+    if (this.#state.kind !== 'new') throw this.#notConnected();
+    const { command, args, env, cwd } = this.#server;
+    const child = spawn(command, args, {
+      env: { ...getDefaultEnvironment(), ...env },
+      ...(cwd === undefined ? {} : { cwd }),
+      stdio: 'pipe',
+      shell: false,
+      // PLATFORM: POSIX only. `detached` makes the server the leader of a new session and process
+      // group, so one signal reaches every helper it starts; on Windows it would open a console.
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    if (!hasPipes(child)) throw new Error('spawn with stdio "pipe" returned a child without pipes');
+    this.#state = { kind: 'running', child };
+    child.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.#stderr.write(chunk));
+    // Before 'close' fires, so a failed server's status gets its last line even without a newline.
+    child.stderr.on('end', () => this.#stderr.end());
+    child.stdout.on('error', (error) => this.onerror?.(error));
+    child.stderr.on('error', (error) => this.onerror?.(error));
+    // EPIPE after the server exited; the write callback already rejects the send() it belongs to.
+    child.stdin.on('error', () => {});
+    if (child.pid !== undefined) {
+      // Known as soon as spawn() returns, so a close() that races start() still reaps the tree.
+      this.#leader = identify(child.pid);
+      // The server went away on its own: reap whatever it left behind. The connection is over
+      // once its output has been read to the end, which 'close' (exit + stdout/stderr EOF) tells.
+      child.once('exit', () => void reapTransport(this, this.#reap));
+      child.once('close', () => this.#emitClose());
+    }
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        if (child.pid !== undefined) return this.onerror?.(error);
+        if (this.#state.kind === 'running') this.#state = { kind: 'spawnFailed' };
+        child.stdin.destroy();
+        child.stdout.destroy();
+        child.stderr.destroy();
+        reject(this.#spawnError(error));
+      });
+    });
+  }
+
+  #onStdout(chunk: Buffer): void {
+    try {
+      this.#readBuffer.append(chunk);
+    } catch (error) {
+      // One message larger than the SDK's buffer cap: the stream cannot be re-synchronised.
+      this.onerror?.(error as Error);
+      void reapTransport(this, this.#reap);
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#readBuffer.readMessage();
+      } catch (error) {
+        // A JSON line that is not JSON-RPC; it was consumed, the next one may be fine.
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  #emitClose(): void {
+    if (this.#closeEmitted) return;
+    this.#closeEmitted = true;
+    this.onclose?.();
+  }
+
+  #spawnError(error: NodeJS.ErrnoException): McpError {
+    const { name, command, cwd } = this.#server;
+    // Node reports a missing cwd as ENOENT too; only a missing command is "not found on PATH".
+    if (error.code === 'ENOENT' && (cwd === undefined || existsSync(cwd))) {
+      return new McpError(
+        'command_not_found',
+        `MCP server "${name}": command "${command}" was not found on PATH. Install it or give its ` +
+          'full path in "command". A host that embeds epoch on machines without Node must prepend ' +
+          'the directory of the node it ships to process.env.PATH (see EMBEDDING.md, "user ' +
+          'machines without Node").',
+        { server: name, cause: error },
+      );
+    }
+    const where = error.code === 'ENOENT' ? ` in "${cwd}" (that directory does not exist)` : '';
+    return new McpError(
+      'spawn_failed',
+      `MCP server "${name}": could not start command "${command}"${where}: ${error.code ?? error.message}. ` +
+        'Check that "command" is an executable and that "cwd" exists.',
+      { server: name, cause: error },
+    );
+  }
+
+  #notConnected(cause?: Error): McpError {
+    const { name } = this.#server;
+    const what = this.#describe();
+    return new McpError(
+      'connection_closed',
+      `MCP server "${name}": ${what}; reconnect to use it.`,
+      {
+        server: name,
+        cause,
+      },
+    );
+  }
+
+  #describe(): string {
+    const state = this.#state;
+    switch (state.kind) {
+      case 'new':
+        return 'the stdio transport was not started';
+      case 'running':
+        return state.child.stdin.writableEnded
+          ? 'the stdio connection is closing'
+          : 'the server stopped reading its stdin';
+      case 'spawnFailed':
+        return 'the server process could not be started';
+      case 'closed':
+        return 'the stdio connection is closed';
+      default:
+        return assertNever(state, 'stdio transport state');
+    }
+  }
+}
+
+function hasPipes(child: ChildProcess): child is ChildProcessWithoutNullStreams {
+  return child.stdin !== null && child.stdout !== null && child.stderr !== null;
+}
+
+/** Resolves at the stream's end, or after DRAIN_MS if something we could not reap still holds it. */
+function drained(stream: Readable): Promise<void> {
+  if (stream.readableEnded || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stream.off('end', done);
+      stream.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    stream.once('end', done);
+    stream.once('close', done);
+  });
+}

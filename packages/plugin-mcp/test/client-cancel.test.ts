@@ -1,0 +1,138 @@
+// A user stop and a timeout both reach the server as notifications/cancelled with the request's id,
+// for every kind of request, and the caller learns which of the two happened.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { McpClient } from '../src/client.js';
+import { isMcpError, type McpError } from '../src/errors.js';
+import {
+  type Behavior,
+  cancelledIds,
+  recordDir,
+  recordingConfig,
+  requests,
+  waitForRecords,
+} from './support/recording.js';
+
+const ALL = { tools: {}, resources: {}, prompts: {} };
+
+let dir: ReturnType<typeof recordDir>;
+let clients: McpClient[] = [];
+
+beforeEach(() => {
+  dir = recordDir();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  clients = [];
+  dir.remove();
+});
+
+function start(behavior: Behavior, timeoutMs = 300_000): { client: McpClient; file: string } {
+  const file = join(dir.path, 'record.jsonl');
+  const client = new McpClient({
+    config: recordingConfig('rec', file, behavior, { timeoutMs }),
+  });
+  clients.push(client);
+  return { client, file };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<McpError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isMcpError(error)) throw new Error(`expected an McpError, got ${String(error)}`);
+  return error;
+}
+
+/** Waits until the server got notifications/cancelled for the (only) request of `method`. */
+async function expectCancelled(file: string, method: string): Promise<void> {
+  const [request] = requests(file, method);
+  expect(request?.in?.id).toBeTypeOf('number');
+  const entries = await waitForRecords(file, (e) =>
+    e.some((r) => r.event === 'cancelled' && r.id === request?.in?.id),
+  );
+  expect(cancelledIds(entries)).toEqual([request?.in?.id]);
+  // The fixture honours it: it dropped the work for exactly that id.
+  expect(entries.filter((e) => e.event === 'cancelled').map((e) => e.id)).toEqual([
+    request?.in?.id,
+  ]);
+}
+
+describe('tools/call cancellation', () => {
+  it('user abort sends notifications/cancelled with the request id and rejects as aborted', async () => {
+    const { client, file } = start({});
+    await client.connect();
+    const stop = new AbortController();
+    const call = client.callTool('hang', {}, stop.signal);
+    await waitForRecords(file, (e) => e.some((r) => r.in?.method === 'tools/call'));
+    stop.abort();
+    const error = await rejection(call);
+    expect(error.code).toBe('aborted');
+    expect(error.server).toBe('rec');
+    expect(error.tool).toBe('hang');
+    expect(error.message).toContain('"rec"');
+    expect(error.message).toContain('"hang"');
+    await expectCancelled(file, 'tools/call');
+  });
+
+  it('timeout sends notifications/cancelled with the request id and rejects as request_timeout', async () => {
+    const { client, file } = start({}, 300);
+    await client.connect();
+    const error = await rejection(client.callTool('hang', {}, new AbortController().signal));
+    expect(error.code).toBe('request_timeout');
+    expect(error.tool).toBe('hang');
+    expect(error.message).toContain('"rec"');
+    expect(error.message).toContain('"hang"');
+    expect(error.message).toContain('timeout');
+    await expectCancelled(file, 'tools/call');
+  });
+});
+
+describe('every request kind honours timeout', () => {
+  const kinds: ReadonlyArray<readonly [string, (client: McpClient) => Promise<unknown>]> = [
+    ['tools/call', (c) => c.callTool('echo', { text: 'x' })],
+    ['resources/list', (c) => c.listResources(undefined)],
+    ['resources/read', (c) => c.readResource('mem://a')],
+    ['prompts/list', (c) => c.listPrompts()],
+    ['prompts/get', (c) => c.getPrompt('greet', { who: 'x' })],
+    ['ping', (c) => c.ping()],
+  ];
+
+  it.each(kinds)('%s times out and is cancelled on the server', async (method, send) => {
+    const { client, file } = start({ capabilities: ALL, hang: [method] }, 300);
+    await client.connect();
+    const error = await rejection(send(client));
+    expect(error.code).toBe('request_timeout');
+    expect(error.message).toContain(method);
+    await expectCancelled(file, method);
+    // The connection survives a timed-out request.
+    expect(client.state.kind).toBe('connected');
+  });
+
+  it('tools/list (during connect) times out and is cancelled on the server', async () => {
+    const { client, file } = start({ hang: ['tools/list'] }, 300);
+    const error = await rejection(client.connect());
+    expect(error.code).toBe('request_timeout');
+    expect(error.message).toContain('tools/list');
+    await expectCancelled(file, 'tools/list');
+    expect(client.state.kind).toBe('failed');
+  });
+
+  it('a list gives every page the full timeout, not only the first', async () => {
+    // Page 1 of prompts/list is answered with a nextCursor, page 2 never: without per-page options
+    // page 2 would wait for the SDK's 60 s default instead of this server's 300 ms.
+    const { client, file } = start(
+      { capabilities: ALL, forever: ['prompts/list'], hangAfter: { 'prompts/list': 1 } },
+      300,
+    );
+    await client.connect();
+    const error = await rejection(client.listPrompts());
+    expect(error.code).toBe('request_timeout');
+    const pages = requests(file, 'prompts/list');
+    expect(pages.map((p) => p.in?.params?.cursor)).toEqual([undefined, '1']);
+    const entries = await waitForRecords(file, (e) => cancelledIds(e).length > 0);
+    expect(cancelledIds(entries)).toEqual([pages[1]?.in?.id]);
+  });
+});

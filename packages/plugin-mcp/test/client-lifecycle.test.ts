@@ -1,0 +1,223 @@
+// One client's life: connect (idempotent, one deadline), calls in series or in parallel, close that
+// settles everything, and a server that dies on its own.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { McpClient } from '../src/client.js';
+import type { McpConnectionState } from '../src/connection-state.js';
+import { isMcpError, type McpError } from '../src/errors.js';
+import type { StdioServerConfig } from '../src/types.js';
+import {
+  type Behavior,
+  isRunning,
+  recordDir,
+  recordingConfig,
+  records,
+  requests,
+  waitForRecords,
+} from './support/recording.js';
+
+let dir: ReturnType<typeof recordDir>;
+let clients: McpClient[] = [];
+
+beforeEach(() => {
+  dir = recordDir();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  clients = [];
+  dir.remove();
+});
+
+function start(behavior: Behavior, overrides: Partial<StdioServerConfig> = {}) {
+  const file = join(dir.path, 'record.jsonl');
+  const client = new McpClient({ config: recordingConfig('life', file, behavior, overrides) });
+  clients.push(client);
+  const states: McpConnectionState['kind'][] = [];
+  client.onStateChange((state) => states.push(state.kind));
+  return { client, file, states };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<McpError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isMcpError(error)) throw new Error(`expected an McpError, got ${String(error)}`);
+  return error;
+}
+
+function serverPid(file: string): number {
+  const pid = records(file).find((r) => r.event === 'start')?.pid;
+  if (pid === undefined) throw new Error('the server never started');
+  return pid;
+}
+
+function maxActive(file: string): number {
+  return Math.max(0, ...records(file).map((r) => r.active ?? 0));
+}
+
+describe('supports_parallel', () => {
+  it('false: calls to the server never overlap', async () => {
+    const { client, file } = start({}, { supportsParallel: false });
+    await client.connect();
+    await Promise.all([1, 2, 3].map(() => client.callTool('sleep', { ms: 150 })));
+    expect(records(file).filter((r) => r.event === 'call-start')).toHaveLength(3);
+    expect(maxActive(file)).toBe(1);
+  });
+
+  it('true: calls run concurrently', async () => {
+    const { client, file } = start({}, { supportsParallel: true });
+    await client.connect();
+    await Promise.all([1, 2, 3].map(() => client.callTool('sleep', { ms: 300 })));
+    expect(maxActive(file)).toBe(3);
+  });
+
+  it('a queued call that is aborted leaves the queue without ever reaching the server', async () => {
+    const { client, file } = start({}, { supportsParallel: false });
+    await client.connect();
+    const first = client.callTool('sleep', { ms: 300 });
+    const stop = new AbortController();
+    const queued = client.callTool('echo', { text: 'never' }, stop.signal);
+    await waitForRecords(file, (e) => e.some((r) => r.event === 'call-start'));
+    stop.abort();
+    const error = await rejection(queued);
+    expect(error.code).toBe('aborted');
+    expect(error.message).toContain('never sent');
+    await first;
+    const after = await client.callTool('echo', { text: 'next' });
+    expect(after.content).toEqual([{ type: 'text', text: 'next' }]);
+    const calls = requests(file, 'tools/call').map((r) => r.in?.params?.arguments);
+    expect(calls).toEqual([{ ms: 300 }, { text: 'next' }]);
+  });
+});
+
+describe('connect', () => {
+  it('is idempotent: concurrent and repeated connects share one server process', async () => {
+    const { client, file, states } = start({ delayMs: { initialize: 100 } });
+    await Promise.all([client.connect(), client.connect()]);
+    await client.connect();
+    expect(records(file).filter((r) => r.event === 'start')).toHaveLength(1);
+    expect(requests(file, 'initialize')).toHaveLength(1);
+    expect(states).toEqual(['connecting', 'connected']);
+    const state = client.state;
+    expect(state.kind === 'connected' && state.serverInfo).toEqual({
+      name: 'recording-server',
+      version: '1.2.3',
+    });
+    expect(state.kind === 'connected' && state.tools.map((t) => t.name)).toEqual([
+      'echo',
+      'sleep',
+      'hang',
+      'exit',
+    ]);
+  });
+
+  it('connect_timeout fails the connect, and the server process is reaped', async () => {
+    const { client, file } = start({ delayMs: { initialize: 10_000 } }, { connectTimeoutMs: 300 });
+    const error = await rejection(client.connect());
+    expect(error.code).toBe('connect_timeout');
+    expect(error.message).toContain('"life"');
+    expect(error.message).toContain('connect_timeout');
+    const state = client.state;
+    expect(state.kind === 'failed' && state.code).toBe('connect_timeout');
+    expect(isRunning(serverPid(file))).toBe(false);
+  });
+
+  it('connect_timeout is one deadline across initialize and the first tools/list', async () => {
+    // Each step alone fits in the 400 ms; together they do not.
+    const { client } = start(
+      { delayMs: { initialize: 250, 'tools/list': 250 } },
+      { connectTimeoutMs: 400 },
+    );
+    const error = await rejection(client.connect());
+    expect(error.code).toBe('connect_timeout');
+  });
+
+  it('a missing command fails with a message that names it, PATH and EMBEDDING.md', async () => {
+    const { client } = start({}, { command: 'epoch-no-such-command-xyz' });
+    const error = await rejection(client.connect());
+    expect(error.code).toBe('command_not_found');
+    const state = client.state;
+    if (state.kind !== 'failed') throw new Error(`expected failed, got ${state.kind}`);
+    expect(state.message).toContain('epoch-no-such-command-xyz');
+    expect(state.message).toContain('PATH');
+    expect(state.message).toContain('EMBEDDING.md');
+  });
+
+  it('a server that crashes on start fails with its stderr tail', async () => {
+    const { client } = start({ stderr: 'boom: config missing', exitAtStart: 3 });
+    const error = await rejection(client.connect());
+    expect(error.code).toBe('connect_failed');
+    const state = client.state;
+    expect(state.kind === 'failed' && state.stderrTail).toContain('boom: config missing');
+  });
+
+  it('connect after a failure starts a fresh attempt', async () => {
+    const { client, file } = start({}, { connectTimeoutMs: 20_000 });
+    await client.connect();
+    await client.callTool('exit', {}).catch(() => {});
+    await waitForState(client, 'failed');
+    await client.connect();
+    expect(client.state.kind).toBe('connected');
+    expect(records(file).filter((r) => r.event === 'start')).toHaveLength(2);
+  });
+});
+
+describe('close', () => {
+  it('settles everything: the call in flight and the queued call reject with connection_closed', async () => {
+    const { client, file, states } = start({}, { supportsParallel: false });
+    await client.connect();
+    const pid = serverPid(file);
+    const inFlight = rejection(client.callTool('hang', {}));
+    const queued = rejection(client.callTool('echo', { text: 'x' }));
+    await waitForRecords(file, (e) => e.some((r) => r.in?.method === 'tools/call'));
+    await client.close();
+    expect((await inFlight).code).toBe('connection_closed');
+    const queuedError = await queued;
+    expect(queuedError.code).toBe('connection_closed');
+    expect(queuedError.tool).toBe('echo');
+    expect(client.state.kind).toBe('disconnected');
+    expect(states.at(-1)).toBe('disconnected');
+    expect(isRunning(pid)).toBe(false);
+    const after = await rejection(client.callTool('echo', { text: 'x' }));
+    expect(after.code).toBe('connection_closed');
+  });
+
+  it('during connect ends the attempt: connect rejects and the process is reaped', async () => {
+    const { client, file } = start({ delayMs: { initialize: 10_000 } });
+    const connecting = client.connect();
+    await waitForRecords(file, (e) => e.some((r) => r.in?.method === 'initialize'));
+    await client.close();
+    expect((await rejection(connecting)).code).toBe('connection_closed');
+    expect(client.state.kind).toBe('disconnected');
+    expect(isRunning(serverPid(file))).toBe(false);
+  });
+});
+
+describe('a server that exits on its own', () => {
+  it('becomes failed with its stderr tail, and its call rejects with connection_closed', async () => {
+    const { client } = start({});
+    await client.connect();
+    const error = await rejection(client.callTool('exit', {}));
+    expect(error.code).toBe('connection_closed');
+    await waitForState(client, 'failed');
+    const state = client.state;
+    if (state.kind !== 'failed') throw new Error('unreachable');
+    expect(state.message).toContain('"life"');
+    expect(state.stderrTail).toContain('fatal: exit tool called');
+    // A call now fails at once instead of hanging.
+    expect((await rejection(client.callTool('echo', { text: 'x' }))).code).toBe(
+      'connection_closed',
+    );
+  });
+});
+
+async function waitForState(client: McpClient, kind: McpConnectionState['kind']): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (client.state.kind !== kind) {
+    if (Date.now() > deadline)
+      throw new Error(`state stayed ${client.state.kind}, expected ${kind}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,122 @@
+// Lists are walked by hand, page by page, capped at 50 pages; resources and prompts are asked only
+// of servers that declared them, and a -32601 from one that declared but did not implement them
+// reads as "none".
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { McpClient } from '../src/client.js';
+import { isMcpError } from '../src/errors.js';
+import {
+  type Behavior,
+  memoryLogger,
+  recordDir,
+  recordingConfig,
+  records,
+  requests,
+} from './support/recording.js';
+
+const ALL = { tools: {}, resources: {}, prompts: {} };
+
+let dir: ReturnType<typeof recordDir>;
+let clients: McpClient[] = [];
+
+beforeEach(() => {
+  dir = recordDir();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  clients = [];
+  dir.remove();
+});
+
+function start(behavior: Behavior) {
+  const file = join(dir.path, 'record.jsonl');
+  const logger = memoryLogger();
+  const client = new McpClient({ config: recordingConfig('pages', file, behavior), logger });
+  clients.push(client);
+  return { client, file, logger };
+}
+
+describe('pagination', () => {
+  it('tools/list that always has a nextCursor stops after exactly 50 requests, with a warning', async () => {
+    const { client, file, logger } = start({ forever: ['tools/list'] });
+    await client.connect();
+    expect(requests(file, 'tools/list')).toHaveLength(50);
+    const state = client.state;
+    expect(state.kind === 'connected' && state.tools.length).toBe(4 * 50);
+    const warnings = logger.lines.filter((l) => l.level === 'warn');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toContain('"pages"');
+    expect(warnings[0]?.message).toContain('tools/list');
+    expect(warnings[0]?.message).toContain('50 pages');
+  });
+
+  it('prompts/list that always has a nextCursor stops after exactly 50 requests, with a warning', async () => {
+    const { client, file, logger } = start({ capabilities: ALL, forever: ['prompts/list'] });
+    await client.connect();
+    const prompts = await client.listPrompts();
+    expect(prompts).toHaveLength(50);
+    const pages = requests(file, 'prompts/list');
+    expect(pages).toHaveLength(50);
+    // Each page asked with the previous page's cursor.
+    expect(pages.slice(0, 3).map((p) => p.in?.params?.cursor)).toEqual([undefined, '1', '2']);
+    expect(
+      logger.lines.filter((l) => l.level === 'warn' && l.message.includes('prompts/list')),
+    ).toHaveLength(1);
+  });
+});
+
+describe('method not found', () => {
+  it('resources/list and prompts/list answered with -32601 are empty, not errors', async () => {
+    const { client, file } = start({
+      capabilities: ALL,
+      notFound: ['resources/list', 'prompts/list'],
+    });
+    await client.connect();
+    expect(await client.listResources(undefined)).toEqual({ resources: [] });
+    expect(await client.listPrompts()).toEqual([]);
+    expect(requests(file, 'resources/list')).toHaveLength(1);
+    expect(requests(file, 'prompts/list')).toHaveLength(1);
+    expect(client.state.kind).toBe('connected');
+  });
+});
+
+describe('capabilities', () => {
+  it('a server that declared only tools is never asked about resources or prompts', async () => {
+    const { client, file } = start({ capabilities: { tools: {} } });
+    await client.connect();
+    const state = client.state;
+    expect(state.kind === 'connected' && [state.resources, state.prompts]).toEqual([false, false]);
+    expect(await client.listResources(undefined)).toEqual({ resources: [] });
+    expect(await client.listPrompts()).toEqual([]);
+    const read = await client.readResource('mem://a').catch((e: unknown) => e);
+    expect(isMcpError(read, 'not_supported')).toBe(true);
+    const get = await client.getPrompt('greet', {}).catch((e: unknown) => e);
+    expect(isMcpError(get, 'not_supported')).toBe(true);
+    const asked = records(file)
+      .map((r) => r.in?.method)
+      .filter((m) => m?.startsWith('resources/') || m?.startsWith('prompts/'));
+    expect(asked).toEqual([]);
+  });
+
+  it('a server that declared resources and prompts gets them asked and answered', async () => {
+    const { client } = start({ capabilities: ALL });
+    await client.connect();
+    expect((await client.listResources(undefined)).resources.map((r) => r.uri)).toEqual([
+      'mem://a',
+    ]);
+    expect((await client.readResource('mem://a')).contents[0]).toMatchObject({
+      text: 'content of mem://a',
+    });
+    expect((await client.listPrompts()).map((p) => p.name)).toEqual(['greet']);
+    const prompt = await client.getPrompt('greet', { who: 'ada' });
+    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'hello ada' });
+  });
+
+  it('initialize declares no sampling, elicitation or roots', async () => {
+    const { client, file } = start({});
+    await client.connect();
+    const [initialize] = requests(file, 'initialize');
+    expect(initialize?.in?.params?.capabilities).toEqual({});
+  });
+});

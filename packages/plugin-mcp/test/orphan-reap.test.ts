@@ -1,0 +1,165 @@
+// closeTransportAndReap on real process trees: snapshot -> graceful close -> sweep leaves no process
+// of a server alive, whatever the server does. Run this whenever the disconnect path changes.
+//
+// The launcher in front of the server is `/bin/sh -c`, never node: a node launcher hides the bug on
+// Windows (libuv's job object kills a non-detached grandchild with its parent), so the test would
+// pass with the sweep deleted. A shell is also what `npx` really puts in between.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { closeTransportAndReap } from '../src/transport/reap.js';
+import { StdioTransport } from '../src/transport/stdio.js';
+import {
+  identities,
+  killAll,
+  type ProcessIdentity,
+  readPids,
+  running,
+  serverLaunch,
+  survivors,
+  waitForPids,
+} from './stdio-helpers.js';
+
+const FAST = { stdinGraceMs: 100, termGraceMs: 100 } as const;
+
+let dir: string;
+let pidFile: string;
+let started: ProcessIdentity[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'epoch-reap-'));
+  pidFile = join(dir, 'pids');
+  started = [];
+});
+
+afterEach(() => {
+  killAll([...started, ...identities(readPids(pidFile))]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function newClient(): Client {
+  return new Client({ name: 'orphan-reap-test', version: '1.0.0' });
+}
+
+/**
+ * Connects through the SDK Client and waits until the whole tree has recorded its `pids` (the shell
+ * included); `started` then holds every one of them that runs.
+ */
+async function startTree(flags: readonly string[], pids: number): Promise<StdioTransport> {
+  const transport = new StdioTransport({
+    server: serverLaunch({ flags, pidFile, launcher: 'sh' }),
+    reap: FAST,
+  });
+  const client = newClient();
+  await client.connect(transport);
+  expect(client.getServerVersion()?.name).toBe('fixture');
+  const shell = transport.pid as number;
+  started = identities([shell, ...(await waitForPids(pidFile, pids - 1))]);
+  return transport;
+}
+
+describe('closeTransportAndReap leaves no process of a server behind', () => {
+  const scenarios: { name: string; flags: string[]; pids: number }[] = [
+    { name: 'server behind sh that exits on stdin EOF', flags: [], pids: 2 },
+    { name: 'server that ignores stdin EOF', flags: ['--ignore-eof'], pids: 2 },
+    {
+      name: 'server that ignores stdin EOF and SIGTERM',
+      flags: ['--ignore-eof', '--ignore-sigterm'],
+      pids: 2,
+    },
+    { name: 'grandchild that inherited the stdio pipes', flags: ['--child=inherit'], pids: 3 },
+    { name: 'grandchild with its stdio ignored', flags: ['--child=ignore'], pids: 3 },
+    { name: 'child in its own session via the setsid command', flags: ['--child=setsid'], pids: 3 },
+    { name: 'detached (setsid) child holding the pipes', flags: ['--child=detached'], pids: 3 },
+    {
+      name: 'helper orphaned before the close (parent already exited)',
+      flags: ['--child=orphan'],
+      pids: 4,
+    },
+    {
+      name: 'every kind at once, server ignoring EOF and SIGTERM',
+      flags: [
+        '--ignore-eof',
+        '--ignore-sigterm',
+        '--child=inherit',
+        '--child=ignore',
+        '--child=setsid',
+        '--child=detached',
+        '--child=orphan',
+      ],
+      pids: 8,
+    },
+  ];
+
+  for (const scenario of scenarios) {
+    it(scenario.name, async () => {
+      const transport = await startTree(scenario.flags, scenario.pids);
+      await closeTransportAndReap(transport, FAST);
+      expect(survivors(started)).toEqual([]);
+    });
+  }
+
+  it('setsid child spawned during the grace period is caught by the rescan', async () => {
+    const transport = await startTree(
+      ['--ignore-eof', '--ignore-sigterm', '--child-on-eof=detached'],
+      2,
+    );
+    await closeTransportAndReap(transport, FAST);
+    const late = readPids(pidFile).filter((pid) => !started.some((p) => p.pid === pid));
+    expect(late).toHaveLength(1);
+    expect(late.filter((pid) => running(pid) !== undefined)).toEqual([]);
+    expect(survivors(started)).toEqual([]);
+  });
+
+  it("the SDK's own stdio close leaves the grandchild running (why this reaper exists)", async () => {
+    const launch = serverLaunch({ flags: ['--child=ignore'], pidFile, launcher: 'sh' });
+    const transport = new StdioClientTransport({
+      command: launch.command,
+      args: [...launch.args],
+      env: { ...getDefaultEnvironment(), ...launch.env },
+      stderr: 'ignore',
+    });
+    await newClient().connect(transport);
+    started = identities([transport.pid as number, ...(await waitForPids(pidFile, 2))]);
+    await transport.close();
+    expect(survivors(started)).not.toEqual([]);
+  });
+});
+
+describe('closing a server many times', () => {
+  it('100 connect/disconnect cycles through the SDK Client leave zero processes', async () => {
+    const leaders: number[] = [];
+    for (let cycle = 0; cycle < 100; cycle++) {
+      const transport = new StdioTransport({ server: serverLaunch({ pidFile }) });
+      const client = newClient();
+      await client.connect(transport);
+      const pid = transport.pid as number;
+      leaders.push(pid);
+      started.push(...identities([pid]));
+      await client.close();
+    }
+    expect(new Set(leaders).size).toBe(100);
+    expect(readPids(pidFile)).toHaveLength(100);
+    expect(survivors(started)).toEqual([]);
+    expect(leaders.filter((pid) => running(pid) !== undefined)).toEqual([]);
+  }, 120_000);
+
+  it('a well-behaved server disconnects in under 100 ms (median of 5)', async () => {
+    const durations: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      const transport = new StdioTransport({ server: serverLaunch({ pidFile }) });
+      await newClient().connect(transport);
+      started.push(...identities([transport.pid as number]));
+      // Default grace periods (seconds long): only returning as soon as the tree is gone is fast.
+      const begin = performance.now();
+      await closeTransportAndReap(transport);
+      durations.push(performance.now() - begin);
+    }
+    expect(survivors(started)).toEqual([]);
+    const median = [...durations].sort((a, b) => a - b)[2] as number;
+    expect(median).toBeLessThan(100);
+  });
+});
