@@ -4,12 +4,17 @@ export interface CliIo {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Width of the terminal `out` writes to; undefined when it is not a terminal (a pipe, a file). */
+  readonly columns?: number | undefined;
 }
 
 export const processIo: CliIo = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   env: process.env,
+  get columns() {
+    return process.stdout.isTTY ? process.stdout.columns : undefined;
+  },
 };
 
 /** Exit codes: 0 all good, 1 the input had errors, 2 the command line itself was wrong. */

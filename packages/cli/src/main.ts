@@ -3,12 +3,16 @@ import { parseArgs } from 'node:util';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import type { CliIo, ExitCode } from './io.js';
 import { mcpList } from './mcp-list.js';
+import { mcpStatus } from './mcp-status.js';
 
 const USAGE = `Usage:
-  epoch mcp list [--config FILE] [--json]   show the MCP servers a config file defines, and its problems
+  epoch mcp list [--config FILE] [--json]     show the MCP servers a config file defines, and its problems
+  epoch mcp status [--config FILE] [--json]   connect to each of them, show its state and its tools
 
 FILE defaults to the active profile's mcp.json (EPOCH_HOME, EPOCH_PROFILE).
 `;
+
+const COMMANDS = { 'mcp list': mcpList, 'mcp status': mcpStatus } as const;
 
 export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   let parsed: ReturnType<typeof parse>;
@@ -24,18 +28,22 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     return 0;
   }
   const command = positionals.join(' ');
-  if (command === 'mcp list') {
-    let file: string;
-    try {
-      file = values.config ?? mcpConfigPath(io.env);
-    } catch (error) {
-      io.err(`epoch: ${(error as Error).message}\n`);
-      return 2;
-    }
-    return mcpList({ file, json: values.json ?? false }, io);
+  if (!isCommand(command)) {
+    io.err(`epoch: unknown command "${command}".\n\n${USAGE}`);
+    return 2;
   }
-  io.err(`epoch: unknown command "${command}".\n\n${USAGE}`);
-  return 2;
+  let file: string;
+  try {
+    file = values.config ?? mcpConfigPath(io.env);
+  } catch (error) {
+    io.err(`epoch: ${(error as Error).message}\n`);
+    return 2;
+  }
+  return COMMANDS[command]({ file, json: values.json ?? false }, io);
+}
+
+function isCommand(command: string): command is keyof typeof COMMANDS {
+  return Object.hasOwn(COMMANDS, command);
 }
 
 function parse(argv: readonly string[]) {

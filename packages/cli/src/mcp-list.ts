@@ -1,7 +1,8 @@
 // `epoch mcp list`: what the loader understood from an mcp.json, and every problem it found. It
 // never connects; it answers "did epoch read my file the way I meant it?".
-import { type Diagnostic, formatDiagnostic, redact, redactUrl } from '@epoch-agent/infra';
+import { redact, redactUrl } from '@epoch-agent/infra';
 import { loadMcpConfig, type McpServerConfig } from '@epoch-agent/plugin-mcp';
+import { renderDiagnostics } from './diagnostics.js';
 import type { CliIo, ExitCode } from './io.js';
 import { renderTable } from './table.js';
 
@@ -27,11 +28,6 @@ function renderServers(file: string, servers: readonly McpServerConfig[]): strin
   if (servers.length === 0) return `No MCP servers in ${file}.\n`;
   const rows = servers.map((server) => [server.name, server.transport, target(server)]);
   return `MCP servers in ${file}:\n\n${renderTable(['NAME', 'TRANSPORT', 'TARGET'], rows)}`;
-}
-
-function renderDiagnostics(diagnostics: readonly Diagnostic[]): string {
-  if (diagnostics.length === 0) return '';
-  return `\n${diagnostics.length} problem(s):\n${diagnostics.map((d) => `  ${formatDiagnostic(d)}\n`).join('')}`;
 }
 
 /** What the server runs or where it lives; env and header values never shown. */

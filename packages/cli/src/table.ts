@@ -1,7 +1,10 @@
 // Plain-text tables for terminal output: columns padded to their widest cell, no borders, so the
 // output stays greppable and copy-pastable.
 
-export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+export function renderTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+): string {
   const widths = header.map((cell, i) =>
     Math.max(cell.length, ...rows.map((row) => (row[i] ?? '').length)),
   );

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CliIo, main } from '../src/index.js';
+import { runCli } from './run-cli.js';
 
 const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const SECRET = 'sk-live-do-not-print-42';
@@ -18,13 +18,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(argv: string[], env: Record<string, string> = {}) {
-  let out = '';
-  let err = '';
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t), env };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = (argv: string[], env: Record<string, string> = {}) => runCli(argv, { env });
 
 async function configFile(text: string): Promise<string> {
   const file = join(dir, 'mcp.json');
@@ -49,7 +43,9 @@ describe('epoch mcp list', () => {
     expect(code).toBe(1);
     expect(out).toMatch(/^NAME\s+TRANSPORT\s+TARGET$/m);
     expect(out).toMatch(/^fs\s+stdio\s+npx -y server-fs$/m);
-    expect(out).toMatch(/^events\s+sse\s+https:\/\/user:\*\*\*@sse\.example\.com\/sse\?token=\*\*\*$/m);
+    expect(out).toMatch(
+      /^events\s+sse\s+https:\/\/user:\*\*\*@sse\.example\.com\/sse\?token=\*\*\*$/m,
+    );
     expect(out).toMatch(/^remote\s+http\s+https:\/\/mcp\.example\.com\/mcp$/m);
     expect(out).not.toMatch(/^broken/m);
     expect(out).toContain(`${file}:7:`);
@@ -73,7 +69,9 @@ describe('epoch mcp list', () => {
   });
 
   it('exits 0 for a file without errors, warnings included', async () => {
-    const file = await configFile('{ "servers": { "a": { "command": "x", "conect_timeout": 5 } } }');
+    const file = await configFile(
+      '{ "servers": { "a": { "command": "x", "conect_timeout": 5 } } }',
+    );
     const { code, out } = await run(['mcp', 'list', '--config', file]);
     expect(code).toBe(0);
     expect(out).toContain('warning');
@@ -97,9 +95,13 @@ describe('epoch mcp list', () => {
 
   it('the epoch binary sets the exit code', async () => {
     const file = await configFile(mixed);
-    const result = await promisify(execFile)(process.execPath, [bin, 'mcp', 'list', '--config', file]).catch(
-      (error: { code: number; stdout: string }) => error,
-    );
+    const result = await promisify(execFile)(process.execPath, [
+      bin,
+      'mcp',
+      'list',
+      '--config',
+      file,
+    ]).catch((error: { code: number; stdout: string }) => error);
     expect('code' in result ? result.code : 0).toBe(1);
     expect(result.stdout).toContain('servers.broken.timeout');
   });

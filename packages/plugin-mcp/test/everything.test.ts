@@ -6,16 +6,16 @@ import net from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EpochTool, ToolContent, ToolResult } from '@epoch-agent/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpRegistry } from '../src/registry.js';
-import type { McpServerConfig } from '../src/types.js';
 import {
   type EverythingEndpoint,
   type EverythingTransport,
   listeningAddresses,
   type RunningEverything,
   startEverything,
-} from './support/everything.js';
+} from '@epoch-agent/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpRegistry } from '../src/registry.js';
+import type { McpServerConfig } from '../src/types.js';
 
 /** Every address of this machine that is not loopback (link-local IPv6 needs a scope: skipped). */
 function nonLoopbackAddresses(): string[] {

@@ -5,6 +5,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
+import { EVERYTHING_ENTRY } from '@epoch-agent/testkit';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,6 @@ import {
   toEpochTools,
   toolCallResultSchema,
 } from '../src/tools.js';
-import { EVERYTHING_ENTRY } from './support/everything.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'tool-shapes-server.mjs');
 const PROVIDER_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;

@@ -1,6 +1,7 @@
 // Preloaded (`node --import`) into the reference server, whose sse / streamableHttp modes take only
-// a PORT and would listen on every interface: a listen() that names no host gets 127.0.0.1, so a
-// test never exposes a server to the network.
+// a PORT and would listen on every interface: a listen() that names no host gets 127.0.0.1, so no
+// server a test, benchmark or the example starts is ever exposed to the network. Shipped beside
+// dist/ (not compiled) because Node loads it by path before the server's own code.
 import net from 'node:net';
 
 const LOOPBACK = '127.0.0.1';

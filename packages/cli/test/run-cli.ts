@@ -1,0 +1,34 @@
+// Runs the `epoch` command in-process and hands back what a person would have seen.
+import { type CliIo, type ExitCode, main } from '../src/index.js';
+
+export interface CliRun {
+  readonly code: ExitCode;
+  readonly out: string;
+  readonly err: string;
+}
+
+export interface RunCliOptions {
+  readonly env?: Record<string, string>;
+  /** Pretend `out` is a terminal this wide. */
+  readonly columns?: number;
+}
+
+export async function runCli(
+  argv: readonly string[],
+  options: RunCliOptions = {},
+): Promise<CliRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = {
+    out: (text) => {
+      out.push(text);
+    },
+    err: (text) => {
+      err.push(text);
+    },
+    env: options.env ?? {},
+    columns: options.columns,
+  };
+  const code = await main(argv, io);
+  return { code, out: out.join(''), err: err.join('') };
+}

@@ -1,0 +1,14 @@
+// @epoch-agent/testkit: real servers for tests, benchmarks and the example — never mocks. The
+// reference MCP server in all three transports, pinned to 127.0.0.1, and the loopback port helpers
+// around it. Private: no published package depends on it at run time.
+
+export { isTestkitError, TestkitError, type TestkitErrorCode } from './errors.js';
+export {
+  EVERYTHING_ENTRY,
+  type EverythingEndpoint,
+  type EverythingTransport,
+  type RunningEverything,
+  type StartEverythingOptions,
+  startEverything,
+} from './everything.js';
+export { freeLoopbackPort, listeningAddresses } from './loopback.js';
