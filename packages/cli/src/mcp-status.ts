@@ -28,7 +28,8 @@ export async function mcpStatus(options: McpStatusOptions, io: CliIo): Promise<E
   if (!options.json && servers.length > 0) {
     io.out(`Connecting to the ${servers.length} MCP server(s) in ${options.file} ...\n\n`);
   }
-  const registry = new McpRegistry();
+  // No schema cache: a cached server would be reported `connecting` instead of being tried.
+  const registry = new McpRegistry({ schemaCache: null });
   let statuses: McpServerStatus[];
   let tools: McpEpochTool[];
   try {

@@ -1,11 +1,11 @@
-// McpClient: the connection to ONE MCP server. It owns connect (bounded by connect_timeout), the
-// options of every request (requestOptions), the call queue of a server that does not take
-// parallel calls, and the connection state. Timers beyond connect (keepalive, idle, lifetime) and
-// the watchdog that reconnects belong here too once they exist: a lost connection already ends in
-// a `failed` state with its message and stderr, which is where a watchdog would pick it up.
+// McpClient: ONE server, as the rest of the plugin sees it. It owns the options of every request
+// (requestOptions), the call queue of a server that does not take parallel calls, what a request
+// does with the connection it is given (a forgotten HTTP session is re-initialized once and the
+// request sent again; a 401 is a needed login), and its public face. The connection's life and
+// state (connect, the watchdog, timers, idle, recycle) is connection-lifecycle.ts's.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import {
-  Client,
+  type Client,
   type GetPromptResult,
   type ListResourcesResult,
   type Prompt,
@@ -13,20 +13,17 @@ import {
   type RequestOptions,
   SdkError,
   SdkErrorCode,
-  type Tool,
 } from '@modelcontextprotocol/client';
-import { connectFailure, unavailable } from './connect-errors.js';
+import {
+  isAuthFailure,
+  isSessionExpired,
+  sessionExpiredAgain,
+  type UnavailableSite,
+} from './connect-errors.js';
+import { ConnectionLifecycle } from './connection-lifecycle.js';
 import type { McpConnectionState } from './connection-state.js';
 import { McpError } from './errors.js';
-import {
-  collectPages,
-  cursorParams,
-  type ListItem,
-  type ListMethod,
-  MAX_PAGES,
-  PAGE_FETCHERS,
-  type PageFetcher,
-} from './paginate.js';
+import { cursorParams, listAll } from './paginate.js';
 import {
   buildRequestOptions,
   isMethodNotFound,
@@ -35,17 +32,11 @@ import {
 } from './request-options.js';
 import { type Scrubber, secretScrubber } from './secrets.js';
 import { SerialQueue } from './serial-queue.js';
+import type { Session } from './session.js';
 import { type McpToolBackend, type ToolCallResult, toolCallResultSchema } from './tools.js';
-import {
-  createTransport,
-  type McpTransportFactory,
-  type McpTransportHandle,
-} from './transport/create.js';
+import { createTransport, type McpTransportFactory } from './transport/create.js';
 import type { McpServerConfig } from './types.js';
-
-// Only what every server may know about us. No sampling / elicitation / roots capabilities: the
-// seed rules them out until there is a permission story for a server asking things of us.
-const CLIENT_INFO = { name: 'epoch-agent', version: '0.1.0' };
+import { DEFAULT_RECONNECT_DELAYS_MS } from './watchdog.js';
 
 export interface McpClientOptions {
   readonly config: McpServerConfig;
@@ -53,42 +44,43 @@ export interface McpClientOptions {
   readonly logger?: Logger;
   /** Default: the real transports (createTransport). Tests of higher layers may inject their own. */
   readonly createTransport?: McpTransportFactory;
+  /** The wait before each attempt of a reconnect series; one attempt per entry. Default 1 s, 2 s, 4 s. */
+  readonly reconnectDelaysMs?: readonly number[];
 }
 
 export type McpStateListener = (state: McpConnectionState) => void;
 
-interface Session {
-  readonly sdk: Client;
-  readonly handle: McpTransportHandle;
+interface RequestHow<T> {
+  /** The raw tool name, for tools/call. */
+  readonly tool?: string;
+  readonly serial?: boolean;
+  /** The capability the server must have declared; without it nothing is sent. */
+  readonly capability?: 'resources' | 'prompts';
+  /** The answer when the capability is missing; without it, `not_supported` is thrown. */
+  readonly otherwise?: () => T;
 }
 
-/** Why a connect attempt was aborted. */
-const TIMED_OUT = 'connect_timeout';
-const CLOSED = 'closed';
-
-type Connected = Extract<McpConnectionState, { kind: 'connected' }>;
+type Send<T> = (sdk: Client, options: RequestOptions) => Promise<T>;
 
 export class McpClient implements McpToolBackend {
   readonly config: McpServerConfig;
   readonly #logger: Logger;
-  readonly #createTransport: McpTransportFactory;
   readonly #scrub: Scrubber;
   readonly #queue = new SerialQueue();
-  readonly #listeners = new Set<McpStateListener>();
-  #state: McpConnectionState = { kind: 'disconnected' };
-  #session: Session | undefined;
-  /** The session close() is ending, so that a second close() can escalate it. */
-  #ending: Session | undefined;
-  /** Aborted with TIMED_OUT or CLOSED to end the connect attempt in flight. */
-  #attempt: AbortController | undefined;
-  #connecting: Promise<void> | undefined;
-  #closing: Promise<void> | undefined;
+  readonly #lifecycle: ConnectionLifecycle;
 
   constructor(options: McpClientOptions) {
     this.config = options.config;
     this.#logger = options.logger ?? silentLogger;
-    this.#createTransport = options.createTransport ?? createTransport;
     this.#scrub = secretScrubber(options.config);
+    this.#lifecycle = new ConnectionLifecycle({
+      config: options.config,
+      logger: this.#logger,
+      createTransport: options.createTransport ?? createTransport,
+      scrub: this.#scrub,
+      reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
+      onToolsChanged: (session) => void this.#refreshTools(session),
+    });
   }
 
   get name(): string {
@@ -96,46 +88,42 @@ export class McpClient implements McpToolBackend {
   }
 
   get state(): McpConnectionState {
-    return this.#state;
+    return this.#lifecycle.state;
   }
 
   /** Calls `listener` on every state change; returns the function that stops it. */
   onStateChange(listener: McpStateListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#lifecycle.onStateChange(listener);
   }
 
   /**
    * Spawns or connects, initializes and reads the first tools/list, all within connect_timeout.
-   * Joins an attempt in flight; resolves at once when connected. Rejects with an McpError (the
-   * state is then `failed`, or `disconnected` when close() ended the attempt).
+   * Joins an attempt in flight; resolves at once when connected; a reconnect series waiting for
+   * its next attempt gives way to this attempt, made now. Rejects with an McpError (the state is
+   * then `failed` or `needsLogin`, or `disconnected` when close() ended the attempt).
    */
   connect(): Promise<void> {
-    if (this.#state.kind === 'connected') return Promise.resolve();
-    if (this.#connecting === undefined) {
-      this.#connecting = this.#connectOnce().finally(() => {
-        this.#connecting = undefined;
-      });
-    }
-    return this.#connecting;
+    return this.#lifecycle.connect();
+  }
+
+  /**
+   * Starts over: the current connection (if any) finishes its requests in flight and closes, and
+   * a new one is made at once; if that fails, the watchdog's series follows. Resolves when
+   * connected; rejects when the series gives up, the server needs a login, or close() ends it.
+   */
+  reconnect(): Promise<void> {
+    return this.#lifecycle.reconnect();
   }
 
   /**
    * Ends the connection: a stdio server's whole process tree is reaped, a remote transport is
-   * closed. Everything pending settles: requests in flight and queued calls reject with
-   * `connection_closed`, a connect in flight rejects. A second close() while the first runs joins
-   * it and skips what is left of the grace periods.
+   * closed, every timer and the watchdog stop. Everything pending settles: requests in flight and
+   * queued calls reject with `connection_closed`, a connect in flight rejects. A second close()
+   * while the first runs joins it and skips what is left of the grace periods.
    */
   close(): Promise<void> {
-    if (this.#closing !== undefined) {
-      // The reaper skips the rest of its grace periods on a second caller close.
-      void this.#ending?.handle.close().catch(() => {});
-      return this.#closing;
-    }
-    this.#closing = this.#closeOnce().finally(() => {
-      this.#closing = undefined;
-    });
-    return this.#closing;
+    this.#queue.close(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+    return this.#lifecycle.close();
   }
 
   /** The options of every request this client sends: the config's `timeout` and the caller's signal. */
@@ -171,10 +159,13 @@ export class McpClient implements McpToolBackend {
     cursor: string | undefined,
     signal?: AbortSignal,
   ): Promise<ListResourcesResult> {
-    if (!this.#connected('resources/list').resources) return { resources: [] };
     try {
-      return await this.#request('resources/list', signal, (sdk, options) =>
-        sdk.request({ method: 'resources/list', ...cursorParams(cursor) }, options),
+      return await this.#request<ListResourcesResult>(
+        'resources/list',
+        signal,
+        (sdk, options) =>
+          sdk.request({ method: 'resources/list', ...cursorParams(cursor) }, options),
+        { capability: 'resources', otherwise: () => ({ resources: [] }) },
       );
     } catch (error) {
       // Declared but not implemented: "no resources" is closer to the truth than a failure.
@@ -183,19 +174,23 @@ export class McpClient implements McpToolBackend {
     }
   }
 
-  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    this.#requireCapability('resources', 'resources/read');
-    return this.#request('resources/read', signal, (sdk, options) =>
-      sdk.request({ method: 'resources/read', params: { uri } }, options),
+  readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.#request(
+      'resources/read',
+      signal,
+      (sdk, options) => sdk.request({ method: 'resources/read', params: { uri } }, options),
+      { capability: 'resources' },
     );
   }
 
   /** Every page of prompts/list; empty (and nothing sent) when the server declared no prompts. */
   async listPrompts(signal?: AbortSignal): Promise<Prompt[]> {
-    if (!this.#connected('prompts/list').prompts) return [];
     try {
-      return await this.#request('prompts/list', signal, (sdk, options) =>
-        this.#listAll(sdk, 'prompts/list', options),
+      return await this.#request<Prompt[]>(
+        'prompts/list',
+        signal,
+        (sdk, options) => listAll(sdk, 'prompts/list', options, this.#site()),
+        { capability: 'prompts', otherwise: () => [] },
       );
     } catch (error) {
       if (error instanceof McpError && isMethodNotFound(error.cause)) return [];
@@ -203,14 +198,17 @@ export class McpClient implements McpToolBackend {
     }
   }
 
-  async getPrompt(
+  getPrompt(
     name: string,
     args: Record<string, string> | undefined,
     signal?: AbortSignal,
   ): Promise<GetPromptResult> {
-    this.#requireCapability('prompts', 'prompts/get');
-    return this.#request('prompts/get', signal, (sdk, options) =>
-      sdk.getPrompt(args === undefined ? { name } : { name, arguments: args }, options),
+    return this.#request(
+      'prompts/get',
+      signal,
+      (sdk, options) =>
+        sdk.getPrompt(args === undefined ? { name } : { name, arguments: args }, options),
+      { capability: 'prompts' },
     );
   }
 
@@ -218,116 +216,44 @@ export class McpClient implements McpToolBackend {
     await this.#request('ping', signal, (sdk, options) => sdk.ping(options));
   }
 
-  async #connectOnce(): Promise<void> {
-    const { config } = this;
-    if (this.#closing !== undefined) await this.#closing;
-    const attempt = new AbortController();
-    this.#attempt = attempt;
-    // One deadline for spawn, initialize and the first tools/list: each step spends what the
-    // previous ones left, none starts a fresh connect_timeout.
-    const timer = setTimeout(() => attempt.abort(TIMED_OUT), config.connectTimeoutMs);
-    this.#setState({ kind: 'connecting' });
-    let handle: McpTransportHandle | undefined;
+  /** After notifications/tools/list_changed: a new `connected` state carries the new tool list. */
+  async #refreshTools(session: Session): Promise<void> {
+    if (!this.#lifecycle.isLive(session)) return;
     try {
-      handle = this.#createTransport(config, { logger: this.#logger });
-      const sdk = new Client(CLIENT_INFO, { capabilities: {} });
-      const connectOptions = { timeout: config.timeoutMs, signal: attempt.signal };
-      await untilAborted(sdk.connect(handle.transport, connectOptions), attempt.signal);
-      const capabilities = sdk.getServerCapabilities() ?? {};
-      const tools = capabilities.tools
-        ? await untilAborted(this.#listTools(sdk, connectOptions), attempt.signal)
-        : [];
-      if (attempt.signal.aborted) throw attempt.signal.reason;
-      const session: Session = { sdk, handle };
-      this.#session = session;
-      sdk.onclose = () => this.#lost(session);
-      if (sdk.transport === undefined) throw new Error('the server closed the connection');
-      const info = sdk.getServerVersion();
-      this.#setState({
-        kind: 'connected',
-        serverInfo: { name: info?.name ?? '', version: info?.version ?? '' },
-        tools,
-        resources: capabilities.resources !== undefined,
-        prompts: capabilities.prompts !== undefined,
-      });
+      const tools = await this.#request('tools/list', undefined, (sdk, options) =>
+        listAll(sdk, 'tools/list', options, this.#site()),
+      );
+      this.#lifecycle.setTools(session, tools);
     } catch (error) {
-      this.#session = undefined;
-      await handle?.close().catch((closeError: unknown) => this.#logCloseError(closeError));
-      if (attempt.signal.reason === CLOSED) {
-        throw new McpError(
-          'connection_closed',
-          `MCP server "${config.name}": connect was ended by close().`,
-          {
-            server: config.name,
-            cause: error,
-          },
-        );
-      }
-      const failure = connectFailure(error, {
-        server: config.name,
-        connectTimeoutMs: config.connectTimeoutMs,
-        timedOut: attempt.signal.reason === TIMED_OUT,
-        scrub: this.#scrub,
-      });
-      this.#setState({
-        kind: 'failed',
-        code: failure.code,
-        message: failure.message,
-        stderrTail: this.#stderrTail(handle),
-      });
-      throw failure;
-    } finally {
-      clearTimeout(timer);
-      this.#attempt = undefined;
+      this.#logger.warn(
+        `MCP server "${this.name}" announced a new tool list, but asking for it failed: ${messageOf(error)}. Its previous tools stay in use.`,
+        { server: this.name },
+      );
     }
-  }
-
-  async #closeOnce(): Promise<void> {
-    this.#attempt?.abort(CLOSED);
-    const connecting = this.#connecting;
-    const session = this.#session;
-    this.#session = undefined;
-    this.#ending = session;
-    this.#queue.close(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
-    try {
-      // Requests in flight reject with connection_closed when the transport reports the close.
-      await session?.handle.close().catch((error: unknown) => this.#logCloseError(error));
-      await connecting?.catch(() => {});
-    } finally {
-      this.#ending = undefined;
-    }
-    this.#setState({ kind: 'disconnected' });
-  }
-
-  /** The connection ended without close(): the process exited or the stream closed. */
-  #lost(session: Session): void {
-    if (this.#session !== session) return;
-    this.#session = undefined;
-    const message = `MCP server "${this.name}" closed the connection (for a stdio server: the process exited). See its stderr below; the next connect() starts it again.`;
-    this.#queue.close(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
-    // What is left of the tree (a helper the server started) is reaped in the background.
-    void session.handle.close().catch((error: unknown) => this.#logCloseError(error));
-    this.#logger.warn(message, { server: this.name });
-    this.#setState({
-      kind: 'failed',
-      code: 'connection_closed',
-      message,
-      stderrTail: this.#stderrTail(session.handle),
-    });
   }
 
   async #request<T>(
     method: string,
     signal: AbortSignal | undefined,
-    send: (sdk: Client, options: RequestOptions) => Promise<T>,
-    how: { readonly tool?: string; readonly serial?: boolean } = {},
+    send: Send<T>,
+    how: RequestHow<T> = {},
   ): Promise<T> {
-    const session = this.#sessionFor(method, how.tool);
+    const site: UnavailableSite = { server: this.name, method, tool: how.tool };
     let sent = false;
-    const run = (): Promise<T> => {
-      if (signal?.aborted) return Promise.reject(signal.reason);
+    const run = async (): Promise<T> => {
+      if (signal?.aborted) throw signal.reason;
+      // In the queue, not before it: a call that waited goes to the connection live by then.
+      const session = await this.#lifecycle.sessionFor(site, signal);
+      if (how.capability !== undefined && !session.info[how.capability]) {
+        if (how.otherwise !== undefined) return how.otherwise();
+        throw new McpError(
+          'not_supported',
+          `MCP server "${this.name}" does not offer ${how.capability} (it did not declare the capability), so ${method} was not sent.`,
+          { server: this.name },
+        );
+      }
       sent = true;
-      return send(session.sdk, this.requestOptions(signal));
+      return this.#send(session, site, signal, send);
     };
     try {
       return await (how.serial ? this.#queue.run(run, signal) : run());
@@ -344,103 +270,35 @@ export class McpClient implements McpToolBackend {
     }
   }
 
-  /** tools/list during connect: every page, with the connect attempt's options. */
-  async #listTools(sdk: Client, options: RequestOptions): Promise<Tool[]> {
+  /**
+   * Sends on `session`. A Streamable HTTP server that forgot the session (404) gets a new one and
+   * the request once more, with what is left of its timeout; a 401 means `needsLogin`.
+   */
+  async #send<T>(
+    session: Session,
+    site: UnavailableSite,
+    signal: AbortSignal | undefined,
+    send: Send<T>,
+  ): Promise<T> {
+    const started = Date.now();
     try {
-      return await this.#listAll(sdk, 'tools/list', options);
+      return await session.run((sdk) => send(sdk, this.requestOptions(signal)));
     } catch (error) {
-      throw requestError(error, {
-        server: this.name,
-        method: 'tools/list',
-        timeoutMs: this.config.timeoutMs,
-        signal: undefined,
-        sent: true,
-        scrub: this.#scrub,
-      });
+      if (isAuthFailure(error)) throw this.#lifecycle.refused(session, error, site);
+      if (!isSessionExpired(error, session.handle.transport)) throw error;
+    }
+    const next = await this.#lifecycle.successor(session, site, signal);
+    const left = Math.max(1, this.config.timeoutMs - (Date.now() - started));
+    try {
+      return await next.run((sdk) => send(sdk, buildRequestOptions(left, signal)));
+    } catch (error) {
+      if (isAuthFailure(error)) throw this.#lifecycle.refused(next, error, site);
+      if (isSessionExpired(error, next.handle.transport)) throw sessionExpiredAgain(site, error);
+      throw error;
     }
   }
 
-  /** Every page of a list, each page a request of its own with the full `options`. */
-  #listAll<M extends ListMethod>(
-    sdk: Client,
-    method: M,
-    options: RequestOptions,
-  ): Promise<ListItem[M][]> {
-    const page: PageFetcher<M> = PAGE_FETCHERS[method];
-    return collectPages({
-      fetchPage: (cursor) => page(sdk, cursor, options),
-      onTruncated: () =>
-        this.#logger.warn(
-          `MCP server "${this.name}": ${method} still had a nextCursor after ${MAX_PAGES} pages; using those ${MAX_PAGES} pages and asking no further. The server's pagination may be broken.`,
-          { server: this.name, method },
-        ),
-    });
+  #site(): { readonly server: string; readonly logger: Logger } {
+    return { server: this.name, logger: this.#logger };
   }
-
-  /** The connected state, or the error #sessionFor throws. */
-  #connected(method: string): Connected {
-    this.#sessionFor(method);
-    return this.#state as Connected;
-  }
-
-  #requireCapability(capability: 'resources' | 'prompts', method: string): void {
-    if (this.#connected(method)[capability]) return;
-    throw new McpError(
-      'not_supported',
-      `MCP server "${this.name}" does not offer ${capability} (it did not declare the capability), so ${method} was not sent.`,
-      { server: this.name },
-    );
-  }
-
-  /** The live session, or an error the model can read at once: a call never waits on a dead server. */
-  #sessionFor(method: string, tool?: string): Session {
-    const session = this.#session;
-    if (session !== undefined && this.#state.kind === 'connected') return session;
-    throw unavailable(this.#state, { server: this.name, method, tool });
-  }
-
-  #stderrTail(handle: McpTransportHandle | undefined): string {
-    return this.#scrub(handle?.stderrTail() ?? '');
-  }
-
-  #logCloseError(error: unknown): void {
-    this.#logger.warn(
-      `MCP server "${this.name}": closing the connection failed: ${this.#scrub(messageOf(error))}`,
-      {
-        server: this.name,
-      },
-    );
-  }
-
-  #setState(state: McpConnectionState): void {
-    this.#state = state;
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(state);
-      } catch (error) {
-        this.#logger.error(
-          `MCP server "${this.name}": a state listener threw: ${messageOf(error)}`,
-          {
-            server: this.name,
-          },
-        );
-      }
-    }
-  }
-}
-
-/**
- * `promise`, or a rejection with the signal's reason as soon as it aborts: for steps (a transport
- * start, an SSE stream that never opens) that take no signal of their own.
- */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

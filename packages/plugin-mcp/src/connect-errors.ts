@@ -1,10 +1,22 @@
-// What a person or model reads when a server cannot be used: it did not connect, or a request came
-// while it was not connected. Each message names the server, says what happened and what to do.
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { McpConnectionState } from './connection-state.js';
+// What a person or model reads when a server cannot be used: it did not connect, it refused our
+// credentials, or a request came while it was not connected. Each message names the server, says
+// what happened and what to do. Also which transport failures mean "log in again" (HTTP 401) and
+// "the server forgot our session" (HTTP 404 on a Streamable HTTP session), decided on the SDK's
+// typed errors, never on message text. And how a request waits for a connection being opened:
+// until it is, or until the caller stops it (then the request was never sent).
+import {
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SseError,
+  type Transport,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
+import type { McpConnectionState, McpStateError } from './connection-state.js';
 import { McpError } from './errors.js';
 import { messageOf, seconds } from './request-options.js';
 import type { Scrubber } from './secrets.js';
+import type { SessionLoss } from './session.js';
 import { assertNever } from './types.js';
 
 export interface ConnectFailureSite {
@@ -17,6 +29,7 @@ export interface ConnectFailureSite {
 
 export function connectFailure(error: unknown, site: ConnectFailureSite): McpError {
   const { server } = site;
+  if (isAuthFailure(error)) return needsLogin(server, error);
   if (site.timedOut) {
     return new McpError(
       'connect_timeout',
@@ -40,27 +53,129 @@ export function connectFailure(error: unknown, site: ConnectFailureSite): McpErr
   );
 }
 
+/** A connect attempt that close() ended. */
+export function closedWhileConnecting(server: string, cause?: unknown): McpError {
+  return new McpError(
+    'connection_closed',
+    `MCP server "${server}": connect was ended by close().`,
+    {
+      server,
+      ...(cause === undefined ? {} : { cause }),
+    },
+  );
+}
+
+export function needsLogin(server: string, cause?: unknown): McpError {
+  return new McpError(
+    'needs_login',
+    `MCP server "${server}" refused our credentials (HTTP 401 Unauthorized). Run \`epoch mcp login ${server}\` to sign in again (or fix its "headers" in mcp.json), then reconnect it. Retrying without that will not help, so it is not retried.`,
+    { server, ...(cause === undefined ? {} : { cause }) },
+  );
+}
+
+/**
+ * HTTP 401 from either remote transport: the SDK's UnauthorizedError (an OAuth provider gave up),
+ * a Streamable HTTP status, or the SSE stream's refused GET. Looks through `cause` too, because
+ * our own errors wrap the SDK's.
+ */
+export function isAuthFailure(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof UnauthorizedError) return true;
+    if (e instanceof SdkHttpError && e.status === 401) return true;
+    if (e instanceof SseError && e.code === 401) return true;
+  }
+  return false;
+}
+
+/**
+ * The Streamable HTTP server answered 404 to a request that carried our session id: it no longer
+ * knows the session (restarted, expired it). The spec's answer is a new initialize.
+ */
+export function isSessionExpired(error: unknown, transport: Transport): boolean {
+  return error instanceof SdkHttpError && error.status === 404 && transport.sessionId !== undefined;
+}
+
+/** The live connection ended without close(). */
+export function lost(server: string, loss: SessionLoss): McpStateError {
+  const what =
+    loss === 'closed'
+      ? 'closed the connection (for a stdio server: the process exited)'
+      : 'dropped its SSE event stream';
+  return {
+    code: 'connection_closed',
+    message: `MCP server "${server}" ${what}; reconnecting in the background.`,
+  };
+}
+
+/** A keepalive ping failed (`failure` is the ping's request error message). */
+export function keepaliveFailed(failure: string): string {
+  return `${failure} That was a keepalive ping, so the connection counts as dead; reconnecting in the background.`;
+}
+
+/** The watchdog's series ended without a connection (`last` is the last attempt's failure). */
+export function gaveUp(last: string, attempts: number): string {
+  return `${last} Gave up after ${attempts} reconnect attempts; the next tool call, or a reconnect, starts a new series.`;
+}
+
 export interface UnavailableSite {
   readonly server: string;
   readonly method: string;
   readonly tool?: string | undefined;
 }
 
-/** A request on a server that is not connected: fails at once, never waits. */
+/** A request on a server that cannot take it now: fails at once, never waits. */
 export function unavailable(state: McpConnectionState, site: UnavailableSite): McpError {
-  const what = site.tool === undefined ? site.method : `${site.method} "${site.tool}"`;
-  const why = reason(state);
+  const what = describe(site);
+  const options = { server: site.server, ...(site.tool === undefined ? {} : { tool: site.tool }) };
+  if (state.kind === 'needsLogin') {
+    return new McpError('needs_login', `${what} cannot be sent: ${state.message}`, options);
+  }
   return new McpError(
     'connection_closed',
-    `MCP server "${site.server}": ${what} cannot be sent because ${why}.`,
-    { server: site.server, ...(site.tool === undefined ? {} : { tool: site.tool }) },
+    `${what} cannot be sent because ${reason(state)}.`,
+    options,
   );
+}
+
+/** The request got a 404 for its session again, right after a new initialize. Not retried again. */
+export function sessionExpiredAgain(site: UnavailableSite, cause: unknown): McpError {
+  return new McpError(
+    'request_failed',
+    `${describe(site)} failed: the server forgot our session (HTTP 404), and after a new initialize it answered 404 again, so it was not sent a third time. The server's session handling looks broken; check it (or restart it).`,
+    { server: site.server, ...(site.tool === undefined ? {} : { tool: site.tool }), cause },
+  );
+}
+
+/** The caller's signal aborted while the request waited for the server to connect. */
+export function abortedWhileConnecting(site: UnavailableSite, cause: unknown): McpError {
+  return new McpError(
+    'aborted',
+    `${describe(site)} was stopped by the user while it waited for the server to connect; it was never sent.`,
+    { server: site.server, ...(site.tool === undefined ? {} : { tool: site.tool }), cause },
+  );
+}
+
+function describe(site: UnavailableSite): string {
+  const what = site.tool === undefined ? site.method : `${site.method} "${site.tool}"`;
+  return `MCP server "${site.server}": ${what}`;
 }
 
 function reason(state: McpConnectionState): string {
   switch (state.kind) {
     case 'connecting':
       return 'it is still connecting; try again shortly';
+    case 'reconnecting': {
+      const { attempt, attempts, nextAttemptAt } = state;
+      const when =
+        nextAttemptAt === undefined
+          ? `attempt ${attempt} of ${attempts} is running now`
+          : `next attempt in ${inSeconds(nextAttemptAt - Date.now())} (attempt ${attempt} of ${attempts})`;
+      return `it is reconnecting; ${when}. Try again after that. It went down because: ${state.error.message}`;
+    }
+    case 'idle':
+      return 'it was closed for being idle; try again';
+    case 'needsLogin':
+      return state.message;
     case 'failed':
       return `it failed: ${state.message}`;
     case 'disconnected':
@@ -69,4 +184,26 @@ function reason(state: McpConnectionState): string {
     default:
       return assertNever(state, 'connection state');
   }
+}
+
+function inSeconds(ms: number): string {
+  return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+}
+
+/**
+ * `promise` (a connection being opened), unless the caller's signal aborts first: then the
+ * request that waited for it fails as never sent.
+ */
+export function waitUnlessAborted<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  site: UnavailableSite,
+): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(abortedWhileConnecting(site, signal.reason));
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(abortedWhileConnecting(site, signal.reason));
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }

@@ -1,5 +1,13 @@
 // The connection state of one McpClient: a union with what each state knows, so a reader can never
 // ask a failed connection for its tools or a connected one for its error.
+//
+//   disconnected --connect()--> connecting --> connected | failed | needsLogin
+//   connected --process exit / stream loss / failed keepalive--> reconnecting
+//   reconnecting --an attempt connects--> connected
+//   reconnecting --every attempt failed--> failed   (a tool call or reconnect() starts a new series)
+//   reconnecting / connected --HTTP 401--> needsLogin   (never retried by the watchdog)
+//   connected --idle_timeout--> idle --next call--> connecting
+//   any --close()--> disconnected
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpErrorCode } from './errors.js';
 
@@ -9,10 +17,16 @@ export interface McpServerInfo {
   readonly version: string;
 }
 
+/** Why a server cannot be used: names the server, what happened and what to do; free of secrets. */
+export interface McpStateError {
+  readonly code: McpErrorCode;
+  readonly message: string;
+}
+
 export type McpConnectionState =
   /** Not started yet, or closed by close(). */
   | { readonly kind: 'disconnected' }
-  /** Spawning / connecting, initialize, first tools/list. */
+  /** Spawning / connecting, initialize, first tools/list. A call made now waits for it. */
   | { readonly kind: 'connecting' }
   | {
       readonly kind: 'connected';
@@ -22,6 +36,34 @@ export type McpConnectionState =
       readonly resources: boolean;
       readonly prompts: boolean;
     }
+  /**
+   * The connection died and the watchdog is bringing it back in the background. A call made now
+   * fails at once with this state's story; it never waits.
+   */
+  | {
+      readonly kind: 'reconnecting';
+      /** The attempt of this series that runs now, or runs next (1-based). */
+      readonly attempt: number;
+      /** How many attempts a series makes before the server is `failed`. */
+      readonly attempts: number;
+      /** When `attempt` starts (Date.now() milliseconds); undefined while it runs. */
+      readonly nextAttemptAt: number | undefined;
+      /** What took the connection down, or what the last attempt failed with. */
+      readonly error: McpStateError;
+      /** The last lines the server wrote to stderr (stdio only; empty otherwise), secrets blanked. */
+      readonly stderrTail: string;
+    }
+  /** Closed after idle_timeout without a request; the next call connects again and waits for it. */
+  | {
+      readonly kind: 'idle';
+      /** When the connection was closed (Date.now() milliseconds). */
+      readonly since: number;
+    }
+  /**
+   * The server refused our credentials (HTTP 401). Reconnecting cannot fix that, so the watchdog
+   * leaves it alone: `epoch mcp login <name>` (or fixed headers) and reconnect() do.
+   */
+  | { readonly kind: 'needsLogin'; readonly message: string }
   | {
       readonly kind: 'failed';
       readonly code: McpErrorCode;

@@ -6,6 +6,9 @@ export type McpErrorCode =
   | 'command_not_found'
   /** The process could not be started for another reason (EACCES, bad cwd, ...). */
   | 'spawn_failed'
+  /** A check before spawning or connecting failed: the command is not executable, `cwd` is not a
+   * directory, the URL does not parse, or nothing accepts TCP connections at its host:port. */
+  | 'preflight_failed'
   /** connect() (spawn/connect + initialize + first tools/list) did not finish within connect_timeout. */
   | 'connect_timeout'
   /** A request did not answer within `timeout`; the server was sent notifications/cancelled. */
@@ -21,6 +24,20 @@ export type McpErrorCode =
   /** connect() failed for a reason other than spawn or timeout: the server closed the connection,
    * refused initialize, or could not be reached. */
   | 'connect_failed'
+  /** The server refused our credentials (HTTP 401 that no OAuth layer fixed). Not retried: only
+   * `epoch mcp login <name>` (or fixed `headers`) and a reconnect help. */
+  | 'needs_login'
+  /** The server refused a request for a scope the login did not grant (403 insufficient_scope);
+   * the scope is remembered and the next `epoch mcp login <name>` asks for it. */
+  | 'insufficient_scope'
+  /** An OAuth step failed for a reason a retry may fix (the authorization server could not be
+   * reached or answered 5xx). Stored credentials are kept. */
+  | 'oauth_failed'
+  /** `epoch mcp login` did not complete: the user or the authorization server refused, or the
+   * callback could not be received. */
+  | 'login_failed'
+  /** `epoch mcp login` was not finished in the browser in time. */
+  | 'login_timeout'
   /** The server did not declare the capability the request needs; nothing was sent. */
   | 'not_supported'
   /** No server of that name is registered. */

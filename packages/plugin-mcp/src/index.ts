@@ -1,27 +1,64 @@
 // @epoch-agent/plugin-mcp: the MCP client plugin. The public surface, written by hand: nothing
 // outside this package imports anything but what is exported here.
 
+export {
+  defaultSchemaCacheDir,
+  McpSchemaCache,
+  type McpSchemaCacheOptions,
+  type McpServerSchema,
+} from './cache.js';
 export { McpClient, type McpClientOptions, type McpStateListener } from './client.js';
 export { fingerprint } from './config/fingerprint.js';
-export { loadMcpConfig, type McpConfigLoad, parseMcpConfig } from './config/load.js';
+export {
+  loadMcpConfig,
+  type McpConfigLoad,
+  type McpServerEntriesOptions,
+  parseMcpConfig,
+  parseMcpServerEntries,
+} from './config/load.js';
 export {
   MCP_CONFIG_DIAGNOSTIC_CODES,
   MCP_CONFIG_FIELDS,
   type McpConfigDiagnosticCode,
   type McpConfigField,
+  type McpServerEntry,
 } from './config/schema.js';
 export type {
   McpConnectionState,
   McpConnectionStateKind,
   McpServerInfo,
+  McpStateError,
 } from './connection-state.js';
 export { isMcpError, McpError, type McpErrorCode, type McpErrorOptions } from './errors.js';
+export {
+  DEFAULT_REFRESH_SKEW_MS,
+  OAuthConnectionAuth,
+  type OAuthConnectionAuthOptions,
+} from './oauth/connection-auth.js';
+export {
+  loginToServer,
+  MAX_ROUNDS,
+  type McpLoginOptions,
+  type McpLoginResult,
+} from './oauth/login.js';
+export { logoutFromServer, type McpLogoutOptions, type McpLogoutResult } from './oauth/logout.js';
+export { openInBrowser } from './oauth/open-url.js';
+export {
+  defaultTokenDir,
+  type StoredLogin,
+  type StoredTokens,
+  TokenStore,
+  type TokenStoreOptions,
+} from './oauth/token-store.js';
 export {
   McpRegistry,
   type McpRegistryOptions,
   type McpServerPrompt,
   type McpStatusListener,
+  type McpToolsChangedEvent,
+  type McpToolsChangedListener,
 } from './registry.js';
+export type { McpToolsDiff } from './tool-diff.js';
 export {
   MAX_TOOL_NAME_LENGTH,
   MIN_TOOL_NAME_LENGTH,
@@ -42,9 +79,11 @@ export {
   createTransport,
   type McpTransportFactory,
   type McpTransportHandle,
+  type TransportOAuthOptions,
 } from './transport/create.js';
 export type {
   HttpServerConfig,
+  McpOAuthConfig,
   McpServerCommon,
   McpServerConfig,
   McpServerSource,

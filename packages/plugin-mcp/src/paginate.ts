@@ -4,6 +4,7 @@
 // `timeout`, the caller's signal), and a server whose nextCursor never ends costs at most
 // MAX_PAGES requests.
 
+import type { Logger } from '@epoch-agent/infra';
 import type { Client, Prompt, RequestOptions, Tool } from '@modelcontextprotocol/client';
 
 /** Pages followed before giving up on a server that keeps answering with a nextCursor. */
@@ -58,6 +59,27 @@ export const PAGE_FETCHERS: { readonly [M in ListMethod]: PageFetcher<M> } = {
     return { items: page.prompts, nextCursor: page.nextCursor };
   },
 };
+
+/**
+ * Every page of `method`, each a request of its own with the full `options`; a list cut at
+ * MAX_PAGES is used as far as it got, with a warning.
+ */
+export function listAll<M extends ListMethod>(
+  sdk: Client,
+  method: M,
+  options: RequestOptions,
+  site: { readonly server: string; readonly logger: Logger },
+): Promise<ListItem[M][]> {
+  const page: PageFetcher<M> = PAGE_FETCHERS[method];
+  return collectPages({
+    fetchPage: (cursor) => page(sdk, cursor, options),
+    onTruncated: () =>
+      site.logger.warn(
+        `MCP server "${site.server}": ${method} still had a nextCursor after ${MAX_PAGES} pages; using those ${MAX_PAGES} pages and asking no further. The server's pagination may be broken.`,
+        { server: site.server, method },
+      ),
+  });
+}
 
 export function cursorParams(cursor: string | undefined): { params?: { cursor: string } } {
   return cursor === undefined ? {} : { params: { cursor } };

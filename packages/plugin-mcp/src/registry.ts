@@ -2,16 +2,31 @@
 // each came from (source), and answers for all of them: statuses, tools, prompts. One server's
 // failure is that server's status and never anyone else's problem: nothing here throws because a
 // server failed.
+//
+// Startup does not wait for servers whose tools are in the schema cache: they are offered from the
+// cache while they connect in the background, and when a server's live list turns out different
+// (at connect, or after notifications/tools/list_changed) the cache is replaced and a
+// tools-changed event says what changed.
+import { isDeepStrictEqual } from 'node:util';
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
+import { McpSchemaCache, type McpServerSchema } from './cache.js';
 import { McpClient } from './client.js';
+import type { McpConnectionState } from './connection-state.js';
 import { McpError } from './errors.js';
+import { Listeners } from './listeners.js';
 import { messageOf } from './request-options.js';
 import { serverStatus } from './status.js';
+import { diffTools, isEmptyDiff, type McpToolsDiff } from './tool-diff.js';
 import { MAX_TOOL_NAME_LENGTH } from './tool-names.js';
 import { type McpEpochTool, toEpochTools } from './tools.js';
 import { createTransport, type McpTransportFactory } from './transport/create.js';
-import type { McpServerConfig, McpServerSource, McpServerStatus } from './types.js';
+import {
+  assertNever,
+  type McpServerConfig,
+  type McpServerSource,
+  type McpServerStatus,
+} from './types.js';
 
 export interface McpRegistryOptions {
   /** Default: silentLogger. */
@@ -20,10 +35,39 @@ export interface McpRegistryOptions {
   readonly toolNameMaxLength?: number;
   /** Default: the real transports. Injectable so registry logic can be tested on its own. */
   readonly createTransport?: McpTransportFactory;
+  /** Each client's wait before each reconnect attempt (McpClientOptions). Default 1 s, 2 s, 4 s. */
+  readonly reconnectDelaysMs?: readonly number[];
+  /**
+   * Where tool lists are remembered between runs. Default: a cache under `$EPOCH_HOME` (see
+   * McpSchemaCache), logging to `logger`. `null`: no cache, so connectAll waits for every server
+   * — what a diagnostic that must see real connections (`epoch mcp status`) wants.
+   */
+  readonly schemaCache?: McpSchemaCache | null;
 }
 
 /** Called with a server's new status whenever its state changes. */
 export type McpStatusListener = (status: McpServerStatus) => void;
+
+/**
+ * A server's tools are no longer the ones `tools()` offered for it before: `tools()` already
+ * returns the new ones, and the schema cache holds them.
+ *
+ * The registry does not swap the tools of an agent that is already running: an agent loop takes
+ * its tool set as a constructor argument and cannot change it in flight. The host decides what to
+ * do — tell the user, rebuild the agent with `tools()` at the next turn, or restart.
+ */
+export interface McpToolsChangedEvent extends McpToolsDiff {
+  readonly server: string;
+  readonly source: McpServerSource;
+  /**
+   * `connect`: the list the server gave when it (re)connected differs from the one offered before
+   * (the cached one, or the one from before `reconnect()`).
+   * `list_changed`: the server sent notifications/tools/list_changed and was asked again.
+   */
+  readonly reason: 'connect' | 'list_changed';
+}
+
+export type McpToolsChangedListener = (event: McpToolsChangedEvent) => void;
 
 /** A prompt and the server that offers it. */
 export interface McpServerPrompt {
@@ -35,26 +79,55 @@ interface Entry {
   readonly config: McpServerConfig;
   readonly source: McpServerSource;
   readonly client: McpClient;
+  /**
+   * What `tools()` offers for this server: the cached schema until the server answers, then its
+   * live one. The base of the next tools-changed diff.
+   */
+  schema: McpServerSchema | undefined;
+  /** The client was connected at its previous state change: a new list now came by list_changed. */
+  connected: boolean;
 }
 
 export class McpRegistry {
   readonly #logger: Logger;
   readonly #toolNameMaxLength: number;
   readonly #createTransport: McpTransportFactory;
+  readonly #reconnectDelaysMs: readonly number[] | undefined;
+  readonly #cache: McpSchemaCache | undefined;
   readonly #entries = new Map<string, Entry>();
-  readonly #listeners = new Set<McpStatusListener>();
+  readonly #statusListeners: Listeners<McpServerStatus>;
+  readonly #toolsListeners: Listeners<McpToolsChangedEvent>;
 
   constructor(options: McpRegistryOptions = {}) {
-    this.#logger = options.logger ?? silentLogger;
+    const logger = options.logger ?? silentLogger;
+    this.#logger = logger;
     this.#toolNameMaxLength = options.toolNameMaxLength ?? MAX_TOOL_NAME_LENGTH;
     this.#createTransport = options.createTransport ?? createTransport;
+    this.#reconnectDelaysMs = options.reconnectDelaysMs;
+    this.#cache =
+      options.schemaCache === null
+        ? undefined
+        : (options.schemaCache ?? new McpSchemaCache({ logger }));
+    this.#statusListeners = new Listeners((error, status) =>
+      logger.error(`An MCP status listener threw: ${messageOf(error)}`, { server: status.name }),
+    );
+    this.#toolsListeners = new Listeners((error, event) =>
+      logger.error(`An MCP tools-changed listener threw: ${messageOf(error)}`, {
+        server: event.server,
+      }),
+    );
   }
 
   /**
-   * Connects every server at once (never one after another) and resolves when each is connected
-   * or failed, with their statuses. A server's failure is in its status, not thrown. Throws only
-   * for a caller's mistake: a name that is already registered (`duplicate_server`; disconnect it
-   * first) — checked before anything starts.
+   * Connects every server at once (never one after another) and resolves with their statuses as
+   * soon as each server has a tool list or a failure:
+   * - a server whose config has a cached schema is usable at once: its status is `connecting`,
+   *   `tools()` offers its cached tools, and it connects in the background (a call made meanwhile
+   *   waits for the connection);
+   * - the others are awaited until connected or failed (at most their connect_timeout).
+   * So a warm start never waits for the slowest server. A server's failure is in its status, not
+   * thrown. Throws only for a caller's mistake: a name that is already registered
+   * (`duplicate_server`; disconnect it first) — checked before anything starts.
    */
   async connectAll(
     configs: readonly McpServerConfig[],
@@ -62,15 +135,33 @@ export class McpRegistry {
   ): Promise<McpServerStatus[]> {
     this.#checkNames(configs, source);
     const entries = configs.map((config) => this.#add(config, source));
-    await Promise.all(
-      entries.map((entry) =>
-        entry.client.connect().catch((error: unknown) => {
-          // Messages from the client are already free of secrets.
-          this.#logger.warn(messageOf(error), { server: entry.config.name, source });
-        }),
-      ),
-    );
+    const cached = await Promise.all(entries.map(({ config }) => this.#cache?.get(config)));
+    entries.forEach((entry, index) => {
+      entry.schema = cached[index];
+    });
+    const connections = entries.map((entry) => this.#connect(entry));
+    await Promise.all(connections.filter((_, index) => cached[index] === undefined));
     return entries.map((entry) => this.#status(entry));
+  }
+
+  /**
+   * Forgets the server's cached schema (a reconnect is how a user says "ask it again") and has its
+   * client start over (McpClient.reconnect: requests in flight finish, then a new connection; on
+   * failure the watchdog's series). Until it answers, `tools()` offers nothing for it. Resolves
+   * with its status once it is connected or has given up. `unknown_server` for a name that is not
+   * registered.
+   */
+  async reconnect(name: string): Promise<McpServerStatus> {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) throw this.#unknown(name);
+    const before = entry.schema;
+    entry.schema = undefined;
+    await this.#cache?.invalidate(entry.config);
+    await entry.client.reconnect().catch((error: unknown) => this.#logFailure(entry, error));
+    if (this.#entries.get(name) === entry && before !== undefined && entry.schema !== undefined) {
+      this.#announce(entry, before, entry.schema, 'connect');
+    }
+    return this.#status(entry);
   }
 
   /** Every registered server, in the order they were added. */
@@ -83,19 +174,17 @@ export class McpRegistry {
     return this.#entries.get(name)?.config;
   }
 
-  /** The tools of every connected server, as the model will see them. */
+  /**
+   * The tools of every server a call can reach now or soon (see offersTools): connected, idle,
+   * reconnecting, and connecting with its tools from the cache; as the model will see them. A
+   * snapshot: see McpToolsChangedEvent for when it changes.
+   */
   tools(): McpEpochTool[] {
-    return [...this.#entries.values()].flatMap(({ config, client }) => {
-      const state = client.state;
-      if (state.kind !== 'connected') return [];
-      return toEpochTools({
-        server: config.name,
-        tools: state.tools,
-        resources: state.resources,
-        backend: client,
-        nameOptions: { maxLength: this.#toolNameMaxLength },
-      });
-    });
+    return [...this.#entries.values()].flatMap((entry) =>
+      entry.schema !== undefined && offersTools(entry.client.state)
+        ? this.#toolsOf(entry, entry.schema)
+        : [],
+    );
   }
 
   /**
@@ -132,26 +221,38 @@ export class McpRegistry {
   }
 
   /**
-   * Closes one server and reaps its process tree; the others are untouched. Its last status event
-   * is `disconnected`, after which it is no longer registered. A name that is not registered is a
-   * no-op.
+   * Closes one server, reaps its process tree and drops its cached schema (memory and disk); the
+   * others are untouched. Its last status event is `disconnected`, after which it is no longer
+   * registered. A name that is not registered is a no-op.
    */
-  async disconnect(name: string): Promise<void> {
-    const entry = this.#entries.get(name);
-    if (entry === undefined) return;
-    this.#entries.delete(name);
-    await entry.client.close();
-    this.#emit(serverStatus(entry.config, entry.source, { kind: 'disconnected' }));
+  disconnect(name: string): Promise<void> {
+    return this.#remove(name, { keepCache: false });
   }
 
+  /**
+   * Disconnects every server like disconnect(), but keeps their cached schemas: this is how a
+   * process ends, and the next start is fast because of them. Resolves once the cache's writes in
+   * flight are on disk too, so a process may exit right after.
+   */
   async disconnectAll(): Promise<void> {
-    await Promise.all([...this.#entries.keys()].map((name) => this.disconnect(name)));
+    await Promise.all(
+      [...this.#entries.keys()].map((name) => this.#remove(name, { keepCache: true })),
+    );
+    await this.#cache?.settled();
   }
 
   /** Calls `listener` with a server's status on every change; returns the unsubscribe function. */
   onStatus(listener: McpStatusListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#statusListeners.add(listener);
+  }
+
+  /**
+   * Calls `listener` whenever a server's tools differ from the ones `tools()` offered for it
+   * before; returns the unsubscribe function. A server's first list (no cache) is not a change:
+   * its `connected` status announces it.
+   */
+  onToolsChanged(listener: McpToolsChangedListener): () => void {
+    return this.#toolsListeners.add(listener);
   }
 
   #checkNames(configs: readonly McpServerConfig[], source: McpServerSource): void {
@@ -175,14 +276,86 @@ export class McpRegistry {
       config,
       logger: this.#logger,
       createTransport: this.#createTransport,
+      ...(this.#reconnectDelaysMs === undefined
+        ? {}
+        : { reconnectDelaysMs: this.#reconnectDelaysMs }),
     });
-    const entry: Entry = { config, source, client };
+    const entry: Entry = { config, source, client, schema: undefined, connected: false };
     this.#entries.set(config.name, entry);
     client.onStateChange((state) => {
       // A server being disconnected reports its own last status; a removed one reports nothing.
-      if (this.#entries.get(config.name) === entry) this.#emit(serverStatus(config, source, state));
+      if (this.#entries.get(config.name) !== entry) return;
+      const change = state.kind === 'connected' ? this.#learn(entry, state) : undefined;
+      entry.connected = state.kind === 'connected';
+      this.#statusListeners.emit(serverStatus(config, source, state));
+      if (change !== undefined) this.#announce(entry, change.before, change.after, change.reason);
     });
     return entry;
+  }
+
+  async #remove(name: string, how: { readonly keepCache: boolean }): Promise<void> {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) return;
+    this.#entries.delete(name);
+    await Promise.all([
+      entry.client.close(),
+      how.keepCache ? undefined : this.#cache?.invalidate(entry.config),
+    ]);
+    this.#statusListeners.emit(serverStatus(entry.config, entry.source, { kind: 'disconnected' }));
+  }
+
+  /** Resolves when the server is connected or failed; a failure is its status (and a log line). */
+  #connect(entry: Entry): Promise<void> {
+    return entry.client.connect().catch((error: unknown) => this.#logFailure(entry, error));
+  }
+
+  #logFailure(entry: Entry, error: unknown): void {
+    // Messages from the client are already free of secrets.
+    this.#logger.warn(messageOf(error), { server: entry.config.name, source: entry.source });
+  }
+
+  /**
+   * The server answered with its live schema: offer it from now on and cache it. Returns what to
+   * announce when it replaced a different one.
+   */
+  #learn(
+    entry: Entry,
+    state: Extract<McpConnectionState, { kind: 'connected' }>,
+  ):
+    | { before: McpServerSchema; after: McpServerSchema; reason: McpToolsChangedEvent['reason'] }
+    | undefined {
+    const before = entry.schema;
+    const after: McpServerSchema = {
+      tools: state.tools,
+      resources: state.resources,
+      prompts: state.prompts,
+    };
+    entry.schema = after;
+    if (before !== undefined && isDeepStrictEqual(before, after)) return undefined;
+    void this.#cache?.set(entry.config, after);
+    if (before === undefined) return undefined;
+    return { before, after, reason: entry.connected ? 'list_changed' : 'connect' };
+  }
+
+  #announce(
+    entry: Entry,
+    before: McpServerSchema,
+    after: McpServerSchema,
+    reason: McpToolsChangedEvent['reason'],
+  ): void {
+    const diff = diffTools(this.#toolsOf(entry, before), this.#toolsOf(entry, after));
+    if (isEmptyDiff(diff)) return;
+    this.#toolsListeners.emit({ server: entry.config.name, source: entry.source, reason, ...diff });
+  }
+
+  #toolsOf({ config, client }: Entry, schema: McpServerSchema): McpEpochTool[] {
+    return toEpochTools({
+      server: config.name,
+      tools: schema.tools,
+      resources: schema.resources,
+      backend: client,
+      nameOptions: { maxLength: this.#toolNameMaxLength },
+    });
   }
 
   #status({ config, source, client }: Entry): McpServerStatus {
@@ -197,16 +370,27 @@ export class McpRegistry {
       { server },
     );
   }
+}
 
-  #emit(status: McpServerStatus): void {
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(status);
-      } catch (error) {
-        this.#logger.error(`An MCP status listener threw: ${messageOf(error)}`, {
-          server: status.name,
-        });
-      }
-    }
+/**
+ * Whether a server in this state has its tools offered (when its schema is known). Yes while a call
+ * can still reach it: connecting (from the cache; a call waits), idle (a call reconnects) and
+ * reconnecting (a call fails at once with a message the model reads, and the watchdog brings the
+ * server back within seconds, so a host rebuilding its tool set now should not drop them). No
+ * once only a person can bring it back: failed, needsLogin, disconnected.
+ */
+function offersTools(state: McpConnectionState): boolean {
+  switch (state.kind) {
+    case 'connecting':
+    case 'connected':
+    case 'idle':
+    case 'reconnecting':
+      return true;
+    case 'failed':
+    case 'needsLogin':
+    case 'disconnected':
+      return false;
+    default:
+      return assertNever(state, 'connection state');
   }
 }

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { McpError } from './errors.js';
 import type { Scrubber } from './secrets.js';
+import { STREAM_ENDED_CODE } from './transport/request-streams.js';
 
 export function buildRequestOptions(timeoutMs: number, signal?: AbortSignal): RequestOptions {
   return signal === undefined ? { timeout: timeoutMs } : { timeout: timeoutMs, signal };
@@ -72,6 +73,12 @@ export function requestError(error: unknown, site: RequestSite): McpError {
       default:
         return make('request_failed', `${prefix} failed: ${site.scrub(error.message)}`);
     }
+  }
+  if (error instanceof ProtocolError && error.code === STREAM_ENDED_CODE) {
+    return make(
+      'request_failed',
+      `${prefix} failed: the HTTP stream that carried the answer broke off before the server answered (the server may have restarted, or a proxy cut the connection). The call may or may not have run on the server; check before repeating it.`,
+    );
   }
   if (error instanceof ProtocolError) {
     return make(

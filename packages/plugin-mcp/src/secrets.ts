@@ -26,7 +26,11 @@ function secretValues(config: McpServerConfig): string[] {
       return Object.values(config.env);
     case 'sse':
     case 'http':
-      return [...Object.values(config.headers), ...urlSecrets(config.url)];
+      return [
+        ...Object.values(config.headers),
+        ...urlSecrets(config.url),
+        ...(config.oauth?.clientSecret === undefined ? [] : [config.oauth.clientSecret]),
+      ];
     default:
       return assertNever(config, 'transport');
   }

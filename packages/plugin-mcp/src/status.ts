@@ -30,6 +30,24 @@ export function serverStatus(
       return { ...common, state: state.kind };
     case 'connected':
       return { ...common, state: 'connected', serverInfo: state.serverInfo };
+    case 'reconnecting': {
+      const { attempt, attempts, nextAttemptAt } = state;
+      return {
+        ...common,
+        state: 'reconnecting',
+        reconnect: { attempt, attempts, ...(nextAttemptAt === undefined ? {} : { nextAttemptAt }) },
+        error: { code: state.error.code, message: state.error.message },
+        stderrTail: state.stderrTail,
+      };
+    }
+    case 'idle':
+      return { ...common, state: 'idle', since: state.since };
+    case 'needsLogin':
+      return {
+        ...common,
+        state: 'needsLogin',
+        error: { code: 'needs_login', message: state.message },
+      };
     case 'failed':
       return {
         ...common,

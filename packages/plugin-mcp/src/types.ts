@@ -56,6 +56,28 @@ export interface RemoteServerConfig<T extends 'sse' | 'http'> extends McpServerC
   readonly url: string;
   /** Sent on every request. Values are secrets: never print them. */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * How to log in to a server that wants OAuth. Absent: everything is discovered (dynamic client
+   * registration, the scopes the server asks for, any free callback port).
+   */
+  readonly oauth?: McpOAuthConfig;
+}
+
+/** The `oauth` field of a remote server: what discovery cannot find out on its own. */
+export interface McpOAuthConfig {
+  /** A client registered with the authorization server beforehand; no dynamic registration then. */
+  readonly clientId?: string;
+  /** The pre-registered client's secret. A secret: never print it. */
+  readonly clientSecret?: string;
+  /**
+   * An https URL of a Client ID Metadata Document, used as the client id where the authorization
+   * server supports that (dynamic registration otherwise).
+   */
+  readonly clientMetadataUrl?: string;
+  /** Scopes to ask for instead of the ones the server names in its challenge or metadata. */
+  readonly scopes?: readonly string[];
+  /** Listen for the login callback on this port: for clients registered with a fixed redirect URI. */
+  readonly callbackPort?: number;
 }
 
 export type SseServerConfig = RemoteServerConfig<'sse'>;
@@ -82,6 +104,32 @@ export type McpServerStatus =
       readonly state: 'connected';
       /** As the server named itself in its initialize answer. */
       readonly serverInfo: { readonly name: string; readonly version: string };
+    })
+  | (McpServerStatusCommon & {
+      /** The connection died; the watchdog is retrying in the background (1 s, 2 s, 4 s). */
+      readonly state: 'reconnecting';
+      readonly reconnect: {
+        /** The attempt that runs now or next (1-based), of `attempts` in this series. */
+        readonly attempt: number;
+        readonly attempts: number;
+        /** When that attempt starts (milliseconds since the epoch); absent while it runs. */
+        readonly nextAttemptAt?: number;
+      };
+      /** What took the connection down, or what the last attempt failed with. */
+      readonly error: { readonly code: McpErrorCode; readonly message: string };
+      /** The server's last stderr lines, secrets blanked; empty for remote servers. */
+      readonly stderrTail: string;
+    })
+  | (McpServerStatusCommon & {
+      /** Closed after idle_timeout; the next call connects again. */
+      readonly state: 'idle';
+      /** When it was closed (milliseconds since the epoch). */
+      readonly since: number;
+    })
+  | (McpServerStatusCommon & {
+      /** The server refused the credentials (HTTP 401); only `epoch mcp login <name>` fixes it. */
+      readonly state: 'needsLogin';
+      readonly error: { readonly code: 'needs_login'; readonly message: string };
     })
   | (McpServerStatusCommon & {
       readonly state: 'failed';

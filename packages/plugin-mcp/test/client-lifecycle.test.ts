@@ -29,9 +29,15 @@ afterEach(async () => {
   dir.remove();
 });
 
+// Long enough that a test sees the series waiting; the watchdog's own tests use short ones.
+const WAITING_SERIES = [60_000];
+
 function start(behavior: Behavior, overrides: Partial<StdioServerConfig> = {}) {
   const file = join(dir.path, 'record.jsonl');
-  const client = new McpClient({ config: recordingConfig('life', file, behavior, overrides) });
+  const client = new McpClient({
+    config: recordingConfig('life', file, behavior, overrides),
+    reconnectDelaysMs: WAITING_SERIES,
+  });
   clients.push(client);
   const states: McpConnectionState['kind'][] = [];
   client.onStateChange((state) => states.push(state.kind));
@@ -153,11 +159,11 @@ describe('connect', () => {
     expect(state.kind === 'failed' && state.stderrTail).toContain('boom: config missing');
   });
 
-  it('connect after a failure starts a fresh attempt', async () => {
+  it('connect() while a reconnect series waits makes its attempt at once', async () => {
     const { client, file } = start({}, { connectTimeoutMs: 20_000 });
     await client.connect();
     await client.callTool('exit', {}).catch(() => {});
-    await waitForState(client, 'failed');
+    await waitForState(client, 'reconnecting');
     await client.connect();
     expect(client.state.kind).toBe('connected');
     expect(records(file).filter((r) => r.event === 'start')).toHaveLength(2);
@@ -196,15 +202,15 @@ describe('close', () => {
 });
 
 describe('a server that exits on its own', () => {
-  it('becomes failed with its stderr tail, and its call rejects with connection_closed', async () => {
+  it('becomes reconnecting with its stderr tail, and its call rejects with connection_closed', async () => {
     const { client } = start({});
     await client.connect();
     const error = await rejection(client.callTool('exit', {}));
     expect(error.code).toBe('connection_closed');
-    await waitForState(client, 'failed');
+    await waitForState(client, 'reconnecting');
     const state = client.state;
-    if (state.kind !== 'failed') throw new Error('unreachable');
-    expect(state.message).toContain('"life"');
+    if (state.kind !== 'reconnecting') throw new Error('unreachable');
+    expect(state.error.message).toContain('"life"');
     expect(state.stderrTail).toContain('fatal: exit tool called');
     // A call now fails at once instead of hanging.
     expect((await rejection(client.callTool('echo', { text: 'x' }))).code).toBe(

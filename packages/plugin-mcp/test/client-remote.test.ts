@@ -73,12 +73,14 @@ describe.each(['sse', 'http'] as const)('%s transport', (mode) => {
     expect(server.records.filter((r) => r.header !== 'k-123')).toEqual([]);
   });
 
-  it('fails to connect without the header the server requires', async () => {
+  it('without the header the server requires, connect ends in needsLogin (HTTP 401)', async () => {
     const server = await fixture(mode);
     const c = client(remoteConfig(mode, server.url, { connectTimeoutMs: 5_000 }));
     const error = await c.connect().catch((e: unknown) => e);
-    expect(isMcpError(error)).toBe(true);
-    expect(c.state.kind).toBe('failed');
+    expect(isMcpError(error, 'needs_login')).toBe(true);
+    const state = c.state;
+    if (state.kind !== 'needsLogin') throw new Error(`expected needsLogin, got ${state.kind}`);
+    expect(state.message).toContain(`epoch mcp login remote-${mode}`);
   });
 
   it('a timed-out call is cancelled on the server with its request id', async () => {

@@ -276,6 +276,36 @@ const CASES: readonly Case[] = [
     ],
   },
   {
+    fixture: 'oauth.txt',
+    scenario: 'the oauth field: both spellings, its mistakes, and a stdio server that has one',
+    servers: ['registered:http', 'camel:sse', 'stdio-oauth:stdio', 'both-spellings:http'],
+    diagnostics: [
+      warning('unknown_field', 'servers.camel.oauth.scopez', '11:104', '"scopez"', [
+        'Did you mean "scopes"?',
+      ]),
+      error('out_of_range', 'servers.bad-port.oauth.callback_port', '16:35', '70000', [
+        'from 1 to 65535',
+      ]),
+      error('missing_field', 'servers.secret-only.oauth', '21:16', '{', ['no client_id']),
+      error(
+        'invalid_value',
+        'servers.plain-metadata-url.oauth.client_metadata_url',
+        '26:41',
+        '"http://',
+        ['https://'],
+      ),
+      error('invalid_type', 'servers.not-an-object.oauth', '31:16', '"epoch-app"', [
+        'must be an object',
+      ]),
+      warning('ignored_field', 'servers.stdio-oauth.oauth', '35:7', '"oauth"', [
+        'no effect on a stdio server',
+      ]),
+      warning('duplicate_field', 'servers.both-spellings.oauth.clientId', '40:36', '"clientId"', [
+        '"client_id" is used',
+      ]),
+    ],
+  },
+  {
     fixture: 'root-array.txt',
     scenario: 'a top level that is not an object',
     servers: [],
@@ -383,6 +413,23 @@ describe('what the fields mean', () => {
     expect(byName(load, 'remote')).toEqual(REMOTE);
   });
 
+  it('oauth: every nested field read in either spelling, scopes split on spaces', () => {
+    const { load } = fixture('oauth.txt');
+    expect(byName(load, 'registered')).toMatchObject({
+      oauth: {
+        clientId: 'epoch-app',
+        clientSecret: 'SECRET-client-7f3a',
+        scopes: ['read', 'write', 'admin'],
+        callbackPort: 33418,
+      },
+    });
+    expect(byName(load, 'camel')).toMatchObject({
+      oauth: { clientMetadataUrl: 'https://epoch.example/oauth/client.json', callbackPort: 8123 },
+    });
+    expect(byName(load, 'both-spellings')).toMatchObject({ oauth: { clientId: 'a' } });
+    expect(byName(load, 'stdio-oauth')).not.toHaveProperty('oauth');
+  });
+
   it('both field tables agree: every field of the seed has a camelCase spelling read here', () => {
     expect(MCP_CONFIG_FIELDS.map((f) => f.name)).toEqual([
       'transport',
@@ -394,6 +441,7 @@ describe('what the fields mean', () => {
       'url',
       'streamable',
       'headers',
+      'oauth',
       'timeout',
       'connect_timeout',
       'keepalive_interval',

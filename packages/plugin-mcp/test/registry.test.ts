@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { freeLoopbackPort } from '@epoch-agent/testkit';
 import type { Transport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { McpSchemaCache } from '../src/cache.js';
 import { isMcpError } from '../src/errors.js';
 import { McpRegistry } from '../src/registry.js';
 import type { HttpServerConfig, McpServerStatus, StdioServerConfig } from '../src/types.js';
@@ -32,7 +33,9 @@ afterEach(async () => {
 });
 
 function registry(options: ConstructorParameters<typeof McpRegistry>[0] = {}): McpRegistry {
-  const created = new McpRegistry(options);
+  // The schema cache goes to this test's temp dir, never to the real EPOCH_HOME.
+  const schemaCache = new McpSchemaCache({ dir: join(dir.path, 'schema-cache') });
+  const created = new McpRegistry({ schemaCache, ...options });
   registries.push(created);
   return created;
 }

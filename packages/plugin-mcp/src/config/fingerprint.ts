@@ -3,7 +3,7 @@
 // which servers to reconnect when mcp.json changes (same name, different fingerprint).
 //
 // What goes in: every field of the parsed config except `name` — the process or address and what
-// is sent to it (transport, command, args, env, cwd, url, headers) and the settings the client is
+// is sent to it (transport, command, args, env, cwd, url, headers, oauth) and the settings the client is
 // built with (timeouts, keepalive, idle and lifetime limits, parallelism, preflight). A change to
 // any of them needs a new client, so it must change the fingerprint; including them all also
 // means no one has to decide again, per field, whether a change "matters".
@@ -56,6 +56,7 @@ function connectionOf(config: McpServerConfig): object {
         transport: config.transport,
         url: config.url,
         headers: config.headers,
+        oauth: config.oauth,
       } satisfies WithoutName<typeof config>;
     default:
       return assertNever(config, 'transport');

@@ -14,7 +14,7 @@ import {
   parseTree,
 } from 'jsonc-parser';
 import type { McpServerConfig } from '../types.js';
-import { createLocator, describeSyntaxError } from './locate.js';
+import { createLocator, describeSyntaxError, type Locator } from './locate.js';
 import { diagnostic, type Where } from './schema.js';
 import { parseServer } from './server.js';
 import { suggest } from './suggest.js';
@@ -114,6 +114,36 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
   });
   return done();
 }
+
+export interface McpServerEntriesOptions {
+  /** Names where the entries came from; it is the `file` of their diagnostics. */
+  readonly origin: string;
+  /** What a relative `cwd` is relative to. */
+  readonly baseDir: string;
+}
+
+/**
+ * Server entries that are objects already, not text (an embedding host's, given in code), read
+ * exactly like the `servers` of a file. There is no text to point into, so every diagnostic is at
+ * 1:1 of `origin`; its path still names the server and field.
+ */
+export function parseMcpServerEntries(
+  entries: { readonly [name: string]: unknown },
+  options: McpServerEntriesOptions,
+): McpConfigLoad {
+  const where: Where = { file: options.origin, locator: NO_TEXT, baseDir: options.baseDir };
+  const diagnostics: Diagnostic[] = [];
+  const servers: McpServerConfig[] = [];
+  for (const [name, value] of Object.entries(entries)) {
+    const result = parseServer(name, value, where);
+    diagnostics.push(...result.diagnostics);
+    if (result.config !== undefined) servers.push(result.config);
+  }
+  return { servers, diagnostics };
+}
+
+const START = { line: 1, column: 1 };
+const NO_TEXT: Locator = { value: () => START, key: () => START, offset: () => START };
 
 /**
  * Reads mcp.json at `path`. A missing file is no servers and no diagnostics (nobody has written

@@ -15,6 +15,7 @@ import {
 import { z } from 'zod';
 import type { McpTransportKind } from '../types.js';
 import type { Locator } from './locate.js';
+import { oauthSchema } from './oauth.js';
 import { suggest } from './suggest.js';
 
 /** Every `code` a config diagnostic can carry. Errors drop what they are in; warnings drop nothing. */
@@ -117,6 +118,7 @@ export const FIELDS = {
   url: { kind: kind.text, transports: REMOTE },
   streamable: { kind: kind.flag, transports: REMOTE },
   headers: { kind: kind.secretMap, transports: REMOTE },
+  oauth: { kind: oauthSchema, transports: REMOTE },
   timeout: { kind: kind.positiveSeconds, transports: ALL },
   connect_timeout: { kind: kind.positiveSeconds, transports: ALL },
   keepalive_interval: { kind: kind.seconds, transports: ALL },
@@ -133,6 +135,15 @@ type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
 type FieldValue<F extends FieldName> = z.output<ReturnType<(typeof FIELDS)[F]['kind']>>;
 /** A server entry after step 1: each field once, by its snake_case name. */
 export type Fields = { readonly [F in FieldName]?: FieldValue<F> };
+
+/**
+ * One entry of `servers` as written, in either spelling (`connect_timeout` or `connectTimeout`):
+ * what an embedding host passes in code. Typed so a host's mistakes fail to compile; still
+ * validated when read, like a file's entries.
+ */
+export type McpServerEntry = {
+  readonly [F in FieldName as F | CamelCase<F>]?: FieldValue<F>;
+};
 
 export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
 
@@ -172,6 +183,8 @@ const RAW_SERVER = z.object(
 export interface Where {
   readonly file: string;
   readonly locator: Locator;
+  /** What a relative `cwd` is relative to. Default: the directory of `file`. */
+  readonly baseDir?: string;
 }
 
 export function diagnostic(

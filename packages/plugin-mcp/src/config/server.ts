@@ -11,6 +11,7 @@ import {
   type RemoteServerConfig,
   type StdioServerConfig,
 } from '../types.js';
+import { toOAuthConfig } from './oauth.js';
 import {
   FIELD_NAMES,
   FIELDS,
@@ -35,7 +36,7 @@ export function parseServer(name: string, value: unknown, where: Where): ServerR
   const entry: Entry = {
     name,
     fields,
-    file: where.file,
+    baseDir: where.baseDir ?? dirname(where.file),
     report: reporter(where, name, diagnostics),
   };
   const config = toConfig(entry);
@@ -45,8 +46,8 @@ export function parseServer(name: string, value: unknown, where: Where): ServerR
 interface Entry {
   readonly name: string;
   readonly fields: Fields;
-  /** The file it is in: a relative `cwd` is relative to it. */
-  readonly file: string;
+  /** What a relative `cwd` is relative to: the directory of the file it is in, by default. */
+  readonly baseDir: string;
   readonly report: Report;
 }
 
@@ -171,7 +172,7 @@ function toStdio(entry: Entry, why: string): StdioServerConfig | undefined {
     args: fields.args ?? [],
     env: fields.env ?? {},
     // Relative to the file that says it, not to wherever the process happens to start.
-    cwd: cwd === undefined ? undefined : resolve(dirname(entry.file), cwd),
+    cwd: cwd === undefined ? undefined : resolve(entry.baseDir, cwd),
   });
 }
 
@@ -201,11 +202,14 @@ function toRemote<T extends 'sse' | 'http'>(
     );
     return undefined;
   }
+  const oauth = fields.oauth === undefined ? undefined : toOAuthConfig(name, fields.oauth, report);
+  if (fields.oauth !== undefined && oauth === undefined) return undefined;
   return withoutUndefined<RemoteServerConfig<T>>({
     ...common(entry),
     transport,
     url,
     headers: fields.headers ?? {},
+    oauth,
   });
 }
 

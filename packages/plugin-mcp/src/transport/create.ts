@@ -3,10 +3,14 @@
 // Transport: how to end it for good, and what the server last wrote to stderr.
 import type { Logger } from '@epoch-agent/infra';
 import {
+  type AuthProvider,
+  type FetchLike,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { OAuthConnectionAuth } from '../oauth/connection-auth.js';
+import { TokenStore } from '../oauth/token-store.js';
 import { secretScrubber } from '../secrets.js';
 import {
   assertNever,
@@ -15,6 +19,7 @@ import {
   type StdioServerConfig,
 } from '../types.js';
 import { closeTransportAndReap } from './reap.js';
+import { answerBrokenStreams } from './request-streams.js';
 import { StdioTransport } from './stdio.js';
 
 export interface McpTransportHandle {
@@ -32,6 +37,14 @@ export interface McpTransportHandle {
 export interface CreateTransportOptions {
   /** Receives the server's stderr lines (debug level, secrets blanked). */
   readonly logger: Logger;
+  /** OAuth of remote servers. Default: logins under `$EPOCH_HOME/oauth`, refreshed 60 s early. */
+  readonly oauth?: TransportOAuthOptions;
+}
+
+export interface TransportOAuthOptions {
+  readonly store?: TokenStore;
+  /** How long before expiry an access token is refreshed (see OAuthConnectionAuth). */
+  readonly refreshSkewMs?: number;
 }
 
 export type McpTransportFactory = (
@@ -44,10 +57,14 @@ export const createTransport: McpTransportFactory = (config, options) => {
     case 'stdio':
       return stdioHandle(config, options);
     case 'sse':
-      return remoteHandle(new SSEClientTransport(new URL(config.url), remoteOptions(config)));
+      return remoteHandle(
+        new SSEClientTransport(new URL(config.url), remoteOptions(config, options)),
+      );
     case 'http':
       return remoteHandle(
-        new StreamableHTTPClientTransport(new URL(config.url), remoteOptions(config)),
+        answerBrokenStreams(
+          new StreamableHTTPClientTransport(new URL(config.url), remoteOptions(config, options)),
+        ),
       );
     default:
       return assertNever(config, 'transport');
@@ -72,11 +89,33 @@ function stdioHandle(
 }
 
 // `requestInit.headers` is what both SDK transports put on every request they make: the SSE GET
-// stream and its POSTs, and Streamable HTTP's POST, GET and DELETE alike.
-function remoteOptions(config: RemoteServerConfig<'sse' | 'http'>): { requestInit: RequestInit } {
-  return { requestInit: { headers: { ...config.headers } } };
+// stream and its POSTs, and Streamable HTTP's POST, GET and DELETE alike. Every remote server gets
+// OAuth: a server that wants a login says so with a 401, whether or not mcp.json has `oauth`. Its
+// token, once there is one, wins over an `Authorization` in `headers`.
+function remoteOptions(
+  config: RemoteServerConfig<'sse' | 'http'>,
+  { logger, oauth = {} }: CreateTransportOptions,
+): { requestInit: RequestInit; authProvider: AuthProvider; fetch: FetchLike } {
+  const auth = new OAuthConnectionAuth({
+    server: config.name,
+    serverUrl: config.url,
+    store: oauth.store ?? new TokenStore({ logger }),
+    logger,
+    ...(oauth.refreshSkewMs === undefined ? {} : { refreshSkewMs: oauth.refreshSkewMs }),
+  });
+  return { requestInit: { headers: { ...config.headers } }, authProvider: auth, fetch: auth.fetch };
 }
 
 function remoteHandle(transport: Transport): McpTransportHandle {
-  return { transport, stderrTail: () => '', close: () => transport.close() };
+  return {
+    transport,
+    stderrTail: () => '',
+    close: async () => {
+      // A dropped legacy SSE stream is reported (onerror) before EventSource arms its 3 s
+      // reconnect timer. A close made from that report, in the same tick, would find no timer to
+      // clear, and the timer would hold the process open. One microtask later it is armed.
+      await Promise.resolve();
+      await transport.close();
+    },
+  };
 }

@@ -10,17 +10,18 @@ import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_pr
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import {
+  deserializeMessage,
   type JSONRPCMessage,
-  ReadBuffer,
   serializeMessage,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import spawn from 'cross-spawn';
 import { McpError } from '../errors.js';
 import { assertNever, type StdioServerConfig } from '../types.js';
+import { MessageLines } from './message-lines.js';
 import { identify, type TrackedProcess } from './process-tree.js';
 import { type ReapableTransport, type ReapOptions, reapTransport } from './reap.js';
+import { childEnvironment, commandNotFound } from './resolve-command.js';
 import { StderrRing } from './stderr-ring.js';
 
 /** What starting a server takes; a `StdioServerConfig` is one. */
@@ -55,7 +56,7 @@ export class StdioTransport implements Transport, ReapableTransport {
   readonly #server: StdioLaunch;
   readonly #reap: ReapOptions;
   readonly #stderr: StderrRing;
-  readonly #readBuffer = new ReadBuffer();
+  readonly #lines = new MessageLines();
   #state: State = { kind: 'new' };
   #started: Promise<void> | undefined;
   #leader: TrackedProcess | undefined;
@@ -124,7 +125,7 @@ export class StdioTransport implements Transport, ReapableTransport {
       stderr.destroy();
       this.#stderr.end();
     }
-    this.#readBuffer.clear();
+    this.#lines.clear();
     this.#emitClose();
   }
 
@@ -132,7 +133,7 @@ export class StdioTransport implements Transport, ReapableTransport {
     if (this.#state.kind !== 'new') throw this.#notConnected();
     const { command, args, env, cwd } = this.#server;
     const child = spawn(command, args, {
-      env: { ...getDefaultEnvironment(), ...env },
+      env: childEnvironment(env),
       ...(cwd === undefined ? {} : { cwd }),
       stdio: 'pipe',
       shell: false,
@@ -173,24 +174,27 @@ export class StdioTransport implements Transport, ReapableTransport {
   }
 
   #onStdout(chunk: Buffer): void {
+    let lines: string[];
     try {
-      this.#readBuffer.append(chunk);
+      lines = this.#lines.push(chunk);
     } catch (error) {
-      // One message larger than the SDK's buffer cap: the stream cannot be re-synchronised.
+      // One message larger than the cap: the stream cannot be re-synchronised.
       this.onerror?.(error as Error);
       void reapTransport(this, this.#reap);
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      let message: JSONRPCMessage;
       try {
-        message = this.#readBuffer.readMessage();
+        message = deserializeMessage(line);
       } catch (error) {
-        // A JSON line that is not JSON-RPC; it was consumed, the next one may be fine.
-        this.onerror?.(error as Error);
+        // As the SDK's own stdio transport does: a line that is not JSON (a server logging to
+        // stdout, a frame cut short) is skipped; JSON that is not JSON-RPC is reported. Either
+        // way the next line may be fine.
+        if (!(error instanceof SyntaxError)) this.onerror?.(error as Error);
         continue;
       }
-      if (message === null) return;
       this.onmessage?.(message);
     }
   }
@@ -205,14 +209,7 @@ export class StdioTransport implements Transport, ReapableTransport {
     const { name, command, cwd } = this.#server;
     // Node reports a missing cwd as ENOENT too; only a missing command is "not found on PATH".
     if (error.code === 'ENOENT' && (cwd === undefined || existsSync(cwd))) {
-      return new McpError(
-        'command_not_found',
-        `MCP server "${name}": command "${command}" was not found on PATH. Install it or give its ` +
-          'full path in "command". A host that embeds epoch on machines without Node must prepend ' +
-          'the directory of the node it ships to process.env.PATH (see EMBEDDING.md, "user ' +
-          'machines without Node").',
-        { server: name, cause: error },
-      );
+      return commandNotFound(name, command, error);
     }
     const where = error.code === 'ENOENT' ? ` in "${cwd}" (that directory does not exist)` : '';
     return new McpError(

@@ -3,6 +3,13 @@
 // with JSON, 405 for the GET stream, DELETE to end the session). It records every HTTP request
 // with its method, path, JSON-RPC method and the header under test, and refuses (401) a request
 // without that header, so a test can prove the header reached every request.
+//
+// Faults for the fault-injection suite: `fault: 'http500'` answers every request with 500;
+// `fault: 'forgetOnCall'` (Streamable HTTP) answers every tools/call with 404 as for an unknown
+// session, so a client that re-initializes forever would show;
+// expireSessions() makes Streamable HTTP forget its sessions (404 until the client initializes
+// again); the tool `drop` opens an SSE answer (http) or uses the event stream (sse) and then
+// drops the connection mid-call.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -19,6 +26,8 @@ export interface HttpRecord {
 export interface RunningHttpMcpServer {
   readonly url: string;
   readonly records: HttpRecord[];
+  /** Streamable HTTP: every session id issued so far is unknown from now on (404). */
+  expireSessions(): void;
   stop(): Promise<void>;
 }
 
@@ -30,15 +39,22 @@ interface RpcMessage {
 
 export async function startHttpMcpServer(options: {
   readonly mode: 'sse' | 'http';
-  /** Lower-case header name every request must carry, and its value. */
-  readonly header: readonly [string, string];
+  /** Lower-case header name every request must carry, and its value; absent: none is required. */
+  readonly header?: readonly [string, string];
+  readonly fault?: 'http500' | 'forgetOnCall';
 }): Promise<RunningHttpMcpServer> {
-  const [headerName, headerValue] = options.header;
+  const [headerName, headerValue] = options.header ?? ['', undefined];
   const records: HttpRecord[] = [];
   const open = new Set<ServerResponse>();
+  const sessions = new Set<string>();
+  let issued = 0;
   let stream: ServerResponse | undefined;
 
-  const reply = (res: ServerResponse, message: RpcMessage): void => {
+  const reply = (res: ServerResponse, message: RpcMessage, session: string | undefined): void => {
+    if (message.method === 'tools/call' && toolOf(message) === 'drop') {
+      dropMidCall(res);
+      return;
+    }
     const answer = answerFor(message);
     if (answer === undefined) return; // hang: leave the request open
     const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, ...answer });
@@ -46,8 +62,35 @@ export async function startHttpMcpServer(options: {
       stream?.write(`event: message\ndata: ${body}\n\n`);
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'session-1' });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      ...(session === undefined ? {} : { 'mcp-session-id': session }),
+    });
     res.end(body);
+  };
+
+  /** The answer starts as an event stream, then the connection goes away without a result. */
+  const dropMidCall = (res: ServerResponse): void => {
+    if (options.mode === 'sse') {
+      stream?.destroy();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.write(': working\n\n');
+    setTimeout(() => res.destroy(), 50);
+  };
+
+  /** Streamable HTTP: a new session for initialize, the known one otherwise; null when unknown. */
+  const sessionFor = (req: IncomingMessage, message: RpcMessage | undefined): string | null => {
+    if (options.mode !== 'http') return '';
+    if (message?.method === 'initialize') {
+      issued += 1;
+      const id = `session-${issued}`;
+      sessions.add(id);
+      return id;
+    }
+    const id = req.headers['mcp-session-id'];
+    return typeof id === 'string' && sessions.has(id) ? id : null;
   };
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -62,10 +105,28 @@ export async function startHttpMcpServer(options: {
       ...(message?.method === undefined ? {} : { rpc: message.method }),
       ...(message?.id === undefined ? {} : { id: message.id }),
       ...(message?.params === undefined ? {} : { params: message.params }),
-      header: req.headers[headerName] as string | undefined,
+      header: headerValue === undefined ? undefined : (req.headers[headerName] as string),
     });
-    if (req.headers[headerName] !== headerValue) {
+    if (options.fault === 'http500') {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error: database down');
+      return;
+    }
+    if (headerValue !== undefined && req.headers[headerName] !== headerValue) {
       res.writeHead(401).end('missing header');
+      return;
+    }
+    const session = sessionFor(req, message);
+    if (
+      session === null ||
+      (options.fault === 'forgetOnCall' && message?.method === 'tools/call')
+    ) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32001, message: 'Session not found' },
+        }),
+      );
       return;
     }
     if (options.mode === 'sse' && req.method === 'GET' && path === '/sse') {
@@ -76,7 +137,7 @@ export async function startHttpMcpServer(options: {
     }
     if (req.method === 'POST' && message !== undefined) {
       if (options.mode === 'sse' || message.id === undefined) res.writeHead(202).end();
-      if (message.id !== undefined) reply(res, message);
+      if (message.id !== undefined) reply(res, message, session || undefined);
       return;
     }
     if (options.mode === 'http' && req.method === 'DELETE') {
@@ -90,6 +151,7 @@ export async function startHttpMcpServer(options: {
   return {
     url: `http://127.0.0.1:${port}${options.mode === 'sse' ? '/sse' : '/mcp'}`,
     records,
+    expireSessions: () => sessions.clear(),
     stop: async () => {
       for (const res of open) res.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -113,6 +175,7 @@ function answerFor(message: RpcMessage): { result: unknown } | undefined {
           tools: [
             { name: 'echo', inputSchema: { type: 'object' } },
             { name: 'hang', inputSchema: { type: 'object' } },
+            { name: 'drop', inputSchema: { type: 'object' } },
           ],
         },
       };
@@ -124,6 +187,10 @@ function answerFor(message: RpcMessage): { result: unknown } | undefined {
     default:
       return { result: {} };
   }
+}
+
+function toolOf(message: RpcMessage): unknown {
+  return message.params?.name;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -23,6 +23,7 @@ export interface Behavior {
   readonly delayMs?: Readonly<Record<string, number>>;
   readonly stderr?: string;
   readonly exitAtStart?: number;
+  readonly exitAtStartIf?: string;
   readonly echoEnv?: string;
 }
 
@@ -36,6 +37,7 @@ export interface RecordEntry {
   readonly event?: string;
   readonly id?: number;
   readonly active?: number;
+  /** The process that wrote the record. */
   readonly pid?: number;
 }
 

@@ -1,0 +1,66 @@
+// Tool-call latency, ours against the raw SDK, over one transport. Three clients of the same server
+// program (for stdio each spawns its own copy; for HTTP all three talk to the one server): a host's
+// path (EpochTool.execute from McpRegistry.tools()), McpClient.callTool under it, and the SDK's
+// Client.callTool. Each gets the same warm-up, then they take turns in short rounds of calls.
+import { alternate, latencies, median, percentile } from './measure.mjs';
+import { scoped } from './scoped.mjs';
+import {
+  checkEcho,
+  clientEcho,
+  executeEcho,
+  ourClient,
+  ourRegistry,
+  rawClient,
+  rawEcho,
+} from './sides.mjs';
+
+const WARMUP_CALLS = 300;
+const ROUNDS = 200;
+/** 200 rounds of 10: 2,000 timed calls per client, the clients taking turns every 10 calls. */
+const CALLS_PER_ROUND = 10;
+const SERVER = 'everything';
+const GOAL = { kind: 'ratio', max: 1.0 };
+
+/** Report rows: median and p99 of each of our two paths, each against the raw SDK. */
+export function toolCallLatency(transportLabel, endpoint, signal) {
+  return scoped(async (defer) => {
+    const registry = await ourRegistry(SERVER, endpoint);
+    defer(() => registry.disconnectAll());
+    const client = await ourClient(SERVER, endpoint);
+    defer(() => client.close());
+    const rawSdk = await rawClient(endpoint, signal);
+    defer(() => rawSdk.close());
+
+    // The raw SDK last: it is the base of both comparisons.
+    const sides = [
+      { path: 'EpochTool.execute', call: executeEcho(registry, SERVER, signal) },
+      { path: 'McpClient.callTool', call: clientEcho(client, signal) },
+      { path: 'Client.callTool (raw SDK)', call: rawEcho(rawSdk, signal) },
+    ];
+    for (const { path, call } of sides) {
+      await checkEcho(`${transportLabel} ${path}`, call);
+      await latencies(call, WARMUP_CALLS);
+    }
+    const tasks = sides.map(
+      ({ call }) =>
+        () =>
+          latencies(call, CALLS_PER_ROUND),
+    );
+    const samples = (await alternate(tasks, ROUNDS, signal)).map((rounds) => rounds.flat());
+    const base = samples[sides.length - 1];
+
+    return sides.slice(0, -1).flatMap(({ path }, index) => {
+      const ours = samples[index];
+      const metric = (stat) => `${transportLabel} tool call ${stat}, ${path}`;
+      return [
+        { metric: metric('median'), ours: median(ours), base: median(base), goal: GOAL },
+        {
+          metric: metric('p99'),
+          ours: percentile(ours, 99),
+          base: percentile(base, 99),
+          goal: GOAL,
+        },
+      ];
+    });
+  });
+}

@@ -1,0 +1,149 @@
+// The client under test of the official conformance suite: what the runner starts for every client
+// scenario, as `<node> driver.mjs <server url>`. Built only on the plugin's public API, the way a
+// host and its user use it: an http config read by parseMcpConfig, McpRegistry.connectAll, then
+// every tool the server offers is called once through EpochTool.execute, then disconnectAll.
+// A server that wants a login gets one as `epoch mcp login` does it — loginToServer with the
+// plugin's own loopback callback server — except that the "browser" is an HTTP client that follows
+// the authorization server's redirect back to that callback; then the server is reconnected and
+// what failed is tried once more. It never looks at the scenario's name: what a scenario checks
+// must follow from ordinary client behaviour.
+//
+// The runner's MCP_CONFORMANCE_CONTEXT carries what a user would have written in mcp.json (a
+// pre-registered client's id and secret); the driver puts it in the server's `oauth` field.
+//
+// Runs on the machine's Node (the runner alone runs on Node 22). Exit code 0 when the server was
+// reached and every tool call came back; anything else is printed to stderr, which the runner
+// keeps beside the scenario's checks.
+import { isMcpError, loginToServer, McpRegistry, parseMcpConfig } from '@epoch-agent/plugin-mcp';
+import { sampleArguments } from './sample-arguments.mjs';
+
+/** Below the runner's own client timeout (run.mjs gives it 30 s), so the driver reports first. */
+const DEADLINE_MS = 25_000;
+const LOGIN_TIMEOUT_MS = 15_000;
+const EXIT_GRACE_MS = 3_000;
+const SERVER = 'conformance';
+/**
+ * The driver's client identity where an authorization server takes Client ID Metadata Documents
+ * (dynamic registration elsewhere). The suite's authorization servers expect this URL.
+ */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+/** The context fields that map onto the `oauth` field of mcp.json. */
+const OAUTH_CONTEXT_FIELDS = ['client_id', 'client_secret'];
+/** Errors only a (new) login fixes: no login, or a login without the scope a request needs. */
+const LOGIN_ERRORS = new Set(['needs_login', 'insufficient_scope']);
+
+const stderrLogger = {
+  debug() {},
+  info: (message) => console.error(`info: ${message}`),
+  warn: (message) => console.error(`warn: ${message}`),
+  error: (message) => console.error(`error: ${message}`),
+};
+
+async function main() {
+  const url = process.argv[2];
+  if (url === undefined) {
+    throw new Error('usage: driver.mjs <server url> (the conformance runner appends it)');
+  }
+  const signal = AbortSignal.timeout(DEADLINE_MS);
+  const config = serverConfig(url, oauthFromContext(process.env.MCP_CONFORMANCE_CONTEXT));
+  // No schema cache: every run must meet the server, never a tool list remembered from before.
+  const registry = new McpRegistry({ logger: stderrLogger, schemaCache: null });
+  try {
+    let [status] = await registry.connectAll([config], 'user');
+    if (status?.state === 'needsLogin') {
+      await login(config);
+      status = await registry.reconnect(SERVER);
+    }
+    if (status?.state !== 'connected') {
+      throw new Error(`server "${SERVER}" did not connect: ${JSON.stringify(status)}`);
+    }
+    const { name, version } = status.serverInfo;
+    console.log(`connected to ${name} ${version}, the driver on Node ${process.version}`);
+    const tools = registry.tools().filter(({ target }) => target.kind === 'tool');
+    for (const { target, inputSchema } of tools) {
+      const args = sampleArguments(inputSchema);
+      const call = () => toolNamed(registry, target.name).execute(args, { signal });
+      const result = await call().catch(async (error) => {
+        if (!isMcpError(error) || !LOGIN_ERRORS.has(error.code)) throw error;
+        console.error(`driver: tool "${target.name}": ${error.message}`);
+        await login(config);
+        await registry.reconnect(SERVER);
+        return call();
+      });
+      console.log(`${target.name}: ${JSON.stringify(result)}`);
+    }
+  } finally {
+    await registry.disconnectAll();
+  }
+}
+
+function login(config) {
+  return loginToServer({
+    config,
+    logger: stderrLogger,
+    timeoutMs: LOGIN_TIMEOUT_MS,
+    onAuthorizationUrl: (url) => console.error(`driver: authorizing at ${new URL(url).origin}`),
+    openUrl: followAuthorization,
+  });
+}
+
+// What a browser does with the authorization URL when the user is already signed in and approves:
+// the authorization server redirects to our loopback callback, carrying the code.
+async function followAuthorization(url) {
+  const response = await fetch(url);
+  await response.body?.cancel();
+}
+
+// A reconnect builds the server's tools anew: call the one of the current connection.
+function toolNamed(registry, name) {
+  const tool = registry
+    .tools()
+    .find(({ target }) => target.kind === 'tool' && target.name === name);
+  if (tool === undefined) throw new Error(`server "${SERVER}" no longer offers tool "${name}"`);
+  return tool;
+}
+
+function oauthFromContext(json) {
+  const context = json === undefined ? {} : JSON.parse(json);
+  const oauth = Object.fromEntries(
+    OAUTH_CONTEXT_FIELDS.filter((field) => typeof context[field] === 'string').map((field) => [
+      field,
+      context[field],
+    ]),
+  );
+  const unused = Object.keys(context).filter(
+    (key) => key !== 'name' && !OAUTH_CONTEXT_FIELDS.includes(key),
+  );
+  if (unused.length > 0) {
+    console.error(`driver: mcp.json's oauth field has no place for context fields ${unused}`);
+  }
+  return 'client_id' in oauth ? oauth : { client_metadata_url: CLIENT_METADATA_URL };
+}
+
+function serverConfig(url, oauth) {
+  const text = JSON.stringify({ servers: { [SERVER]: { transport: 'http', url, oauth } } });
+  const { servers, diagnostics } = parseMcpConfig(text, 'conformance/driver.mjs');
+  const [config] = servers;
+  if (config === undefined || diagnostics.length > 0) {
+    throw new Error(`the driver's own config is wrong: ${JSON.stringify(diagnostics)}`);
+  }
+  return config;
+}
+
+main()
+  .catch((error) => {
+    console.error(
+      `driver failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`,
+    );
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    // After disconnectAll nothing of the plugin may keep Node alive; if something does, say so
+    // and fail rather than let the runner's timeout hide it.
+    setTimeout(() => {
+      console.error(
+        `driver: something still held the process ${EXIT_GRACE_MS} ms after disconnectAll.`,
+      );
+      process.exit(1);
+    }, EXIT_GRACE_MS).unref();
+  });

@@ -1,0 +1,44 @@
+// The client scenarios the plugin fails on purpose, each with the reason and a test that it failed
+// for that reason and no other: a driver that crashed or never called the tool fails the same
+// scenario, and must count as a failure, not hide behind the expectation.
+
+/**
+ * @typedef {import('./scenario.mjs').Check} Check
+ * @typedef {{ reason: string, confirm(checks: Check[]): string | undefined }} ExpectedFailure
+ *   confirm: undefined when the checks show the expected reason, else what they show instead.
+ */
+
+/** @type {ReadonlyMap<string, ExpectedFailure>} */
+export const EXPECTED_FAILURES = new Map([
+  [
+    'elicitation-sep1034-client-defaults',
+    {
+      reason: "the plugin does not implement elicitation (seed: won't do)",
+      confirm(checks) {
+        const capabilities = initializeParams(checks)?.capabilities;
+        if (capabilities === undefined) {
+          return 'the checks hold no initialize request, so the client never got as far as the tool';
+        }
+        if ('elicitation' in capabilities) {
+          return 'the client declared the elicitation capability, which the plugin must not do';
+        }
+        const asked = checks.some(
+          (check) =>
+            check.id === 'client-elicitation-sep1034-general' && check.status === 'FAILURE',
+        );
+        return asked
+          ? undefined
+          : 'the server never reported its elicitation request, so the tool was not called';
+      },
+    },
+  ],
+]);
+
+// The scenario's server logs every request it receives, the initialize body included.
+function initializeParams(checks) {
+  const request = checks.find(
+    (check) => check.id === 'incoming-request' && check.details?.mcpMethod === 'initialize',
+  );
+  const params = request?.details?.body?.params;
+  return typeof params === 'object' && params !== null ? params : undefined;
+}

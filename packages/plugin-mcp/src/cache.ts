@@ -1,0 +1,195 @@
+// The schema cache: what each server offered the last time it connected (its tools, and whether it
+// declared resources and prompts), so that the next start can show those tools at once instead of
+// waiting for every server to spawn and answer. Memory first, disk second.
+//
+// Keyed by the config's fingerprint (a hash), never by its contents: a changed command, env or
+// header gives another key, so an old list is never read for a new connection, and nothing of the
+// config (env values, header values, URLs with tokens) is written to disk. One file per fingerprint
+// rather than one shared file: two processes that cache different servers never read-modify-write
+// the same file, so neither can lose the other's entry.
+//
+// The cache is an optimization: a file that is missing, unreadable, corrupt or of another shape is
+// a miss (with a warning), and a failed write is a warning; neither is ever an error for the caller.
+import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { epochHome, type Logger, silentLogger, writeFileAtomic } from '@epoch-agent/infra';
+import { isSpecType, type Tool } from '@modelcontextprotocol/client';
+import { z } from 'zod';
+import { fingerprint } from './config/fingerprint.js';
+import { messageOf } from './request-options.js';
+import type { McpServerConfig } from './types.js';
+
+/** What a server offers, as far as building its tools goes. */
+export interface McpServerSchema {
+  /** tools/list as the server answered it. */
+  readonly tools: readonly Tool[];
+  /** The server declared the resources capability (it gets list_resources / read_resource). */
+  readonly resources: boolean;
+  readonly prompts: boolean;
+}
+
+export interface McpSchemaCacheOptions {
+  /** Where the files go. Default: `$EPOCH_HOME/cache/mcp-schemas` (see epochHome()). */
+  readonly dir?: string;
+  /** Default: silentLogger. */
+  readonly logger?: Logger;
+}
+
+// Bump when the file format changes: files of another version are a miss, not a crash.
+const FORMAT_VERSION = 1;
+
+const fileSchema = z.object({
+  version: z.literal(FORMAT_VERSION),
+  fingerprint: z.string(),
+  tools: z.array(z.custom<Tool>((value) => isSpecType.Tool(value))),
+  resources: z.boolean(),
+  prompts: z.boolean(),
+});
+
+/** The default cache directory under the epoch home. */
+export function defaultSchemaCacheDir(): string {
+  return join(epochHome(), 'cache', 'mcp-schemas');
+}
+
+export class McpSchemaCache {
+  readonly dir: string;
+  readonly #logger: Logger;
+  readonly #memory = new Map<string, McpServerSchema>();
+  /** The last disk operation per fingerprint: a write and a later invalidate land in that order. */
+  readonly #pending = new Map<string, Promise<void>>();
+  /** Bumped by every set() and invalidate(): a read that overlapped one of them is stale. */
+  readonly #generations = new Map<string, number>();
+  #dirReady: Promise<void> | undefined;
+
+  constructor(options: McpSchemaCacheOptions = {}) {
+    this.dir = options.dir ?? defaultSchemaCacheDir();
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  /** The cached schema for this config's fingerprint, or undefined (a miss). Never rejects. */
+  async get(config: McpServerConfig): Promise<McpServerSchema | undefined> {
+    const key = fingerprint(config);
+    const remembered = this.#memory.get(key);
+    if (remembered !== undefined) return remembered;
+    const generation = this.#generation(key);
+    await this.#pending.get(key);
+    const loaded = await this.#load(key, config.name);
+    // A set() or invalidate() while we read is newer than the file we read: it wins.
+    if (this.#generation(key) !== generation) return this.#memory.get(key);
+    if (loaded !== undefined) this.#memory.set(key, loaded);
+    return loaded;
+  }
+
+  /** Remembers `schema` for this config and writes it to disk (0600). Never rejects. */
+  set(config: McpServerConfig, schema: McpServerSchema): Promise<void> {
+    const key = fingerprint(config);
+    this.#bump(key);
+    this.#memory.set(key, schema);
+    const data = JSON.stringify({ version: FORMAT_VERSION, fingerprint: key, ...schema });
+    const file = this.#file(key);
+    return this.#queue(key, async () => {
+      try {
+        await this.#ensureDir();
+        await writeFileAtomic(file, data, { mode: 0o600 });
+      } catch (error) {
+        this.#logger.warn(
+          `MCP server "${config.name}": could not write its schema cache file ${file}: ${messageOf(error)}. The next start waits for the server instead of showing its cached tools.`,
+          { server: config.name },
+        );
+      }
+    });
+  }
+
+  /** Forgets this config's entry, in memory and on disk. Never rejects. */
+  invalidate(config: McpServerConfig): Promise<void> {
+    const key = fingerprint(config);
+    this.#bump(key);
+    this.#memory.delete(key);
+    const file = this.#file(key);
+    return this.#queue(key, async () => {
+      try {
+        await rm(file, { force: true });
+      } catch (error) {
+        this.#logger.warn(
+          `MCP server "${config.name}": could not delete its schema cache file ${file}: ${messageOf(error)}. Delete it by hand; until then a start shows the old tools until the server answers.`,
+          { server: config.name },
+        );
+      }
+    });
+  }
+
+  /** Resolves when every disk operation started so far has finished (a process about to exit). */
+  async settled(): Promise<void> {
+    await Promise.all(this.#pending.values());
+  }
+
+  #generation(key: string): number {
+    return this.#generations.get(key) ?? 0;
+  }
+
+  #bump(key: string): void {
+    this.#generations.set(key, this.#generation(key) + 1);
+  }
+
+  #file(key: string): string {
+    return join(this.dir, `${key}.json`);
+  }
+
+  async #load(key: string, server: string): Promise<McpServerSchema | undefined> {
+    const file = this.#file(key);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      this.#ignored(server, file, `it could not be read (${messageOf(error)})`);
+      return undefined;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      this.#ignored(server, file, 'it is not valid JSON');
+      return undefined;
+    }
+    const parsed = fileSchema.safeParse(json);
+    if (!parsed.success) {
+      this.#ignored(server, file, 'it does not have the shape of a schema cache entry');
+      return undefined;
+    }
+    if (parsed.data.fingerprint !== key) {
+      this.#ignored(server, file, 'it belongs to another configuration');
+      return undefined;
+    }
+    const { tools, resources, prompts } = parsed.data;
+    return { tools, resources, prompts };
+  }
+
+  #ignored(server: string, file: string, why: string): void {
+    this.#logger.warn(
+      `MCP server "${server}": ignoring the cached tool list in ${file}: ${why}. The server is asked for its tools instead; the file is replaced once it answers (or delete it).`,
+      { server },
+    );
+  }
+
+  /** Runs `operation` (which must not reject) after the previous disk operation on `key`. */
+  #queue(key: string, operation: () => Promise<void>): Promise<void> {
+    const previous = this.#pending.get(key) ?? Promise.resolve();
+    const next = previous.then(operation).finally(() => {
+      if (this.#pending.get(key) === next) this.#pending.delete(key);
+    });
+    this.#pending.set(key, next);
+    return next;
+  }
+
+  // writeFileAtomic creates missing directories 0700; this also narrows one that already existed.
+  #ensureDir(): Promise<void> {
+    this.#dirReady ??= mkdir(this.dir, { recursive: true, mode: 0o700 })
+      .then(() => chmod(this.dir, 0o700))
+      .catch((error: unknown) => {
+        this.#dirReady = undefined;
+        throw error;
+      });
+    return this.#dirReady;
+  }
+}

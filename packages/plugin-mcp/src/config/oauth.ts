@@ -1,0 +1,144 @@
+// The `oauth` field of a remote server entry, in both steps: its raw shape (step 1, a zod object
+// whose type errors land on the nested field, e.g. `servers.x.oauth.callback_port`) and what it
+// means (step 2: spellings folded, unknown keys warned about, combinations checked).
+//
+// Messages never repeat a value: `client_secret` is a secret, and a client id is close to one.
+import { isHttpsUrl } from '@modelcontextprotocol/client';
+import { z } from 'zod';
+import type { McpOAuthConfig } from '../types.js';
+import type { Report } from './schema.js';
+import { suggest } from './suggest.js';
+
+/** Each nested field by its snake_case name, with its camelCase spelling. */
+const OAUTH_FIELDS = {
+  client_id: 'clientId',
+  client_secret: 'clientSecret',
+  client_metadata_url: 'clientMetadataUrl',
+  scopes: 'scopes',
+  callback_port: 'callbackPort',
+} as const;
+
+type OAuthFieldName = keyof typeof OAUTH_FIELDS;
+const NAMES = Object.keys(OAUTH_FIELDS) as OAuthFieldName[];
+const SPELLINGS = new Map<string, OAuthFieldName>(
+  NAMES.flatMap((name) => [
+    [name, name],
+    [OAUTH_FIELDS[name], name],
+  ]),
+);
+
+const text = (key: string) =>
+  z.string({ error: `oauth.${key} must be a string` }).min(1, { error: `oauth.${key} is empty` });
+
+function nested(key: string): z.ZodType {
+  switch (SPELLINGS.get(key)) {
+    case 'scopes':
+      return z.array(z.string({ error: `every entry of oauth.${key} must be a string` }), {
+        error: `oauth.${key} must be a list of strings, e.g. "${key}": ["read", "write"]`,
+      });
+    case 'callback_port':
+      return z
+        .number({ error: `oauth.${key} must be a port number, e.g. "${key}": 33418` })
+        .int({ error: `oauth.${key} must be a whole number` })
+        .min(1, { error: `oauth.${key} must be from 1 to 65535` })
+        .max(65535, { error: `oauth.${key} must be from 1 to 65535` });
+    default:
+      return text(key);
+  }
+}
+
+/** Step 1: the raw `oauth` object; unknown keys are kept so step 2 can warn about them. */
+export function oauthSchema(key: string): z.ZodType<Readonly<Record<string, unknown>>> {
+  return z.looseObject(
+    Object.fromEntries(
+      [...SPELLINGS.keys()].map((spelling) => [spelling, nested(spelling).optional()]),
+    ),
+    {
+      error: `${key} must be an object, e.g. "${key}": { "client_id": "my-app", "scopes": ["read"] }`,
+    },
+  );
+}
+
+/**
+ * Step 2: the `oauth` field of server `name`, or undefined when a combination is wrong (then
+ * `report` has the errors). Paths given to `report` are relative to the server entry.
+ */
+export function toOAuthConfig(
+  name: string,
+  raw: Readonly<Record<string, unknown>>,
+  report: Report,
+): McpOAuthConfig | undefined {
+  for (const key of Object.keys(raw)) {
+    if (SPELLINGS.has(key)) continue;
+    const guess = suggest(key, [...SPELLINGS.keys()]);
+    report(
+      'warning',
+      'unknown_field',
+      ['oauth', key],
+      `"${key}" is not an oauth field and is ignored. ${guess === undefined ? `The oauth fields are: ${NAMES.join(', ')} (camelCase spellings work too).` : `Did you mean "${guess}"?`}`,
+      'key',
+    );
+  }
+  // Both spellings given: snake_case wins, as it does for the fields of the entry itself.
+  const fields: Partial<Record<OAuthFieldName, unknown>> = {};
+  for (const name of NAMES) {
+    const camel = OAUTH_FIELDS[name];
+    const camelValue = camel === name ? undefined : raw[camel];
+    if (raw[name] !== undefined && camelValue !== undefined) {
+      report(
+        'warning',
+        'duplicate_field',
+        ['oauth', camel],
+        `oauth "${camel}" and "${name}" are the same setting, given twice; "${name}" is used and "${camel}" is ignored. Remove one.`,
+        'key',
+      );
+    }
+    fields[name] = raw[name] ?? camelValue;
+  }
+  const clientId = fields.client_id as string | undefined;
+  const clientSecret = fields.client_secret as string | undefined;
+  const clientMetadataUrl = fields.client_metadata_url as string | undefined;
+  let ok = true;
+  if (clientSecret !== undefined && clientId === undefined) {
+    ok = false;
+    report(
+      'error',
+      'missing_field',
+      ['oauth'],
+      `oauth of server "${name}" has a client_secret but no client_id; add the client_id the secret belongs to.`,
+    );
+  }
+  if (clientMetadataUrl !== undefined && !isHttpsUrl(clientMetadataUrl)) {
+    ok = false;
+    report(
+      'error',
+      'invalid_value',
+      ['oauth', 'client_metadata_url'],
+      `oauth.client_metadata_url of server "${name}" must be an https:// URL with a path (the address of the client's metadata document).`,
+    );
+  }
+  if (clientMetadataUrl !== undefined && clientId !== undefined) {
+    ok = false;
+    report(
+      'error',
+      'invalid_value',
+      ['oauth', 'client_metadata_url'],
+      `oauth of server "${name}" gives both client_id and client_metadata_url; a client has one id. Keep client_id for a registered client, or client_metadata_url for a metadata-document client.`,
+    );
+  }
+  if (!ok) return undefined;
+  const scopes = (fields.scopes as string[] | undefined)
+    ?.flatMap((s) => s.split(/\s+/))
+    .filter(Boolean);
+  // Every field spelled out: one added to McpOAuthConfig and forgotten here does not compile.
+  const config: { readonly [K in keyof McpOAuthConfig]-?: McpOAuthConfig[K] | undefined } = {
+    clientId,
+    clientSecret,
+    clientMetadataUrl,
+    scopes,
+    callbackPort: fields.callback_port as number | undefined,
+  };
+  return Object.fromEntries(
+    Object.entries(config).filter(([, value]) => value !== undefined),
+  ) as McpOAuthConfig;
+}

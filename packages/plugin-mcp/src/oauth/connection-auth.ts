@@ -1,0 +1,170 @@
+// OAuth for a live connection (never interactive): the bearer token of every request, taken from
+// the stored login and refreshed before it expires, and what a refusal means.
+//
+// It is the SDK transports' minimal `AuthProvider` (token + onUnauthorized) rather than an
+// `OAuthClientProvider`: with the latter the SDK would refresh on a 401 by itself, outside the
+// cross-process lock, and could spend a refresh token another process already used. Here every
+// refresh goes through refreshLogin(). Whatever only a person can fix — no login, a refresh token
+// the authorization server refused — is an McpError `needs_login`; a wider scope the server asks
+// for (403 insufficient_scope) is remembered for the next `epoch mcp login` and fails that request
+// with `insufficient_scope`.
+import { type Logger, silentLogger } from '@epoch-agent/infra';
+import {
+  type AuthProvider,
+  computeScopeUnion,
+  extractWWWAuthenticateParams,
+  type FetchLike,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
+import { McpError } from '../errors.js';
+import { isExpired, refreshLogin } from './refresh.js';
+import type { StoredLogin, StoredTokens, TokenStore } from './token-store.js';
+
+export const DEFAULT_REFRESH_SKEW_MS = 60_000;
+
+export interface OAuthConnectionAuthOptions {
+  /** The MCP server's name, for messages. */
+  readonly server: string;
+  readonly serverUrl: string;
+  readonly store: TokenStore;
+  /**
+   * Refresh this long before the access token expires (default 60 s), but never before half of
+   * its lifetime has passed: a token that lives 2 s is refreshed after 1 s, not on every request.
+   */
+  readonly refreshSkewMs?: number;
+  /** Default: silentLogger. */
+  readonly logger?: Logger;
+}
+
+export class OAuthConnectionAuth implements AuthProvider {
+  readonly #options: OAuthConnectionAuthOptions;
+  readonly #logger: Logger;
+  /** The login as last read or refreshed; re-read from disk whenever there is none. */
+  #login: StoredLogin | undefined;
+  /** One refresh at a time in this process; the file lock makes it one across processes. */
+  #refreshing: Promise<StoredLogin> | undefined;
+
+  constructor(options: OAuthConnectionAuthOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  /** The access token for the next request; undefined when there is no login (the server decides). */
+  async token(): Promise<string | undefined> {
+    const login = await this.#current();
+    const tokens = login?.tokens;
+    if (tokens === undefined) return undefined;
+    if (!this.#due(tokens)) return tokens.access_token;
+    // Without a refresh token an expired one is sent anyway: the server's 401 then says needsLogin.
+    if (tokens.refresh_token === undefined) return tokens.access_token;
+    try {
+      return (await this.#refresh(tokens.access_token)).tokens?.access_token;
+    } catch (error) {
+      // Early refresh failed for a reason a retry may fix: the token still works for now.
+      if (
+        error instanceof McpError &&
+        error.code === 'oauth_failed' &&
+        !isExpired(tokens.expires_at)
+      ) {
+        this.#logger.warn(`${error.message} Using the current access token until it expires.`, {
+          server: this.#options.server,
+        });
+        return tokens.access_token;
+      }
+      throw error;
+    }
+  }
+
+  /** The server refused the request with 401: refresh once, or give up with `needs_login`. */
+  async onUnauthorized(): Promise<void> {
+    const login = await this.#current();
+    const refused = login?.tokens?.access_token;
+    if (refused === undefined) {
+      throw this.#needsLogin('it asks for a login and none is stored for it');
+    }
+    await this.#refresh(refused);
+  }
+
+  /**
+   * The transport's fetch: a 403 `insufficient_scope` from the server is remembered (the next login
+   * asks for that scope too) and fails the request with a message that says so.
+   */
+  readonly fetch: FetchLike = async (url, init) => {
+    const response = await fetch(url, init);
+    if (response.status !== 403) return response;
+    const { error, scope } = extractWWWAuthenticateParams(response);
+    if (error !== 'insufficient_scope') return response;
+    await response.body?.cancel().catch(() => {});
+    const wanted = printableScope(scope);
+    await this.#rememberScope(wanted);
+    const { server } = this.#options;
+    throw new McpError(
+      'insufficient_scope',
+      `MCP server "${server}" refused the request: it needs ${wanted === undefined ? 'more OAuth scopes' : `the OAuth scope "${wanted}"`}, which the current login did not grant. Run \`epoch mcp login ${server}\` to grant it; the login will ask for it.`,
+      { server },
+    );
+  };
+
+  async #current(): Promise<StoredLogin | undefined> {
+    if (this.#login?.tokens === undefined) {
+      this.#login = await this.#options.store.load(this.#options.serverUrl);
+    }
+    return this.#login;
+  }
+
+  #due(tokens: StoredTokens): boolean {
+    if (tokens.expires_at === undefined) return false;
+    const lifetime = tokens.expires_at - tokens.obtained_at;
+    const skew = Math.min(this.#options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS, lifetime / 2);
+    return tokens.expires_at - Date.now() <= skew;
+  }
+
+  #refresh(stale: string): Promise<StoredLogin> {
+    this.#refreshing ??= this.#refreshOnce(stale).finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #refreshOnce(stale: string): Promise<StoredLogin> {
+    const login = this.#login;
+    if (login === undefined) throw this.#needsLogin('no login is stored for it');
+    const { server, store } = this.#options;
+    const outcome = await refreshLogin({ server, store }, login, stale);
+    if (outcome.kind === 'needs_login') {
+      this.#login = undefined;
+      throw this.#needsLogin(outcome.reason);
+    }
+    this.#login = outcome.login;
+    return outcome.login;
+  }
+
+  async #rememberScope(scope: string | undefined): Promise<void> {
+    const login = await this.#current();
+    if (login === undefined || scope === undefined) return;
+    const { store } = this.#options;
+    await store.withLock(login.serverUrl, login.issuer, async () => {
+      const current = await store.load(login.serverUrl, login.issuer);
+      if (current === undefined) return;
+      const requiredScope = computeScopeUnion(current.requiredScope, scope) ?? scope;
+      if (requiredScope !== current.requiredScope) await store.save({ ...current, requiredScope });
+    });
+  }
+
+  #needsLogin(reason: string): McpError {
+    const { server } = this.#options;
+    // The cause is the SDK's own "unauthorized", so code that recognizes a refused login by the
+    // SDK's error types sees this one as one too.
+    return new McpError(
+      'needs_login',
+      `MCP server "${server}" needs a login: ${reason}. Run \`epoch mcp login ${server}\`, then reconnect it.`,
+      { server, cause: new UnauthorizedError(reason) },
+    );
+  }
+}
+
+/** RFC 6749 scope tokens only: a server's challenge goes into a message, so nothing else passes. */
+function printableScope(scope: string | undefined): string | undefined {
+  const tokens = scope?.split(' ').filter((t) => /^[\x21\x23-\x5B\x5D-\x7E]{1,100}$/.test(t));
+  return tokens === undefined || tokens.length === 0 ? undefined : tokens.join(' ');
+}

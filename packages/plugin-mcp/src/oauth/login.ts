@@ -1,0 +1,295 @@
+// `epoch mcp login <name>`'s backend: an interactive OAuth login to one remote server.
+//
+// 1. Ask the server without a token; its 401 challenge names the protected-resource metadata and
+//    the scope it wants.
+// 2. A round: a loopback callback server with a fresh `state`; the SDK's auth() discovers,
+//    registers, and builds the authorization URL; the user is sent there (printed, and a browser
+//    opened where there is one); the callback's code is exchanged and the login saved.
+// 3. Connect the way the agent will (stored token, tools/list). A 403 insufficient_scope there is a
+//    step-up: another round asking for the wider scope, at most MAX_ROUNDS rounds in all.
+// One deadline covers everything; a login not finished in time is `login_timeout`.
+import { randomBytes } from 'node:crypto';
+import { type Logger, silentLogger } from '@epoch-agent/infra';
+import {
+  auth,
+  Client,
+  computeScopeUnion,
+  extractWWWAuthenticateParams,
+  type FetchLike,
+} from '@modelcontextprotocol/client';
+import { McpError } from '../errors.js';
+import { messageOf } from '../request-options.js';
+import { createTransport } from '../transport/create.js';
+import type { McpServerConfig, RemoteServerConfig } from '../types.js';
+import { startCallbackServer } from './callback-server.js';
+import { LoginProvider } from './provider.js';
+import { TokenStore } from './token-store.js';
+
+/** Authorization rounds per login: the first, plus step-ups for a wider scope. */
+export const MAX_ROUNDS = 3;
+const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+
+export interface McpLoginOptions {
+  readonly config: McpServerConfig;
+  /** Default: logins under `$EPOCH_HOME/oauth`. */
+  readonly store?: TokenStore;
+  /** Called with the authorization URL the user must visit (the CLI prints it). */
+  readonly onAuthorizationUrl: (url: string) => void;
+  /** Opens the URL in a browser. Failing is fine: the URL was shown. Tests pass an HTTP client. */
+  readonly openUrl: (url: string) => Promise<void>;
+  /** The whole login, browser included. Default 5 minutes. */
+  readonly timeoutMs?: number;
+  readonly logger?: Logger;
+}
+
+export interface McpLoginResult {
+  readonly issuer: string;
+  /** The scope granted, as the authorization server stated it. */
+  readonly scope: string | undefined;
+  /** Date.now() milliseconds. */
+  readonly expiresAt: number | undefined;
+  /** Tools the server lists with the new login. */
+  readonly toolCount: number;
+}
+
+export async function loginToServer(options: McpLoginOptions): Promise<McpLoginResult> {
+  const config = remote(options.config);
+  const { name } = config;
+  const logger = options.logger ?? silentLogger;
+  const store = options.store ?? new TokenStore({ logger });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () =>
+      deadline.abort(
+        new McpError(
+          'login_timeout',
+          `Login to MCP server "${name}" was not finished within ${Math.round(timeoutMs / 1000)} s. Run \`epoch mcp login ${name}\` again and complete it in the browser.`,
+          { server: name },
+        ),
+      ),
+    timeoutMs,
+  );
+  const fetchFn: FetchLike = (url, init) =>
+    fetch(url, { ...init, signal: anySignal(deadline.signal, init?.signal) });
+  const provider = new LoginProvider({
+    serverUrl: config.url,
+    oauth: config.oauth,
+    store,
+    onAuthorizationUrl: async (url) => {
+      options.onAuthorizationUrl(url.href);
+      await options.openUrl(url.href).catch((error: unknown) =>
+        logger.info(`Could not open a browser (${messageOf(error)}); open the URL shown.`, {
+          server: name,
+        }),
+      );
+    },
+  });
+  try {
+    const challenge = await probe(config, fetchFn);
+    const fixedPort = config.oauth?.callbackPort;
+    let port = fixedPort ?? (await previousPort(store, config.url));
+    let scope = computeScopeUnion(
+      config.oauth?.scopes?.join(' ') ?? challenge.scope,
+      (await store.load(config.url))?.requiredScope,
+    );
+    for (let round = 1; ; round++) {
+      port = await authorizeOnce({
+        config,
+        provider,
+        port,
+        portIsFixed: fixedPort !== undefined,
+        scope,
+        resourceMetadataUrl: challenge.resourceMetadataUrl,
+        fetchFn,
+        signal: deadline.signal,
+      });
+      const verified = await verify(config, store, logger);
+      if (verified.kind === 'failed') throw verified.error;
+      const saved = provider.saved;
+      if (verified.kind === 'ok' && saved !== undefined) {
+        return {
+          issuer: saved.issuer,
+          scope: saved.tokens?.scope,
+          expiresAt: saved.tokens?.expires_at,
+          toolCount: verified.toolCount,
+        };
+      }
+      const wanted = verified.kind === 'step_up' ? verified.scope : undefined;
+      if (round >= MAX_ROUNDS) {
+        throw new McpError(
+          'login_failed',
+          `Login to MCP server "${name}": the server still asks for more scope after ${MAX_ROUNDS} logins (it wants "${wanted ?? 'unknown'}"). The authorization server may not grant it to this account.`,
+          { server: name },
+        );
+      }
+      scope = computeScopeUnion(scope, wanted);
+    }
+  } catch (error) {
+    if (deadline.signal.aborted) throw deadline.signal.reason;
+    throw loginError(name, error);
+  } finally {
+    clearTimeout(timer);
+    deadline.abort();
+  }
+}
+
+interface RoundOptions {
+  readonly config: RemoteServerConfig<'sse' | 'http'>;
+  readonly provider: LoginProvider;
+  /** 0: any free port. */
+  readonly port: number;
+  /** From oauth.callback_port: registered with the authorization server, so no other will do. */
+  readonly portIsFixed: boolean;
+  readonly scope: string | undefined;
+  readonly resourceMetadataUrl: URL | undefined;
+  readonly fetchFn: FetchLike;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * One authorization round: callback server up, the user sent to the authorization URL, the code
+ * exchanged and the login saved. Returns the callback port, for the next round to reuse.
+ */
+async function authorizeOnce(round: RoundOptions): Promise<number> {
+  const { config, provider, scope, fetchFn, signal } = round;
+  const state = randomBytes(32).toString('base64url');
+  const listen = (port: number) =>
+    startCallbackServer({ server: config.name, port, state, signal });
+  // The port an earlier login registered may be taken now: then any port (and a new registration).
+  const callback = await listen(round.port).catch((error: unknown) => {
+    if (round.portIsFixed || round.port === 0) throw error;
+    return listen(0);
+  });
+  try {
+    provider.beginRound(callback.redirectUrl, state);
+    const common = {
+      serverUrl: config.url,
+      fetchFn,
+      ...(scope === undefined ? {} : { scope }),
+      ...(round.resourceMetadataUrl === undefined
+        ? {}
+        : { resourceMetadataUrl: round.resourceMetadataUrl }),
+    };
+    // forceReauthorization: a login asks the user, it never just refreshes what is stored.
+    await auth(provider, { ...common, forceReauthorization: true });
+    const params = await callback.callback;
+    const error = params.get('error');
+    if (error !== null) {
+      throw new McpError(
+        'login_failed',
+        `Login to MCP server "${config.name}" was refused by the authorization server (${safeCode(error)}). Run \`epoch mcp login ${config.name}\` to try again.`,
+        { server: config.name },
+      );
+    }
+    const iss = params.get('iss');
+    await auth(provider, {
+      ...common,
+      authorizationCode: params.get('code') ?? '',
+      ...(iss === null ? {} : { iss }),
+    });
+    return callback.port;
+  } finally {
+    await callback.close();
+  }
+}
+
+type Verified =
+  | { readonly kind: 'ok'; readonly toolCount: number }
+  | { readonly kind: 'step_up'; readonly scope: string | undefined }
+  | { readonly kind: 'failed'; readonly error: unknown };
+
+/** Connects with the stored login exactly as the agent will, and lists the tools. */
+async function verify(
+  config: RemoteServerConfig<'sse' | 'http'>,
+  store: TokenStore,
+  logger: Logger,
+): Promise<Verified> {
+  const handle = createTransport(config, { logger, oauth: { store } });
+  const client = new Client({ name: 'epoch-agent', version: '0.1.0' }, { capabilities: {} });
+  try {
+    await client.connect(handle.transport, { timeout: config.connectTimeoutMs });
+    const toolCount = client.getServerCapabilities()?.tools
+      ? (await client.listTools(undefined, { timeout: config.timeoutMs })).tools.length
+      : 0;
+    return { kind: 'ok', toolCount };
+  } catch (error) {
+    if (error instanceof McpError && error.code === 'insufficient_scope') {
+      return { kind: 'step_up', scope: (await store.load(config.url))?.requiredScope };
+    }
+    return { kind: 'failed', error };
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}
+
+/** The server's answer to a request without a token: its challenge, when it gave one. */
+async function probe(
+  config: RemoteServerConfig<'sse' | 'http'>,
+  fetchFn: FetchLike,
+): Promise<{ scope?: string; resourceMetadataUrl?: URL }> {
+  const headers = { ...config.headers, accept: 'application/json, text/event-stream' };
+  const response =
+    config.transport === 'http'
+      ? await fetchFn(config.url, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 0,
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-06-18',
+              capabilities: {},
+              clientInfo: { name: 'epoch-agent', version: '0.1.0' },
+            },
+          }),
+        })
+      : await fetchFn(config.url, { headers });
+  await response.body?.cancel().catch(() => {});
+  if (response.status !== 401) return {};
+  const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
+  return {
+    ...(scope === undefined ? {} : { scope }),
+    ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
+  };
+}
+
+/** The callback port a dynamically registered client of an earlier login was registered with. */
+async function previousPort(store: TokenStore, serverUrl: string): Promise<number> {
+  const client = (await store.load(serverUrl))?.client;
+  const uri =
+    client !== undefined && 'redirect_uris' in client ? client.redirect_uris[0] : undefined;
+  if (uri === undefined) return 0;
+  const url = new URL(uri);
+  return url.hostname === '127.0.0.1' ? Number(url.port) : 0;
+}
+
+function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {
+  if (config.transport === 'stdio') {
+    throw new McpError(
+      'login_failed',
+      `MCP server "${config.name}" is a stdio server; OAuth login is for remote (sse / http) servers. A stdio server takes its credentials from "env".`,
+      { server: config.name },
+    );
+  }
+  return config;
+}
+
+function loginError(server: string, error: unknown): McpError {
+  if (error instanceof McpError) return error;
+  return new McpError(
+    'login_failed',
+    `Login to MCP server "${server}" failed: ${messageOf(error)}. Run \`epoch mcp login ${server}\` to try again.`,
+    { server, cause: error },
+  );
+}
+
+/** An OAuth error code from the callback is attacker-controllable: only its safe characters. */
+function safeCode(code: string): string {
+  return code.replace(/[^a-z0-9_.-]/gi, '').slice(0, 60) || 'no reason given';
+}
+
+function anySignal(a: AbortSignal, b: AbortSignal | null | undefined): AbortSignal {
+  return b ? AbortSignal.any([a, b]) : a;
+}

@@ -1,0 +1,116 @@
+// `epoch mcp logout <name>`'s backend: delete every stored login of a server, and first revoke its
+// tokens (RFC 7009) where the authorization server has a revocation endpoint. Revocation is best
+// effort — the login is deleted either way; the result says whether the server was told.
+import { type Logger, silentLogger } from '@epoch-agent/infra';
+import {
+  assertSecureTokenEndpoint,
+  type FetchLike,
+  selectClientAuthMethod,
+} from '@modelcontextprotocol/client';
+import { McpError } from '../errors.js';
+import { messageOf } from '../request-options.js';
+import type { McpServerConfig } from '../types.js';
+import { scrub } from './refresh.js';
+import { type StoredLogin, TokenStore } from './token-store.js';
+
+export interface McpLogoutOptions {
+  readonly config: McpServerConfig;
+  /** Default: logins under `$EPOCH_HOME/oauth`. */
+  readonly store?: TokenStore;
+  readonly fetchFn?: FetchLike;
+  readonly logger?: Logger;
+}
+
+export interface McpLogoutResult {
+  /** Stored logins deleted (0: there was none). */
+  readonly removed: number;
+  /** The authorization server confirmed the revocation of every token it could be sent. */
+  readonly revoked: boolean;
+  /** Why a revocation did not happen or failed, when it did not; free of secrets. */
+  readonly revokeProblem?: string;
+}
+
+export async function logoutFromServer(options: McpLogoutOptions): Promise<McpLogoutResult> {
+  const { config } = options;
+  if (config.transport === 'stdio') {
+    throw new McpError(
+      'login_failed',
+      `MCP server "${config.name}" is a stdio server; it has no OAuth login to log out of.`,
+      { server: config.name },
+    );
+  }
+  const logger = options.logger ?? silentLogger;
+  const store = options.store ?? new TokenStore({ logger });
+  const logins = await store.remove(config.url);
+  const problems: string[] = [];
+  for (const login of logins) {
+    try {
+      await revoke(login, options.fetchFn ?? fetch);
+    } catch (error) {
+      problems.push(scrub(messageOf(error), login));
+    }
+  }
+  const revoked = logins.length > 0 && problems.length === 0;
+  return {
+    removed: logins.length,
+    revoked,
+    ...(problems.length === 0 ? {} : { revokeProblem: problems.join('; ') }),
+  };
+}
+
+async function revoke(login: StoredLogin, fetchFn: FetchLike): Promise<void> {
+  const endpoint = revocationMetadata(login)?.revocation_endpoint;
+  if (endpoint === undefined) throw new Error('the authorization server offers no revocation');
+  const url = assertSecureTokenEndpoint(endpoint);
+  // The refresh token first: revoking it ends the grant, and with it (on most servers) the rest.
+  const tokens = [
+    ['refresh_token', login.tokens?.refresh_token],
+    ['access_token', login.tokens?.access_token],
+  ] as const;
+  for (const [hint, token] of tokens) {
+    if (token === undefined) continue;
+    const headers = new Headers({ 'content-type': 'application/x-www-form-urlencoded' });
+    const body = new URLSearchParams({ token, token_type_hint: hint });
+    authenticate(login, headers, body);
+    const response = await fetchFn(url, { method: 'POST', headers, body });
+    await response.body?.cancel().catch(() => {});
+    // RFC 7009 §2.2: 200 also for a token that was already invalid.
+    if (!response.ok) throw new Error(`revoking the ${hint} answered HTTP ${response.status}`);
+  }
+}
+
+function authenticate(login: StoredLogin, headers: Headers, body: URLSearchParams): void {
+  const { client } = login;
+  const metadata = revocationMetadata(login);
+  const supported =
+    metadata?.revocation_endpoint_auth_methods_supported ??
+    metadata?.token_endpoint_auth_methods_supported ??
+    [];
+  const secret = 'client_secret' in client ? client.client_secret : undefined;
+  switch (selectClientAuthMethod(client, supported)) {
+    case 'client_secret_basic':
+      headers.set(
+        'authorization',
+        `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret ?? '')}`).toString('base64')}`,
+      );
+      return;
+    case 'client_secret_post':
+      body.set('client_id', client.client_id);
+      body.set('client_secret', secret ?? '');
+      return;
+    case 'none':
+      body.set('client_id', client.client_id);
+      return;
+  }
+}
+
+/** RFC 8414's revocation fields; the SDK's type has them only on its OAuth (not OIDC) variant. */
+function revocationMetadata(login: StoredLogin):
+  | {
+      readonly revocation_endpoint?: string | undefined;
+      readonly revocation_endpoint_auth_methods_supported?: string[] | undefined;
+      readonly token_endpoint_auth_methods_supported?: string[] | undefined;
+    }
+  | undefined {
+  return login.authorizationServerMetadata;
+}

@@ -1,0 +1,227 @@
+// Where OAuth logins are kept: one file per (server URL, authorization server) under
+// `$EPOCH_HOME/oauth/`, named by hashes of the two so the name reveals neither, written atomically
+// and readable by the owner only (0600). A file holds the registered client together with its
+// tokens — a refresh must present the client id the tokens were issued to — plus what discovery
+// found, so a refresh needs no discovery round trip.
+//
+// The server part of the name comes first: a connection that has not run discovery (it only
+// knows its URL) finds its login by that prefix.
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { epochHome, type Logger, silentLogger, writeFileAtomic } from '@epoch-agent/infra';
+import type {
+  AuthorizationServerMetadata,
+  OAuthClientInformationMixed,
+  OAuthProtectedResourceMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/client';
+import { z } from 'zod';
+import { type FileLockOptions, withFileLock } from './file-lock.js';
+
+/** Tokens as kept: `expires_in` turned into a point in time when they were received. */
+export interface StoredTokens {
+  readonly access_token: string;
+  readonly token_type: string;
+  readonly refresh_token?: string;
+  readonly scope?: string;
+  /** Date.now() milliseconds; absent when the server did not say. */
+  readonly expires_at?: number;
+  /** When these tokens were received (Date.now() milliseconds). */
+  readonly obtained_at: number;
+}
+
+export interface StoredLogin {
+  readonly serverUrl: string;
+  /** The authorization server's issuer identifier, as its metadata states it. */
+  readonly issuer: string;
+  /** The client the tokens belong to: registered dynamically, configured, or a metadata URL. */
+  readonly client: OAuthClientInformationMixed;
+  /** Absent after the authorization server rejected them: the client stays, a login is needed. */
+  readonly tokens?: StoredTokens;
+  readonly authorizationServerUrl: string;
+  readonly authorizationServerMetadata?: AuthorizationServerMetadata;
+  readonly resourceMetadata?: OAuthProtectedResourceMetadata;
+  /** The RFC 8707 resource indicator the tokens were issued for. */
+  readonly resource?: string;
+  /** Scopes the server demanded (403 insufficient_scope) beyond the login's; the next login asks. */
+  readonly requiredScope?: string;
+}
+
+const FORMAT_VERSION = 1;
+
+const fileSchema = z.object({
+  version: z.literal(FORMAT_VERSION),
+  serverUrl: z.string(),
+  issuer: z.string(),
+  client: z.looseObject({ client_id: z.string() }),
+  tokens: z
+    .looseObject({
+      access_token: z.string(),
+      token_type: z.string(),
+      refresh_token: z.string().optional(),
+      scope: z.string().optional(),
+      expires_at: z.number().optional(),
+      obtained_at: z.number(),
+    })
+    .optional(),
+  authorizationServerUrl: z.string(),
+  authorizationServerMetadata: z.looseObject({ issuer: z.string() }).optional(),
+  resourceMetadata: z.looseObject({ resource: z.string() }).optional(),
+  resource: z.string().optional(),
+  requiredScope: z.string().optional(),
+});
+
+export interface TokenStoreOptions {
+  /** Default: `$EPOCH_HOME/oauth`. */
+  readonly dir?: string;
+  /** Default: silentLogger. */
+  readonly logger?: Logger;
+  /** For the refresh lock; tests shorten them. */
+  readonly lock?: FileLockOptions;
+}
+
+export function defaultTokenDir(): string {
+  return join(epochHome(), 'oauth');
+}
+
+/** OAuth tokens as the token endpoint sent them, ready to keep. */
+export function toStoredTokens(tokens: OAuthTokens, now = Date.now()): StoredTokens {
+  return withoutUndefined<StoredTokens>({
+    access_token: tokens.access_token,
+    token_type: tokens.token_type,
+    refresh_token: tokens.refresh_token,
+    scope: tokens.scope,
+    expires_at: tokens.expires_in === undefined ? undefined : now + tokens.expires_in * 1000,
+    obtained_at: now,
+  });
+}
+
+export class TokenStore {
+  readonly dir: string;
+  readonly #logger: Logger;
+  readonly #lock: FileLockOptions;
+
+  constructor(options: TokenStoreOptions = {}) {
+    this.dir = options.dir ?? defaultTokenDir();
+    this.#logger = options.logger ?? silentLogger;
+    this.#lock = options.lock ?? {};
+  }
+
+  /** The file of one login. */
+  fileFor(serverUrl: string, issuer: string): string {
+    return join(this.dir, `${hash(serverUrl)}-${hash(issuer)}.json`);
+  }
+
+  /**
+   * The login for `serverUrl` with that authorization server; without `issuer`, the most recently
+   * saved one for the server (there is more than one only when the server changed authorization
+   * servers and both were logged in to).
+   */
+  async load(serverUrl: string, issuer?: string): Promise<StoredLogin | undefined> {
+    if (issuer !== undefined) return this.#read(this.fileFor(serverUrl, issuer), serverUrl);
+    const logins = await this.#all(serverUrl);
+    return logins.sort((a, b) => savedAt(b) - savedAt(a))[0];
+  }
+
+  async save(login: StoredLogin): Promise<void> {
+    const file = this.fileFor(login.serverUrl, login.issuer);
+    await writeFileAtomic(
+      file,
+      `${JSON.stringify({ version: FORMAT_VERSION, ...login }, null, 2)}\n`,
+      {
+        mode: 0o600,
+      },
+    );
+  }
+
+  /** Deletes every login of `serverUrl`; returns what was deleted (e.g. to revoke its tokens). */
+  async remove(serverUrl: string): Promise<StoredLogin[]> {
+    const logins = await this.#all(serverUrl);
+    for (const name of await this.#names(serverUrl))
+      await rm(join(this.dir, name), { force: true });
+    return logins;
+  }
+
+  /** Deletes one login's tokens and keeps its client: the authorization server rejected them. */
+  async forgetTokens(login: StoredLogin): Promise<StoredLogin> {
+    const { tokens: _dropped, ...rest } = login;
+    await this.save(rest);
+    return rest;
+  }
+
+  /** Deletes one login whole: the authorization server no longer knows its client. */
+  async forget(login: StoredLogin): Promise<void> {
+    await rm(this.fileFor(login.serverUrl, login.issuer), { force: true });
+  }
+
+  /** Runs `fn` holding the cross-process lock of one login's file. */
+  withLock<T>(serverUrl: string, issuer: string, fn: () => Promise<T>): Promise<T> {
+    return withFileLock(`${this.fileFor(serverUrl, issuer)}.lock`, fn, this.#lock);
+  }
+
+  async #all(serverUrl: string): Promise<StoredLogin[]> {
+    const logins: StoredLogin[] = [];
+    for (const name of await this.#names(serverUrl)) {
+      const login = await this.#read(join(this.dir, name), serverUrl);
+      if (login !== undefined) logins.push(login);
+    }
+    return logins;
+  }
+
+  async #names(serverUrl: string): Promise<string[]> {
+    const prefix = `${hash(serverUrl)}-`;
+    try {
+      return (await readdir(this.dir)).filter((n) => n.startsWith(prefix) && n.endsWith('.json'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
+  async #read(file: string, serverUrl: string): Promise<StoredLogin | undefined> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+    const parsed = fileSchema.safeParse(data);
+    // A file that is not a login is left alone (a person may want to look at it) and not used. The
+    // reason names no content: a JSON error quotes the text, and the text holds tokens.
+    if (!parsed.success || parsed.data.serverUrl !== serverUrl) {
+      const reason = !parsed.success
+        ? data === undefined
+          ? 'it is not JSON'
+          : `it is not a login of this version (${parsed.error.issues.map((i) => i.path.join('.')).join(', ')})`
+        : 'it belongs to another server URL';
+      this.#logger.warn(
+        `OAuth login file ${file} is ignored because ${reason}; run \`epoch mcp login\` for the server again.`,
+        { file },
+      );
+      return undefined;
+    }
+    const { version: _version, ...login } = parsed.data;
+    // The metadata was validated by the SDK when it was discovered; only our own fields are checked.
+    return login as unknown as StoredLogin;
+  }
+}
+
+function savedAt(login: StoredLogin): number {
+  return login.tokens?.obtained_at ?? 0;
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 24);
+}
+
+function withoutUndefined<T>(value: { readonly [K in keyof T]-?: T[K] | undefined }): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

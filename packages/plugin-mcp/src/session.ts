@@ -1,0 +1,248 @@
+// One connection to one server: the SDK client over one transport, from opening it (preflight,
+// spawn or connect, initialize, first tools/list, all within connect_timeout) until it is closed.
+// An McpClient goes through many of these: the watchdog, an idle close, a lifetime recycle and a
+// forgotten HTTP session each end one and open the next. A session knows its requests in flight
+// (idle and draining before a recycle depend on it) and reports its own loss, once.
+import type { Logger } from '@epoch-agent/infra';
+import { Client, SseError, type Tool } from '@modelcontextprotocol/client';
+import { closedWhileConnecting, connectFailure } from './connect-errors.js';
+import type { McpServerInfo } from './connection-state.js';
+import type { McpError } from './errors.js';
+import { listAll } from './paginate.js';
+import { preflight } from './preflight.js';
+import { messageOf, requestError } from './request-options.js';
+import type { Scrubber } from './secrets.js';
+import type { McpTransportFactory, McpTransportHandle } from './transport/create.js';
+import type { McpServerConfig } from './types.js';
+
+// Only what every server may know about us. No sampling / elicitation / roots capabilities: the
+// seed rules them out until there is a permission story for a server asking things of us.
+const CLIENT_INFO = { name: 'epoch-agent', version: '0.1.0' };
+
+// notifications/tools/list_changed tends to come in bursts (a server that registers several tools
+// announces each): one tools/list after the burst settles, not one per notification.
+const TOOLS_LIST_CHANGED_DEBOUNCE_MS = 250;
+
+/** What the server offered when this session opened. */
+export interface SessionInfo {
+  readonly serverInfo: McpServerInfo;
+  readonly tools: readonly Tool[];
+  readonly resources: boolean;
+  readonly prompts: boolean;
+}
+
+/**
+ * How a session ended without close(): `closed` (the process exited, the transport closed) or
+ * `stream` (a legacy SSE event stream dropped).
+ */
+export type SessionLoss = 'closed' | 'stream';
+
+export class Session {
+  readonly sdk: Client;
+  readonly handle: McpTransportHandle;
+  readonly info: SessionInfo;
+  #inFlight = 0;
+  #quiet: Array<() => void> = [];
+  #onBusy: ((busy: boolean) => void) | undefined;
+  #onLost: ((loss: SessionLoss) => void) | undefined;
+  #lost: SessionLoss | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(sdk: Client, handle: McpTransportHandle, info: SessionInfo) {
+    this.sdk = sdk;
+    this.handle = handle;
+    this.info = info;
+    sdk.onclose = () => this.#markLost('closed');
+    // When a legacy SSE stream drops, EventSource reconnects on its own and the SDK's transport
+    // never fires onclose; the new stream would be a server session nobody initialized. Its error
+    // events are the only sign, so after connect any SseError means the connection is gone.
+    sdk.onerror = (error) => {
+      if (error instanceof SseError) this.#markLost('stream');
+    };
+  }
+
+  /** Requests running on this session now (keepalive pings not counted). */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** Called once if the session ends without close(); at once if that already happened. */
+  onLost(listener: (loss: SessionLoss) => void): void {
+    this.#onLost = listener;
+    const lost = this.#lost;
+    if (lost !== undefined) queueMicrotask(() => listener(lost));
+  }
+
+  /** Called when the first request starts (true) and when the last one settles (false). */
+  onBusy(listener: (busy: boolean) => void): void {
+    this.#onBusy = listener;
+  }
+
+  /** Runs one request on this session, counted as in flight until it settles. */
+  async run<T>(send: (sdk: Client) => Promise<T>): Promise<T> {
+    this.#inFlight += 1;
+    if (this.#inFlight === 1) this.#onBusy?.(true);
+    try {
+      return await send(this.sdk);
+    } finally {
+      this.#inFlight -= 1;
+      if (this.#inFlight === 0) {
+        this.#onBusy?.(false);
+        for (const resolve of this.#quiet.splice(0)) resolve();
+      }
+    }
+  }
+
+  /** Resolves when no request runs on this session. */
+  whenQuiet(): Promise<void> {
+    if (this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#quiet.push(resolve));
+  }
+
+  /**
+   * Ends the session for good (a stdio server's tree is reaped); requests in flight reject with
+   * connection_closed. Idempotent; `force()` is the escalation.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.handle.close();
+    return this.#closing;
+  }
+
+  /** A second close of the transport: the reaper skips what is left of its grace periods. */
+  force(): void {
+    void this.handle.close().catch(() => {});
+  }
+
+  #markLost(loss: SessionLoss): void {
+    if (this.#lost !== undefined || this.#closing !== undefined) return;
+    this.#lost = loss;
+    this.#onLost?.(loss);
+  }
+}
+
+export interface OpenSessionOptions {
+  readonly config: McpServerConfig;
+  readonly logger: Logger;
+  readonly createTransport: McpTransportFactory;
+  readonly scrub: Scrubber;
+  /** Aborting it ends the attempt: close() was called. */
+  readonly signal: AbortSignal;
+  /** The server sent notifications/tools/list_changed on this session (debounced). */
+  readonly onToolsChanged: (session: Session) => void;
+}
+
+export type OpenOutcome =
+  | { readonly ok: true; readonly session: Session }
+  | {
+      readonly ok: false;
+      /** `needs_login`, `connect_timeout`, `command_not_found`, ...; `connection_closed` when
+       * the signal ended the attempt. */
+      readonly error: McpError;
+      /** The server's last stderr lines (stdio), secrets blanked. */
+      readonly stderrTail: string;
+    };
+
+/** Why an attempt was aborted. */
+const TIMED_OUT = 'connect_timeout';
+const CLOSED = 'closed';
+
+/** Opens one session within connect_timeout. Never rejects: a failure is an outcome. */
+export async function openSession(options: OpenSessionOptions): Promise<OpenOutcome> {
+  const { config, logger, scrub } = options;
+  const attempt = new AbortController();
+  const onClose = (): void => attempt.abort(CLOSED);
+  if (options.signal.aborted) onClose();
+  options.signal.addEventListener('abort', onClose, { once: true });
+  // One deadline for preflight, spawn, initialize and the first tools/list: each step spends what
+  // the previous ones left, none starts a fresh connect_timeout.
+  const timer = setTimeout(() => attempt.abort(TIMED_OUT), config.connectTimeoutMs);
+  let handle: McpTransportHandle | undefined;
+  try {
+    await preflight(config, attempt.signal);
+    handle = options.createTransport(config, { logger });
+    let opened: Session | undefined;
+    const sdk = new Client(CLIENT_INFO, {
+      capabilities: {},
+      // The SDK debounces (and, on a 2026-era connection, subscribes); the list itself is asked by
+      // the client so that it gets the client's request options and page limit.
+      listChanged: {
+        tools: {
+          autoRefresh: false,
+          debounceMs: TOOLS_LIST_CHANGED_DEBOUNCE_MS,
+          onChanged: () => {
+            if (opened !== undefined) options.onToolsChanged(opened);
+          },
+        },
+      },
+    });
+    const connectOptions = { timeout: config.timeoutMs, signal: attempt.signal };
+    await untilAborted(sdk.connect(handle.transport, connectOptions), attempt.signal);
+    const capabilities = sdk.getServerCapabilities() ?? {};
+    const tools = capabilities.tools
+      ? await untilAborted(
+          listAll(sdk, 'tools/list', connectOptions, { server: config.name, logger }).catch(
+            (error: unknown) => {
+              throw requestError(error, {
+                server: config.name,
+                method: 'tools/list',
+                timeoutMs: config.timeoutMs,
+                sent: true,
+                scrub,
+              });
+            },
+          ),
+          attempt.signal,
+        )
+      : [];
+    if (attempt.signal.aborted) throw attempt.signal.reason;
+    // Closed between its answers and now: checked in the same tick the session starts watching.
+    if (sdk.transport === undefined) throw new Error('the server closed the connection');
+    const info = sdk.getServerVersion();
+    opened = new Session(sdk, handle, {
+      serverInfo: { name: info?.name ?? '', version: info?.version ?? '' },
+      tools,
+      resources: capabilities.resources !== undefined,
+      prompts: capabilities.prompts !== undefined,
+    });
+    return { ok: true, session: opened };
+  } catch (error) {
+    await handle
+      ?.close()
+      .catch((closeError: unknown) =>
+        logger.warn(
+          `MCP server "${config.name}": closing the connection failed: ${scrub(messageOf(closeError))}`,
+          { server: config.name },
+        ),
+      );
+    const stderrTail = scrub(handle?.stderrTail() ?? '');
+    if (attempt.signal.reason === CLOSED) {
+      return { ok: false, error: closedWhileConnecting(config.name, error), stderrTail };
+    }
+    const failure = connectFailure(error, {
+      server: config.name,
+      connectTimeoutMs: config.connectTimeoutMs,
+      timedOut: attempt.signal.reason === TIMED_OUT,
+      scrub,
+    });
+    return { ok: false, error: failure, stderrTail };
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener('abort', onClose);
+  }
+}
+
+/**
+ * `promise`, or a rejection with the signal's reason as soon as it aborts: for steps (a transport
+ * start, an SSE stream that never opens) that take no signal of their own.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

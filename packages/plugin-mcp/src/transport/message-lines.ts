@@ -1,0 +1,48 @@
+// Splits a stdio server's stdout into lines (newline-delimited JSON-RPC), in time linear in the
+// bytes read. The SDK's ReadBuffer concatenates its whole buffer and searches it from the start on
+// every chunk: a 20 MB tool result arriving in 64 KiB chunks costs it seconds of blocked event
+// loop, and its 10 MB default cap refuses the message outright.
+
+/**
+ * The largest message we hold. The bound only keeps a server that never writes a newline from
+ * growing our memory without end; it is far above real results (screenshots, file dumps).
+ */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+export class MessageLines {
+  /** The start of a line whose newline has not arrived yet, chunk by chunk. */
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+
+  /**
+   * The lines `chunk` completes, without their line endings. Throws when one line outgrows
+   * MAX_MESSAGE_BYTES; what was pending is dropped then.
+   */
+  push(chunk: Buffer): string[] {
+    const lines: string[] = [];
+    let start = 0;
+    for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+      const tail = chunk.subarray(start, end);
+      const line = this.#pending.length === 0 ? tail : Buffer.concat([...this.#pending, tail]);
+      this.clear();
+      lines.push(line.toString('utf8').replace(/\r$/, ''));
+      start = end + 1;
+    }
+    if (start < chunk.length) {
+      this.#pendingBytes += chunk.length - start;
+      if (this.#pendingBytes > MAX_MESSAGE_BYTES) {
+        this.clear();
+        throw new Error(
+          `a message from the server exceeded ${MAX_MESSAGE_BYTES} bytes without a newline`,
+        );
+      }
+      this.#pending.push(chunk.subarray(start));
+    }
+    return lines;
+  }
+
+  clear(): void {
+    this.#pending = [];
+    this.#pendingBytes = 0;
+  }
+}

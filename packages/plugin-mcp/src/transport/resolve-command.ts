@@ -1,0 +1,93 @@
+// Where a stdio server's command is, found the way the spawn will find it: a command with a path
+// separator is taken as that path (relative to the server's cwd, since the child starts there);
+// any other is looked for in the PATH of the environment the child gets, first executable file
+// wins. On Windows cross-spawn also tries the current directory first and each PATHEXT extension.
+// Also the environment itself and the "not found" error, so the preflight and the spawn agree.
+//
+// Node-only (file system): only the stdio path and the preflight import this module.
+
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { delimiter, extname, resolve } from 'node:path';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { McpError } from '../errors.js';
+
+export type CommandLookup =
+  | { readonly kind: 'found'; readonly path: string }
+  /** A file of that name exists but cannot be run (no execute permission, or a directory). */
+  | { readonly kind: 'notExecutable'; readonly path: string }
+  | { readonly kind: 'notFound' };
+
+export interface CommandSite {
+  readonly command: string;
+  /** The server's cwd; process.cwd() when absent. */
+  readonly cwd?: string | undefined;
+  /** The child's whole environment (childEnvironment()). */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+const WINDOWS = process.platform === 'win32';
+const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
+
+/** The environment a server process runs with: the SDK's safe defaults, then the config's `env`. */
+export function childEnvironment(env: Readonly<Record<string, string>>): Record<string, string> {
+  return { ...getDefaultEnvironment(), ...env };
+}
+
+export async function resolveCommand(site: CommandSite): Promise<CommandLookup> {
+  const base = resolve(site.cwd ?? '.');
+  const explicit = site.command.includes('/') || (WINDOWS && site.command.includes('\\'));
+  const dirs = explicit
+    ? [base]
+    : [...(WINDOWS ? [base] : []), ...pathEntries(site.env).map((entry) => resolve(base, entry))];
+  let notExecutable: string | undefined;
+  for (const dir of dirs) {
+    for (const candidate of withExtensions(resolve(dir, site.command), site.env)) {
+      const kind = await fileKind(candidate);
+      if (kind === 'executable') return { kind: 'found', path: candidate };
+      if (kind === 'other') notExecutable ??= candidate;
+    }
+  }
+  return notExecutable === undefined
+    ? { kind: 'notFound' }
+    : { kind: 'notExecutable', path: notExecutable };
+}
+
+/** The error of a command that is nowhere to be found, from the preflight and the spawn alike. */
+export function commandNotFound(server: string, command: string, cause?: unknown): McpError {
+  return new McpError(
+    'command_not_found',
+    `MCP server "${server}": command "${command}" was not found on PATH. Install it or give its ` +
+      'full path in "command". A host that embeds epoch on machines without Node must prepend ' +
+      'the directory of the node it ships to process.env.PATH (see EMBEDDING.md, "user ' +
+      'machines without Node").',
+    { server, ...(cause === undefined ? {} : { cause }) },
+  );
+}
+
+function pathEntries(env: Readonly<Record<string, string>>): string[] {
+  // Windows spells it `Path` as often as `PATH`; POSIX is case-sensitive.
+  const key = WINDOWS ? Object.keys(env).find((name) => name.toUpperCase() === 'PATH') : 'PATH';
+  const value = key === undefined ? undefined : env[key];
+  if (value === undefined) return [];
+  // An empty entry means the current directory, as it does to execvp.
+  return value.split(delimiter).map((entry) => (entry === '' ? '.' : entry));
+}
+
+function withExtensions(path: string, env: Readonly<Record<string, string>>): string[] {
+  if (!WINDOWS) return [path];
+  const extensions = (env.PATHEXT ?? DEFAULT_PATHEXT).split(';').filter((ext) => ext !== '');
+  return [...(extname(path) === '' ? [] : [path]), ...extensions.map((ext) => path + ext)];
+}
+
+/** `executable`: a file we may run; `other`: something is there but cannot be run; else absent. */
+async function fileKind(path: string): Promise<'executable' | 'other' | 'absent'> {
+  try {
+    const stats = await stat(path);
+    if (!stats.isFile()) return 'other';
+    if (!WINDOWS) await access(path, constants.X_OK);
+    return 'executable';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EACCES' ? 'other' : 'absent';
+  }
+}

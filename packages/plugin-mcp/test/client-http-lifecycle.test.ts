@@ -1,0 +1,144 @@
+// Connection life over the remote transports, on real sockets on 127.0.0.1
+// (support/http-mcp-server.ts): a Streamable HTTP session the server forgot is re-initialized
+// once and the call sent again; a 401 is `needsLogin` and never retried; a legacy SSE server whose
+// event stream dies is noticed without any keepalive.
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpClient } from '../src/client.js';
+import type { McpConnectionState } from '../src/connection-state.js';
+import type { RemoteServerConfig } from '../src/types.js';
+import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
+import { rejection, sleep, timedRejection, waitForState } from './support/waiting.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function server(
+  options: Parameters<typeof startHttpMcpServer>[0],
+): Promise<RunningHttpMcpServer> {
+  const running = await startHttpMcpServer(options);
+  cleanups.push(() => running.stop());
+  return running;
+}
+
+function client(
+  transport: 'sse' | 'http',
+  url: string,
+  headers: Record<string, string> = {},
+): { client: McpClient; states: McpConnectionState[] } {
+  const config: RemoteServerConfig<typeof transport> = {
+    name: 'far',
+    transport,
+    url,
+    headers,
+    timeoutMs: 10_000,
+    connectTimeoutMs: 5_000,
+    keepaliveIntervalMs: 0,
+    idleTimeoutMs: 0,
+    maxLifetimeMs: 0,
+    supportsParallel: true,
+    skipPreflight: false,
+  };
+  const created = new McpClient({ config, reconnectDelaysMs: [50, 100, 200] });
+  cleanups.push(() => created.close());
+  const states: McpConnectionState[] = [];
+  created.onStateChange((state) => states.push(state));
+  return { client: created, states };
+}
+
+function rpcs(running: RunningHttpMcpServer, rpc: string): number {
+  return running.records.filter((r) => r.rpc === rpc).length;
+}
+
+describe('Streamable HTTP session the server forgot (404)', () => {
+  it('is initialized again once, and the call is sent again and answers', async () => {
+    const running = await server({ mode: 'http' });
+    const { client: c, states } = client('http', running.url);
+    await c.connect();
+    await c.callTool('echo', { text: 'one' });
+    running.expireSessions();
+    const result = await c.callTool('echo', { text: 'two' });
+    expect(result.content).toEqual([{ type: 'text', text: 'two' }]);
+    expect(rpcs(running, 'initialize')).toBe(2);
+    // "two" went out twice: refused with 404 on the old session, answered on the new one.
+    const calls = running.records.filter((r) => r.rpc === 'tools/call');
+    expect(calls.map((r) => r.params?.arguments)).toEqual([
+      { text: 'one' },
+      { text: 'two' },
+      { text: 'two' },
+    ]);
+    const order = running.records.map((r) => r.rpc).filter((rpc) => rpc !== undefined);
+    const refused = order.indexOf('tools/call', order.indexOf('tools/call') + 1);
+    expect(order.slice(refused)).toEqual([
+      'tools/call',
+      'initialize',
+      'notifications/initialized',
+      'tools/list',
+      'tools/call',
+    ]);
+    // Transparent: the server was never anything but connected.
+    expect(new Set(states.map((s) => s.kind))).toEqual(new Set(['connecting', 'connected']));
+  });
+
+  it('is initialized again only once per call: a second 404 fails the call', async () => {
+    const running = await server({ mode: 'http', fault: 'forgetOnCall' });
+    const { client: c } = client('http', running.url);
+    await c.connect();
+    const error = await rejection(c.callTool('echo', { text: 'lost' }));
+    expect(error.code).toBe('request_failed');
+    expect(error.message).toContain('MCP server "far": tools/call "echo" failed');
+    expect(error.message).toContain('answered 404 again');
+    expect(rpcs(running, 'initialize')).toBe(2);
+    expect(rpcs(running, 'tools/call')).toBe(2);
+    expect(c.state.kind).toBe('connected');
+  });
+});
+
+describe.each(['sse', 'http'] as const)('HTTP 401 over %s', (mode) => {
+  it('is needsLogin: never retried, and a call gets the login message at once', async () => {
+    const running = await server({ mode, header: ['x-api-key', 'k-123'] });
+    const { client: c } = client(mode, running.url, { 'X-Api-Key': 'wrong' });
+    const error = await rejection(c.connect());
+    expect(error.code).toBe('needs_login');
+    const state = c.state;
+    if (state.kind !== 'needsLogin') throw new Error(`expected needsLogin, got ${state.kind}`);
+    expect(state.message).toContain('epoch mcp login far');
+    expect(state.message).not.toContain('wrong');
+    const refused = running.records.length;
+    expect(refused).toBe(1);
+
+    // No watchdog: nothing is asked again, however long we wait (the series would take 350 ms).
+    await sleep(800);
+    expect(running.records.length).toBe(refused);
+    const call = await timedRejection(() => c.callTool('echo', { text: 'x' }));
+    expect(call.ms).toBeLessThan(100);
+    expect(call.error.code).toBe('needs_login');
+    expect(call.error.message).toContain('epoch mcp login far');
+    expect(running.records.length).toBe(refused);
+    expect(c.state.kind).toBe('needsLogin');
+
+    // An explicit reconnect asks once more, and stops at the same answer.
+    expect((await rejection(c.reconnect())).code).toBe('needs_login');
+    expect(running.records.length).toBe(refused + 1);
+  });
+});
+
+describe('legacy SSE server that goes away', () => {
+  it('is noticed from its event stream at once (no keepalive), then failed after the series', async () => {
+    const running = await server({ mode: 'sse' });
+    const { client: c, states } = client('sse', running.url);
+    await c.connect();
+    const stoppedAt = Date.now();
+    await running.stop();
+    await waitForState(c, 'reconnecting', 1_000);
+    expect(Date.now() - stoppedAt).toBeLessThan(1_000);
+    const down = c.state;
+    expect(down.kind === 'reconnecting' && down.error.message).toContain('SSE event stream');
+    await waitForState(c, 'failed', 5_000);
+    expect(
+      states.filter((s) => s.kind === 'reconnecting' && s.nextAttemptAt === undefined),
+    ).toHaveLength(3);
+  });
+});

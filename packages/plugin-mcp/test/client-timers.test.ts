@@ -1,0 +1,166 @@
+// The timers of a live connection on real server processes, with short intervals: keepalive pings
+// at the interval and the watchdog when one fails, idle_timeout closing the process and the next
+// call starting a new one, max_lifetime recycling after the call in flight while a new call goes
+// to the new process, and close() leaving no timer behind.
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { McpClient } from '../src/client.js';
+import type { McpConnectionState } from '../src/connection-state.js';
+import type { StdioServerConfig } from '../src/types.js';
+import {
+  type Behavior,
+  isRunning,
+  recordDir,
+  recordingConfig,
+  records,
+  requests,
+} from './support/recording.js';
+import { sleep, waitForState, waitUntil } from './support/waiting.js';
+
+let dir: ReturnType<typeof recordDir>;
+let clients: McpClient[] = [];
+
+beforeEach(() => {
+  dir = recordDir();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  clients = [];
+  dir.remove();
+});
+
+function start(name: string, behavior: Behavior, config: Partial<StdioServerConfig>) {
+  const file = join(dir.path, `${name}.jsonl`);
+  const client = new McpClient({
+    config: recordingConfig(name, file, behavior, config),
+    reconnectDelaysMs: [100, 200, 400],
+  });
+  clients.push(client);
+  const states: McpConnectionState[] = [];
+  client.onStateChange((state) => states.push(state));
+  const starts = (): number[] =>
+    records(file)
+      .filter((r) => r.event === 'start')
+      .map((r) => r.pid ?? 0);
+  return { client, file, states, starts };
+}
+
+describe('keepalive', () => {
+  it('sends a ping every keepalive_interval, and none when it is 0', async () => {
+    const on = start('on', {}, { keepaliveIntervalMs: 200 });
+    const off = start('off', {}, { keepaliveIntervalMs: 0 });
+    await Promise.all([on.client.connect(), off.client.connect()]);
+    await sleep(1_100);
+    const times = requests(on.file, 'ping').map((r) => r.t);
+    expect(times.length).toBeGreaterThanOrEqual(3);
+    expect(times.length).toBeLessThanOrEqual(5);
+    for (let i = 1; i < times.length; i++) {
+      expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(180);
+    }
+    expect(requests(off.file, 'ping')).toEqual([]);
+  });
+
+  it('a server that stops answering pings is reconnecting, then connected on a new process', async () => {
+    const { client, file, starts } = start(
+      'deaf',
+      { hangAfter: { ping: 1 } },
+      { keepaliveIntervalMs: 150, timeoutMs: 300 },
+    );
+    await client.connect();
+    const [first] = starts();
+    await waitForState(client, 'reconnecting', 3_000);
+    const down = client.state;
+    if (down.kind !== 'reconnecting') throw new Error('unreachable');
+    expect(down.error.code).toBe('request_timeout');
+    expect(down.error.message).toContain('keepalive ping');
+    // The unanswered ping was cancelled on the server, like any timed-out request.
+    const [, unanswered] = requests(file, 'ping');
+    expect(records(file).some((r) => r.event === 'cancelled' && r.id === unanswered?.in?.id)).toBe(
+      true,
+    );
+    await waitForState(client, 'connected', 3_000);
+    const [, second] = starts();
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    await waitUntil(() => !isRunning(first ?? 0), 'the old process to be reaped');
+  });
+});
+
+describe('idle_timeout', () => {
+  it('closes an idle connection (its process is gone) and the next call starts a new one', async () => {
+    const { client, file, states, starts } = start(
+      'nap',
+      {},
+      // Pings are not activity: they do not keep the connection from going idle.
+      { idleTimeoutMs: 400, keepaliveIntervalMs: 100, supportsParallel: true },
+    );
+    await client.connect();
+    // A call in flight is not idle: the 700 ms call outlives the 400 ms timeout.
+    const sleeping = client.callTool('sleep', { ms: 700 });
+    await sleep(550);
+    expect(client.state.kind).toBe('connected');
+    await sleeping;
+    await waitForState(client, 'idle', 2_000);
+    const [first] = starts();
+    await waitUntil(() => !isRunning(first ?? 0), 'the idle process to be reaped');
+    const idle = client.state;
+    expect(idle.kind === 'idle' && idle.since).toBeLessThanOrEqual(Date.now());
+
+    const result = await client.callTool('echo', { text: 'awake' });
+    expect(result.content).toEqual([{ type: 'text', text: 'awake' }]);
+    const [, second] = starts();
+    expect(second).toBeDefined();
+    expect(requests(file, 'tools/call').at(-1)?.pid).toBe(second);
+    expect(states.map((s) => s.kind)).toEqual([
+      'connecting',
+      'connected',
+      'idle',
+      'connecting',
+      'connected',
+    ]);
+  });
+});
+
+describe('max_lifetime', () => {
+  it('recycles after the call in flight finishes, while a call arriving meanwhile runs on the new process', async () => {
+    const { client, file, starts } = start(
+      'aging',
+      {},
+      { maxLifetimeMs: 800, supportsParallel: true },
+    );
+    await client.connect();
+    const [first] = starts();
+    const long = client.callTool('sleep', { ms: 1_800 });
+    await waitUntil(() => starts().length === 2, 'a new process after the lifetime', 3_000);
+    const [, second] = starts();
+    const quick = await client.callTool('echo', { text: 'new' });
+    expect(quick.content).toEqual([{ type: 'text', text: 'new' }]);
+    const echoCall = requests(file, 'tools/call').find((r) => r.in?.params?.name === 'echo');
+    expect(echoCall?.pid).toBe(second);
+    // The old process still runs the long call; it is not cut off.
+    expect(isRunning(first ?? 0)).toBe(true);
+    expect((await long).content).toEqual([{ type: 'text', text: 'slept 1800' }]);
+    const sleepCall = requests(file, 'tools/call').find((r) => r.in?.params?.name === 'sleep');
+    expect(sleepCall?.pid).toBe(first);
+    await waitUntil(() => !isRunning(first ?? 0), 'the old process to close once its call ended');
+  });
+});
+
+describe('close()', () => {
+  it('clears every timer: no ping, idle close or recycle happens after it', async () => {
+    const { client, file, states, starts } = start(
+      'closed',
+      {},
+      { keepaliveIntervalMs: 100, idleTimeoutMs: 200, maxLifetimeMs: 300 },
+    );
+    await client.connect();
+    await client.close();
+    const seen = states.length;
+    await sleep(600);
+    expect(requests(file, 'ping')).toEqual([]);
+    expect(starts()).toHaveLength(1);
+    expect(states.length).toBe(seen);
+    expect(client.state.kind).toBe('disconnected');
+  });
+});

@@ -1,0 +1,215 @@
+// The watchdog on real server processes: a dead server is reconnected in the background on the
+// series' schedule (short injected delays; the shape, not the 1 s/2 s/4 s length), a call never
+// waits on a dead server, a server that keeps dying ends `failed` until a call or reconnect()
+// starts a new series, and a call made during the first connect waits for it.
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { McpClient } from '../src/client.js';
+import type { McpConnectionState } from '../src/connection-state.js';
+import type { StdioServerConfig } from '../src/types.js';
+import {
+  type Behavior,
+  isRunning,
+  recordDir,
+  recordingConfig,
+  records,
+  requests,
+} from './support/recording.js';
+import { rejection, sleep, timedRejection, waitForState, waitUntil } from './support/waiting.js';
+
+/** A call on a dead server must fail this fast (the issue's bound). */
+const AT_ONCE_MS = 100;
+
+let dir: ReturnType<typeof recordDir>;
+let clients: McpClient[] = [];
+
+beforeEach(() => {
+  dir = recordDir();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  clients = [];
+  dir.remove();
+});
+
+function start(
+  behavior: Behavior,
+  options: { delays: readonly number[]; config?: Partial<StdioServerConfig> },
+) {
+  const file = join(dir.path, 'record.jsonl');
+  const client = new McpClient({
+    config: recordingConfig('dog', file, behavior, options.config),
+    reconnectDelaysMs: options.delays,
+  });
+  clients.push(client);
+  const states: McpConnectionState[] = [];
+  client.onStateChange((state) => states.push(state));
+  const starts = (): number[] =>
+    records(file)
+      .filter((r) => r.event === 'start')
+      .map((r) => r.pid ?? 0);
+  return { client, file, states, starts };
+}
+
+function echo(client: McpClient, text = 'hi') {
+  return client.callTool('echo', { text });
+}
+
+describe('watchdog', () => {
+  it('a killed server is reconnecting, then connected again on a new process after the first delay', async () => {
+    const { client, file, states, starts } = start({}, { delays: [400, 800, 1600] });
+    await client.connect();
+    const [first] = starts();
+    if (first === undefined) throw new Error('no server started');
+    const killedAt = Date.now();
+    process.kill(first, 'SIGKILL');
+    await waitForState(client, 'reconnecting');
+    const waiting = client.state;
+    if (waiting.kind !== 'reconnecting') throw new Error('unreachable');
+    expect(waiting).toMatchObject({
+      attempt: 1,
+      attempts: 3,
+      error: { code: 'connection_closed' },
+    });
+    expect(waiting.error.message).toContain('"dog"');
+    expect(waiting.nextAttemptAt).toBeGreaterThanOrEqual(killedAt + 400);
+    expect(waiting.nextAttemptAt).toBeLessThanOrEqual(Date.now() + 400);
+
+    await waitForState(client, 'connected');
+    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(400);
+    const [, second] = starts();
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    expect(isRunning(first)).toBe(false);
+    expect((await echo(client, 'back')).content).toEqual([{ type: 'text', text: 'back' }]);
+    expect(requests(file, 'tools/call').map((r) => r.pid)).toEqual([second]);
+    expect(states.map((s) => s.kind)).toEqual([
+      'connecting',
+      'connected',
+      'reconnecting', // waiting for attempt 1
+      'reconnecting', // attempt 1 runs
+      'connected',
+    ]);
+    expect(states[3]).toMatchObject({ kind: 'reconnecting', attempt: 1, nextAttemptAt: undefined });
+  });
+
+  it('a call while reconnecting fails at once, saying when the next attempt is', async () => {
+    const { client, file, starts } = start({}, { delays: [2_000, 2_000, 2_000] });
+    await client.connect();
+    process.kill(starts()[0] ?? 0, 'SIGKILL');
+    await waitForState(client, 'reconnecting');
+    const { ms, error } = await timedRejection(() => echo(client));
+    expect(ms).toBeLessThan(AT_ONCE_MS);
+    expect(error.code).toBe('connection_closed');
+    expect(error.tool).toBe('echo');
+    expect(error.message).toContain('MCP server "dog": tools/call "echo" cannot be sent');
+    expect(error.message).toMatch(/reconnecting; next attempt in [12]\.\d s \(attempt 1 of 3\)/);
+    expect(error.message).toContain('closed the connection');
+    expect(requests(file, 'tools/call')).toEqual([]);
+  });
+
+  it('a server that keeps dying is failed after three attempts; the next call starts a new series', async () => {
+    const flag = join(dir.path, 'die');
+    const { client, starts } = start({ exitAtStartIf: flag }, { delays: [50, 100, 200] });
+    await client.connect();
+    writeFileSync(flag, '');
+    process.kill(starts()[0] ?? 0, 'SIGKILL');
+    await waitForState(client, 'failed');
+    const failed = client.state;
+    if (failed.kind !== 'failed') throw new Error('unreachable');
+    expect(failed.code).toBe('connect_failed');
+    expect(failed.message).toContain('Gave up after 3 reconnect attempts');
+    expect(failed.stderrTail).toContain('dying: the test asked for it');
+    expect(starts()).toHaveLength(4);
+    // Failed means failed: no attempt runs on its own any more.
+    await sleep(500);
+    expect(starts()).toHaveLength(4);
+
+    rmSync(flag);
+    const { ms, error } = await timedRejection(() => echo(client));
+    expect(ms).toBeLessThan(AT_ONCE_MS);
+    expect(error.message).toMatch(/reconnecting; next attempt in 0\.\d s \(attempt 1 of 3\)/);
+    await waitForState(client, 'connected');
+    expect(starts()).toHaveLength(5);
+    expect((await echo(client, 'alive')).content).toEqual([{ type: 'text', text: 'alive' }]);
+  });
+
+  it('reconnect() on a failed server connects at once, and the series follows a failure', async () => {
+    const flag = join(dir.path, 'die');
+    const { client, starts, states } = start({ exitAtStartIf: flag }, { delays: [50, 100, 200] });
+    await client.connect();
+    writeFileSync(flag, '');
+    process.kill(starts()[0] ?? 0, 'SIGKILL');
+    await waitForState(client, 'failed');
+    // Still dying: one attempt now and the three of a series, then the failure.
+    const error = await rejection(client.reconnect());
+    expect(error.code).toBe('connect_failed');
+    expect(client.state.kind).toBe('failed');
+    expect(starts()).toHaveLength(1 + 3 + 4);
+    rmSync(flag);
+    const before = states.length;
+    await client.reconnect();
+    expect(states.slice(before).map((s) => s.kind)).toEqual(['connecting', 'connected']);
+    expect(starts()).toHaveLength(9);
+    expect(existsSync(flag)).toBe(false);
+  });
+
+  it('close() during a series stops it: no attempt runs afterwards', async () => {
+    const { client, starts } = start({}, { delays: [300, 300, 300] });
+    await client.connect();
+    process.kill(starts()[0] ?? 0, 'SIGKILL');
+    await waitForState(client, 'reconnecting');
+    await client.close();
+    expect(client.state.kind).toBe('disconnected');
+    await sleep(700);
+    expect(starts()).toHaveLength(1);
+    expect(client.state.kind).toBe('disconnected');
+  });
+});
+
+describe('a call during the first connect', () => {
+  it('waits for the connection and succeeds', async () => {
+    const { client, file } = start({ delayMs: { initialize: 400 } }, { delays: [50] });
+    const connecting = client.connect();
+    expect(client.state.kind).toBe('connecting');
+    const result = await echo(client, 'patient');
+    expect(result.content).toEqual([{ type: 'text', text: 'patient' }]);
+    await connecting;
+    const [initialize] = requests(file, 'initialize');
+    const [call] = requests(file, 'tools/call');
+    expect(call?.t).toBeGreaterThanOrEqual((initialize?.t ?? 0) + 400);
+  });
+
+  it("ends with the caller's signal, never sent; the connect goes on", async () => {
+    const { client, file } = start({ delayMs: { initialize: 1_000 } }, { delays: [50] });
+    const connecting = client.connect();
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 100);
+    const { ms, error } = await timedRejection(() =>
+      client.callTool('echo', { text: 'x' }, stop.signal),
+    );
+    expect(error.code).toBe('aborted');
+    expect(error.message).toContain('while it waited for the server to connect');
+    expect(error.message).toContain('never sent');
+    expect(ms).toBeLessThan(800);
+    await connecting;
+    expect(client.state.kind).toBe('connected');
+    expect(requests(file, 'tools/call')).toEqual([]);
+  });
+
+  it('ends with connect_timeout when the server never finishes connecting', async () => {
+    const { client } = start(
+      { delayMs: { initialize: 10_000 } },
+      { delays: [50], config: { connectTimeoutMs: 400 } },
+    );
+    const connecting = rejection(client.connect());
+    const { ms, error } = await timedRejection(() => echo(client));
+    expect(error.message).toContain('did not finish connecting within 400 ms');
+    expect(ms).toBeGreaterThanOrEqual(300);
+    expect(ms).toBeLessThan(3_000);
+    expect((await connecting).code).toBe('connect_timeout');
+    await waitUntil(() => client.state.kind === 'failed', 'failed');
+  });
+});

@@ -1,0 +1,244 @@
+// Fault injection over stdio (fixtures/fault-server.mjs): each fault ends in the state, message and
+// time bound the issue asks for, and the healthy server in the same registry is untouched. Every
+// test ends with harness.finish(): the healthy server answers, and after disconnectAll no fixture
+// process, handle or unhandled rejection is left (support/fault-harness.ts).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isMcpError } from '../src/errors.js';
+import { FaultHarness, timed, trackRejections } from './support/fault-harness.js';
+
+/** Watchdog delays short enough for a suite: the schedule's shape, not its 1 s/2 s/4 s length. */
+const FAST_WATCHDOG = { reconnectDelaysMs: [100, 200, 400] };
+
+let untrack: () => void;
+let harness: FaultHarness;
+
+beforeAll(() => {
+  untrack = trackRejections();
+});
+
+afterAll(() => untrack());
+
+afterEach(async () => {
+  await harness?.dispose();
+});
+
+function start(): FaultHarness {
+  harness = new FaultHarness(FAST_WATCHDOG);
+  return harness;
+}
+
+describe('faults at start', () => {
+  it('crash at start: failed with the exit and its stderr, quickly; the healthy server connects', async () => {
+    const h = start();
+    const { ms } = await timed(
+      h.registry.connectAll([h.healthy(), h.stdio('crashy', 'crash-at-start')], 'user'),
+    );
+    const status = h.status('crashy');
+    if (status.state !== 'failed') throw new Error(`expected failed, got ${status.state}`);
+    expect(status.error.code).toBe('connect_failed');
+    expect(status.error.message).toContain('"crashy"');
+    expect(status.error.message).toContain('closed the connection while connecting');
+    expect(status.stderrTail).toContain('fatal: cannot open database');
+    // connect_timeout is 10 s: the exit is noticed, not waited out.
+    expect(ms).toBeLessThan(3_000);
+    expect(h.status('healthy').state).toBe('connected');
+    await h.finish();
+  });
+
+  it('hang in initialize: failed with connect_timeout at the deadline, its process reaped', async () => {
+    const h = start();
+    const { ms } = await timed(
+      h.registry.connectAll(
+        [h.healthy(), h.stdio('mute', 'hang-initialize', { connectTimeoutMs: 500 })],
+        'user',
+      ),
+    );
+    const status = h.status('mute');
+    if (status.state !== 'failed') throw new Error(`expected failed, got ${status.state}`);
+    expect(status.error.code).toBe('connect_timeout');
+    expect(status.error.message).toContain('"mute"');
+    expect(status.error.message).toContain('within 500 ms');
+    expect(ms).toBeGreaterThanOrEqual(450);
+    expect(ms).toBeLessThan(3_000);
+    expect(h.pids('mute').length).toBe(1);
+    await h.finish();
+  });
+
+  it('command not found: failed with command_not_found within 200 ms, naming PATH and EMBEDDING.md', async () => {
+    const h = start();
+    await h.registry.connectAll([h.healthy()], 'user');
+    const { ms } = await timed(
+      h.registry.connectAll(
+        [h.stdio('missing', 'none', { command: 'epoch-no-such-server-cmd' })],
+        'user',
+      ),
+    );
+    const status = h.status('missing');
+    if (status.state !== 'failed') throw new Error(`expected failed, got ${status.state}`);
+    expect(status.error.code).toBe('command_not_found');
+    expect(status.error.message).toContain('"epoch-no-such-server-cmd"');
+    expect(status.error.message).toContain('EMBEDDING.md');
+    expect(ms).toBeLessThan(200);
+    await h.finish();
+  });
+});
+
+describe('faults during a call', () => {
+  it('hang in a tool: request_timeout at the timeout, and the server got notifications/cancelled', async () => {
+    const h = start();
+    await h.registry.connectAll(
+      [h.healthy(), h.stdio('stuck', 'hang-tool', { timeoutMs: 300 })],
+      'user',
+    );
+    const { ms, error } = await timed(h.call('stuck', 'work'));
+    expect(isMcpError(error, 'request_timeout')).toBe(true);
+    expect((error as Error).message).toContain('"stuck"');
+    expect((error as Error).message).toContain('"work"');
+    expect((error as Error).message).toContain('notifications/cancelled');
+    expect(ms).toBeGreaterThanOrEqual(250);
+    expect(ms).toBeLessThan(2_000);
+    const call = h.received('stuck').find((r) => r.in?.method === 'tools/call');
+    await expect
+      .poll(() =>
+        h
+          .received('stuck')
+          .filter((r) => r.in?.method === 'notifications/cancelled')
+          .map((r) => r.in?.params?.requestId),
+      )
+      .toEqual([call?.in?.id]);
+    // Only the call is over: the server is still connected and answers the next one.
+    expect(h.status('stuck').state).toBe('connected');
+    await h.expectEcho('stuck');
+    await h.finish();
+  });
+
+  it('garbage on stdout: non-JSON lines and non-JSON-RPC JSON are skipped; the server keeps working', async () => {
+    const h = start();
+    await h.registry.connectAll([h.healthy(), h.stdio('noisy', 'garbage')], 'user');
+    expect(h.status('noisy').state).toBe('connected');
+    expect(h.status('noisy').toolCount).toBe(2);
+    const result = await h.call('noisy', 'work');
+    expect(result.content).toEqual([{ type: 'text', text: 'worked' }]);
+    await h.expectEcho('noisy');
+    expect(h.states('noisy')).toEqual(['connecting', 'connected']);
+    await h.finish();
+  });
+
+  it('truncated frame, then valid messages: the cut line is skipped and the real answer arrives', async () => {
+    const h = start();
+    await h.registry.connectAll([h.healthy(), h.stdio('cut', 'truncated-continue')], 'user');
+    const result = await h.call('cut', 'work');
+    expect(result.content).toEqual([{ type: 'text', text: 'worked after a cut frame' }]);
+    await h.expectEcho('cut');
+    expect(h.states('cut')).toEqual(['connecting', 'connected']);
+    await h.finish();
+  });
+
+  it('a 20 MB tool result arrives intact, in seconds', async () => {
+    const size = 20 * 1024 * 1024;
+    const h = start();
+    await h.registry.connectAll(
+      [h.healthy(), h.stdio('bulky', 'big', {}, [`--bytes=${size}`])],
+      'user',
+    );
+    const started = performance.now();
+    const result = await h.call('bulky', 'work');
+    const ms = performance.now() - started;
+    const [block] = result.content;
+    if (block?.type !== 'text') throw new Error(`expected one text block, got ${block?.type}`);
+    expect(block.text.length).toBe(size);
+    expect(block.text === bigText(size)).toBe(true);
+    expect(ms).toBeLessThan(15_000);
+    await h.expectEcho('bulky');
+    await h.finish();
+  });
+});
+
+describe('a server that dies, and the watchdog', () => {
+  it('crash mid-call: the call fails at once, the server is reconnecting, then connected again', async () => {
+    const h = start();
+    await h.registry.connectAll([h.healthy(), h.stdio('fragile', 'crash-mid-call')], 'user');
+    const work = h.tool('fragile', 'work');
+    const { ms, error } = await timed(h.call('fragile', 'work'));
+    expect(isMcpError(error, 'connection_closed')).toBe(true);
+    expect((error as Error).message).toContain('"fragile"');
+    expect(ms).toBeLessThan(2_000);
+    await h.waitForState('fragile', 'reconnecting', 2_000);
+    const status = h.status('fragile');
+    if (status.state !== 'reconnecting') throw new Error('unreachable');
+    expect(status.stderrTail).toContain('fatal: segfault in work');
+    // A call made now (the state is read in the same tick) fails at once with a message the
+    // model can read; it does not wait for the reconnect.
+    expect(h.status('fragile').state).toBe('reconnecting');
+    const during = await timed(work.execute({}, { signal: new AbortController().signal }));
+    expect(isMcpError(during.error)).toBe(true);
+    expect((during.error as Error).message).toContain('"fragile"');
+    expect((during.error as Error).message).toMatch(/reconnect/i);
+    expect(during.ms).toBeLessThan(100);
+    await h.waitForState('fragile', 'connected', 10_000);
+    expect(h.states('fragile')).toContain('reconnecting');
+    expect(h.pids('fragile').length).toBeGreaterThanOrEqual(2);
+    await h.expectEcho('fragile');
+    await h.finish();
+  });
+
+  it('a server that never comes back: reconnecting through every attempt, then failed', async () => {
+    const h = start();
+    await h.registry.connectAll([h.healthy(), h.stdio('doomed', 'die-for-good')], 'user');
+    const work = h.tool('doomed', 'work');
+    const started = performance.now();
+    await h.call('doomed', 'work').catch(() => {});
+    await h.waitForState('doomed', 'failed', 10_000);
+    // 100 + 200 + 400 ms of waits and three starts that crash at once.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(h.states('doomed')).toContain('reconnecting');
+    // The first process and one per attempt of the series.
+    expect(h.pids('doomed')).toHaveLength(4);
+    const status = h.status('doomed');
+    if (status.state !== 'failed') throw new Error('unreachable');
+    expect(status.error.message).toContain('"doomed"');
+    expect(status.stderrTail).toContain('fatal: cannot open database');
+    const after = await timed(work.execute({}, { signal: new AbortController().signal }));
+    expect(isMcpError(after.error)).toBe(true);
+    expect((after.error as Error).message).toContain('"doomed"');
+    expect(after.ms).toBeLessThan(100);
+    await h.finish();
+  });
+
+  it('truncated frame, then exit: the call fails with connection_closed and the server comes back', async () => {
+    const h = start();
+    await h.registry.connectAll([h.healthy(), h.stdio('halfway', 'truncated-exit')], 'user');
+    const { ms, error } = await timed(h.call('halfway', 'work'));
+    expect(isMcpError(error, 'connection_closed')).toBe(true);
+    expect((error as Error).message).toContain('"halfway"');
+    expect(ms).toBeLessThan(2_000);
+    await h.waitForState('halfway', 'connected', 10_000);
+    expect(h.states('halfway')).toContain('reconnecting');
+    await h.expectEcho('halfway');
+    await h.finish();
+  });
+
+  it('exit after N calls, then recover: reconnecting, then connected on a new process', async () => {
+    const h = start();
+    await h.registry.connectAll(
+      [h.healthy(), h.stdio('tired', 'exit-after-calls', {}, ['--n=2'])],
+      'user',
+    );
+    await h.expectEcho('tired');
+    await h.expectEcho('tired');
+    const [first] = h.pids('tired');
+    await h.waitForState('tired', 'reconnecting', 2_000);
+    await h.waitForState('tired', 'connected', 10_000);
+    expect(h.pids('tired')).toHaveLength(2);
+    expect(h.pids('tired')[0]).toBe(first);
+    await h.expectEcho('tired');
+    await h.finish();
+  });
+});
+
+/** fault-server.mjs's `big` text: printable ASCII whose run shifts every KiB. */
+function bigText(size: number): string {
+  const buffer = Buffer.allocUnsafe(size);
+  for (let i = 0; i < size; i++) buffer[i] = 33 + ((i + (i >>> 10)) % 94);
+  return buffer.toString('latin1');
+}

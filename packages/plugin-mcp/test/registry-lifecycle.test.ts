@@ -1,0 +1,110 @@
+// The connection states as a registry reports them: status events with each state's payload
+// (reconnecting with its attempt and next attempt time, idle, needsLogin), and reconnect(name)
+// bringing a failed server back.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { McpRegistry } from '../src/registry.js';
+import type { HttpServerConfig, McpServerStatus, StdioServerConfig } from '../src/types.js';
+import { startHttpMcpServer } from './support/http-mcp-server.js';
+import { type Behavior, recordDir, recordingConfig, records } from './support/recording.js';
+import { waitUntil } from './support/waiting.js';
+
+let dir: ReturnType<typeof recordDir>;
+const cleanups: Array<() => Promise<void>> = [];
+
+beforeEach(() => {
+  dir = recordDir();
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  dir.remove();
+});
+
+function registry(): { reg: McpRegistry; events: McpServerStatus[] } {
+  const reg = new McpRegistry({ schemaCache: null, reconnectDelaysMs: [200, 200, 200] });
+  cleanups.push(() => reg.disconnectAll());
+  const events: McpServerStatus[] = [];
+  reg.onStatus((status) => events.push(status));
+  return { reg, events };
+}
+
+function server(
+  name: string,
+  behavior: Behavior = {},
+  overrides: Partial<StdioServerConfig> = {},
+): StdioServerConfig {
+  return recordingConfig(name, join(dir.path, `${name}.jsonl`), behavior, overrides);
+}
+
+function pids(name: string): number[] {
+  return records(join(dir.path, `${name}.jsonl`))
+    .filter((r) => r.event === 'start')
+    .map((r) => r.pid ?? 0);
+}
+
+describe('status events', () => {
+  it('a killed server reports reconnecting (attempt, next attempt time, error, stderr), then connected', async () => {
+    const { reg, events } = registry();
+    await reg.connectAll([server('k', { stderr: 'k: ready' })], 'user');
+    process.kill(pids('k')[0] ?? 0, 'SIGKILL');
+    await waitUntil(() => events.at(-1)?.state === 'connected' && events.length > 2, 'reconnect');
+    expect(events.map((e) => e.state)).toEqual([
+      'connecting',
+      'connected',
+      'reconnecting',
+      'reconnecting',
+      'connected',
+    ]);
+    const [waiting, running] = events.filter((e) => e.state === 'reconnecting');
+    if (waiting?.state !== 'reconnecting' || running?.state !== 'reconnecting') {
+      throw new Error('unreachable');
+    }
+    expect(waiting).toMatchObject({
+      name: 'k',
+      source: 'user',
+      toolCount: 0,
+      reconnect: { attempt: 1, attempts: 3 },
+      error: { code: 'connection_closed' },
+    });
+    expect(waiting.reconnect.nextAttemptAt).toBeTypeOf('number');
+    expect(waiting.stderrTail).toContain('k: ready');
+    expect(running.reconnect).toEqual({ attempt: 1, attempts: 3 });
+  });
+
+  it('idle and needsLogin carry their payloads', async () => {
+    const { reg } = registry();
+    const http = await startHttpMcpServer({ mode: 'http', header: ['x-api-key', 'k-123'] });
+    cleanups.push(() => http.stop());
+    const locked: HttpServerConfig = {
+      ...server('locked'),
+      transport: 'http',
+      url: http.url,
+      headers: {},
+    };
+    await reg.connectAll([server('sleepy', {}, { idleTimeoutMs: 200 }), locked], 'user');
+    await waitUntil(() => reg.statuses()[0]?.state === 'idle', 'sleepy to go idle');
+    const [sleepy, refused] = reg.statuses();
+    expect(sleepy?.state === 'idle' && sleepy.since).toBeLessThanOrEqual(Date.now());
+    expect(refused).toMatchObject({ state: 'needsLogin', error: { code: 'needs_login' } });
+    expect(refused?.state === 'needsLogin' && refused.error.message).toContain(
+      'epoch mcp login locked',
+    );
+  });
+});
+
+describe('reconnect(name)', () => {
+  it('brings a failed server back and resolves with its connected status', async () => {
+    const { reg } = registry();
+    const flag = join(dir.path, 'die');
+    await reg.connectAll([server('phoenix', { exitAtStartIf: flag })], 'user');
+    writeFileSync(flag, '');
+    process.kill(pids('phoenix')[0] ?? 0, 'SIGKILL');
+    await waitUntil(() => reg.statuses()[0]?.state === 'failed', 'phoenix to fail', 5_000);
+    rmSync(flag);
+    const status = await reg.reconnect('phoenix');
+    expect(status).toMatchObject({ name: 'phoenix', state: 'connected', toolCount: 4 });
+    expect(pids('phoenix')).toHaveLength(5);
+  });
+});

@@ -1,0 +1,53 @@
+// The one error of mcp-config-write. Callers decide on `code`; the message is for the person who
+// asked for the change and names the file and the server. It never repeats a command, URL or env
+// value: those can hold tokens.
+import type { Diagnostic } from '@epoch-agent/infra';
+
+export type McpConfigWriteErrorCode =
+  /** The name is not `[A-Za-z0-9_-]+` (it becomes part of tool names sent to model providers). */
+  | 'invalid_name'
+  /** A server of that name is already in the file. */
+  | 'duplicate_server'
+  /** removeServer: no server of that name is in the file. */
+  | 'unknown_server'
+  /** The file does not parse; `diagnostics` says where. Nothing was written. */
+  | 'syntax_error'
+  /** The file parses but is not `{ "servers": { … } }` (the top level or `servers` is not an object). */
+  | 'invalid_shape'
+  /** The file's bytes are not UTF-8, so a text edit could not keep them as they are. */
+  | 'invalid_encoding'
+  /** The server as given would not load (empty command, a URL that is not http(s), …); see `diagnostics`. */
+  | 'invalid_server'
+  /** Another process held `<file>.lock` for the whole wait. */
+  | 'lock_timeout';
+
+export interface McpConfigWriteErrorData {
+  readonly file: string;
+  /** The server the change was about, when there is one. */
+  readonly server?: string;
+  /** The loader's diagnostics, for `syntax_error` and `invalid_server`; empty otherwise. */
+  readonly diagnostics?: readonly Diagnostic[];
+}
+
+export class McpConfigWriteError extends Error {
+  override readonly name = 'McpConfigWriteError';
+  readonly code: McpConfigWriteErrorCode;
+  readonly file: string;
+  readonly server: string | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+
+  constructor(code: McpConfigWriteErrorCode, message: string, data: McpConfigWriteErrorData) {
+    super(message);
+    this.code = code;
+    this.file = data.file;
+    this.server = data.server;
+    this.diagnostics = data.diagnostics ?? [];
+  }
+}
+
+export function isMcpConfigWriteError(
+  error: unknown,
+  code?: McpConfigWriteErrorCode,
+): error is McpConfigWriteError {
+  return error instanceof McpConfigWriteError && (code === undefined || error.code === code);
+}

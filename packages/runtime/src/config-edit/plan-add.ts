@@ -1,0 +1,121 @@
+// Where a new server goes in the text of mcp.json, and which files are refused. Pure: text in, one
+// insertion (or the reason there is none) out.
+//
+// The server goes last in the `servers` object the loader reads (the last `servers` key, as
+// JSON.parse would take it). A file without `servers` gets one as the last top-level member; a file
+// that is empty or only comments gets the whole object appended.
+import { parseMcpConfig } from '@epoch-agent/plugin-mcp';
+import { type Node, type ParseError, parseTree } from 'jsonc-parser';
+import { McpConfigWriteError } from './errors.js';
+import {
+  type Insertion,
+  indentUnit,
+  insertMember,
+  type RenderMember,
+  type TextStyle,
+} from './insert-member.js';
+import { detectEol } from './jsonc-text.js';
+
+export type Plan<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: McpConfigWriteError };
+
+export interface ParsedConfig {
+  readonly root: Node | undefined;
+  /** The value of the last `servers` key; undefined when there is none. */
+  readonly servers: Node | undefined;
+}
+
+/** Parses `text` as the loader does; a syntax error or a wrong shape is the refusal. */
+export function parseConfigText(text: string, file: string): Plan<ParsedConfig> {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, allowEmptyContent: true });
+  if (errors.length > 0) {
+    // The loader words the diagnostic (file, field path, line:column), so a person sees the same
+    // message here as at startup.
+    const diagnostics = parseMcpConfig(text, file).diagnostics;
+    const where = diagnostics[0];
+    const at = where === undefined ? '' : ` at line ${where.line}, column ${where.column}`;
+    return refuse(
+      'syntax_error',
+      `${file} has a JSON syntax error${at}, so it was not changed. Fix the file first.`,
+      { file, diagnostics },
+    );
+  }
+  if (root === undefined) return { ok: true, value: { root, servers: undefined } };
+  if (root.type !== 'object') {
+    return refuse(
+      'invalid_shape',
+      `${file} must hold an object like { "servers": { … } }, so it was not changed. Fix the file first.`,
+      { file },
+    );
+  }
+  const servers = propertyValue(root, 'servers');
+  if (servers !== undefined && servers.type !== 'object') {
+    return refuse(
+      'invalid_shape',
+      `"servers" in ${file} must be an object keyed by server name, so the file was not changed. Fix the file first.`,
+      { file },
+    );
+  }
+  return { ok: true, value: { root, servers } };
+}
+
+/** The insertion that adds the entry `render` draws as server `name`. */
+export function planAdd(
+  text: string,
+  file: string,
+  name: string,
+  render: RenderMember,
+): Plan<Insertion> {
+  const parsed = parseConfigText(text, file);
+  if (!parsed.ok) return parsed;
+  const { root, servers } = parsed.value;
+  const eol = detectEol(text);
+  if (root === undefined) {
+    const unit = '  ';
+    const entry = render({ inline: false, indent: unit + unit, eol, unit });
+    const object = `{${eol}${unit}"servers": {${eol}${unit}${unit}${entry}${eol}${unit}}${eol}}${eol}`;
+    const separator = text === '' || /[\r\n]$/.test(text) ? '' : eol;
+    return { ok: true, value: { offset: text.length, text: separator + object } };
+  }
+  if (servers === undefined) {
+    const style: TextStyle = { eol, unit: indentUnit(text, root, root) };
+    return { ok: true, value: insertMember(text, root, wrapInServers(render), style) };
+  }
+  if (memberNames(servers).includes(name)) {
+    return refuse(
+      'duplicate_server',
+      `server "${name}" is already in ${file}; choose another name, or edit that entry by hand.`,
+      { file, server: name },
+    );
+  }
+  const style: TextStyle = { eol, unit: indentUnit(text, root, servers) };
+  return { ok: true, value: insertMember(text, servers, render, style) };
+}
+
+function wrapInServers(render: RenderMember): RenderMember {
+  return (layout) => {
+    if (layout.inline) return `"servers": {${render(layout)}}`;
+    const { eol, indent, unit } = layout;
+    const entry = render({ ...layout, indent: indent + unit });
+    return `"servers": {${eol}${indent}${unit}${entry}${eol}${indent}}`;
+  };
+}
+
+/** The property nodes of an object, in file order. */
+export function membersOf(object: Node): Node[] {
+  return (object.children ?? []).filter((child) => child.children?.[0] !== undefined);
+}
+
+function memberNames(object: Node): string[] {
+  return membersOf(object).map((member) => String(member.children?.[0]?.value));
+}
+
+function propertyValue(object: Node, key: string): Node | undefined {
+  return membersOf(object).findLast((member) => member.children?.[0]?.value === key)?.children?.[1];
+}
+
+export function refuse<T>(...args: ConstructorParameters<typeof McpConfigWriteError>): Plan<T> {
+  return { ok: false, error: new McpConfigWriteError(...args) };
+}

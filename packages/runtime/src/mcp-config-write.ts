@@ -1,0 +1,226 @@
+// mcp-config-write: adds a server to the user's mcp.json (or removes one) as a TEXT EDIT. It is how
+// the connectors page's "add server" (POST /api/mcp) writes the file.
+//
+// The criteria (the seed: "你的注释、键序、缩进、以及 connect_timeout / type 这类别名一个字节都不动"):
+// - The file is the user's. They write comments in it, order servers their way, indent their way,
+//   and use aliases (`type` for `transport`, `connectTimeout` for `connect_timeout`). Read -> modify
+//   -> write-whole would parse all of that away and print the file back in our format. So the new
+//   entry is one piece of text inserted into the original: every byte outside it stays as it was.
+//   The entry follows the file's own indentation (tabs or spaces, the width it uses) and line
+//   endings (LF or CRLF); a file written on one line gets it on that line. One cost of a single
+//   inserted piece: a comment at the end of the last entry's line, when no comma follows that
+//   entry, ends up after the new entry (the comma has to go right after the old one).
+// - The page asks for three things only: transport, command or URL, env. Everything else (timeout,
+//   connect_timeout, headers, cwd, …) is written by hand, so the result names the file written and
+//   the fields left to write there (derived from the plugin's MCP_CONFIG_FIELDS, not a list kept
+//   here).
+// - The name is held to [A-Za-z0-9_-] (stricter than a hand-written file): it goes verbatim into
+//   tool names `mcp__<server>__<tool>` that providers reject otherwise. A name already in the file
+//   is refused: the page adds, it does not overwrite what the user wrote.
+// - A file that does not parse is never written: after a syntax error nothing in the text can be
+//   trusted to mean what it seems to. The caller gets the loader's diagnostic.
+// - The result must load: the edited text goes through the plugin's parseMcpConfig first, and the
+//   new server must come out of it with no diagnostic at all, or nothing is written.
+// - The write is atomic (infra writeFileAtomic: a reader sees the old file or the new one) and keeps
+//   the file's mode; a new file is 0600 in a 0700 directory (it can hold tokens). Writers take
+//   `<file>.lock` (file-lock.ts), so two processes adding at once both end up in the file.
+// - removeServer is the same kind of edit. It undoes addServer exactly (add then remove gives back
+//   the original bytes) and leaves comments alone, even those right above the entry — see
+//   config-edit/plan-remove.ts. One exception: when addServer had to create `servers` (or the whole
+//   file), removing that last server leaves `"servers": {}` — an empty `servers` and a missing one
+//   are the same text once a server is in it, and the empty one is the form to keep.
+//
+// Errors are thrown, as McpConfigWriteError with a `code` (and the loader's `diagnostics` for
+// `syntax_error`, positions in the file, and `invalid_server`, positions in the text that would
+// have been written); nothing is written when one is thrown. A throw rather than a result union:
+// every refusal ends the request the same way, and the caller branches on `code` alone.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { writeFileAtomic } from '@epoch-agent/infra';
+import { type McpConfigLoad, parseMcpConfig } from '@epoch-agent/plugin-mcp';
+import { McpConfigWriteError } from './config-edit/errors.js';
+import { withFileLock } from './config-edit/file-lock.js';
+import type { Insertion } from './config-edit/insert-member.js';
+import {
+  type AddServerInput,
+  fieldsToSetByHand,
+  renderServer,
+  SERVER_NAME_PATTERN,
+} from './config-edit/new-server.js';
+import { planAdd } from './config-edit/plan-add.js';
+import { type Deletion, planRemove } from './config-edit/plan-remove.js';
+
+export {
+  isMcpConfigWriteError,
+  McpConfigWriteError,
+  type McpConfigWriteErrorCode,
+  type McpConfigWriteErrorData,
+} from './config-edit/errors.js';
+export { type AddServerInput, SERVER_NAME_PATTERN } from './config-edit/new-server.js';
+
+export interface McpConfigWriteOptions {
+  /** How long to wait for another writer's `<file>.lock`. Default 15 s. */
+  readonly lockWaitMs?: number;
+}
+
+export interface AddServerResult {
+  /** The absolute path written. */
+  readonly file: string;
+  /** The file did not exist and was created. */
+  readonly created: boolean;
+  /**
+   * What was inserted and where (a UTF-16 offset into the new text): the new text is the old one
+   * with `text` put in at `offset`, and nothing else changed.
+   */
+  readonly inserted: { readonly offset: number; readonly text: string };
+  /** The fields of this server the page cannot set, in the field table's order: add them by hand. */
+  readonly setByHand: readonly string[];
+}
+
+export interface RemoveServerResult {
+  /** The absolute path written. */
+  readonly file: string;
+}
+
+// A writer holds the lock for milliseconds; ten seconds means it is stopped, not slow.
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 15_000;
+
+/** Inserts `server` as the last entry of `servers` in the mcp.json at `file`. */
+export async function addServer(
+  file: string,
+  server: AddServerInput,
+  options: McpConfigWriteOptions = {},
+): Promise<AddServerResult> {
+  const path = resolve(file);
+  // In a file of its own first, so a bad name or a server that cannot load is refused before any
+  // file or directory is made.
+  addServerToText('', path, server);
+  return withFileLock(path, lockOptions(options), async () => {
+    const before = await readConfig(path);
+    const { text, inserted } = addServerToText(before.text, path, server);
+    await writeFileAtomic(path, text, { mode: 0o600 });
+    return {
+      file: path,
+      created: !before.exists,
+      inserted,
+      setByHand: fieldsToSetByHand(server.transport),
+    };
+  });
+}
+
+/** Takes the server `name` out of the mcp.json at `file` (every entry of that name). */
+export async function removeServer(
+  file: string,
+  name: string,
+  options: McpConfigWriteOptions = {},
+): Promise<RemoveServerResult> {
+  const path = resolve(file);
+  return withFileLock(path, lockOptions(options), async () => {
+    const before = await readConfig(path);
+    if (!before.exists) {
+      throw new McpConfigWriteError(
+        'unknown_server',
+        `there is no server "${name}" in ${path} (the file does not exist), so nothing was removed.`,
+        { file: path, server: name },
+      );
+    }
+    await writeFileAtomic(path, removeServerFromText(before.text, path, name));
+    return { file: path };
+  });
+}
+
+/**
+ * addServer on the text of the file (`file` names it in messages): the new text and what was
+ * inserted where. Throws McpConfigWriteError as addServer does.
+ */
+export function addServerToText(
+  text: string,
+  file: string,
+  server: AddServerInput,
+): { readonly text: string; readonly inserted: Insertion } {
+  checkName(server.name, file);
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const body = text.slice(bom.length);
+  const plan = planAdd(body, file, server.name, renderServer(server));
+  if (!plan.ok) throw plan.error;
+  const { offset, text: piece } = plan.value;
+  const after = bom + body.slice(0, offset) + piece + body.slice(offset);
+  checkLoads(after, file, server.name);
+  return { text: after, inserted: { offset: bom.length + offset, text: piece } };
+}
+
+/** removeServer on the text of the file: the new text. Throws McpConfigWriteError as it does. */
+export function removeServerFromText(text: string, file: string, name: string): string {
+  let out = text;
+  // A name given twice: the loader uses the later entry, so both must go for the server to go.
+  for (let removed = 0; ; removed++) {
+    const bom = out.startsWith('\uFEFF') ? '\uFEFF' : '';
+    const plan = planRemove(out.slice(bom.length), file, name);
+    if (!plan.ok) {
+      if (removed > 0 && plan.error.code === 'unknown_server') return out;
+      throw plan.error;
+    }
+    out = bom + applyDeletions(out.slice(bom.length), plan.value);
+  }
+}
+
+function checkName(name: string, file: string): void {
+  if (SERVER_NAME_PATTERN.test(name)) return;
+  throw new McpConfigWriteError(
+    'invalid_name',
+    `server name ${JSON.stringify(name)} can only use letters, digits, "_" and "-" (it becomes part of tool names like mcp__<server>__<tool>, which model providers restrict); choose another name.`,
+    { file, server: name },
+  );
+}
+
+/** The new server must load from `text` with no diagnostic of its own. */
+function checkLoads(text: string, file: string, name: string): void {
+  const load: McpConfigLoad = parseMcpConfig(text, file);
+  const prefix = `servers.${name}`;
+  const diagnostics = load.diagnostics.filter(
+    (d) =>
+      d.code === 'syntax_error' ||
+      d.path === prefix ||
+      d.path.startsWith(`${prefix}.`) ||
+      d.path.startsWith(`${prefix}[`),
+  );
+  const loaded = load.servers.some((config) => config.name === name);
+  if (diagnostics.length === 0 && loaded) return;
+  const why = diagnostics[0]?.message ?? 'it did not load';
+  throw new McpConfigWriteError(
+    'invalid_server',
+    `server "${name}" was not added to ${file}: ${why}`,
+    { file, server: name, diagnostics },
+  );
+}
+
+async function readConfig(file: string): Promise<{ text: string; exists: boolean }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', exists: false };
+    throw error;
+  }
+  const text = bytes.toString('utf8');
+  // Decoding replaces invalid bytes; writing that back would change bytes we promise to keep.
+  if (!Buffer.from(text, 'utf8').equals(bytes)) {
+    throw new McpConfigWriteError(
+      'invalid_encoding',
+      `${file} is not valid UTF-8, so it was not changed; save it as UTF-8 first.`,
+      { file },
+    );
+  }
+  return { text, exists: true };
+}
+
+function applyDeletions(text: string, deletions: readonly Deletion[]): string {
+  let out = text;
+  for (const { from, to } of deletions) out = out.slice(0, from) + out.slice(to);
+  return out;
+}
+
+function lockOptions(options: McpConfigWriteOptions) {
+  return { waitMs: options.lockWaitMs ?? LOCK_WAIT_MS, staleMs: STALE_LOCK_MS };
+}

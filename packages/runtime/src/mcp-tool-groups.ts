@@ -1,0 +1,26 @@
+// Keeps the ToolRegistry's `mcp:<server>` groups in step with the McpRegistry: a server's group
+// holds exactly the tools the registry offers for it now — set when it connects (or offers cached
+// tools while connecting) and when its tools change, removed when it fails or is disconnected.
+// The registry never touches the ToolRegistry itself; this is the one place that does.
+import type { McpRegistry } from '@epoch-agent/plugin-mcp';
+import { mcpGroup } from './tool-name-resolution.js';
+import type { ToolRegistry } from './tool-registry.js';
+
+/** Starts keeping the groups in step; returns the function that stops it. */
+export function syncMcpToolGroups(mcp: McpRegistry, tools: ToolRegistry): () => void {
+  const sync = (server: string): void => {
+    const offered = mcp.tools().filter((tool) => tool.server === server);
+    if (mcp.configOf(server) === undefined || offered.length === 0) {
+      tools.removeGroup(mcpGroup(server));
+    } else {
+      tools.setGroup(mcpGroup(server), offered);
+    }
+  };
+  const stops = [
+    mcp.onStatus((status) => sync(status.name)),
+    mcp.onToolsChanged((event) => sync(event.server)),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
+}

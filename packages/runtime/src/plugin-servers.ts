@@ -1,0 +1,101 @@
+// The servers installed plugins bring: `$EPOCH_HOME/plugins/<plugin name>/mcp.json`, read like the
+// user's mcp.json, each server named `<plugin name>__<server>` and connected with source `plugin`.
+// Plugins are per epoch home, not per profile. A directory whose name is not a plugin name, or a
+// server key outside [A-Za-z0-9_-], is skipped with a diagnostic; the rest still load.
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Diagnostic, epochHome } from '@epoch-agent/infra';
+import { loadMcpConfig, type McpServerConfig, type McpServerSource } from '@epoch-agent/plugin-mcp';
+import { SERVER_NAME_PATTERN } from './config-edit/new-server.js';
+import { serverKeyPosition } from './key-position.js';
+import {
+  type KeyedServer,
+  PLUGIN_NAME_PATTERN,
+  type RuntimeDiagnosticCode,
+  scopedServerName,
+  withoutTakenNames,
+} from './server-names.js';
+
+/** `$EPOCH_HOME/plugins`: one directory per installed plugin, named after it. */
+export function pluginsDir(): string {
+  return join(epochHome(), 'plugins');
+}
+
+/**
+ * Every plugin's servers, plugins in name order. `taken` holds the names already in use (the
+ * host's); a plugin server that would reuse one is left out with a diagnostic.
+ */
+export async function loadPluginServers(
+  taken: ReadonlyMap<string, McpServerSource>,
+): Promise<{ servers: McpServerConfig[]; diagnostics: Diagnostic[] }> {
+  const servers: McpServerConfig[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const dir = pluginsDir();
+  let names: string[];
+  try {
+    names = (await readdir(dir)).sort();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // No plugins directory: nothing is installed.
+    if (code === 'ENOENT') return { servers, diagnostics };
+    diagnostics.push(
+      at(
+        dir,
+        'unreadable_plugins_dir',
+        `cannot read the plugins directory ${dir} (${code ?? 'error'}); no plugin servers are loaded. Check that it is a directory you can read.`,
+      ),
+    );
+    return { servers, diagnostics };
+  }
+  for (const name of names) {
+    const pluginDir = join(dir, name);
+    if (!(await isDirectory(pluginDir))) continue;
+    if (!PLUGIN_NAME_PATTERN.test(name)) {
+      diagnostics.push(
+        at(
+          pluginDir,
+          'invalid_plugin_name',
+          `plugin directory "${name}" is skipped: a plugin name must match ${PLUGIN_NAME_PATTERN.source} (lowercase letters, digits and "-"), because it becomes part of tool names sent to model providers. Reinstall the plugin under a valid name.`,
+        ),
+      );
+      continue;
+    }
+    const file = join(pluginDir, 'mcp.json');
+    const load = await loadMcpConfig(file);
+    diagnostics.push(...load.diagnostics);
+    const keyed: KeyedServer[] = [];
+    for (const config of load.servers) {
+      if (SERVER_NAME_PATTERN.test(config.name)) {
+        keyed.push({
+          key: config.name,
+          config: { ...config, name: scopedServerName(name, config.name) },
+        });
+        continue;
+      }
+      diagnostics.push({
+        severity: 'error',
+        code: 'invalid_server_name' satisfies RuntimeDiagnosticCode,
+        file,
+        path: `servers.${config.name}`,
+        ...(await serverKeyPosition(file, config.name)),
+        message: `MCP server "${config.name}" of plugin "${name}" is skipped: a plugin's server names must match ${SERVER_NAME_PATTERN.source} (letters, digits, "_" and "-"), because they become part of tool names sent to model providers. Rename it in ${file}.`,
+      });
+    }
+    const kept = await withoutTakenNames(keyed, file, taken);
+    servers.push(...kept.servers);
+    diagnostics.push(...kept.diagnostics);
+  }
+  return { servers, diagnostics };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function at(file: string, code: RuntimeDiagnosticCode, message: string): Diagnostic {
+  return { severity: 'error', code, file, path: '', line: 1, column: 1, message };
+}

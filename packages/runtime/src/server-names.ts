@@ -1,0 +1,81 @@
+// The names servers get from where they came from, and the patterns those names are held to.
+//
+// A server name goes verbatim into tool names (`mcp__<server>__<tool>`), and tool names are sent to
+// model providers, which refuse anything outside `^[a-zA-Z0-9_-]{1,128}$` with a hard 400 for the
+// whole request (a `:` did exactly that). A user's own mcp.json keeps its names as written (they are
+// sanitized into tool names, and the user sees what they wrote); names the assembly builds for host
+// and plugin servers are held to that character set from the start, so they reach the provider
+// unchanged. Two underscores join the parts: `:` would be refused.
+import type { Diagnostic } from '@epoch-agent/infra';
+import type { McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
+import { serverKeyPosition } from './key-position.js';
+
+/** An embedding host's namespace: the prefix of its servers' names, checked by buildRuntime. */
+export const HOST_NAMESPACE_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * An installed plugin's name, which is also its directory under `$EPOCH_HOME/plugins/`. Lowercase,
+ * so the name is the same directory on case-insensitive file systems; starting with a letter or
+ * digit, so it is neither hidden (`.`) nor read as an option (`-`); no `_`, so
+ * `<plugin>__<server>` splits back into its parts at the first `__` and no two plugins can build
+ * the same server name.
+ */
+export const PLUGIN_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/** `<namespace or plugin>__<server>`. */
+export function scopedServerName(prefix: string, server: string): string {
+  return `${prefix}__${server}`;
+}
+
+/** Every `code` of a diagnostic the runtime adds to the config loader's own. */
+export type RuntimeDiagnosticCode =
+  | 'invalid_plugin_name'
+  | 'invalid_server_name'
+  | 'server_name_taken'
+  | 'unreadable_plugins_dir';
+
+/** A diagnostic of loading servers, with the source whose load found it. */
+export type RuntimeDiagnostic = Diagnostic & { readonly source: McpServerSource };
+
+export function fromSource(
+  source: McpServerSource,
+  diagnostics: readonly Diagnostic[],
+): RuntimeDiagnostic[] {
+  return diagnostics.map((diagnostic) => ({ ...diagnostic, source }));
+}
+
+/** A server read from a file, by its key there and the config it becomes. */
+export interface KeyedServer {
+  readonly key: string;
+  readonly config: McpServerConfig;
+}
+
+/**
+ * Leaves out servers whose name an earlier source already holds (a user server named like a host
+ * server, a plugin named like the host's namespace): the earlier one keeps running, and the one
+ * left out is an error diagnostic at its key. connectAll would refuse the whole batch otherwise.
+ */
+export async function withoutTakenNames(
+  servers: readonly KeyedServer[],
+  file: string,
+  taken: ReadonlyMap<string, McpServerSource>,
+): Promise<{ servers: McpServerConfig[]; diagnostics: Diagnostic[] }> {
+  const kept: McpServerConfig[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const { key, config } of servers) {
+    const owner = taken.get(config.name);
+    if (owner === undefined) {
+      kept.push(config);
+      continue;
+    }
+    diagnostics.push({
+      severity: 'error',
+      code: 'server_name_taken' satisfies RuntimeDiagnosticCode,
+      file,
+      path: `servers.${key}`,
+      ...(await serverKeyPosition(file, key)),
+      message: `MCP server "${config.name}" is not connected: a ${owner} server already has that name and keeps it. Rename "${key}" in ${file}.`,
+    });
+  }
+  return { servers: kept, diagnostics };
+}

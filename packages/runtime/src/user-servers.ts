@@ -1,0 +1,36 @@
+// The user's own servers: the mcp.json at mcpConfigPath(), names as written, source `user`.
+import { type Diagnostic, mcpConfigPath } from '@epoch-agent/infra';
+import { loadMcpConfig, type McpServerConfig, type McpServerSource } from '@epoch-agent/plugin-mcp';
+import { withoutTakenNames } from './server-names.js';
+
+export interface UserServersLoad {
+  readonly file: string;
+  readonly servers: readonly McpServerConfig[];
+  readonly diagnostics: readonly Diagnostic[];
+  /**
+   * Nothing could be read from the file (a syntax error, or it cannot be opened): its servers are
+   * unknown, not absent.
+   */
+  readonly unreadable: boolean;
+}
+
+/** `taken`: names host and plugin servers hold; a user server reusing one is left out. */
+export async function loadUserServers(
+  taken: ReadonlyMap<string, McpServerSource>,
+): Promise<UserServersLoad> {
+  const file = mcpConfigPath();
+  const load = await loadMcpConfig(file);
+  const kept = await withoutTakenNames(
+    load.servers.map((config) => ({ key: config.name, config })),
+    file,
+    taken,
+  );
+  return {
+    file,
+    servers: kept.servers,
+    diagnostics: [...load.diagnostics, ...kept.diagnostics],
+    unreadable: load.diagnostics.some(
+      ({ code }) => code === 'syntax_error' || code === 'unreadable_file',
+    ),
+  };
+}

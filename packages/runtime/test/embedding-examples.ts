@@ -1,0 +1,77 @@
+// The code examples of EMBEDDING.md (repo root), verbatim, one function per block: this file is
+// typechecked with the tests (tsconfig.test.json), so an example that stops compiling fails the
+// build. Not run: the examples start servers with npx. Keep the two in step.
+import { delimiter, dirname } from 'node:path';
+import { formatDiagnostic } from '@epoch-agent/infra';
+import type { EpochTool } from '@epoch-agent/protocol';
+import { buildRuntime, isRuntimeError } from '@epoch-agent/runtime';
+
+export async function buildingTheRuntime(myBuiltinTools: EpochTool[]) {
+  const runtime = await buildRuntime({
+    hostCapabilities: {
+      namespace: 'acme',
+      mcpServers: {
+        search: { command: 'npx', args: ['-y', '@acme/search-mcp'], connectTimeout: 30 },
+        docs: { transport: 'http', url: 'https://mcp.acme.example/docs' },
+      },
+    },
+  });
+
+  // The host's own tools are one more group next to the servers' `mcp:<server>` groups.
+  runtime.tools.setGroup('builtin', myBuiltinTools);
+
+  // Everything to hand to the agent loop, under the names the model will see:
+  // mcp__acme__search__<tool>, mcp__acme__docs__<tool>, the plugins' and the user's servers' tools.
+  const tools = runtime.tools.tools();
+
+  for (const status of runtime.mcp.statuses()) {
+    console.log(status.source, status.name, status.state); // e.g. "host acme__search connected"
+  }
+  for (const diagnostic of runtime.diagnostics()) {
+    console.warn(`[${diagnostic.source}] ${formatDiagnostic(diagnostic)}`);
+  }
+
+  await runtime.close(); // on exit: every server closed, every process tree reaped
+  return tools;
+}
+
+export async function badNamespace() {
+  try {
+    await buildRuntime({ hostCapabilities: { namespace: 'acme:tools', mcpServers: {} } });
+  } catch (error) {
+    if (isRuntimeError(error, 'invalid_host_namespace')) {
+      console.error(error.message, error.data.namespace); // names the namespace and the pattern
+    }
+    throw error;
+  }
+}
+
+export async function events() {
+  const runtime = await buildRuntime();
+  runtime.mcp.onStatus((status) => {
+    if (status.state === 'failed') console.warn(`${status.name}: ${status.error.message}`);
+  });
+  runtime.mcp.onToolsChanged((event) => {
+    console.log(`${event.server} (${event.source}) changed its tools (${event.reason})`);
+  });
+  runtime.tools.onChange(({ group, kind }) => {
+    // The agent loop's tool set is fixed for a turn: take runtime.tools.tools() at the next one.
+    console.log(`tool group ${group} ${kind}`);
+  });
+  for (const collision of runtime.tools.collisions()) console.warn(collision.message);
+}
+
+export async function applying() {
+  const runtime = await buildRuntime();
+  // ... the user edited mcp.json (by hand, or through the connectors page) ...
+  const applied = await runtime.applyMcpConfig();
+  console.log(applied.added, applied.removed, applied.reconnected, applied.unchanged);
+  for (const diagnostic of applied.diagnostics) console.warn(formatDiagnostic(diagnostic));
+}
+
+export function shippedNode() {
+  // The directory that holds the node (and npx) the host ships with; here the host itself runs on
+  // that Node. An Electron-style host points at the node binary it bundles instead.
+  const shippedNodeDir = dirname(process.execPath);
+  process.env.PATH = `${shippedNodeDir}${delimiter}${process.env.PATH ?? ''}`;
+}

@@ -1,0 +1,71 @@
+// Shared by the runtime tests: a temp EPOCH_HOME per test, mcp.json files written into it, and the
+// pid-server fixture, whose `whoami` tool says which process answers.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mcpConfigPath } from '@epoch-agent/infra';
+import { type McpServerEntry, prefixedName } from '@epoch-agent/plugin-mcp';
+import type { Runtime } from '@epoch-agent/runtime';
+
+const PID_SERVER = fileURLToPath(new URL('./fixtures/pid-server.mjs', import.meta.url));
+
+/** A stdio entry running the pid-server fixture with `args`. */
+export function pidServer(...args: string[]): McpServerEntry {
+  return { command: process.execPath, args: [PID_SERVER, ...args] };
+}
+
+export interface TempHome {
+  readonly dir: string;
+  /** Writes the user's mcp.json (`mcpConfigPath()`) with these servers, or this exact text. */
+  writeUserConfig(servers: Record<string, unknown> | string): Promise<void>;
+  /** Writes `$EPOCH_HOME/plugins/<plugin>/mcp.json`. */
+  writePluginConfig(plugin: string, servers: Record<string, unknown>): Promise<string>;
+  restore(): Promise<void>;
+}
+
+/** Points EPOCH_HOME at a new temp dir until `restore()`. */
+export async function useTempHome(): Promise<TempHome> {
+  const dir = await mkdtemp(join(tmpdir(), 'epoch-runtime-'));
+  const previous = process.env.EPOCH_HOME;
+  process.env.EPOCH_HOME = dir;
+  return {
+    dir,
+    async writeUserConfig(servers) {
+      const text = typeof servers === 'string' ? servers : JSON.stringify({ servers }, null, 2);
+      await writeFile(mcpConfigPath(), text);
+    },
+    async writePluginConfig(plugin, servers) {
+      const pluginDir = join(dir, 'plugins', plugin);
+      await mkdir(pluginDir, { recursive: true });
+      const file = join(pluginDir, 'mcp.json');
+      await writeFile(file, JSON.stringify({ servers }, null, 2));
+      return file;
+    },
+    async restore() {
+      if (previous === undefined) delete process.env.EPOCH_HOME;
+      else process.env.EPOCH_HOME = previous;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The pid of the process behind `server`, asked through the runtime's ToolRegistry. */
+export async function pidOf(runtime: Runtime, server: string): Promise<number> {
+  const tool = runtime.tools.get(prefixedName(server, 'whoami'));
+  if (tool === undefined) throw new Error(`no whoami tool for server "${server}"`);
+  const result = await tool.execute({}, { signal: new AbortController().signal });
+  const [first] = result.content;
+  if (first?.type !== 'text')
+    throw new Error(`whoami of "${server}" answered ${JSON.stringify(result)}`);
+  return (JSON.parse(first.text) as { pid: number }).pid;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,224 @@
+// Where servers come from: the host's (buildRuntime's hostCapabilities), installed plugins'
+// ($EPOCH_HOME/plugins/<plugin>/mcp.json) and the user's mcp.json — their names, their `source`,
+// the checks on namespaces and plugin names, and the diagnostics of all three loads. Real
+// pid-server processes, a temp EPOCH_HOME per test.
+import { join, resolve } from 'node:path';
+import { mcpConfigPath } from '@epoch-agent/infra';
+import {
+  buildRuntime,
+  HOST_NAMESPACE_PATTERN,
+  isRuntimeError,
+  PLUGIN_NAME_PATTERN,
+  type Runtime,
+} from '@epoch-agent/runtime';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pidOf, pidServer, type TempHome, useTempHome } from './runtime-helpers.js';
+
+let home: TempHome;
+let runtime: Runtime | undefined;
+
+beforeEach(async () => {
+  home = await useTempHome();
+});
+
+afterEach(async () => {
+  await runtime?.close();
+  runtime = undefined;
+  await home.restore();
+});
+
+function sourceOf(name: string): string | undefined {
+  return runtime?.mcp.statuses().find((status) => status.name === name)?.source;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('host servers', () => {
+  it('are named <namespace>__<server>, connected with source host, and their tools are in group mcp:<name>', async () => {
+    runtime = await buildRuntime({
+      hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
+    });
+    const [status] = runtime.mcp.statuses();
+    expect(status).toMatchObject({ name: 'acme__search', source: 'host', state: 'connected' });
+    expect(runtime.tools.groups()).toEqual(['mcp:acme__search']);
+    expect(await pidOf(runtime, 'acme__search')).toBeGreaterThan(0);
+  });
+
+  it('host entries are read like file entries: both spellings, seconds, and a relative cwd from the working directory', async () => {
+    runtime = await buildRuntime({
+      hostCapabilities: {
+        namespace: 'acme',
+        mcpServers: { search: { ...pidServer(), connectTimeout: 7, timeout: 9, cwd: 'packages' } },
+      },
+    });
+    expect(runtime.mcp.configOf('acme__search')).toMatchObject({
+      name: 'acme__search',
+      transport: 'stdio',
+      connectTimeoutMs: 7_000,
+      timeoutMs: 9_000,
+      cwd: resolve('packages'),
+    });
+  });
+
+  it.each(['acme:tools', 'acme tools', '', 'acmé', 'a/b'])(
+    'namespace %j is refused when the runtime is built, with a code, the pattern and the reason',
+    async (namespace) => {
+      const error = await rejection(
+        buildRuntime({ hostCapabilities: { namespace, mcpServers: { search: pidServer() } } }),
+      );
+      expect(isRuntimeError(error, 'invalid_host_namespace')).toBe(true);
+      expect(error).toMatchObject({ data: { namespace } });
+      const { message } = error as Error;
+      expect(message).toContain(JSON.stringify(namespace));
+      expect(message).toContain(HOST_NAMESPACE_PATTERN.source);
+      expect(message).toContain('tools sent to model providers');
+    },
+  );
+
+  it('a host server key outside [A-Za-z0-9_-] is refused when the runtime is built', async () => {
+    const error = await rejection(
+      buildRuntime({
+        hostCapabilities: { namespace: 'acme', mcpServers: { 'web.search': pidServer() } },
+      }),
+    );
+    expect(isRuntimeError(error, 'invalid_host_server_name')).toBe(true);
+    expect(error).toMatchObject({ data: { namespace: 'acme', server: 'web.search' } });
+  });
+
+  it("a host entry with a mistake is a host diagnostic; the host's other servers still connect", async () => {
+    runtime = await buildRuntime({
+      hostCapabilities: {
+        namespace: 'acme',
+        mcpServers: { broken: { ...pidServer(), timeout: -1 }, ok: pidServer() },
+      },
+    });
+    expect(runtime.mcp.statuses().map(({ name }) => name)).toEqual(['acme__ok']);
+    expect(runtime.diagnostics()).toEqual([
+      expect.objectContaining({
+        source: 'host',
+        severity: 'error',
+        code: 'out_of_range',
+        path: 'servers.broken.timeout',
+        file: 'hostCapabilities.mcpServers (namespace "acme")',
+      }),
+    ]);
+  });
+});
+
+describe('plugin servers', () => {
+  it('are named <plugin>__<server> with source plugin; a directory with a bad plugin name is skipped with a diagnostic', async () => {
+    await home.writePluginConfig('weather', { forecast: pidServer() });
+    await home.writePluginConfig('Bad_Plugin', { forecast: pidServer() });
+    runtime = await buildRuntime();
+    expect(runtime.mcp.statuses().map(({ name, source }) => [name, source])).toEqual([
+      ['weather__forecast', 'plugin'],
+    ]);
+    expect(runtime.tools.groups()).toEqual(['mcp:weather__forecast']);
+    const [diagnostic] = runtime.diagnostics();
+    expect(runtime.diagnostics()).toHaveLength(1);
+    expect(diagnostic).toMatchObject({
+      source: 'plugin',
+      code: 'invalid_plugin_name',
+      file: join(home.dir, 'plugins', 'Bad_Plugin'),
+    });
+    expect(diagnostic?.message).toContain(PLUGIN_NAME_PATTERN.source);
+  });
+
+  it('a plugin server key outside [A-Za-z0-9_-] is skipped with a diagnostic at its key', async () => {
+    const file = await home.writePluginConfig('weather', {
+      'fore.cast': pidServer(),
+      daily: pidServer(),
+    });
+    runtime = await buildRuntime();
+    expect(runtime.mcp.statuses().map(({ name }) => name)).toEqual(['weather__daily']);
+    expect(runtime.diagnostics()).toEqual([
+      expect.objectContaining({
+        source: 'plugin',
+        code: 'invalid_server_name',
+        file,
+        path: 'servers.fore.cast',
+        line: 3,
+        column: 5,
+      }),
+    ]);
+  });
+
+  it('a plugin named like the host namespace loses the name to the host server, with a diagnostic', async () => {
+    const file = await home.writePluginConfig('acme', { search: pidServer() });
+    runtime = await buildRuntime({
+      hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
+    });
+    expect(runtime.mcp.statuses().map(({ name, source }) => [name, source])).toEqual([
+      ['acme__search', 'host'],
+    ]);
+    expect(runtime.diagnostics()).toEqual([
+      expect.objectContaining({ source: 'plugin', code: 'server_name_taken', file }),
+    ]);
+  });
+});
+
+describe('user servers', () => {
+  it('keep their names as written, with source user; "source": "host" in the file does nothing but warn', async () => {
+    await home.writeUserConfig({ 'my.tools': { ...pidServer(), source: 'host' } });
+    runtime = await buildRuntime();
+    expect(sourceOf('my.tools')).toBe('user');
+    expect(runtime.diagnostics()).toEqual([
+      expect.objectContaining({
+        source: 'user',
+        code: 'source_field',
+        file: mcpConfigPath(),
+        path: 'servers.my.tools.source',
+      }),
+    ]);
+    expect(runtime.tools.groups()).toEqual(['mcp:my.tools']);
+  });
+
+  it('a user server named like a host server is left out with a diagnostic; the host one keeps its name and source', async () => {
+    await home.writeUserConfig({ acme__search: pidServer(), mine: pidServer() });
+    runtime = await buildRuntime({
+      hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
+    });
+    expect(runtime.mcp.statuses().map(({ name, source }) => [name, source])).toEqual([
+      ['acme__search', 'host'],
+      ['mine', 'user'],
+    ]);
+    expect(runtime.diagnostics()).toEqual([
+      expect.objectContaining({
+        source: 'user',
+        code: 'server_name_taken',
+        path: 'servers.acme__search',
+        line: 3,
+        column: 5,
+      }),
+    ]);
+  });
+
+  it('all three sources together, diagnostics gathered host, plugin, user', async () => {
+    await home.writeUserConfig({ mine: { ...pidServer(), conect_timeout: 5 } });
+    await home.writePluginConfig('weather', { forecast: { ...pidServer(), bogus: 1 } });
+    runtime = await buildRuntime({
+      hostCapabilities: {
+        namespace: 'acme',
+        mcpServers: { search: { ...pidServer(), idle_timeout_seconds: -1 }, ok: pidServer() },
+      },
+    });
+    expect(runtime.mcp.statuses().map(({ name, source, state }) => [name, source, state])).toEqual([
+      ['acme__ok', 'host', 'connected'],
+      ['weather__forecast', 'plugin', 'connected'],
+      ['mine', 'user', 'connected'],
+    ]);
+    expect(runtime.diagnostics().map(({ source, code }) => [source, code])).toEqual([
+      ['host', 'out_of_range'],
+      ['plugin', 'unknown_field'],
+      ['user', 'unknown_field'],
+    ]);
+    expect(runtime.tools.groups()).toEqual(['mcp:acme__ok', 'mcp:mine', 'mcp:weather__forecast']);
+  });
+});

@@ -1,0 +1,240 @@
+// ToolRegistry on its own: groups set and removed whole, and collisions settled the same way
+// whatever order groups arrive in, each reported with both sides, nothing dropped or replaced.
+// MCP tools are built by the plugin's real adapter (toEpochTools) over a backend that records
+// which server a call reached.
+import { type McpToolBackend, prefixedName, toEpochTools } from '@epoch-agent/plugin-mcp';
+import type { EpochTool } from '@epoch-agent/protocol';
+import { isRuntimeError, mcpGroup, ToolRegistry } from '@epoch-agent/runtime';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
+const signal = new AbortController().signal;
+
+/** The tools of MCP server `server`; calling one answers with the server and raw tool name. */
+function serverTools(server: string, tools: readonly string[]): EpochTool[] {
+  const backend: McpToolBackend = {
+    callTool: async (name) => ({ content: [{ type: 'text', text: `${server}/${name}` }] }),
+    listResources: async () => ({ resources: [] }),
+    readResource: async () => ({ contents: [] }),
+  };
+  return toEpochTools({
+    server,
+    tools: tools.map((name) => ({ name, inputSchema: { type: 'object' as const } })),
+    resources: false,
+    backend,
+  });
+}
+
+function builtin(name: string): EpochTool {
+  return {
+    name,
+    description: `built-in ${name}`,
+    inputSchema: { type: 'object' },
+    annotations: {},
+    execute: async () => ({ content: [{ type: 'text', text: `builtin/${name}` }] }),
+  };
+}
+
+async function answer(registry: ToolRegistry, name: string): Promise<string> {
+  const tool = registry.get(name);
+  if (tool === undefined) throw new Error(`no tool "${name}"`);
+  const result = await tool.execute({}, { signal });
+  return result.content[0]?.type === 'text' ? result.content[0].text : '';
+}
+
+/** name -> what calling it answers, for every offered tool. */
+async function nameMap(registry: ToolRegistry): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const { name } of registry.tools()) out[name] = await answer(registry, name);
+  return out;
+}
+
+describe('ToolRegistry', () => {
+  it('sets, replaces and removes a group as a whole', () => {
+    const registry = new ToolRegistry();
+    const changes: unknown[] = [];
+    registry.onChange((change) => changes.push(change));
+    registry.setGroup('builtin', [builtin('read_file'), builtin('write_file')]);
+    registry.setGroup(mcpGroup('gh'), serverTools('gh', ['search', 'open']));
+    expect(registry.groups()).toEqual(['builtin', 'mcp:gh']);
+    expect(registry.tools().map(({ name }) => name)).toEqual([
+      'read_file',
+      'write_file',
+      'mcp__gh__search',
+      'mcp__gh__open',
+    ]);
+    registry.setGroup(mcpGroup('gh'), serverTools('gh', ['search']));
+    expect(registry.tools().map(({ name }) => name)).toEqual([
+      'read_file',
+      'write_file',
+      'mcp__gh__search',
+    ]);
+    registry.removeGroup(mcpGroup('gh'));
+    registry.removeGroup(mcpGroup('gh'));
+    expect(registry.groups()).toEqual(['builtin']);
+    expect(changes).toEqual([
+      { group: 'builtin', kind: 'set' },
+      { group: 'mcp:gh', kind: 'set' },
+      { group: 'mcp:gh', kind: 'set' },
+      { group: 'mcp:gh', kind: 'removed' },
+    ]);
+  });
+
+  it('servers a.b and a_b: the first group in sort order keeps the name, the other gets a hash suffix, both reported', async () => {
+    const registry = new ToolRegistry();
+    registry.setGroup(mcpGroup('a_b'), serverTools('a_b', ['search']));
+    registry.setGroup(mcpGroup('a.b'), serverTools('a.b', ['search']));
+
+    const names = registry.tools().map(({ name }) => name);
+    expect(names).toHaveLength(2);
+    expect(new Set(names).size).toBe(2);
+    for (const name of names) expect(name).toMatch(TOOL_NAME);
+    // "." sorts before "_": mcp:a.b keeps the plain name.
+    expect(await answer(registry, 'mcp__a_b__search')).toBe('a.b/search');
+    const renamed = names.find((name) => name !== 'mcp__a_b__search') as string;
+    expect(renamed).toMatch(/^mcp__a_b__search_[0-9a-f]{8}$/);
+    expect(await answer(registry, renamed)).toBe('a_b/search');
+
+    expect(registry.collisions()).toEqual([
+      {
+        code: 'tool_name_collision',
+        severity: 'warning',
+        name: 'mcp__a_b__search',
+        kept: { group: 'mcp:a.b', tool: 'search' },
+        renamed: { group: 'mcp:a_b', tool: 'search', name: renamed },
+        message: expect.stringContaining('"mcp:a.b" keeps it'),
+      },
+    ]);
+    const [collision] = registry.collisions();
+    expect(collision?.message).toContain('group "mcp:a_b"');
+    expect(collision?.message).toContain(renamed);
+  });
+
+  it('tools x.y and x_y of two groups get the same names in whichever order the groups arrive', async () => {
+    const build = (order: readonly string[]) => {
+      const registry = new ToolRegistry();
+      const groups: Record<string, EpochTool[]> = {
+        'mcp:s.1': serverTools('s.1', ['x.y']),
+        'mcp:s_1': serverTools('s_1', ['x_y']),
+        builtin: [builtin('ls')],
+      };
+      for (const group of order) registry.setGroup(group, groups[group] ?? []);
+      return registry;
+    };
+    const first = await nameMap(build(['mcp:s.1', 'mcp:s_1', 'builtin']));
+    const second = await nameMap(build(['builtin', 'mcp:s_1', 'mcp:s.1']));
+    expect(second).toEqual(first);
+    expect(first.mcp__s_1__x_y).toBe('s.1/x.y');
+    expect(Object.values(first).sort()).toEqual(['builtin/ls', 's.1/x.y', 's_1/x_y']);
+  });
+
+  it('an MCP tool named like a host tool never takes its name, whichever was registered first', async () => {
+    for (const mcpFirst of [true, false]) {
+      const registry = new ToolRegistry();
+      const register = [
+        () => registry.setGroup(mcpGroup('gh'), serverTools('gh', ['search'])),
+        () => registry.setGroup('builtin', [builtin('mcp__gh__search')]),
+      ];
+      for (const step of mcpFirst ? register : register.reverse()) step();
+      expect(await answer(registry, 'mcp__gh__search')).toBe('builtin/mcp__gh__search');
+      const [collision] = registry.collisions();
+      expect(collision?.kept).toEqual({ group: 'builtin', tool: 'mcp__gh__search' });
+      expect(collision?.renamed.group).toBe('mcp:gh');
+      expect(await answer(registry, collision?.renamed.name ?? '')).toBe('gh/search');
+    }
+  });
+
+  it('the renamed tool gets its plain name back when the other group is removed', async () => {
+    const registry = new ToolRegistry();
+    registry.setGroup(mcpGroup('a.b'), serverTools('a.b', ['t']));
+    registry.setGroup(mcpGroup('a_b'), serverTools('a_b', ['t']));
+    expect(registry.collisions()).toHaveLength(1);
+    registry.removeGroup(mcpGroup('a.b'));
+    expect(registry.collisions()).toEqual([]);
+    expect(await answer(registry, 'mcp__a_b__t')).toBe('a_b/t');
+  });
+
+  it('a suffixed name stays within the length limit and the pattern', () => {
+    const registry = new ToolRegistry({ toolNameMaxLength: 64 });
+    // `mcp__a_b__` + 54 characters: exactly 64, so neither name is cut before they collide.
+    const longTool = 'x'.repeat(54);
+    for (const server of ['a.b', 'a_b']) {
+      const tools = toEpochTools({
+        server,
+        tools: [{ name: longTool, inputSchema: { type: 'object' } }],
+        resources: false,
+        backend: {
+          callTool: async () => ({ content: [] }),
+          listResources: async () => ({ resources: [] }),
+          readResource: async () => ({ contents: [] }),
+        },
+        nameOptions: { maxLength: 64 },
+      });
+      registry.setGroup(mcpGroup(server), tools);
+    }
+    const names = registry.tools().map(({ name }) => name);
+    expect(names).toContain(`mcp__a_b__${longTool}`);
+    expect(new Set(names).size).toBe(2);
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(registry.collisions()).toHaveLength(1);
+    expect(registry.collisions()[0]?.renamed.name).toHaveLength(64);
+  });
+
+  it('refuses a host tool whose name a provider would reject, and keeps the group as it was', () => {
+    const registry = new ToolRegistry();
+    registry.setGroup('builtin', [builtin('ls')]);
+    let thrown: unknown;
+    try {
+      registry.setGroup('builtin', [builtin('ls'), builtin('skills:run')]);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isRuntimeError(thrown, 'invalid_tool_name')).toBe(true);
+    expect(thrown).toMatchObject({ data: { group: 'builtin', tool: 'skills:run' } });
+    expect((thrown as Error).message).toContain('^[a-zA-Z0-9_-]{1,128}$');
+    expect(registry.tools().map(({ name }) => name)).toEqual(['ls']);
+  });
+
+  it('names are unique, valid and independent of registration order for any set of servers', () => {
+    const part = fc.stringMatching(/^[a-z._-]{1,4}$/);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(part, fc.uniqueArray(part, { minLength: 1, maxLength: 3 })), {
+          minLength: 1,
+          maxLength: 6,
+          selector: ([server]) => server,
+        }),
+        fc.nat(),
+        (servers, seed) => {
+          const names = (order: typeof servers) => {
+            const registry = new ToolRegistry();
+            for (const [server, tools] of order) {
+              registry.setGroup(mcpGroup(server), serverTools(server, tools));
+            }
+            return registry
+              .entries()
+              .map(({ group, tool, name }) => `${group} ${tool.name} ${name}`)
+              .sort();
+          };
+          const shuffled = [...servers].sort(
+            (a, b) =>
+              ((a[0].charCodeAt(0) * 31 + seed) % 7) - ((b[0].charCodeAt(0) * 31 + seed) % 7),
+          );
+          const forward = names(servers);
+          expect(names(shuffled)).toEqual(forward);
+          expect(names([...servers].reverse())).toEqual(forward);
+          const offered = forward.map((line) => line.split(' ')[2] as string);
+          expect(new Set(offered).size).toBe(offered.length);
+          for (const name of offered) expect(name).toMatch(TOOL_NAME);
+        },
+      ),
+    );
+  });
+
+  it('prefixedName of the plugin and the registry agree for a server without collisions', () => {
+    const registry = new ToolRegistry();
+    registry.setGroup(mcpGroup('fs'), serverTools('fs', ['read.file']));
+    expect(registry.tools().map(({ name }) => name)).toEqual([prefixedName('fs', 'read.file')]);
+  });
+});
