@@ -10,6 +10,8 @@ export {
   type Severity,
   type Site,
 } from './diagnostics.js';
+export { InfraError, type InfraErrorCode, isInfraError } from './errors.js';
+export { type FileLockOptions, withFileLock } from './file-lock.js';
 export { type LogFields, type Logger, silentLogger } from './logger.js';
 export { type Env, epochHome, mcpConfigPath, profileDir } from './paths.js';
 export { REDACTED, redact, redactUrl } from './redact.js';

@@ -10,6 +10,7 @@
 // A profile is a whole separate set of user files; EPOCH_HOME moves all of them at once.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { InfraError } from './errors.js';
 
 const PROFILE_NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -27,7 +28,8 @@ export function profileDir(env: Env = process.env): string {
   if (!profile) return epochHome(env);
   // A profile name becomes a path segment: refuse `..` and separators rather than escape the home.
   if (!PROFILE_NAME.test(profile)) {
-    throw new Error(
+    throw new InfraError(
+      'invalid_profile',
       `EPOCH_PROFILE="${profile}" is not a valid profile name: use letters, digits, "_" and "-" only.`,
     );
   }

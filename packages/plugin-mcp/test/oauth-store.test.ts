@@ -1,10 +1,9 @@
-// The OAuth token store and its cross-process lock, on real files in a temp EPOCH_HOME.
+// The OAuth token store, on real files in a temp EPOCH_HOME (its lock is infra's withFileLock).
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Logger } from '@epoch-agent/infra';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { withFileLock } from '../src/oauth/file-lock.js';
 import { type StoredLogin, TokenStore, toStoredTokens } from '../src/oauth/token-store.js';
 
 const SERVER = 'https://mcp.example.com/mcp';
@@ -111,50 +110,5 @@ describe('token store', () => {
     expect(lines.join('\n')).not.toContain('LEAKED');
     // Left alone for a person to look at.
     expect(await readFile(store.fileFor(SERVER, ISSUER), 'utf8')).toContain('oops');
-  });
-});
-
-describe('file lock', () => {
-  it('two holders never overlap', async () => {
-    const lock = join(home, 'x.lock');
-    const events: string[] = [];
-    const hold = (who: string) =>
-      withFileLock(lock, async () => {
-        events.push(`${who} in`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        events.push(`${who} out`);
-      });
-    await Promise.all([hold('a'), hold('b'), hold('c')]);
-    for (let i = 0; i < events.length; i += 2) {
-      expect(events[i]?.split(' ')[0]).toBe(events[i + 1]?.split(' ')[0]);
-    }
-    await expect(stat(lock)).rejects.toThrow();
-  });
-
-  it('a lock left by a process that is gone is taken over at once', async () => {
-    const lock = join(home, 'dead.lock');
-    // pid 2^22 + 1 is above Linux's pid_max default: no such process.
-    await writeFile(
-      lock,
-      JSON.stringify({ pid: 4194305, host: hostname(), at: Date.now(), nonce: 'n' }),
-    );
-    // Fresh by age (stale only after 30 s) and the wait allows 1 s: only the dead pid frees it.
-    expect(await withFileLock(lock, async () => 'taken', { waitMs: 1_000 })).toBe('taken');
-  });
-
-  it('a lock older than staleMs is taken over; a live fresh one makes the waiter give up', async () => {
-    const lock = join(home, 'old.lock');
-    await writeFile(
-      lock,
-      JSON.stringify({ pid: process.pid, host: 'elsewhere', at: 0, nonce: 'n' }),
-    );
-    expect(await withFileLock(lock, async () => 'taken', { staleMs: 1_000 })).toBe('taken');
-    await writeFile(
-      lock,
-      JSON.stringify({ pid: process.pid, host: 'elsewhere', at: Date.now(), nonce: 'n' }),
-    );
-    await expect(withFileLock(lock, async () => 'never', { waitMs: 200 })).rejects.toThrow(
-      /has held the lock/,
-    );
   });
 });

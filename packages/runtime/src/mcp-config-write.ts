@@ -23,7 +23,7 @@
 //   new server must come out of it with no diagnostic at all, or nothing is written.
 // - The write is atomic (infra writeFileAtomic: a reader sees the old file or the new one) and keeps
 //   the file's mode; a new file is 0600 in a 0700 directory (it can hold tokens). Writers take
-//   `<file>.lock` (file-lock.ts), so two processes adding at once both end up in the file.
+//   `<file>.lock` (infra's withFileLock), so two processes adding at once both end up in the file.
 // - removeServer is the same kind of edit. It undoes addServer exactly (add then remove gives back
 //   the original bytes) and leaves comments alone, even those right above the entry — see
 //   config-edit/plan-remove.ts. One exception: when addServer had to create `servers` (or the whole
@@ -36,10 +36,9 @@
 // every refusal ends the request the same way, and the caller branches on `code` alone.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { writeFileAtomic } from '@epoch-agent/infra';
+import { isInfraError, withFileLock, writeFileAtomic } from '@epoch-agent/infra';
 import { type McpConfigLoad, parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import { McpConfigWriteError } from './config-edit/errors.js';
-import { withFileLock } from './config-edit/file-lock.js';
 import type { Insertion } from './config-edit/insert-member.js';
 import {
   type AddServerInput,
@@ -96,7 +95,7 @@ export async function addServer(
   // In a file of its own first, so a bad name or a server that cannot load is refused before any
   // file or directory is made.
   addServerToText('', path, server);
-  return withFileLock(path, lockOptions(options), async () => {
+  return locked(path, options, async () => {
     const before = await readConfig(path);
     const { text, inserted } = addServerToText(before.text, path, server);
     await writeFileAtomic(path, text, { mode: 0o600 });
@@ -116,7 +115,7 @@ export async function removeServer(
   options: McpConfigWriteOptions = {},
 ): Promise<RemoveServerResult> {
   const path = resolve(file);
-  return withFileLock(path, lockOptions(options), async () => {
+  return locked(path, options, async () => {
     const before = await readConfig(path);
     if (!before.exists) {
       throw new McpConfigWriteError(
@@ -221,6 +220,19 @@ function applyDeletions(text: string, deletions: readonly Deletion[]): string {
   return out;
 }
 
-function lockOptions(options: McpConfigWriteOptions) {
-  return { waitMs: options.lockWaitMs ?? LOCK_WAIT_MS, staleMs: STALE_LOCK_MS };
+/** Runs `edit` holding the file's lock; a lock held too long by another writer is `lock_timeout`. */
+async function locked<T>(
+  path: string,
+  options: McpConfigWriteOptions,
+  edit: () => Promise<T>,
+): Promise<T> {
+  const lock = { waitMs: options.lockWaitMs ?? LOCK_WAIT_MS, staleMs: STALE_LOCK_MS };
+  try {
+    return await withFileLock(path, lock, edit);
+  } catch (error) {
+    if (!isInfraError(error, 'lock_timeout')) throw error;
+    throw new McpConfigWriteError('lock_timeout', `${error.message} Nothing was written.`, {
+      file: path,
+    });
+  }
 }

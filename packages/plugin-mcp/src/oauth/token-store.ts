@@ -9,7 +9,14 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { epochHome, type Logger, silentLogger, writeFileAtomic } from '@epoch-agent/infra';
+import {
+  epochHome,
+  type FileLockOptions,
+  type Logger,
+  silentLogger,
+  withFileLock,
+  writeFileAtomic,
+} from '@epoch-agent/infra';
 import type {
   AuthorizationServerMetadata,
   OAuthClientInformationMixed,
@@ -17,7 +24,6 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { type FileLockOptions, withFileLock } from './file-lock.js';
 
 /** Tokens as kept: `expires_in` turned into a point in time when they were received. */
 export interface StoredTokens {
@@ -77,7 +83,7 @@ export interface TokenStoreOptions {
   readonly dir?: string;
   /** Default: silentLogger. */
   readonly logger?: Logger;
-  /** For the refresh lock; tests shorten them. */
+  /** For the refresh lock; tests shorten them. Default: wait 30 s, take over after 30 s. */
   readonly lock?: FileLockOptions;
 }
 
@@ -105,7 +111,8 @@ export class TokenStore {
   constructor(options: TokenStoreOptions = {}) {
     this.dir = options.dir ?? defaultTokenDir();
     this.#logger = options.logger ?? silentLogger;
-    this.#lock = options.lock ?? {};
+    // 30 s is far beyond one refresh round trip: a lock that old belongs to a hung process.
+    this.#lock = options.lock ?? { waitMs: 30_000, staleMs: 30_000 };
   }
 
   /** The file of one login. */
@@ -157,7 +164,7 @@ export class TokenStore {
 
   /** Runs `fn` holding the cross-process lock of one login's file. */
   withLock<T>(serverUrl: string, issuer: string, fn: () => Promise<T>): Promise<T> {
-    return withFileLock(`${this.fileFor(serverUrl, issuer)}.lock`, fn, this.#lock);
+    return withFileLock(this.fileFor(serverUrl, issuer), this.#lock, fn);
   }
 
   async #all(serverUrl: string): Promise<StoredLogin[]> {

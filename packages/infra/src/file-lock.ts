@@ -1,6 +1,6 @@
-// `<file>.lock`: one writer of a file at a time, across processes. Two people (or a CLI and the web
-// page) adding servers at the same moment must both end up in the file; without a lock each reads
-// the same old text and the second rename throws the first one's server away.
+// `<file>.lock`: one holder of a file at a time, across processes. Two writers of mcp.json must both
+// end up in the file (without a lock each reads the same old text and the second rename throws the
+// first one's edit away); two refreshers of one OAuth login must not both spend its refresh token.
 //
 // The lock file is created with O_EXCL and holds {pid, host, time}. A lock whose holder is gone (its
 // pid is dead on this host) or that is older than `staleMs` is taken over: a crashed writer must not
@@ -10,10 +10,10 @@ import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { McpConfigWriteError } from './errors.js';
+import { InfraError } from './errors.js';
 
 export interface FileLockOptions {
-  /** How long to wait for the holder before giving up with `lock_timeout`. */
+  /** How long to wait for the holder before giving up with InfraError `lock_timeout`. */
   readonly waitMs: number;
   /** A lock older than this is taken over even when its holder still runs: it is stuck. */
   readonly staleMs: number;
@@ -69,10 +69,9 @@ async function acquire(lock: string, file: string, options: FileLockOptions): Pr
     }
     if (Date.now() >= deadline) {
       const who = holder.pid === undefined ? 'another process' : `process ${holder.pid}`;
-      throw new McpConfigWriteError(
+      throw new InfraError(
         'lock_timeout',
-        `${file} is being changed by ${who} (it holds ${lock}); nothing was written. Try again; if no epoch process is running, delete ${lock}.`,
-        { file },
+        `${file} is in use by ${who} (it holds ${lock}). Try again; if no epoch process is running, delete ${lock}.`,
       );
     }
     // Jitter keeps two waiters from retrying in lockstep.
