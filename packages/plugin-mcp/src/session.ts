@@ -175,8 +175,13 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
         },
       },
     });
+    // The handshake is connect_timeout's alone (the seed: 建连(含握手)超时); `timeout` is per
+    // request, so it bounds each page of the first tools/list inside the same deadline.
+    await untilAborted(
+      sdk.connect(handle.transport, { timeout: config.connectTimeoutMs, signal: attempt.signal }),
+      attempt.signal,
+    );
     const connectOptions = { timeout: config.timeoutMs, signal: attempt.signal };
-    await untilAborted(sdk.connect(handle.transport, connectOptions), attempt.signal);
     const capabilities = sdk.getServerCapabilities() ?? {};
     const tools = capabilities.tools
       ? await untilAborted(
