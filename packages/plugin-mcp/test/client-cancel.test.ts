@@ -1,40 +1,20 @@
-// A user stop and a timeout both reach the server as notifications/cancelled with the request's id,
-// for every kind of request, and the caller learns which of the two happened.
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client.js';
+import { describe, expect, it } from 'vitest';
+import type { McpClient } from '../src/client.js';
 import { isMcpError, type McpError } from '../src/errors.js';
 import {
   type Behavior,
   cancelledIds,
-  recordDir,
-  recordingConfig,
   requests,
+  useRecordingClients,
   waitForRecords,
 } from './support/recording.js';
 
 const ALL = { tools: {}, resources: {}, prompts: {} };
 
-let dir: ReturnType<typeof recordDir>;
-let clients: McpClient[] = [];
+const servers = useRecordingClients();
 
-beforeEach(() => {
-  dir = recordDir();
-});
-
-afterEach(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  clients = [];
-  dir.remove();
-});
-
-function start(behavior: Behavior, timeoutMs = 300_000): { client: McpClient; file: string } {
-  const file = join(dir.path, 'record.jsonl');
-  const client = new McpClient({
-    config: recordingConfig('rec', file, behavior, { timeoutMs }),
-  });
-  clients.push(client);
-  return { client, file };
+function start(behavior: Behavior, timeoutMs = 300_000) {
+  return servers.start(behavior, { config: { timeoutMs } });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<McpError> {

@@ -1,47 +1,24 @@
-// One client's life: connect (idempotent, one deadline), calls in series or in parallel, close that
-// settles everything, and a server that dies on its own.
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client.js';
+import { describe, expect, it } from 'vitest';
+import type { McpClient } from '../src/client.js';
 import type { McpConnectionState } from '../src/connection-state.js';
 import { isMcpError, type McpError } from '../src/errors.js';
 import type { StdioServerConfig } from '../src/types.js';
 import {
   type Behavior,
   isRunning,
-  recordDir,
-  recordingConfig,
   records,
   requests,
+  useRecordingClients,
   waitForRecords,
 } from './support/recording.js';
 
-let dir: ReturnType<typeof recordDir>;
-let clients: McpClient[] = [];
-
-beforeEach(() => {
-  dir = recordDir();
-});
-
-afterEach(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  clients = [];
-  dir.remove();
-});
+const servers = useRecordingClients();
 
 // Long enough that a test sees the series waiting; the watchdog's own tests use short ones.
 const WAITING_SERIES = [60_000];
 
-function start(behavior: Behavior, overrides: Partial<StdioServerConfig> = {}) {
-  const file = join(dir.path, 'record.jsonl');
-  const client = new McpClient({
-    config: recordingConfig('life', file, behavior, overrides),
-    reconnectDelaysMs: WAITING_SERIES,
-  });
-  clients.push(client);
-  const states: McpConnectionState['kind'][] = [];
-  client.onStateChange((state) => states.push(state.kind));
-  return { client, file, states };
+function start(behavior: Behavior, config: Partial<StdioServerConfig> = {}) {
+  return servers.start(behavior, { name: 'life', config, reconnectDelaysMs: WAITING_SERIES });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<McpError> {
@@ -105,7 +82,7 @@ describe('connect', () => {
     await client.connect();
     expect(records(file).filter((r) => r.event === 'start')).toHaveLength(1);
     expect(requests(file, 'initialize')).toHaveLength(1);
-    expect(states).toEqual(['connecting', 'connected']);
+    expect(states.map((state) => state.kind)).toEqual(['connecting', 'connected']);
     const state = client.state;
     expect(state.kind === 'connected' && state.serverInfo).toEqual({
       name: 'recording-server',
@@ -184,7 +161,7 @@ describe('close', () => {
     expect(queuedError.code).toBe('connection_closed');
     expect(queuedError.tool).toBe('echo');
     expect(client.state.kind).toBe('disconnected');
-    expect(states.at(-1)).toBe('disconnected');
+    expect(states.at(-1)?.kind).toBe('disconnected');
     expect(isRunning(pid)).toBe(false);
     const after = await rejection(client.callTool('echo', { text: 'x' }));
     expect(after.code).toBe('connection_closed');

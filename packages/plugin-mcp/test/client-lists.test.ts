@@ -1,40 +1,20 @@
-// Lists are walked by hand, page by page, capped at 50 pages; resources and prompts are asked only
-// of servers that declared them, and a -32601 from one that declared but did not implement them
-// reads as "none".
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client.js';
+import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors.js';
 import {
   type Behavior,
   memoryLogger,
-  recordDir,
-  recordingConfig,
   records,
   requests,
+  useRecordingClients,
 } from './support/recording.js';
 
 const ALL = { tools: {}, resources: {}, prompts: {} };
 
-let dir: ReturnType<typeof recordDir>;
-let clients: McpClient[] = [];
-
-beforeEach(() => {
-  dir = recordDir();
-});
-
-afterEach(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  clients = [];
-  dir.remove();
-});
+const servers = useRecordingClients();
 
 function start(behavior: Behavior) {
-  const file = join(dir.path, 'record.jsonl');
   const logger = memoryLogger();
-  const client = new McpClient({ config: recordingConfig('pages', file, behavior), logger });
-  clients.push(client);
-  return { client, file, logger };
+  return { ...servers.start(behavior, { name: 'pages', logger }), logger };
 }
 
 describe('pagination', () => {

@@ -1,49 +1,18 @@
-// The timers of a live connection on real server processes, with short intervals: keepalive pings
-// at the interval and the watchdog when one fails, idle_timeout closing the process and the next
-// call starting a new one, max_lifetime recycling after the call in flight while a new call goes
-// to the new process, and close() leaving no timer behind.
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client.js';
-import type { McpConnectionState } from '../src/connection-state.js';
+import { describe, expect, it } from 'vitest';
 import type { StdioServerConfig } from '../src/types.js';
 import {
   type Behavior,
   isRunning,
-  recordDir,
-  recordingConfig,
   records,
   requests,
+  useRecordingClients,
 } from './support/recording.js';
 import { sleep, waitForState, waitUntil } from './support/waiting.js';
 
-let dir: ReturnType<typeof recordDir>;
-let clients: McpClient[] = [];
-
-beforeEach(() => {
-  dir = recordDir();
-});
-
-afterEach(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  clients = [];
-  dir.remove();
-});
+const servers = useRecordingClients();
 
 function start(name: string, behavior: Behavior, config: Partial<StdioServerConfig>) {
-  const file = join(dir.path, `${name}.jsonl`);
-  const client = new McpClient({
-    config: recordingConfig(name, file, behavior, config),
-    reconnectDelaysMs: [100, 200, 400],
-  });
-  clients.push(client);
-  const states: McpConnectionState[] = [];
-  client.onStateChange((state) => states.push(state));
-  const starts = (): number[] =>
-    records(file)
-      .filter((r) => r.event === 'start')
-      .map((r) => r.pid ?? 0);
-  return { client, file, states, starts };
+  return servers.start(behavior, { name, config, reconnectDelaysMs: [100, 200, 400] });
 }
 
 describe('keepalive', () => {

@@ -4,53 +4,26 @@
 // starts a new series, and a call made during the first connect waits for it.
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client.js';
-import type { McpConnectionState } from '../src/connection-state.js';
+import { describe, expect, it } from 'vitest';
+import type { McpClient } from '../src/client.js';
 import type { StdioServerConfig } from '../src/types.js';
-import {
-  type Behavior,
-  isRunning,
-  recordDir,
-  recordingConfig,
-  records,
-  requests,
-} from './support/recording.js';
+import { type Behavior, isRunning, requests, useRecordingClients } from './support/recording.js';
 import { rejection, sleep, timedRejection, waitForState, waitUntil } from './support/waiting.js';
 
 /** A call on a dead server must fail this fast (the bound). */
 const AT_ONCE_MS = 100;
 
-let dir: ReturnType<typeof recordDir>;
-let clients: McpClient[] = [];
-
-beforeEach(() => {
-  dir = recordDir();
-});
-
-afterEach(async () => {
-  await Promise.all(clients.map((client) => client.close()));
-  clients = [];
-  dir.remove();
-});
+const servers = useRecordingClients();
 
 function start(
   behavior: Behavior,
   options: { delays: readonly number[]; config?: Partial<StdioServerConfig> },
 ) {
-  const file = join(dir.path, 'record.jsonl');
-  const client = new McpClient({
-    config: recordingConfig('dog', file, behavior, options.config),
+  return servers.start(behavior, {
+    name: 'dog',
     reconnectDelaysMs: options.delays,
+    ...(options.config === undefined ? {} : { config: options.config }),
   });
-  clients.push(client);
-  const states: McpConnectionState[] = [];
-  client.onStateChange((state) => states.push(state));
-  const starts = (): number[] =>
-    records(file)
-      .filter((r) => r.event === 'start')
-      .map((r) => r.pid ?? 0);
-  return { client, file, states, starts };
 }
 
 function echo(client: McpClient, text = 'hi') {
@@ -111,7 +84,7 @@ describe('watchdog', () => {
   });
 
   it('a server that keeps dying is failed after three attempts; the next call starts a new series', async () => {
-    const flag = join(dir.path, 'die');
+    const flag = join(servers.dir(), 'die');
     const { client, starts } = start({ exitAtStartIf: flag }, { delays: [50, 100, 200] });
     await client.connect();
     writeFileSync(flag, '');
@@ -137,7 +110,7 @@ describe('watchdog', () => {
   });
 
   it('reconnect() on a failed server connects at once, and the series follows a failure', async () => {
-    const flag = join(dir.path, 'die');
+    const flag = join(servers.dir(), 'die');
     const { client, starts, states } = start({ exitAtStartIf: flag }, { delays: [50, 100, 200] });
     await client.connect();
     writeFileSync(flag, '');

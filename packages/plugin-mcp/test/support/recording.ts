@@ -1,10 +1,14 @@
 // Test helpers around fixtures/recording-server.mjs: a stdio config that starts it with a given
-// behavior, the messages it recorded, and a logger that keeps what it was told.
+// behavior, clients on it that are closed after each test, the messages it recorded, and a logger
+// that keeps what it was told.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LogFields, Logger } from '@epoch-agent/infra';
+import { afterEach, beforeEach } from 'vitest';
+import { McpClient } from '../../src/client.js';
+import type { McpConnectionState } from '../../src/connection-state.js';
 import type { StdioServerConfig } from '../../src/types.js';
 
 const FIXTURE = join(
@@ -67,6 +71,71 @@ export function recordingConfig(
     supportsParallel: false,
     skipPreflight: false,
     ...overrides,
+  };
+}
+
+export interface StartOptions {
+  /** Server name, and the record file's name. Default `rec`. */
+  readonly name?: string;
+  readonly config?: Partial<StdioServerConfig>;
+  readonly reconnectDelaysMs?: readonly number[];
+  readonly logger?: Logger;
+}
+
+export interface RecordingClient {
+  readonly client: McpClient;
+  /** The server's record file. */
+  readonly file: string;
+  /** Every state the client went through, in order. */
+  readonly states: McpConnectionState[];
+  /** The pid of every process the client started, in order. */
+  starts(): number[];
+}
+
+/**
+ * Registers beforeEach/afterEach hooks for a test file: each test gets a fresh record directory,
+ * and every client started through `start` is closed (its processes reaped) after the test.
+ */
+export function useRecordingClients(): {
+  start(behavior: Behavior, options?: StartOptions): RecordingClient;
+  /** This test's record directory. */
+  dir(): string;
+} {
+  let dir: ReturnType<typeof recordDir> | undefined;
+  let clients: McpClient[] = [];
+  beforeEach(() => {
+    dir = recordDir();
+  });
+  afterEach(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    clients = [];
+    dir?.remove();
+  });
+  const current = (): string => {
+    if (dir === undefined) throw new Error('useRecordingClients: start() outside a test');
+    return dir.path;
+  };
+  return {
+    dir: current,
+    start(behavior, options = {}) {
+      const name = options.name ?? 'rec';
+      const file = join(current(), `${name}.jsonl`);
+      const client = new McpClient({
+        config: recordingConfig(name, file, behavior, options.config),
+        ...(options.reconnectDelaysMs === undefined
+          ? {}
+          : { reconnectDelaysMs: options.reconnectDelaysMs }),
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+      });
+      clients.push(client);
+      const states: McpConnectionState[] = [];
+      client.onStateChange((state) => states.push(state));
+      const starts = (): number[] =>
+        records(file)
+          .filter((r) => r.event === 'start')
+          .map((r) => r.pid ?? 0);
+      return { client, file, states, starts };
+    },
   };
 }
 
