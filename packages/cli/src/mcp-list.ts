@@ -1,6 +1,6 @@
 // `epoch mcp list`: what the loader understood from an mcp.json, and every problem it found. It
 // never connects; it answers "did epoch read my file the way I meant it?".
-import { redact, redactUrl } from '@epoch-agent/infra';
+import { redact, redactArgs, redactUrl } from '@epoch-agent/infra';
 import { loadMcpConfig, type McpServerConfig } from '@epoch-agent/plugin-mcp';
 import { renderDiagnostics } from './diagnostics.js';
 import type { CliIo, ExitCode } from './io.js';
@@ -15,7 +15,7 @@ export async function mcpList(options: McpListOptions, io: CliIo): Promise<ExitC
   const { servers, diagnostics } = await loadMcpConfig(options.file);
   const hasErrors = diagnostics.some((d) => d.severity === 'error');
   if (options.json) {
-    const shown = servers.map((server) => redact({ ...server, ...remoteUrl(server) }));
+    const shown = servers.map((server) => redact({ ...server, ...printable(server) }));
     io.out(`${JSON.stringify({ file: options.file, servers: shown, diagnostics }, null, 2)}\n`);
   } else {
     io.out(renderServers(options.file, servers));
@@ -32,10 +32,13 @@ function renderServers(file: string, servers: readonly McpServerConfig[]): strin
 
 /** What the server runs or where it lives; env and header values never shown. */
 function target(server: McpServerConfig): string {
-  if (server.transport === 'stdio') return [server.command, ...server.args].join(' ');
+  if (server.transport === 'stdio') return [server.command, ...redactArgs(server.args)].join(' ');
   return redactUrl(server.url);
 }
 
-function remoteUrl(server: McpServerConfig): { url?: string } {
-  return server.transport === 'stdio' ? {} : { url: redactUrl(server.url) };
+/** The fields that hold secrets in free text rather than under a telling key. */
+function printable(server: McpServerConfig): { url: string } | { args: string[] } {
+  return server.transport === 'stdio'
+    ? { args: redactArgs(server.args) }
+    : { url: redactUrl(server.url) };
 }

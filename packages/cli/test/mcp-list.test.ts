@@ -29,7 +29,7 @@ async function configFile(text: string): Promise<string> {
 const mixed = `{
   // one good server per transport, one broken one
   "servers": {
-    "fs": { "command": "npx", "args": ["-y", "server-fs"], "env": { "API_KEY": "${SECRET}" } },
+    "fs": { "command": "npx", "args": ["-y", "server-fs", "--api-key=${SECRET}", "--token", "${SECRET}"], "env": { "API_KEY": "${SECRET}" } },
     "events": { "url": "https://user:${SECRET}@sse.example.com/sse?token=${SECRET}" },
     "remote": { "type": "http", "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "Bearer ${SECRET}" } },
     "broken": { "command": "x", "timeout": "30" },
@@ -42,7 +42,7 @@ describe('epoch mcp list', () => {
     const { code, out } = await run(['mcp', 'list', '--config', file]);
     expect(code).toBe(1);
     expect(out).toMatch(/^NAME\s+TRANSPORT\s+TARGET$/m);
-    expect(out).toMatch(/^fs\s+stdio\s+npx -y server-fs$/m);
+    expect(out).toMatch(/^fs\s+stdio\s+npx -y server-fs --api-key=<redacted> --token <redacted>$/m);
     expect(out).toMatch(
       /^events\s+sse\s+https:\/\/user:\*\*\*@sse\.example\.com\/sse\?token=\*\*\*$/m,
     );

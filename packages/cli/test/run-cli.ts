@@ -26,7 +26,10 @@ export async function runCli(
     err: (text) => {
       err.push(text);
     },
-    env: options.env ?? {},
+    // The CLI finds its home through io.env, never process.env: hand it this test file's temp
+    // EPOCH_HOME (test-setup/epoch-home.ts) unless the test names its own, so a command run without
+    // --config never reads the real ~/.epoch.
+    env: { EPOCH_HOME: process.env.EPOCH_HOME, ...options.env },
     columns: options.columns,
   };
   const code = await main(argv, io);

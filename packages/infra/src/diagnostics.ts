@@ -17,15 +17,23 @@ export interface Diagnostic extends Position {
   /** Stable identifier of the kind of problem; decide on this, never on `message`. */
   readonly code: string;
   readonly file: string;
-  /** Field path as a person reads it: `servers.github.connect_timeout`, `servers.fs.args[1]`. */
+  /**
+   * Field path as a person reads it: `servers.github.connect_timeout`, `servers.fs.args[1]`,
+   * `servers["my.server"].url`.
+   */
   readonly path: string;
   readonly message: string;
 }
+
+// A key that is not a plain word (a server named `my.server`) is quoted, so the path stays
+// unambiguous: `servers["my.server"].timeout`, not `servers.my.server.timeout`.
+const PLAIN_KEY = /^[A-Za-z0-9_-]+$/;
 
 export function formatPath(segments: readonly PathSegment[]): string {
   let out = '';
   for (const segment of segments) {
     if (typeof segment === 'number') out += `[${segment}]`;
+    else if (!PLAIN_KEY.test(segment)) out += `[${JSON.stringify(segment)}]`;
     else out += out === '' ? segment : `.${segment}`;
   }
   return out;

@@ -14,5 +14,5 @@ export { InfraError, type InfraErrorCode, isInfraError } from './errors.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
 export { type LogFields, type Logger, silentLogger } from './logger.js';
 export { type Env, epochHome, mcpConfigPath, profileDir } from './paths.js';
-export { REDACTED, redact, redactUrl } from './redact.js';
+export { REDACTED, redact, redactArgs, redactUrl } from './redact.js';
 export { type AtomicWriteOptions, writeFileAtomic } from './secure-file.js';

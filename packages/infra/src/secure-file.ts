@@ -1,7 +1,7 @@
 // Files that may hold secrets (tokens, the user's config, cached schemas): written atomically and
 // readable by the owner only.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -13,28 +13,40 @@ export interface AtomicWriteOptions {
  * Writes `data` to `file` so that a reader sees either the old bytes or the new ones, never a
  * half-written file: a temp file beside it (same filesystem, so rename is atomic), fsync, rename.
  * The temp file is created 0600 from the start, so a secret is never briefly world-readable.
+ * A symlinked target (a dotfiles-managed mcp.json) stays a link: the file it points at is replaced.
  */
 export async function writeFileAtomic(
-  file: string,
+  path: string,
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
+  const file = await linkTarget(path);
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const mode = (await existingMode(file)) ?? options.mode ?? 0o600;
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(tmp, 'wx', 0o600);
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     // The umask never widens 0600 but may narrow a kept mode; set it explicitly.
     await chmod(tmp, mode);
     await rename(tmp, file);
   } catch (error) {
+    // A failed write (disk full, file size limit) must not leave a half-written temp file behind.
     await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+async function linkTarget(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return path;
     throw error;
   }
 }

@@ -7,6 +7,7 @@ import { McpClient } from '../src/client.js';
 import type { McpConnectionState } from '../src/connection-state.js';
 import type { RemoteServerConfig } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
+import { ownLogins } from './support/own-logins.js';
 import { rejection, sleep, timedRejection, waitForState } from './support/waiting.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -41,7 +42,14 @@ function client(
     supportsParallel: true,
     skipPreflight: false,
   };
-  const created = new McpClient({ config, reconnectDelaysMs: [50, 100, 200] });
+  // No OAuth login for the server: a 401 must be needsLogin, never a stored token's refresh.
+  const logins = ownLogins();
+  cleanups.push(async () => logins.remove());
+  const created = new McpClient({
+    config,
+    reconnectDelaysMs: [50, 100, 200],
+    createTransport: logins.createTransport,
+  });
   cleanups.push(() => created.close());
   const states: McpConnectionState[] = [];
   created.onStateChange((state) => states.push(state));

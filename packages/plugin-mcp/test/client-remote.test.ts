@@ -8,6 +8,7 @@ import { McpClient } from '../src/client.js';
 import { isMcpError } from '../src/errors.js';
 import type { RemoteServerConfig } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
+import { ownLogins } from './support/own-logins.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -42,8 +43,11 @@ async function fixture(mode: 'sse' | 'http'): Promise<RunningHttpMcpServer> {
   return server;
 }
 
+// No OAuth login for any of these servers: a 401 must be needsLogin, never a stored token's refresh.
 function client(config: RemoteServerConfig<'sse' | 'http'>): McpClient {
-  const created = new McpClient({ config });
+  const logins = ownLogins();
+  cleanups.push(async () => logins.remove());
+  const created = new McpClient({ config, createTransport: logins.createTransport });
   cleanups.push(() => created.close());
   return created;
 }

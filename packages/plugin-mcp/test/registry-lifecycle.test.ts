@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpRegistry } from '../src/registry.js';
 import type { HttpServerConfig, McpServerStatus, StdioServerConfig } from '../src/types.js';
 import { startHttpMcpServer } from './support/http-mcp-server.js';
+import { ownLogins } from './support/own-logins.js';
 import { type Behavior, recordDir, recordingConfig, records } from './support/recording.js';
 import { waitUntil } from './support/waiting.js';
 
@@ -23,7 +24,14 @@ afterEach(async () => {
 });
 
 function registry(): { reg: McpRegistry; events: McpServerStatus[] } {
-  const reg = new McpRegistry({ schemaCache: null, reconnectDelaysMs: [200, 200, 200] });
+  // No OAuth login for any server: the remote one's 401 must be needsLogin, not a token refresh.
+  const logins = ownLogins();
+  cleanups.push(async () => logins.remove());
+  const reg = new McpRegistry({
+    schemaCache: null,
+    reconnectDelaysMs: [200, 200, 200],
+    createTransport: logins.createTransport,
+  });
   cleanups.push(() => reg.disconnectAll());
   const events: McpServerStatus[] = [];
   reg.onStatus((status) => events.push(status));

@@ -174,7 +174,7 @@ describe('user servers', () => {
         source: 'user',
         code: 'source_field',
         file: mcpConfigPath(),
-        path: 'servers.my.tools.source',
+        path: 'servers["my.tools"].source',
       }),
     ]);
     expect(runtime.tools.groups()).toEqual(['mcp:my.tools']);
