@@ -287,7 +287,7 @@ export class McpRegistry {
       if (this.#entries.get(config.name) !== entry) return;
       const change = state.kind === 'connected' ? this.#learn(entry, state) : undefined;
       entry.connected = state.kind === 'connected';
-      this.#statusListeners.emit(serverStatus(config, source, state));
+      this.#statusListeners.emit(this.#status(entry));
       if (change !== undefined) this.#announce(entry, change.before, change.after, change.reason);
     });
     return entry;
@@ -301,7 +301,9 @@ export class McpRegistry {
       entry.client.close(),
       how.keepCache ? undefined : this.#cache?.invalidate(entry.config),
     ]);
-    this.#statusListeners.emit(serverStatus(entry.config, entry.source, { kind: 'disconnected' }));
+    this.#statusListeners.emit(
+      serverStatus(entry.config, entry.source, { kind: 'disconnected' }, 0),
+    );
   }
 
   /** Resolves when the server is connected or failed; a failure is its status (and a log line). */
@@ -358,8 +360,9 @@ export class McpRegistry {
     });
   }
 
-  #status({ config, source, client }: Entry): McpServerStatus {
-    return serverStatus(config, source, client.state);
+  #status({ config, source, client, schema }: Entry): McpServerStatus {
+    const offered = schema !== undefined && offersTools(client.state) ? schema.tools.length : 0;
+    return serverStatus(config, source, client.state, offered);
   }
 
   #unknown(server: string): McpError {

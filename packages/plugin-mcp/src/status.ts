@@ -12,17 +12,19 @@ import {
   type McpServerStatusCommon,
 } from './types.js';
 
+/** `toolCount`: how many of the server's tools are offered now, live or from the schema cache. */
 export function serverStatus(
   config: McpServerConfig,
   source: McpServerSource,
   state: McpConnectionState,
+  toolCount: number,
 ): McpServerStatus {
   const common: McpServerStatusCommon = {
     name: config.name,
     source,
     transport: config.transport,
     target: config.transport === 'stdio' ? config.command : redactUrl(config.url),
-    toolCount: state.kind === 'connected' ? state.tools.length : 0,
+    toolCount,
   };
   switch (state.kind) {
     case 'connecting':

@@ -78,6 +78,56 @@ export interface McpOAuthConfig {
   readonly scopes?: readonly string[];
   /** Listen for the login callback on this port: for clients registered with a fixed redirect URI. */
   readonly callbackPort?: number;
+  /**
+   * How tokens are obtained. Absent: an interactive login (`epoch mcp login`), except for a
+   * client with a `clientSecret` whose authorization server offers the client_credentials grant
+   * and not authorization_code: that client fetches its own tokens at connect.
+   */
+  readonly grant?: McpOAuthGrant;
+}
+
+/** How a remote server's tokens are obtained; the last two need no person and no login. */
+export type McpOAuthGrant =
+  /** Only an interactive login, even where the authorization server offers client_credentials. */
+  | { readonly kind: 'authorization_code' }
+  /**
+   * OAuth client_credentials: the client's own tokens, fetched at connect and fetched again when
+   * they expire. The client authenticates with `clientSecret`, or with a private_key_jwt
+   * assertion (RFC 7523) when `privateKeyJwt` is set.
+   */
+  | { readonly kind: 'client_credentials'; readonly privateKeyJwt?: McpPrivateKeyJwt }
+  /**
+   * Enterprise-managed authorization (cross-app access): the user's ID token is exchanged at the
+   * identity provider for an ID-JAG (RFC 8693 token exchange), which the MCP server's
+   * authorization server takes in a JWT bearer grant (RFC 7523) from the client of `clientId`.
+   */
+  | { readonly kind: 'cross_app_access'; readonly identityProvider: McpIdentityProvider };
+
+export interface McpPrivateKeyJwt {
+  /** The PEM private key the assertion is signed with. */
+  readonly key: McpSecretSource;
+  /** The JWS algorithm the assertion is signed with, e.g. "ES256" or "RS256". */
+  readonly algorithm: string;
+}
+
+/**
+ * A credential written into mcp.json, or the absolute path of a file holding it (read each time
+ * it is needed, so a renewed file is picked up). An inline value is a secret: never print it.
+ */
+export type McpSecretSource =
+  | { readonly kind: 'inline'; readonly value: string }
+  | { readonly kind: 'file'; readonly path: string };
+
+export interface McpIdentityProvider {
+  /** Its issuer: the token endpoint is discovered from its metadata unless `tokenEndpoint` is set. */
+  readonly issuer?: string;
+  readonly tokenEndpoint?: string;
+  /** The client the identity provider knows this agent as. */
+  readonly clientId: string;
+  /** That client's secret, when it has one. A secret: never print it. */
+  readonly clientSecret?: string;
+  /** The user's ID token from the identity provider (a file: whatever renews it is picked up). */
+  readonly idToken: McpSecretSource;
 }
 
 export type SseServerConfig = RemoteServerConfig<'sse'>;
@@ -93,7 +143,10 @@ export interface McpServerStatusCommon {
   readonly transport: McpTransportKind;
   /** What it runs or reaches: the stdio command (no args), or the URL with credentials redacted. */
   readonly target: string;
-  /** Tools the server offers now (0 unless connected). */
+  /**
+   * How many of its tools `tools()` offers now: the live list, or the cached one while it connects
+   * or reconnects; 0 when it is failed, needs a login or is disconnected.
+   */
   readonly toolCount: number;
 }
 

@@ -116,6 +116,8 @@ describe('warm start', () => {
     // The bound the issue sets; a cold start of this server takes SLOW_START_MS or more.
     expect(elapsed).toBeLessThan(300);
     expect(status?.state).toBe('connecting');
+    // The status counts what tools() offers, cached tools included.
+    expect(status?.toolCount).toBe(3);
     expect(reg.tools().map((t) => t.name)).toEqual([
       'mcp__slow__alpha',
       'mcp__slow__beta',

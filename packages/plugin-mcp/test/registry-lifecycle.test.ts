@@ -72,7 +72,8 @@ describe('status events', () => {
     expect(waiting).toMatchObject({
       name: 'k',
       source: 'user',
-      toolCount: 0,
+      // Its tools stay offered while it reconnects (a call fails fast with the reason), so counted.
+      toolCount: reg.tools().length,
       reconnect: { attempt: 1, attempts: 3 },
       error: { code: 'connection_closed' },
     });
