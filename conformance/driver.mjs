@@ -9,7 +9,9 @@
 // must follow from ordinary client behaviour.
 //
 // The runner's MCP_CONFORMANCE_CONTEXT carries what a user would have written in mcp.json (a
-// pre-registered client's id and secret); the driver puts it in the server's `oauth` field.
+// pre-registered client's id and secret or private key, an identity provider and the user's ID
+// token from it); the driver puts it in the server's `oauth` field, under that field's names.
+// Which grant follows from those fields and the authorization server, as for any user.
 //
 // Runs on the machine's Node (the runner alone runs on Node 22). Exit code 0 when the server was
 // reached and every tool call came back; anything else is printed to stderr, which the runner
@@ -27,8 +29,17 @@ const SERVER = 'conformance';
  * (dynamic registration elsewhere). The suite's authorization servers expect this URL.
  */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
-/** The context fields that map onto the `oauth` field of mcp.json. */
-const OAUTH_CONTEXT_FIELDS = ['client_id', 'client_secret'];
+/** The context fields that map onto the `oauth` field of mcp.json: context name -> oauth name. */
+const OAUTH_CONTEXT_FIELDS = new Map([
+  ['client_id', 'client_id'],
+  ['client_secret', 'client_secret'],
+  ['private_key_pem', 'private_key'],
+  ['signing_algorithm', 'signing_algorithm'],
+  ['idp_issuer', 'idp_issuer'],
+  ['idp_token_endpoint', 'idp_token_endpoint'],
+  ['idp_client_id', 'idp_client_id'],
+  ['idp_id_token', 'idp_id_token'],
+]);
 /** Errors only a (new) login fixes: no login, or a login without the scope a request needs. */
 const LOGIN_ERRORS = new Set(['needs_login', 'insufficient_scope']);
 
@@ -106,13 +117,12 @@ function toolNamed(registry, name) {
 function oauthFromContext(json) {
   const context = json === undefined ? {} : JSON.parse(json);
   const oauth = Object.fromEntries(
-    OAUTH_CONTEXT_FIELDS.filter((field) => typeof context[field] === 'string').map((field) => [
-      field,
-      context[field],
-    ]),
+    [...OAUTH_CONTEXT_FIELDS]
+      .filter(([field]) => typeof context[field] === 'string')
+      .map(([field, name]) => [name, context[field]]),
   );
   const unused = Object.keys(context).filter(
-    (key) => key !== 'name' && !OAUTH_CONTEXT_FIELDS.includes(key),
+    (key) => key !== 'name' && !OAUTH_CONTEXT_FIELDS.has(key),
   );
   if (unused.length > 0) {
     console.error(`driver: mcp.json's oauth field has no place for context fields ${unused}`);

@@ -11,6 +11,8 @@ export interface RunCliOptions {
   readonly env?: Record<string, string>;
   /** Pretend `out` is a terminal this wide. */
   readonly columns?: number;
+  /** The "browser" `epoch mcp login` opens its URL in. */
+  readonly openUrl?: (url: string) => Promise<void>;
 }
 
 export async function runCli(
@@ -31,6 +33,7 @@ export async function runCli(
     // --config never reads the real ~/.epoch.
     env: { EPOCH_HOME: process.env.EPOCH_HOME, ...options.env },
     columns: options.columns,
+    openUrl: options.openUrl,
   };
   const code = await main(argv, io);
   return { code, out: out.join(''), err: err.join('') };

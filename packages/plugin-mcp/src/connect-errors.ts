@@ -13,7 +13,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import type { McpConnectionState, McpStateError } from './connection-state.js';
-import { McpError } from './errors.js';
+import { isMcpError, McpError } from './errors.js';
 import { messageOf, seconds } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import type { SessionLoss } from './session.js';
@@ -29,6 +29,9 @@ export interface ConnectFailureSite {
 
 export function connectFailure(error: unknown, site: ConnectFailureSite): McpError {
   const { server } = site;
+  // The OAuth layer's own verdict first: its message has the real reason (no login stored, a
+  // refresh token the authorization server refused), which the generic 401 text would hide.
+  if (isMcpError(error, 'needs_login')) return error;
   if (isAuthFailure(error)) return needsLogin(server, error);
   if (site.timedOut) {
     return new McpError(
@@ -65,12 +68,25 @@ export function closedWhileConnecting(server: string, cause?: unknown): McpError
   );
 }
 
+/**
+ * The server refused our credentials. When the OAuth layer gave up (`cause` is, or wraps, its
+ * `needs_login`), its message is kept: it says why, e.g. that the refresh token was refused.
+ */
 export function needsLogin(server: string, cause?: unknown): McpError {
-  return new McpError(
-    'needs_login',
-    `MCP server "${server}" refused our credentials (HTTP 401 Unauthorized). Run \`epoch mcp login ${server}\` to sign in again (or fix its "headers" in mcp.json), then reconnect it. Retrying without that will not help, so it is not retried.`,
-    { server, ...(cause === undefined ? {} : { cause }) },
-  );
+  const message =
+    oauthVerdict(cause)?.message ??
+    `MCP server "${server}" refused our credentials (HTTP 401 Unauthorized). Run \`epoch mcp login ${server}\` to sign in again (or fix its "headers" in mcp.json), then reconnect it. Retrying without that will not help, so it is not retried.`;
+  return new McpError('needs_login', message, {
+    server,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+function oauthVerdict(error: unknown): McpError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (isMcpError(e, 'needs_login')) return e;
+  }
+  return undefined;
 }
 
 /**

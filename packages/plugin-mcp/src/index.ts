@@ -83,7 +83,11 @@ export {
 } from './transport/create.js';
 export type {
   HttpServerConfig,
+  McpIdentityProvider,
   McpOAuthConfig,
+  McpOAuthGrant,
+  McpPrivateKeyJwt,
+  McpSecretSource,
   McpServerCommon,
   McpServerConfig,
   McpServerSource,

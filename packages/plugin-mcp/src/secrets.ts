@@ -3,7 +3,12 @@
 // secrets by field (infra `redact`); this catches the same values when they come back inside
 // free text, e.g. a server that logs its own env at start.
 import { REDACTED } from '@epoch-agent/infra';
-import { assertNever, type McpServerConfig } from './types.js';
+import {
+  assertNever,
+  type McpOAuthGrant,
+  type McpSecretSource,
+  type McpServerConfig,
+} from './types.js';
 
 // Short values ("1", "warn") are settings rather than credentials, and blanking them would garble
 // every message that happens to contain the same word.
@@ -30,9 +35,28 @@ function secretValues(config: McpServerConfig): string[] {
         ...Object.values(config.headers),
         ...urlSecrets(config.url),
         ...(config.oauth?.clientSecret === undefined ? [] : [config.oauth.clientSecret]),
+        ...grantSecrets(config.oauth?.grant),
       ];
     default:
       return assertNever(config, 'transport');
+  }
+}
+
+function grantSecrets(grant: McpOAuthGrant | undefined): string[] {
+  const inline = (source: McpSecretSource | undefined) =>
+    source?.kind === 'inline' ? [source.value] : [];
+  switch (grant?.kind) {
+    case undefined:
+    case 'authorization_code':
+      return [];
+    case 'client_credentials':
+      return inline(grant.privateKeyJwt?.key);
+    case 'cross_app_access': {
+      const { clientSecret, idToken } = grant.identityProvider;
+      return [...(clientSecret === undefined ? [] : [clientSecret]), ...inline(idToken)];
+    }
+    default:
+      return assertNever(grant, 'oauth grant');
   }
 }
 

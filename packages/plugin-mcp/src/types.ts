@@ -79,6 +79,12 @@ export interface McpOAuthConfig {
   /** Listen for the login callback on this port: for clients registered with a fixed redirect URI. */
   readonly callbackPort?: number;
   /**
+   * Refresh an access token this long before it expires (file: `refresh_skew`, seconds; default
+   * 60 s), never later than half its lifetime, so a slow clock or a slow network never sends an
+   * expired token.
+   */
+  readonly refreshSkewMs?: number;
+  /**
    * How tokens are obtained. Absent: an interactive login (`epoch mcp login`), except for a
    * client with a `clientSecret` whose authorization server offers the client_credentials grant
    * and not authorization_code: that client fetches its own tokens at connect.

@@ -286,6 +286,7 @@ const CASES: readonly Case[] = [
       error('out_of_range', 'servers.bad-port.oauth.callback_port', '16:35', '70000', [
         'from 1 to 65535',
       ]),
+      error('out_of_range', 'servers.bad-port.oauth.refresh_skew', '16:58', '-1', ['0 or more']),
       error('missing_field', 'servers.secret-only.oauth', '21:16', '{', ['no client_id']),
       error(
         'invalid_value',
@@ -303,6 +304,61 @@ const CASES: readonly Case[] = [
       warning('duplicate_field', 'servers.both-spellings.oauth.clientId', '40:36', '"clientId"', [
         '"client_id" is used',
       ]),
+    ],
+  },
+  {
+    fixture: 'oauth-grants.txt',
+    scenario: 'the oauth grants: what each needs, fields of another grant, credentials in files',
+    servers: [
+      'cc-secret:http',
+      'cc-key-inline:http',
+      'cc-key-file:sse',
+      'xaa:http',
+      'xaa-file:http',
+      'code-explicit:http',
+    ],
+    diagnostics: [
+      error('invalid_value', 'servers.bad-grant.oauth.grant', '17:27', '"password"', [
+        '"client_credentials"',
+        '"cross_app_access"',
+      ]),
+      error('invalid_value', 'servers.bad-alg.oauth.signing_algorithm', '19:89', '"HS256"', [
+        '"ES256"',
+        '"EdDSA"',
+      ]),
+      error('missing_field', 'servers.key-no-alg.oauth', '21:16', '{', [
+        'private_key needs signing_algorithm',
+      ]),
+      error('missing_field', 'servers.alg-no-key.oauth', '23:16', '{', ['no private_key']),
+      error('invalid_value', 'servers.secret-and-key.oauth.private_key', '25:89', '"/keys/k.pem"', [
+        'both client_secret and private_key',
+      ]),
+      error('missing_field', 'servers.cc-no-credential.oauth', '27:16', '{', [
+        'client_secret, or private_key with signing_algorithm',
+      ]),
+      error('missing_field', 'servers.cc-no-client.oauth', '29:16', '{', [
+        'client_credentials grant needs client_id',
+      ]),
+      error('invalid_value', 'servers.key-with-code.oauth.privateKey', '31:83', '"/keys/k.pem"', [
+        'privateKey is for the client_credentials grant',
+        'grant is "authorization_code"',
+      ]),
+      error('invalid_value', 'servers.idp-with-cc.oauth.idp_client_id', '33:122', '"x"', [
+        'idp_client_id is for the cross_app_access grant',
+      ]),
+      error('missing_field', 'servers.xaa-missing.oauth', '35:16', '{', [
+        'idp_client_id is missing',
+      ]),
+      error('missing_field', 'servers.xaa-missing.oauth', '35:16', '{', [
+        'idp_id_token is missing',
+      ]),
+      error(
+        'invalid_value',
+        'servers.xaa-bad-url.oauth.idp_token_endpoint',
+        '37:62',
+        '"idp.example.com',
+        ['https:// URL'],
+      ),
     ],
   },
   {
@@ -421,13 +477,66 @@ describe('what the fields mean', () => {
         clientSecret: 'SECRET-client-7f3a',
         scopes: ['read', 'write', 'admin'],
         callbackPort: 33418,
+        refreshSkewMs: 120_000,
       },
     });
     expect(byName(load, 'camel')).toMatchObject({
-      oauth: { clientMetadataUrl: 'https://epoch.example/oauth/client.json', callbackPort: 8123 },
+      oauth: {
+        clientMetadataUrl: 'https://epoch.example/oauth/client.json',
+        callbackPort: 8123,
+        refreshSkewMs: 500,
+      },
     });
     expect(byName(load, 'both-spellings')).toMatchObject({ oauth: { clientId: 'a' } });
     expect(byName(load, 'stdio-oauth')).not.toHaveProperty('oauth');
+  });
+
+  it('oauth grants: written or implied by their fields, credentials inline or in a file', () => {
+    const { load } = fixture('oauth-grants.txt');
+    const grantOf = (name: string) => {
+      const config = byName(load, name);
+      return config === undefined || config.transport === 'stdio' ? undefined : config.oauth?.grant;
+    };
+    expect(grantOf('cc-secret')).toEqual({ kind: 'client_credentials' });
+    expect(grantOf('cc-key-inline')).toEqual({
+      kind: 'client_credentials',
+      privateKeyJwt: {
+        key: {
+          kind: 'inline',
+          value: '-----BEGIN PRIVATE KEY-----\nSECRETKEY\n-----END PRIVATE KEY-----\n',
+        },
+        algorithm: 'ES256',
+      },
+    });
+    // A relative key path starts at the config file's directory, like cwd.
+    expect(grantOf('cc-key-file')).toEqual({
+      kind: 'client_credentials',
+      privateKeyJwt: {
+        key: { kind: 'file', path: join(FIXTURES, 'keys', 'client.pem') },
+        algorithm: 'RS256',
+      },
+    });
+    expect(grantOf('xaa')).toEqual({
+      kind: 'cross_app_access',
+      identityProvider: {
+        issuer: 'https://idp.example.com',
+        tokenEndpoint: 'https://idp.example.com/token',
+        clientId: 'agent-at-idp',
+        clientSecret: 'SECRET-idp-7f3a',
+        idToken: { kind: 'inline', value: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln' },
+      },
+    });
+    expect(grantOf('xaa-file')).toEqual({
+      kind: 'cross_app_access',
+      identityProvider: {
+        issuer: 'https://idp.example.com',
+        clientId: 'agent-at-idp',
+        idToken: { kind: 'file', path: '/run/idp/id_token' },
+      },
+    });
+    expect(grantOf('code-explicit')).toEqual({ kind: 'authorization_code' });
+    // No diagnostic repeats a credential.
+    expect(JSON.stringify(load.diagnostics)).not.toMatch(/SECRET|\/keys\/k\.pem/);
   });
 
   it('both field tables agree: every field of the seed has a camelCase spelling read here', () => {

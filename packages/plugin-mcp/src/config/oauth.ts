@@ -1,11 +1,13 @@
 // The `oauth` field of a remote server entry, in both steps: its raw shape (step 1, a zod object
 // whose type errors land on the nested field, e.g. `servers.x.oauth.callback_port`) and what it
-// means (step 2: spellings folded, unknown keys warned about, combinations checked).
+// means (step 2: spellings folded, unknown keys warned about, combinations checked; the grant and
+// its fields in oauth-grant.ts).
 //
 // Messages never repeat a value: `client_secret` is a secret, and a client id is close to one.
 import { isHttpsUrl } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { McpOAuthConfig } from '../types.js';
+import { GRANTS, SIGNING_ALGORITHMS, toGrant } from './oauth-grant.js';
 import type { Report } from './schema.js';
 import { suggest } from './suggest.js';
 
@@ -16,6 +18,15 @@ const OAUTH_FIELDS = {
   client_metadata_url: 'clientMetadataUrl',
   scopes: 'scopes',
   callback_port: 'callbackPort',
+  refresh_skew: 'refreshSkew',
+  grant: 'grant',
+  private_key: 'privateKey',
+  signing_algorithm: 'signingAlgorithm',
+  idp_issuer: 'idpIssuer',
+  idp_token_endpoint: 'idpTokenEndpoint',
+  idp_client_id: 'idpClientId',
+  idp_client_secret: 'idpClientSecret',
+  idp_id_token: 'idpIdToken',
 } as const;
 
 type OAuthFieldName = keyof typeof OAUTH_FIELDS;
@@ -42,9 +53,24 @@ function nested(key: string): z.ZodType {
         .int({ error: `oauth.${key} must be a whole number` })
         .min(1, { error: `oauth.${key} must be from 1 to 65535` })
         .max(65535, { error: `oauth.${key} must be from 1 to 65535` });
+    case 'refresh_skew':
+      return z
+        .number({ error: `oauth.${key} must be a number of seconds, e.g. "${key}": 60` })
+        .min(0, { error: `oauth.${key} must be 0 or more seconds` })
+        .max(86_400, { error: `oauth.${key} must be at most 86400 seconds (a day)` });
+    case 'grant':
+      return oneOf(key, GRANTS);
+    case 'signing_algorithm':
+      return oneOf(key, SIGNING_ALGORITHMS);
     default:
       return text(key);
   }
+}
+
+function oneOf(key: string, values: readonly [string, ...string[]]): z.ZodType {
+  return z.enum(values, {
+    error: `oauth.${key} must be one of ${values.map((v) => `"${v}"`).join(', ')}`,
+  });
 }
 
 /** Step 1: the raw `oauth` object; unknown keys are kept so step 2 can warn about them. */
@@ -67,6 +93,8 @@ export function toOAuthConfig(
   name: string,
   raw: Readonly<Record<string, unknown>>,
   report: Report,
+  /** The config file's directory: where a relative credential path starts. */
+  baseDir: string,
 ): McpOAuthConfig | undefined {
   for (const key of Object.keys(raw)) {
     if (SPELLINGS.has(key)) continue;
@@ -81,6 +109,7 @@ export function toOAuthConfig(
   }
   // Both spellings given: snake_case wins, as it does for the fields of the entry itself.
   const fields: Partial<Record<OAuthFieldName, unknown>> = {};
+  const written = new Map<OAuthFieldName, string>();
   for (const name of NAMES) {
     const camel = OAUTH_FIELDS[name];
     const camelValue = camel === name ? undefined : raw[camel];
@@ -94,6 +123,7 @@ export function toOAuthConfig(
       );
     }
     fields[name] = raw[name] ?? camelValue;
+    written.set(name, raw[name] === undefined ? camel : name);
   }
   const clientId = fields.client_id as string | undefined;
   const clientSecret = fields.client_secret as string | undefined;
@@ -126,7 +156,14 @@ export function toOAuthConfig(
       `oauth of server "${name}" gives both client_id and client_metadata_url; a client has one id. Keep client_id for a registered client, or client_metadata_url for a metadata-document client.`,
     );
   }
-  if (!ok) return undefined;
+  const { ok: grantOk, grant } = toGrant({
+    server: name,
+    fields,
+    keyOf: (field) => written.get(field) ?? field,
+    report,
+    baseDir,
+  });
+  if (!ok || !grantOk) return undefined;
   const scopes = (fields.scopes as string[] | undefined)
     ?.flatMap((s) => s.split(/\s+/))
     .filter(Boolean);
@@ -137,6 +174,11 @@ export function toOAuthConfig(
     clientMetadataUrl,
     scopes,
     callbackPort: fields.callback_port as number | undefined,
+    refreshSkewMs:
+      fields.refresh_skew === undefined
+        ? undefined
+        : Math.round((fields.refresh_skew as number) * 1000),
+    grant,
   };
   return Object.fromEntries(
     Object.entries(config).filter(([, value]) => value !== undefined),

@@ -202,7 +202,10 @@ function toRemote<T extends 'sse' | 'http'>(
     );
     return undefined;
   }
-  const oauth = fields.oauth === undefined ? undefined : toOAuthConfig(name, fields.oauth, report);
+  const oauth =
+    fields.oauth === undefined
+      ? undefined
+      : toOAuthConfig(name, fields.oauth, report, entry.baseDir);
   if (fields.oauth !== undefined && oauth === undefined) return undefined;
   return withoutUndefined<RemoteServerConfig<T>>({
     ...common(entry),

@@ -8,6 +8,11 @@
 // the authorization server refused — is an McpError `needs_login`; a wider scope the server asks
 // for (403 insufficient_scope) is remembered for the next `epoch mcp login` and fails that request
 // with `insufficient_scope`.
+//
+// Without a stored login the store is read once, not on every request (a readdir and hashing per
+// request made Streamable HTTP calls measurably slower): again only after a login or logout in
+// this process (the store's generation moved) or a 401 — so a login made by `epoch mcp login` in
+// another process is used at the server's next 401 at the latest.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import {
   type AuthProvider,
@@ -21,6 +26,9 @@ import { isExpired, refreshLogin } from './refresh.js';
 import type { StoredLogin, StoredTokens, TokenStore } from './token-store.js';
 
 export const DEFAULT_REFRESH_SKEW_MS = 60_000;
+
+/** What the transport hands onUnauthorized (the SDK does not export the type by name). */
+type UnauthorizedContext = Parameters<NonNullable<AuthProvider['onUnauthorized']>>[0];
 
 export interface OAuthConnectionAuthOptions {
   /** The MCP server's name, for messages. */
@@ -39,8 +47,16 @@ export interface OAuthConnectionAuthOptions {
 export class OAuthConnectionAuth implements AuthProvider {
   readonly #options: OAuthConnectionAuthOptions;
   readonly #logger: Logger;
-  /** The login as last read or refreshed; re-read from disk whenever there is none. */
+  /** The login as last read or refreshed. */
   #login: StoredLogin | undefined;
+  /**
+   * The store's generation when it was last read and held no usable login. Until it moves (a
+   * login or logout in this process) or the server answers 401 (one in another process), there
+   * is no point reading the directory again on every request.
+   */
+  #noneAt: number | undefined;
+  /** The bearer token each response's request carried (none: undefined), for onUnauthorized. */
+  readonly #sentWith = new WeakMap<Response, string | undefined>();
   /** One refresh at a time in this process; the file lock makes it one across processes. */
   #refreshing: Promise<StoredLogin> | undefined;
 
@@ -75,14 +91,22 @@ export class OAuthConnectionAuth implements AuthProvider {
     }
   }
 
-  /** The server refused the request with 401: refresh once, or give up with `needs_login`. */
-  async onUnauthorized(): Promise<void> {
-    const login = await this.#current();
-    const refused = login?.tokens?.access_token;
-    if (refused === undefined) {
+  /**
+   * The server refused a request with 401. One that carried a token: refresh once (or find that
+   * another process already did). One without: a login may have been stored since we looked.
+   * Otherwise give up with `needs_login`.
+   */
+  async onUnauthorized({ response }: UnauthorizedContext): Promise<void> {
+    const refused = this.#sentWith.has(response)
+      ? this.#sentWith.get(response)
+      : this.#login?.tokens?.access_token;
+    if (refused !== undefined) {
+      await this.#refresh(refused);
+      return;
+    }
+    if ((await this.#read())?.tokens === undefined) {
       throw this.#needsLogin('it asks for a login and none is stored for it');
     }
-    await this.#refresh(refused);
   }
 
   /**
@@ -91,6 +115,7 @@ export class OAuthConnectionAuth implements AuthProvider {
    */
   readonly fetch: FetchLike = async (url, init) => {
     const response = await fetch(url, init);
+    if (response.status === 401) this.#sentWith.set(response, bearerOf(init?.headers));
     if (response.status !== 403) return response;
     const { error, scope } = extractWWWAuthenticateParams(response);
     if (error !== 'insufficient_scope') return response;
@@ -106,9 +131,19 @@ export class OAuthConnectionAuth implements AuthProvider {
   };
 
   async #current(): Promise<StoredLogin | undefined> {
-    if (this.#login?.tokens === undefined) {
-      this.#login = await this.#options.store.load(this.#options.serverUrl);
+    const { store, serverUrl } = this.#options;
+    if (this.#login?.tokens !== undefined || this.#noneAt === store.generation(serverUrl)) {
+      return this.#login;
     }
+    return this.#read();
+  }
+
+  async #read(): Promise<StoredLogin | undefined> {
+    const { store, serverUrl } = this.#options;
+    // Taken before reading: a login saved meanwhile moves it past this, and is read next time.
+    const generation = store.generation(serverUrl);
+    this.#login = await store.load(serverUrl);
+    this.#noneAt = this.#login?.tokens === undefined ? generation : undefined;
     return this.#login;
   }
 
@@ -127,7 +162,7 @@ export class OAuthConnectionAuth implements AuthProvider {
   }
 
   async #refreshOnce(stale: string): Promise<StoredLogin> {
-    const login = this.#login;
+    const login = this.#login ?? (await this.#read());
     if (login === undefined) throw this.#needsLogin('no login is stored for it');
     const { server, store } = this.#options;
     const outcome = await refreshLogin({ server, store }, login, stale);
@@ -161,6 +196,11 @@ export class OAuthConnectionAuth implements AuthProvider {
       { server, cause: new UnauthorizedError(reason) },
     );
   }
+}
+
+function bearerOf(headers: RequestInit['headers']): string | undefined {
+  const value = new Headers(headers).get('authorization');
+  return value?.startsWith('Bearer ') ? value.slice('Bearer '.length) : undefined;
 }
 
 /** RFC 6749 scope tokens only: a server's challenge goes into a message, so nothing else passes. */

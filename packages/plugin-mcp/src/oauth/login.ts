@@ -22,6 +22,7 @@ import { messageOf } from '../request-options.js';
 import { createTransport } from '../transport/create.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';
+import { legacyIssuerDiscovery } from './legacy-issuer.js';
 import { LoginProvider } from './provider.js';
 import { TokenStore } from './token-store.js';
 
@@ -172,7 +173,17 @@ async function authorizeOnce(round: RoundOptions): Promise<number> {
         : { resourceMetadataUrl: round.resourceMetadataUrl }),
     };
     // forceReauthorization: a login asks the user, it never just refreshes what is stored.
-    await auth(provider, { ...common, forceReauthorization: true });
+    await auth(provider, { ...common, forceReauthorization: true }).catch(async (error) => {
+      const legacy = await legacyIssuerDiscovery(
+        error,
+        config.url,
+        round.resourceMetadataUrl,
+        fetchFn,
+      );
+      if (legacy === undefined) throw error;
+      provider.saveDiscoveryState(legacy);
+      await auth(provider, { ...common, forceReauthorization: true });
+    });
     const params = await callback.callback;
     const error = params.get('error');
     if (error !== null) {
@@ -270,6 +281,14 @@ function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {
     throw new McpError(
       'login_failed',
       `MCP server "${config.name}" is a stdio server; OAuth login is for remote (sse / http) servers. A stdio server takes its credentials from "env".`,
+      { server: config.name },
+    );
+  }
+  const grant = config.oauth?.grant?.kind;
+  if (grant === 'client_credentials' || grant === 'cross_app_access') {
+    throw new McpError(
+      'login_failed',
+      `MCP server "${config.name}" needs no login: its client gets its own tokens by the ${grant} grant ("oauth" in mcp.json). Reconnect it instead.`,
       { server: config.name },
     );
   }

@@ -1,12 +1,14 @@
-// `epoch mcp logout <name>`'s backend: delete every stored login of a server, and first revoke its
+// `epoch mcp logout <name>`'s backend: delete every stored login of a server, then revoke its
 // tokens (RFC 7009) where the authorization server has a revocation endpoint. Revocation is best
 // effort — the login is deleted either way; the result says whether the server was told.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import {
   assertSecureTokenEndpoint,
+  buildDiscoveryUrls,
   type FetchLike,
   selectClientAuthMethod,
 } from '@modelcontextprotocol/client';
+import { z } from 'zod';
 import { McpError } from '../errors.js';
 import { messageOf } from '../request-options.js';
 import type { McpServerConfig } from '../types.js';
@@ -42,15 +44,22 @@ export async function logoutFromServer(options: McpLogoutOptions): Promise<McpLo
   const logger = options.logger ?? silentLogger;
   const store = options.store ?? new TokenStore({ logger });
   const logins = await store.remove(config.url);
+  // A login whose tokens the authorization server refused already (invalid_grant) has none left.
+  const withTokens = logins.filter((login) => login.tokens !== undefined);
   const problems: string[] = [];
-  for (const login of logins) {
+  if (logins.length > 0 && withTokens.length === 0) {
+    problems.push(
+      'the stored login held no tokens any more (the authorization server had refused them)',
+    );
+  }
+  for (const login of withTokens) {
     try {
       await revoke(login, options.fetchFn ?? fetch);
     } catch (error) {
       problems.push(scrub(messageOf(error), login));
     }
   }
-  const revoked = logins.length > 0 && problems.length === 0;
+  const revoked = withTokens.length > 0 && problems.length === 0;
   return {
     removed: logins.length,
     revoked,
@@ -59,7 +68,8 @@ export async function logoutFromServer(options: McpLogoutOptions): Promise<McpLo
 }
 
 async function revoke(login: StoredLogin, fetchFn: FetchLike): Promise<void> {
-  const endpoint = revocationMetadata(login)?.revocation_endpoint;
+  const metadata = await revocationMetadata(login, fetchFn);
+  const endpoint = metadata?.revocation_endpoint;
   if (endpoint === undefined) throw new Error('the authorization server offers no revocation');
   const url = assertSecureTokenEndpoint(endpoint);
   // The refresh token first: revoking it ends the grant, and with it (on most servers) the rest.
@@ -71,7 +81,7 @@ async function revoke(login: StoredLogin, fetchFn: FetchLike): Promise<void> {
     if (token === undefined) continue;
     const headers = new Headers({ 'content-type': 'application/x-www-form-urlencoded' });
     const body = new URLSearchParams({ token, token_type_hint: hint });
-    authenticate(login, headers, body);
+    authenticate(login, metadata, headers, body);
     const response = await fetchFn(url, { method: 'POST', headers, body });
     await response.body?.cancel().catch(() => {});
     // RFC 7009 §2.2: 200 also for a token that was already invalid.
@@ -79,9 +89,13 @@ async function revoke(login: StoredLogin, fetchFn: FetchLike): Promise<void> {
   }
 }
 
-function authenticate(login: StoredLogin, headers: Headers, body: URLSearchParams): void {
+function authenticate(
+  login: StoredLogin,
+  metadata: RevocationMetadata | undefined,
+  headers: Headers,
+  body: URLSearchParams,
+): void {
   const { client } = login;
-  const metadata = revocationMetadata(login);
   const supported =
     metadata?.revocation_endpoint_auth_methods_supported ??
     metadata?.token_endpoint_auth_methods_supported ??
@@ -104,13 +118,38 @@ function authenticate(login: StoredLogin, headers: Headers, body: URLSearchParam
   }
 }
 
-/** RFC 8414's revocation fields; the SDK's type has them only on its OAuth (not OIDC) variant. */
-function revocationMetadata(login: StoredLogin):
-  | {
-      readonly revocation_endpoint?: string | undefined;
-      readonly revocation_endpoint_auth_methods_supported?: string[] | undefined;
-      readonly token_endpoint_auth_methods_supported?: string[] | undefined;
+/** RFC 8414's revocation fields (RFC 7009 §2 endpoint, and how clients authenticate there). */
+const revocationSchema = z.object({
+  issuer: z.string(),
+  revocation_endpoint: z.string(),
+  revocation_endpoint_auth_methods_supported: z.array(z.string()).optional(),
+  token_endpoint_auth_methods_supported: z.array(z.string()).optional(),
+});
+
+type RevocationMetadata = Partial<z.infer<typeof revocationSchema>>;
+
+/**
+ * Where to revoke and how to authenticate there. The stored metadata has it when discovery found
+ * an RFC 8414 document; of an OpenID Connect discovery document the SDK keeps only the OIDC
+ * fields, and `revocation_endpoint` is not one. Then the documents are read again, as they are.
+ */
+async function revocationMetadata(
+  login: StoredLogin,
+  fetchFn: FetchLike,
+): Promise<RevocationMetadata | undefined> {
+  const stored = login.authorizationServerMetadata as RevocationMetadata | undefined;
+  if (stored?.revocation_endpoint !== undefined) return stored;
+  for (const { url } of buildDiscoveryUrls(login.authorizationServerUrl)) {
+    const response = await fetchFn(url, { headers: { accept: 'application/json' } }).catch(
+      () => undefined,
+    );
+    const document = response?.ok ? await response.json().catch(() => undefined) : undefined;
+    if (response !== undefined && document === undefined) {
+      await response.body?.cancel().catch(() => {});
     }
-  | undefined {
-  return login.authorizationServerMetadata;
+    const parsed = revocationSchema.safeParse(document);
+    // Only a document of the authorization server that issued the tokens (RFC 8414 §3.3).
+    if (parsed.success && parsed.data.issuer === login.issuer) return parsed.data;
+  }
+  return stored;
 }

@@ -8,8 +8,9 @@
 // knows its URL) finds its login by that prefix.
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
+  type Env,
   epochHome,
   type FileLockOptions,
   type Logger,
@@ -87,8 +88,15 @@ export interface TokenStoreOptions {
   readonly lock?: FileLockOptions;
 }
 
-export function defaultTokenDir(): string {
-  return join(epochHome(), 'oauth');
+/**
+ * Per store directory and server, how many times a TokenStore of this process changed its logins.
+ * A connection that found no login remembers the number and looks again only when it moved (or
+ * the server answers 401, which is how a login stored by another process is noticed).
+ */
+const generations = new Map<string, number>();
+
+export function defaultTokenDir(env: Env = process.env): string {
+  return join(epochHome(env), 'oauth');
 }
 
 /** OAuth tokens as the token endpoint sent them, ready to keep. */
@@ -109,7 +117,8 @@ export class TokenStore {
   readonly #lock: FileLockOptions;
 
   constructor(options: TokenStoreOptions = {}) {
-    this.dir = options.dir ?? defaultTokenDir();
+    // Absolute, so two stores of one directory share its generations whatever path they were given.
+    this.dir = resolve(options.dir ?? defaultTokenDir());
     this.#logger = options.logger ?? silentLogger;
     // 30 s is far beyond one refresh round trip: a lock that old belongs to a hung process.
     this.#lock = options.lock ?? { waitMs: 30_000, staleMs: 30_000 };
@@ -118,6 +127,11 @@ export class TokenStore {
   /** The file of one login. */
   fileFor(serverUrl: string, issuer: string): string {
     return join(this.dir, `${hash(serverUrl)}-${hash(issuer)}.json`);
+  }
+
+  /** Changes with every save or removal of a login of `serverUrl` made in this process. */
+  generation(serverUrl: string): number {
+    return generations.get(this.#generationKey(serverUrl)) ?? 0;
   }
 
   /**
@@ -140,6 +154,8 @@ export class TokenStore {
         mode: 0o600,
       },
     );
+    // After the write: a reader that saw the old number and then no file must see a new number.
+    this.#changed(login.serverUrl);
   }
 
   /** Deletes every login of `serverUrl`; returns what was deleted (e.g. to revoke its tokens). */
@@ -147,6 +163,7 @@ export class TokenStore {
     const logins = await this.#all(serverUrl);
     for (const name of await this.#names(serverUrl))
       await rm(join(this.dir, name), { force: true });
+    this.#changed(serverUrl);
     return logins;
   }
 
@@ -160,11 +177,22 @@ export class TokenStore {
   /** Deletes one login whole: the authorization server no longer knows its client. */
   async forget(login: StoredLogin): Promise<void> {
     await rm(this.fileFor(login.serverUrl, login.issuer), { force: true });
+    this.#changed(login.serverUrl);
   }
 
   /** Runs `fn` holding the cross-process lock of one login's file. */
   withLock<T>(serverUrl: string, issuer: string, fn: () => Promise<T>): Promise<T> {
     return withFileLock(this.fileFor(serverUrl, issuer), this.#lock, fn);
+  }
+
+  /** No hashing: generation() is asked on every request of a server without a login. */
+  #generationKey(serverUrl: string): string {
+    return `${this.dir}\0${serverUrl}`;
+  }
+
+  #changed(serverUrl: string): void {
+    const key = this.#generationKey(serverUrl);
+    generations.set(key, (generations.get(key) ?? 0) + 1);
   }
 
   async #all(serverUrl: string): Promise<StoredLogin[]> {

@@ -9,7 +9,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { OAuthConnectionAuth } from '../oauth/connection-auth.js';
+import { connectionAuth } from '../oauth/grant-choice.js';
 import { TokenStore } from '../oauth/token-store.js';
 import { secretScrubber } from '../secrets.js';
 import {
@@ -91,17 +91,19 @@ function stdioHandle(
 // `requestInit.headers` is what both SDK transports put on every request they make: the SSE GET
 // stream and its POSTs, and Streamable HTTP's POST, GET and DELETE alike. Every remote server gets
 // OAuth: a server that wants a login says so with a 401, whether or not mcp.json has `oauth`. Its
-// token, once there is one, wins over an `Authorization` in `headers`.
+// token, once there is one, wins over an `Authorization` in `headers`. Which OAuth (a stored
+// login, or tokens of the client's own grant) is grant-choice.ts's decision.
 function remoteOptions(
   config: RemoteServerConfig<'sse' | 'http'>,
   { logger, oauth = {} }: CreateTransportOptions,
 ): { requestInit: RequestInit; authProvider: AuthProvider; fetch: FetchLike } {
-  const auth = new OAuthConnectionAuth({
-    server: config.name,
-    serverUrl: config.url,
+  // The server's own setting wins over the host's default.
+  const skew = config.oauth?.refreshSkewMs ?? oauth.refreshSkewMs;
+  const auth = connectionAuth(config, {
     store: oauth.store ?? new TokenStore({ logger }),
     logger,
-    ...(oauth.refreshSkewMs === undefined ? {} : { refreshSkewMs: oauth.refreshSkewMs }),
+    scrub: secretScrubber(config),
+    ...(skew === undefined ? {} : { refreshSkewMs: skew }),
   });
   return { requestInit: { headers: { ...config.headers } }, authProvider: auth, fetch: auth.fetch };
 }
