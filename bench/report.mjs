@@ -39,7 +39,8 @@ export function summary(rows) {
 function describeGoal(goal) {
   switch (goal.kind) {
     case 'ratio':
-      return `ratio <= ${goal.max.toFixed(1)}`;
+      // At least one decimal (1.0, 1.5), and every one the goal has (0.05).
+      return `ratio <= ${Number.isInteger(goal.max) ? goal.max.toFixed(1) : String(goal.max)}`;
     case 'absolute':
       return `ours < ${goal.maxMs} ms`;
     case 'info':

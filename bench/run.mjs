@@ -1,13 +1,14 @@
 // `npm run bench` (it builds first): our MCP client against the raw SDK client on the same servers,
 // in one run, printed as a table of ratios. Tool-call latency over stdio and Streamable HTTP (the
-// reference server's `echo`), connectAll's wall time for 20 slow-to-start servers against one, and
-// the time to disconnect one server. Servers listen on 127.0.0.1 only; every one of them is
+// reference server's `echo`), connectAll's wall time for 20 slow-to-start servers against one, a
+// start with a warm schema cache against a cold one, and the time to disconnect one server. Servers listen on 127.0.0.1 only; every one of them is
 // stopped before the table is printed, and a deadline bounds the whole run.
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { startEverything } from '@epoch-agent/testkit';
+import { schemaCacheStartTime } from './cache.mjs';
 import { connectAllWallTime } from './connect.mjs';
 import { disconnectTime } from './disconnect.mjs';
 import { toolCallLatency } from './latency.mjs';
@@ -56,6 +57,7 @@ async function main() {
         toolCallLatency('HTTP', httpEndpoint, signal),
       )),
       ...(await step('connectAll', () => connectAllWallTime(signal))),
+      ...(await step('schema cache', () => schemaCacheStartTime(signal))),
       ...(await step('disconnect over stdio', () =>
         disconnectTime('stdio', WELL_BEHAVED_SERVER, signal),
       )),
@@ -80,9 +82,12 @@ three clients taking turns every 10 calls. Ours = EpochTool.execute from McpRegi
 host's path) or McpClient.callTool; base = the SDK's Client.callTool over its own
 StdioClientTransport / StreamableHTTPClientTransport, on the same server program.
 connectAll: servers that wait 500 ms before answering initialize; base = the same connectAll for 1
-server (goal), or 20 raw SDK clients connected with Promise.all (info). Disconnect: a server that
-exits on stdin EOF; ours = registry.disconnect(name), which also reaps the process tree; base =
-the raw SDK's client.close().`;
+server (goal), or 20 raw SDK clients connected with Promise.all (info).
+Schema cache: connectAll of 10 servers that take 1.5 s to start, each run on a new registry and
+cache; warm = the cache files of an earlier start (tools at once, servers connect in the
+background), cold = an empty cache directory.
+Disconnect: a server that exits on stdin EOF; ours = registry.disconnect(name), which also reaps
+the process tree; base = the raw SDK's client.close().`;
 
 function loadAverage() {
   return os

@@ -1,7 +1,7 @@
 // Helpers for the stdio transport tests: how to launch the fixture server (directly, or behind a
 // `/bin/sh -c` launcher), the pids its process tree records, and an oracle for "is it still running"
 // that reads /proc on its own rather than trusting the reaper's code.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { StdioLaunch } from '../src/transport/stdio.js';
 
@@ -48,21 +48,40 @@ export async function waitForPids(file: string, count: number): Promise<number[]
   }
 }
 
+/** Waits until process group `pgid` has `count` running members (read from /proc). */
+export async function waitForGroup(pgid: number, count: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const members = readdirSync('/proc').filter((name) => {
+      const fields = statFields(Number(name));
+      return fields !== undefined && fields[0] !== 'Z' && Number(fields[2]) === pgid;
+    });
+    if (members.length >= count) return;
+    if (Date.now() > deadline) throw new Error(`group ${pgid} has ${members.length} of ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export interface ProcessIdentity {
   readonly pid: number;
   readonly startTime: string;
 }
 
-/** The pid and start time of a running process; undefined when it is gone or a zombie. */
-export function running(pid: number): ProcessIdentity | undefined {
+/** The fields of /proc/<pid>/stat from the third (state) on; undefined when there is no such process. */
+function statFields(pid: number): string[] | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
   } catch {
     return undefined;
   }
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The pid and start time of a running process; undefined when it is gone or a zombie. */
+export function running(pid: number): ProcessIdentity | undefined {
+  const fields = statFields(pid);
+  if (fields === undefined || fields[0] === 'Z' || fields[0] === 'X') return undefined;
   return { pid, startTime: fields[19] ?? '' };
 }
 

@@ -1,81 +1,180 @@
 // A stdio server's process tree: who belongs to it, whether each one still runs, and how to signal
 // it without ever hitting a process that merely inherited a recycled pid.
 //
-// PLATFORM: the tree walk reads Linux's /proc. Elsewhere there is no process table to read, so the
-// callers fall back to the server's process group alone (`readProcessTable()` returns undefined).
+// PLATFORM: the tree is seen through Linux's /proc (process-table.ts). Elsewhere there is nothing
+// to read, so only the server's process group is signalled and watched.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import {
+  childPids,
+  hasChildLists,
+  nextProcessTable,
+  type ProcessEntry,
+  type ProcessTable,
+  readProcessTable,
+  readStat,
+  sharedRead,
+} from './process-table.js';
 
 /** A process we may kill: its pid plus the start time that proves the pid was not recycled. */
-export interface TrackedProcess {
-  readonly pid: number;
-  /** Field 22 of /proc/<pid>/stat (clock ticks since boot), kept as text: it is only compared. */
-  readonly startTime: string;
-  /** Its process group when we looked. */
-  readonly pgid: number;
-}
+export type TrackedProcess = Pick<ProcessEntry, 'pid' | 'startTime' | 'pgid'>;
 
-interface ProcessEntry extends TrackedProcess {
-  readonly ppid: number;
-  readonly sid: number;
-  /** Zombies (Z) and dead (X) entries hold no resources and cannot be signalled away. */
-  readonly running: boolean;
-}
-
-export type ProcessTable = ReadonlyMap<number, ProcessEntry>;
-
-function readStat(pid: number): ProcessEntry | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return undefined;
-  }
-  // The command name (field 2) is parenthesised and may itself contain spaces and parentheses, so
-  // the fixed fields are counted from the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const [state, ppid, pgid, sid] = fields;
-  const startTime = fields[19];
-  if (state === undefined || startTime === undefined) return undefined;
-  return {
-    pid,
-    startTime,
-    ppid: Number(ppid),
-    pgid: Number(pgid),
-    sid: Number(sid),
-    running: state !== 'Z' && state !== 'X',
-  };
-}
-
-/** The whole process table, or undefined where there is no /proc (non-Linux). */
-export function readProcessTable(): ProcessTable | undefined {
-  if (process.platform !== 'linux') return undefined;
-  const table = new Map<number, ProcessEntry>();
-  for (const name of readdirSync('/proc')) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid)) continue;
-    const entry = readStat(pid);
-    if (entry !== undefined) table.set(pid, entry);
-  }
-  return table;
-}
+const LINUX = process.platform === 'linux';
 
 /**
  * The identity of a process we just spawned. Where it cannot be read (non-Linux, or already gone)
  * the start time is unknown and never matches, so the record only ever names the group.
  */
 export function identify(pid: number): TrackedProcess {
-  const entry = process.platform === 'linux' ? readStat(pid) : undefined;
+  const entry = LINUX ? readStat(pid) : undefined;
   return entry === undefined ? { pid, startTime: '?', pgid: pid } : entry;
 }
 
 /**
- * Every running process of a server's tree: the descendants of `roots` (each checked against its
- * start time), plus every member of process group or session `group` when given (the server is
- * spawned as the leader of both). The group catches a helper whose parent died before we looked;
- * the descendant walk catches one that moved to a session of its own (setsid) while its parent runs.
+ * The processes of one server's tree that we know of, grown by every look and never shrunk. The
+ * server is spawned as the leader of its own process group and session, so the tree is: the
+ * leader's descendants, plus every member of its group or session (a helper whose parent died is
+ * no descendant any more, but stays in the group), plus their descendants.
+ *
+ * Reading the whole process table costs 15-50 µs per process on the machine, too much for a close
+ * that must end well under 100 ms on a machine with hundreds of them. So where the kernel keeps
+ * children lists, the quick path reads only the tree and the children of our own ancestors, and
+ * the whole table is read on the slow path (before each signal) and as a backstop.
  */
-export function collectTree(
+export class ServerTree {
+  readonly #leader: TrackedProcess;
+  readonly #tracked = new Map<number, TrackedProcess>();
+  /** Whether the kernel keeps children lists; without them every look reads the whole table. */
+  readonly #childLists: boolean;
+
+  /**
+   * The snapshot, taken before the server's stdin is closed, while every parent link still holds:
+   * a helper that moved to a session of its own (setsid) is found only through its parent, and
+   * the parent may exit on EOF.
+   */
+  constructor(leader: TrackedProcess) {
+    this.#leader = leader;
+    this.#childLists = LINUX && hasChildLists();
+    if (this.#childLists) {
+      const entry = readStat(leader.pid);
+      const running = entry?.running === true && entry.startTime === leader.startTime;
+      this.#track(walkDown(running ? [entry] : []));
+    } else if (LINUX) {
+      this.#adopt(readProcessTable());
+    }
+  }
+
+  /** Whether nothing of the tree runs any more; first looks for processes not tracked yet. */
+  async gone(): Promise<boolean> {
+    if (!LINUX) return !groupExists(this.#leader.pid);
+    if ([...this.#tracked.values()].some(isRunning)) return false;
+    // An exited leader is a zombie until Node reaps it and fires 'exit', which wakes us. Until
+    // then it is still a member of its group, and the group check below could not tell.
+    if (readStat(this.#leader.pid)?.startTime === this.#leader.startTime) return false;
+    if (this.#childLists) {
+      if (await this.#adoptOrphans()) return false;
+      // A member of the group that the quick look cannot see: one below a helper that left the
+      // session after it forked. Only the whole table shows it.
+      const group = this.#group();
+      if (group === undefined || !groupExists(group)) return true;
+    }
+    return !this.#adopt(await nextProcessTable());
+  }
+
+  /**
+   * Signals the group, then each tracked process that left it. Reads the whole table first: a
+   * server that needed a signal is on the slow path anyway, and children it started during the
+   * grace are found only while their parent runs.
+   */
+  async signal(signal: NodeJS.Signals): Promise<void> {
+    if (LINUX) this.#adopt(await nextProcessTable());
+    signalGroup(this.#leader, signal);
+    for (const tracked of this.#tracked.values()) {
+      if (tracked.pgid !== this.#leader.pid) signalTracked(tracked, signal);
+    }
+  }
+
+  /**
+   * Finds the helpers of our group or session whose parent died, and their descendants; true if
+   * one runs. The kernel hands an orphan to its nearest living ancestor that is a subreaper, or
+   * else to init. Every ancestor of a process of the tree is a process of the tree, this process,
+   * or one of its ancestors; so once no tracked process runs, every orphan is a child of this
+   * process or of one of its ancestors.
+   */
+  async #adoptOrphans(): Promise<boolean> {
+    const candidates = await nextAdoptedChildren();
+    const group = this.#group();
+    if (group === undefined) return false;
+    const orphans = candidates.filter((child) => child.pgid === group || child.sid === group);
+    return this.#track(walkDown(orphans));
+  }
+
+  /** Sorts a whole table: tracks every running process of the tree in it; true if there is one. */
+  #adopt(table: ProcessTable): boolean {
+    const roots = [this.#leader, ...this.#tracked.values()];
+    return this.#track(collectTree(table, roots, this.#group()));
+  }
+
+  #track(found: readonly TrackedProcess[]): boolean {
+    for (const tracked of found) this.#tracked.set(tracked.pid, tracked);
+    return found.length > 0;
+  }
+
+  /** The leader's pid as group and session id, while those ids are still ours. */
+  #group(): number | undefined {
+    return ownsGroup(this.#leader) ? this.#leader.pid : undefined;
+  }
+}
+
+/** `roots` and their running descendants, down the children lists. */
+function walkDown(roots: readonly ProcessEntry[]): ProcessEntry[] {
+  const found = [...roots];
+  for (let next = 0; next < found.length; next++) {
+    found.push(...runningChildren(found[next] as ProcessEntry, 'all'));
+  }
+  return found;
+}
+
+/**
+ * The running children of this process and of each of its ancestors: where the orphans of every
+ * server's tree are. Shared by the closes of one turn.
+ */
+const nextAdoptedChildren = sharedRead(() => {
+  const children: ProcessEntry[] = [];
+  for (let entry = readStat(process.pid); entry !== undefined; entry = readStat(entry.ppid)) {
+    children.push(...runningChildren(entry, 'main'));
+  }
+  return children;
+});
+
+/** How often a children list is read again when a child on it went away during the read. */
+const CHILD_LIST_READS = 3;
+
+/**
+ * The running children of a process. The kernel builds a children list one child at a time, and
+ * when the child it printed last has been reaped meanwhile it goes on by position, skipping a
+ * sibling. So a list with a child that is gone by the time we look at it is read again (a few
+ * times at most: a parent that reaps all the time, such as init, may never hold still).
+ */
+function runningChildren(parent: ProcessEntry, threads: 'all' | 'main'): ProcessEntry[] {
+  const running = new Map<number, ProcessEntry>();
+  for (let read = 0; read < CHILD_LIST_READS; read++) {
+    let steady = true;
+    for (const child of childPids(parent, threads)) {
+      const entry = readStat(child);
+      if (entry === undefined) steady = false;
+      else if (entry.running) running.set(child, entry);
+    }
+    if (steady) break;
+  }
+  return [...running.values()];
+}
+
+/**
+ * Every running process of `table` that belongs to a server's tree: the descendants of `roots`
+ * (each followed only while its start time matches), plus every member of process group or
+ * session `group` when given, plus their descendants.
+ */
+function collectTree(
   table: ProcessTable,
   roots: Iterable<TrackedProcess>,
   group: number | undefined,
@@ -109,42 +208,33 @@ export function collectTree(
  * out again while a group or session of that number has members, so they are ours unless the
  * number now names a different process (the group died out and the pid was recycled).
  */
-export function ownsGroup(table: ProcessTable, leader: TrackedProcess): boolean {
-  const entry = table.get(leader.pid);
+function ownsGroup(leader: TrackedProcess): boolean {
+  const entry = LINUX ? readStat(leader.pid) : undefined;
   return entry === undefined || entry.startTime === leader.startTime;
 }
 
 /** True while the very process we recorded (same pid, same start time) still runs. */
-export function isRunning(tracked: TrackedProcess): boolean {
+function isRunning(tracked: TrackedProcess): boolean {
   const entry = readStat(tracked.pid);
   return entry?.running === true && entry.startTime === tracked.startTime;
 }
 
 /** Signals the recorded process, and never a stranger that reuses its pid. */
-export function signalTracked(tracked: TrackedProcess, signal: NodeJS.Signals): void {
+function signalTracked(tracked: TrackedProcess, signal: NodeJS.Signals): void {
   if (isRunning(tracked)) sendSignal(tracked.pid, signal);
 }
 
 /**
- * Signals `leader`'s whole process group. On Linux only while `table` shows the group is still ours
- * and has a running member.
+ * Signals `leader`'s whole process group while the group is still ours.
  * PLATFORM: Windows has no POSIX process groups; there this signals the leader alone.
  */
-export function signalGroup(
-  leader: TrackedProcess,
-  signal: NodeJS.Signals,
-  table: ProcessTable | undefined,
-): void {
-  if (table !== undefined) {
-    if (!ownsGroup(table, leader)) return;
-    const members = [...table.values()].some((entry) => entry.pgid === leader.pid && entry.running);
-    if (!members) return;
-  }
-  sendSignal(process.platform === 'win32' ? leader.pid : -leader.pid, signal);
+function signalGroup(leader: TrackedProcess, signal: NodeJS.Signals): void {
+  if (process.platform === 'win32') sendSignal(leader.pid, signal);
+  else if (ownsGroup(leader)) sendSignal(-leader.pid, signal);
 }
 
-/** PLATFORM (non-Linux fallback): whether any process of the group is left. */
-export function groupExists(leader: number): boolean {
+/** PLATFORM (non-Linux): whether any process of the group is left. */
+function groupExists(leader: number): boolean {
   try {
     process.kill(process.platform === 'win32' ? leader : -leader, 0);
     return true;

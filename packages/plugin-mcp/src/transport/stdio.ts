@@ -60,6 +60,7 @@ export class StdioTransport implements Transport, ReapableTransport {
   #state: State = { kind: 'new' };
   #started: Promise<void> | undefined;
   #leader: TrackedProcess | undefined;
+  #exited: Promise<void> = Promise.resolve();
   #closeEmitted = false;
 
   constructor(options: StdioTransportOptions) {
@@ -76,6 +77,11 @@ export class StdioTransport implements Transport, ReapableTransport {
   /** @internal for the reaper: the server process as spawned. */
   get leader(): TrackedProcess | undefined {
     return this.#leader;
+  }
+
+  /** @internal for the reaper: settles once the server process has exited. */
+  get exited(): Promise<void> {
+    return this.#exited;
   }
 
   /** The last stderr lines (bounded in lines and bytes), for a failed server's status. */
@@ -155,6 +161,7 @@ export class StdioTransport implements Transport, ReapableTransport {
     if (child.pid !== undefined) {
       // Known as soon as spawn() returns, so a close() that races start() still reaps the tree.
       this.#leader = identify(child.pid);
+      this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
       // The server went away on its own: reap whatever it left behind. The connection is over
       // once its output has been read to the end, which 'close' (exit + stdout/stderr EOF) tells.
       child.once('exit', () => void reapTransport(this, this.#reap));
