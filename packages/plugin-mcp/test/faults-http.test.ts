@@ -2,34 +2,20 @@
 // to everything, one that forgets its session, and an event stream that drops mid-call. Each ends
 // in the state, message and time bound the issue asks for, beside a healthy stdio server in the
 // same registry; every test ends with harness.finish() (see support/fault-harness.ts).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors.js';
-import { FaultHarness, timed, trackRejections } from './support/fault-harness.js';
+import { type FaultHarness, timed, useFaultHarness } from './support/fault-harness.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
 
-/** Watchdog delays short enough for a suite: the schedule's shape, not its 1 s/2 s/4 s length. */
-const FAST_WATCHDOG = { reconnectDelaysMs: [100, 200, 400] };
-
-let untrack: () => void;
-let harness: FaultHarness;
-
-beforeAll(() => {
-  untrack = trackRejections();
-});
-
-afterAll(() => untrack());
-
-afterEach(async () => {
-  await harness?.dispose();
-});
+const newHarness = useFaultHarness();
 
 async function start(
   options: Parameters<typeof startHttpMcpServer>[0],
 ): Promise<{ h: FaultHarness; server: RunningHttpMcpServer }> {
-  harness = new FaultHarness(FAST_WATCHDOG);
+  const h = newHarness();
   const server = await startHttpMcpServer(options);
-  harness.own(() => server.stop());
-  return { h: harness, server };
+  h.own(() => server.stop());
+  return { h, server };
 }
 
 describe('HTTP faults', () => {

@@ -2,30 +2,11 @@
 // time bound the issue asks for, and the healthy server in the same registry is untouched. Every
 // test ends with harness.finish(): the healthy server answers, and after disconnectAll no fixture
 // process, handle or unhandled rejection is left (support/fault-harness.ts).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors.js';
-import { FaultHarness, timed, trackRejections } from './support/fault-harness.js';
+import { timed, useFaultHarness } from './support/fault-harness.js';
 
-/** Watchdog delays short enough for a suite: the schedule's shape, not its 1 s/2 s/4 s length. */
-const FAST_WATCHDOG = { reconnectDelaysMs: [100, 200, 400] };
-
-let untrack: () => void;
-let harness: FaultHarness;
-
-beforeAll(() => {
-  untrack = trackRejections();
-});
-
-afterAll(() => untrack());
-
-afterEach(async () => {
-  await harness?.dispose();
-});
-
-function start(): FaultHarness {
-  harness = new FaultHarness(FAST_WATCHDOG);
-  return harness;
-}
+const start = useFaultHarness();
 
 describe('faults at start', () => {
   it('crash at start: failed with the exit and its stderr, quickly; the healthy server connects', async () => {

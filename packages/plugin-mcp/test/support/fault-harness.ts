@@ -7,7 +7,7 @@ import { createHook } from 'node:async_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { McpRegistry, type McpRegistryOptions } from '../../src/registry.js';
 import type { McpEpochTool } from '../../src/tools.js';
 import type {
@@ -42,10 +42,29 @@ const onRejection = (reason: unknown): void => {
   rejections.push(reason);
 };
 
-/** Call in the suite's beforeAll; the returned function (for afterAll) removes the tracker. */
-export function trackRejections(): () => void {
-  process.on('unhandledRejection', onRejection);
-  return () => process.off('unhandledRejection', onRejection);
+/** Watchdog delays short enough for a suite: the schedule's shape, not its 1 s/2 s/4 s length. */
+const FAST_WATCHDOG = { reconnectDelaysMs: [100, 200, 400] };
+
+/**
+ * Registers a fault suite's hooks: unhandled rejections are tracked around the whole suite, and
+ * each test's harness is disposed after it. Returns the function that makes a test's harness.
+ */
+export function useFaultHarness(): () => FaultHarness {
+  let current: FaultHarness | undefined;
+  beforeAll(() => {
+    process.on('unhandledRejection', onRejection);
+  });
+  afterAll(() => {
+    process.off('unhandledRejection', onRejection);
+  });
+  afterEach(async () => {
+    await current?.dispose();
+    current = undefined;
+  });
+  return () => {
+    current = new FaultHarness(FAST_WATCHDOG);
+    return current;
+  };
 }
 
 export class FaultHarness {
