@@ -17,6 +17,7 @@ export {
   parseMcpServerEntries,
 } from './config/load.js';
 export {
+  type FieldName as McpConfigFieldName,
   MCP_CONFIG_DIAGNOSTIC_CODES,
   MCP_CONFIG_FIELDS,
   type McpConfigDiagnosticCode,

@@ -5,8 +5,16 @@
 // that file and are never disconnected, not even for a moment: disconnecting everything and
 // connecting the file again would take them down with it.
 //
+// A runtime that connects only some servers (BuildRuntimeOptions.connectOnly) connects a new server
+// only when it is one of those; the others are read, and their names kept, but never started.
+//
 // Their `mcp:<server>` tool groups follow by themselves (see mcp-tool-groups.ts).
-import { fingerprint, type McpRegistry, type McpServerConfig } from '@epoch-agent/plugin-mcp';
+import {
+  fingerprint,
+  type McpRegistry,
+  type McpServerConfig,
+  type McpServerSource,
+} from '@epoch-agent/plugin-mcp';
 import { fromSource, type RuntimeDiagnostic } from './server-names.js';
 import { loadUserServers } from './user-servers.js';
 
@@ -22,15 +30,31 @@ export interface McpConfigApplied {
   readonly unchanged: readonly string[];
   /** The file's diagnostics as read now; they replace the user's in runtime.diagnostics(). */
   readonly diagnostics: readonly RuntimeDiagnostic[];
+  /**
+   * The user's servers the file defines now, in file order, connected or not; undefined when the
+   * file could not be read (the servers known before stay as they were).
+   */
+  readonly servers: readonly McpServerConfig[] | undefined;
 }
 
-export async function applyUserMcpConfig(mcp: McpRegistry): Promise<McpConfigApplied> {
-  const statuses = mcp.statuses();
-  const running = statuses.filter(({ source }) => source === 'user').map(({ name }) => name);
-  const taken = new Map(
-    statuses.filter(({ source }) => source !== 'user').map(({ name, source }) => [name, source]),
-  );
-  const load = await loadUserServers(taken);
+export interface ApplyUserMcpConfigOptions {
+  /** The user's mcp.json. */
+  readonly file: string;
+  /** Names host and plugin servers hold, connected or not; a user server reusing one is left out. */
+  readonly taken: ReadonlyMap<string, McpServerSource>;
+  /** Whether a server the file adds is started. */
+  readonly connects: (name: string) => boolean;
+}
+
+export async function applyUserMcpConfig(
+  mcp: McpRegistry,
+  options: ApplyUserMcpConfigOptions,
+): Promise<McpConfigApplied> {
+  const running = mcp
+    .statuses()
+    .filter(({ source }) => source === 'user')
+    .map(({ name }) => name);
+  const load = await loadUserServers(options.file, options.taken);
   const diagnostics = fromSource('user', load.diagnostics);
   if (load.unreadable) {
     // A file that cannot be read says nothing about which servers the user wants: keep them all
@@ -42,6 +66,7 @@ export async function applyUserMcpConfig(mcp: McpRegistry): Promise<McpConfigApp
       reconnected: [],
       unchanged: running,
       diagnostics,
+      servers: undefined,
     };
   }
 
@@ -52,8 +77,9 @@ export async function applyUserMcpConfig(mcp: McpRegistry): Promise<McpConfigApp
   const unchanged: string[] = [];
   for (const config of load.servers) {
     const current = mcp.configOf(config.name);
-    if (current === undefined) added.push(config);
-    else if (fingerprint(current) === fingerprint(config)) unchanged.push(config.name);
+    if (current === undefined) {
+      if (options.connects(config.name)) added.push(config);
+    } else if (fingerprint(current) === fingerprint(config)) unchanged.push(config.name);
     else reconnected.push(config);
   }
 
@@ -72,5 +98,6 @@ export async function applyUserMcpConfig(mcp: McpRegistry): Promise<McpConfigApp
     reconnected: reconnected.map(({ name }) => name),
     unchanged,
     diagnostics,
+    servers: load.servers,
   };
 }

@@ -1,96 +1,177 @@
-// buildRuntime: the assembly an agent process runs on. It gathers MCP servers from their three
-// sources — the embedding host (`host`), installed plugins (`plugin`), the user's mcp.json
-// (`user`) — connects them in one McpRegistry with the source set here and nowhere else, and
+// buildRuntime: the assembly an agent process runs on, and the one every front end (the `epoch`
+// command, the connectors page) runs on too. It reads the MCP servers of the three sources (see
+// read-servers.ts), connects them in one McpRegistry with the source set here and nowhere else, and
 // keeps their tools, next to the host's own, in one ToolRegistry.
-//
-// A server name is held by the first source that brings it, in the order host, plugin, user: the
-// host's code and installed plugins do not change under a user's edit, and a user server named
-// like one of theirs is left out with a diagnostic instead of making the whole start fail.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
-import { McpRegistry, type McpServerConfig, type McpServerSource } from '@epoch-agent/plugin-mcp';
+import {
+  loginToServer,
+  logoutFromServer,
+  type McpLoginOptions,
+  type McpLoginResult,
+  type McpLogoutResult,
+  McpRegistry,
+  type McpRegistryOptions,
+  type McpSchemaCache,
+  type McpServerConfig,
+  type McpServerSource,
+  type McpStatusListener,
+  type McpTransportFactory,
+} from '@epoch-agent/plugin-mcp';
 import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
-import { type HostCapabilities, loadHostServers } from './host-servers.js';
+import { McpConfigWriteError } from './config-edit/errors.js';
+import { RuntimeError } from './errors.js';
+import {
+  type AddServerInput,
+  type AddServerResult,
+  addServer,
+  type McpConfigWriteOptions,
+  type RemoveServerResult,
+  removeServer,
+} from './mcp-config-write.js';
 import { syncMcpToolGroups } from './mcp-tool-groups.js';
-import { loadPluginServers } from './plugin-servers.js';
-import { fromSource, type RuntimeDiagnostic } from './server-names.js';
+import {
+  type ConfiguredServer,
+  type McpServersRead,
+  type ReadMcpServersOptions,
+  readMcpServers,
+} from './read-servers.js';
+import type { RuntimeDiagnostic } from './server-names.js';
 import { ToolRegistry } from './tool-registry.js';
-import { loadUserServers } from './user-servers.js';
 
-export interface BuildRuntimeOptions {
-  /** What an embedding host brings: its namespace and its MCP servers. */
-  readonly hostCapabilities?: HostCapabilities;
+export interface BuildRuntimeOptions extends ReadMcpServersOptions {
   /** Default: silentLogger. */
   readonly logger?: Logger;
   /** Longest tool name the model provider accepts. Default 128; 64 for providers that allow 64. */
   readonly toolNameMaxLength?: number;
+  /**
+   * Where tool lists are remembered between runs (McpRegistryOptions.schemaCache). Default: the
+   * cache under `$EPOCH_HOME`. `null`: none, so the runtime waits for every server's live answer.
+   */
+  readonly schemaCache?: McpSchemaCache | null;
+  /** Default: the real transports. */
+  readonly createTransport?: McpTransportFactory;
+  /** Each server's wait before each reconnect attempt. Default 1 s, 2 s, 4 s. */
+  readonly reconnectDelaysMs?: readonly number[];
+  /**
+   * Connect only the servers of these names, now and when applyMcpConfig finds them added; every
+   * other server is still read (its name, origin and diagnostics are known) but never started.
+   * For a front end that works on one server. Default: every server.
+   */
+  readonly connectOnly?: readonly string[];
+  /** Called with every status change from the first connect on, as `runtime.mcp.onStatus`. */
+  readonly onStatus?: McpStatusListener;
+  /** Waiting for another writer of the user's mcp.json (addServer, removeServer). */
+  readonly configWrite?: McpConfigWriteOptions;
 }
 
 /**
  * Validates the host's capabilities (throwing RuntimeError `invalid_host_namespace` /
  * `invalid_host_server_name` before anything starts), reads the plugins' and the user's mcp.json,
- * and connects every server; resolves when each one has a tool list (live or cached) or a failure
+ * and connects the servers; resolves when each one has a tool list (live or cached) or a failure
  * status, as McpRegistry.connectAll does. A server that fails or a file with mistakes never makes
  * this reject: see `runtime.mcp.statuses()` and `runtime.diagnostics()`.
  */
 export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<Runtime> {
-  const host =
-    options.hostCapabilities === undefined
-      ? { servers: [], diagnostics: [] }
-      : loadHostServers(options.hostCapabilities);
+  const read = await readMcpServers(options);
   const logger = options.logger ?? silentLogger;
   const nameLength =
     options.toolNameMaxLength === undefined ? {} : { toolNameMaxLength: options.toolNameMaxLength };
-  const tools = new ToolRegistry({ logger, ...nameLength });
-  const mcp = new McpRegistry({ logger, ...nameLength });
-
-  const taken = new Map<string, McpServerSource>();
-  const take = (servers: readonly McpServerConfig[], source: McpServerSource) => {
-    for (const { name } of servers) taken.set(name, source);
+  const registryOptions: McpRegistryOptions = {
+    logger,
+    ...nameLength,
+    ...(options.schemaCache === undefined ? {} : { schemaCache: options.schemaCache }),
+    ...(options.createTransport === undefined ? {} : { createTransport: options.createTransport }),
+    ...(options.reconnectDelaysMs === undefined
+      ? {}
+      : { reconnectDelaysMs: options.reconnectDelaysMs }),
   };
-  take(host.servers, 'host');
-  const plugin = await loadPluginServers(taken);
-  take(plugin.servers, 'plugin');
-  const user = await loadUserServers(taken);
-
+  const only = options.connectOnly === undefined ? undefined : new Set(options.connectOnly);
   const runtime = new Runtime({
-    mcp,
-    tools,
-    diagnostics: {
-      host: fromSource('host', host.diagnostics),
-      plugin: fromSource('plugin', plugin.diagnostics),
-      user: fromSource('user', user.diagnostics),
-    },
+    read,
+    mcp: new McpRegistry(registryOptions),
+    tools: new ToolRegistry({ logger, ...nameLength }),
+    connects: (name) => only === undefined || only.has(name),
+    configWrite: options.configWrite ?? {},
   });
+  if (options.onStatus !== undefined) runtime.mcp.onStatus(options.onStatus);
+  const bySource = (source: McpServerSource): McpServerConfig[] =>
+    read.servers
+      .filter(({ origin, config }) => origin.source === source && runtime.connects(config.name))
+      .map(({ config }) => config);
   await Promise.all([
-    mcp.connectAll(host.servers, 'host'),
-    mcp.connectAll(plugin.servers, 'plugin'),
-    mcp.connectAll(user.servers, 'user'),
+    runtime.mcp.connectAll(bySource('host'), 'host'),
+    runtime.mcp.connectAll(bySource('plugin'), 'plugin'),
+    runtime.mcp.connectAll(bySource('user'), 'user'),
   ]);
   return runtime;
 }
 
 interface RuntimeParts {
+  readonly read: McpServersRead;
   readonly mcp: McpRegistry;
   readonly tools: ToolRegistry;
-  readonly diagnostics: Record<McpServerSource, readonly RuntimeDiagnostic[]>;
+  readonly connects: (name: string) => boolean;
+  readonly configWrite: McpConfigWriteOptions;
 }
+
+/** What Runtime.addServer did: the text edit (see AddServerResult) and what it applied. */
+export interface RuntimeServerAdded extends AddServerResult {
+  readonly applied: McpConfigApplied;
+}
+
+/** What Runtime.removeServer did: the text edit and what it applied. */
+export interface RuntimeServerRemoved extends RemoveServerResult {
+  readonly applied: McpConfigApplied;
+}
+
+/** The login options a front end gives; the server's config and the token store are the runtime's. */
+export type RuntimeLoginOptions = Omit<McpLoginOptions, 'config' | 'store'>;
 
 /** Built by buildRuntime only. */
 export class Runtime {
-  /** Every MCP server of the process: statuses, events (onStatus, onToolsChanged), prompts. */
+  /** Every connected MCP server: statuses, events (onStatus, onToolsChanged), prompts. */
   readonly mcp: McpRegistry;
   /** Every tool an agent can be given: the host's groups and one `mcp:<server>` group per server. */
   readonly tools: ToolRegistry;
+  /** The user's mcp.json (absolute): the file addServer and removeServer edit. */
+  readonly configFile: string;
+  readonly #connects: (name: string) => boolean;
+  readonly #configWrite: McpConfigWriteOptions;
+  readonly #fixed: readonly ConfiguredServer[];
+  #user: readonly ConfiguredServer[];
   readonly #diagnostics: Record<McpServerSource, readonly RuntimeDiagnostic[]>;
   readonly #stopSync: () => void;
-  /** applyMcpConfig calls run one after another: two at once would both connect the same server. */
+  /** Edits and applyMcpConfig calls run one after another: two at once would both connect a server. */
   #applying: Promise<unknown> = Promise.resolve();
 
   constructor(parts: RuntimeParts) {
     this.mcp = parts.mcp;
     this.tools = parts.tools;
-    this.#diagnostics = { ...parts.diagnostics };
+    this.configFile = parts.read.configFile;
+    this.#connects = parts.connects;
+    this.#configWrite = parts.configWrite;
+    this.#fixed = parts.read.servers.filter(({ origin }) => origin.source !== 'user');
+    this.#user = parts.read.servers.filter(({ origin }) => origin.source === 'user');
+    this.#diagnostics = { ...parts.read.diagnostics };
     this.#stopSync = syncMcpToolGroups(this.mcp, this.tools);
+  }
+
+  /** Whether this runtime starts the server of that name (see BuildRuntimeOptions.connectOnly). */
+  connects(name: string): boolean {
+    return this.#connects(name);
+  }
+
+  /**
+   * Every server the runtime knows, connected or not, with where its configuration lives: host's,
+   * then plugins', then the user's (as the file was last read).
+   */
+  servers(): ConfiguredServer[] {
+    return [...this.#fixed, ...this.#user];
+  }
+
+  /** The server of that name, connected or not. */
+  server(name: string): ConfiguredServer | undefined {
+    return this.servers().find(({ config }) => config.name === name);
   }
 
   /**
@@ -106,13 +187,65 @@ export class Runtime {
    * apply-mcp-config.ts): the summary says what was added, removed, reconnected and left alone.
    */
   applyMcpConfig(): Promise<McpConfigApplied> {
-    const run = this.#applying.then(async () => {
-      const applied = await applyUserMcpConfig(this.mcp);
-      this.#diagnostics.user = applied.diagnostics;
-      return applied;
+    return this.#serialized(() => this.#apply());
+  }
+
+  /**
+   * Adds a server to the user's mcp.json as a text edit (see mcp-config-write.ts), then applies
+   * the file: the new server connects (when this runtime connects it: see connectOnly) before
+   * this resolves, and `runtime.mcp.statuses()` has its status. Throws McpConfigWriteError, with
+   * nothing written, for a name a host or plugin server already holds (`duplicate_server`) and for
+   * every refusal of addServer.
+   */
+  addServer(server: AddServerInput): Promise<RuntimeServerAdded> {
+    return this.#serialized(async () => {
+      const holder = this.#fixed.find(({ config }) => config.name === server.name);
+      if (holder !== undefined) {
+        throw new McpConfigWriteError(
+          'duplicate_server',
+          `server "${server.name}" was not added to ${this.configFile}: a server of ${describeOrigin(holder)} already has that name and keeps it; choose another name.`,
+          { file: this.configFile, server: server.name },
+        );
+      }
+      const written = await addServer(this.configFile, server, this.#configWrite);
+      return { ...written, applied: await this.#apply() };
     });
-    this.#applying = run.catch(() => undefined);
-    return run;
+  }
+
+  /**
+   * Takes a server out of the user's mcp.json as a text edit, then applies the file (the server is
+   * disconnected and its process tree reaped). A host or plugin server is not in that file:
+   * RuntimeError `not_user_server`, naming where it comes from. A name the file does not have:
+   * McpConfigWriteError `unknown_server`. Nothing is written on either.
+   */
+  removeServer(name: string): Promise<RuntimeServerRemoved> {
+    return this.#serialized(async () => {
+      const holder = this.#fixed.find(({ config }) => config.name === name);
+      if (holder !== undefined) {
+        throw new RuntimeError(
+          'not_user_server',
+          `MCP server "${name}" cannot be removed here: it comes from ${describeOrigin(holder)}, not from your ${this.configFile}, which is the only file epoch edits. ${holder.origin.source === 'plugin' ? 'Uninstall or change that plugin to remove it.' : 'The application that embeds epoch decides its servers.'}`,
+          { server: name, source: holder.origin.source },
+        );
+      }
+      const written = await removeServer(this.configFile, name, this.#configWrite);
+      return { ...written, applied: await this.#apply() };
+    });
+  }
+
+  /**
+   * An interactive OAuth login to a remote server (see plugin-mcp's loginToServer), the tokens
+   * stored under `$EPOCH_HOME/oauth`; a connected server is then reconnected with them.
+   */
+  async login(name: string, options: RuntimeLoginOptions): Promise<McpLoginResult> {
+    const result = await loginToServer({ ...options, config: this.#remote(name, 'login') });
+    if (this.mcp.configOf(name) !== undefined) await this.mcp.reconnect(name);
+    return result;
+  }
+
+  /** Deletes a remote server's stored login and revokes its tokens where the server allows it. */
+  async logout(name: string): Promise<McpLogoutResult> {
+    return logoutFromServer({ config: this.#remote(name, 'logout') });
   }
 
   /** Disconnects every server (their schema caches stay for the next start) and empties their groups. */
@@ -120,5 +253,60 @@ export class Runtime {
     await this.#applying;
     await this.mcp.disconnectAll();
     this.#stopSync();
+  }
+
+  #serialized<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#applying.then(work);
+    this.#applying = run.catch(() => undefined);
+    return run;
+  }
+
+  async #apply(): Promise<McpConfigApplied> {
+    const taken = new Map(
+      this.#fixed.map(({ config, origin }) => [config.name, origin.source] as const),
+    );
+    const applied = await applyUserMcpConfig(this.mcp, {
+      file: this.configFile,
+      taken,
+      connects: this.#connects,
+    });
+    this.#diagnostics.user = applied.diagnostics;
+    if (applied.servers !== undefined) {
+      const origin = { source: 'user', file: this.configFile } as const;
+      this.#user = applied.servers.map((config) => ({ config, origin }));
+    }
+    return applied;
+  }
+
+  #remote(name: string, what: 'login' | 'logout'): McpServerConfig {
+    const server = this.server(name);
+    if (server === undefined) {
+      const known = this.servers().map(({ config }) => config.name);
+      throw new RuntimeError(
+        'unknown_server',
+        `there is no MCP server "${name}" (${known.length === 0 ? `${this.configFile} defines none` : `the servers are: ${known.join(', ')}`}).`,
+        { server: name },
+      );
+    }
+    if (server.config.transport === 'stdio') {
+      throw new RuntimeError(
+        'not_remote_server',
+        `MCP server "${name}" is a stdio server: OAuth ${what} is only for remote servers (sse / http, with a "url"). A stdio server gets its credentials from its "env".`,
+        { server: name },
+      );
+    }
+    return server.config;
+  }
+}
+
+/** Where a server comes from, for messages: `plugin "x" (/path/mcp.json)`. */
+export function describeOrigin({ origin }: ConfiguredServer): string {
+  switch (origin.source) {
+    case 'host':
+      return `the application that embeds epoch (namespace "${origin.namespace}")`;
+    case 'plugin':
+      return `plugin "${origin.plugin}" (${origin.file})`;
+    case 'user':
+      return origin.file;
   }
 }

@@ -1,8 +1,30 @@
-// The public surface of @epoch-agent/runtime: the assembly a host embeds (buildRuntime, the
-// ToolRegistry, where servers come from, applyMcpConfig, mcp-config-write). Nothing else is
-// imported from outside the package.
+// The public surface of @epoch-agent/runtime: the assembly a host embeds and every front end (the
+// `epoch` command, the connectors page) runs on — buildRuntime, the ToolRegistry, where servers
+// come from, applyMcpConfig, mcp-config-write — plus the plugin's types a front end shows, so a
+// front end needs no other package. Nothing else is imported from outside the package.
+export type {
+  McpEpochTool,
+  McpErrorCode,
+  McpLoginResult,
+  McpLogoutResult,
+  McpServerConfig,
+  McpServerSource,
+  McpServerState,
+  McpServerStatus,
+  McpToolTarget,
+  McpTransportKind,
+} from '@epoch-agent/plugin-mcp';
+export { isMcpError, MCP_CONFIG_FIELDS, McpError } from '@epoch-agent/plugin-mcp';
 export type { McpConfigApplied } from './apply-mcp-config.js';
-export { type BuildRuntimeOptions, buildRuntime, type Runtime } from './build-runtime.js';
+export {
+  type BuildRuntimeOptions,
+  buildRuntime,
+  describeOrigin,
+  type Runtime,
+  type RuntimeLoginOptions,
+  type RuntimeServerAdded,
+  type RuntimeServerRemoved,
+} from './build-runtime.js';
 export {
   isRuntimeError,
   RuntimeError,
@@ -24,6 +46,19 @@ export {
   SERVER_NAME_PATTERN,
 } from './mcp-config-write.js';
 export { pluginsDir } from './plugin-servers.js';
+export {
+  type ConfiguredServer,
+  type McpServerOrigin,
+  type McpServersRead,
+  type ReadMcpServersOptions,
+  readMcpServers,
+} from './read-servers.js';
+export {
+  type ServerField,
+  type ServerFieldSource,
+  type ServerFields,
+  serverFields,
+} from './server-fields.js';
 export {
   HOST_NAMESPACE_PATTERN,
   PLUGIN_NAME_PATTERN,

@@ -10,10 +10,10 @@
 //   endings (LF or CRLF); a file written on one line gets it on that line. One cost of a single
 //   inserted piece: a comment at the end of the last entry's line, when no comma follows that
 //   entry, ends up after the new entry (the comma has to go right after the old one).
-// - The page asks for three things only: transport, command or URL, env. Everything else (timeout,
-//   connect_timeout, headers, cwd, …) is written by hand, so the result names the file written and
-//   the fields left to write there (derived from the plugin's MCP_CONFIG_FIELDS, not a list kept
-//   here).
+// - The page asks for three things only: transport, command or URL, env (`epoch mcp add` also takes
+//   headers; `epoch mcp add-json` a whole entry). Everything else (timeout, connect_timeout, cwd,
+//   …) is written by hand, so the result names the file written and the fields left to write there
+//   (derived from the plugin's MCP_CONFIG_FIELDS, not a list kept here).
 // - The name is held to [A-Za-z0-9_-] (stricter than a hand-written file): it goes verbatim into
 //   tool names `mcp__<server>__<tool>` that providers reject otherwise. A name already in the file
 //   is refused: the page adds, it does not overwrite what the user wrote.
@@ -37,11 +37,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isInfraError, withFileLock, writeFileAtomic } from '@epoch-agent/infra';
-import { type McpConfigLoad, parseMcpConfig } from '@epoch-agent/plugin-mcp';
+import { type McpConfigLoad, type McpServerConfig, parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import { McpConfigWriteError } from './config-edit/errors.js';
 import type { Insertion } from './config-edit/insert-member.js';
 import {
   type AddServerInput,
+  entryOf,
   fieldsToSetByHand,
   renderServer,
   SERVER_NAME_PATTERN,
@@ -97,13 +98,13 @@ export async function addServer(
   addServerToText('', path, server);
   return locked(path, options, async () => {
     const before = await readConfig(path);
-    const { text, inserted } = addServerToText(before.text, path, server);
+    const { text, inserted, config } = addServerToText(before.text, path, server);
     await writeFileAtomic(path, text, { mode: 0o600 });
     return {
       file: path,
       created: !before.exists,
       inserted,
-      setByHand: fieldsToSetByHand(server.transport),
+      setByHand: fieldsToSetByHand(config.transport, entryOf(server)),
     };
   });
 }
@@ -130,23 +131,24 @@ export async function removeServer(
 }
 
 /**
- * addServer on the text of the file (`file` names it in messages): the new text and what was
- * inserted where. Throws McpConfigWriteError as addServer does.
+ * addServer on the text of the file (`file` names it in messages): the new text, what was
+ * inserted where, and the new server as the loader reads it. Throws McpConfigWriteError as
+ * addServer does.
  */
 export function addServerToText(
   text: string,
   file: string,
   server: AddServerInput,
-): { readonly text: string; readonly inserted: Insertion } {
+): { readonly text: string; readonly inserted: Insertion; readonly config: McpServerConfig } {
   checkName(server.name, file);
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = text.slice(bom.length);
-  const plan = planAdd(body, file, server.name, renderServer(server));
+  const plan = planAdd(body, file, server.name, renderServer(server.name, entryOf(server)));
   if (!plan.ok) throw plan.error;
   const { offset, text: piece } = plan.value;
   const after = bom + body.slice(0, offset) + piece + body.slice(offset);
-  checkLoads(after, file, server.name);
-  return { text: after, inserted: { offset: bom.length + offset, text: piece } };
+  const config = loaded(after, file, server.name);
+  return { text: after, inserted: { offset: bom.length + offset, text: piece }, config };
 }
 
 /** removeServer on the text of the file: the new text. Throws McpConfigWriteError as it does. */
@@ -173,8 +175,8 @@ function checkName(name: string, file: string): void {
   );
 }
 
-/** The new server must load from `text` with no diagnostic of its own. */
-function checkLoads(text: string, file: string, name: string): void {
+/** The new server as it loads from `text`, which it must do with no diagnostic of its own. */
+function loaded(text: string, file: string, name: string): McpServerConfig {
   const load: McpConfigLoad = parseMcpConfig(text, file);
   const prefix = `servers.${name}`;
   const diagnostics = load.diagnostics.filter(
@@ -184,8 +186,8 @@ function checkLoads(text: string, file: string, name: string): void {
       d.path.startsWith(`${prefix}.`) ||
       d.path.startsWith(`${prefix}[`),
   );
-  const loaded = load.servers.some((config) => config.name === name);
-  if (diagnostics.length === 0 && loaded) return;
+  const config = load.servers.find((server) => server.name === name);
+  if (diagnostics.length === 0 && config !== undefined) return config;
   const why = diagnostics[0]?.message ?? 'it did not load';
   throw new McpConfigWriteError(
     'invalid_server',

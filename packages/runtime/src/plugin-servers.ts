@@ -21,14 +21,21 @@ export function pluginsDir(): string {
   return join(epochHome(), 'plugins');
 }
 
+/** A plugin's server, the plugin and the plugin's mcp.json it was read from. */
+export interface PluginServer {
+  readonly config: McpServerConfig;
+  readonly plugin: string;
+  readonly file: string;
+}
+
 /**
  * Every plugin's servers, plugins in name order. `taken` holds the names already in use (the
  * host's); a plugin server that would reuse one is left out with a diagnostic.
  */
 export async function loadPluginServers(
   taken: ReadonlyMap<string, McpServerSource>,
-): Promise<{ servers: McpServerConfig[]; diagnostics: Diagnostic[] }> {
-  const servers: McpServerConfig[] = [];
+): Promise<{ servers: PluginServer[]; diagnostics: Diagnostic[] }> {
+  const servers: PluginServer[] = [];
   const diagnostics: Diagnostic[] = [];
   const dir = pluginsDir();
   let names: string[];
@@ -82,7 +89,7 @@ export async function loadPluginServers(
       });
     }
     const kept = await withoutTakenNames(keyed, file, taken);
-    servers.push(...kept.servers);
+    servers.push(...kept.servers.map((config) => ({ config, plugin: name, file })));
     diagnostics.push(...kept.diagnostics);
   }
   return { servers, diagnostics };

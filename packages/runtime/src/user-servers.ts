@@ -1,5 +1,5 @@
-// The user's own servers: the mcp.json at mcpConfigPath(), names as written, source `user`.
-import { type Diagnostic, mcpConfigPath } from '@epoch-agent/infra';
+// The user's own servers: one mcp.json (default `mcpConfigPath()`), names as written, source `user`.
+import type { Diagnostic } from '@epoch-agent/infra';
 import { loadMcpConfig, type McpServerConfig, type McpServerSource } from '@epoch-agent/plugin-mcp';
 import { withoutTakenNames } from './server-names.js';
 
@@ -16,9 +16,9 @@ export interface UserServersLoad {
 
 /** `taken`: names host and plugin servers hold; a user server reusing one is left out. */
 export async function loadUserServers(
+  file: string,
   taken: ReadonlyMap<string, McpServerSource>,
 ): Promise<UserServersLoad> {
-  const file = mcpConfigPath();
   const load = await loadMcpConfig(file);
   const kept = await withoutTakenNames(
     load.servers.map((config) => ({ key: config.name, config })),

@@ -223,10 +223,31 @@ const serverArb: fc.Arbitrary<AddServerInput> = fc.oneof(
       fc.constantFrom('s3cret', 'a"b', ''),
     ),
   }),
+  fc.record(
+    {
+      name: fc.constantFrom('new', 'added-1', 'Z_9'),
+      transport: fc.constantFrom('sse' as const, 'http' as const),
+      url: fc.constantFrom('https://mcp.example.com/mcp', 'http://127.0.0.1:9000/sse?x=1&y=2'),
+      headers: fc.dictionary(
+        fc.constantFrom('Authorization', 'X-Key'),
+        fc.constantFrom('Bearer t', 'a"b'),
+      ),
+    },
+    { requiredKeys: ['name', 'transport', 'url'] },
+  ),
+  // `epoch mcp add-json`: a whole entry as a person writes it, aliases and nested objects included.
   fc.record({
     name: fc.constantFrom('new', 'added-1', 'Z_9'),
-    transport: fc.constantFrom('sse' as const, 'http' as const),
-    url: fc.constantFrom('https://mcp.example.com/mcp', 'http://127.0.0.1:9000/sse?x=1&y=2'),
+    entry: fc.record(
+      {
+        type: fc.constant('http'),
+        url: fc.constant('https://mcp.example.com/mcp'),
+        connectTimeout: fc.constantFrom(5, 0.5),
+        headers: fc.dictionary(fc.constantFrom('X-Key'), fc.constantFrom('v', '')),
+        oauth: fc.constant({ scopes: ['read', 'write'], callback_port: 8123 }),
+      },
+      { requiredKeys: ['type', 'url'] },
+    ),
   }),
 );
 
@@ -253,7 +274,9 @@ function comments(text: string): string[] {
 
 function expectLoadsAsGiven(config: McpServerConfig | undefined, server: AddServerInput): void {
   expect(config).toBeDefined();
-  if (server.transport === 'stdio') {
+  if ('entry' in server) {
+    expect(config).toMatchObject({ transport: 'http', url: server.entry.url });
+  } else if (server.transport === 'stdio') {
     expect(config).toMatchObject({
       transport: 'stdio',
       command: server.command,
@@ -261,7 +284,11 @@ function expectLoadsAsGiven(config: McpServerConfig | undefined, server: AddServ
       env: server.env ?? {},
     });
   } else {
-    expect(config).toMatchObject({ transport: server.transport, url: server.url });
+    expect(config).toMatchObject({
+      transport: server.transport,
+      url: server.url,
+      headers: server.headers ?? {},
+    });
   }
 }
 
@@ -295,7 +322,8 @@ function expectInsertedAsGiven(
     generated.names.length > 0 ? indent(layout, 2) : indent(layout, 1) + layout.units[0];
   expect(after.slice(keyLine, keyAt)).toBe(entryIndent);
   if (generated.multiLineEntries) {
-    const fieldAt = after.indexOf('"transport"', keyAt);
+    // The entry's first field, whatever it is called.
+    const fieldAt = after.indexOf('"', after.indexOf('{', keyAt) + 1);
     expect(after.slice(after.lastIndexOf('\n', fieldAt) + 1, fieldAt)).toBe(indent(layout, 3));
   }
 }

@@ -128,7 +128,8 @@ export const FIELDS = {
   skip_preflight: { kind: kind.flag, transports: ALL },
 } as const;
 
-type FieldName = keyof typeof FIELDS;
+/** A server entry's field by its snake_case name (`type` is a field of its own: the alias). */
+export type FieldName = keyof typeof FIELDS;
 type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
   ? `${Head}${Capitalize<CamelCase<Tail>>}`
   : S;
@@ -153,7 +154,7 @@ function camelCase<S extends string>(name: S): CamelCase<S> {
 
 export interface McpConfigField {
   /** As the seed's table writes it. */
-  readonly name: string;
+  readonly name: FieldName;
   /** The same field in camelCase; equal to `name` for one-word fields. */
   readonly camelCase: string;
   /** The transports it applies to; on any other it is ignored with a warning. */

@@ -1,9 +1,11 @@
-// What the connectors page can say about a new server — transport, command or URL, env — its text
-// in the file, and the fields it leaves for the user to write by hand.
+// What a front end can say about a new server, its text in the file, and the fields it leaves for
+// the user to write by hand. The connectors page says three things (transport, command or URL, env);
+// `epoch mcp add` also takes headers; `epoch mcp add-json` gives a whole entry, checked by the
+// loader like any hand-written one.
 import { MCP_CONFIG_FIELDS, type McpTransportKind } from '@epoch-agent/plugin-mcp';
 import type { RenderMember } from './insert-member.js';
 
-/** A server as the connectors page gives it: one shape per transport. */
+/** A new server: one shape per transport, or a whole entry as JSON. */
 export type AddServerInput =
   | {
       readonly name: string;
@@ -18,6 +20,13 @@ export type AddServerInput =
       readonly name: string;
       readonly transport: 'sse' | 'http';
       readonly url: string;
+      /** Values are secrets: they go into the file and nowhere else. */
+      readonly headers?: Readonly<Record<string, string>>;
+    }
+  | {
+      readonly name: string;
+      /** An entry of `servers` as a person would write it, any field in either spelling. */
+      readonly entry: { readonly [field: string]: unknown };
     };
 
 /**
@@ -26,24 +35,53 @@ export type AddServerInput =
  */
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
-// The fields addServer writes. `type` and `streamable` are other ways of saying the transport, which
-// the page has already said, so they are not left to the user either.
-const WRITTEN = new Set(['transport', 'type', 'streamable', 'command', 'args', 'env', 'url']);
+// Other ways of saying the transport, which the new entry has already said (or left to the url
+// rule on purpose), so they are not left to the user either.
+const TRANSPORT_FIELDS = new Set(['transport', 'type', 'streamable']);
+
+/** The entry's fields, in the order they are written. */
+export function entryOf(server: AddServerInput): { readonly [field: string]: unknown } {
+  if ('entry' in server) return server.entry;
+  if (server.transport !== 'stdio') {
+    const { transport, url, headers = {} } = server;
+    return { transport, url, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+  }
+  const { transport, command, args = [], env = {} } = server;
+  return {
+    transport,
+    command,
+    ...(args.length > 0 ? { args } : {}),
+    ...(Object.keys(env).length > 0 ? { env } : {}),
+  };
+}
 
 /**
- * The fields of a server of this transport that addServer does not write (timeouts, headers, cwd,
- * …), in the order of the plugin's field table: what the user adds by hand afterwards.
+ * The fields of a server of this transport that `entry` does not set (timeouts, headers, cwd, …),
+ * in the order of the plugin's field table: what the user adds by hand afterwards.
  */
-export function fieldsToSetByHand(transport: McpTransportKind): readonly string[] {
+export function fieldsToSetByHand(
+  transport: McpTransportKind,
+  entry: { readonly [field: string]: unknown },
+): readonly string[] {
+  const written = new Set(Object.keys(entry));
   return MCP_CONFIG_FIELDS.filter(
-    (field) => field.transports.includes(transport) && !WRITTEN.has(field.name),
+    (field) =>
+      field.transports.includes(transport) &&
+      !TRANSPORT_FIELDS.has(field.name) &&
+      !written.has(field.name) &&
+      !written.has(field.camelCase),
   ).map((field) => field.name);
 }
 
-/** The entry `"<name>": { … }`, laid out where it goes. */
-export function renderServer(server: AddServerInput): RenderMember {
-  const fields = fieldsOf(server);
-  const key = JSON.stringify(server.name);
+/** The member `"<name>": { … }`, laid out where it goes; each field on a line of its own. */
+export function renderServer(
+  name: string,
+  entry: { readonly [field: string]: unknown },
+): RenderMember {
+  const fields = Object.entries(entry).map(
+    ([field, value]) => `${JSON.stringify(field)}: ${inlineJson(value)}`,
+  );
+  const key = JSON.stringify(name);
   return (layout) => {
     if (layout.inline) return `${key}: { ${fields.join(', ')} }`;
     const inner = layout.indent + layout.unit;
@@ -52,19 +90,14 @@ export function renderServer(server: AddServerInput): RenderMember {
   };
 }
 
-/** `"field": value` pieces; lists and env on one line each, as the seed's example writes them. */
-function fieldsOf(server: AddServerInput): string[] {
-  const field = (name: string, value: string) => `${JSON.stringify(name)}: ${value}`;
-  const out = [field('transport', JSON.stringify(server.transport))];
-  if (server.transport !== 'stdio') return [...out, field('url', JSON.stringify(server.url))];
-  out.push(field('command', JSON.stringify(server.command)));
-  const args = server.args ?? [];
-  if (args.length > 0)
-    out.push(field('args', `[${args.map((a) => JSON.stringify(a)).join(', ')}]`));
-  const env = Object.entries(server.env ?? {});
-  if (env.length > 0) {
-    const pairs = env.map(([name, value]) => `${JSON.stringify(name)}: ${JSON.stringify(value)}`);
-    out.push(field('env', `{ ${pairs.join(', ')} }`));
+/** JSON on one line, spaced as the seed's example writes lists and env: `["-y", "x"]`, `{ "K": "v" }`. */
+function inlineJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(inlineJson).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const pairs = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${inlineJson(v)}`);
+    return pairs.length === 0 ? '{}' : `{ ${pairs.join(', ')} }`;
   }
-  return out;
+  // undefined (a field a JSON text cannot hold) never reaches here: entries come from JSON.parse
+  // or from the typed shapes above, which leave absent fields out.
+  return JSON.stringify(value);
 }

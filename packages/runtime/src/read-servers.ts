@@ -1,0 +1,90 @@
+// Which MCP servers a process has and where each one comes from, read and not connected: the
+// host's (buildRuntime's hostCapabilities), installed plugins' and the user's mcp.json. buildRuntime
+// connects what this reads; a front end that only shows or edits configuration (`epoch mcp list`,
+// `get`, `login`) reads through it too, so every front end sees the same servers under the same
+// names as the agent does.
+//
+// A server name is held by the first source that brings it, in the order host, plugin, user: the
+// host's code and installed plugins do not change under a user's edit, and a user server named
+// like one of theirs is left out with a diagnostic instead of making the whole start fail.
+import { resolve } from 'node:path';
+import { mcpConfigPath } from '@epoch-agent/infra';
+import type { McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
+import { type HostCapabilities, loadHostServers } from './host-servers.js';
+import { loadPluginServers } from './plugin-servers.js';
+import { fromSource, type RuntimeDiagnostic } from './server-names.js';
+import { loadUserServers } from './user-servers.js';
+
+export interface ReadMcpServersOptions {
+  /** What an embedding host brings: its namespace and its MCP servers. */
+  readonly hostCapabilities?: HostCapabilities;
+  /** The user's mcp.json. Default: `mcpConfigPath()` (EPOCH_HOME, EPOCH_PROFILE). */
+  readonly configFile?: string;
+}
+
+/** Where a server's configuration lives. */
+export type McpServerOrigin =
+  /** In the host's code (`hostCapabilities.mcpServers`): no file holds it. */
+  | { readonly source: 'host'; readonly namespace: string }
+  /** In an installed plugin's mcp.json. */
+  | { readonly source: 'plugin'; readonly plugin: string; readonly file: string }
+  /** In the user's mcp.json: the only file a front end edits. */
+  | { readonly source: 'user'; readonly file: string };
+
+/** A server as read, not yet connected. */
+export interface ConfiguredServer {
+  readonly config: McpServerConfig;
+  readonly origin: McpServerOrigin;
+}
+
+export interface McpServersRead {
+  /** The user's mcp.json, absolute. */
+  readonly configFile: string;
+  /** Host servers first, then plugins' (by plugin name), then the user's (in file order). */
+  readonly servers: readonly ConfiguredServer[];
+  /** The three loads' diagnostics, in the same order. */
+  readonly diagnostics: {
+    readonly [S in McpServerSource]: readonly RuntimeDiagnostic[];
+  };
+}
+
+/**
+ * Reads every source. Throws RuntimeError `invalid_host_namespace` / `invalid_host_server_name`
+ * for a host's mistake; a file's mistakes are diagnostics and never throw.
+ */
+export async function readMcpServers(options: ReadMcpServersOptions = {}): Promise<McpServersRead> {
+  const { hostCapabilities } = options;
+  const host =
+    hostCapabilities === undefined
+      ? { servers: [], diagnostics: [] }
+      : loadHostServers(hostCapabilities);
+  const taken = new Map<string, McpServerSource>();
+  for (const { name } of host.servers) taken.set(name, 'host');
+  const plugin = await loadPluginServers(taken);
+  for (const { config } of plugin.servers) taken.set(config.name, 'plugin');
+  const user = await loadUserServers(resolve(options.configFile ?? mcpConfigPath()), taken);
+
+  const namespace = hostCapabilities?.namespace ?? '';
+  return {
+    configFile: user.file,
+    servers: [
+      ...host.servers.map((config) => ({
+        config,
+        origin: { source: 'host' as const, namespace },
+      })),
+      ...plugin.servers.map(({ config, file, plugin: name }) => ({
+        config,
+        origin: { source: 'plugin' as const, plugin: name, file },
+      })),
+      ...user.servers.map((config) => ({
+        config,
+        origin: { source: 'user' as const, file: user.file },
+      })),
+    ],
+    diagnostics: {
+      host: fromSource('host', host.diagnostics),
+      plugin: fromSource('plugin', plugin.diagnostics),
+      user: fromSource('user', user.diagnostics),
+    },
+  };
+}

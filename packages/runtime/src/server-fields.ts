@@ -1,0 +1,110 @@
+// Every field of one server as it takes effect — written, defaulted or inferred — and where in which
+// file it was written: what `epoch mcp get <name>` shows. Values are safe to print: env and header
+// values, credential-looking arguments, URL credentials and OAuth secrets are redacted.
+import type { Position } from '@epoch-agent/infra';
+import { redact, redactArgs, redactUrl } from '@epoch-agent/infra';
+import {
+  MCP_CONFIG_FIELDS,
+  type McpConfigFieldName,
+  type McpServerConfig,
+} from '@epoch-agent/plugin-mcp';
+import { entryPositions } from './key-position.js';
+import type { ConfiguredServer } from './read-servers.js';
+
+/** Where a field's value comes from. */
+export type ServerFieldSource =
+  /** Written in the file, at the key as written (`connectTimeout`, `type`). */
+  | ({ readonly kind: 'file'; readonly key: string } & Position)
+  /** Given in the host's code: there is no file to point into. */
+  | { readonly kind: 'host' }
+  /** Not written: the documented default. */
+  | { readonly kind: 'default' }
+  /** Not written: the transport, inferred from whether there is a `url`. */
+  | { readonly kind: 'inferred' };
+
+export interface ServerField {
+  /** Snake_case, as the field table names it. */
+  readonly field: McpConfigFieldName;
+  /** As it takes effect, safe to print; times in seconds, as the file writes them. */
+  readonly value: unknown;
+  readonly from: ServerFieldSource;
+}
+
+export interface ServerFields {
+  /** The entry's key in its file; undefined for a host server. */
+  readonly at: ({ readonly file: string } & Position) | undefined;
+  /** The fields of its transport, in the field table's order. */
+  readonly fields: readonly ServerField[];
+}
+
+const seconds = (ms: number) => ms / 1000;
+
+// One row per field, or the field whose row it shares: `type` and `streamable` are ways of writing
+// `transport`. A Record, so a field added to the table without a row here fails to compile.
+const ROWS: Record<
+  McpConfigFieldName,
+  ((config: McpServerConfig) => unknown) | { readonly sameAs: 'transport' }
+> = {
+  transport: (c) => c.transport,
+  type: { sameAs: 'transport' },
+  streamable: { sameAs: 'transport' },
+  command: (c) => (c.transport === 'stdio' ? c.command : undefined),
+  args: (c) => (c.transport === 'stdio' ? redactArgs(c.args) : undefined),
+  env: (c) => (c.transport === 'stdio' ? redact({ env: c.env }).env : undefined),
+  cwd: (c) => (c.transport === 'stdio' ? c.cwd : undefined),
+  url: (c) => (c.transport === 'stdio' ? undefined : redactUrl(c.url)),
+  headers: (c) => (c.transport === 'stdio' ? undefined : redact({ headers: c.headers }).headers),
+  oauth: (c) => (c.transport === 'stdio' ? undefined : redact(c.oauth)),
+  timeout: (c) => seconds(c.timeoutMs),
+  connect_timeout: (c) => seconds(c.connectTimeoutMs),
+  keepalive_interval: (c) => seconds(c.keepaliveIntervalMs),
+  idle_timeout_seconds: (c) => seconds(c.idleTimeoutMs),
+  max_lifetime_seconds: (c) => seconds(c.maxLifetimeMs),
+  supports_parallel: (c) => c.supportsParallel,
+  skip_preflight: (c) => c.skipPreflight,
+};
+
+export async function serverFields({ config, origin }: ConfiguredServer): Promise<ServerFields> {
+  if (origin.source === 'host') {
+    return { at: undefined, fields: rows(config, () => ({ kind: 'host' })) };
+  }
+  // A plugin's file names the server without the plugin's prefix.
+  const key =
+    origin.source === 'plugin' ? config.name.slice(origin.plugin.length + 2) : config.name;
+  const positions = await entryPositions(origin.file, key);
+  const written = (...keys: string[]): ServerFieldSource | undefined => {
+    for (const written of keys) {
+      const at = positions?.fields.get(written);
+      if (at !== undefined) return { kind: 'file', key: written, ...at };
+    }
+    return undefined;
+  };
+  return {
+    at: positions === undefined ? undefined : { file: origin.file, ...positions.entry },
+    fields: rows(config, (field) => {
+      const spellings = MCP_CONFIG_FIELDS.filter(
+        (f) => f.name === field || (field === 'transport' && TRANSPORT_ALIASES.includes(f.name)),
+      ).flatMap((f) => [f.name, f.camelCase]);
+      return (
+        written(...spellings) ??
+        (field === 'transport' ? { kind: 'inferred' } : { kind: 'default' })
+      );
+    }),
+  };
+}
+
+// In the order the loader prefers them when more than one is written: `transport` over `type`.
+const TRANSPORT_ALIASES = MCP_CONFIG_FIELDS.map(({ name }) => name).filter(
+  (name) => typeof ROWS[name] !== 'function',
+);
+
+function rows(
+  config: McpServerConfig,
+  from: (field: McpConfigFieldName) => ServerFieldSource,
+): ServerField[] {
+  return MCP_CONFIG_FIELDS.flatMap(({ name, transports }) => {
+    const row = ROWS[name];
+    if (typeof row !== 'function' || !transports.includes(config.transport)) return [];
+    return [{ field: name, value: row(config), from: from(name) }];
+  });
+}
