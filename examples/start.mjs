@@ -1,11 +1,12 @@
 // `npm start`: the bundled example, run after the build. It starts the reference MCP server
 // (server-everything) twice on this machine — over SSE on 127.0.0.1:4701 and over Streamable HTTP
-// on 127.0.0.1:4702, the two remote servers examples/mcp.json names — then runs `epoch mcp list`
-// and `epoch mcp status` on that file in this process. The file's stdio server is started by
-// `epoch mcp status` itself. Nothing listens beyond 127.0.0.1, and both servers are stopped before
-// this exits, Ctrl-C included. The exit code is the status command's.
+// on 127.0.0.1:4702, the two remote servers examples/mcp.json names — then runs `epoch` commands
+// on that file in this process: list, status, the tools of one server, and one tool call. The
+// file's stdio server is started by epoch itself. Nothing listens beyond 127.0.0.1, and every
+// server is stopped before this exits, Ctrl-C included (exit code 130). Otherwise the exit code is
+// the status command's.
 import { fileURLToPath } from 'node:url';
-import { main, processIo } from '@epoch-agent/cli';
+import { EXIT, interruptSignal, main, processIo } from '@epoch-agent/cli';
 import { isTestkitError, startEverything } from '@epoch-agent/testkit';
 
 const CONFIG = 'examples/mcp.json';
@@ -14,37 +15,35 @@ const REMOTE_SERVERS = [
   { transport: 'sse', port: 4701, label: 'SSE' },
   { transport: 'http', port: 4702, label: 'Streamable HTTP' },
 ];
+const COMMANDS = [
+  ['mcp', 'list'],
+  ['mcp', 'status'],
+  ['mcp', 'tools', 'everything-http'],
+  ['mcp', 'call', 'everything', 'get-sum', '--arg', 'a=19', '--arg', 'b=23'],
+];
 
 // examples/mcp.json is named relative to the repo root, wherever this was started from.
 process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 
-/** Every server start, finished or in flight, so a stop also reaches one that is still starting. */
-const starts = [];
-let stopping;
-const stopServers = () => {
-  stopping ??= Promise.allSettled(starts.map((start) => start.then((server) => server.stop())));
-  return stopping;
-};
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    processIo.err(`\nnpm start: ${signal}, stopping the example servers ...\n`);
-    void stopServers().finally(() => process.exit(130));
-  });
-}
+const io = processIo(interruptSignal((text) => process.stderr.write(text)));
+const running = [];
 
 async function run() {
   for (const { transport, port, label } of REMOTE_SERVERS) {
-    // Once stopping has begun, a server started now would be missed by it and outlive us.
-    if (stopping !== undefined) return 130;
-    const start = startEverything(transport, { port });
-    starts.push(start);
-    const { endpoint } = await start;
-    processIo.out(`Started server-everything over ${label} at ${endpoint.url}\n`);
+    const server = await startEverything(transport, { port });
+    running.push(server);
+    if (io.signal.aborted) return EXIT.interrupted;
+    io.out(`Started server-everything over ${label} at ${server.endpoint.url}\n`);
   }
-  processIo.out(`\n$ epoch mcp list --config ${CONFIG}\n\n`);
-  await main(['mcp', 'list', '--config', CONFIG], processIo);
-  processIo.out(`\n$ epoch mcp status --config ${CONFIG}\n\n`);
-  return main(['mcp', 'status', '--config', CONFIG], processIo);
+  let status = EXIT.ok;
+  for (const command of COMMANDS) {
+    const argv = [...command.slice(0, 2), '--config', CONFIG, ...command.slice(2)];
+    io.out(`\n$ epoch ${argv.join(' ')}\n\n`);
+    const code = await main(argv, io);
+    if (code === EXIT.interrupted) return code;
+    if (command[1] === 'status') status = code;
+  }
+  return status;
 }
 
 try {
@@ -52,12 +51,12 @@ try {
 } catch (error) {
   if (!isTestkitError(error, 'port_in_use')) throw error;
   process.exitCode = 1;
-  processIo.err(
+  io.err(
     `npm start: port ${error.port} on 127.0.0.1 is already in use, so the example cannot start its server there.\n` +
       `It is probably an earlier \`npm start\` that is still running, or another program. Find it with\n` +
       `  lsof -nP -iTCP:${error.port} -sTCP:LISTEN\n` +
       `stop it, and run \`npm start\` again. (To use other ports, change them in ${CONFIG} and examples/start.mjs.)\n`,
   );
 } finally {
-  await stopServers();
+  await Promise.allSettled(running.map((server) => server.stop()));
 }

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
+import { interruptSignal } from './interrupt.js';
 import { processIo } from './io.js';
 import { main } from './main.js';
 
-process.exitCode = await main(process.argv.slice(2), processIo);
+const err = (text: string) => process.stderr.write(text);
+process.exitCode = await main(process.argv.slice(2), processIo(interruptSignal(err)));

@@ -1,29 +1,56 @@
-// Where a command writes. Commands take this instead of touching process.stdout so tests can run
-// them in-process and read exactly what a person would see.
-import { openInBrowser } from '@epoch-agent/plugin-mcp';
+// Where a command writes and what it is told from outside. Commands take this instead of touching
+// process.stdout so tests can run them in-process and read exactly what a person would see.
+import { openInBrowser } from '@epoch-agent/runtime';
 
 export interface CliIo {
   readonly out: (text: string) => void;
+  /** Errors, and the live progress lines on a terminal: `out` stays what a pipe wants. */
   readonly err: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Width of the terminal `out` writes to; undefined when it is not a terminal (a pipe, a file). */
   readonly columns?: number | undefined;
+  /** `err` is a terminal: progress lines are drawn (and redrawn) there. */
+  readonly errIsTerminal?: boolean;
   /**
    * Opens a URL in the user's browser (`epoch mcp login`); absent: none is opened, the URL is only
    * printed. Tests pass an HTTP client that follows the login pages like a browser would.
    */
   readonly openUrl?: ((url: string) => Promise<void>) | undefined;
+  /**
+   * Aborted at Ctrl-C or SIGTERM: the command stops what it waits for (a tool call is cancelled on
+   * the server), every server is closed with its process tree, and the exit code is 130.
+   */
+  readonly signal: AbortSignal;
 }
 
-export const processIo: CliIo = {
-  openUrl: openInBrowser,
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  env: process.env,
-  get columns() {
-    return process.stdout.isTTY ? process.stdout.columns : undefined;
-  },
-};
+/** The process's own streams and environment; `signal` is from interruptSignal(). */
+export function processIo(signal: AbortSignal): CliIo {
+  return {
+    openUrl: openInBrowser,
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    env: process.env,
+    get columns() {
+      return process.stdout.isTTY ? process.stdout.columns : undefined;
+    },
+    errIsTerminal: process.stderr.isTTY === true,
+    signal,
+  };
+}
 
-/** Exit codes: 0 all good, 1 the input had errors, 2 the command line itself was wrong. */
-export type ExitCode = 0 | 1 | 2;
+/**
+ * Fixed, so scripts can branch on them:
+ * 0 done; 1 it ran and failed (a tool reported an error, a config has errors, a server is down);
+ * 2 the command line is wrong (unknown command or server, bad option or value); 3 the server needs
+ * `epoch mcp login`; 4 the server cannot be reached; 130 interrupted (Ctrl-C, SIGTERM).
+ */
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  needsLogin: 3,
+  unreachable: 4,
+  interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,113 +1,168 @@
-// The `epoch` command line: parses argv and dispatches to one command module.
+// The `epoch` command line: finds the command in the table, parses the options it declares, and
+// runs it. Each command is a module of its own under commands/; adding one is a row here.
 import { parseArgs } from 'node:util';
 import { mcpConfigPath } from '@epoch-agent/infra';
-import type { CliIo, ExitCode } from './io.js';
-import { mcpList } from './mcp-list.js';
-import { mcpLogin } from './mcp-login.js';
-import { mcpLogout } from './mcp-logout.js';
-import { mcpStatus } from './mcp-status.js';
+import { type Command, type CommandOption, type Invocation, UsageError } from './command.js';
+import { mcpAdd } from './commands/mcp-add.js';
+import { mcpAddJson } from './commands/mcp-add-json.js';
+import { mcpCall } from './commands/mcp-call.js';
+import { mcpGet } from './commands/mcp-get.js';
+import { mcpList } from './commands/mcp-list.js';
+import { mcpLogin } from './commands/mcp-login.js';
+import { mcpLogout } from './commands/mcp-logout.js';
+import { mcpReconnect } from './commands/mcp-reconnect.js';
+import { mcpRemove } from './commands/mcp-remove.js';
+import { mcpStatus } from './commands/mcp-status.js';
+import { mcpTools } from './commands/mcp-tools.js';
+import { type CliIo, EXIT, type ExitCode } from './io.js';
 
-const USAGE = `Usage:
-  epoch mcp list [--config FILE] [--json]     show the MCP servers a config file defines, and its problems
-  epoch mcp status [--config FILE] [--json]   connect to each of them, show its state and its tools
-  epoch mcp login <name> [--config FILE]      log in to remote server <name> with OAuth (in a browser)
-  epoch mcp logout <name> [--config FILE]     delete <name>'s stored OAuth login and revoke its tokens
+const COMMANDS: readonly Command[] = [
+  mcpList,
+  mcpGet,
+  mcpAdd,
+  mcpAddJson,
+  mcpRemove,
+  mcpStatus,
+  mcpTools,
+  mcpCall,
+  mcpReconnect,
+  mcpLogin,
+  mcpLogout,
+];
 
-FILE defaults to the active profile's mcp.json (EPOCH_HOME, EPOCH_PROFILE).
-`;
-
-/** What a command gets from the command line. `name` is the server, for commands that take one. */
-interface Invocation {
-  readonly file: string;
-  readonly json: boolean;
-  readonly name: string;
-}
-
-interface Command {
-  /** It takes a server name (`<name>`) after the command words. */
-  readonly takesName: boolean;
-  /** It can print JSON (`--json`). */
-  readonly json: boolean;
-  readonly run: (invocation: Invocation, io: CliIo) => Promise<ExitCode>;
-}
-
-const COMMANDS: Readonly<Record<string, Command>> = {
-  'mcp list': {
-    takesName: false,
-    json: true,
-    run: ({ file, json }, io) => mcpList({ file, json }, io),
-  },
-  'mcp status': {
-    takesName: false,
-    json: true,
-    run: ({ file, json }, io) => mcpStatus({ file, json }, io),
-  },
-  'mcp login': {
-    takesName: true,
-    json: false,
-    run: ({ file, name }, io) => mcpLogin({ file, name }, io),
-  },
-  'mcp logout': {
-    takesName: true,
-    json: false,
-    run: ({ file, name }, io) => mcpLogout({ file, name }, io),
-  },
+const CONFIG_OPTION: CommandOption = {
+  type: 'string',
+  value: 'FILE',
+  help: "the user mcp.json to use (default: the active profile's, from EPOCH_HOME and EPOCH_PROFILE)",
 };
+const HELP_OPTION: CommandOption = { type: 'boolean', short: 'h', help: 'show this help' };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (error) {
-    io.err(`epoch: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const { positionals, values } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  // Every command is two words; what follows is its operand.
-  const words = positionals.slice(0, 2).join(' ');
-  const operands = positionals.slice(2);
-  const command = Object.hasOwn(COMMANDS, words) ? COMMANDS[words] : undefined;
+  const [first = '', second = ''] = argv;
+  const command =
+    COMMANDS.find(({ words }) => words === `${first} ${second}`) ??
+    COMMANDS.find(({ words }) => words === first);
   if (command === undefined) {
-    io.err(`epoch: unknown command "${positionals.join(' ')}".\n\n${USAGE}`);
-    return 2;
-  }
-  const wanted = command.takesName ? 1 : 0;
-  if (operands.length !== wanted) {
+    const asked = argv.length === 0 || ['-h', '--help', 'help'].includes(first);
+    const group = first === 'mcp' && (second === '' || ['-h', '--help', 'help'].includes(second));
+    if (asked || group) {
+      io.out(overview());
+      return EXIT.ok;
+    }
     io.err(
-      `epoch: ${
-        command.takesName
-          ? `"epoch ${words}" takes the name of one server from your mcp.json: epoch ${words} <name>`
-          : `"epoch ${words}" takes no server name (got "${operands.join(' ')}")`
-      }.\n\n${USAGE}`,
+      `epoch: unknown command "${argv
+        .filter((a) => !a.startsWith('-'))
+        .slice(0, 2)
+        .join(' ')}".\n\n${overview()}`,
     );
-    return 2;
+    return EXIT.usage;
   }
-  if (values.json && !command.json) {
-    io.err(`epoch: "epoch ${words}" has no --json output.\n\n${USAGE}`);
-    return 2;
-  }
-  let file: string;
+  const args = argv.slice(command.words.split(' ').length);
+  let invocation: Invocation;
   try {
-    file = values.config ?? mcpConfigPath(io.env);
+    const parsed = parse(command, args);
+    if (parsed.values.help === true) {
+      io.out(help(command));
+      return EXIT.ok;
+    }
+    invocation = {
+      ...parsed,
+      configFile: command.readsConfig ? configFile(parsed.values, io) : '',
+    };
   } catch (error) {
-    io.err(`epoch: ${(error as Error).message}\n`);
-    return 2;
+    return usage(command, io, error);
   }
-  return command.run({ file, json: values.json ?? false, name: operands[0] ?? '' }, io);
+  try {
+    const code = await command.run(invocation, io);
+    return io.signal.aborted ? EXIT.interrupted : code;
+  } catch (error) {
+    if (io.signal.aborted) return EXIT.interrupted;
+    if (error instanceof UsageError) return usage(command, io, error);
+    throw error;
+  }
 }
 
-function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
+function parse(command: Command, args: readonly string[]): Omit<Invocation, 'configFile'> {
+  const options: Record<string, CommandOption> = {
+    ...command.options,
+    ...(command.readsConfig ? { config: CONFIG_OPTION } : {}),
+    help: HELP_OPTION,
+  };
+  const { values, tokens } = parseArgs({
+    args: [...args],
+    options: Object.fromEntries(
+      Object.entries(options).map(([name, { type, short, multiple }]) => [
+        name,
+        { type, ...(short === undefined ? {} : { short }), ...(multiple ? { multiple } : {}) },
+      ]),
+    ),
     allowPositionals: true,
-    options: {
-      config: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    strict: true,
+    tokens: true,
   });
+  const terminator = tokens.find((token) => token.kind === 'option-terminator');
+  const at = terminator?.index ?? args.length;
+  const positionals = tokens.flatMap((token) => (token.kind === 'positional' ? [token] : []));
+  return {
+    operands: positionals.filter(({ index }) => index < at).map(({ value }) => value),
+    rest: args.slice(at + 1),
+    dashDash: terminator !== undefined,
+    values,
+    json: values.json === true,
+  };
+}
+
+function configFile(values: Invocation['values'], io: CliIo): string {
+  const given = values.config;
+  if (typeof given === 'string') return given;
+  try {
+    return mcpConfigPath(io.env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function usage(command: Command, io: CliIo, error: unknown): ExitCode {
+  io.err(
+    `epoch ${command.words}: ${problem(command, error)}.\nUsage: ${usageLine(command)}\nRun "epoch ${command.words} --help" for more.\n`,
+  );
+  return EXIT.usage;
+}
+
+// parseArgs words its errors for programmers; an unknown option is the one a person most often
+// meets, typically a server's own option put before "--".
+function problem(command: Command, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return message.replace(/\.$/, '');
+  const option = /'([^']+)'/.exec(message)?.[1] ?? 'an option';
+  const takesArgv = command.synopsis.includes(' -- ');
+  return `unknown option "${option}"${takesArgv ? `; if it is for the server's own command, put them after "--": epoch ${command.words} <name> -- <command> ${option} ...` : ''}`;
+}
+
+function usageLine(command: Command): string {
+  return `epoch ${command.words} ${command.synopsis}`.trimEnd();
+}
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map(({ words }) => words.length));
+  const rows = COMMANDS.map(({ words, summary }) => `  epoch ${words.padEnd(width)}  ${summary}`);
+  return `Usage: epoch <command> [options]\n\nCommands:\n${rows.join('\n')}\n\nRun "epoch <command> --help" for its options, e.g. "epoch mcp add --help".\nExit codes: 0 ok, 1 failed, 2 wrong command line, 3 needs "epoch mcp login", 4 server unreachable, 130 interrupted.\n`;
+}
+
+function help(command: Command): string {
+  const options: [string, CommandOption][] = [
+    ...Object.entries(command.options),
+    ...(command.readsConfig ? [['config', CONFIG_OPTION] as [string, CommandOption]] : []),
+    ['help', HELP_OPTION],
+  ];
+  const flags = options.map(([name, option]) => {
+    const short = option.short === undefined ? '    ' : `-${option.short}, `;
+    const value = option.value === undefined ? '' : ` ${option.value}`;
+    return [`${short}--${name}${value}`, option.help] as const;
+  });
+  const width = Math.max(...flags.map(([flag]) => flag.length));
+  const lines = flags.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`);
+  const details = command.details === undefined ? '' : `\n${command.details.trimEnd()}\n`;
+  return `Usage: ${usageLine(command)}\n\n${command.summary}\n\nOptions:\n${lines.join('\n')}\n${details}`;
 }

@@ -336,18 +336,21 @@ describe('epoch mcp login / logout arguments', () => {
   it('an unknown name, a stdio server and a missing name are each a clear error', async () => {
     const unknown = await cli('mcp', 'login', 'nope');
     expect(unknown.code).toBe(2);
-    expect(unknown.err).toContain(`there is no MCP server "nope" in ${file}`);
-    expect(unknown.err).toContain(`the servers there are: ${SERVER}, local`);
+    expect(unknown.err).toContain(
+      `there is no MCP server "nope" in ${file} or in installed plugins`,
+    );
+    expect(unknown.err).toContain(`the servers are: ${SERVER}, local`);
     const stdio = await cli('mcp', 'logout', 'local');
     expect(stdio.code).toBe(2);
     expect(stdio.err).toContain('"local"');
     expect(stdio.err).toContain('is a stdio server');
     const missing = await runCli(['mcp', 'login']);
     expect(missing.code).toBe(2);
-    expect(missing.err).toContain('epoch mcp login <name>');
+    expect(missing.err).toContain('missing <name>');
+    expect(missing.err).toContain('Usage: epoch mcp login <name>');
     const extra = await runCli(['mcp', 'list', 'x']);
     expect(extra.code).toBe(2);
-    expect(extra.err).toContain('takes no server name');
+    expect(extra.err).toContain('unexpected "x": it takes no arguments');
   });
 });
 

@@ -13,6 +13,10 @@ export interface RunCliOptions {
   readonly columns?: number;
   /** The "browser" `epoch mcp login` opens its URL in. */
   readonly openUrl?: (url: string) => Promise<void>;
+  /** Pretend `err` is a terminal: progress lines are drawn there. */
+  readonly errIsTerminal?: boolean;
+  /** Aborted: as Ctrl-C. */
+  readonly signal?: AbortSignal;
 }
 
 export async function runCli(
@@ -34,6 +38,8 @@ export async function runCli(
     env: { EPOCH_HOME: process.env.EPOCH_HOME, ...options.env },
     columns: options.columns,
     openUrl: options.openUrl,
+    errIsTerminal: options.errIsTerminal ?? false,
+    signal: options.signal ?? new AbortController().signal,
   };
   const code = await main(argv, io);
   return { code, out: out.join(''), err: err.join('') };

@@ -42,7 +42,7 @@ export interface ApplyUserMcpConfigOptions {
   readonly file: string;
   /** Names host and plugin servers hold, connected or not; a user server reusing one is left out. */
   readonly taken: ReadonlyMap<string, McpServerSource>;
-  /** Whether a server the file adds is started. */
+  /** Whether a server the file adds (or changes) is started now. */
   readonly connects: (name: string) => boolean;
 }
 
@@ -87,8 +87,9 @@ export async function applyUserMcpConfig(
     [...removed, ...reconnected.map(({ name }) => name)].map((name) => mcp.disconnect(name)),
   );
   const changed = new Set([...added, ...reconnected]);
+  // Asked again, in the same tick as the connect: the runtime may have begun closing meanwhile.
   await mcp.connectAll(
-    load.servers.filter((config) => changed.has(config)),
+    load.servers.filter((config) => changed.has(config) && options.connects(config.name)),
     'user',
   );
   return {

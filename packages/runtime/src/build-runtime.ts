@@ -60,6 +60,11 @@ export interface BuildRuntimeOptions extends ReadMcpServersOptions {
   readonly connectOnly?: readonly string[];
   /** Called with every status change from the first connect on, as `runtime.mcp.onStatus`. */
   readonly onStatus?: McpStatusListener;
+  /**
+   * Aborting it while the servers connect closes every one of them (process trees reaped) and
+   * rejects buildRuntime with the signal's reason: how Ctrl-C stops a start.
+   */
+  readonly signal?: AbortSignal;
   /** Waiting for another writer of the user's mcp.json (addServer, removeServer). */
   readonly configWrite?: McpConfigWriteOptions;
 }
@@ -72,6 +77,8 @@ export interface BuildRuntimeOptions extends ReadMcpServersOptions {
  * this reject: see `runtime.mcp.statuses()` and `runtime.diagnostics()`.
  */
 export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<Runtime> {
+  const { signal } = options;
+  signal?.throwIfAborted();
   const read = await readMcpServers(options);
   const logger = options.logger ?? silentLogger;
   const nameLength =
@@ -98,11 +105,22 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
     read.servers
       .filter(({ origin, config }) => origin.source === source && runtime.connects(config.name))
       .map(({ config }) => config);
-  await Promise.all([
-    runtime.mcp.connectAll(bySource('host'), 'host'),
-    runtime.mcp.connectAll(bySource('plugin'), 'plugin'),
-    runtime.mcp.connectAll(bySource('user'), 'user'),
-  ]);
+  // Closing ends every connect in flight; each server's connectAll then settles with its status.
+  const close = () => void runtime.close();
+  signal?.addEventListener('abort', close, { once: true });
+  try {
+    await Promise.all([
+      runtime.mcp.connectAll(bySource('host'), 'host'),
+      runtime.mcp.connectAll(bySource('plugin'), 'plugin'),
+      runtime.mcp.connectAll(bySource('user'), 'user'),
+    ]);
+  } finally {
+    signal?.removeEventListener('abort', close);
+  }
+  if (signal?.aborted) {
+    await runtime.close();
+    signal.throwIfAborted();
+  }
   return runtime;
 }
 
@@ -143,6 +161,7 @@ export class Runtime {
   readonly #stopSync: () => void;
   /** Edits and applyMcpConfig calls run one after another: two at once would both connect a server. */
   #applying: Promise<unknown> = Promise.resolve();
+  #closing: Promise<void> | undefined;
 
   constructor(parts: RuntimeParts) {
     this.mcp = parts.mcp;
@@ -156,9 +175,12 @@ export class Runtime {
     this.#stopSync = syncMcpToolGroups(this.mcp, this.tools);
   }
 
-  /** Whether this runtime starts the server of that name (see BuildRuntimeOptions.connectOnly). */
+  /**
+   * Whether this runtime starts the server of that name now: one of connectOnly's (or any), and
+   * the runtime is not closing.
+   */
   connects(name: string): boolean {
-    return this.#connects(name);
+    return this.#closing === undefined && this.#connects(name);
   }
 
   /**
@@ -248,11 +270,19 @@ export class Runtime {
     return logoutFromServer({ config: this.#remote(name, 'logout') });
   }
 
-  /** Disconnects every server (their schema caches stay for the next start) and empties their groups. */
-  async close(): Promise<void> {
-    await this.#applying;
-    await this.mcp.disconnectAll();
-    this.#stopSync();
+  /**
+   * Disconnects every server (their schema caches stay for the next start) and empties their
+   * groups. A second call joins the first: it resolves only when every process tree is reaped.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      // First, so connects in flight (an applyMcpConfig's too) end now rather than at their
+      // connect_timeout; an apply that goes on after this connects nothing (see connects()).
+      await this.mcp.disconnectAll();
+      await this.#applying;
+      this.#stopSync();
+    })();
+    return this.#closing;
   }
 
   #serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -268,7 +298,7 @@ export class Runtime {
     const applied = await applyUserMcpConfig(this.mcp, {
       file: this.configFile,
       taken,
-      connects: this.#connects,
+      connects: (name) => this.connects(name),
     });
     this.#diagnostics.user = applied.diagnostics;
     if (applied.servers !== undefined) {

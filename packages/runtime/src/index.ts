@@ -14,7 +14,7 @@ export type {
   McpToolTarget,
   McpTransportKind,
 } from '@epoch-agent/plugin-mcp';
-export { isMcpError, MCP_CONFIG_FIELDS, McpError } from '@epoch-agent/plugin-mcp';
+export { isMcpError, MCP_CONFIG_FIELDS, McpError, openInBrowser } from '@epoch-agent/plugin-mcp';
 export type { McpConfigApplied } from './apply-mcp-config.js';
 export {
   type BuildRuntimeOptions,

@@ -69,8 +69,7 @@ describe('buildRuntime for a front end', () => {
 
 describe('Runtime.addServer and removeServer', () => {
   it('add writes one insertion, connects the new server and leaves the running ones alone; remove gives back the original bytes and reaps it', async () => {
-    const original =
-      '// mine\n{\n  "servers": {\n    "kept": ' + JSON.stringify(pidServer()) + '\n  }\n}\n';
+    const original = `// mine\n{\n  "servers": {\n    "kept": ${JSON.stringify(pidServer())}\n  }\n}\n`;
     await home.writeUserConfig(original);
     runtime = await buildRuntime();
     const keptPid = await pidOf(runtime, 'kept');

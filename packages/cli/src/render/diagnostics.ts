@@ -6,3 +6,7 @@ export function renderDiagnostics(diagnostics: readonly Diagnostic[]): string {
   if (diagnostics.length === 0) return '';
   return `\n${diagnostics.length} problem(s):\n${diagnostics.map((d) => `  ${formatDiagnostic(d)}\n`).join('')}`;
 }
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some(({ severity }) => severity === 'error');
+}

@@ -1,0 +1,92 @@
+// What one command of the `epoch` table is, what it is given, and how it says a command line is
+// wrong. The dispatcher (main.ts) parses the options a command declares, so every command gets the
+// same parsing, the same `--help` and the same usage errors.
+
+import type { CliIo, EXIT, ExitCode } from './io.js';
+
+export interface CommandOption {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+  /** Given more than once, each time with exactly one value (`-e A=1 -e B=2`). */
+  readonly multiple?: boolean;
+  /** The value's placeholder in help: `FILE`, `KEY=VALUE`. */
+  readonly value?: string;
+  readonly help: string;
+}
+
+export interface Command {
+  /** The words after `epoch`: `mcp add`. */
+  readonly words: string;
+  /** What follows the words in the usage line: `<name> [--json]`. */
+  readonly synopsis: string;
+  /** One line, for `epoch --help`. */
+  readonly summary: string;
+  /** The rest of `--help`: rules, examples. */
+  readonly details?: string;
+  readonly options: Readonly<Record<string, CommandOption>>;
+  /** It reads a user mcp.json (`--config FILE`, default the active profile's). */
+  readonly readsConfig: boolean;
+  readonly run: (invocation: Invocation, io: CliIo) => Promise<ExitCode>;
+}
+
+export interface Invocation {
+  /** The words after the command's, before `--`. */
+  readonly operands: readonly string[];
+  /** Everything after `--`, untouched (args that start with `-` included). */
+  readonly rest: readonly string[];
+  /** Whether `--` was given at all. */
+  readonly dashDash: boolean;
+  readonly values: Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
+  /** `--config`, or the active profile's mcp.json; empty for a command that reads none. */
+  readonly configFile: string;
+  /** `--json` was given: output (and errors, on stderr) are JSON. */
+  readonly json: boolean;
+}
+
+/** The command line is wrong: exit 2, with the message and the command's usage. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export function stringOption(invocation: Invocation, name: string): string | undefined {
+  const value = invocation.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function stringOptions(invocation: Invocation, name: string): readonly string[] {
+  const value = invocation.values[name];
+  return Array.isArray(value) ? value.filter((item) => typeof item === 'string') : [];
+}
+
+/** Exactly these operands, by name for the message: `operands(inv, 'name', 'tool')`. */
+export function operands(invocation: Invocation, ...names: string[]): string[] {
+  const given = invocation.operands;
+  if (given.length < names.length) {
+    const missing = names.slice(given.length).map((name) => `<${name}>`);
+    throw new UsageError(`missing ${missing.join(' ')}`);
+  }
+  if (given.length > names.length) {
+    const takes =
+      names.length === 0
+        ? 'it takes no arguments'
+        : `it takes ${names.map((n) => `<${n}>`).join(' ')}`;
+    throw new UsageError(`unexpected "${given.slice(names.length).join(' ')}": ${takes}`);
+  }
+  return [...given];
+}
+
+/**
+ * A command's failure, the way its caller asked for output: a line on stderr, or with `--json`
+ * one JSON object `{ "error": { code, exit, message, ... } }` a script can parse.
+ */
+export function fail(
+  io: CliIo,
+  invocation: Pick<Invocation, 'json'>,
+  exit: Exclude<ExitCode, typeof EXIT.ok>,
+  failure: { readonly code: string; readonly message: string; readonly [key: string]: unknown },
+  words: string,
+): ExitCode {
+  if (invocation.json) io.err(`${JSON.stringify({ error: { ...failure, exit } })}\n`);
+  else io.err(`epoch ${words}: ${failure.message}\n`);
+  return exit;
+}

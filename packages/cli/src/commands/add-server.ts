@@ -1,0 +1,84 @@
+// What `epoch mcp add` and `epoch mcp add-json` share once they know the entry: the runtime writes
+// it into the user's mcp.json (a text edit: every other byte stays) and connects it, and the output
+// says where it went, whether it works, and what is left to write by hand.
+import {
+  type AddServerInput,
+  isMcpConfigWriteError,
+  type McpServerStatus,
+  type RuntimeServerAdded,
+} from '@epoch-agent/runtime';
+import { fail, type Invocation } from '../command.js';
+import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { withRuntime } from '../session.js';
+
+export async function addAndCheck(
+  server: AddServerInput,
+  invocation: Invocation,
+  io: CliIo,
+  words: string,
+): Promise<ExitCode> {
+  let added: { result: RuntimeServerAdded; status: McpServerStatus | undefined };
+  try {
+    // Only the new server starts: adding one must not wait for (or disturb) any other.
+    added = await withRuntime(io, invocation, { connectOnly: [server.name] }, async (runtime) => {
+      const result = await runtime.addServer(server);
+      const status = runtime.mcp.statuses().find(({ name }) => name === server.name);
+      return { result, status };
+    });
+  } catch (error) {
+    if (!isMcpConfigWriteError(error)) throw error;
+    const problems = error.diagnostics.map((d) => ({ path: d.path, message: d.message }));
+    const detail = problems.map(({ path, message }) => `\n  ${path}: ${message}`).join('');
+    return fail(
+      io,
+      invocation,
+      error.code === 'invalid_name' ? EXIT.usage : EXIT.failed,
+      { code: error.code, message: `${error.message}${detail}`, file: error.file, problems },
+      words,
+    );
+  }
+  const { result, status } = added;
+  if (invocation.json) {
+    const { file, created, setByHand } = result;
+    io.out(`${JSON.stringify({ file, created, setByHand, status }, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const transport = status?.transport ?? ('transport' in server ? server.transport : 'stdio');
+  io.out(
+    `Added ${server.name} (${transport}) to ${result.file}${result.created ? ' (a new file)' : ''}.\n`,
+  );
+  if (status !== undefined) io.out(check(status));
+  if (result.setByHand.length > 0) {
+    io.out(
+      `Other settings are written by hand in that file when this server needs them: ${result.setByHand.join(', ')}.\n`,
+    );
+  }
+  return EXIT.ok;
+}
+
+function check(status: McpServerStatus): string {
+  const { name } = status;
+  switch (status.state) {
+    case 'connected':
+      return `It connects: ${status.toolCount} tool(s). See them with "epoch mcp tools ${name}".\n`;
+    case 'needsLogin':
+      return `It needs a login first: run "epoch mcp login ${name}".\n`;
+    case 'failed':
+    case 'reconnecting': {
+      const stderr = status.stderrTail.trimEnd();
+      const tail = stderr === '' ? '' : `\n  stderr (last lines):\n${indent(stderr, '    ')}`;
+      return `It does not connect yet: ${status.error.message}${tail}\nThe entry is in the file: fix it there, or take it out with "epoch mcp remove ${name}".\n`;
+    }
+    case 'connecting':
+    case 'idle':
+    case 'disconnected':
+      return `Its state: ${status.state}.\n`;
+  }
+}
+
+export function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => `${prefix}${line}`)
+    .join('\n');
+}

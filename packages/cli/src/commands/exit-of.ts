@@ -1,0 +1,45 @@
+// The exit code of a command about one server: what its state, or the error of a request to it,
+// means for a script. A Record, so a new error code or state without an answer fails to compile.
+import type { McpErrorCode, McpServerState } from '@epoch-agent/runtime';
+import { EXIT, type ExitCode } from '../io.js';
+
+const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
+  needs_login: EXIT.needsLogin,
+  insufficient_scope: EXIT.needsLogin,
+  login_failed: EXIT.needsLogin,
+  login_timeout: EXIT.needsLogin,
+  command_not_found: EXIT.unreachable,
+  spawn_failed: EXIT.unreachable,
+  preflight_failed: EXIT.unreachable,
+  connect_timeout: EXIT.unreachable,
+  connect_failed: EXIT.unreachable,
+  connection_closed: EXIT.unreachable,
+  request_failed: EXIT.unreachable,
+  oauth_failed: EXIT.unreachable,
+  // The server answered: the request itself failed.
+  server_error: EXIT.failed,
+  request_timeout: EXIT.failed,
+  not_supported: EXIT.failed,
+  unknown_server: EXIT.failed,
+  duplicate_server: EXIT.failed,
+  aborted: EXIT.interrupted,
+};
+
+export function exitOfError(code: McpErrorCode): Exclude<ExitCode, typeof EXIT.ok> {
+  return BY_ERROR[code];
+}
+
+const BY_STATE: Record<McpServerState, ExitCode> = {
+  connected: EXIT.ok,
+  // A call waits for these, and reconnects an idle one.
+  connecting: EXIT.ok,
+  idle: EXIT.ok,
+  needsLogin: EXIT.needsLogin,
+  reconnecting: EXIT.unreachable,
+  failed: EXIT.unreachable,
+  disconnected: EXIT.unreachable,
+};
+
+export function exitOfState(state: McpServerState): ExitCode {
+  return BY_STATE[state];
+}

@@ -1,0 +1,125 @@
+// `epoch mcp add`: a server into the user's mcp.json from the command line, the way `claude mcp
+// add` and `codex mcp add` do it — and without their traps: `-e` and `--header` take exactly one
+// value each and repeat (a flag that takes many values swallows the server's name), and everything
+// after `--` is the server's command and arguments, untouched, `-y` and `--port` included.
+import { type AddServerInput, SERVER_NAME_PATTERN } from '@epoch-agent/runtime';
+import {
+  type Command,
+  type Invocation,
+  stringOption,
+  stringOptions,
+  UsageError,
+} from '../command.js';
+import { addAndCheck } from './add-server.js';
+
+export const mcpAdd: Command = {
+  words: 'mcp add',
+  synopsis: `<name> [-e KEY=VALUE]... [--transport stdio] -- <command> [args...]
+       epoch mcp add <name> --transport http|sse [--header 'K: V']... <url>`,
+  summary: 'add a server to your mcp.json, then check that it connects',
+  details: `The name: letters, digits, "_" and "-" only (it becomes part of tool names sent to model providers).
+Everything after "--" is the server's command and its arguments, exactly as given.
+The entry is inserted into the file as text: your comments, order and formatting stay as they were.
+Timeouts, oauth, cwd and the other settings are written in the file by hand; the output names them.
+
+Examples:
+  epoch mcp add files -- npx -y @modelcontextprotocol/server-filesystem /tmp
+  epoch mcp add github -e GITHUB_TOKEN=ghp_xxx -- npx -y @modelcontextprotocol/server-github
+  epoch mcp add remote --transport http --header 'Authorization: Bearer xxx' https://mcp.example.com/mcp`,
+  options: {
+    transport: { type: 'string', short: 't', value: 'KIND', help: 'stdio (default), http or sse' },
+    env: {
+      type: 'string',
+      short: 'e',
+      multiple: true,
+      value: 'KEY=VALUE',
+      help: 'an environment variable of a stdio server; repeat for more',
+    },
+    header: {
+      type: 'string',
+      short: 'H',
+      multiple: true,
+      value: "'K: V'",
+      help: 'a request header of a remote server; repeat for more',
+    },
+    json: { type: 'boolean', help: 'print { file, created, setByHand, status } as JSON' },
+  },
+  readsConfig: true,
+  run: (invocation, io) => addAndCheck(serverOf(invocation), invocation, io, 'mcp add'),
+};
+
+function serverOf(invocation: Invocation): AddServerInput {
+  const [name, ...more] = invocation.operands;
+  if (name === undefined) throw new UsageError('missing <name>');
+  if (!SERVER_NAME_PATTERN.test(name)) {
+    throw new UsageError(
+      `the server name ${JSON.stringify(name)} can only use letters, digits, "_" and "-" (it becomes part of tool names like mcp__<server>__<tool>, which model providers restrict)`,
+    );
+  }
+  const transport =
+    stringOption(invocation, 'transport') ?? (invocation.dashDash ? 'stdio' : undefined);
+  const env = stringOptions(invocation, 'env');
+  const headers = stringOptions(invocation, 'header');
+  switch (transport) {
+    case 'stdio': {
+      if (headers.length > 0) {
+        throw new UsageError(
+          '--header is for remote servers (http, sse); a stdio server gets its secrets from -e KEY=VALUE',
+        );
+      }
+      const [command, ...args] = invocation.dashDash ? [...more, ...invocation.rest] : more;
+      if (command === undefined || command === '') {
+        throw new UsageError(
+          'missing the server\'s command: put it after "--", e.g. -- npx -y some-mcp-server',
+        );
+      }
+      return { name, transport, command, args, env: pairs(env, '=', '-e', 'KEY=VALUE') };
+    }
+    case 'http':
+    case 'sse': {
+      if (env.length > 0) {
+        throw new UsageError(
+          `-e is for stdio servers; a remote server gets its credentials from --header or "epoch mcp login ${name}"`,
+        );
+      }
+      if (invocation.rest.length > 0)
+        throw new UsageError(`a ${transport} server takes a URL, not a command after "--"`);
+      if (more.length !== 1)
+        throw new UsageError(`a ${transport} server takes one URL after its name`);
+      const [url = ''] = more;
+      return { name, transport, url, headers: pairs(headers, ':', '--header', "'Name: value'") };
+    }
+    case undefined: {
+      const looksLikeUrl = more.length === 1 && /^https?:\/\//i.test(more[0] ?? '');
+      throw new UsageError(
+        looksLikeUrl
+          ? 'say which remote transport this URL speaks: --transport http (Streamable HTTP, the current one) or --transport sse (the older one)'
+          : 'missing the server\'s command: put it after "--", e.g. epoch mcp add files -- npx -y @modelcontextprotocol/server-filesystem /tmp',
+      );
+    }
+    default:
+      throw new UsageError(
+        `--transport must be stdio, http or sse (got ${JSON.stringify(transport)})`,
+      );
+  }
+}
+
+/** `KEY=VALUE` / `Name: value` options as a map; a malformed one is a usage error naming it. */
+function pairs(
+  given: readonly string[],
+  separator: '=' | ':',
+  flag: string,
+  form: string,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of given) {
+    const at = item.indexOf(separator);
+    const key = at < 0 ? '' : item.slice(0, at).trim();
+    if (key === '') {
+      // Not repeated in the message: what was given may be the secret itself.
+      throw new UsageError(`${flag} takes ${form}: one of them has no name before "${separator}"`);
+    }
+    out[key] = separator === ':' ? item.slice(at + 1).trim() : item.slice(at + 1);
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+// `epoch mcp get <name>`: one server as it takes effect — every field of its transport, written,
+// defaulted or inferred, and the file and line each written one comes from. Secrets redacted.
+import {
+  readMcpServers,
+  type ServerField,
+  type ServerFieldSource,
+  serverFields,
+} from '@epoch-agent/runtime';
+import { type Command, operands } from '../command.js';
+import { EXIT } from '../io.js';
+import { renderTable } from '../render/table.js';
+import { findServer } from './server-lookup.js';
+
+export const mcpGet: Command = {
+  words: 'mcp get',
+  synopsis: '<name> [--json]',
+  summary: 'show every setting of one server, its defaults, and the line each comes from',
+  details: `Values are what epoch uses: written in the file, or the default. Env and header values,
+credential-looking arguments and URL credentials are shown as <redacted> or ***.`,
+  options: { json: { type: 'boolean', help: 'print { name, source, at, fields } as JSON' } },
+  readsConfig: true,
+  async run(invocation, io) {
+    const [name = ''] = operands(invocation, 'name');
+    const read = await readMcpServers({ configFile: invocation.configFile });
+    const server = findServer(
+      read.servers,
+      [...read.diagnostics.plugin, ...read.diagnostics.user],
+      name,
+      read.configFile,
+    );
+    const { at, fields } = await serverFields(server);
+    const { source } = server.origin;
+    if (invocation.json) {
+      const json = { name, source, transport: server.config.transport, at, fields };
+      io.out(`${JSON.stringify(json, null, 2)}\n`);
+      return EXIT.ok;
+    }
+    const where = at === undefined ? 'given in code' : `${at.file}:${at.line}:${at.column}`;
+    io.out(`${name} (${source} server, ${server.config.transport}) — ${where}\n\n`);
+    io.out(renderTable(['FIELD', 'FROM', 'VALUE'], fields.map(row)));
+    return EXIT.ok;
+  },
+};
+
+function row({ field, value, from }: ServerField): string[] {
+  return [field, shownSource(field, from), shownValue(value)];
+}
+
+function shownValue(value: unknown): string {
+  if (value === undefined) return '-';
+  // Every number of the table is seconds, and 0 turns what it times off.
+  if (typeof value === 'number') return value === 0 ? '0 (off)' : `${value} s`;
+  if (Array.isArray(value)) return value.map((v) => JSON.stringify(v)).join(' ');
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return '-';
+    return entries
+      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(' ');
+  }
+  return String(value);
+}
+
+function shownSource(field: string, from: ServerFieldSource): string {
+  switch (from.kind) {
+    case 'file':
+      return `line ${from.line}${from.key === field ? '' : ` (as "${from.key}")`}`;
+    case 'default':
+      return 'default';
+    case 'inferred':
+      return 'inferred (no "transport": a url means sse, none means stdio)';
+    case 'host':
+      return 'host code';
+  }
+}

@@ -1,0 +1,77 @@
+// `epoch mcp login <name>`: an interactive OAuth login to one remote server. It prints the
+// authorization URL (a browser is opened where there is one; when that fails, the printed URL is
+// the way), waits for the callback on 127.0.0.1, stores the tokens (0600, under EPOCH_HOME) and
+// checks them by listing the server's tools. Running hosts pick the login up at their next
+// reconnect, or at the server's next 401.
+//
+// Nothing printed here holds a token: only the issuer, the scope granted and when it expires.
+import { isMcpError, isRuntimeError, type McpLoginResult } from '@epoch-agent/runtime';
+import { type Command, fail, operands, UsageError } from '../command.js';
+import { EXIT } from '../io.js';
+import { withRuntime } from '../session.js';
+import { findServer } from './server-lookup.js';
+
+export const mcpLogin: Command = {
+  words: 'mcp login',
+  synopsis: '<name>',
+  summary: 'log in to a remote server with OAuth, in a browser',
+  options: {},
+  readsConfig: true,
+  run(invocation, io) {
+    const [name = ''] = operands(invocation, 'name');
+    const { openUrl } = io;
+    // Nothing starts: the login checks itself by connecting once with the new tokens.
+    return withRuntime(io, invocation, { connectOnly: [] }, async (runtime) => {
+      const { config } = findServer(
+        runtime.servers(),
+        runtime.diagnostics(),
+        name,
+        runtime.configFile,
+      );
+      try {
+        if (config.transport !== 'stdio') {
+          io.out(`Logging in to MCP server "${name}" (${shownUrl(config.url)}) ...\n`);
+        }
+        const result = await runtime.login(name, {
+          onAuthorizationUrl: (url) =>
+            io.out(
+              `\nOpen this URL in a browser to log in${openUrl === undefined ? '' : ' (epoch tries to open it for you)'}:\n\n  ${url}\n\nWaiting for the login to finish ...\n`,
+            ),
+          openUrl: openUrl ?? (() => Promise.resolve()),
+        });
+        io.out(`\n${success(name, result)}\n`);
+        return EXIT.ok;
+      } catch (error) {
+        if (isRuntimeError(error, 'not_remote_server')) {
+          throw new UsageError(error.message);
+        }
+        if (!isMcpError(error)) throw error;
+        return fail(
+          io,
+          invocation,
+          EXIT.failed,
+          { code: error.code, message: error.message },
+          'mcp login',
+        );
+      }
+    });
+  },
+};
+
+function shownUrl(url: string): string {
+  try {
+    const { origin, pathname } = new URL(url);
+    return `${origin}${pathname}`;
+  } catch {
+    return '<redacted>';
+  }
+}
+
+function success(name: string, result: McpLoginResult): string {
+  const scope = result.scope === undefined ? '' : ` with scope "${result.scope}"`;
+  const expiry =
+    result.expiresAt === undefined
+      ? ''
+      : ` The access token expires in ${Math.max(0, Math.round((result.expiresAt - Date.now()) / 1000))} s and is refreshed automatically.`;
+  return `Logged in to "${name}" at ${result.issuer}${scope}; the server lists ${result.toolCount} tool(s).${expiry} A running epoch picks the login up when it reconnects "${name}".`;
+}

@@ -1,0 +1,25 @@
+// The server a command names, from every source the runtime knows. A name that is not there is a
+// usage error that lists the names that are, and the file's problems: a server with an error in
+// its entry is left out, and that error may be the reason it is missing.
+import { formatDiagnostic } from '@epoch-agent/infra';
+import type { ConfiguredServer, RuntimeDiagnostic } from '@epoch-agent/runtime';
+import { UsageError } from '../command.js';
+
+export function findServer(
+  servers: readonly ConfiguredServer[],
+  diagnostics: readonly RuntimeDiagnostic[],
+  name: string,
+  configFile: string,
+): ConfiguredServer {
+  const found = servers.find(({ config }) => config.name === name);
+  if (found !== undefined) return found;
+  const known = servers.map(({ config }) => config.name);
+  const defined = known.length === 0 ? 'there are none' : `the servers are: ${known.join(', ')}`;
+  const problems = diagnostics
+    .filter(({ severity }) => severity === 'error')
+    .map((d) => `\n  ${formatDiagnostic(d)}`)
+    .join('');
+  throw new UsageError(
+    `there is no MCP server "${name}" in ${configFile} or in installed plugins (${defined})${problems === '' ? '' : `; problems found:${problems}`}`,
+  );
+}

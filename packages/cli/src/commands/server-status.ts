@@ -1,0 +1,26 @@
+// A server's status as lines under its row: why it is not connected and what to do, and the last
+// lines it wrote to stderr. Shared by the commands that connect (status, tools, reconnect).
+import type { McpServerStatus } from '@epoch-agent/runtime';
+import { indent } from './add-server.js';
+
+/** Nothing for a connected server; its error and stderr tail, indented, otherwise. */
+export function statusDetail(status: McpServerStatus): string[] {
+  switch (status.state) {
+    case 'connected':
+    case 'connecting':
+    case 'disconnected':
+      return [];
+    case 'idle':
+      return ['  closed while idle; the next call connects again'];
+    case 'needsLogin':
+      return [`  ${status.error.message}`];
+    case 'reconnecting':
+    case 'failed': {
+      const stderr = status.stderrTail.trimEnd();
+      return [
+        `  ${status.error.message}`,
+        ...(stderr === '' ? [] : ['  stderr (last lines):', indent(stderr, '    ')]),
+      ];
+    }
+  }
+}

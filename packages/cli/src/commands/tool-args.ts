@@ -1,0 +1,75 @@
+// A tool's arguments from the command line: `--args '<json object>'`, then each `--arg key=value`
+// on top, the value read as the tool's input schema says (a string stays a string: `--arg n=007`
+// for a string parameter is "007", for a number 7). Missing required parameters are named before
+// anything is sent.
+import type { EpochTool } from '@epoch-agent/protocol';
+import { UsageError } from '../command.js';
+import { parameters } from '../render/tools.js';
+
+export function toolArgs(
+  tool: EpochTool,
+  json: string | undefined,
+  pairs: readonly string[],
+): Record<string, unknown> {
+  const args: Record<string, unknown> = json === undefined ? {} : parseObject(json);
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError('--arg takes key=value: one of them has no name before "="');
+    const key = pair.slice(0, at);
+    args[key] = typed(key, pair.slice(at + 1), properties[key]?.type);
+  }
+  const missing = parameters(tool).filter(({ name, required }) => required && !(name in args));
+  if (missing.length > 0) {
+    const list = missing.map(({ name, type }) => `${name} (${type})`).join(', ');
+    throw new UsageError(
+      `tool "${tool.name}" needs ${list}: give each as --arg name=value, or all as --args '{...}'`,
+    );
+  }
+  return args;
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // JSON.parse's message quotes the text, which may hold a secret: not repeated.
+    throw new UsageError(`--args is not valid JSON; give one object: --args '{"key": "value"}'`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError(`--args must be one JSON object: --args '{"key": "value"}'`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function typed(key: string, value: string, type: unknown): unknown {
+  const types = Array.isArray(type) ? type : [type];
+  if (types.includes('string')) return value;
+  if (types.includes('number') || types.includes('integer')) {
+    const number = Number(value);
+    if (value.trim() === '' || !Number.isFinite(number)) {
+      throw new UsageError(`--arg ${key} must be a number`);
+    }
+    return number;
+  }
+  if (types.includes('boolean')) {
+    if (value === 'true' || value === 'false') return value === 'true';
+    throw new UsageError(`--arg ${key} must be true or false`);
+  }
+  if (types.includes('object') || types.includes('array')) {
+    try {
+      return JSON.parse(value);
+    } catch {
+      throw new UsageError(
+        `--arg ${key} must be JSON (an ${types.includes('array') ? 'array' : 'object'})`,
+      );
+    }
+  }
+  // No type in the schema: JSON where it parses (numbers, true, objects), else the text itself.
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}

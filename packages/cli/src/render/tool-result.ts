@@ -1,0 +1,37 @@
+// A tool's result as a person reads it in a terminal: text as it is, structured content as JSON,
+// and binary content (images, audio, blobs) as a note with its type and size, never base64.
+import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
+
+export function renderToolResult(result: ToolResult): string {
+  const parts = result.content.map(renderContent);
+  if (result.structuredContent !== undefined) {
+    parts.push(`structured content:\n${JSON.stringify(result.structuredContent, null, 2)}`);
+  }
+  return parts.length === 0 ? '(no content)\n' : `${parts.join('\n')}\n`;
+}
+
+function renderContent(content: ToolContent): string {
+  switch (content.type) {
+    case 'text':
+      return content.text;
+    case 'image':
+    case 'audio':
+      return `[${content.type} ${content.mimeType}, ${size(content.data)}]`;
+    case 'resource': {
+      const { uri, mimeType, text, blob } = content.resource;
+      const about = `[resource ${uri}${mimeType === undefined ? '' : ` ${mimeType}`}`;
+      if (text !== undefined) return `${about}]\n${text}`;
+      return `${about}, ${size(blob ?? '')}]`;
+    }
+    case 'resource_link': {
+      const { name, uri, description } = content;
+      return `[link ${name}: ${uri}]${description === undefined ? '' : ` ${description}`}`;
+    }
+  }
+}
+
+/** The decoded size of base64 `data`, in bytes or kB. */
+function size(data: string): string {
+  const bytes = Buffer.byteLength(data, 'base64');
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} kB`;
+}

@@ -1,0 +1,86 @@
+// A server's tools as the model sees them: the name the ToolRegistry resolved, title, the
+// annotations the permission system reads, the parameters; and what the list costs in context.
+import type { EpochTool } from '@epoch-agent/protocol';
+
+/**
+ * About how many tokens of every request the tools' definitions take: a provider sends each
+ * tool's name, description and input schema with every turn. Counted as characters / 4 of that
+ * JSON, the usual rule of thumb for English and JSON; a tokenizer of a given model differs by a
+ * few percent, which is not what decides whether 100 tools are too many.
+ */
+export function contextTokens(tools: readonly EpochTool[]): number {
+  const chars = tools.reduce(
+    (sum, { name, description, inputSchema }) =>
+      sum + JSON.stringify({ name, description, input_schema: inputSchema }).length,
+    0,
+  );
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * The hints as badges, the ones a person deciding what to allow looks for. A hint the server did
+ * not give is unknown, so it is not shown; one a read-only tool implies (not destructive,
+ * idempotent) is not repeated, nor is "closed world", the safe default of a tool that says nothing.
+ */
+export function badges(tool: EpochTool): string[] {
+  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
+  const readOnly = readOnlyHint === true;
+  const out: string[] = [];
+  if (readOnly) out.push('read-only');
+  if (destructiveHint === true) out.push('destructive');
+  if (destructiveHint === false && !readOnly) out.push('not destructive');
+  if (idempotentHint === true && !readOnly) out.push('idempotent');
+  if (openWorldHint === true) out.push('open world');
+  return out;
+}
+
+export interface Parameter {
+  readonly name: string;
+  readonly type: string;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+/** The top-level properties of the input schema, required ones first, each in schema order. */
+export function parameters(tool: EpochTool): Parameter[] {
+  const schema = tool.inputSchema as {
+    properties?: Record<string, { type?: unknown; description?: unknown; enum?: unknown }>;
+    required?: unknown;
+  };
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
+  const all = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name,
+    type: typeOf(property),
+    required: required.has(name),
+    description: typeof property?.description === 'string' ? property.description : '',
+  }));
+  return [...all.filter((p) => p.required), ...all.filter((p) => !p.required)];
+}
+
+function typeOf(property: { type?: unknown; enum?: unknown } | undefined): string {
+  if (Array.isArray(property?.enum)) return property.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (Array.isArray(property?.type)) return property.type.join(' | ');
+  return typeof property?.type === 'string' ? property.type : 'any';
+}
+
+/** The tool as lines: name, title and badges; its description's first line; one per parameter. */
+export function renderTool(tool: EpochTool, width: number): string[] {
+  const title = tool.title === undefined || tool.title === tool.name ? '' : `  ${tool.title}`;
+  const marks = badges(tool).map((badge) => `[${badge}]`);
+  const head = [`  ${tool.name}${title}`, ...marks].join('  ');
+  const about = tool.description.trim().split('\n')[0]?.trim() ?? '';
+  const lines = [head];
+  if (about !== '') lines.push(cut(`      ${about}`, width));
+  for (const p of parameters(tool)) {
+    const text = `      ${p.name}: ${p.type}${p.required ? ' (required)' : ''}${p.description === '' ? '' : ` — ${p.description}`}`;
+    lines.push(cut(text, width));
+  }
+  return lines;
+}
+
+/** `text` in at most `room` characters, ending in an ellipsis when something was cut. */
+export function cut(text: string, room: number): string {
+  const chars = [...text];
+  if (chars.length <= room) return text;
+  return room <= 1 ? '' : `${chars.slice(0, room - 1).join('')}…`;
+}

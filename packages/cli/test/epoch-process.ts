@@ -1,0 +1,54 @@
+// The `epoch` command as a person runs it: a real process of the built bin (packages/cli/bin/epoch.js,
+// what node_modules/.bin/epoch links to), with its own environment, stdout, stderr and exit code.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const EPOCH_BIN = fileURLToPath(new URL('../bin/epoch.js', import.meta.url));
+
+export interface EpochRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly out: string;
+  readonly err: string;
+}
+
+export interface EpochProcess {
+  readonly child: ChildProcess;
+  /** Everything written to stdout so far. */
+  out(): string;
+  err(): string;
+  /** Resolves when it has exited. */
+  readonly done: Promise<EpochRun>;
+}
+
+/** Starts `epoch <argv>`; `env` is added to this process's environment (EPOCH_HOME included). */
+export function startEpoch(
+  argv: readonly string[],
+  env: Record<string, string> = {},
+): EpochProcess {
+  const child = spawn(process.execPath, [EPOCH_BIN, ...argv], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const done = new Promise<EpochRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, out, err }));
+  });
+  return { child, out: () => out, err: () => err, done };
+}
+
+/** Runs `epoch <argv>` to its end. */
+export function epoch(
+  argv: readonly string[],
+  env: Record<string, string> = {},
+): Promise<EpochRun> {
+  return startEpoch(argv, env).done;
+}
