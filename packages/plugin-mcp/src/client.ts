@@ -7,10 +7,11 @@ import { type Logger, silentLogger } from '@epoch-agent/infra';
 import {
   type Client,
   type GetPromptResult,
-  type ListResourcesResult,
   type Prompt,
   type ReadResourceResult,
   type RequestOptions,
+  type Resource,
+  type ResourceTemplateType,
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
@@ -23,7 +24,7 @@ import {
 import { ConnectionLifecycle } from './connection-lifecycle.js';
 import type { McpConnectionState } from './connection-state.js';
 import { McpError } from './errors.js';
-import { cursorParams, listAll } from './paginate.js';
+import { type ListItem, type ListMethod, listAll } from './paginate.js';
 import {
   buildRequestOptions,
   isMethodNotFound,
@@ -154,24 +155,14 @@ export class McpClient implements McpToolBackend {
     );
   }
 
-  /** One page of resources/list; empty (and nothing sent) when the server declared no resources. */
-  async listResources(
-    cursor: string | undefined,
-    signal?: AbortSignal,
-  ): Promise<ListResourcesResult> {
-    try {
-      return await this.#request<ListResourcesResult>(
-        'resources/list',
-        signal,
-        (sdk, options) =>
-          sdk.request({ method: 'resources/list', ...cursorParams(cursor) }, options),
-        { capability: 'resources', otherwise: () => ({ resources: [] }) },
-      );
-    } catch (error) {
-      // Declared but not implemented: "no resources" is closer to the truth than a failure.
-      if (error instanceof McpError && isMethodNotFound(error.cause)) return { resources: [] };
-      throw error;
-    }
+  /** Every page of resources/list; empty (and nothing sent) when the server declared no resources. */
+  listResources(signal?: AbortSignal): Promise<Resource[]> {
+    return this.#listAll('resources/list', 'resources', signal);
+  }
+
+  /** Every page of resources/templates/list; empty when the server declared no resources. */
+  listResourceTemplates(signal?: AbortSignal): Promise<ResourceTemplateType[]> {
+    return this.#listAll('resources/templates/list', 'resources', signal);
   }
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
@@ -184,18 +175,8 @@ export class McpClient implements McpToolBackend {
   }
 
   /** Every page of prompts/list; empty (and nothing sent) when the server declared no prompts. */
-  async listPrompts(signal?: AbortSignal): Promise<Prompt[]> {
-    try {
-      return await this.#request<Prompt[]>(
-        'prompts/list',
-        signal,
-        (sdk, options) => listAll(sdk, 'prompts/list', options, this.#site()),
-        { capability: 'prompts', otherwise: () => [] },
-      );
-    } catch (error) {
-      if (error instanceof McpError && isMethodNotFound(error.cause)) return [];
-      throw error;
-    }
+  listPrompts(signal?: AbortSignal): Promise<Prompt[]> {
+    return this.#listAll('prompts/list', 'prompts', signal);
   }
 
   getPrompt(
@@ -229,6 +210,30 @@ export class McpClient implements McpToolBackend {
         `MCP server "${this.name}" announced a new tool list, but asking for it failed: ${messageOf(error)}. Its previous tools stay in use.`,
         { server: this.name },
       );
+    }
+  }
+
+  /**
+   * Every page of `method`, a list the server offers under `capability`: empty (and nothing sent)
+   * when the capability is missing. Method-not-found is empty too: some servers declare a
+   * capability without implementing all of it, and "there are none" is closer to the truth than
+   * a failure.
+   */
+  async #listAll<M extends Exclude<ListMethod, 'tools/list'>>(
+    method: M,
+    capability: 'resources' | 'prompts',
+    signal: AbortSignal | undefined,
+  ): Promise<ListItem[M][]> {
+    try {
+      return await this.#request<ListItem[M][]>(
+        method,
+        signal,
+        (sdk, options) => listAll(sdk, method, options, this.#site()),
+        { capability, otherwise: () => [] },
+      );
+    } catch (error) {
+      if (error instanceof McpError && isMethodNotFound(error.cause)) return [];
+      throw error;
     }
   }
 

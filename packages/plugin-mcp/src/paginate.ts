@@ -5,7 +5,14 @@
 // MAX_PAGES requests.
 
 import type { Logger } from '@epoch-agent/infra';
-import type { Client, Prompt, RequestOptions, Tool } from '@modelcontextprotocol/client';
+import type {
+  Client,
+  Prompt,
+  RequestOptions,
+  Resource,
+  ResourceTemplateType,
+  Tool,
+} from '@modelcontextprotocol/client';
 
 /** Pages followed before giving up on a server that keeps answering with a nextCursor. */
 export const MAX_PAGES = 50;
@@ -37,6 +44,8 @@ export async function collectPages<T>(options: CollectPagesOptions<T>): Promise<
 export interface ListItem {
   readonly 'tools/list': Tool;
   readonly 'prompts/list': Prompt;
+  readonly 'resources/list': Resource;
+  readonly 'resources/templates/list': ResourceTemplateType;
 }
 
 export type ListMethod = keyof ListItem;
@@ -47,7 +56,7 @@ export type PageFetcher<M extends ListMethod> = (
   options: RequestOptions,
 ) => Promise<Page<ListItem[M]>>;
 
-// Straight to `request`: the SDK's listTools()/listPrompts() walk all pages themselves (with the
+// Straight to `request`: the SDK's listTools() and its kin walk all pages themselves (with the
 // first call's options) and log to the console when a capability is missing.
 export const PAGE_FETCHERS: { readonly [M in ListMethod]: PageFetcher<M> } = {
   'tools/list': async (sdk, cursor, options) => {
@@ -57,6 +66,17 @@ export const PAGE_FETCHERS: { readonly [M in ListMethod]: PageFetcher<M> } = {
   'prompts/list': async (sdk, cursor, options) => {
     const page = await sdk.request({ method: 'prompts/list', ...cursorParams(cursor) }, options);
     return { items: page.prompts, nextCursor: page.nextCursor };
+  },
+  'resources/list': async (sdk, cursor, options) => {
+    const page = await sdk.request({ method: 'resources/list', ...cursorParams(cursor) }, options);
+    return { items: page.resources, nextCursor: page.nextCursor };
+  },
+  'resources/templates/list': async (sdk, cursor, options) => {
+    const page = await sdk.request(
+      { method: 'resources/templates/list', ...cursorParams(cursor) },
+      options,
+    );
+    return { items: page.resourceTemplates, nextCursor: page.nextCursor };
   },
 };
 

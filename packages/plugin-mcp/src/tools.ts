@@ -7,11 +7,13 @@
 import type { EpochTool, ToolAnnotations, ToolContent, ToolResult } from '@epoch-agent/protocol';
 import {
   isSpecType,
-  type ListResourcesResult,
   type ReadResourceResult,
+  type Resource,
+  type ResourceTemplateType,
   type Tool,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
+import { resourceListing } from './resource-listing.js';
 import { assignToolNames, prefixedName, type ToolNameOptions } from './tool-names.js';
 import { assertNever } from './types.js';
 
@@ -27,8 +29,10 @@ export interface McpToolBackend {
     args: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<ToolCallResult>;
-  /** One page of resources/list, starting at `cursor` (the first page when undefined). */
-  listResources(cursor: string | undefined, signal?: AbortSignal): Promise<ListResourcesResult>;
+  /** Every resource the server lists, all pages of resources/list. */
+  listResources(signal?: AbortSignal): Promise<readonly Resource[]>;
+  /** Every resource template the server lists, all pages of resources/templates/list. */
+  listResourceTemplates(signal?: AbortSignal): Promise<readonly ResourceTemplateType[]>;
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
 }
 
@@ -215,15 +219,24 @@ function resourceToolPair(
     title: `List resources of ${server}`,
     description:
       `List the resources (documents, files, data) that MCP server "${server}" offers. Returns JSON ` +
-      '{"resources": [{"uri", "name", "title", "description", "mimeType", "size"}], "nextCursor"}. ' +
-      'When nextCursor is present there are more: call again with it as `cursor`. ' +
+      '{"resources": [{"uri", "name", "title", "description", "mimeType", "size"}], "note"}. An ' +
+      'entry with "uriTemplate" instead of "uri" is a template: fill in its {placeholders} to make ' +
+      'a uri. A long list is cut to what one answer holds; then "note" says how many entries were ' +
+      'left out: narrow the list with `filter`, or read on with `offset`. ' +
       `Read one with ${readName}.`,
     inputSchema: {
       type: 'object',
       properties: {
-        cursor: {
+        filter: {
           type: 'string',
-          description: 'nextCursor from the previous page; omit for the first page.',
+          description:
+            'Words that must all appear (any case) in the uri, name, title, description or mimeType of an entry; omit to list everything.',
+        },
+        offset: {
+          type: 'integer',
+          minimum: 0,
+          description:
+            'Matching entries to skip, as the note of a cut answer says; omit to start at the first.',
         },
       },
       additionalProperties: false,
@@ -232,14 +245,21 @@ function resourceToolPair(
     server,
     target: { kind: 'list_resources' },
     async execute(args, ctx) {
-      const cursor = args.cursor;
-      if (cursor !== undefined && typeof cursor !== 'string') {
+      const { filter, offset } = args;
+      if (filter !== undefined && typeof filter !== 'string') {
+        return inputError(`${listName}: "filter" must be a string of words, or left out.`);
+      }
+      if (offset !== undefined && !isCount(offset)) {
         return inputError(
-          `${listName}: "cursor" must be the nextCursor string of the previous page, or left out.`,
+          `${listName}: "offset" must be a whole number of entries to skip (0 or more), or left out.`,
         );
       }
-      const page = await backend.listResources(cursor, ctx.signal);
-      return { content: [{ type: 'text', text: JSON.stringify(resourcePage(page)) }] };
+      const [templates, resources] = await Promise.all([
+        backend.listResourceTemplates(ctx.signal),
+        backend.listResources(ctx.signal),
+      ]);
+      const listing = resourceListing({ server, templates, resources, filter, offset });
+      return { content: [{ type: 'text', text: JSON.stringify(listing) }] };
     },
   };
   const read: McpEpochTool = {
@@ -287,19 +307,8 @@ function resourceToolPair(
   return [list, read];
 }
 
-// The fields a model needs to pick a resource; icons and _meta only cost tokens.
-function resourcePage(page: ListResourcesResult): object {
-  return {
-    resources: page.resources.map(({ uri, name, title, description, mimeType, size }) => ({
-      uri,
-      name,
-      title,
-      description,
-      mimeType,
-      size,
-    })),
-    nextCursor: page.nextCursor,
-  };
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 // The model sent arguments the schema forbids; it reads this and tries again.

@@ -11,6 +11,15 @@ import {
 
 const ALL = { tools: {}, resources: {}, prompts: {} };
 
+/** The lists a client walks page by page on request (tools/list is walked by connect). */
+const LISTS: ReadonlyArray<
+  readonly [string, (client: McpClient, signal?: AbortSignal) => Promise<unknown>]
+> = [
+  ['prompts/list', (c, signal) => c.listPrompts(signal)],
+  ['resources/list', (c, signal) => c.listResources(signal)],
+  ['resources/templates/list', (c, signal) => c.listResourceTemplates(signal)],
+];
+
 const servers = useRecordingClients();
 
 function start(behavior: Behavior, timeoutMs = 300_000) {
@@ -73,7 +82,8 @@ describe('tools/call cancellation', () => {
 describe('every request kind honours timeout', () => {
   const kinds: ReadonlyArray<readonly [string, (client: McpClient) => Promise<unknown>]> = [
     ['tools/call', (c) => c.callTool('echo', { text: 'x' })],
-    ['resources/list', (c) => c.listResources(undefined)],
+    ['resources/list', (c) => c.listResources()],
+    ['resources/templates/list', (c) => c.listResourceTemplates()],
     ['resources/read', (c) => c.readResource('mem://a')],
     ['prompts/list', (c) => c.listPrompts()],
     ['prompts/get', (c) => c.getPrompt('greet', { who: 'x' })],
@@ -100,19 +110,55 @@ describe('every request kind honours timeout', () => {
     expect(client.state.kind).toBe('failed');
   });
 
-  it('a list gives every page the full timeout, not only the first', async () => {
-    // Page 1 of prompts/list is answered with a nextCursor, page 2 never: without per-page options
-    // page 2 would wait for the SDK's 60 s default instead of this server's 300 ms.
-    const { client, file } = start(
-      { capabilities: ALL, forever: ['prompts/list'], hangAfter: { 'prompts/list': 1 } },
-      300,
-    );
-    await client.connect();
-    const error = await rejection(client.listPrompts());
-    expect(error.code).toBe('request_timeout');
-    const pages = requests(file, 'prompts/list');
-    expect(pages.map((p) => p.in?.params?.cursor)).toEqual([undefined, '1']);
-    const entries = await waitForRecords(file, (e) => cancelledIds(e).length > 0);
-    expect(cancelledIds(entries)).toEqual([pages[1]?.in?.id]);
-  });
+  it.each(LISTS)(
+    '%s gives every page the full timeout, not only the first',
+    async (method, listAll) => {
+      // Page 1 is answered with a nextCursor, page 2 never: without per-page options page 2 would
+      // wait for the SDK's 60 s default instead of this server's 300 ms.
+      const { client, file } = start(
+        { capabilities: ALL, forever: [method], hangAfter: { [method]: 1 } },
+        300,
+      );
+      await client.connect();
+      const error = await rejection(listAll(client));
+      expect(error.code).toBe('request_timeout');
+      expect(error.message).toContain(method);
+      const pages = requests(file, method);
+      expect(pages.map((p) => p.in?.params?.cursor)).toEqual([undefined, '1']);
+      const entries = await waitForRecords(file, (e) => cancelledIds(e).length > 0);
+      expect(cancelledIds(entries)).toEqual([pages[1]?.in?.id]);
+    },
+  );
+});
+
+describe('paged list cancellation', () => {
+  it.each(LISTS)(
+    '%s stopped by the user mid-walk cancels the page in flight and asks for no more',
+    async (method, listAll) => {
+      // Pages 1 and 2 are answered with a nextCursor; page 3 never is, so the walk waits on it.
+      const { client, file } = start({
+        capabilities: ALL,
+        forever: [method],
+        hangAfter: { [method]: 2 },
+      });
+      await client.connect();
+      const stop = new AbortController();
+      const walking = rejection(listAll(client, stop.signal));
+      await waitForRecords(file, (e) => e.filter((r) => r.in?.method === method).length === 3);
+      stop.abort();
+      const error = await walking;
+      expect(error.code).toBe('aborted');
+      expect(error.message).toContain(method);
+      const pages = requests(file, method);
+      expect(pages.map((p) => p.in?.params?.cursor)).toEqual([undefined, '1', '2']);
+      // The fixture dropped that page's work; nothing after it was asked.
+      const entries = await waitForRecords(file, (e) => e.some((r) => r.event === 'cancelled'));
+      expect(cancelledIds(entries)).toEqual([pages[2]?.in?.id]);
+      expect(entries.filter((e) => e.event === 'cancelled').map((e) => e.id)).toEqual([
+        pages[2]?.in?.id,
+      ]);
+      expect(requests(file, method)).toHaveLength(3);
+      expect(client.state.kind).toBe('connected');
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { McpClient } from '../src/client.js';
 import { isMcpError } from '../src/errors.js';
 import {
   type Behavior,
@@ -31,31 +32,49 @@ describe('pagination', () => {
     expect(warnings[0]?.message).toContain('50 pages');
   });
 
-  it('prompts/list that always has a nextCursor stops after exactly 50 requests, with a warning', async () => {
-    const { client, file, logger } = start({ capabilities: ALL, forever: ['prompts/list'] });
+  const lists: ReadonlyArray<readonly [string, (client: McpClient) => Promise<unknown[]>]> = [
+    ['prompts/list', (c) => c.listPrompts()],
+    ['resources/list', (c) => c.listResources()],
+    ['resources/templates/list', (c) => c.listResourceTemplates()],
+  ];
+
+  it.each(lists)(
+    '%s that always has a nextCursor stops after exactly 50 requests, with a warning',
+    async (method, listAll) => {
+      const { client, file, logger } = start({ capabilities: ALL, forever: [method] });
+      await client.connect();
+      expect(await listAll(client)).toHaveLength(50);
+      const pages = requests(file, method);
+      expect(pages).toHaveLength(50);
+      // Each page asked with the previous page's cursor.
+      expect(pages.slice(0, 3).map((p) => p.in?.params?.cursor)).toEqual([undefined, '1', '2']);
+      expect(
+        logger.lines.filter((l) => l.level === 'warn' && l.message.includes(method)),
+      ).toHaveLength(1);
+    },
+  );
+
+  it('resources/list keeps the resources of every page', async () => {
+    const { client } = start({ capabilities: ALL, forever: ['resources/list'] });
     await client.connect();
-    const prompts = await client.listPrompts();
-    expect(prompts).toHaveLength(50);
-    const pages = requests(file, 'prompts/list');
-    expect(pages).toHaveLength(50);
-    // Each page asked with the previous page's cursor.
-    expect(pages.slice(0, 3).map((p) => p.in?.params?.cursor)).toEqual([undefined, '1', '2']);
-    expect(
-      logger.lines.filter((l) => l.level === 'warn' && l.message.includes('prompts/list')),
-    ).toHaveLength(1);
+    const uris = (await client.listResources()).map((r) => r.uri);
+    expect(uris.slice(0, 3)).toEqual(['mem://a', 'mem://a?page=1', 'mem://a?page=2']);
+    expect(new Set(uris).size).toBe(50);
   });
 });
 
 describe('method not found', () => {
-  it('resources/list and prompts/list answered with -32601 are empty, not errors', async () => {
+  it('resources/list, resources/templates/list and prompts/list answered with -32601 are empty, not errors', async () => {
     const { client, file } = start({
       capabilities: ALL,
-      notFound: ['resources/list', 'prompts/list'],
+      notFound: ['resources/list', 'resources/templates/list', 'prompts/list'],
     });
     await client.connect();
-    expect(await client.listResources(undefined)).toEqual({ resources: [] });
+    expect(await client.listResources()).toEqual([]);
+    expect(await client.listResourceTemplates()).toEqual([]);
     expect(await client.listPrompts()).toEqual([]);
     expect(requests(file, 'resources/list')).toHaveLength(1);
+    expect(requests(file, 'resources/templates/list')).toHaveLength(1);
     expect(requests(file, 'prompts/list')).toHaveLength(1);
     expect(client.state.kind).toBe('connected');
   });
@@ -67,7 +86,8 @@ describe('capabilities', () => {
     await client.connect();
     const state = client.state;
     expect(state.kind === 'connected' && [state.resources, state.prompts]).toEqual([false, false]);
-    expect(await client.listResources(undefined)).toEqual({ resources: [] });
+    expect(await client.listResources()).toEqual([]);
+    expect(await client.listResourceTemplates()).toEqual([]);
     expect(await client.listPrompts()).toEqual([]);
     const read = await client.readResource('mem://a').catch((e: unknown) => e);
     expect(isMcpError(read, 'not_supported')).toBe(true);
@@ -82,8 +102,9 @@ describe('capabilities', () => {
   it('a server that declared resources and prompts gets them asked and answered', async () => {
     const { client } = start({ capabilities: ALL });
     await client.connect();
-    expect((await client.listResources(undefined)).resources.map((r) => r.uri)).toEqual([
-      'mem://a',
+    expect((await client.listResources()).map((r) => r.uri)).toEqual(['mem://a']);
+    expect((await client.listResourceTemplates()).map((t) => t.uriTemplate)).toEqual([
+      'mem://{name}',
     ]);
     expect((await client.readResource('mem://a')).contents[0]).toMatchObject({
       text: 'content of mem://a',

@@ -1,13 +1,19 @@
 // The watchdog on real server processes: a dead server is reconnected in the background on the
-// series' schedule (short injected delays; the shape, not the 1 s/2 s/4 s length), a call never
-// waits on a dead server, a server that keeps dying ends `failed` until a call or reconnect()
-// starts a new series, and a call made during the first connect waits for it.
+// series' schedule (short injected delays for its shape; the default 1 s/2 s/4 s once, read off
+// the schedule), a call never waits on a dead server, a server that keeps dying ends `failed` until
+// a call or reconnect() starts a new series, and a call made during the first connect waits for it.
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { McpClient } from '../src/client.js';
 import type { StdioServerConfig } from '../src/types.js';
-import { type Behavior, isRunning, requests, useRecordingClients } from './support/recording.js';
+import {
+  type Behavior,
+  isRunning,
+  records,
+  requests,
+  useRecordingClients,
+} from './support/recording.js';
 import { rejection, sleep, timedRejection, waitForState, waitUntil } from './support/waiting.js';
 
 /** A call on a dead server must fail this fast (the issue's bound). */
@@ -139,6 +145,44 @@ describe('watchdog', () => {
     await sleep(700);
     expect(starts()).toHaveLength(1);
     expect(client.state.kind).toBe('disconnected');
+  });
+});
+
+describe('default reconnect delays', () => {
+  it('a client given no delays schedules its three attempts 1 s, 2 s and 4 s after each failure', async () => {
+    // A server that keeps dying, watched through its states: each `reconnecting` state that waits
+    // carries when its attempt will start (nextAttemptAt, set as it is scheduled), and the first two
+    // attempts are seen to start no earlier (their server process records its start). The third is
+    // not waited for: its schedule is what is under test, and the tests above show that a series
+    // runs the attempts it schedules and then gives up.
+    const flag = join(servers.dir(), 'die');
+    const { client, file, starts } = servers.start({ exitAtStartIf: flag }, { name: 'dog' });
+    const scheduled: { attempt: number; attempts: number; at: number; delayMs: number }[] = [];
+    client.onStateChange((state) => {
+      if (state.kind === 'reconnecting' && state.nextAttemptAt !== undefined) {
+        const { attempt, attempts, nextAttemptAt: at } = state;
+        scheduled.push({ attempt, attempts, at, delayMs: at - Date.now() });
+      }
+    });
+    await client.connect();
+    writeFileSync(flag, '');
+    process.kill(starts()[0] ?? 0, 'SIGKILL');
+    await waitUntil(() => scheduled.length === 3, 'the third attempt to be scheduled', 15_000);
+
+    expect(scheduled.map(({ attempt, attempts }) => [attempt, attempts])).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+    // Read as the state arrives, right after it was scheduled: the delay itself, to the millisecond
+    // but for a pause of the test process in between.
+    [1_000, 2_000, 4_000].forEach((delay, index) => {
+      expect(scheduled[index]?.delayMs).toBeLessThanOrEqual(delay);
+      expect(scheduled[index]?.delayMs).toBeGreaterThan(delay - 50);
+    });
+    const [, attempt1, attempt2] = records(file).filter((r) => r.event === 'start');
+    expect(attempt1?.t).toBeGreaterThanOrEqual(scheduled[0]?.at ?? Number.POSITIVE_INFINITY);
+    expect(attempt2?.t).toBeGreaterThanOrEqual(scheduled[1]?.at ?? Number.POSITIVE_INFINITY);
   });
 });
 

@@ -179,11 +179,16 @@ describe.each(['stdio', 'sse', 'http'] as const satisfies readonly EverythingTra
       });
     });
 
-    it('lists resources and reads one through the two resource tools', async () => {
+    it('lists resources and templates and reads one through the two resource tools', async () => {
       const listed = await run(toolNamed(tools, 'mcp__everything__list_resources'));
-      const page = JSON.parse(texts(listed)[0] ?? '') as { resources: { uri: string }[] };
+      const page = JSON.parse(texts(listed)[0] ?? '') as {
+        resources: { uri?: string; uriTemplate?: string }[];
+      };
       const uri = 'demo://resource/static/document/instructions.md';
       expect(page.resources.map((resource) => resource.uri)).toContain(uri);
+      expect(page.resources.map((resource) => resource.uriTemplate)).toContain(
+        'demo://resource/dynamic/text/{resourceId}',
+      );
       const read = await run(toolNamed(tools, 'mcp__everything__read_resource'), { uri });
       expect(read.content).toHaveLength(1);
       expect(texts(read)[0]?.length).toBeGreaterThan(50);

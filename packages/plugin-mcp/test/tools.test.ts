@@ -1,7 +1,7 @@
 // The tool adapter against real servers over stdio: the reference server for what every server
-// does, and a fixture of ours for what the reference server does not (paged resources, names that
-// collide, missing descriptions and hints, content types no spec defines). The SDK's own Client is
-// the backend here; McpClient's part is tested with McpClient.
+// does, and a fixture of ours for what the reference server does not (names that collide, missing
+// descriptions and hints, content types no spec defines). The SDK's own Client is the backend here;
+// McpClient's part is tested with McpClient (resource listing: resource-tools.test.ts).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
@@ -68,12 +68,11 @@ function sdkBackend(client: Client, calls: CallStyle): McpToolBackend {
             toolCallResultSchema,
             options(signal),
           ),
-    // One page: the SDK's listResources() walks all pages when given no cursor.
-    listResources: (cursor, signal) =>
-      client.request(
-        { method: 'resources/list', params: cursor === undefined ? {} : { cursor } },
-        options(signal),
-      ),
+    // Given no cursor, the SDK walks every page itself.
+    listResources: async (signal) =>
+      (await client.listResources(undefined, options(signal))).resources,
+    listResourceTemplates: async (signal) =>
+      (await client.listResourceTemplates(undefined, options(signal))).resourceTemplates,
     readResource: (uri, signal) => client.readResource({ uri }, options(signal)),
   };
 }
@@ -95,14 +94,14 @@ function texts(result: ToolResult): string[] {
   );
 }
 
-interface ResourcePage {
-  resources: { uri: string; name: string; mimeType?: string }[];
-  nextCursor?: string;
+interface ResourceListing {
+  resources: { uri?: string; uriTemplate?: string; name: string; mimeType?: string }[];
+  note?: string;
 }
 
-function page(result: ToolResult): ResourcePage {
+function listing(result: ToolResult): ResourceListing {
   const [text] = texts(result);
-  return JSON.parse(text ?? '') as ResourcePage;
+  return JSON.parse(text ?? '') as ResourceListing;
 }
 
 describe('reference server tools over stdio', () => {
@@ -210,10 +209,15 @@ describe('reference server tools over stdio', () => {
     expect(read.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(read.inputSchema).toMatchObject({ required: ['uri'] });
 
-    const listed = page(await run(list));
+    const listed = listing(await run(list));
+    // Templates first, then every resource; the whole list fits, so no note.
+    expect(listed.resources.slice(0, 2).map((entry) => entry.uriTemplate)).toEqual([
+      'demo://resource/dynamic/text/{resourceId}',
+      'demo://resource/dynamic/blob/{resourceId}',
+    ]);
     const uris = listed.resources.map((resource) => resource.uri);
     expect(uris).toContain('demo://resource/static/document/instructions.md');
-    expect(listed.nextCursor).toBeUndefined();
+    expect(listed.note).toBeUndefined();
 
     const text = await run(read, { uri: 'demo://resource/static/document/instructions.md' });
     expect(text.content).toHaveLength(1);
@@ -260,27 +264,17 @@ describe('fixture server tools over stdio', () => {
     await server?.close();
   });
 
-  it('walks paged resources by cursor until nextCursor is gone', async () => {
-    const list = byName(server.tools, 'mcp__shapes__list_resources');
-    const seen: string[] = [];
-    const cursors: (string | undefined)[] = [];
-    let cursor: string | undefined;
-    do {
-      const current = page(await run(list, cursor === undefined ? {} : { cursor }));
-      seen.push(...current.resources.map((resource) => resource.uri));
-      cursor = current.nextCursor;
-      cursors.push(cursor);
-    } while (cursor !== undefined);
-    expect(cursors).toEqual(['page-2', 'page-4', undefined]);
-    expect(seen).toEqual([1, 2, 3, 4, 5].map((n) => `fixture://doc/${n}`));
-  });
-
   it('answers arguments of the wrong shape with an error the model can read', async () => {
     const list = byName(server.tools, 'mcp__shapes__list_resources');
     const read = byName(server.tools, 'mcp__shapes__read_resource');
-    const badCursor = await run(list, { cursor: 7 });
-    expect(badCursor.isError).toBe(true);
-    expect(texts(badCursor)[0]).toContain('"cursor"');
+    const badFilter = await run(list, { filter: 7 });
+    expect(badFilter.isError).toBe(true);
+    expect(texts(badFilter)[0]).toContain('mcp__shapes__list_resources: "filter" must be');
+    for (const offset of [-1, 1.5, '3']) {
+      const badOffset = await run(list, { offset });
+      expect(badOffset.isError).toBe(true);
+      expect(texts(badOffset)[0]).toContain('"offset" must be a whole number');
+    }
     const noUri = await run(read, {});
     expect(noUri.isError).toBe(true);
     expect(texts(noUri)[0]).toContain('"uri" is required');

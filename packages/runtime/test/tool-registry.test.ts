@@ -15,7 +15,8 @@ const signal = new AbortController().signal;
 function serverTools(server: string, tools: readonly string[]): EpochTool[] {
   const backend: McpToolBackend = {
     callTool: async (name) => ({ content: [{ type: 'text', text: `${server}/${name}` }] }),
-    listResources: async () => ({ resources: [] }),
+    listResources: async () => [],
+    listResourceTemplates: async () => [],
     readResource: async () => ({ contents: [] }),
   };
   return toEpochTools({
@@ -166,7 +167,8 @@ describe('ToolRegistry', () => {
         resources: false,
         backend: {
           callTool: async () => ({ content: [] }),
-          listResources: async () => ({ resources: [] }),
+          listResources: async () => [],
+          listResourceTemplates: async () => [],
           readResource: async () => ({ contents: [] }),
         },
         nameOptions: { maxLength: 64 },
