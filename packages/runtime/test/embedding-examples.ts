@@ -69,6 +69,23 @@ export async function applying() {
   for (const diagnostic of applied.diagnostics) console.warn(formatDiagnostic(diagnostic));
 }
 
+export async function editing() {
+  const runtime = await buildRuntime();
+  const added = await runtime.addServer({
+    name: 'files',
+    transport: 'stdio',
+    command: 'npx',
+    args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+    env: { LOG_LEVEL: 'warn' },
+  });
+  console.log(
+    `added to ${added.file}; write these by hand if needed: ${added.setByHand.join(', ')}`,
+  );
+  console.log(runtime.mcp.statuses().find(({ name }) => name === 'files')?.state); // "connected"
+
+  await runtime.removeServer('files'); // the file is back to its bytes before the add
+}
+
 export function shippedNode() {
   // The directory that holds the node (and npx) the host ships with; here the host itself runs on
   // that Node. An Electron-style host points at the node binary it bundles instead.
