@@ -14,6 +14,7 @@ import {
   type McpSchemaCache,
   type McpServerConfig,
   type McpServerSource,
+  type McpServerStatus,
   type McpStatusListener,
   type McpTransportFactory,
 } from '@epoch-agent/plugin-mcp';
@@ -135,6 +136,8 @@ interface RuntimeParts {
 /** What Runtime.addServer did: the text edit (see AddServerResult) and what it applied. */
 export interface RuntimeServerAdded extends AddServerResult {
   readonly applied: McpConfigApplied;
+  /** The new server's status; undefined when this runtime does not start it (connectOnly). */
+  readonly status: McpServerStatus | undefined;
 }
 
 /** What Runtime.removeServer did: the text edit and what it applied. */
@@ -230,7 +233,9 @@ export class Runtime {
         );
       }
       const written = await addServer(this.configFile, server, this.#configWrite);
-      return { ...written, applied: await this.#apply() };
+      const applied = await this.#apply();
+      const status = this.mcp.statuses().find(({ name }) => name === server.name);
+      return { ...written, applied, status };
     });
   }
 

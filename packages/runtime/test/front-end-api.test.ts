@@ -83,6 +83,7 @@ describe('Runtime.addServer and removeServer', () => {
     });
     expect(added.file).toBe(runtime.configFile);
     expect(added.applied).toMatchObject({ added: ['fresh'], unchanged: ['kept'], removed: [] });
+    expect(added.status?.state).toBe('connected');
     expect(runtime.mcp.statuses().find(({ name }) => name === 'fresh')?.state).toBe('connected');
     const after = await readFile(runtime.configFile, 'utf8');
     const { offset, text } = added.inserted;

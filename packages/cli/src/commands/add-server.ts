@@ -17,14 +17,12 @@ export async function addAndCheck(
   io: CliIo,
   words: string,
 ): Promise<ExitCode> {
-  let added: { result: RuntimeServerAdded; status: McpServerStatus | undefined };
+  let result: RuntimeServerAdded;
   try {
     // Only the new server starts: adding one must not wait for (or disturb) any other.
-    added = await withRuntime(io, invocation, { connectOnly: [server.name] }, async (runtime) => {
-      const result = await runtime.addServer(server);
-      const status = runtime.mcp.statuses().find(({ name }) => name === server.name);
-      return { result, status };
-    });
+    result = await withRuntime(io, invocation, { connectOnly: [server.name] }, (runtime) =>
+      runtime.addServer(server),
+    );
   } catch (error) {
     if (!isMcpConfigWriteError(error)) throw error;
     const problems = error.diagnostics.map((d) => ({ path: d.path, message: d.message }));
@@ -37,7 +35,7 @@ export async function addAndCheck(
       words,
     );
   }
-  const { result, status } = added;
+  const { status } = result;
   if (invocation.json) {
     const { file, created, setByHand } = result;
     io.out(`${JSON.stringify({ file, created, setByHand, status }, null, 2)}\n`);
