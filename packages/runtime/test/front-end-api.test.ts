@@ -4,53 +4,27 @@
 // Real pid-server processes, a temp EPOCH_HOME per test.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  buildRuntime,
-  isMcpConfigWriteError,
-  isRuntimeError,
-  type Runtime,
-  serverFields,
-} from '@epoch-agent/runtime';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isAlive, pidOf, pidServer, type TempHome, useTempHome } from './runtime-helpers.js';
+import { isMcpConfigWriteError, isRuntimeError, serverFields } from '@epoch-agent/runtime';
+import { describe, expect, it } from 'vitest';
+import { isAlive, pidOf, pidServer, rejection, useRuntimeHome } from './runtime-helpers.js';
 
-let home: TempHome;
-let runtime: Runtime | undefined;
-
-beforeEach(async () => {
-  home = await useTempHome();
-});
-
-afterEach(async () => {
-  await runtime?.close();
-  runtime = undefined;
-  await home.restore();
-});
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
+const t = useRuntimeHome();
 
 describe('buildRuntime for a front end', () => {
   it('reads the user file it is given instead of the profile one', async () => {
-    await home.writeUserConfig({ profile: pidServer() });
-    const other = join(home.dir, 'other.json');
+    await t.home.writeUserConfig({ profile: pidServer() });
+    const other = join(t.home.dir, 'other.json');
     await writeFile(other, JSON.stringify({ servers: { other: pidServer() } }));
-    runtime = await buildRuntime({ configFile: other });
+    const runtime = await t.build({ configFile: other });
     expect(runtime.configFile).toBe(other);
     expect(runtime.mcp.statuses().map(({ name }) => name)).toEqual(['other']);
   });
 
   it('connectOnly starts the named servers only; the others are known, with their origin, and never started', async () => {
-    await home.writeUserConfig({ wanted: pidServer(), left: pidServer() });
-    const pluginFile = await home.writePluginConfig('weather', { forecast: pidServer() });
+    await t.home.writeUserConfig({ wanted: pidServer(), left: pidServer() });
+    const pluginFile = await t.home.writePluginConfig('weather', { forecast: pidServer() });
     const seen: string[] = [];
-    runtime = await buildRuntime({
+    const runtime = await t.build({
       connectOnly: ['wanted'],
       onStatus: (status) => seen.push(`${status.name} ${status.state}`),
     });
@@ -70,8 +44,8 @@ describe('buildRuntime for a front end', () => {
 describe('Runtime.addServer and removeServer', () => {
   it('add writes one insertion, connects the new server and leaves the running ones alone; remove gives back the original bytes and reaps it', async () => {
     const original = `// mine\n{\n  "servers": {\n    "kept": ${JSON.stringify(pidServer())}\n  }\n}\n`;
-    await home.writeUserConfig(original);
-    runtime = await buildRuntime();
+    await t.home.writeUserConfig(original);
+    const runtime = await t.build();
     const keptPid = await pidOf(runtime, 'kept');
 
     const added = await runtime.addServer({
@@ -100,8 +74,8 @@ describe('Runtime.addServer and removeServer', () => {
   });
 
   it('a runtime that connects one server connects a new server of that name when it is added, and no other', async () => {
-    await home.writeUserConfig({ other: pidServer() });
-    runtime = await buildRuntime({ connectOnly: ['fresh'] });
+    await t.home.writeUserConfig({ other: pidServer() });
+    const runtime = await t.build({ connectOnly: ['fresh'] });
     expect(runtime.mcp.statuses()).toEqual([]);
     await runtime.addServer({ name: 'fresh', entry: pidServer() });
     expect(runtime.mcp.statuses().map(({ name, state }) => `${name} ${state}`)).toEqual([
@@ -112,9 +86,9 @@ describe('Runtime.addServer and removeServer', () => {
 
   it('refuses a name a plugin server holds, and a plugin server cannot be removed; the file is untouched', async () => {
     const original = JSON.stringify({ servers: { mine: pidServer() } });
-    await home.writeUserConfig(original);
-    const pluginFile = await home.writePluginConfig('weather', { forecast: pidServer() });
-    runtime = await buildRuntime({ connectOnly: [] });
+    await t.home.writeUserConfig(original);
+    const pluginFile = await t.home.writePluginConfig('weather', { forecast: pidServer() });
+    const runtime = await t.build({ connectOnly: [] });
 
     const taken = await rejection(
       runtime.addServer({ name: 'weather__forecast', transport: 'http', url: 'https://x.example' }),
@@ -134,8 +108,8 @@ describe('Runtime.addServer and removeServer', () => {
   });
 
   it('login and logout name what is wrong with the server asked for, before any network', async () => {
-    await home.writeUserConfig({ local: pidServer() });
-    runtime = await buildRuntime({ connectOnly: [] });
+    await t.home.writeUserConfig({ local: pidServer() });
+    const runtime = await t.build({ connectOnly: [] });
     const handlers = { onAuthorizationUrl: () => {}, openUrl: async () => {} };
     const stdio = await rejection(runtime.login('local', handlers));
     expect(isRuntimeError(stdio, 'not_remote_server')).toBe(true);
@@ -159,8 +133,8 @@ describe('serverFields', () => {
       '  }',
       '}',
     ].join('\n');
-    await home.writeUserConfig(text);
-    runtime = await buildRuntime({ connectOnly: [] });
+    await t.home.writeUserConfig(text);
+    const runtime = await t.build({ connectOnly: [] });
     const server = runtime.server('far');
     if (server === undefined) throw new Error('far is not read');
     const { at, fields } = await serverFields(server);
@@ -196,10 +170,10 @@ describe('serverFields', () => {
   });
 
   it('a plugin server points into its plugin file under its key there; `type` is where the transport is written', async () => {
-    const pluginFile = await home.writePluginConfig('weather', {
+    const pluginFile = await t.home.writePluginConfig('weather', {
       forecast: { type: 'http', url: 'https://w.example/mcp' },
     });
-    runtime = await buildRuntime({ connectOnly: [] });
+    const runtime = await t.build({ connectOnly: [] });
     const server = runtime.server('weather__forecast');
     if (server === undefined) throw new Error('not read');
     const { at, fields } = await serverFields(server);

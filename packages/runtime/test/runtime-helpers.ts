@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { type McpServerEntry, prefixedName } from '@epoch-agent/plugin-mcp';
-import type { Runtime } from '@epoch-agent/runtime';
+import { type BuildRuntimeOptions, buildRuntime, type Runtime } from '@epoch-agent/runtime';
+import { afterEach, beforeEach } from 'vitest';
 
 const PID_SERVER = fileURLToPath(new URL('./fixtures/pid-server.mjs', import.meta.url));
 
@@ -68,4 +69,45 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** What useRuntimeHome gives a test: its home, and buildRuntime with the runtime kept for cleanup. */
+export interface RuntimeTest {
+  readonly home: TempHome;
+  /** buildRuntime; the runtime is closed (every server reaped) after the test. */
+  build(options?: BuildRuntimeOptions): Promise<Runtime>;
+}
+
+/** A temp EPOCH_HOME for each test of the file, and the runtimes it builds closed after it. */
+export function useRuntimeHome(): RuntimeTest {
+  let home: TempHome | undefined;
+  const built: Runtime[] = [];
+  beforeEach(async () => {
+    home = await useTempHome();
+  });
+  afterEach(async () => {
+    await Promise.all(built.splice(0).map((runtime) => runtime.close()));
+    await home?.restore();
+  });
+  return {
+    get home() {
+      if (home === undefined) throw new Error('useRuntimeHome: used outside a test');
+      return home;
+    },
+    async build(options) {
+      const runtime = await buildRuntime(options);
+      built.push(runtime);
+      return runtime;
+    },
+  };
+}
+
+/** What `promise` rejects with; a test failure when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
 }

@@ -12,7 +12,7 @@ import {
   type Runtime,
 } from '@epoch-agent/runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pidOf, pidServer, type TempHome, useTempHome } from './runtime-helpers.js';
+import { pidOf, pidServer, rejection, type TempHome, useTempHome } from './runtime-helpers.js';
 
 let home: TempHome;
 let runtime: Runtime | undefined;
@@ -29,15 +29,6 @@ afterEach(async () => {
 
 function sourceOf(name: string): string | undefined {
   return runtime?.mcp.statuses().find((status) => status.name === name)?.source;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('host servers', () => {

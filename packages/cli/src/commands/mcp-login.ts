@@ -5,11 +5,10 @@
 // reconnect, or at the server's next 401.
 //
 // Nothing printed here holds a token: only the issuer, the scope granted and when it expires.
-import { isMcpError, isRuntimeError, type McpLoginResult } from '@epoch-agent/runtime';
-import { type Command, fail, operands, UsageError } from '../command.js';
+import type { McpLoginResult } from '@epoch-agent/runtime';
+import { type Command, operands } from '../command.js';
 import { EXIT } from '../io.js';
-import { withRuntime } from '../session.js';
-import { findServer } from './server-lookup.js';
+import { withRemoteServer } from './remote-login.js';
 
 export const mcpLogin: Command = {
   words: 'mcp login',
@@ -21,39 +20,19 @@ export const mcpLogin: Command = {
     const [name = ''] = operands(invocation, 'name');
     const { openUrl } = io;
     // Nothing starts: the login checks itself by connecting once with the new tokens.
-    return withRuntime(io, invocation, { connectOnly: [] }, async (runtime) => {
-      const { config } = findServer(
-        runtime.servers(),
-        runtime.diagnostics(),
-        name,
-        runtime.configFile,
-      );
-      try {
-        if (config.transport !== 'stdio') {
-          io.out(`Logging in to MCP server "${name}" (${shownUrl(config.url)}) ...\n`);
-        }
-        const result = await runtime.login(name, {
-          onAuthorizationUrl: (url) =>
-            io.out(
-              `\nOpen this URL in a browser to log in${openUrl === undefined ? '' : ' (epoch tries to open it for you)'}:\n\n  ${url}\n\nWaiting for the login to finish ...\n`,
-            ),
-          openUrl: openUrl ?? (() => Promise.resolve()),
-        });
-        io.out(`\n${success(name, result)}\n`);
-        return EXIT.ok;
-      } catch (error) {
-        if (isRuntimeError(error, 'not_remote_server')) {
-          throw new UsageError(error.message);
-        }
-        if (!isMcpError(error)) throw error;
-        return fail(
-          io,
-          invocation,
-          EXIT.failed,
-          { code: error.code, message: error.message },
-          'mcp login',
-        );
+    return withRemoteServer(io, invocation, name, 'mcp login', async (runtime, { config }) => {
+      if (config.transport !== 'stdio') {
+        io.out(`Logging in to MCP server "${name}" (${shownUrl(config.url)}) ...\n`);
       }
+      const result = await runtime.login(name, {
+        onAuthorizationUrl: (url) =>
+          io.out(
+            `\nOpen this URL in a browser to log in${openUrl === undefined ? '' : ' (epoch tries to open it for you)'}:\n\n  ${url}\n\nWaiting for the login to finish ...\n`,
+          ),
+        openUrl: openUrl ?? (() => Promise.resolve()),
+      });
+      io.out(`\n${success(name, result)}\n`);
+      return EXIT.ok;
     });
   },
 };
