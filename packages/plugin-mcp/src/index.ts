@@ -83,6 +83,7 @@ export {
 } from './transport/create.js';
 export type {
   HttpServerConfig,
+  McpEntryPosition,
   McpIdentityProvider,
   McpOAuthConfig,
   McpOAuthGrant,
