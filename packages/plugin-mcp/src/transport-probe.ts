@@ -31,18 +31,19 @@ export async function streamableInstead(
   const outcome = await open({ ...sse, transport: 'http' });
   if (!outcome.ok) return undefined;
   await outcome.session.close().catch(() => {});
-  return wrongTransport(config.name, config.url, error.code ?? 0, inferredAt);
+  return wrongTransport(config.name, config.url, error, inferredAt);
 }
 
 function wrongTransport(
   server: string,
   url: string,
-  status: number,
+  refusal: SseError,
   at: McpEntryPosition,
 ): McpError {
+  const status = refusal.code ?? 0;
   return new McpError(
     'connect_failed',
     `MCP server "${server}" failed to connect: ${redactUrl(url)} is a Streamable HTTP endpoint, not SSE. It refused the SSE event stream (GET answered HTTP ${status} ${reasonOf(status)}) but answered a Streamable HTTP initialize. An entry with only a "url" is taken as SSE: add "type": "http" to server "${server}" at ${at.file}:${at.line}.`,
-    { server },
+    { server, cause: refusal },
   );
 }
