@@ -87,7 +87,8 @@ Schema cache: connectAll of 10 servers that take 1.5 s to start, each run on a n
 cache; warm = the cache files of an earlier start (tools at once, servers connect in the
 background), cold = an empty cache directory.
 Disconnect: a server that exits on stdin EOF; ours = registry.disconnect(name), which also reaps
-the process tree; base = the raw SDK's client.close().`;
+the process tree; base = the raw SDK's client.close(). Over Streamable HTTP ours also ends the
+session with HTTP DELETE, as the spec asks of a client that leaves; the raw close() does not.`;
 
 function loadAverage() {
   return os

@@ -29,6 +29,7 @@ import {
   buildRequestOptions,
   isMethodNotFound,
   messageOf,
+  remoteUrl,
   requestError,
 } from './request-options.js';
 import { type Scrubber, secretScrubber } from './secrets.js';
@@ -271,6 +272,7 @@ export class McpClient implements McpToolBackend {
         signal,
         sent,
         scrub: this.#scrub,
+        url: remoteUrl(this.config),
       });
     }
   }

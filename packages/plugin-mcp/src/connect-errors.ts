@@ -4,6 +4,8 @@
 // "the server forgot our session" (HTTP 404 on a Streamable HTTP session), decided on the SDK's
 // typed errors, never on message text. And how a request waits for a connection being opened:
 // until it is, or until the caller stops it (then the request was never sent).
+import { basename } from 'node:path';
+import { redactUrl } from '@epoch-agent/infra';
 import {
   SdkError,
   SdkErrorCode,
@@ -14,21 +16,29 @@ import {
 } from '@modelcontextprotocol/client';
 import type { McpConnectionState, McpStateError } from './connection-state.js';
 import { isMcpError, McpError } from './errors.js';
-import { messageOf, seconds } from './request-options.js';
+import { httpAnswer, networkFailure, oneLine } from './http-failures.js';
+import { messageOf, seconds, sentence } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import type { SessionLoss } from './session.js';
-import { assertNever } from './types.js';
+import {
+  assertNever,
+  type McpServerConfig,
+  type RemoteServerConfig,
+  type StdioServerConfig,
+} from './types.js';
 
 export interface ConnectFailureSite {
-  readonly server: string;
-  readonly connectTimeoutMs: number;
+  readonly config: McpServerConfig;
   /** The connect deadline passed (the attempt was aborted for it). */
   readonly timedOut: boolean;
+  /** What the server wrote to stderr, secrets blanked; always empty for a remote server. */
+  readonly stderrTail: string;
   readonly scrub: Scrubber;
 }
 
 export function connectFailure(error: unknown, site: ConnectFailureSite): McpError {
-  const { server } = site;
+  const { config } = site;
+  const server = config.name;
   // The OAuth layer's own verdict first: its message has the real reason (no login stored, a
   // refresh token the authorization server refused), which the generic 401 text would hide.
   if (isMcpError(error, 'needs_login')) return error;
@@ -36,23 +46,87 @@ export function connectFailure(error: unknown, site: ConnectFailureSite): McpErr
   if (site.timedOut) {
     return new McpError(
       'connect_timeout',
-      `MCP server "${server}" did not finish connecting within ${seconds(site.connectTimeoutMs)} (connect_timeout covers start, initialize and the first tools/list). If it is just slow to start, raise "connect_timeout" for it in mcp.json; otherwise check its stderr.`,
+      `MCP server "${server}" did not finish connecting within ${seconds(config.connectTimeoutMs)} (connect_timeout covers start, initialize and the first tools/list). ${afterTimeout(site)}`,
       { server, cause: error },
     );
   }
-  // Spawn errors and a timed-out tools/list keep their own code; a closed connection is the
-  // server's failure to connect (a send that hit a dead pipe says the same thing less clearly).
+  const what =
+    config.transport === 'stdio'
+      ? stdioFailure(error, site)
+      : remoteFailure(error, config, site.scrub);
+  if (what instanceof McpError) return what;
+  return new McpError('connect_failed', `MCP server "${server}" failed to connect: ${what}`, {
+    server,
+    cause: error,
+  });
+}
+
+/** What to do about a connect that timed out: remote servers have no stderr to look at. */
+function afterTimeout({ config, stderrTail }: ConnectFailureSite): string {
+  const raise = `raise "connect_timeout" for it in mcp.json`;
+  if (config.transport !== 'stdio') {
+    return `If it is just slow, ${raise}; otherwise check that ${redactUrl(config.url)} is the server's MCP endpoint and that it answers.`;
+  }
+  if (stderrTail.trim() !== '') {
+    return `If it is just slow to start, ${raise}; otherwise check its stderr.`;
+  }
+  const runner = packageRunner(config);
+  if (runner !== undefined) {
+    // A package runner is silent while it fetches: the usual reason for a first start that hangs.
+    return `It wrote nothing to stderr: "${runner}" may still be downloading the package, or this machine may be offline. Run the command once in a terminal to see, or ${raise}.`;
+  }
+  return `It wrote nothing to stderr. If it is just slow to start, ${raise}; otherwise run its command in a terminal to see what it does.`;
+}
+
+// Commands that download the package they run on first use, printing nothing meanwhile.
+const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx']);
+
+function packageRunner(config: StdioServerConfig): string | undefined {
+  const name = basename(config.command).replace(/\.(cmd|exe)$/i, '');
+  return PACKAGE_RUNNERS.has(name) ? name : undefined;
+}
+
+/** A stdio server's connect failure in words, or its own McpError (spawn errors keep their code). */
+function stdioFailure(
+  error: unknown,
+  { stderrTail, scrub }: ConnectFailureSite,
+): string | McpError {
+  // A timed-out tools/list keeps its own code; a closed connection is the server's failure to
+  // connect (a send that hit a dead pipe says the same thing less clearly).
   if (error instanceof McpError && error.code !== 'connection_closed') return error;
-  const closed =
+  const what = isClosed(error)
+    ? 'the server closed the connection while connecting (the process exited, or closed its stdout)'
+    : scrub(oneLine(messageOf(error)));
+  const stderr =
+    stderrTail.trim() === '' ? 'it wrote nothing to stderr' : 'see what it wrote to stderr';
+  return `${sentence(what)} Check its "command" and "args"; ${stderr}.`;
+}
+
+/** A remote server's connect failure in words: the answer it gave, or why it gave none. */
+function remoteFailure(
+  error: unknown,
+  config: RemoteServerConfig<'sse' | 'http'>,
+  scrub: Scrubber,
+): string | McpError {
+  // The preflight's verdict and a timed-out tools/list keep their own code and words.
+  if (error instanceof McpError && error.code !== 'connection_closed') return error;
+  const url = redactUrl(config.url);
+  const answer = httpAnswer(error, config.url, scrub);
+  if (answer !== undefined) return answer;
+  const network = networkFailure(error);
+  if (network !== undefined) {
+    return `the server could not be reached: ${scrub(network.text)}. Check that it is running and that "url" (${url}) names the right host and port.`;
+  }
+  const what = isClosed(error)
+    ? 'the server closed the connection while connecting'
+    : scrub(oneLine(messageOf(error)));
+  return `${sentence(what)} Check "url" (${url}).`;
+}
+
+function isClosed(error: unknown): boolean {
+  return (
     error instanceof McpError ||
-    (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed);
-  const what = closed
-    ? 'the server closed the connection while connecting (for a stdio server: the process exited)'
-    : site.scrub(messageOf(error));
-  return new McpError(
-    'connect_failed',
-    `MCP server "${server}" failed to connect: ${what}. Check the server's command or URL and its stderr.`,
-    { server, cause: error },
+    (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed)
   );
 }
 
@@ -113,24 +187,34 @@ export function isSessionExpired(error: unknown, transport: Transport): boolean 
 
 /** The live connection ended without close(). */
 export function lost(server: string, loss: SessionLoss): McpStateError {
-  const what =
-    loss === 'closed'
-      ? 'closed the connection (for a stdio server: the process exited)'
-      : 'dropped its SSE event stream';
+  const what = lostHow(loss);
   return {
     code: 'connection_closed',
     message: `MCP server "${server}" ${what}; reconnecting in the background.`,
   };
 }
 
+function lostHow(loss: SessionLoss): string {
+  switch (loss.kind) {
+    case 'closed':
+      return 'closed the connection (for a stdio server: the process exited)';
+    case 'stream':
+      return 'dropped its SSE event stream';
+    case 'unreachable':
+      return `cannot be reached any more: ${loss.failure.text}, so the connection counts as dead`;
+    default:
+      return assertNever(loss, 'session loss');
+  }
+}
+
 /** A keepalive ping failed (`failure` is the ping's request error message). */
 export function keepaliveFailed(failure: string): string {
-  return `${failure} That was a keepalive ping, so the connection counts as dead; reconnecting in the background.`;
+  return `${sentence(failure)} That was a keepalive ping, so the connection counts as dead; reconnecting in the background.`;
 }
 
 /** The watchdog's series ended without a connection (`last` is the last attempt's failure). */
 export function gaveUp(last: string, attempts: number): string {
-  return `${last} Gave up after ${attempts} reconnect attempts; the next tool call, or a reconnect, starts a new series.`;
+  return `${sentence(last)} Gave up after ${attempts} reconnect attempts; the next tool call, or a reconnect, starts a new series.`;
 }
 
 export interface UnavailableSite {
@@ -148,7 +232,7 @@ export function unavailable(state: McpConnectionState, site: UnavailableSite): M
   }
   return new McpError(
     'connection_closed',
-    `${what} cannot be sent because ${reason(state)}.`,
+    `${what} cannot be sent because ${sentence(reason(state))}`,
     options,
   );
 }
@@ -182,10 +266,11 @@ function reason(state: McpConnectionState): string {
       return 'it is still connecting; try again shortly';
     case 'reconnecting': {
       const { attempt, attempts, nextAttemptAt } = state;
+      const wait = nextAttemptAt - Date.now();
       const when =
-        nextAttemptAt === undefined
+        wait <= 0
           ? `attempt ${attempt} of ${attempts} is running now`
-          : `next attempt in ${inSeconds(nextAttemptAt - Date.now())} (attempt ${attempt} of ${attempts})`;
+          : `next attempt in ${inSeconds(wait)} (attempt ${attempt} of ${attempts})`;
       return `it is reconnecting; ${when}. Try again after that. It went down because: ${state.error.message}`;
     }
     case 'idle':

@@ -24,7 +24,7 @@ import {
 import type { McpConnectionState, McpStateError } from './connection-state.js';
 import { ConnectionTimers } from './connection-timers.js';
 import { McpError } from './errors.js';
-import { buildRequestOptions, messageOf, requestError } from './request-options.js';
+import { buildRequestOptions, messageOf, remoteUrl, requestError } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import type { OpenOutcome, Session } from './session.js';
 import { SessionSlot } from './session-slot.js';
@@ -282,7 +282,8 @@ export class ConnectionLifecycle {
   }
 
   async #reconnectAttempt(attempt: number): Promise<AttemptResult> {
-    this.#setState(this.#reconnectingState(attempt, undefined));
+    // No state of its own: the one that scheduled it says when it starts, and a reader sees the
+    // time has passed. A second `reconnecting` per attempt reads as the same event twice.
     const outcome = await this.#slot.open(false);
     if (outcome.ok) return 'connected';
     const { error } = outcome;
@@ -354,11 +355,12 @@ export class ConnectionLifecycle {
       timeoutMs: config.timeoutMs,
       sent: true,
       scrub,
+      url: remoteUrl(config),
     });
     this.#dead(session, { code: failure.code, message: keepaliveFailed(failure.message) });
   }
 
-  #reconnectingState(attempt: number, at: number | undefined): McpConnectionState {
+  #reconnectingState(attempt: number, at: number): McpConnectionState {
     const { code, message, stderrTail } = this.#lastFailure ?? this.#unknownFailure();
     return {
       kind: 'reconnecting',
@@ -371,7 +373,7 @@ export class ConnectionLifecycle {
   }
 
   #unknownFailure(): Failure {
-    return { ...lost(this.#name, 'closed'), stderrTail: '' };
+    return { ...lost(this.#name, { kind: 'closed' }), stderrTail: '' };
   }
 
   /** Why reconnect() ended without a connection. */

@@ -46,8 +46,11 @@ export type McpConnectionState =
       readonly attempt: number;
       /** How many attempts a series makes before the server is `failed`. */
       readonly attempts: number;
-      /** When `attempt` starts (Date.now() milliseconds); undefined while it runs. */
-      readonly nextAttemptAt: number | undefined;
+      /**
+       * When `attempt` starts (Date.now() milliseconds); once that is past, it is running. One
+       * state per attempt: a host that shows each state shows each attempt once.
+       */
+      readonly nextAttemptAt: number;
       /** What took the connection down, or what the last attempt failed with. */
       readonly error: McpStateError;
       /** The last lines the server wrote to stderr (stdio only; empty otherwise), secrets blanked. */

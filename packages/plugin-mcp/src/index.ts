@@ -84,6 +84,7 @@ export {
 } from './transport/create.js';
 export type {
   HttpServerConfig,
+  McpEntryPosition,
   McpIdentityProvider,
   McpOAuthConfig,
   McpOAuthGrant,

@@ -360,8 +360,11 @@ export class McpRegistry {
     });
   }
 
-  #status({ config, source, client, schema }: Entry): McpServerStatus {
-    const offered = schema !== undefined && offersTools(client.state) ? schema.tools.length : 0;
+  /** `toolCount` is what tools() offers for it, so list_resources / read_resource are counted. */
+  #status(entry: Entry): McpServerStatus {
+    const { config, source, client, schema } = entry;
+    const offered =
+      schema !== undefined && offersTools(client.state) ? this.#toolsOf(entry, schema).length : 0;
     return serverStatus(config, source, client.state, offered);
   }
 

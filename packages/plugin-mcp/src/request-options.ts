@@ -11,9 +11,11 @@ import {
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
-import { McpError } from './errors.js';
+import { McpError, type McpErrorCode } from './errors.js';
+import { httpAnswer, networkFailure, oneLine } from './http-failures.js';
 import type { Scrubber } from './secrets.js';
 import { STREAM_ENDED_CODE } from './transport/request-streams.js';
+import type { McpServerConfig } from './types.js';
 
 export function buildRequestOptions(timeoutMs: number, signal?: AbortSignal): RequestOptions {
   return signal === undefined ? { timeout: timeoutMs } : { timeout: timeoutMs, signal };
@@ -31,6 +33,13 @@ export interface RequestSite {
   /** False when the request was still waiting in the server's call queue: nothing was sent. */
   readonly sent: boolean;
   readonly scrub: Scrubber;
+  /** A remote server's URL (remoteUrl()); undefined for stdio. */
+  readonly url?: string | undefined;
+}
+
+/** The URL of a remote server, for RequestSite; undefined for a stdio server. */
+export function remoteUrl(config: McpServerConfig): string | undefined {
+  return config.transport === 'stdio' ? undefined : config.url;
 }
 
 export function requestError(error: unknown, site: RequestSite): McpError {
@@ -51,6 +60,8 @@ export function requestError(error: unknown, site: RequestSite): McpError {
         : `${prefix} was stopped by the user while it waited for an earlier call to this server; it was never sent.`,
     );
   }
+  const remote = site.url === undefined ? undefined : remoteFailure(error, site.url, site.scrub);
+  if (remote !== undefined) return make(remote.code, `${prefix} failed: ${remote.message}`);
   if (error instanceof SdkError) {
     switch (error.code) {
       case SdkErrorCode.RequestTimeout:
@@ -83,10 +94,41 @@ export function requestError(error: unknown, site: RequestSite): McpError {
   if (error instanceof ProtocolError) {
     return make(
       'server_error',
-      `${prefix} failed: the server answered with error ${error.code}: ${site.scrub(error.message)}`,
+      `${prefix} failed: the server answered with error ${error.code}: ${site.scrub(withoutCode(error))}`,
     );
   }
-  return make('request_failed', `${prefix} failed: ${site.scrub(messageOf(error))}`);
+  return make('request_failed', `${prefix} failed: ${site.scrub(oneLine(messageOf(error)))}`);
+}
+
+/**
+ * What went wrong on the way to a remote server: its connection refused or cut (the session has
+ * seen the same error and the watchdog took over), or an HTTP answer that is not MCP.
+ */
+function remoteFailure(
+  error: unknown,
+  url: string,
+  scrub: Scrubber,
+): { code: McpErrorCode; message: string } | undefined {
+  const answer = httpAnswer(error, url, scrub);
+  if (answer !== undefined) return { code: 'request_failed', message: answer };
+  const network = networkFailure(error);
+  if (network === undefined) return undefined;
+  const ran = network.afterSending
+    ? ' before the server answered; it may or may not have run on the server'
+    : '; the server never received it';
+  return {
+    code: 'connection_closed',
+    message: `${scrub(network.text)}${ran}. The connection counts as dead and reconnects in the background; try again in a few seconds.`,
+  };
+}
+
+/**
+ * A ProtocolError's message without the "MCP error <code>: " that servers built on the older SDK
+ * put in front of their own text, so the code is printed once.
+ */
+function withoutCode(error: ProtocolError): string {
+  const prefix = `MCP error ${error.code}: `;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 }
 
 export function isMethodNotFound(error: unknown): boolean {
@@ -95,6 +137,15 @@ export function isMethodNotFound(error: unknown): boolean {
 
 export function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/**
+ * `text` ending as a sentence: a message that goes on after another one's text must not print
+ * ".." when that text already ends in a full stop, nor run on when it does not.
+ */
+export function sentence(text: string): string {
+  const trimmed = text.trimEnd();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 export function messageOf(error: unknown): string {

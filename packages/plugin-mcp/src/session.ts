@@ -8,11 +8,14 @@ import { Client, SseError, type Tool } from '@modelcontextprotocol/client';
 import { closedWhileConnecting, connectFailure } from './connect-errors.js';
 import type { McpServerInfo } from './connection-state.js';
 import type { McpError } from './errors.js';
+import { type NetworkFailure, networkFailure } from './http-failures.js';
 import { listAll } from './paginate.js';
 import { preflight } from './preflight.js';
-import { messageOf, requestError } from './request-options.js';
+import { messageOf, remoteUrl, requestError } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import type { McpTransportFactory, McpTransportHandle } from './transport/create.js';
+import { commandNotFoundForHosts } from './transport/resolve-command.js';
+import { streamableInstead } from './transport-probe.js';
 import type { McpServerConfig } from './types.js';
 
 // Only what every server may know about us. No sampling / elicitation / roots capabilities: the
@@ -32,10 +35,22 @@ export interface SessionInfo {
 }
 
 /**
- * How a session ended without close(): `closed` (the process exited, the transport closed) or
- * `stream` (a legacy SSE event stream dropped).
+ * How a session ended without close(): `closed` (the process exited, the transport closed),
+ * `stream` (a legacy SSE event stream dropped) or `unreachable` (a request to a remote server found
+ * its connection refused or cut).
  */
-export type SessionLoss = 'closed' | 'stream';
+export type SessionLoss =
+  | { readonly kind: 'closed' }
+  | { readonly kind: 'stream' }
+  | { readonly kind: 'unreachable'; readonly failure: NetworkFailure };
+
+export interface SessionOptions {
+  readonly sdk: Client;
+  readonly handle: McpTransportHandle;
+  readonly info: SessionInfo;
+  /** SSE or Streamable HTTP: a refused or cut connection on any request means the server is gone. */
+  readonly remote: boolean;
+}
 
 export class Session {
   readonly sdk: Client;
@@ -48,16 +63,25 @@ export class Session {
   #lost: SessionLoss | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor(sdk: Client, handle: McpTransportHandle, info: SessionInfo) {
+  constructor({ sdk, handle, info, remote }: SessionOptions) {
     this.sdk = sdk;
     this.handle = handle;
     this.info = info;
-    sdk.onclose = () => this.#markLost('closed');
-    // When a legacy SSE stream drops, EventSource reconnects on its own and the SDK's transport
-    // never fires onclose; the new stream would be a server session nobody initialized. Its error
-    // events are the only sign, so after connect any SseError means the connection is gone.
+    sdk.onclose = () => this.#markLost({ kind: 'closed' });
     sdk.onerror = (error) => {
-      if (error instanceof SseError) this.#markLost('stream');
+      // When a legacy SSE stream drops, EventSource reconnects on its own and the SDK's transport
+      // never fires onclose; the new stream would be a server session nobody initialized. Its
+      // error events are the only sign, so after connect any SseError means the connection is gone.
+      if (error instanceof SseError) {
+        this.#markLost({ kind: 'stream' });
+        return;
+      }
+      // HTTP has no connection to watch between requests: a server that died is only seen when a
+      // request (a call, a ping, a notification, the GET stream's retry) cannot reach it. The
+      // transport reports that here before the request itself fails, so the state is already
+      // `reconnecting` when the caller reads the error.
+      const failure = remote ? networkFailure(error) : undefined;
+      if (failure !== undefined) this.#markLost({ kind: 'unreachable', failure });
     };
   }
 
@@ -193,6 +217,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
                 timeoutMs: config.timeoutMs,
                 sent: true,
                 scrub,
+                url: remoteUrl(config),
               });
             },
           ),
@@ -203,11 +228,16 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
     // Closed between its answers and now: checked in the same tick the session starts watching.
     if (sdk.transport === undefined) throw new Error('the server closed the connection');
     const info = sdk.getServerVersion();
-    opened = new Session(sdk, handle, {
-      serverInfo: { name: info?.name ?? '', version: info?.version ?? '' },
-      tools,
-      resources: capabilities.resources !== undefined,
-      prompts: capabilities.prompts !== undefined,
+    opened = new Session({
+      sdk,
+      handle,
+      info: {
+        serverInfo: { name: info?.name ?? '', version: info?.version ?? '' },
+        tools,
+        resources: capabilities.resources !== undefined,
+        prompts: capabilities.prompts !== undefined,
+      },
+      remote: config.transport !== 'stdio',
     });
     return { ok: true, session: opened };
   } catch (error) {
@@ -224,12 +254,20 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
       return { ok: false, error: closedWhileConnecting(config.name, error), stderrTail };
     }
     const failure = connectFailure(error, {
-      server: config.name,
-      connectTimeoutMs: config.connectTimeoutMs,
+      config,
       timedOut: attempt.signal.reason === TIMED_OUT,
+      stderrTail,
       scrub,
     });
-    return { ok: false, error: failure, stderrTail };
+    if (failure.code === 'command_not_found') {
+      // The user's message says what is missing; why it may be missing is the host's business.
+      logger.warn(commandNotFoundForHosts(config.name), { server: config.name });
+    }
+    // Within this attempt's deadline: the probe ends with it (timeout or close()).
+    const probed = await streamableInstead(config, error, (http) =>
+      openSession({ ...options, config: http, signal: attempt.signal }),
+    );
+    return { ok: false, error: probed ?? failure, stderrTail };
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onClose);

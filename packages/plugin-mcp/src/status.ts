@@ -12,7 +12,7 @@ import {
   type McpServerStatusCommon,
 } from './types.js';
 
-/** `toolCount`: how many of the server's tools are offered now, live or from the schema cache. */
+/** `toolCount`: how many tools the registry offers for it now, live or from the schema cache. */
 export function serverStatus(
   config: McpServerConfig,
   source: McpServerSource,
@@ -37,7 +37,7 @@ export function serverStatus(
       return {
         ...common,
         state: 'reconnecting',
-        reconnect: { attempt, attempts, ...(nextAttemptAt === undefined ? {} : { nextAttemptAt }) },
+        reconnect: { attempt, attempts, nextAttemptAt },
         error: { code: state.error.code, message: state.error.message },
         stderrTail: state.stderrTail,
       };

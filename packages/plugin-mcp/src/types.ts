@@ -1,5 +1,6 @@
 // The plugin's public data types: what a server's configuration means once it has been read,
 // where a server came from, and how it is doing.
+import type { Position } from '@epoch-agent/infra';
 import type { McpErrorCode } from './errors.js';
 
 export type McpTransportKind = 'stdio' | 'sse' | 'http';
@@ -136,7 +137,21 @@ export interface McpIdentityProvider {
   readonly idToken: McpSecretSource;
 }
 
-export type SseServerConfig = RemoteServerConfig<'sse'>;
+export interface SseServerConfig extends RemoteServerConfig<'sse'> {
+  /**
+   * Set when the entry named no transport and its `url` alone made it SSE (the seed's rule): where
+   * the entry is written. Such a url is often a Streamable HTTP endpoint; then the connect failure
+   * says which file and line need `"type": "http"`. Where an entry is written is not part of its
+   * connection, so the fingerprint leaves it out.
+   */
+  readonly inferredAt?: McpEntryPosition;
+}
+
+/** Where a server's entry is: its file (or, for a host's entries, their origin) and its name's line:column. */
+export interface McpEntryPosition extends Position {
+  readonly file: string;
+}
+
 export type HttpServerConfig = RemoteServerConfig<'http'>;
 
 export type McpServerConfig = StdioServerConfig | SseServerConfig | HttpServerConfig;
@@ -150,8 +165,9 @@ export interface McpServerStatusCommon {
   /** What it runs or reaches: the stdio command (no args), or the URL with credentials redacted. */
   readonly target: string;
   /**
-   * How many of its tools `tools()` offers now: the live list, or the cached one while it connects
-   * or reconnects; 0 when it is failed, needs a login or is disconnected.
+   * How many tools `tools()` offers for it now (list_resources / read_resource included): from the
+   * live list, or the cached one while it connects or reconnects; 0 when it is failed, needs a
+   * login or is disconnected.
    */
   readonly toolCount: number;
 }
@@ -171,8 +187,8 @@ export type McpServerStatus =
         /** The attempt that runs now or next (1-based), of `attempts` in this series. */
         readonly attempt: number;
         readonly attempts: number;
-        /** When that attempt starts (milliseconds since the epoch); absent while it runs. */
-        readonly nextAttemptAt?: number;
+        /** When that attempt starts (milliseconds since the epoch); once past, it is running. */
+        readonly nextAttemptAt: number;
       };
       /** What took the connection down, or what the last attempt failed with. */
       readonly error: { readonly code: McpErrorCode; readonly message: string };

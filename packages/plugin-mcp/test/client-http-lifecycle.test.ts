@@ -1,7 +1,9 @@
 // Connection life over the remote transports, on real sockets on 127.0.0.1
 // (support/http-mcp-server.ts): a Streamable HTTP session the server forgot is re-initialized
-// once and the call sent again; a 401 is `needsLogin` and never retried; a legacy SSE server whose
-// event stream dies is noticed without any keepalive.
+// once and the call sent again; a 401 is `needsLogin` and never retried; a server that goes away
+// is noticed without any keepalive: a Streamable HTTP one when a request (here its event stream's
+// retry) is refused, a legacy SSE one from its event stream.
+import { startEverything } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client.js';
 import type { McpConnectionState } from '../src/connection-state.js';
@@ -133,6 +135,28 @@ describe.each(['sse', 'http'] as const)('HTTP 401 over %s', (mode) => {
   });
 });
 
+describe('Streamable HTTP server that goes away', () => {
+  it("the reference server: noticed from its event stream's retry (no call, no keepalive), ECONNREFUSED named", async () => {
+    const everything = await startEverything('http');
+    cleanups.push(() => everything.stop());
+    if (everything.endpoint.transport === 'stdio') throw new Error('expected a remote endpoint');
+    const { client: c, states } = client('http', everything.endpoint.url);
+    await c.connect();
+    const stoppedAt = Date.now();
+    await everything.stop();
+    // The SDK retries the GET stream after 1 s; that retry is the request that finds it gone.
+    await waitForState(c, 'reconnecting', 5_000);
+    expect(Date.now() - stoppedAt).toBeLessThan(3_000);
+    const down = c.state;
+    if (down.kind !== 'reconnecting') throw new Error('unreachable');
+    expect(down.error.message).toMatch(
+      /^MCP server "far" cannot be reached any more: the connection was refused \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)/,
+    );
+    await waitForState(c, 'failed', 5_000);
+    expect(states.filter((s) => s.kind === 'reconnecting')).toHaveLength(3);
+  });
+});
+
 describe('legacy SSE server that goes away', () => {
   it('is noticed from its event stream at once (no keepalive), then failed after the series', async () => {
     const running = await server({ mode: 'sse' });
@@ -145,8 +169,7 @@ describe('legacy SSE server that goes away', () => {
     const down = c.state;
     expect(down.kind === 'reconnecting' && down.error.message).toContain('SSE event stream');
     await waitForState(c, 'failed', 5_000);
-    expect(
-      states.filter((s) => s.kind === 'reconnecting' && s.nextAttemptAt === undefined),
-    ).toHaveLength(3);
+    const attempts = states.flatMap((s) => (s.kind === 'reconnecting' ? [s.attempt] : []));
+    expect(attempts).toEqual([1, 2, 3]);
   });
 });

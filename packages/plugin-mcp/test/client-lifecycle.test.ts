@@ -117,7 +117,7 @@ describe('connect', () => {
     expect(error.code).toBe('connect_timeout');
   });
 
-  it('a missing command fails with a message that names it, PATH and EMBEDDING.md', async () => {
+  it('a missing command fails with a message that names it and PATH, without advice for embedders', async () => {
     const { client } = start({}, { command: 'epoch-no-such-command-xyz' });
     const error = await rejection(client.connect());
     expect(error.code).toBe('command_not_found');
@@ -125,7 +125,7 @@ describe('connect', () => {
     if (state.kind !== 'failed') throw new Error(`expected failed, got ${state.kind}`);
     expect(state.message).toContain('epoch-no-such-command-xyz');
     expect(state.message).toContain('PATH');
-    expect(state.message).toContain('EMBEDDING.md');
+    expect(state.message).not.toContain('EMBEDDING.md');
   });
 
   it('a server that crashes on start fails with its stderr tail', async () => {

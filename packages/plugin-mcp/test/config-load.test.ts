@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadMcpConfig, type McpConfigLoad, parseMcpConfig } from '../src/config/load.js';
+import { fingerprint } from '../src/config/fingerprint.js';
+import {
+  loadMcpConfig,
+  type McpConfigLoad,
+  parseMcpConfig,
+  parseMcpServerEntries,
+} from '../src/config/load.js';
 import { MCP_CONFIG_DIAGNOSTIC_CODES, MCP_CONFIG_FIELDS } from '../src/config/schema.js';
 import type { McpServerConfig } from '../src/types.js';
 
@@ -565,7 +571,7 @@ describe('what the fields mean', () => {
   });
 
   it('defaults: timeout 300 s, connect 60 s, keepalive 180 s, idle and lifetime off, flags off', () => {
-    const { load } = fixture('defaults.txt');
+    const { file, load } = fixture('defaults.txt');
     const defaults = {
       timeoutMs: 300_000,
       connectTimeoutMs: 60_000,
@@ -588,7 +594,36 @@ describe('what the fields mean', () => {
       transport: 'sse',
       url: 'http://127.0.0.1:8080/sse',
       headers: {},
+      inferredAt: { file, line: 4, column: 5 },
       ...defaults,
+    });
+  });
+
+  it('an entry made SSE by its url alone remembers where it is written; a chosen SSE does not', () => {
+    const { file, load } = fixture('transports.txt');
+    const inferred = load.servers.filter((s) => s.transport === 'sse' && s.inferredAt);
+    expect(inferred.map((s) => s.name)).toEqual(['url-only']);
+    const [first] = inferred;
+    if (first?.transport !== 'sse') throw new Error('unreachable');
+    expect(first.inferredAt).toEqual({ file, line: 12, column: 5 });
+    // Where it is written is not part of the connection: the same entry elsewhere is the same.
+    const moved = parseMcpConfig(
+      '{\n\n "servers": { "url-only": { "url": "https://a.example/sse" } } }',
+      'other.json',
+    );
+    const [again] = moved.servers;
+    expect(again?.transport === 'sse' && again.inferredAt?.line).toBe(3);
+    expect(again && fingerprint(again)).toBe(fingerprint(first));
+  });
+
+  it("a host's url-only entry points at its origin", () => {
+    const { servers } = parseMcpServerEntries(
+      { remote: { url: 'https://a.example/sse' } },
+      { origin: 'hostCapabilities.mcpServers', baseDir: '/' },
+    );
+    expect(servers[0]).toMatchObject({
+      transport: 'sse',
+      inferredAt: { file: 'hostCapabilities.mcpServers', line: 1, column: 1 },
     });
   });
 

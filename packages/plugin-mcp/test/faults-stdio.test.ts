@@ -2,6 +2,9 @@
 // time bound the issue asks for, and the healthy server in the same registry is untouched. Every
 // test ends with harness.finish(): the healthy server answers, and after disconnectAll no fixture
 // process, handle or unhandled rejection is left (support/fault-harness.ts).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors.js';
 import { timed, useFaultHarness } from './support/fault-harness.js';
@@ -45,7 +48,37 @@ describe('faults at start', () => {
     await h.finish();
   });
 
-  it('command not found: failed with command_not_found within 200 ms, naming PATH and EMBEDDING.md', async () => {
+  it('npx silent until connect_timeout (downloading, or offline): the message says so, not "check its stderr"', async () => {
+    const h = start();
+    // A real `npx` would fetch the package and print nothing meanwhile; this one is a launcher of
+    // that name running a server that never answers initialize, and writes no stderr either.
+    const bin = await mkdtemp(join(tmpdir(), 'epoch-npx-'));
+    h.own(() => rm(bin, { recursive: true, force: true }));
+    const npx = join(bin, 'npx');
+    await writeFile(npx, `#!/bin/sh\nexec "${process.execPath}" "$@"\n`, { mode: 0o755 });
+    const { ms } = await timed(
+      h.registry.connectAll(
+        [
+          h.healthy(),
+          h.stdio('fetching', 'hang-initialize', { command: npx, connectTimeoutMs: 500 }),
+        ],
+        'user',
+      ),
+    );
+    const status = h.status('fetching');
+    if (status.state !== 'failed') throw new Error(`expected failed, got ${status.state}`);
+    expect(status.stderrTail).toBe('');
+    expect(status.error).toEqual({
+      code: 'connect_timeout',
+      message:
+        'MCP server "fetching" did not finish connecting within 500 ms (connect_timeout covers start, initialize and the first tools/list). It wrote nothing to stderr: "npx" may still be downloading the package, or this machine may be offline. Run the command once in a terminal to see, or raise "connect_timeout" for it in mcp.json.',
+    });
+    expect(ms).toBeGreaterThanOrEqual(450);
+    expect(ms).toBeLessThan(3_000);
+    await h.finish();
+  });
+
+  it('command not found: failed with command_not_found within 200 ms, saying what is missing and what to do', async () => {
     const h = start();
     await h.registry.connectAll([h.healthy()], 'user');
     const { ms } = await timed(
@@ -57,8 +90,9 @@ describe('faults at start', () => {
     const status = h.status('missing');
     if (status.state !== 'failed') throw new Error(`expected failed, got ${status.state}`);
     expect(status.error.code).toBe('command_not_found');
-    expect(status.error.message).toContain('"epoch-no-such-server-cmd"');
-    expect(status.error.message).toContain('EMBEDDING.md');
+    expect(status.error.message).toBe(
+      'MCP server "missing": command "epoch-no-such-server-cmd" was not found on PATH. Install it, or give its full path in "command".',
+    );
     expect(ms).toBeLessThan(200);
     await h.finish();
   });

@@ -80,7 +80,7 @@ async function failedConnect(
 }
 
 describe('stdio preflight', () => {
-  it('a missing command fails at once, naming the command, PATH and EMBEDDING.md', async () => {
+  it('a missing command fails at once, naming the command and PATH', async () => {
     const { error, ms, message } = await failedConnect(
       client(stdio({ command: 'epoch-no-such-command-xyz' })),
     );
@@ -88,7 +88,6 @@ describe('stdio preflight', () => {
     expect(message).toContain('"pre"');
     expect(message).toContain('"epoch-no-such-command-xyz"');
     expect(message).toContain('PATH');
-    expect(message).toContain('EMBEDDING.md');
     expect(ms).toBeLessThan(FAST_MS);
   });
 

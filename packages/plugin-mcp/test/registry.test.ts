@@ -94,7 +94,6 @@ describe('connectAll', () => {
     expect(missing.error.code).toBe('command_not_found');
     expect(missing.error.message).toContain('epoch-no-such-command-xyz');
     expect(missing.error.message).toContain('PATH');
-    expect(missing.error.message).toContain('EMBEDDING.md');
     const crash = statuses.crash;
     if (crash?.state !== 'failed') throw new Error(`crash: ${crash?.state}`);
     expect(crash.stderrTail).toContain('crash: cannot open database');
@@ -106,6 +105,24 @@ describe('connectAll', () => {
     );
     expect(result?.content).toEqual([{ type: 'text', text: 'still here' }]);
     expect(reg.tools().every((tool) => tool.name.startsWith('mcp__good__'))).toBe(true);
+  });
+
+  it("command not found: the status tells the user what to do; only the host's logger hears about embedding", async () => {
+    const logger = memoryLogger();
+    const reg = registry({ logger });
+    // npx nowhere on the PATH the child would get: a machine without Node.
+    const config = server('docs', {}, { command: 'npx', env: { PATH: dir.path } });
+    const [status] = await reg.connectAll([config], 'user');
+    if (status?.state !== 'failed') throw new Error(`expected failed, got ${status?.state}`);
+    expect(status.error).toEqual({
+      code: 'command_not_found',
+      message:
+        'MCP server "docs": command "npx" was not found on PATH. Install it ("npx" comes with Node.js), or give its full path in "command".',
+    });
+    const forHosts = logger.lines.filter((line) => line.message.includes('EMBEDDING.md'));
+    expect(forHosts).toHaveLength(1);
+    expect(forHosts[0]).toMatchObject({ level: 'warn', fields: { server: 'docs' } });
+    expect(forHosts[0]?.message).toContain('prepend the directory of the node it ships');
   });
 
   it('every status carries the source it was connected with', async () => {

@@ -330,6 +330,11 @@ function expectInsertedAsGiven(
 
 const FILE = '/home/user/.epoch/mcp.json';
 
+/** Configs without the position a url-only entry carries (SseServerConfig.inferredAt). */
+function placeless(servers: readonly McpServerConfig[]): object[] {
+  return servers.map((server) => ({ ...server, inferredAt: undefined }));
+}
+
 describe('mcp-config-write on generated files', () => {
   it('adds as one inserted piece that loads as given, in the file style, and removes back to the original bytes', () => {
     fc.assert(
@@ -354,7 +359,10 @@ describe('mcp-config-write on generated files', () => {
           const before = parseMcpConfig(original, FILE);
           const load = parseMcpConfig(after, FILE);
           expect(load.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-          expect(load.servers).toEqual(before.servers.filter((s) => s.name !== name));
+          // What each remaining server is stays; where it is written moves up with the removal.
+          expect(placeless(load.servers)).toEqual(
+            placeless(before.servers.filter((s) => s.name !== name)),
+          );
           // The comments inside the entry go with it; every other one stays.
           const root = parseTree(original, [], { allowTrailingComma: true });
           const entry = root && findNodeAtLocation(root, ['servers', name])?.parent;

@@ -8,7 +8,8 @@
 // any of them needs a new client, so it must change the fingerprint; including them all also
 // means no one has to decide again, per field, whether a change "matters".
 // What stays out: `name`. It is the key the fingerprint is compared under; a renamed server with
-// the same connection may reuse its cached tool list.
+// the same connection may reuse its cached tool list. And `inferredAt`, where an SSE entry without
+// a transport is written: moving an entry in the file changes nothing about its connection.
 //
 // Computed on the parsed config, so key order and snake_case/camelCase spellings in the file cannot
 // change it. Secrets (env, header values) go into the hash only; the hash reveals nothing of them.
@@ -25,7 +26,9 @@ export function fingerprint(config: McpServerConfig): string {
     .digest('hex');
 }
 
-type WithoutName<T> = { readonly [K in Exclude<keyof T, 'name'>]-?: T[K] | undefined };
+type WithoutName<T> = {
+  readonly [K in Exclude<keyof T, 'name' | 'inferredAt'>]-?: T[K] | undefined;
+};
 
 // Each transport spelled out: a field added to a config type that is not listed here does not
 // compile, so the fingerprint cannot silently miss it.

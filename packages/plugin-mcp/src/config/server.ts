@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import type { Diagnostic } from '@epoch-agent/infra';
 import {
   assertNever,
+  type McpEntryPosition,
   type McpServerCommon,
   type McpServerConfig,
   type McpTransportKind,
@@ -37,6 +38,7 @@ export function parseServer(name: string, value: unknown, where: Where): ServerR
     name,
     fields,
     baseDir: where.baseDir ?? dirname(where.file),
+    at: { file: where.file, ...where.locator.key(['servers', name]) },
     report: reporter(where, name, diagnostics),
   };
   const config = toConfig(entry);
@@ -48,6 +50,8 @@ interface Entry {
   readonly fields: Fields;
   /** What a relative `cwd` is relative to: the directory of the file it is in, by default. */
   readonly baseDir: string;
+  /** Where the entry's name is written. */
+  readonly at: McpEntryPosition;
   readonly report: Report;
 }
 
@@ -126,7 +130,13 @@ function toConfig(entry: Entry): McpServerConfig | undefined {
   switch (kind) {
     case 'stdio':
       return toStdio(entry, why);
-    case 'sse':
+    case 'sse': {
+      const config = toRemote(kind, entry, why);
+      // A url alone (not `"streamable": false`, which chose SSE): remembered, so a Streamable HTTP
+      // endpoint's failure can name this line.
+      const inferred = reason === 'url' && entry.fields.streamable === undefined;
+      return config === undefined || !inferred ? config : { ...config, inferredAt: entry.at };
+    }
     case 'http':
       return toRemote(kind, entry, why);
     default:

@@ -28,7 +28,7 @@ import {
   selectResourceURL,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors.js';
-import { messageOf } from '../request-options.js';
+import { messageOf, sentence } from '../request-options.js';
 import type { Scrubber } from '../secrets.js';
 import { discoverServerInfo } from './legacy-issuer.js';
 import { isExpired } from './refresh.js';
@@ -149,7 +149,7 @@ export class MachineConnectionAuth implements AuthProvider {
     if (error instanceof OAuthError) {
       return `${what}: the authorization server refused it (${error.code}: ${scrub(error.message)}). Check the "oauth" field of "${server}" in mcp.json (client_id and its credential, scopes), then reconnect it.`;
     }
-    return `${what}: ${scrub(messageOf(error))}. Reconnecting tries again.`;
+    return `${what}: ${sentence(scrub(messageOf(error)))} Reconnecting tries again.`;
   }
 }
 

@@ -18,6 +18,7 @@ import {
   type RemoteServerConfig,
   type StdioServerConfig,
 } from '../types.js';
+import { endSession } from './end-session.js';
 import { closeTransportAndReap } from './reap.js';
 import { answerBrokenStreams } from './request-streams.js';
 import { StdioTransport } from './stdio.js';
@@ -29,7 +30,9 @@ export interface McpTransportHandle {
   /**
    * Ends the connection for good. stdio: closeTransportAndReap (stdin EOF, grace, SIGTERM to the
    * group, grace, SIGKILL of whatever of the tree is left); a second call skips the grace periods.
-   * Remote: closes the transport (its SSE stream and requests in flight).
+   * Remote: closes the transport (its SSE stream and requests in flight); Streamable HTTP first
+   * ends its session with a DELETE, waiting for the answer at most END_SESSION_TIMEOUT_MS. A
+   * second call closes at once.
    */
   close(): Promise<void>;
 }
@@ -60,12 +63,13 @@ export const createTransport: McpTransportFactory = (config, options) => {
       return remoteHandle(
         new SSEClientTransport(new URL(config.url), remoteOptions(config, options)),
       );
-    case 'http':
-      return remoteHandle(
-        answerBrokenStreams(
-          new StreamableHTTPClientTransport(new URL(config.url), remoteOptions(config, options)),
-        ),
+    case 'http': {
+      const transport = answerBrokenStreams(
+        new StreamableHTTPClientTransport(new URL(config.url), remoteOptions(config, options)),
       );
+      const site = { server: config.name, logger: options.logger, scrub: secretScrubber(config) };
+      return remoteHandle(transport, () => endSession(transport, site));
+    }
     default:
       return assertNever(config, 'transport');
   }
@@ -108,15 +112,24 @@ function remoteOptions(
   return { requestInit: { headers: { ...config.headers } }, authProvider: auth, fetch: auth.fetch };
 }
 
-function remoteHandle(transport: Transport): McpTransportHandle {
+/** `leave`: what to tell the server before the transport closes (Streamable HTTP: end-session.ts). */
+function remoteHandle(
+  transport: Transport,
+  leave: () => Promise<void> = async () => {},
+): McpTransportHandle {
+  let closing = false;
   return {
     transport,
     stderrTail: () => '',
     close: async () => {
+      // The second close: at once, which also aborts a goodbye still waiting for its answer.
+      if (closing) return transport.close();
+      closing = true;
       // A dropped legacy SSE stream is reported (onerror) before EventSource arms its 3 s
       // reconnect timer. A close made from that report, in the same tick, would find no timer to
       // clear, and the timer would hold the process open. One microtask later it is armed.
       await Promise.resolve();
+      await leave();
       await transport.close();
     },
   };

@@ -4,7 +4,8 @@
 // wins. On Windows cross-spawn also tries the current directory first and each PATHEXT extension.
 // Also the environment itself and the "not found" error, so the preflight and the spawn agree.
 //
-// Node-only (file system): only the stdio path and the preflight import this module.
+// Node-only (file system): only the stdio path, the preflight and the connect attempt import
+// this module.
 
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
@@ -53,15 +54,31 @@ export async function resolveCommand(site: CommandSite): Promise<CommandLookup> 
     : { kind: 'notExecutable', path: notExecutable };
 }
 
-/** The error of a command that is nowhere to be found, from the preflight and the spawn alike. */
+/**
+ * The error of a command that is nowhere to be found, from the preflight and the spawn alike. It
+ * is for the person who wrote the config: what is missing and what to do about it.
+ */
 export function commandNotFound(server: string, command: string, cause?: unknown): McpError {
+  const node = NODE_COMMANDS.has(command) ? ` ("${command}" comes with Node.js)` : '';
   return new McpError(
     'command_not_found',
-    `MCP server "${server}": command "${command}" was not found on PATH. Install it or give its ` +
-      'full path in "command". A host that embeds epoch on machines without Node must prepend ' +
-      'the directory of the node it ships to process.env.PATH (see EMBEDDING.md, "user ' +
-      'machines without Node").',
+    `MCP server "${server}": command "${command}" was not found on PATH. Install it${node}, or ` +
+      'give its full path in "command".',
     { server, ...(cause === undefined ? {} : { cause }) },
+  );
+}
+
+const NODE_COMMANDS = new Set(['node', 'npx', 'npm']);
+
+/**
+ * What a host developer needs to hear about a command that was not found, and a CLI user does
+ * not: it goes to the host's logger (the CLI passes none), never into a status.
+ */
+export function commandNotFoundForHosts(server: string): string {
+  return (
+    `MCP server "${server}": its command was not found on this process's PATH. A host that ` +
+    'embeds epoch on machines without Node must prepend the directory of the node it ships to ' +
+    'process.env.PATH before servers start (see EMBEDDING.md, "User machines without Node").'
   );
 }
 

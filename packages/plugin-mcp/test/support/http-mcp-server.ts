@@ -5,11 +5,19 @@
 // without that header, so a test can prove the header reached every request.
 //
 // Faults for the fault-injection suite: `fault: 'http500'` answers every request with 500;
+// `fault: 'htmlPosts'` answers every POST with a 404 web page (a proxy in front of the server);
 // `fault: 'forgetOnCall'` (Streamable HTTP) answers every tools/call with 404 as for an unknown
 // session, so a client that re-initializes forever would show;
 // expireSessions() makes Streamable HTTP forget its sessions (404 until the client initializes
 // again); the tool `drop` opens an SSE answer (http) or uses the event stream (sse) and then
-// drops the connection mid-call.
+// drops the connection mid-call; the tool `reset` destroys the socket before any answer; the tool
+// `invalid` answers with the JSON-RPC error an older-SDK server sends (its message repeats the
+// code).
+//
+// Streamable HTTP sessions end with DELETE (answered as `onDelete` says); a GET without a session
+// is refused with `sessionlessGet` (404 by default), as a client that takes the endpoint for SSE
+// sees. `keepAlive: false` closes every connection after its answer, so a request made after
+// stop() finds nothing listening (ECONNREFUSED) rather than a pooled socket.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -21,6 +29,8 @@ export interface HttpRecord {
   readonly id?: number;
   readonly params?: Record<string, unknown>;
   readonly header: string | undefined;
+  /** The Mcp-Session-Id the request carried. */
+  readonly session?: string;
 }
 
 export interface RunningHttpMcpServer {
@@ -41,7 +51,15 @@ export async function startHttpMcpServer(options: {
   readonly mode: 'sse' | 'http';
   /** Lower-case header name every request must carry, and its value; absent: none is required. */
   readonly header?: readonly [string, string];
-  readonly fault?: 'http500' | 'forgetOnCall';
+  readonly fault?: 'http500' | 'htmlPosts' | 'forgetOnCall';
+  /** Streamable HTTP's answer to DELETE: end the session (default), 405, or never answer. */
+  readonly onDelete?: 'end' | 'refuse405' | 'hang';
+  /** Streamable HTTP's answer to a GET without a known session. Default 404. */
+  readonly sessionlessGet?: 400 | 404 | 405;
+  /** Default true. */
+  readonly keepAlive?: boolean;
+  /** Declare the resources capability and answer resources/list with one resource. */
+  readonly resources?: boolean;
 }): Promise<RunningHttpMcpServer> {
   const [headerName, headerValue] = options.header ?? ['', undefined];
   const records: HttpRecord[] = [];
@@ -55,7 +73,11 @@ export async function startHttpMcpServer(options: {
       dropMidCall(res);
       return;
     }
-    const answer = answerFor(message);
+    if (message.method === 'tools/call' && toolOf(message) === 'reset') {
+      res.socket?.destroy();
+      return;
+    }
+    const answer = answerFor(message, options.resources === true);
     if (answer === undefined) return; // hang: leave the request open
     const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, ...answer });
     if (options.mode === 'sse') {
@@ -97,8 +119,10 @@ export async function startHttpMcpServer(options: {
     open.add(res);
     res.on('close', () => open.delete(res));
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (options.keepAlive === false) res.setHeader('connection', 'close');
     const raw = req.method === 'POST' ? await readBody(req) : '';
     const message = raw === '' ? undefined : (JSON.parse(raw) as RpcMessage);
+    const carried = req.headers['mcp-session-id'];
     records.push({
       httpMethod: req.method ?? '',
       path,
@@ -106,9 +130,16 @@ export async function startHttpMcpServer(options: {
       ...(message?.id === undefined ? {} : { id: message.id }),
       ...(message?.params === undefined ? {} : { params: message.params }),
       header: headerValue === undefined ? undefined : (req.headers[headerName] as string),
+      ...(typeof carried === 'string' ? { session: carried } : {}),
     });
     if (options.fault === 'http500') {
       res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error: database down');
+      return;
+    }
+    if (options.fault === 'htmlPosts' && req.method === 'POST') {
+      res
+        .writeHead(404, { 'content-type': 'text/html' })
+        .end('<!DOCTYPE html>\n<html><body><h1>404</h1><p>No such page.</p></body></html>\n');
       return;
     }
     if (headerValue !== undefined && req.headers[headerName] !== headerValue) {
@@ -116,6 +147,10 @@ export async function startHttpMcpServer(options: {
       return;
     }
     const session = sessionFor(req, message);
+    if (session === null && req.method === 'GET' && options.sessionlessGet !== undefined) {
+      res.writeHead(options.sessionlessGet).end();
+      return;
+    }
     if (
       session === null ||
       (options.fault === 'forgetOnCall' && message?.method === 'tools/call')
@@ -141,6 +176,12 @@ export async function startHttpMcpServer(options: {
       return;
     }
     if (options.mode === 'http' && req.method === 'DELETE') {
+      if (options.onDelete === 'hang') return;
+      if (options.onDelete === 'refuse405') {
+        res.writeHead(405).end();
+        return;
+      }
+      sessions.delete(session);
       res.writeHead(200).end();
       return;
     }
@@ -159,16 +200,20 @@ export async function startHttpMcpServer(options: {
   };
 }
 
-function answerFor(message: RpcMessage): { result: unknown } | undefined {
+type Answer = { result: unknown } | { error: { code: number; message: string } };
+
+function answerFor(message: RpcMessage, resources: boolean): Answer | undefined {
   switch (message.method) {
     case 'initialize':
       return {
         result: {
           protocolVersion: message.params?.protocolVersion,
-          capabilities: { tools: {} },
+          capabilities: resources ? { tools: {}, resources: {} } : { tools: {} },
           serverInfo: { name: 'http-fixture', version: '0.0.1' },
         },
       };
+    case 'resources/list':
+      return { result: { resources: [{ uri: 'memo://one', name: 'one' }] } };
     case 'tools/list':
       return {
         result: {
@@ -176,12 +221,18 @@ function answerFor(message: RpcMessage): { result: unknown } | undefined {
             { name: 'echo', inputSchema: { type: 'object' } },
             { name: 'hang', inputSchema: { type: 'object' } },
             { name: 'drop', inputSchema: { type: 'object' } },
+            { name: 'reset', inputSchema: { type: 'object' } },
+            { name: 'invalid', inputSchema: { type: 'object' } },
           ],
         },
       };
     case 'tools/call': {
       const params = message.params as { name: string; arguments?: { text?: string } };
       if (params.name === 'hang') return undefined;
+      if (params.name === 'invalid') {
+        const text = 'Invalid arguments for tool invalid: "text" must be a string';
+        return { error: { code: -32602, message: `MCP error -32602: ${text}` } };
+      }
       return { result: { content: [{ type: 'text', text: String(params.arguments?.text) }] } };
     }
     default:

@@ -1,0 +1,49 @@
+// An entry with only a `url` is SSE (the seed's rule), but many servers today speak Streamable
+// HTTP only, and refuse the SSE event stream's GET with 400, 404 or 405. Such a refusal is worth
+// one more try: the same url as Streamable HTTP. If that connects, the failure says what to change
+// and where: `"type": "http"` on the entry's line. The probe's connection is closed at once, its
+// HTTP session ended like any other (DELETE).
+import { redactUrl } from '@epoch-agent/infra';
+import { SseError } from '@modelcontextprotocol/client';
+import { McpError } from './errors.js';
+import { reasonOf } from './http-failures.js';
+import type { OpenOutcome } from './session.js';
+import type { HttpServerConfig, McpEntryPosition, McpServerConfig } from './types.js';
+
+// How a Streamable HTTP endpoint answers a GET without a session: 400 (no session id), 404 (no
+// such session) or 405 (no GET stream at all).
+const STREAMABLE_REFUSALS = new Set([400, 404, 405]);
+
+/**
+ * When `error` is an inferred SSE server's event stream refused the way a Streamable HTTP
+ * endpoint refuses it, and the same url connects as Streamable HTTP (`open`, which must stay
+ * within what is left of the connect deadline): the error that says to add `"type": "http"`.
+ * Undefined otherwise, and the original failure stands.
+ */
+export async function streamableInstead(
+  config: McpServerConfig,
+  error: unknown,
+  open: (config: HttpServerConfig) => Promise<OpenOutcome>,
+): Promise<McpError | undefined> {
+  if (config.transport !== 'sse' || config.inferredAt === undefined) return undefined;
+  if (!(error instanceof SseError) || !STREAMABLE_REFUSALS.has(error.code ?? 0)) return undefined;
+  const { inferredAt, ...sse } = config;
+  const outcome = await open({ ...sse, transport: 'http' });
+  if (!outcome.ok) return undefined;
+  await outcome.session.close().catch(() => {});
+  return wrongTransport(config.name, config.url, error, inferredAt);
+}
+
+function wrongTransport(
+  server: string,
+  url: string,
+  refusal: SseError,
+  at: McpEntryPosition,
+): McpError {
+  const status = refusal.code ?? 0;
+  return new McpError(
+    'connect_failed',
+    `MCP server "${server}" failed to connect: ${redactUrl(url)} is a Streamable HTTP endpoint, not SSE. It refused the SSE event stream (GET answered HTTP ${status} ${reasonOf(status)}) but answered a Streamable HTTP initialize. An entry with only a "url" is taken as SSE: add "type": "http" to server "${server}" at ${at.file}:${at.line}.`,
+    { server, cause: refusal },
+  );
+}
