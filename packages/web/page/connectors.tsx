@@ -13,7 +13,7 @@ import { formatTokens } from './text.js';
 export function Connectors({ api }: { readonly api: Api }) {
   const [view, setView] = useState<McpView>();
   const [live, setLive] = useState<LiveState>('connecting');
-  const now = useNow();
+  useEverySecond();
   useEffect(() => api.watch(setView, setLive), [api]);
 
   const sources = Object.keys(MCP_GROUPS) as McpServerSource[];
@@ -47,9 +47,7 @@ export function Connectors({ api }: { readonly api: Api }) {
               {servers.length === 0 ? (
                 <p class="empty">{group.empty}</p>
               ) : (
-                servers.map((server) => (
-                  <ServerCard key={server.name} server={server} api={api} now={now} />
-                ))
+                servers.map((server) => <ServerCard key={server.name} server={server} api={api} />)
               )}
             </section>
           );
@@ -97,12 +95,11 @@ function LiveBanner({ live }: { readonly live: LiveState }) {
   }
 }
 
-/** The time now, renewed every second: countdowns to reconnect attempts. */
-function useNow(): number {
-  const [now, setNow] = useState(Date.now());
+/** Renders the page again every second, so countdowns to reconnect attempts count down. */
+function useEverySecond(): void {
+  const [, setTick] = useState(0);
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    const timer = setInterval(() => setTick((tick) => tick + 1), 1000);
     return () => clearInterval(timer);
   }, []);
-  return now;
 }

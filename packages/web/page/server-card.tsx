@@ -11,10 +11,9 @@ import { ToolList } from './tool-list.js';
 interface Props {
   readonly server: ServerView;
   readonly api: Api;
-  readonly now: number;
 }
 
-export function ServerCard({ server, api, now }: Props) {
+export function ServerCard({ server, api }: Props) {
   const [busy, setBusy] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [confirming, setConfirming] = useState(false);
@@ -67,7 +66,7 @@ export function ServerCard({ server, api, now }: Props) {
             attempt {status.reconnect.attempt} of {status.reconnect.attempts}
             {status.reconnect.nextAttemptAt === undefined
               ? ' running'
-              : ` ${inSeconds(status.reconnect.nextAttemptAt, now)}`}
+              : ` ${inSeconds(status.reconnect.nextAttemptAt, Date.now())}`}
           </span>
         )}
         {status?.state === 'idle' && (
@@ -182,7 +181,7 @@ export function ServerCard({ server, api, now }: Props) {
               <tr key={field.field}>
                 <th scope="row">{field.field}</th>
                 <td>
-                  <code>{JSON.stringify(field.value)}</code>
+                  <code>{field.value === undefined ? '—' : JSON.stringify(field.value)}</code>
                 </td>
                 <td class="from">
                   {field.from.kind === 'file'

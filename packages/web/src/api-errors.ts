@@ -6,6 +6,7 @@ import {
   isMcpConfigWriteError,
   isMcpError,
   isRuntimeError,
+  type McpConfigWriteError,
   type McpConfigWriteErrorCode,
   type McpErrorCode,
   type RuntimeErrorCode,
@@ -75,7 +76,6 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
 /** The answer to an error a runtime call threw; anything unknown is a 500 with its message. */
 export function fromError(error: unknown): ApiError {
   if (isMcpConfigWriteError(error)) {
-    const { code, message } = error;
     const diagnostics = error.diagnostics.map(({ file, path, line, column, message }) => ({
       file,
       path,
@@ -83,15 +83,8 @@ export function fromError(error: unknown): ApiError {
       column,
       message,
     }));
-    const field = code === 'invalid_name' || code === 'duplicate_server' ? 'name' : undefined;
-    const fields =
-      field === undefined
-        ? code === 'invalid_server'
-          ? fieldsOf(diagnostics, error.server)
-          : undefined
-        : { [field]: message };
-    return apiError(CONFIG_WRITE_STATUS[code], code, message, {
-      ...(fields === undefined ? {} : { fields }),
+    return apiError(CONFIG_WRITE_STATUS[error.code], error.code, error.message, {
+      ...fieldsOf(error, diagnostics),
       ...(diagnostics.length === 0 ? {} : { diagnostics }),
     });
   }
@@ -101,8 +94,24 @@ export function fromError(error: unknown): ApiError {
   return apiError(500, 'internal_error', `epoch web could not do that: ${message}`);
 }
 
-/** Each diagnostic of the new server under the form field it is about (`servers.x.args[0]`: args). */
+/** The form fields a refusal of addServer is about, so the page shows it under them. */
 function fieldsOf(
+  error: McpConfigWriteError,
+  diagnostics: readonly { readonly path: string; readonly message: string }[],
+): { fields?: Partial<Record<AddServerField, string>> } {
+  switch (error.code) {
+    case 'invalid_name':
+    case 'duplicate_server':
+      return { fields: { name: error.message } };
+    case 'invalid_server':
+      return { fields: diagnosticFields(diagnostics, error.server) };
+    default:
+      return {};
+  }
+}
+
+/** Each diagnostic of the new server under the form field it is about (`servers.x.args[0]`: args). */
+function diagnosticFields(
   diagnostics: readonly { readonly path: string; readonly message: string }[],
   server: string | undefined,
 ): Partial<Record<AddServerField, string>> {

@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '@epoch-agent/infra';
-import { type BuildRuntimeOptions, buildRuntime } from '@epoch-agent/runtime';
+import { type BuildRuntimeOptions, buildRuntime, type Runtime } from '@epoch-agent/runtime';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
 import { watchUserConfig } from './config-watch.js';
@@ -55,7 +55,7 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
   const token = randomBytes(32).toString('base64url');
   const url = `http://127.0.0.1:${port}/#token=${token}`;
 
-  let runtime: Awaited<ReturnType<typeof buildRuntime>>;
+  let runtime: Runtime;
   try {
     runtime = await buildRuntime(runtimeOptions);
   } catch (error) {

@@ -20,6 +20,9 @@ import {
 } from './web-helpers.js';
 
 const OUTPUT = fileURLToPath(new URL('./output/', import.meta.url));
+const MORTAL = `--mortal-${process.pid}`;
+// The wait before the one reconnect attempt: long enough for the page to show it counting down.
+const RECONNECT_DELAY_MS = 3000;
 // Long enough for a server to connect on a loaded machine; a wait that runs out fails the test.
 const WAIT = { timeout: 20_000 };
 
@@ -36,7 +39,9 @@ beforeAll(async () => {
     '  // Written by hand; the page must keep every byte of it.',
     '  "servers": {',
     `    "words": ${JSON.stringify(fixtureEntry(ANNOTATED_SERVER))},`,
-    `    "broken": ${JSON.stringify(fixtureEntry(FAILING_SERVER))}`,
+    `    "broken": ${JSON.stringify(fixtureEntry(FAILING_SERVER))},`,
+    `    "mortal": ${JSON.stringify({ command: process.execPath, args: [ANNOTATED_SERVER, MORTAL] })},`,
+    `    "sleepy": ${JSON.stringify(fixtureEntry(ANNOTATED_SERVER, { idle_timeout_seconds: 1 }))}`,
     '  }',
     '}',
     '',
@@ -51,6 +56,7 @@ beforeAll(async () => {
   [chromium, web] = await Promise.all([
     launchChromium(),
     startTestWeb({
+      reconnectDelaysMs: [RECONNECT_DELAY_MS],
       hostCapabilities: {
         namespace: 'acme',
         mcpServers: { helper: fixtureEntry(ANNOTATED_SERVER) },
@@ -129,6 +135,30 @@ describe('the connectors page', () => {
     await expect(broken.locator('.stderr pre').textContent()).resolves.toContain(
       'error: WEATHER_API_KEY is not set',
     );
+  });
+
+  it('a server whose process dies shows reconnecting with its next attempt, then connected again', async () => {
+    const mortal = card('mortal');
+    await mortal.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+    const [pid] = processesWith(MORTAL);
+    process.kill(pid as number, 'SIGKILL');
+    await mortal.and(page.locator('[data-state="reconnecting"]')).waitFor(WAIT);
+    await expect(mortal.locator('.detail').textContent()).resolves.toMatch(
+      /^attempt 1 of 1 (in [1-3] s|now|running)$/,
+    );
+    await expect(mortal.locator('.error .message').textContent()).resolves.toContain(
+      'reconnecting in the background',
+    );
+    await mortal.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+    expect(processesWith(MORTAL)).toHaveLength(1);
+  });
+
+  it('a server closed for being idle shows idle and since when', async () => {
+    const sleepy = card('sleepy');
+    await sleepy.and(page.locator('[data-state="idle"]')).waitFor(WAIT);
+    await expect(sleepy.locator('.state').textContent()).resolves.toBe('idle');
+    await expect(sleepy.locator('.detail').textContent()).resolves.toMatch(/^since \S+/);
+    await expect(sleepy.locator('.hint').textContent()).resolves.toContain('next tool call');
   });
 
   it('adding a stdio server through the form: a pasted line split like a shell, connected with its tools, the file the original plus one insertion', async () => {
