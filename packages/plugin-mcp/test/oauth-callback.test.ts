@@ -55,6 +55,36 @@ describe('login callback server', () => {
     }
   });
 
+  it('with a return URL, the callback sends the browser back there, on success and on error; a stale link still gets the page', async () => {
+    const returnUrl = 'http://127.0.0.1:9/#token=page-key';
+    for (const [query, param, value] of [
+      [`code=the-code&state=${STATE}`, 'code', 'the-code'],
+      [`error=access_denied&state=${STATE}`, 'error', 'access_denied'],
+    ] as const) {
+      const server = await startCallbackServer({
+        server: 'gh',
+        port: 0,
+        state: STATE,
+        signal: new AbortController().signal,
+        returnUrl,
+      });
+      try {
+        const stale = await fetch(`${server.redirectUrl}?code=old&state=other`, {
+          redirect: 'manual',
+        });
+        expect(stale.status).toBe(400);
+        expect(await stale.text()).toContain('epoch mcp login gh');
+        const browser = await fetch(`${server.redirectUrl}?${query}`, { redirect: 'manual' });
+        expect(browser.status).toBe(303);
+        expect(browser.headers.get('location')).toBe(returnUrl);
+        expect(browser.headers.get('referrer-policy')).toBe('no-referrer');
+        expect((await server.callback).get(param)).toBe(value);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
   it('aborting stops the wait with the abort reason and frees the port', async () => {
     const controller = new AbortController();
     const server = await startCallbackServer({

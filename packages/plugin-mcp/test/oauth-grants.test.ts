@@ -233,6 +233,30 @@ describe('epoch mcp login', () => {
   });
 });
 
+describe('an interactive login stopped by its caller', () => {
+  it('rejects with the reason and closes its callback server while the browser is away', async () => {
+    const server = await grantServer({ grantTypes: ['authorization_code'] });
+    const { client: c } = client(server.url, { clientId: 'app', clientSecret: SECRET });
+    const logins = ownLogins();
+    cleanups.push(() => logins.remove());
+    const page = new AbortController();
+    let redirectUri: string | undefined;
+    const error = await loginToServer({
+      config: c.config,
+      store: logins.store,
+      signal: page.signal,
+      onAuthorizationUrl: (url) => {
+        redirectUri = new URL(url).searchParams.get('redirect_uri') ?? undefined;
+        page.abort(new Error('the page was closed'));
+      },
+      openUrl: async () => {},
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('the page was closed');
+    expect(redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    await expect(fetch(`${redirectUri}?code=late&state=x`)).rejects.toThrow();
+  });
+});
+
 describe('no grant in mcp.json: a registered client with a secret', () => {
   it('gets its own token where the authorization server offers only client_credentials', async () => {
     const server = await grantServer({ grantTypes: ['client_credentials'] });

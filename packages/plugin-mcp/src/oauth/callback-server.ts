@@ -20,6 +20,11 @@ export interface CallbackServerOptions {
   readonly state: string;
   /** Aborting stops waiting: `callback` rejects with the signal's reason. */
   readonly signal: AbortSignal;
+  /**
+   * The matching callback sends the browser here (303) instead of answering with a page: back to
+   * the page that started the login, which shows how it ends.
+   */
+  readonly returnUrl?: string;
 }
 
 export interface CallbackServer {
@@ -58,6 +63,12 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     }
     const { resolve } = settle;
     settle = undefined;
+    res.on('finish', () => void close());
+    resolve(url.searchParams);
+    if (options.returnUrl !== undefined) {
+      res.writeHead(303, { location: options.returnUrl, ...PRIVATE }).end();
+      return;
+    }
     const failed = url.searchParams.has('error');
     page(
       res,
@@ -67,8 +78,6 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
         ? `The login to "${name}" was not completed. The terminal says why; you can close this tab.`
         : `epoch is now logged in to "${name}". You can close this tab.`,
     );
-    res.on('finish', () => void close());
-    resolve(url.searchParams);
   });
 
   let closed: Promise<void> | undefined;
@@ -111,15 +120,16 @@ function listen(http: ReturnType<typeof createServer>, port: number, name: strin
   });
 }
 
+// The callback's URL carries the code: no referrer leaves it, nothing frames it, nothing caches it.
+const PRIVATE = {
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+} as const;
+
 function page(res: ServerResponse, status: number, title: string, text: string): void {
   const body = `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><p>${escapeHtml(text)}</p>\n`;
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    // The page's URL carries the code: no referrer leaves it, nothing frames it.
-    'referrer-policy': 'no-referrer',
-    'x-frame-options': 'DENY',
-  });
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...PRIVATE });
   res.end(body);
 }
 

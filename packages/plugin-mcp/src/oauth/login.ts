@@ -40,6 +40,14 @@ export interface McpLoginOptions {
   readonly openUrl: (url: string) => Promise<void>;
   /** The whole login, browser included. Default 5 minutes. */
   readonly timeoutMs?: number;
+  /**
+   * Where the browser is sent (a 303) when the authorization server hands it back, instead of the
+   * callback's own "you can close this tab" page: the page that started the login (the connectors
+   * page). The login goes on after that: the code is exchanged and the connection checked.
+   */
+  readonly returnUrl?: string;
+  /** Stops the login (its callback server with it); it rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
   readonly logger?: Logger;
 }
 
@@ -71,6 +79,9 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
       ),
     timeoutMs,
   );
+  const stop = (): void => deadline.abort(options.signal?.reason);
+  if (options.signal?.aborted) stop();
+  options.signal?.addEventListener('abort', stop, { once: true });
   const fetchFn: FetchLike = (url, init) =>
     fetch(url, { ...init, signal: anySignal(deadline.signal, init?.signal) });
   const provider = new LoginProvider({
@@ -104,6 +115,7 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
         resourceMetadataUrl: challenge.resourceMetadataUrl,
         fetchFn,
         signal: deadline.signal,
+        returnUrl: options.returnUrl,
       });
       const verified = await verify(config, store, logger);
       if (verified.kind === 'failed') throw verified.error;
@@ -131,6 +143,7 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
     throw loginError(name, error);
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener('abort', stop);
     deadline.abort();
   }
 }
@@ -146,6 +159,7 @@ interface RoundOptions {
   readonly resourceMetadataUrl: URL | undefined;
   readonly fetchFn: FetchLike;
   readonly signal: AbortSignal;
+  readonly returnUrl: string | undefined;
 }
 
 /**
@@ -153,10 +167,16 @@ interface RoundOptions {
  * exchanged and the login saved. Returns the callback port, for the next round to reuse.
  */
 async function authorizeOnce(round: RoundOptions): Promise<number> {
-  const { config, provider, scope, fetchFn, signal } = round;
+  const { config, provider, scope, fetchFn, signal, returnUrl } = round;
   const state = randomBytes(32).toString('base64url');
   const listen = (port: number) =>
-    startCallbackServer({ server: config.name, port, state, signal });
+    startCallbackServer({
+      server: config.name,
+      port,
+      state,
+      signal,
+      ...(returnUrl === undefined ? {} : { returnUrl }),
+    });
   // The port an earlier login registered may be taken now: then any port (and a new registration).
   const callback = await listen(round.port).catch((error: unknown) => {
     if (round.portIsFixed || round.port === 0) throw error;

@@ -1,0 +1,302 @@
+// "Add server": a name and the three things the seed's form asks — the transport, the command (or
+// URL), and env variables as rows. A command line pasted from a README is split as a shell would
+// split it (split-command.ts) and shown as the words epoch will run; leading NAME=value words go
+// to the environment. Everything else (timeouts, oauth, headers) is written by hand in the file,
+// and after adding, the form says which file and which fields.
+import { useState } from 'preact/hooks';
+import type {
+  AddServerField,
+  AddServerRequest,
+  AddServerResponse,
+  ApiErrorBody,
+} from '../src/api-types.js';
+import { envNameProblem } from '../src/form-rules.js';
+import type { Api } from './api.js';
+import { splitCommandLine } from './split-command.js';
+
+type Transport = AddServerRequest['transport'];
+
+const TRANSPORTS: Record<Transport, { readonly label: string; readonly placeholder: string }> = {
+  stdio: {
+    label: 'stdio: a command epoch starts',
+    placeholder: 'npx -y @modelcontextprotocol/server-filesystem /tmp',
+  },
+  http: { label: 'Streamable HTTP: a URL', placeholder: 'https://mcp.example.com/mcp' },
+  sse: { label: 'SSE: a URL', placeholder: 'https://mcp.example.com/sse' },
+};
+
+interface EnvRow {
+  readonly id: number;
+  readonly name: string;
+  readonly value: string;
+}
+
+/** The form's own inputs, each of which a field error is shown under. */
+type Input = 'name' | 'transport' | 'target' | 'env';
+type Errors = Partial<Record<Input, string>>;
+
+const INPUT_OF: Record<AddServerField, Input> = {
+  name: 'name',
+  transport: 'transport',
+  command: 'target',
+  args: 'target',
+  url: 'target',
+  env: 'env',
+};
+
+interface Props {
+  readonly api: Api;
+  readonly file: string;
+  readonly namePattern: string;
+}
+
+let nextRowId = 0;
+
+export function AddServerForm({ api, file, namePattern }: Props) {
+  const [name, setName] = useState('');
+  const [transport, setTransport] = useState<Transport>('stdio');
+  const [line, setLine] = useState('');
+  const [rows, setRows] = useState<readonly EnvRow[]>([]);
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<ApiErrorBody['error']>();
+  const [added, setAdded] = useState<{ name: string; answer: AddServerResponse }>();
+  const [busy, setBusy] = useState(false);
+
+  const stdio = transport === 'stdio';
+  const words = splitCommandLine(line);
+
+  /** The request the form makes, or what is wrong with each input. */
+  const check = ():
+    | { readonly ok: true; readonly request: AddServerRequest }
+    | { readonly ok: false; readonly errors: Errors } => {
+    const errors: Errors = {};
+    if (name === '') errors.name = 'Give the server a name.';
+    else if (!new RegExp(namePattern).test(name)) {
+      errors.name = `Only letters, digits, "_" and "-": the name becomes part of tool names (mcp__${name}__…), which model providers restrict.`;
+    }
+    if (!stdio) {
+      const url = line.trim();
+      if (url === '') errors.target = 'Give the URL of the server.';
+      return Object.keys(errors).length > 0
+        ? { ok: false, errors }
+        : { ok: true, request: { name, transport, url } };
+    }
+    const env: Record<string, string> = {};
+    for (const [key, value] of words.ok ? words.env : []) env[key] = value;
+    for (const row of rows) {
+      if (row.name === '' && row.value === '') continue;
+      const problem = envNameProblem(row.name);
+      if (problem !== undefined) errors.env = problem;
+      else if (env[row.name] !== undefined) {
+        errors.env = `${row.name} is set twice (in the command line and a row, or in two rows).`;
+      } else env[row.name] = row.value;
+    }
+    if (!words.ok) errors.target = words.message;
+    else if (words.argv.length === 0) errors.target = 'Give the command that starts the server.';
+    const [command, ...args] = words.ok ? words.argv : [];
+    if (Object.keys(errors).length > 0 || command === undefined) return { ok: false, errors };
+    return { ok: true, request: { name, transport, command, args, env } };
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setAdded(undefined);
+    setFailure(undefined);
+    const checked = check();
+    setErrors(checked.ok ? {} : checked.errors);
+    if (!checked.ok) return;
+    const { request } = checked;
+    setBusy(true);
+    try {
+      const result = await api.call<AddServerResponse>('POST', '/api/mcp', request);
+      if (result.ok) {
+        setAdded({ name: request.name, answer: result.value });
+        setName('');
+        setLine('');
+        setRows([]);
+        return;
+      }
+      const fields: Errors = {};
+      for (const [field, message] of Object.entries(result.error.fields ?? {})) {
+        fields[INPUT_OF[field as AddServerField]] ??= message;
+      }
+      setErrors(fields);
+      if (Object.keys(fields).length === 0) setFailure(result.error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const setRow = (id: number, change: Partial<EnvRow>) =>
+    setRows(rows.map((row) => (row.id === id ? { ...row, ...change } : row)));
+
+  return (
+    <section class="group add" aria-labelledby="add-title">
+      <h2 id="add-title">Add a server</h2>
+      <p class="about">
+        Written into <code>{file}</code>, which keeps your comments and layout; the server connects
+        at once.
+      </p>
+      <form onSubmit={submit} noValidate>
+        <label>
+          Name
+          <input
+            name="name"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            pattern={namePattern}
+            autocomplete="off"
+            spellcheck={false}
+            aria-invalid={errors.name !== undefined}
+          />
+        </label>
+        <FieldError message={errors.name} />
+
+        <label>
+          Transport
+          <select
+            name="transport"
+            value={transport}
+            onChange={(e) => setTransport(e.currentTarget.value as Transport)}
+          >
+            {(Object.keys(TRANSPORTS) as Transport[]).map((t) => (
+              <option key={t} value={t}>
+                {TRANSPORTS[t].label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <FieldError message={errors.transport} />
+
+        <label>
+          {stdio ? 'Command' : 'URL'}
+          <input
+            name="target"
+            value={line}
+            onInput={(e) => setLine(e.currentTarget.value)}
+            placeholder={TRANSPORTS[transport].placeholder}
+            autocomplete="off"
+            spellcheck={false}
+            aria-invalid={errors.target !== undefined}
+          />
+        </label>
+        {stdio && words.ok && words.argv.length > 0 && (
+          <p class="words">
+            <span class="runs">epoch will run:</span>
+            {words.env.map(([key]) => (
+              <span class="word env" key={`env-${key}`}>
+                {key}=…
+              </span>
+            ))}
+            {words.argv.map((word, i) => (
+              <span class={i === 0 ? 'word command' : 'word'} key={i}>
+                {word}
+              </span>
+            ))}
+          </p>
+        )}
+        {stdio && !words.ok && errors.target === undefined && (
+          <p class="field-error">{words.message}</p>
+        )}
+        <FieldError message={errors.target} />
+
+        <fieldset disabled={!stdio}>
+          <legend>Environment variables</legend>
+          {!stdio && (
+            <p class="about">
+              A remote server gets no environment; write its headers (for example Authorization) by
+              hand in <code>{file}</code> after adding it.
+            </p>
+          )}
+          {stdio &&
+            rows.map((row) => (
+              <div class="env-row" key={row.id}>
+                <input
+                  aria-label="Variable name"
+                  placeholder="NAME"
+                  value={row.name}
+                  onInput={(e) => setRow(row.id, { name: e.currentTarget.value })}
+                  autocomplete="off"
+                  spellcheck={false}
+                />
+                <input
+                  aria-label={`Value of ${row.name || 'the variable'}`}
+                  placeholder="value"
+                  type="password"
+                  value={row.value}
+                  onInput={(e) => setRow(row.id, { value: e.currentTarget.value })}
+                  autocomplete="off"
+                />
+                <button
+                  type="button"
+                  aria-label={`Remove ${row.name || 'this variable'}`}
+                  onClick={() => setRows(rows.filter((r) => r.id !== row.id))}
+                >
+                  ×
+                </button>
+              </div>
+            ))}
+          {stdio && (
+            <button
+              type="button"
+              onClick={() => setRows([...rows, { id: nextRowId++, name: '', value: '' }])}
+            >
+              Add a variable
+            </button>
+          )}
+        </fieldset>
+        <FieldError message={errors.env} />
+
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Adding and connecting…' : 'Add server'}
+        </button>
+      </form>
+
+      {failure !== undefined && (
+        <div class="problem" role="alert">
+          <p>{failure.message}</p>
+          {failure.diagnostics !== undefined && (
+            <ul>
+              {failure.diagnostics.map((d) => (
+                <li key={`${d.line}:${d.column}`}>
+                  <code>
+                    {d.file}:{d.line}:{d.column}
+                  </code>{' '}
+                  {d.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {added !== undefined && (
+        <div class="notice" role="status">
+          <p>
+            Added <strong>{added.name}</strong> to <code>{added.answer.file}</code>
+            {added.answer.status !== undefined && <> ({added.answer.status.state})</>}.
+          </p>
+          {added.answer.setByHand.length > 0 && (
+            <p>
+              Its other fields are written there by hand when you need them:{' '}
+              {added.answer.setByHand.map((field, i) => (
+                <span key={field}>
+                  {i > 0 && ', '}
+                  <code>{field}</code>
+                </span>
+              ))}
+              .
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function FieldError({ message }: { readonly message: string | undefined }) {
+  return message === undefined ? null : (
+    <p class="field-error" role="alert">
+      {message}
+    </p>
+  );
+}

@@ -1,0 +1,105 @@
+// The page: every MCP server epoch knows, grouped by where it comes from (MCP_GROUPS), live; the
+// diagnostics of the files they come from; and the form that adds one.
+
+import type { McpServerSource } from '@epoch-agent/runtime';
+import { useEffect, useState } from 'preact/hooks';
+import type { McpView } from '../src/api-types.js';
+import { AddServerForm } from './add-server-form.js';
+import type { Api, LiveState } from './api.js';
+import { MCP_GROUPS } from './groups.js';
+import { ServerCard } from './server-card.js';
+import { formatTokens } from './text.js';
+
+export function Connectors({ api }: { readonly api: Api }) {
+  const [view, setView] = useState<McpView>();
+  const [live, setLive] = useState<LiveState>('connecting');
+  useEverySecond();
+  useEffect(() => api.watch(setView, setLive), [api]);
+
+  const sources = Object.keys(MCP_GROUPS) as McpServerSource[];
+  return (
+    <main class="page">
+      <header>
+        <h1>Connectors</h1>
+        <p class="about">
+          The MCP servers epoch connects, and the tools each one gives the model.
+          {view && (
+            <>
+              {' '}
+              Yours are in <code>{view.file}</code>.
+            </>
+          )}
+        </p>
+      </header>
+      <LiveBanner live={live} />
+      {view &&
+        sources.map((source) => {
+          const group = MCP_GROUPS[source];
+          const servers = view.groups[source];
+          const tokens = servers.reduce((sum, server) => sum + server.contextTokens, 0);
+          return (
+            <section class="group" data-group={source} key={source}>
+              <h2>
+                {group.title} <span class="count">{servers.length}</span>
+                {tokens > 0 && <span class="cost">≈ {formatTokens(tokens)} of context</span>}
+              </h2>
+              <p class="about">{group.about}</p>
+              {servers.length === 0 ? (
+                <p class="empty">{group.empty}</p>
+              ) : (
+                servers.map((server) => <ServerCard key={server.name} server={server} api={api} />)
+              )}
+            </section>
+          );
+        })}
+      {view && view.diagnostics.length > 0 && (
+        <section class="group diagnostics" aria-label="Problems in the files">
+          <h2>Problems in the files</h2>
+          <ul>
+            {view.diagnostics.map((d) => (
+              <li key={`${d.file}:${d.line}:${d.column}:${d.code}`} class={d.severity}>
+                <code>
+                  {d.file}:{d.line}:{d.column}
+                </code>{' '}
+                <code>{d.path}</code> — {d.message}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {view && <AddServerForm api={api} file={view.file} namePattern={view.namePattern} />}
+    </main>
+  );
+}
+
+function LiveBanner({ live }: { readonly live: LiveState }) {
+  switch (live) {
+    case 'live':
+      return null;
+    case 'connecting':
+      return <p class="banner">Connecting to epoch web…</p>;
+    case 'lost':
+      return (
+        <p class="banner problem" role="alert">
+          Lost the connection to epoch web; trying again. If it was stopped, start it again with{' '}
+          <code>epoch web</code>.
+        </p>
+      );
+    case 'refused':
+      return (
+        <p class="banner problem" role="alert">
+          epoch web refused this page's key: this page belongs to an earlier launch. Open the URL
+          that <code>epoch web</code> printed this time.
+        </p>
+      );
+  }
+}
+
+/** Renders the page again every second, so countdowns to reconnect attempts count down. */
+function useEverySecond(): void {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((tick) => tick + 1), 1000);
+    return () => clearInterval(timer);
+  }, []);
+}

@@ -1,0 +1,202 @@
+// One server on the page: its state (dot and word), what it runs or reaches, where it is written,
+// its last error with what to do and its stderr tail, its tools, and the actions that apply to it
+// (reconnect; log in for a remote server; remove for a server of the user's own file).
+import { useState } from 'preact/hooks';
+import type { LoginStarted, ServerState, ServerView } from '../src/api-types.js';
+import type { Api } from './api.js';
+import { STATE_LOOKS } from './states.js';
+import { formatTokens, inSeconds } from './text.js';
+import { ToolList } from './tool-list.js';
+
+interface Props {
+  readonly server: ServerView;
+  readonly api: Api;
+}
+
+export function ServerCard({ server, api }: Props) {
+  const [busy, setBusy] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+  const [confirming, setConfirming] = useState(false);
+  const { name, status, target, origin } = server;
+  const state: ServerState = status?.state ?? 'disabled';
+  const look = STATE_LOOKS[state];
+  const path = `/api/mcp/${encodeURIComponent(name)}`;
+
+  const act = async (what: string, run: () => Promise<string | undefined>) => {
+    setBusy(what);
+    setProblem(undefined);
+    try {
+      setProblem(await run());
+    } finally {
+      setBusy(undefined);
+    }
+  };
+  const reconnect = () =>
+    act('reconnect', async () => {
+      const result = await api.call('POST', `${path}/reconnect`);
+      return result.ok ? undefined : result.error.message;
+    });
+  const login = () =>
+    act('login', async () => {
+      const result = await api.call<LoginStarted>('POST', `${path}/login`);
+      if (!result.ok) return result.error.message;
+      // This tab goes to the authorization server; the login sends it back here when it is done.
+      if (result.value.authorizationUrl !== undefined) {
+        location.assign(result.value.authorizationUrl);
+      }
+      return undefined;
+    });
+  const remove = () =>
+    act('remove', async () => {
+      const result = await api.call('DELETE', path);
+      setConfirming(false);
+      return result.ok ? undefined : result.error.message;
+    });
+
+  const error = status !== undefined && 'error' in status ? status.error : undefined;
+  const stderr = status !== undefined && 'stderrTail' in status ? status.stderrTail.trimEnd() : '';
+  return (
+    <article class="server" data-server={name} data-state={state} aria-label={name}>
+      <div class="head">
+        <span class={`dot ${look.tone}`} aria-hidden="true" />
+        <h3>{name}</h3>
+        <span class={`state ${look.tone}`}>{look.word}</span>
+        {status?.state === 'reconnecting' && (
+          <span class="detail">
+            attempt {status.reconnect.attempt} of {status.reconnect.attempts}
+            {status.reconnect.nextAttemptAt === undefined
+              ? ' running'
+              : ` ${inSeconds(status.reconnect.nextAttemptAt, Date.now())}`}
+          </span>
+        )}
+        {status?.state === 'idle' && (
+          <span class="detail">since {new Date(status.since).toLocaleTimeString()}</span>
+        )}
+        {status?.state === 'connected' && (
+          <span class="detail">
+            {status.serverInfo.name} {status.serverInfo.version}
+          </span>
+        )}
+        <span class="actions">
+          {status !== undefined && (
+            <button type="button" onClick={reconnect} disabled={busy !== undefined}>
+              {busy === 'reconnect' ? 'Reconnecting…' : 'Reconnect'}
+            </button>
+          )}
+          {target.transport !== 'stdio' && (
+            <button
+              type="button"
+              onClick={login}
+              disabled={busy !== undefined}
+              class={state === 'needsLogin' ? 'primary' : ''}
+            >
+              {busy === 'login' ? 'Starting login…' : 'Log in'}
+            </button>
+          )}
+          {origin.source === 'user' &&
+            (confirming ? (
+              <>
+                <button type="button" class="danger" onClick={remove} disabled={busy !== undefined}>
+                  {busy === 'remove' ? 'Removing…' : 'Remove from mcp.json'}
+                </button>
+                <button type="button" onClick={() => setConfirming(false)}>
+                  Cancel
+                </button>
+              </>
+            ) : (
+              <button type="button" onClick={() => setConfirming(true)}>
+                Remove
+              </button>
+            ))}
+        </span>
+      </div>
+
+      <p class="target">
+        <span class="transport">{target.transport}</span>{' '}
+        {target.transport === 'stdio' ? (
+          <code>
+            {[target.command, ...target.args].map((word, i) => (
+              <span class="word" key={i}>
+                {word}
+              </span>
+            ))}
+          </code>
+        ) : (
+          <code>{target.url}</code>
+        )}
+      </p>
+      <p class="origin">
+        {origin.source === 'host' && <>From the application (namespace {origin.namespace}).</>}
+        {origin.source === 'plugin' && <>From plugin {origin.plugin}.</>}
+        {server.at !== undefined && (
+          <>
+            {' '}
+            Written at{' '}
+            <code>
+              {server.at.file}:{server.at.line}:{server.at.column}
+            </code>
+            .
+          </>
+        )}
+      </p>
+
+      {server.login?.state === 'pending' && (
+        <p class="notice" role="status">
+          Waiting for the login in the browser…{' '}
+          {server.login.authorizationUrl !== undefined && (
+            <a href={server.login.authorizationUrl}>Continue the login</a>
+          )}
+        </p>
+      )}
+      {server.login?.state === 'failed' && (
+        <p class="problem" role="alert">
+          The login did not finish: {server.login.message}
+        </p>
+      )}
+      {error !== undefined && (
+        <div class="error" role="alert">
+          <p class="message">{error.message}</p>
+          {look.hint !== undefined && <p class="hint">{look.hint}</p>}
+        </div>
+      )}
+      {error === undefined && look.hint !== undefined && <p class="hint">{look.hint}</p>}
+      {stderr !== '' && (
+        <details class="stderr" open={state === 'failed'}>
+          <summary>stderr (last lines)</summary>
+          <pre>{stderr}</pre>
+        </details>
+      )}
+      {problem !== undefined && (
+        <p class="problem" role="alert">
+          {problem}
+        </p>
+      )}
+
+      <ToolList server={name} tools={server.tools} />
+      <details class="fields">
+        <summary>Settings</summary>
+        <table>
+          <tbody>
+            {server.fields.map((field) => (
+              <tr key={field.field}>
+                <th scope="row">{field.field}</th>
+                <td>
+                  <code>{field.value === undefined ? '—' : JSON.stringify(field.value)}</code>
+                </td>
+                <td class="from">
+                  {field.from.kind === 'file'
+                    ? `written as "${field.from.key}", line ${field.from.line}`
+                    : field.from.kind}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+      <p class="tokens">
+        {server.tools.length} {server.tools.length === 1 ? 'tool' : 'tools'} · ≈{' '}
+        {formatTokens(server.contextTokens)} of context in every request
+      </p>
+    </article>
+  );
+}

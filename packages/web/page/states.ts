@@ -1,0 +1,40 @@
+// How the page shows each state a server can be in: the word beside its dot, the dot's tone, and
+// what the person can do about it. A Record over every state, so a state added to the plugin's
+// status union shows up here as a compile error, not as a server with no word.
+import type { ServerState } from '../src/api-types.js';
+
+export type Tone = 'good' | 'busy' | 'quiet' | 'bad';
+
+export interface StateLook {
+  readonly word: string;
+  readonly tone: Tone;
+  /** What to do, when there is something to do. */
+  readonly hint?: string;
+}
+
+export const STATE_LOOKS: Record<ServerState, StateLook> = {
+  connected: { word: 'connected', tone: 'good' },
+  connecting: { word: 'connecting', tone: 'busy' },
+  reconnecting: {
+    word: 'reconnecting',
+    tone: 'busy',
+    hint: 'epoch retries by itself; Reconnect starts over now.',
+  },
+  idle: {
+    word: 'idle',
+    tone: 'quiet',
+    hint: 'Closed after its idle timeout; the next tool call connects it again.',
+  },
+  needsLogin: {
+    word: 'needs login',
+    tone: 'bad',
+    hint: 'The server refused the credentials: log in (or fix its headers by hand), then it reconnects.',
+  },
+  failed: {
+    word: 'failed',
+    tone: 'bad',
+    hint: 'Fix what the error names (its entry, or the program it runs), then Reconnect.',
+  },
+  disconnected: { word: 'disconnected', tone: 'quiet' },
+  disabled: { word: 'disabled', tone: 'quiet', hint: 'This epoch process does not start it.' },
+};

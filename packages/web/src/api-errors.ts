@@ -1,0 +1,129 @@
+// How the API answers when the runtime refuses: the HTTP status for each error code, and the body
+// the page shows (the error's own message, which names the server, file or field and what to do).
+// The tables are Records over each error's codes, so a code added to the runtime or the plugin
+// without a status here fails to compile instead of falling through to a 500.
+import {
+  isMcpConfigWriteError,
+  isMcpError,
+  isRuntimeError,
+  type McpConfigWriteError,
+  type McpConfigWriteErrorCode,
+  type McpErrorCode,
+  type RuntimeErrorCode,
+} from '@epoch-agent/runtime';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AddServerField, ApiErrorBody } from './api-types.js';
+
+export interface ApiError {
+  readonly status: ContentfulStatusCode;
+  readonly body: ApiErrorBody;
+}
+
+export function apiError(
+  status: ContentfulStatusCode,
+  code: string,
+  message: string,
+  extra: Omit<ApiErrorBody['error'], 'code' | 'message'> = {},
+): ApiError {
+  return { status, body: { error: { code, message, ...extra } } };
+}
+
+const CONFIG_WRITE_STATUS: Record<McpConfigWriteErrorCode, ContentfulStatusCode> = {
+  invalid_name: 400,
+  invalid_server: 400,
+  duplicate_server: 409,
+  unknown_server: 404,
+  // The file as it is now stands in the way: fix it by hand, then ask again.
+  syntax_error: 409,
+  invalid_shape: 409,
+  invalid_encoding: 409,
+  lock_timeout: 503,
+};
+
+const RUNTIME_STATUS: Record<RuntimeErrorCode, ContentfulStatusCode> = {
+  unknown_server: 404,
+  not_user_server: 403,
+  not_remote_server: 400,
+  // Mistakes of the host's code, which never reach a request; a 500 if they ever do.
+  invalid_host_namespace: 500,
+  invalid_host_server_name: 500,
+  invalid_tool_name: 500,
+};
+
+const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
+  unknown_server: 404,
+  // A login the authorization server refused, or that could not reach it.
+  login_failed: 502,
+  oauth_failed: 502,
+  login_timeout: 504,
+  // The rest are a server's failures, which statuses report; a request that meets one is a 502.
+  command_not_found: 502,
+  spawn_failed: 502,
+  preflight_failed: 502,
+  connect_timeout: 502,
+  request_timeout: 502,
+  aborted: 502,
+  connection_closed: 502,
+  server_error: 502,
+  request_failed: 502,
+  connect_failed: 502,
+  needs_login: 502,
+  insufficient_scope: 502,
+  not_supported: 502,
+  duplicate_server: 409,
+};
+
+/** The answer to an error a runtime call threw; anything unknown is a 500 with its message. */
+export function fromError(error: unknown): ApiError {
+  if (isMcpConfigWriteError(error)) {
+    const diagnostics = error.diagnostics.map(({ file, path, line, column, message }) => ({
+      file,
+      path,
+      line,
+      column,
+      message,
+    }));
+    return apiError(CONFIG_WRITE_STATUS[error.code], error.code, error.message, {
+      ...fieldsOf(error, diagnostics),
+      ...(diagnostics.length === 0 ? {} : { diagnostics }),
+    });
+  }
+  if (isRuntimeError(error)) return apiError(RUNTIME_STATUS[error.code], error.code, error.message);
+  if (isMcpError(error)) return apiError(MCP_STATUS[error.code], error.code, error.message);
+  const message = error instanceof Error ? error.message : String(error);
+  return apiError(500, 'internal_error', `epoch web could not do that: ${message}`);
+}
+
+/** The form fields a refusal of addServer is about, so the page shows it under them. */
+function fieldsOf(
+  error: McpConfigWriteError,
+  diagnostics: readonly { readonly path: string; readonly message: string }[],
+): { fields?: Partial<Record<AddServerField, string>> } {
+  switch (error.code) {
+    case 'invalid_name':
+    case 'duplicate_server':
+      return { fields: { name: error.message } };
+    case 'invalid_server':
+      return { fields: diagnosticFields(diagnostics, error.server) };
+    default:
+      return {};
+  }
+}
+
+/** Each diagnostic of the new server under the form field it is about (`servers.x.args[0]`: args). */
+function diagnosticFields(
+  diagnostics: readonly { readonly path: string; readonly message: string }[],
+  server: string | undefined,
+): Partial<Record<AddServerField, string>> {
+  const fields: Partial<Record<AddServerField, string>> = {};
+  const prefix = `servers.${server}.`;
+  for (const { path, message } of diagnostics) {
+    const field = path.startsWith(prefix) ? /^[a-z]+/.exec(path.slice(prefix.length))?.[0] : '';
+    const key: AddServerField =
+      field === 'command' || field === 'args' || field === 'url' || field === 'env'
+        ? field
+        : 'name';
+    fields[key] ??= message;
+  }
+  return fields;
+}

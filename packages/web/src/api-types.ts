@@ -1,0 +1,139 @@
+// The JSON the connectors page and its HTTP API exchange: what GET /api/mcp and the event stream
+// send, what POST /api/mcp takes and answers, and every error body. Types only, imported by the
+// page as well, so the two sides cannot drift apart. Nothing in here carries an env or header
+// value: statuses are free of secrets, and every config-derived value comes redacted.
+import type {
+  McpEpochTool,
+  McpServerOrigin,
+  McpServerSource,
+  McpServerState,
+  McpServerStatus,
+  McpTransportKind,
+  RuntimeDiagnostic,
+  ServerField,
+} from '@epoch-agent/runtime';
+
+/**
+ * One entry per source. A mapped type over McpServerSource, so a source added there without a
+ * group here fails to compile: a UI that filters servers by group silently shows nothing for a
+ * source it has no group for (the seed's MCP_GROUPS pitfall).
+ */
+export type McpGroups<T> = { readonly [S in McpServerSource]: T };
+
+/** GET /api/mcp, and each `mcp` event of GET /api/events. */
+export interface McpView {
+  /** The user's mcp.json: the file "add server" writes and "remove" edits. */
+  readonly file: string;
+  /** The source of the runtime's SERVER_NAME_PATTERN: the page checks names as the server does. */
+  readonly namePattern: string;
+  readonly groups: McpGroups<readonly ServerView[]>;
+  /** What loading the servers found, each with its file, field path and line:column. */
+  readonly diagnostics: readonly RuntimeDiagnostic[];
+}
+
+/** What the page shows for a server's state: its status's, or `disabled` when it is not started. */
+export type ServerState = McpServerState | 'disabled';
+
+export interface ServerView {
+  readonly name: string;
+  readonly origin: McpServerOrigin;
+  /** Where its entry is written; absent for a host server, which no file holds. */
+  readonly at?: { readonly file: string; readonly line: number; readonly column: number };
+  readonly target: ServerTarget;
+  /** Its status in this process; absent when this process does not start it. */
+  readonly status?: McpServerStatus;
+  /** Every field as it takes effect (written, defaulted or inferred), values redacted. */
+  readonly fields: readonly ServerField[];
+  /** The tools the model is given from it, under the names it is given them. */
+  readonly tools: readonly ToolView[];
+  /** About how many tokens its tool list adds to every request to the model. */
+  readonly contextTokens: number;
+  /** A login the page started that is not over, or the way the last one failed. */
+  readonly login?: LoginView;
+}
+
+/** What a server runs or reaches, as written, secrets redacted. */
+export type ServerTarget =
+  | { readonly transport: 'stdio'; readonly command: string; readonly args: readonly string[] }
+  | { readonly transport: Exclude<McpTransportKind, 'stdio'>; readonly url: string };
+
+export interface ToolView {
+  /** The name the model is given (`mcp__<server>__<tool>`, as the tool registry resolved it). */
+  readonly name: string;
+  /** Its name on the server (`list_resources` / `read_resource` for the resource pair). */
+  readonly serverName: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly annotations: McpEpochTool['annotations'];
+  readonly parameters: readonly ParameterView[];
+  /** About how many tokens its definition (name, description, input schema) costs. */
+  readonly contextTokens: number;
+}
+
+export interface ParameterView {
+  readonly name: string;
+  /** The JSON Schema type as a person reads it: `string`, `number[]`, `"a" | "b"`, `object`. */
+  readonly type: string;
+  readonly required: boolean;
+  readonly description?: string;
+}
+
+export type LoginView =
+  /** Waiting for the browser; `authorizationUrl` is where the current round wants it. */
+  | { readonly state: 'pending'; readonly authorizationUrl?: string }
+  | { readonly state: 'failed'; readonly message: string };
+
+/** POST /api/mcp: the "add server" form. */
+export interface AddServerRequest {
+  readonly name: string;
+  readonly transport: McpTransportKind;
+  /** stdio: the program. */
+  readonly command?: string;
+  /** stdio: its arguments. */
+  readonly args?: readonly string[];
+  /** sse / http: the server's URL. */
+  readonly url?: string;
+  /** stdio: environment variables of its process. Values go into the file and nowhere else. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export type AddServerField = keyof AddServerRequest;
+
+/** 201 from POST /api/mcp. */
+export interface AddServerResponse {
+  /** The file written. */
+  readonly file: string;
+  /** The new server's status once it was connected (or failed to). */
+  readonly status?: McpServerStatus;
+  /** Fields of this server the form cannot set, to be written by hand in `file`. */
+  readonly setByHand: readonly string[];
+}
+
+/** 200 from POST /api/mcp/:name/login. */
+export interface LoginStarted {
+  /**
+   * Where the page sends the browser; the login comes back to the page when it is done. Absent
+   * when the login ended without needing the browser.
+   */
+  readonly authorizationUrl?: string;
+}
+
+/** Every 4xx and 5xx answer of the API. */
+export interface ApiErrorBody {
+  readonly error: {
+    /** Decide on this, never on `message`. */
+    readonly code: string;
+    /** For a person: names the server, file or field, and what to do. */
+    readonly message: string;
+    /** POST /api/mcp: what is wrong with each field of the form. */
+    readonly fields?: Partial<Record<AddServerField, string>>;
+    /** Where the file is wrong, when that is why. */
+    readonly diagnostics?: readonly {
+      readonly file: string;
+      readonly path: string;
+      readonly line: number;
+      readonly column: number;
+      readonly message: string;
+    }[];
+  };
+}

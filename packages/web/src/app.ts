@@ -1,0 +1,156 @@
+// The page's HTTP API and the page itself, as one Hono app over a built runtime:
+//
+//   GET    /api/mcp                  every server by source, tools, diagnostics (McpView)
+//   GET    /api/events               the same view, live (server-sent events)
+//   POST   /api/mcp                  add a server to the user's mcp.json; it connects at once
+//   DELETE /api/mcp/:name            take a user server out of that file
+//   POST   /api/mcp/:name/reconnect
+//   POST   /api/mcp/:name/login      start an OAuth login; answers the authorization URL
+//   GET    /*                        the built page
+//
+// Every request passes the Host and Origin checks, every /api/* call the launch's token (guard.ts).
+import { existsSync } from 'node:fs';
+import type { Logger } from '@epoch-agent/infra';
+import type { Runtime } from '@epoch-agent/runtime';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { type Context, Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+import { checkAddRequest } from './add-request.js';
+import { type ApiError, apiError, fromError } from './api-errors.js';
+import type { AddServerResponse, LoginStarted } from './api-types.js';
+import { hostAndOriginGuard, tokenGuard } from './guard.js';
+import { mcpView } from './mcp-view.js';
+import type { PageLogins } from './page-logins.js';
+import type { ViewFeed } from './view-feed.js';
+
+export interface AppParts {
+  readonly runtime: Runtime;
+  readonly logins: PageLogins;
+  readonly feed: ViewFeed;
+  readonly token: string;
+  /** The port the server listens on: the only one Host and Origin may name. */
+  readonly port: number;
+  /** The built page (index.html and its assets). */
+  readonly pageDir: string;
+  readonly logger: Logger;
+}
+
+export function createApp(parts: AppParts): Hono {
+  const { runtime, logins, feed, logger } = parts;
+  const view = () => mcpView(runtime, logins);
+  const send = (c: Context, { status, body }: ApiError) => c.json(body, status);
+
+  const app = new Hono();
+  app.use(hostAndOriginGuard(parts.port));
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+      referrerPolicy: 'no-referrer',
+    }),
+  );
+  app.use('/api/*', async (c, next) => {
+    c.header('cache-control', 'no-store');
+    await next();
+  });
+  app.use('/api/*', tokenGuard(parts.token));
+
+  app.get('/api/mcp', async (c) => c.json(await view()));
+
+  app.get('/api/events', (c) =>
+    feed.stream(c, view, (error) =>
+      logger.error(`epoch web: the live view could not be sent: ${error.message}`),
+    ),
+  );
+
+  app.post('/api/mcp', async (c) => {
+    if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
+      return send(
+        c,
+        apiError(415, 'unsupported_media_type', 'Send the new server as JSON (application/json).'),
+      );
+    }
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return send(c, apiError(400, 'invalid_json', 'The request body is not valid JSON.'));
+    }
+    const checked = checkAddRequest(body);
+    if (!checked.ok) {
+      const [first] = Object.values(checked.fields);
+      return send(
+        c,
+        apiError(400, 'invalid_request', `The server was not added: ${first}`, {
+          fields: checked.fields,
+        }),
+      );
+    }
+    try {
+      const added = await runtime.addServer(checked.input);
+      const status = runtime.mcp.statuses().find(({ name }) => name === checked.input.name);
+      const answer: AddServerResponse = {
+        file: added.file,
+        ...(status === undefined ? {} : { status }),
+        setByHand: added.setByHand,
+      };
+      return c.json(answer, 201);
+    } catch (error) {
+      return send(c, fromError(error));
+    } finally {
+      feed.changed();
+    }
+  });
+
+  app.delete('/api/mcp/:name', async (c) => {
+    try {
+      const removed = await runtime.removeServer(c.req.param('name'));
+      return c.json({ file: removed.file });
+    } catch (error) {
+      return send(c, fromError(error));
+    } finally {
+      feed.changed();
+    }
+  });
+
+  app.post('/api/mcp/:name/reconnect', async (c) => {
+    try {
+      return c.json({ status: await runtime.mcp.reconnect(c.req.param('name')) });
+    } catch (error) {
+      return send(c, fromError(error));
+    }
+  });
+
+  app.post('/api/mcp/:name/login', async (c) => {
+    try {
+      const authorizationUrl = await logins.start(c.req.param('name'));
+      const answer: LoginStarted = authorizationUrl === undefined ? {} : { authorizationUrl };
+      return c.json(answer);
+    } catch (error) {
+      return send(c, fromError(error));
+    }
+  });
+
+  app.all('/api/*', (c) =>
+    send(c, apiError(404, 'not_found', `There is no ${c.req.method} ${c.req.path} in this API.`)),
+  );
+
+  if (existsSync(parts.pageDir)) {
+    app.use('/*', serveStatic({ root: parts.pageDir }));
+  } else {
+    app.get('/', (c) =>
+      c.text(
+        `The connectors page has not been built (${parts.pageDir} is missing): run \`npm run build\`, then start epoch web again.`,
+        503,
+      ),
+    );
+  }
+
+  return app;
+}

@@ -1,0 +1,19 @@
+// The public surface of @epoch-agent/web: the connectors page and its HTTP API (what `epoch web`
+// runs), and the JSON the API speaks. Nothing else is imported from outside the package.
+export type {
+  AddServerField,
+  AddServerRequest,
+  AddServerResponse,
+  ApiErrorBody,
+  LoginStarted,
+  LoginView,
+  McpGroups,
+  McpView,
+  ParameterView,
+  ServerState,
+  ServerTarget,
+  ServerView,
+  ToolView,
+} from './api-types.js';
+export { isWebError, WebError, type WebErrorCode } from './errors.js';
+export { type RunningWeb, type StartWebOptions, startWeb } from './start-web.js';

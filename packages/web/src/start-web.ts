@@ -1,0 +1,131 @@
+// startWeb: what `epoch web` runs. Listens on 127.0.0.1 (only), builds the runtime every front end
+// runs on, and serves the connectors page and its API over it until close().
+//
+// The port is taken before any server is started, so a port in use fails at once rather than after
+// every server has connected. The URL it resolves with carries this launch's key (guard.ts): the
+// person who started it gets the only copy.
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { silentLogger } from '@epoch-agent/infra';
+import { type BuildRuntimeOptions, buildRuntime, type Runtime } from '@epoch-agent/runtime';
+import { createAdaptorServer } from '@hono/node-server';
+import { createApp } from './app.js';
+import { watchUserConfig } from './config-watch.js';
+import { WebError } from './errors.js';
+import { PageLogins } from './page-logins.js';
+import { ViewFeed } from './view-feed.js';
+
+export interface StartWebOptions extends Omit<BuildRuntimeOptions, 'onStatus' | 'connectOnly'> {
+  /** The port on 127.0.0.1. Default 0: a free one (the URL says which). */
+  readonly port?: number;
+}
+
+export interface RunningWeb {
+  /**
+   * The page, with this launch's key in its fragment (`http://127.0.0.1:<port>/#token=…`). Print
+   * it or open it; nothing else hands out the key.
+   */
+  readonly url: string;
+  readonly port: number;
+  /**
+   * Stops serving (open pages see the server go), stops logins still waiting for the browser, and
+   * disconnects every server, their processes reaped. Safe to call more than once.
+   */
+  close(): Promise<void>;
+}
+
+// Beside this module once built: dist/page, where `vite build` puts the page.
+const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url));
+
+export async function startWeb(options: StartWebOptions = {}): Promise<RunningWeb> {
+  const { port: wanted = 0, ...runtimeOptions } = options;
+  const logger = options.logger ?? silentLogger;
+  // Until the runtime is built nobody has the URL (and so the key); answer anyone early all the same.
+  let handle: (request: Request) => Response | Promise<Response> = () =>
+    new Response('epoch web is starting', { status: 503 });
+  const server = createAdaptorServer({
+    fetch: (request) => handle(request),
+    // By default the adapter swaps the process's global Request and Response for its own; the
+    // runtime's MCP clients share this process and its fetch, so leave them as Node made them.
+    overrideGlobalObjects: false,
+  }) as Server;
+  const port = await listen(server, wanted);
+  const token = randomBytes(32).toString('base64url');
+  const url = `http://127.0.0.1:${port}/#token=${token}`;
+
+  let runtime: Runtime;
+  try {
+    runtime = await buildRuntime(runtimeOptions);
+  } catch (error) {
+    await stopListening(server);
+    throw error;
+  }
+  const feed = new ViewFeed();
+  const changed = () => feed.changed();
+  const unsubscribe = [
+    runtime.mcp.onStatus(changed),
+    runtime.mcp.onToolsChanged(changed),
+    runtime.tools.onChange(changed),
+  ];
+  const stopWatching = watchUserConfig(
+    runtime.configFile,
+    async () => {
+      await runtime.applyMcpConfig();
+      changed();
+    },
+    logger,
+  );
+  const logins = new PageLogins({ runtime, returnUrl: url, onChange: changed });
+  const app = createApp({ runtime, logins, feed, token, port, pageDir: PAGE_DIR, logger });
+  handle = (request) => app.fetch(request);
+
+  let closed: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    stopWatching();
+    logins.close();
+    feed.close();
+    for (const stop of unsubscribe) stop();
+    await stopListening(server);
+    await runtime.close();
+  };
+  return {
+    url,
+    port,
+    close: () => {
+      closed ??= close();
+      return closed;
+    },
+  };
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new WebError(
+              'port_in_use',
+              `epoch web cannot listen on 127.0.0.1:${port}: another program uses that port. Stop it, or choose another port with --port.`,
+              { port, cause: error },
+            )
+          : new WebError(
+              'listen_failed',
+              `epoch web cannot listen on 127.0.0.1:${port} (${error.code ?? error.message}).`,
+              { port, cause: error },
+            ),
+      ),
+    );
+    // Loopback only: the page can add commands that epoch runs; nobody on the network may reach it.
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function stopListening(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    // Open event streams would hold close() until their pages go away.
+    server.closeAllConnections();
+  });
+}

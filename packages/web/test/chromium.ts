@@ -1,0 +1,51 @@
+// Real Chromium for the page tests: Debian's `chromium` (installed by .ci/run, never downloaded by
+// a test), driven by playwright-core, headless, with a fresh profile that is removed afterwards.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+
+const EXECUTABLE = '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export interface Chromium {
+  readonly context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launchChromium(): Promise<Chromium> {
+  if (!existsSync(EXECUTABLE)) {
+    throw new Error(
+      `These tests drive Chromium at ${EXECUTABLE}, which is missing: install it with \`apt-get install -y chromium\` (as .ci/run does).`,
+    );
+  }
+  // The profile directory is Chromium's --user-data-dir: a fresh one per launch.
+  const profile = await mkdtemp(join(tmpdir(), 'epoch-chromium-'));
+  try {
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: EXECUTABLE,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1100, height: 900 },
+    });
+    return {
+      context,
+      close: async () => {
+        await context.close();
+        await rm(profile, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
+}

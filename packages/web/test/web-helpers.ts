@@ -1,0 +1,144 @@
+// Shared by the web tests: epoch web started in this process over real HTTP on 127.0.0.1, the
+// fixture servers as mcp.json entries, calls to the API with this launch's token, raw requests
+// (for a Host header fetch would not send), and the event stream.
+import { readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { type McpView, type RunningWeb, type StartWebOptions, startWeb } from '@epoch-agent/web';
+import { expect } from 'vitest';
+
+export const ANNOTATED_SERVER = fileURLToPath(
+  new URL('./fixtures/annotated-server.mjs', import.meta.url),
+);
+export const FAILING_SERVER = fileURLToPath(
+  new URL('./fixtures/failing-server.mjs', import.meta.url),
+);
+
+/** An mcp.json entry running a fixture server with this Node. */
+export function fixtureEntry(script: string, extra: Record<string, unknown> = {}) {
+  return { command: process.execPath, args: [script], ...extra };
+}
+
+export interface TestWeb extends RunningWeb {
+  readonly token: string;
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  /** A fetch of `path` on the page's server with the token (unless `headers` overrides it). */
+  api(path: string, init?: ApiInit): Promise<Response>;
+}
+
+export interface ApiInit {
+  readonly method?: string;
+  /** Sent as JSON. */
+  readonly json?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+/** startWeb with reconnects quick enough for tests. */
+export async function startTestWeb(options: StartWebOptions = {}): Promise<TestWeb> {
+  const web = await startWeb({ reconnectDelaysMs: [100, 200, 400], ...options });
+  const url = new URL(web.url);
+  const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
+  return {
+    ...web,
+    token,
+    origin: url.origin,
+    api: (path, init = {}) =>
+      fetch(`${url.origin}${path}`, {
+        method: init.method ?? 'GET',
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
+          ...init.headers,
+        },
+        ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+      }),
+  };
+}
+
+/** A request with exactly these headers (fetch will not send another Host). */
+export function rawRequest(
+  port: number,
+  options: { method?: string; path: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+        setHost: false,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Reads the event stream's views until `done` holds for one; returns every view read. */
+export async function readViewsUntil(
+  response: Response,
+  done: (view: McpView, index: number) => boolean,
+): Promise<McpView[]> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) throw new Error('the event stream has no body');
+  const decoder = new TextDecoder();
+  const views: McpView[] = [];
+  let buffered = '';
+  try {
+    for (;;) {
+      const { value, done: ended } = await reader.read();
+      if (ended) throw new Error(`the event stream ended after ${views.length} view(s)`);
+      buffered += decoder.decode(value, { stream: true });
+      for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
+        const block = buffered.slice(0, end).split('\n');
+        buffered = buffered.slice(end + 2);
+        if (!block.includes('event: mcp')) continue;
+        const data = block.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6));
+        const view = JSON.parse(data.join('\n')) as McpView;
+        views.push(view);
+        if (done(view, views.length - 1)) return views;
+      }
+    }
+  } finally {
+    await reader.cancel();
+  }
+}
+
+/** Pids of the processes whose command line has the argument `marker`. */
+export function processesWith(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** The text `after` added to `before` in one contiguous piece; fails if anything else changed. */
+export function oneInsertion(before: string, after: string): string {
+  let start = 0;
+  while (start < before.length && before[start] === after[start]) start++;
+  let end = 0;
+  while (
+    end < before.length - start &&
+    before[before.length - 1 - end] === after[after.length - 1 - end]
+  ) {
+    end++;
+  }
+  expect(start + end, 'everything but one inserted piece is unchanged').toBe(before.length);
+  return after.slice(start, after.length - end);
+}
