@@ -5,6 +5,9 @@
 // file's stdio server is started by epoch itself. Nothing listens beyond 127.0.0.1, and every
 // server is stopped before this exits, Ctrl-C included (exit code 130). Otherwise the exit code is
 // the status command's.
+//
+// `npm run web` (`--web`): the same servers, then `epoch web --open` on that file: the connectors
+// page, until Ctrl-C.
 import { fileURLToPath } from 'node:url';
 import { EXIT, interruptSignal, main, processIo } from '@epoch-agent/cli';
 import { isTestkitError, startEverything } from '@epoch-agent/testkit';
@@ -15,12 +18,14 @@ const REMOTE_SERVERS = [
   { transport: 'sse', port: 4701, label: 'SSE' },
   { transport: 'http', port: 4702, label: 'Streamable HTTP' },
 ];
-const COMMANDS = [
-  ['mcp', 'list'],
-  ['mcp', 'status'],
-  ['mcp', 'tools', 'everything-http'],
-  ['mcp', 'call', 'everything', 'get-sum', '--arg', 'a=19', '--arg', 'b=23'],
-];
+const COMMANDS = process.argv.includes('--web')
+  ? [['web', '--open']]
+  : [
+      ['mcp', 'list'],
+      ['mcp', 'status'],
+      ['mcp', 'tools', 'everything-http'],
+      ['mcp', 'call', 'everything', 'get-sum', '--arg', 'a=19', '--arg', 'b=23'],
+    ];
 
 // examples/mcp.json is named relative to the repo root, wherever this was started from.
 process.chdir(fileURLToPath(new URL('..', import.meta.url)));
@@ -37,12 +42,14 @@ async function run() {
   }
   let status = EXIT.ok;
   for (const command of COMMANDS) {
-    const argv = [...command.slice(0, 2), '--config', CONFIG, ...command.slice(2)];
+    const words = command[0] === 'mcp' ? 2 : 1;
+    const argv = [...command.slice(0, words), '--config', CONFIG, ...command.slice(words)];
     io.out(`\n$ epoch ${argv.join(' ')}\n\n`);
     const code = await main(argv, io);
     if (code === EXIT.interrupted) return code;
     if (command[1] === 'status') status = code;
   }
+  if (COMMANDS.length > 1) io.out('\nThe same servers in the connectors page: npm run web\n');
   return status;
 }
 

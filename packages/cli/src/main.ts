@@ -14,6 +14,7 @@ import { mcpReconnect } from './commands/mcp-reconnect.js';
 import { mcpRemove } from './commands/mcp-remove.js';
 import { mcpStatus } from './commands/mcp-status.js';
 import { mcpTools } from './commands/mcp-tools.js';
+import { web } from './commands/web.js';
 import { type CliIo, EXIT, type ExitCode } from './io.js';
 
 const COMMANDS: readonly Command[] = [
@@ -28,6 +29,7 @@ const COMMANDS: readonly Command[] = [
   mcpReconnect,
   mcpLogin,
   mcpLogout,
+  web,
 ];
 
 const CONFIG_OPTION: CommandOption = {
