@@ -70,6 +70,20 @@ describe('epoch mcp list', () => {
     expect(out).not.toContain(SECRET);
   });
 
+  it('quotes an argument as a shell would need it, so the command can be read and pasted', async () => {
+    const file = await configFile(
+      JSON.stringify({
+        servers: {
+          fs: { command: 'npx', args: ['-y', 'server-fs', '/home/me/My Documents', "it's", ''] },
+        },
+      }),
+    );
+    const { out } = await run(['mcp', 'list', '--config', file]);
+    expect(out).toMatch(
+      /^fs\s+user\s+stdio\s+npx -y server-fs '\/home\/me\/My Documents' 'it'\\''s' ''$/m,
+    );
+  });
+
   it('exits 0 for a file without errors, warnings included', async () => {
     const file = await configFile(
       '{ "servers": { "a": { "command": "x", "conect_timeout": 5 } } }',
