@@ -92,7 +92,9 @@ class Needles {
     this.#byFirst = new Map();
     for (const needle of all) {
       const first = needle.charCodeAt(0);
-      this.#byFirst.set(first, [...(this.#byFirst.get(first) ?? []), needle]);
+      const same = this.#byFirst.get(first);
+      if (same === undefined) this.#byFirst.set(first, [needle]);
+      else same.push(needle);
     }
     this.#longest = Math.max(0, ...all.map((needle) => needle.length));
   }
