@@ -5,10 +5,8 @@
 // statuses (message and stderr tail), the errors tool calls throw, and every log line. A control
 // runs the same scenarios with the redaction policy switched off and must find a leak on every
 // one of those surfaces, so the search is known to work.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { MIN_SECRET_LENGTH, REDACTED, type SecretKind, secretRedactor } from '@epoch-agent/infra';
+import { MIN_SECRET_LENGTH, REDACTED, secretRedactor } from '@epoch-agent/infra';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../src/client.js';
@@ -17,6 +15,16 @@ import { messageOf } from '../src/request-options.js';
 import type * as Secrets from '../src/secrets.js';
 import { serverStatus } from '../src/status.js';
 import type { McpServerConfig, McpServerStatus } from '../src/types.js';
+import {
+  assertNoLeak,
+  echoingHttpServer,
+  inUrl,
+  leaks,
+  type Placed,
+  type Surfaces,
+  statusSurfaces,
+  strings,
+} from './support/leak-search.js';
 import { memoryLogger } from './support/recording.js';
 
 // The switch of the control: off, every server's policy is one that knows no secret.
@@ -59,22 +67,6 @@ const settingValue = fc.oneof(
 
 const CREDENTIAL_VARS = ['API_TOKEN', 'CLIENT_SECRET', 'DB_PASSWORD', 'OPENAI_KEY', 'GITHUB_PAT'];
 const SETTING_VARS = ['LOG_LEVEL', 'REGION', 'WORKSPACE', 'MODE'];
-
-/** A value the test placed, and what the policy promises for it. */
-interface Placed {
-  readonly value: string;
-  readonly kind: SecretKind;
-  readonly field: string;
-}
-
-const mustHide = (placed: readonly Placed[]): Placed[] =>
-  placed.filter(({ value, kind }) => value.length >= MIN_SECRET_LENGTH[kind]);
-
-/** A URL's form of a value placed in it, and the value itself: a server may print either. */
-function inUrl(value: string, kind: SecretKind, field: string): Placed[] {
-  const encoded = encodeURIComponent(value);
-  return [{ value, kind, field }, ...(encoded === value ? [] : [{ value: encoded, kind, field }])];
-}
 
 const stdioScenario = fc.record({
   apiKey: anyValue.filter((v) => v.length >= MIN_SECRET_LENGTH.credential),
@@ -163,49 +155,6 @@ const TIMES = {
   skipPreflight: false,
 } as const;
 
-/** Every text that left the plugin, by surface. */
-interface Surfaces {
-  readonly stderrTail: string[];
-  readonly statusMessage: string[];
-  /** Everything else in a status: names, targets, server info. */
-  readonly status: string[];
-  readonly toolError: string[];
-  readonly log: string[];
-}
-
-/** Every string in `value`, at any depth: JSON of it would hide a leak behind escapes. */
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(strings);
-  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(strings);
-  return [];
-}
-
-function statusSurfaces(statuses: readonly McpServerStatus[]): Omit<Surfaces, 'toolError' | 'log'> {
-  const out = { stderrTail: [] as string[], statusMessage: [] as string[], status: [] as string[] };
-  for (const status of statuses) {
-    if ('stderrTail' in status) out.stderrTail.push(status.stderrTail);
-    if ('error' in status) out.statusMessage.push(status.error.message);
-    const rest = Object.entries(status).filter(([key]) => key !== 'stderrTail' && key !== 'error');
-    out.status.push(...strings(rest.map(([, value]) => value)));
-  }
-  return out;
-}
-
-/** Which placed values, long enough to be looked for, appear on which surface. */
-function leaks(surfaces: Surfaces, placed: readonly Placed[]): string[] {
-  return Object.entries(surfaces).flatMap(([surface, texts]: [string, string[]]) =>
-    mustHide(placed)
-      .filter(({ value }) => texts.some((text) => text.includes(value)))
-      .map(({ value, field }) => `${surface} leaked ${field} ${JSON.stringify(value)}`),
-  );
-}
-
-function assertNoLeak(surfaces: Surfaces, placed: readonly Placed[]): void {
-  const found = leaks(surfaces, placed);
-  if (found.length > 0) throw new Error(`secrets left the plugin:\n${found.join('\n')}`);
-}
-
 /**
  * Two stdio servers from the scenario: `refuse` fails initialize with the echo as its error, and
  * `serve` connects, fails the tool `echo` with it, then dies (`die`) echoing it once more; with no
@@ -276,21 +225,6 @@ const remoteScenario = fc.record({
   tenantHeader: headerValue,
 });
 type RemoteScenario = typeof remoteScenario extends fc.Arbitrary<infer T> ? T : never;
-
-/** An HTTP server that answers every request with 500 and the request it got: URL and headers. */
-async function echoingHttpServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    req.resume();
-    res.writeHead(500, { 'content-type': 'text/plain' });
-    res.end(`cannot serve ${req.method} ${req.url}\n${req.rawHeaders.join('\n')}`);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 /**
  * Two remote servers from the scenario at one echoing HTTP server: `echo` sends its headers and
