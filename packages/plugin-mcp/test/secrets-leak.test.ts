@@ -208,7 +208,8 @@ async function observeStdio(
 const stdioProperty = fc.asyncProperty(stdioScenario, async (scenario) => {
   const { surfaces, placed } = await observeStdio(scenario);
   const tails = surfaces.stderrTail.join('\n');
-  expect(tails).toContain('usage error: unknown arguments');
+  // Any fixed word can be blanked (fast-check likes secrets such as "arguments"): not this.
+  expect(tails).toContain('<echo>');
   assertNoLeak(surfaces, placed);
   // A setting too short to be a secret is not blanked: `LOG_LEVEL=warn` reads as it was written.
   for (const [name, value] of Object.entries(scenario.settingEnv)) {
@@ -282,7 +283,7 @@ describe('no secret of a config leaves the plugin', () => {
       await fc.assert(
         fc.asyncProperty(remoteScenario, async (scenario) => {
           const { surfaces, placed } = await observeRemote(scenario, http.url);
-          expect(surfaces.statusMessage.join('\n')).toContain('cannot serve POST');
+          expect(surfaces.statusMessage.join('\n')).toContain('<echo> POST');
           assertNoLeak(surfaces, placed);
         }),
         { numRuns: 25 },

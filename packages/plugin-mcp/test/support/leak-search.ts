@@ -73,7 +73,8 @@ export async function echoingHttpServer(): Promise<{ url: string; close(): Promi
   const server = createServer((req, res) => {
     req.resume();
     res.writeHead(500, { 'content-type': 'text/plain' });
-    res.end(`cannot serve ${req.method} ${req.url}\n${req.rawHeaders.join('\n')}`);
+    // `<echo>`, which no test secret can blank (see the echo-secrets-server fixture).
+    res.end(`<echo> ${req.method} ${req.url}\n${req.rawHeaders.join('\n')}`);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
