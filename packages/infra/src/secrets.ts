@@ -45,9 +45,9 @@ export function credentials(values: Iterable<string | undefined>): Secret[] {
  * the auth scheme (`Bearer sk-1` also hides a bare `sk-1`); other headers' values are settings.
  */
 export function headerSecrets(headers: Readonly<Record<string, string>>): Secret[] {
-  return Object.entries(headers).flatMap(([name, value]) => {
-    return isCredentialName(name) ? withScheme(value) : [{ value, kind: 'setting' as const }];
-  });
+  return Object.entries(headers).flatMap(([name, value]): Secret[] =>
+    isCredentialName(name) ? withScheme(value) : [{ value, kind: 'setting' }],
+  );
 }
 
 /** A credential, and its part after an auth scheme (`Bearer sk-1` also hides a bare `sk-1`). */
@@ -71,7 +71,7 @@ export function envSecrets(env: Readonly<Record<string, string>>): Secret[] {
 }
 
 const URL_START = /^[a-z][a-z\d+.-]*:\/\//i;
-const ABSOLUTE_PATH = /^(?:~?\/|[A-Za-z]:[\\/])[^\s]*$/;
+const ABSOLUTE_PATH = /^(?:~?\/|[A-Za-z]:[\\/])/;
 
 /**
  * A URL's credential parts, the same ones redactUrl() blanks: the password of its userinfo (the

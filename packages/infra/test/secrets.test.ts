@@ -46,6 +46,7 @@ describe('envSecrets', () => {
       envSecrets({
         DATABASE_URL: 'postgres://app:pw%21secret@db:5432/main?sslmode=require',
         DATA_DIR: '/home/me/data',
+        APP_DIR: '/Users/me/Library/Application Support/app',
         WIN_DIR: 'C:\\data',
       }),
     ).toEqual([credential('pw%21secret'), credential('pw!secret'), setting('require')]);
