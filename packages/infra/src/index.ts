@@ -12,7 +12,24 @@ export {
 } from './diagnostics.js';
 export { InfraError, type InfraErrorCode, isInfraError } from './errors.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
-export { type LogFields, type Logger, silentLogger } from './logger.js';
+export { type LogFields, type Logger, redactingLogger, silentLogger } from './logger.js';
 export { type Env, epochHome, mcpConfigPath, profileDir } from './paths.js';
 export { REDACTED, redact, redactArgs, redactUrl } from './redact.js';
+export {
+  MAX_LEARNED_SECRETS,
+  MIN_SECRET_LENGTH,
+  type RedactingStream,
+  type Redactor,
+  secretRedactor,
+} from './redactor.js';
+export {
+  argSecrets,
+  credentials,
+  envSecrets,
+  headerSecrets,
+  isCredentialName,
+  type Secret,
+  type SecretKind,
+  urlSecrets,
+} from './secrets.js';
 export { type AtomicWriteOptions, writeFileAtomic } from './secure-file.js';

@@ -1,12 +1,11 @@
-// One place decides what counts as a secret, so every printer of config (CLI, web, logs, statuses)
-// hides the same things.
+// Printers of config (CLI, web, logs, statuses): they hide what secrets.ts says is a secret, by
+// field, whatever its length. Free text is redactor.ts's.
+import { isCredentialName, scanArgs } from './secrets.js';
 
 export const REDACTED = '<redacted>';
 
 // Whole maps whose values are secrets by nature: request headers carry auth, env carries API keys.
 const SECRET_MAPS = new Set(['headers', 'env']);
-const SECRET_KEY =
-  /token|secret|password|passwd|pwd|authorization|bearer|api[-_]?key|private[-_]?key|credential|cookie/i;
 
 /**
  * A deep copy of `value` with secret values replaced by `<redacted>`: every value inside a
@@ -22,7 +21,7 @@ function redactAt(value: unknown, secret: boolean): unknown {
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
-      out[key] = redactAt(inner, secret || SECRET_MAPS.has(key) || SECRET_KEY.test(key));
+      out[key] = redactAt(inner, secret || SECRET_MAPS.has(key) || isCredentialName(key));
     }
     return out;
   }
@@ -31,29 +30,23 @@ function redactAt(value: unknown, secret: boolean): unknown {
 }
 
 /**
- * Command-line arguments safe to print: the value of an option whose name looks like a credential
- * is replaced, whether it is attached (`--api-key=sk-1`, `--token=x`) or the next argument
- * (`--token x`). Everything else (paths, package names, flags) is kept, since that is what a
- * person needs to recognise the command.
+ * Command-line arguments safe to print: what argSecrets() finds is replaced — the value of an
+ * option whose name looks like a credential, attached (`--api-key=sk-1`) or the next argument
+ * (`--token x`); a credential-named `NAME=value` or `Name: value`; the token after `Bearer`; a
+ * URL's credential parts (as redactUrl prints them). Everything else (paths, package names,
+ * flags) is kept, since that is what a person needs to recognise the command.
  */
 export function redactArgs(args: readonly string[]): string[] {
-  const out: string[] = [];
-  let nextIsSecret = false;
-  for (const arg of args) {
-    if (nextIsSecret) {
-      out.push(REDACTED);
-      nextIsSecret = false;
-      continue;
+  return scanArgs(args).map((parts, i) => {
+    const arg = args[i] ?? '';
+    let out = '';
+    let at = 0;
+    for (const { start, end, url } of parts) {
+      out += arg.slice(at, start) + (url ? redactUrl(arg.slice(start, end)) : REDACTED);
+      at = end;
     }
-    const option = /^(--?[^=\s]+)(=.*)?$/s.exec(arg);
-    if (option?.[1] !== undefined && SECRET_KEY.test(option[1])) {
-      if (option[2] === undefined) nextIsSecret = true;
-      out.push(option[2] === undefined ? arg : `${option[1]}=${REDACTED}`);
-    } else {
-      out.push(arg);
-    }
-  }
-  return out;
+    return out + arg.slice(at);
+  });
 }
 
 /**

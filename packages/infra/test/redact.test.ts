@@ -212,6 +212,36 @@ describe('redactArgs', () => {
     ]);
   });
 
+  it('hides credential-named NAME=value and Name: value arguments, Bearer tokens and URL keys', () => {
+    expect(
+      redactArgs([
+        'run',
+        '-e',
+        'GITHUB_PAT=ghp_1',
+        '--env=OPENAI_KEY=sk-2',
+        '--header',
+        'Authorization: Bearer tok-3',
+        '--header=X-Api-Key: k-4',
+        'say Bearer tok-5, then stop',
+        'https://user:pw-6@example.com/sse?api_key=k-7&region=eu#frag',
+        '--url=https://example.com/mcp?token=k-8',
+        'https://example.com/plain',
+      ]),
+    ).toEqual([
+      'run',
+      '-e',
+      `GITHUB_PAT=${REDACTED}`,
+      `--env=OPENAI_KEY=${REDACTED}`,
+      '--header',
+      `Authorization: ${REDACTED}`,
+      `--header=X-Api-Key: ${REDACTED}`,
+      `say Bearer ${REDACTED}, then stop`,
+      'https://user:***@example.com/sse?api_key=***&region=***#***',
+      '--url=https://example.com/mcp?token=***',
+      'https://example.com/plain',
+    ]);
+  });
+
   it('keeps paths, package names and plain flags as they are', () => {
     const args = ['-y', '@modelcontextprotocol/server-filesystem', '/tmp/token-dir', '--verbose'];
     expect(redactArgs(args)).toEqual(args);

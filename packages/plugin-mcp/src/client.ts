@@ -3,7 +3,7 @@
 // does with the connection it is given (a forgotten HTTP session is re-initialized once and the
 // request sent again; a 401 is a needed login), and its public face. The connection's life and
 // state (connect, the watchdog, timers, idle, recycle) is connection-lifecycle.ts's.
-import { type Logger, silentLogger } from '@epoch-agent/infra';
+import { type Logger, redactingLogger, silentLogger } from '@epoch-agent/infra';
 import {
   type Client,
   type GetPromptResult,
@@ -32,7 +32,7 @@ import {
   remoteUrl,
   requestError,
 } from './request-options.js';
-import { type Scrubber, secretScrubber } from './secrets.js';
+import { type Scrubber, serverRedactor } from './secrets.js';
 import { SerialQueue } from './serial-queue.js';
 import type { Session } from './session.js';
 import { type McpToolBackend, type ToolCallResult, toolCallResultSchema } from './tools.js';
@@ -73,8 +73,9 @@ export class McpClient implements McpToolBackend {
 
   constructor(options: McpClientOptions) {
     this.config = options.config;
-    this.#logger = options.logger ?? silentLogger;
-    this.#scrub = secretScrubber(options.config);
+    this.#scrub = serverRedactor(options.config);
+    // Every line logged about this server passes its policy, whoever wrote the message.
+    this.#logger = redactingLogger(options.logger ?? silentLogger, this.#scrub);
     this.#lifecycle = new ConnectionLifecycle({
       config: options.config,
       logger: this.#logger,

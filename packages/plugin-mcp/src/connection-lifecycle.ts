@@ -21,7 +21,7 @@ import {
   unavailable,
   waitUnlessAborted,
 } from './connect-errors.js';
-import type { McpConnectionState, McpStateError } from './connection-state.js';
+import { type McpConnectionState, type McpStateError, redactState } from './connection-state.js';
 import { ConnectionTimers } from './connection-timers.js';
 import { McpError } from './errors.js';
 import { buildRequestOptions, messageOf, remoteUrl, requestError } from './request-options.js';
@@ -273,7 +273,7 @@ export class ConnectionLifecycle {
     // What is left of the tree (a helper the server started) is reaped in the background.
     void this.#slot.end(this.#slot.detach());
     this.#options.logger.warn(error.message, { server: this.#name });
-    this.#down({ ...error, stderrTail: this.#options.scrub(session.handle.stderrTail()) });
+    this.#down({ ...error, stderrTail: session.handle.stderrTail() });
   }
 
   #down(failure: Failure): void {
@@ -385,7 +385,10 @@ export class ConnectionLifecycle {
     return closedWhileConnecting(server);
   }
 
-  #setState(state: McpConnectionState): void {
+  #setState(next: McpConnectionState): void {
+    // Every state passes here, so none can carry a secret, whatever text went into it: an
+    // injected transport's stderr, a message made before a token was learned.
+    const state = redactState(next, this.#options.scrub);
     this.#state = state;
     for (const listener of [...this.#listeners]) {
       try {

@@ -10,6 +10,7 @@
 //   any --close()--> disconnected
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpErrorCode } from './errors.js';
+import { assertNever } from './types.js';
 
 /** What the server said it is in its initialize answer. */
 export interface McpServerInfo {
@@ -77,3 +78,29 @@ export type McpConnectionState =
     };
 
 export type McpConnectionStateKind = McpConnectionState['kind'];
+
+/** `state` with `redact` applied to every text in it that may quote a server or the network. */
+export function redactState(
+  state: McpConnectionState,
+  redact: (text: string) => string,
+): McpConnectionState {
+  switch (state.kind) {
+    case 'disconnected':
+    case 'connecting':
+    case 'connected':
+    case 'idle':
+      return state;
+    case 'reconnecting':
+      return {
+        ...state,
+        error: { ...state.error, message: redact(state.error.message) },
+        stderrTail: redact(state.stderrTail),
+      };
+    case 'needsLogin':
+      return { ...state, message: redact(state.message) };
+    case 'failed':
+      return { ...state, message: redact(state.message), stderrTail: redact(state.stderrTail) };
+    default:
+      return assertNever(state, 'connection state');
+  }
+}

@@ -59,6 +59,7 @@ export {
   type McpToolsChangedEvent,
   type McpToolsChangedListener,
 } from './registry.js';
+export { serverRedactor, serverSecrets } from './secrets.js';
 export type { McpToolsDiff } from './tool-diff.js';
 export {
   MAX_TOOL_NAME_LENGTH,

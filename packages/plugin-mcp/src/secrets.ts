@@ -1,50 +1,80 @@
-// The secret values of one server's config, and a scrubber that blanks them out of text we did not
-// write ourselves: a server's stderr, an SDK or network error message. Config printers hide
-// secrets by field (infra `redact`); this catches the same values when they come back inside
-// free text, e.g. a server that logs its own env at start.
-import { REDACTED } from '@epoch-agent/infra';
+// The secret values of one server's config, field by field, and the server's redaction policy
+// (infra's secretRedactor) built from them: what blanks them out of every text about the server
+// that we did not write ourselves — its stderr, an SDK or network error, an authorization server's
+// answer. Secrets that only appear later (a login's tokens, a key read from its file) are taught
+// to the same policy by whoever reads them (redactor.learn).
+import {
+  argSecrets,
+  credentials,
+  envSecrets,
+  headerSecrets,
+  type Redactor,
+  type Secret,
+  secretRedactor,
+  urlSecrets,
+} from '@epoch-agent/infra';
+import type { StoredLogin } from './oauth/token-store.js';
 import {
   assertNever,
+  type McpOAuthConfig,
   type McpOAuthGrant,
   type McpSecretSource,
   type McpServerConfig,
 } from './types.js';
 
-// Short values ("1", "warn") are settings rather than credentials, and blanking them would garble
-// every message that happens to contain the same word.
-const MIN_SECRET_LENGTH = 6;
+/** One server's redaction policy, as the modules of this package take it. */
+export type Scrubber = Redactor;
 
-export type Scrubber = (text: string) => string;
-
-export function secretScrubber(config: McpServerConfig): Scrubber {
-  const secrets = secretValues(config)
-    .filter((value) => value.length >= MIN_SECRET_LENGTH)
-    // Longest first, so a secret that contains another is blanked whole.
-    .sort((a, b) => b.length - a.length);
-  if (secrets.length === 0) return (text) => text;
-  return (text) => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
+/** A new policy for `config`'s server; one McpClient keeps one for its whole life. */
+export function serverRedactor(config: McpServerConfig): Redactor {
+  return secretRedactor(serverSecrets(config));
 }
 
-function secretValues(config: McpServerConfig): string[] {
+/** Every secret value `config` holds. */
+export function serverSecrets(config: McpServerConfig): Secret[] {
   switch (config.transport) {
     case 'stdio':
-      return Object.values(config.env);
+      return [...argSecrets(config.args), ...envSecrets(config.env)];
     case 'sse':
     case 'http':
       return [
-        ...Object.values(config.headers),
         ...urlSecrets(config.url),
-        ...(config.oauth?.clientSecret === undefined ? [] : [config.oauth.clientSecret]),
-        ...grantSecrets(config.oauth?.grant),
+        ...headerSecrets(config.headers),
+        ...oauthSecrets(config.oauth),
       ];
     default:
       return assertNever(config, 'transport');
   }
 }
 
-function grantSecrets(grant: McpOAuthGrant | undefined): string[] {
-  const inline = (source: McpSecretSource | undefined) =>
-    source?.kind === 'inline' ? [source.value] : [];
+/** What a stored login holds: its tokens and the secret of a client it registered. */
+export function loginSecrets(login: StoredLogin): Secret[] {
+  const { client } = login;
+  return [
+    ...(login.tokens === undefined ? [] : tokenSecrets(login.tokens)),
+    ...credentials(['client_secret' in client ? client.client_secret : undefined]),
+  ];
+}
+
+/** Tokens an authorization server issued (an ID token too, when OpenID Connect added one). */
+export function tokenSecrets(tokens: {
+  readonly access_token: string;
+  readonly refresh_token?: string | undefined;
+  readonly id_token?: string | undefined;
+}): Secret[] {
+  return credentials([tokens.access_token, tokens.refresh_token, tokens.id_token]);
+}
+
+function oauthSecrets(oauth: McpOAuthConfig | undefined): Secret[] {
+  if (oauth === undefined) return [];
+  return [
+    ...credentials([oauth.clientSecret]),
+    ...urlSecrets(oauth.clientMetadataUrl ?? ''),
+    ...grantSecrets(oauth.grant),
+  ];
+}
+
+function grantSecrets(grant: McpOAuthGrant | undefined): Secret[] {
   switch (grant?.kind) {
     case undefined:
     case 'authorization_code':
@@ -52,20 +82,20 @@ function grantSecrets(grant: McpOAuthGrant | undefined): string[] {
     case 'client_credentials':
       return inline(grant.privateKeyJwt?.key);
     case 'cross_app_access': {
-      const { clientSecret, idToken } = grant.identityProvider;
-      return [...(clientSecret === undefined ? [] : [clientSecret]), ...inline(idToken)];
+      const { clientSecret, idToken, issuer, tokenEndpoint } = grant.identityProvider;
+      return [
+        ...credentials([clientSecret]),
+        ...inline(idToken),
+        ...urlSecrets(issuer ?? ''),
+        ...urlSecrets(tokenEndpoint ?? ''),
+      ];
     }
     default:
       return assertNever(grant, 'oauth grant');
   }
 }
 
-function urlSecrets(url: string): string[] {
-  try {
-    const parsed = new URL(url);
-    const userinfo = [parsed.username, parsed.password].map(decodeURIComponent);
-    return [...userinfo, ...parsed.searchParams.values()];
-  } catch {
-    return [];
-  }
+/** A credential written into mcp.json; one kept in a file is learned when it is read. */
+function inline(source: McpSecretSource | undefined): Secret[] {
+  return credentials([source?.kind === 'inline' ? source.value : undefined]);
 }

@@ -162,7 +162,7 @@ export type OpenOutcome =
       /** `needs_login`, `connect_timeout`, `command_not_found`, ...; `connection_closed` when
        * the signal ended the attempt. */
       readonly error: McpError;
-      /** The server's last stderr lines (stdio), secrets blanked. */
+      /** The server's last stderr lines (stdio), secrets blanked by its transport. */
       readonly stderrTail: string;
     };
 
@@ -183,7 +183,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
   let handle: McpTransportHandle | undefined;
   try {
     await preflight(config, attempt.signal);
-    handle = options.createTransport(config, { logger });
+    handle = options.createTransport(config, { logger, scrub });
     let opened: Session | undefined;
     const sdk = new Client(CLIENT_INFO, {
       capabilities: {},
@@ -249,7 +249,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
           { server: config.name },
         ),
       );
-    const stderrTail = scrub(handle?.stderrTail() ?? '');
+    const stderrTail = handle?.stderrTail() ?? '';
     if (attempt.signal.reason === CLOSED) {
       return { ok: false, error: closedWhileConnecting(config.name, error), stderrTail };
     }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { REDACTED, secretRedactor } from '@epoch-agent/infra';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OAuthConnectionAuth } from '../src/oauth/connection-auth.js';
@@ -61,20 +62,24 @@ describe('OAuth of a connection without a stored login', () => {
       server: 's',
       serverUrl: 'http://127.0.0.1:1/mcp',
       store,
+      scrub: secretRedactor(),
     });
     for (let i = 0; i < 50; i++) expect(await auth.token()).toBeUndefined();
     expect(store.loads).toBe(1);
   });
 
-  it('uses a login stored in this process at its next request', async () => {
+  it('uses a login stored in this process at its next request, and teaches the policy its token', async () => {
     const serverUrl = 'http://127.0.0.1:1/mcp';
     const store = new CountingStore({ dir });
-    const auth = new OAuthConnectionAuth({ server: 's', serverUrl, store });
+    const scrub = secretRedactor();
+    const auth = new OAuthConnectionAuth({ server: 's', serverUrl, store, scrub });
     expect(await auth.token()).toBeUndefined();
     // Another TokenStore of the same directory, as `loginToServer` creates its own.
     await new TokenStore({ dir }).save(login(serverUrl));
     expect(await auth.token()).toBe(TOKEN);
     expect(store.loads).toBe(2);
+    // A server that echoes the token in an error: the messages about it will not.
+    expect(scrub(`invalid token ${TOKEN}`)).toBe(`invalid token ${REDACTED}`);
     // A login of another server changes nothing for this one.
     await new TokenStore({ dir }).save(login('http://127.0.0.1:2/mcp'));
     expect(await auth.token()).toBe(TOKEN);
@@ -87,7 +92,12 @@ describe('OAuth of a connection without a stored login', () => {
       header: ['authorization', `Bearer ${TOKEN}`],
     });
     const store = new CountingStore({ dir });
-    const auth = new OAuthConnectionAuth({ server: 's', serverUrl: server.url, store });
+    const auth = new OAuthConnectionAuth({
+      server: 's',
+      serverUrl: server.url,
+      store,
+      scrub: secretRedactor(),
+    });
     const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: {} });
     try {
       expect(await auth.token()).toBeUndefined();

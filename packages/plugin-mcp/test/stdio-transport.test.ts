@@ -185,7 +185,7 @@ describe('stderr', () => {
 
   it('the ring joins split lines and characters, cuts endless lines, flushes the last one', () => {
     const lines: string[] = [];
-    const ring = new StderrRing((line) => lines.push(line));
+    const ring = new StderrRing({ onLine: (line) => lines.push(line) });
     const euro = Buffer.from('€');
     ring.write(Buffer.concat([Buffer.from('a'), euro.subarray(0, 1)]));
     ring.write(Buffer.concat([euro.subarray(1), Buffer.from('b\r\nsecond\n\nthi')]));

@@ -5,11 +5,13 @@
 // file is picked up — and is never printed: messages name the field and the file, not the key.
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { credentials } from '@epoch-agent/infra';
 import {
   type AddClientAuthentication,
   createPrivateKeyJwtAuth,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors.js';
+import type { Scrubber } from '../secrets.js';
 import type { McpPrivateKeyJwt, McpSecretSource } from '../types.js';
 import type { MachineGrant } from './machine-auth.js';
 
@@ -20,6 +22,8 @@ export interface ClientCredentialsOptions {
   readonly clientSecret?: string;
   /** Sign the request instead of sending a secret. */
   readonly privateKeyJwt?: McpPrivateKeyJwt;
+  /** The server's redaction policy: taught a key read from its file. */
+  readonly scrub: Scrubber;
 }
 
 export function clientCredentialsGrant(options: ClientCredentialsOptions): MachineGrant {
@@ -33,7 +37,7 @@ export function clientCredentialsGrant(options: ClientCredentialsOptions): Machi
     },
     ...(privateKeyJwt === undefined
       ? {}
-      : { addClientAuthentication: signedBy(options.server, clientId, privateKeyJwt) }),
+      : { addClientAuthentication: signedBy(options, clientId, privateKeyJwt) }),
     tokenRequest: async ({ scope }) =>
       new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) }),
   };
@@ -41,12 +45,12 @@ export function clientCredentialsGrant(options: ClientCredentialsOptions): Machi
 
 // The assertion's audience is the authorization server's issuer (the SDK's default).
 function signedBy(
-  server: string,
+  options: ClientCredentialsOptions,
   clientId: string,
   jwt: McpPrivateKeyJwt,
 ): AddClientAuthentication {
   return async (headers, params, url, metadata) => {
-    const key = await loadKey(server, jwt);
+    const key = await loadKey(options, jwt);
     const sign = createPrivateKeyJwtAuth({
       issuer: clientId,
       subject: clientId,
@@ -58,8 +62,12 @@ function signedBy(
   };
 }
 
-async function loadKey(server: string, jwt: McpPrivateKeyJwt): Promise<KeyObject> {
+async function loadKey(
+  { server, scrub }: ClientCredentialsOptions,
+  jwt: McpPrivateKeyJwt,
+): Promise<KeyObject> {
   const pem = await readSecret(server, 'private_key', jwt.key);
+  scrub.learn(credentials([pem]));
   let key: KeyObject;
   try {
     key = createPrivateKey(pem);

@@ -22,6 +22,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors.js';
+import { loginSecrets, type Scrubber } from '../secrets.js';
 import { isExpired, refreshLogin } from './refresh.js';
 import type { StoredLogin, StoredTokens, TokenStore } from './token-store.js';
 
@@ -42,6 +43,8 @@ export interface OAuthConnectionAuthOptions {
   readonly refreshSkewMs?: number;
   /** Default: silentLogger. */
   readonly logger?: Logger;
+  /** The server's redaction policy: taught the tokens of each login read or refreshed here. */
+  readonly scrub: Scrubber;
 }
 
 export class OAuthConnectionAuth implements AuthProvider {
@@ -142,7 +145,7 @@ export class OAuthConnectionAuth implements AuthProvider {
     const { store, serverUrl } = this.#options;
     // Taken before reading: a login saved meanwhile moves it past this, and is read next time.
     const generation = store.generation(serverUrl);
-    this.#login = await store.load(serverUrl);
+    this.#login = this.#learn(await store.load(serverUrl));
     this.#noneAt = this.#login?.tokens === undefined ? generation : undefined;
     return this.#login;
   }
@@ -170,8 +173,13 @@ export class OAuthConnectionAuth implements AuthProvider {
       this.#login = undefined;
       throw this.#needsLogin(outcome.reason);
     }
-    this.#login = outcome.login;
+    this.#login = this.#learn(outcome.login);
     return outcome.login;
+  }
+
+  #learn<T extends StoredLogin | undefined>(login: T): T {
+    if (login !== undefined) this.#options.scrub.learn(loginSecrets(login));
+    return login;
   }
 
   async #rememberScope(scope: string | undefined): Promise<void> {

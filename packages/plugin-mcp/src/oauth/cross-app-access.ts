@@ -7,6 +7,7 @@
 //   2. RFC 7523 JWT bearer grant at that authorization server: the ID-JAG for an access token, by
 //      the client of `client_id` (authenticated with its secret, as the server supports).
 // The ID token is read at every exchange, so a file that something renews keeps this working.
+import { credentials } from '@epoch-agent/infra';
 import {
   discoverAuthorizationServerMetadata,
   requestJwtAuthorizationGrant,
@@ -27,7 +28,7 @@ export interface CrossAppAccessOptions {
   readonly clientId: string;
   readonly clientSecret?: string;
   readonly identityProvider: McpIdentityProvider;
-  /** Blanks the server's secrets out of what the identity provider says. */
+  /** Blanks the server's secrets out of what the identity provider says; taught the ID token. */
   readonly scrub: Scrubber;
 }
 
@@ -56,6 +57,7 @@ async function identityAssertion(
 ): Promise<string> {
   const { server, identityProvider: idp, scrub } = options;
   const idToken = await readSecret(server, 'idp_id_token', idp.idToken);
+  scrub.learn(credentials([idToken]));
   try {
     const { jwtAuthGrant } = await requestJwtAuthorizationGrant({
       tokenEndpoint: idp.tokenEndpoint ?? (await discoveredTokenEndpoint(idp)),
@@ -67,6 +69,7 @@ async function identityAssertion(
       ...(target.scope === undefined ? {} : { scope: target.scope }),
       fetchFn: fetch,
     });
+    scrub.learn(credentials([jwtAuthGrant]));
     return jwtAuthGrant;
   } catch (error) {
     throw new McpError(

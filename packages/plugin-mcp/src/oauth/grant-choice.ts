@@ -47,6 +47,7 @@ export function connectionAuth(
       serverUrl: config.url,
       store: options.store,
       logger: options.logger,
+      scrub: options.scrub,
       ...(options.refreshSkewMs === undefined ? {} : { refreshSkewMs: options.refreshSkewMs }),
     });
   const machine = (grant: MachineGrant) =>
@@ -67,7 +68,9 @@ export function connectionAuth(
       server,
       logger: options.logger,
       login: login(),
-      machine: machine(clientCredentialsGrant({ server, clientId, clientSecret })),
+      machine: machine(
+        clientCredentialsGrant({ server, clientId, clientSecret, scrub: options.scrub }),
+      ),
     });
   }
   if (clientId === undefined) return withoutClient(server, grant);
@@ -85,6 +88,7 @@ function machineGrant(
       return clientCredentialsGrant({
         server,
         clientId: client.clientId,
+        scrub: client.scrub,
         ...secret,
         ...(grant.privateKeyJwt === undefined ? {} : { privateKeyJwt: grant.privateKeyJwt }),
       });

@@ -9,7 +9,7 @@
 //    step-up: another round asking for the wider scope, at most MAX_ROUNDS rounds in all.
 // One deadline covers everything; a login not finished in time is `login_timeout`.
 import { randomBytes } from 'node:crypto';
-import { type Logger, silentLogger } from '@epoch-agent/infra';
+import { type Logger, redactingLogger, silentLogger } from '@epoch-agent/infra';
 import {
   auth,
   Client,
@@ -19,6 +19,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors.js';
 import { messageOf } from '../request-options.js';
+import { loginSecrets, type Scrubber, serverRedactor } from '../secrets.js';
 import { createTransport } from '../transport/create.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';
@@ -64,7 +65,9 @@ export interface McpLoginResult {
 export async function loginToServer(options: McpLoginOptions): Promise<McpLoginResult> {
   const config = remote(options.config);
   const { name } = config;
-  const logger = options.logger ?? silentLogger;
+  // Learns the tokens of this login as the check connection reads them (OAuthConnectionAuth).
+  const scrub = serverRedactor(config);
+  const logger = redactingLogger(options.logger ?? silentLogger, scrub);
   const store = options.store ?? new TokenStore({ logger });
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadline = new AbortController();
@@ -117,7 +120,7 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
         signal: deadline.signal,
         returnUrl: options.returnUrl,
       });
-      const verified = await verify(config, store, logger);
+      const verified = await verify(config, { store, logger, scrub });
       if (verified.kind === 'failed') throw verified.error;
       const saved = provider.saved;
       if (verified.kind === 'ok' && saved !== undefined) {
@@ -140,7 +143,8 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
     }
   } catch (error) {
     if (deadline.signal.aborted) throw deadline.signal.reason;
-    throw loginError(name, error);
+    if (provider.saved !== undefined) scrub.learn(loginSecrets(provider.saved));
+    throw loginError(name, error, scrub);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', stop);
@@ -233,10 +237,9 @@ type Verified =
 /** Connects with the stored login exactly as the agent will, and lists the tools. */
 async function verify(
   config: RemoteServerConfig<'sse' | 'http'>,
-  store: TokenStore,
-  logger: Logger,
+  { store, logger, scrub }: { store: TokenStore; logger: Logger; scrub: Scrubber },
 ): Promise<Verified> {
-  const handle = createTransport(config, { logger, oauth: { store } });
+  const handle = createTransport(config, { logger, scrub, oauth: { store } });
   const client = new Client({ name: 'epoch-agent', version: '0.1.0' }, { capabilities: {} });
   try {
     await client.connect(handle.transport, { timeout: config.connectTimeoutMs });
@@ -315,11 +318,11 @@ function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {
   return config;
 }
 
-function loginError(server: string, error: unknown): McpError {
+function loginError(server: string, error: unknown, scrub: Scrubber): McpError {
   if (error instanceof McpError) return error;
   return new McpError(
     'login_failed',
-    `Login to MCP server "${server}" failed: ${messageOf(error)}. Run \`epoch mcp login ${server}\` to try again.`,
+    `Login to MCP server "${server}" failed: ${scrub(messageOf(error))}. Run \`epoch mcp login ${server}\` to try again.`,
     { server, cause: error },
   );
 }

@@ -11,8 +11,8 @@ import {
 import { z } from 'zod';
 import { McpError } from '../errors.js';
 import { messageOf } from '../request-options.js';
+import { loginSecrets, serverRedactor } from '../secrets.js';
 import type { McpServerConfig } from '../types.js';
-import { scrub } from './refresh.js';
 import { type StoredLogin, TokenStore } from './token-store.js';
 
 export interface McpLogoutOptions {
@@ -52,11 +52,14 @@ export async function logoutFromServer(options: McpLogoutOptions): Promise<McpLo
       'the stored login held no tokens any more (the authorization server had refused them)',
     );
   }
+  // An authorization server's error text is not ours: it may echo the config's or a login's secrets.
+  const scrub = serverRedactor(config);
   for (const login of withTokens) {
+    scrub.learn(loginSecrets(login));
     try {
       await revoke(login, options.fetchFn ?? fetch);
     } catch (error) {
-      problems.push(scrub(messageOf(error), login));
+      problems.push(scrub(messageOf(error)));
     }
   }
   const revoked = withTokens.length > 0 && problems.length === 0;

@@ -29,7 +29,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors.js';
 import { messageOf, sentence } from '../request-options.js';
-import type { Scrubber } from '../secrets.js';
+import { type Scrubber, tokenSecrets } from '../secrets.js';
 import { discoverServerInfo } from './legacy-issuer.js';
 import { isExpired } from './refresh.js';
 import { type StoredTokens, toStoredTokens } from './token-store.js';
@@ -62,7 +62,7 @@ export interface MachineConnectionAuthOptions {
   readonly grant: MachineGrant;
   /** oauth.scopes from mcp.json: asked for instead of what the server's challenge names. */
   readonly scopes?: readonly string[];
-  /** Blanks the server's secrets out of what the authorization server says. */
+  /** Blanks the server's secrets out of what the authorization server says; taught its tokens. */
   readonly scrub: Scrubber;
   /** Default: silentLogger. */
   readonly logger?: Logger;
@@ -132,6 +132,7 @@ export class MachineConnectionAuth implements AuthProvider {
         ...(scope === undefined ? {} : { scope }),
       });
       this.#tokens = toStoredTokens(tokens);
+      this.#options.scrub.learn(tokenSecrets(tokens));
     } catch (error) {
       if (error instanceof McpError) throw error;
       throw new McpError('oauth_failed', this.#failure(error), { server, cause: error });

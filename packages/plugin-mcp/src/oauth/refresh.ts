@@ -6,6 +6,7 @@
 // Credentials are deleted only when the authorization server says they are no good: invalid_grant
 // drops the tokens (the client registration stays), invalid_client / unauthorized_client the whole
 // login. A network error or a 5xx keeps everything and is an `oauth_failed` a retry may fix.
+import { secretRedactor } from '@epoch-agent/infra';
 import {
   type FetchLike,
   OAuthError,
@@ -14,6 +15,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors.js';
 import { messageOf } from '../request-options.js';
+import { loginSecrets } from '../secrets.js';
 import { type StoredLogin, type TokenStore, toStoredTokens } from './token-store.js';
 
 export type RefreshOutcome =
@@ -83,7 +85,7 @@ export function refreshLogin(
       }
       throw new McpError(
         'oauth_failed',
-        `MCP server "${site.server}": refreshing its OAuth access token failed: ${scrub(describe(error), current)}. The stored login is kept; the next request tries again.`,
+        `MCP server "${site.server}": refreshing its OAuth access token failed: ${describe(error, current)}. The stored login is kept; the next request tries again.`,
         { server: site.server },
       );
     }
@@ -98,17 +100,9 @@ function needsLogin(reason: string): RefreshOutcome {
   return { kind: 'needs_login', reason };
 }
 
-function describe(error: unknown): string {
+/** The authorization server's words, with any credential of the login they echo blanked. */
+function describe(error: unknown, login: StoredLogin): string {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return typeof cause === 'string' ? `${messageOf(error)} (${cause})` : messageOf(error);
-}
-
-/** An authorization server's error text is not ours: blank any credential it might echo. */
-export function scrub(text: string, login: StoredLogin): string {
-  const secrets = [
-    login.tokens?.access_token,
-    login.tokens?.refresh_token,
-    'client_secret' in login.client ? login.client.client_secret : undefined,
-  ].filter((s): s is string => typeof s === 'string' && s.length > 0);
-  return secrets.reduce((out, secret) => out.split(secret).join('<redacted>'), text);
+  const text = typeof cause === 'string' ? `${messageOf(error)} (${cause})` : messageOf(error);
+  return secretRedactor(loginSecrets(login))(text);
 }

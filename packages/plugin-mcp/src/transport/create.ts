@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { connectionAuth } from '../oauth/grant-choice.js';
 import { TokenStore } from '../oauth/token-store.js';
-import { secretScrubber } from '../secrets.js';
+import type { Scrubber } from '../secrets.js';
 import {
   assertNever,
   type McpServerConfig,
@@ -40,6 +40,12 @@ export interface McpTransportHandle {
 export interface CreateTransportOptions {
   /** Receives the server's stderr lines (debug level, secrets blanked). */
   readonly logger: Logger;
+  /**
+   * The server's redaction policy (serverRedactor): blanks its secrets out of its stderr before
+   * any of it is kept, and learns the tokens its OAuth obtains, so messages about it blank those
+   * too. The client passes its own, so that every text about the server meets the same policy.
+   */
+  readonly scrub: Scrubber;
   /** OAuth of remote servers. Default: logins under `$EPOCH_HOME/oauth`, refreshed 60 s early. */
   readonly oauth?: TransportOAuthOptions;
 }
@@ -67,7 +73,7 @@ export const createTransport: McpTransportFactory = (config, options) => {
       const transport = answerBrokenStreams(
         new StreamableHTTPClientTransport(new URL(config.url), remoteOptions(config, options)),
       );
-      const site = { server: config.name, logger: options.logger, scrub: secretScrubber(config) };
+      const site = { server: config.name, logger: options.logger, scrub: options.scrub };
       return remoteHandle(transport, () => endSession(transport, site));
     }
     default:
@@ -77,13 +83,13 @@ export const createTransport: McpTransportFactory = (config, options) => {
 
 function stdioHandle(
   config: StdioServerConfig,
-  { logger }: CreateTransportOptions,
+  { logger, scrub }: CreateTransportOptions,
 ): McpTransportHandle {
-  const scrub = secretScrubber(config);
   const transport = new StdioTransport({
     server: config,
+    scrub,
     onStderrLine: (line) =>
-      logger.debug(`MCP server "${config.name}" stderr: ${scrub(line)}`, { server: config.name }),
+      logger.debug(`MCP server "${config.name}" stderr: ${line}`, { server: config.name }),
   });
   return {
     transport,
@@ -99,14 +105,14 @@ function stdioHandle(
 // login, or tokens of the client's own grant) is grant-choice.ts's decision.
 function remoteOptions(
   config: RemoteServerConfig<'sse' | 'http'>,
-  { logger, oauth = {} }: CreateTransportOptions,
+  { logger, scrub, oauth = {} }: CreateTransportOptions,
 ): { requestInit: RequestInit; authProvider: AuthProvider; fetch: FetchLike } {
   // The server's own setting wins over the host's default.
   const skew = config.oauth?.refreshSkewMs ?? oauth.refreshSkewMs;
   const auth = connectionAuth(config, {
     store: oauth.store ?? new TokenStore({ logger }),
     logger,
-    scrub: secretScrubber(config),
+    scrub,
     ...(skew === undefined ? {} : { refreshSkewMs: skew }),
   });
   return { requestInit: { headers: { ...config.headers } }, authProvider: auth, fetch: auth.fetch };

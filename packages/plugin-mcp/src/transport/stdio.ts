@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/client';
 import spawn from 'cross-spawn';
 import { McpError } from '../errors.js';
+import type { Scrubber } from '../secrets.js';
 import { assertNever, type StdioServerConfig } from '../types.js';
 import { MessageLines } from './message-lines.js';
 import { identify, type TrackedProcess } from './process-tree.js';
@@ -29,8 +30,13 @@ export type StdioLaunch = Pick<StdioServerConfig, 'name' | 'command' | 'args' | 
 
 export interface StdioTransportOptions {
   readonly server: StdioLaunch;
-  /** Each line the server writes to stderr, as it arrives (the client logs it). */
+  /** Each line the server writes to stderr, as it arrives (the client logs it), secrets blanked. */
   readonly onStderrLine?: (line: string) => void;
+  /**
+   * The server's redaction policy, applied to its stderr before any of it is kept or handed on.
+   * createTransport always passes it; without it nothing is blanked.
+   */
+  readonly scrub?: Scrubber;
   /** Grace periods of close() and of the reap after the server exits; reap.ts's defaults when absent. */
   readonly reap?: ReapOptions;
 }
@@ -66,7 +72,7 @@ export class StdioTransport implements Transport, ReapableTransport {
   constructor(options: StdioTransportOptions) {
     this.#server = options.server;
     this.#reap = options.reap ?? {};
-    this.#stderr = new StderrRing(options.onStderrLine);
+    this.#stderr = new StderrRing({ onLine: options.onStderrLine, scrub: options.scrub });
   }
 
   /** The server's pid once spawned (also after close, for diagnostics); undefined before. */

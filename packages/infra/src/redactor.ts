@@ -1,0 +1,207 @@
+// The redaction policy for free text: every secret value a server's config holds (secrets.ts
+// says which), and each one learned later (the tokens a login stores, a key read from its file),
+// blanked out wherever it occurs in text we did not write ourselves — a server's stderr, an SDK
+// or HTTP error message, an authorization server's answer — before that text reaches a status, an
+// error, a log line or a screen.
+import { REDACTED } from './redact.js';
+import type { Secret, SecretKind } from './secrets.js';
+
+/**
+ * How long a value must be to be looked for in free text. Shorter ones are not: blanking every
+ * "1", "warn" or "true" a server prints would shred its output and protect nothing, since a value
+ * that short is no credential worth the name and turns up in ordinary text by chance. A value
+ * whose field names it a credential is looked for from 6 characters; one under a neutral name
+ * (LOG_LEVEL, NODE_ENV, a query parameter) from 8, because words like "verbose" or "staging" are
+ * settings far more often than keys. Printers of config still hide every such value whatever its
+ * length (redact, redactArgs, redactUrl): this rule is only about searching text.
+ */
+export const MIN_SECRET_LENGTH: Readonly<Record<SecretKind, number>> = {
+  credential: 6,
+  setting: 8,
+};
+
+/** One server's policy: call it on a text to get the text with every known secret blanked. */
+export interface Redactor {
+  (text: string): string;
+  /** Secrets that became known later; looked for from now on, also by streams already open. */
+  learn(secrets: Iterable<Secret>): void;
+  /** For text that arrives in pieces that may split a secret (a process's stderr). */
+  stream(): RedactingStream;
+}
+
+/**
+ * Redacts a text that arrives in pieces. Redacting each piece alone would miss a secret split
+ * across two of them, so the end of a piece that could be the start of a secret (it equals the
+ * beginning of one) is held back until the next piece says whether it is; everything before it is
+ * released at once, so a line is never delayed unless it really ends in what could be a secret.
+ * What comes out is what redacting the whole text at once would give.
+ */
+export interface RedactingStream {
+  /** Takes the next piece; returns the text before the part held back, redacted. */
+  write(text: string): string;
+  /** The text has ended: returns what was held back, redacted. */
+  end(): string;
+}
+
+/**
+ * How many learned secrets a policy keeps. They are tokens that replace each other (a refresh
+ * every hour, for weeks in a long-running host): the newest are kept, so that the policy neither
+ * grows nor slows without end; one long expired is forgotten. Config secrets are always kept.
+ */
+export const MAX_LEARNED_SECRETS = 64;
+
+export function secretRedactor(secrets: Iterable<Secret> = []): Redactor {
+  const needles = new Needles(secrets);
+  return Object.assign((text: string) => new Stream(needles).end(text), {
+    learn: (more: Iterable<Secret>) => needles.learn(more),
+    stream: (): RedactingStream => new Stream(needles),
+  });
+}
+
+type Range = readonly [start: number, end: number];
+
+/** Every string the policy looks for. */
+class Needles {
+  readonly #config: ReadonlySet<string>;
+  /** By the secret's value, oldest first: learning one again makes it the newest. */
+  readonly #learned = new Map<string, readonly string[]>();
+  #all: readonly string[] = [];
+  /** The needles by their first character, and the longest: for partialStart, once per chunk. */
+  #byFirst = new Map<number, string[]>();
+  #longest = 0;
+
+  constructor(secrets: Iterable<Secret>) {
+    this.#config = new Set([...secrets].flatMap(needlesOf));
+    this.#index([...this.#config]);
+  }
+
+  learn(secrets: Iterable<Secret>): void {
+    for (const secret of secrets) {
+      this.#learned.delete(secret.value);
+      this.#learned.set(secret.value, needlesOf(secret));
+    }
+    for (const value of this.#learned.keys()) {
+      if (this.#learned.size <= MAX_LEARNED_SECRETS) break;
+      this.#learned.delete(value);
+    }
+    this.#index([...new Set([...this.#config, ...[...this.#learned.values()].flat()])]);
+  }
+
+  #index(all: readonly string[]): void {
+    this.#all = all;
+    this.#byFirst = new Map();
+    for (const needle of all) {
+      const first = needle.charCodeAt(0);
+      const same = this.#byFirst.get(first);
+      if (same === undefined) this.#byFirst.set(first, [needle]);
+      else same.push(needle);
+    }
+    this.#longest = Math.max(0, ...all.map((needle) => needle.length));
+  }
+
+  /** Where they occur in `text`: sorted, with overlapping or touching occurrences joined. */
+  find(text: string, also: readonly Range[]): Range[] {
+    const found: Range[] = [...also];
+    for (const needle of this.#all) {
+      for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
+        found.push([i, i + needle.length]);
+      }
+    }
+    found.sort((a, b) => a[0] - b[0]);
+    const joined: [number, number][] = [];
+    for (const [start, end] of found) {
+      const last = joined.at(-1);
+      if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+      else joined.push([start, end]);
+    }
+    return joined;
+  }
+
+  /** Where the longest end of `text` that begins some needle (but is not all of it) starts. */
+  partialStart(text: string): number {
+    for (let i = Math.max(0, text.length - this.#longest + 1); i < text.length; i++) {
+      const candidates = this.#byFirst.get(text.charCodeAt(i));
+      if (candidates === undefined) continue;
+      const rest = text.slice(i);
+      if (candidates.some((needle) => needle.length > rest.length && needle.startsWith(rest))) {
+        return i;
+      }
+    }
+    return text.length;
+  }
+}
+
+/**
+ * What a secret is found by: the value as given; each of its lines, trimmed, for a value printed
+ * line by line (a PEM key); each as it looks inside JSON (a server that logs
+ * `JSON.stringify(process.env)`) and inside a URL.
+ */
+function needlesOf({ value, kind }: Secret): string[] {
+  const pieces = new Set([value, ...value.split(/\r?\n/).map((line) => line.trim())]);
+  return [...pieces]
+    .filter((piece) => piece.length >= MIN_SECRET_LENGTH[kind])
+    .flatMap((piece) => [piece, JSON.stringify(piece).slice(1, -1), uriEncoded(piece)])
+    .filter((needle): needle is string => needle !== undefined);
+}
+
+function uriEncoded(text: string): string | undefined {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return undefined; // a lone surrogate: no URL can hold it
+  }
+}
+
+class Stream implements RedactingStream {
+  readonly #needles: Needles;
+  /** Raw text that may be the start of a secret the next piece completes. */
+  #held = '';
+  /** How much of #held is the rest of a secret whose start was already blanked. */
+  #carry = 0;
+  /** The text released last ends in `<redacted>`: a secret that goes on from there adds none. */
+  #afterMarker = false;
+
+  constructor(needles: Needles) {
+    this.#needles = needles;
+  }
+
+  write(text: string): string {
+    const all = this.#held + text;
+    return this.#release(all, this.#needles.partialStart(all));
+  }
+
+  end(text = ''): string {
+    const all = this.#held + text;
+    const out = this.#release(all, all.length);
+    this.#afterMarker = false;
+    return out;
+  }
+
+  /** Releases `text` up to `cut`, redacted, and holds the rest back. */
+  #release(text: string, cut: number): string {
+    if (cut === 0) {
+      this.#held = text;
+      return '';
+    }
+    const carried: Range[] = this.#carry > 0 ? [[0, this.#carry]] : [];
+    let out = '';
+    let at = 0;
+    let lastEnd = -1;
+    for (const [start, end] of this.#needles.find(text, carried)) {
+      if (start >= cut) break;
+      // A secret that continues one blanked at the end of the last release, or that touches
+      // it, is part of the same `<redacted>`, as it would be in the text redacted at once.
+      const continues = start === 0 && this.#afterMarker;
+      out += text.slice(at, start) + (continues ? '' : REDACTED);
+      at = Math.min(end, cut);
+      lastEnd = end;
+    }
+    out += text.slice(at, cut);
+    // A secret that completed in this text but reaches into the part held back (another one
+    // may start inside it) is blanked up to the cut now and for the rest next time.
+    this.#carry = Math.max(0, lastEnd - cut);
+    this.#afterMarker = lastEnd >= cut;
+    this.#held = text.slice(cut);
+    return out;
+  }
+}
