@@ -37,6 +37,7 @@ import { SerialQueue } from './serial-queue.js';
 import type { Session } from './session.js';
 import { type McpToolBackend, type ToolCallResult, toolCallResultSchema } from './tools.js';
 import { createTransport, type McpTransportFactory } from './transport/create.js';
+import type { ReapOptions } from './transport/reap.js';
 import type { McpServerConfig } from './types.js';
 import { DEFAULT_RECONNECT_DELAYS_MS } from './watchdog.js';
 
@@ -48,6 +49,11 @@ export interface McpClientOptions {
   readonly createTransport?: McpTransportFactory;
   /** The wait before each attempt of a reconnect series; one attempt per entry. Default 1 s, 2 s, 4 s. */
   readonly reconnectDelaysMs?: readonly number[];
+  /**
+   * The grace periods of closing a stdio server: stdin EOF, then SIGTERM, then the tree is killed.
+   * Default 500 ms each (see ReapOptions).
+   */
+  readonly reap?: ReapOptions;
 }
 
 export type McpStateListener = (state: McpConnectionState) => void;
@@ -81,6 +87,7 @@ export class McpClient implements McpToolBackend {
       logger: this.#logger,
       createTransport: options.createTransport ?? createTransport,
       scrub: this.#scrub,
+      reap: options.reap,
       reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
       onToolsChanged: (session) => void this.#refreshTools(session),
     });

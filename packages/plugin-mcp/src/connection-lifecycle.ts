@@ -29,6 +29,7 @@ import type { Scrubber } from './secrets.js';
 import type { OpenOutcome, Session } from './session.js';
 import { SessionSlot } from './session-slot.js';
 import type { McpTransportFactory } from './transport/create.js';
+import type { ReapOptions } from './transport/reap.js';
 import type { McpServerConfig } from './types.js';
 import { type AttemptResult, Watchdog } from './watchdog.js';
 
@@ -37,6 +38,7 @@ export interface ConnectionLifecycleOptions {
   readonly logger: Logger;
   readonly createTransport: McpTransportFactory;
   readonly scrub: Scrubber;
+  readonly reap: ReapOptions | undefined;
   readonly reconnectDelaysMs: readonly number[];
   /** The live connection's server sent notifications/tools/list_changed. */
   readonly onToolsChanged: (session: Session) => void;

@@ -83,6 +83,7 @@ export {
   type McpTransportHandle,
   type TransportOAuthOptions,
 } from './transport/create.js';
+export type { ReapOptions } from './transport/reap.js';
 export type {
   HttpServerConfig,
   McpEntryPosition,

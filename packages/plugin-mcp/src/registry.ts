@@ -21,6 +21,7 @@ import { diffTools, isEmptyDiff, type McpToolsDiff } from './tool-diff.js';
 import { MAX_TOOL_NAME_LENGTH } from './tool-names.js';
 import { type McpEpochTool, toEpochTools } from './tools.js';
 import { createTransport, type McpTransportFactory } from './transport/create.js';
+import type { ReapOptions } from './transport/reap.js';
 import {
   assertNever,
   type McpServerConfig,
@@ -37,6 +38,8 @@ export interface McpRegistryOptions {
   readonly createTransport?: McpTransportFactory;
   /** Each client's wait before each reconnect attempt (McpClientOptions). Default 1 s, 2 s, 4 s. */
   readonly reconnectDelaysMs?: readonly number[];
+  /** The grace periods of closing each stdio server (McpClientOptions). Default 500 ms each. */
+  readonly reap?: ReapOptions;
   /**
    * Where tool lists are remembered between runs. Default: a cache under `$EPOCH_HOME` (see
    * McpSchemaCache), logging to `logger`. `null`: no cache, so connectAll waits for every server
@@ -93,6 +96,7 @@ export class McpRegistry {
   readonly #toolNameMaxLength: number;
   readonly #createTransport: McpTransportFactory;
   readonly #reconnectDelaysMs: readonly number[] | undefined;
+  readonly #reap: ReapOptions | undefined;
   readonly #cache: McpSchemaCache | undefined;
   readonly #entries = new Map<string, Entry>();
   readonly #statusListeners: Listeners<McpServerStatus>;
@@ -104,6 +108,7 @@ export class McpRegistry {
     this.#toolNameMaxLength = options.toolNameMaxLength ?? MAX_TOOL_NAME_LENGTH;
     this.#createTransport = options.createTransport ?? createTransport;
     this.#reconnectDelaysMs = options.reconnectDelaysMs;
+    this.#reap = options.reap;
     this.#cache =
       options.schemaCache === null
         ? undefined
@@ -279,6 +284,7 @@ export class McpRegistry {
       ...(this.#reconnectDelaysMs === undefined
         ? {}
         : { reconnectDelaysMs: this.#reconnectDelaysMs }),
+      ...(this.#reap === undefined ? {} : { reap: this.#reap }),
     });
     const entry: Entry = { config, source, client, schema: undefined, connected: false };
     this.#entries.set(config.name, entry);

@@ -14,6 +14,7 @@ import { preflight } from './preflight.js';
 import { messageOf, remoteUrl, requestError } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import type { McpTransportFactory, McpTransportHandle } from './transport/create.js';
+import type { ReapOptions } from './transport/reap.js';
 import { commandNotFoundForHosts } from './transport/resolve-command.js';
 import { streamableInstead } from './transport-probe.js';
 import type { McpServerConfig } from './types.js';
@@ -149,6 +150,8 @@ export interface OpenSessionOptions {
   readonly logger: Logger;
   readonly createTransport: McpTransportFactory;
   readonly scrub: Scrubber;
+  /** The grace periods of closing a stdio server; the transport's defaults when absent. */
+  readonly reap: ReapOptions | undefined;
   /** Aborting it ends the attempt: close() was called. */
   readonly signal: AbortSignal;
   /** The server sent notifications/tools/list_changed on this session (debounced). */
@@ -183,7 +186,11 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
   let handle: McpTransportHandle | undefined;
   try {
     await preflight(config, attempt.signal);
-    handle = options.createTransport(config, { logger, scrub });
+    handle = options.createTransport(config, {
+      logger,
+      scrub,
+      ...(options.reap === undefined ? {} : { reap: options.reap }),
+    });
     let opened: Session | undefined;
     const sdk = new Client(CLIENT_INFO, {
       capabilities: {},

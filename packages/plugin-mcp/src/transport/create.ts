@@ -19,7 +19,7 @@ import {
   type StdioServerConfig,
 } from '../types.js';
 import { endSession } from './end-session.js';
-import { closeTransportAndReap } from './reap.js';
+import { closeTransportAndReap, type ReapOptions } from './reap.js';
 import { answerBrokenStreams } from './request-streams.js';
 import { StdioTransport } from './stdio.js';
 
@@ -48,6 +48,8 @@ export interface CreateTransportOptions {
   readonly scrub: Scrubber;
   /** OAuth of remote servers. Default: logins under `$EPOCH_HOME/oauth`, refreshed 60 s early. */
   readonly oauth?: TransportOAuthOptions;
+  /** The grace periods of closing a stdio server (reap.ts has the defaults and why). */
+  readonly reap?: ReapOptions;
 }
 
 export interface TransportOAuthOptions {
@@ -83,11 +85,12 @@ export const createTransport: McpTransportFactory = (config, options) => {
 
 function stdioHandle(
   config: StdioServerConfig,
-  { logger, scrub }: CreateTransportOptions,
+  { logger, scrub, reap = {} }: CreateTransportOptions,
 ): McpTransportHandle {
   const transport = new StdioTransport({
     server: config,
     scrub,
+    reap,
     onStderrLine: (line) =>
       logger.debug(`MCP server "${config.name}" stderr: ${line}`, { server: config.name }),
   });

@@ -59,8 +59,9 @@ export class StdioTransport implements Transport, ReapableTransport {
   onerror?: Transport['onerror'];
   onmessage?: Transport['onmessage'];
 
+  /** The grace periods of its close; reap.ts's defaults where absent. */
+  readonly reapOptions: ReapOptions;
   readonly #server: StdioLaunch;
-  readonly #reap: ReapOptions;
   readonly #stderr: StderrRing;
   readonly #lines = new MessageLines();
   #state: State = { kind: 'new' };
@@ -71,7 +72,7 @@ export class StdioTransport implements Transport, ReapableTransport {
 
   constructor(options: StdioTransportOptions) {
     this.#server = options.server;
-    this.#reap = options.reap ?? {};
+    this.reapOptions = options.reap ?? {};
     this.#stderr = new StderrRing({ onLine: options.onStderrLine, scrub: options.scrub });
   }
 
@@ -117,7 +118,7 @@ export class StdioTransport implements Transport, ReapableTransport {
    * the SDK calls this on its own; a caller that wants to stop waiting calls closeTransportAndReap.
    */
   close(): Promise<void> {
-    return reapTransport(this, this.#reap);
+    return reapTransport(this);
   }
 
   /** @internal for the reaper. */
@@ -170,7 +171,7 @@ export class StdioTransport implements Transport, ReapableTransport {
       this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
       // The server went away on its own: reap whatever it left behind. The connection is over
       // once its output has been read to the end, which 'close' (exit + stdout/stderr EOF) tells.
-      child.once('exit', () => void reapTransport(this, this.#reap));
+      child.once('exit', () => void reapTransport(this));
       child.once('close', () => this.#emitClose());
     }
     return new Promise((resolve, reject) => {
@@ -193,7 +194,7 @@ export class StdioTransport implements Transport, ReapableTransport {
     } catch (error) {
       // One message larger than the cap: the stream cannot be re-synchronised.
       this.onerror?.(error as Error);
-      void reapTransport(this, this.#reap);
+      void reapTransport(this);
       return;
     }
     for (const line of lines) {
