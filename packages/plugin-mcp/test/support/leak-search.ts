@@ -68,11 +68,14 @@ export function assertNoLeak(surfaces: Surfaces, placed: readonly Placed[]): voi
   if (found.length > 0) throw new Error(`secrets left the plugin:\n${found.join('\n')}`);
 }
 
-/** An HTTP server that answers every request with 500 and the request it got: URL and headers. */
+/**
+ * An HTTP server that answers every request with 500 and the request it got: its headers in the
+ * status line's reason (which a status quotes whole), its URL and headers in the body.
+ */
 export async function echoingHttpServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     req.resume();
-    res.writeHead(500, { 'content-type': 'text/plain' });
+    res.writeHead(500, `Echo ${req.rawHeaders.join(' ')}`, { 'content-type': 'text/plain' });
     // `<echo>`, which no test secret can blank (see the echo-secrets-server fixture).
     res.end(`<echo> ${req.method} ${req.url}\n${req.rawHeaders.join('\n')}`);
   });
