@@ -13,8 +13,7 @@
 import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { epochHome, type Logger, silentLogger, writeFileAtomic } from '@epoch-agent/infra';
-import { isSpecType, type Tool } from '@modelcontextprotocol/client';
-import { z } from 'zod';
+import type { Tool } from '@modelcontextprotocol/client';
 import { fingerprint } from './config/fingerprint.js';
 import { messageOf } from './request-options.js';
 import type { McpServerConfig } from './types.js';
@@ -38,13 +37,10 @@ export interface McpSchemaCacheOptions {
 // Bump when the file format changes: files of another version are a miss, not a crash.
 const FORMAT_VERSION = 1;
 
-const fileSchema = z.object({
-  version: z.literal(FORMAT_VERSION),
-  fingerprint: z.string(),
-  tools: z.array(z.custom<Tool>((value) => isSpecType.Tool(value))),
-  resources: z.boolean(),
-  prompts: z.boolean(),
-});
+interface CacheFile extends McpServerSchema {
+  readonly version: typeof FORMAT_VERSION;
+  readonly fingerprint: string;
+}
 
 /** The default cache directory under the epoch home. */
 export function defaultSchemaCacheDir(): string {
@@ -152,16 +148,16 @@ export class McpSchemaCache {
       this.#ignored(server, file, 'it is not valid JSON');
       return undefined;
     }
-    const parsed = fileSchema.safeParse(json);
-    if (!parsed.success) {
+    const entry = await cacheFile(json);
+    if (entry === undefined) {
       this.#ignored(server, file, 'it does not have the shape of a schema cache entry');
       return undefined;
     }
-    if (parsed.data.fingerprint !== key) {
+    if (entry.fingerprint !== key) {
       this.#ignored(server, file, 'it belongs to another configuration');
       return undefined;
     }
-    const { tools, resources, prompts } = parsed.data;
+    const { tools, resources, prompts } = entry;
     return { tools, resources, prompts };
   }
 
@@ -192,4 +188,26 @@ export class McpSchemaCache {
       });
     return this.#dirReady;
   }
+}
+
+/**
+ * `json` as a cache file of this format, every tool a valid MCP Tool; undefined when it is not.
+ * The SDK's check of a Tool is loaded here, on the first read: a warm start connects its servers
+ * anyway, and that needs the SDK too.
+ */
+async function cacheFile(json: unknown): Promise<CacheFile | undefined> {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const { version, fingerprint, tools, resources, prompts } = json as Record<string, unknown>;
+  if (
+    version !== FORMAT_VERSION ||
+    typeof fingerprint !== 'string' ||
+    !Array.isArray(tools) ||
+    typeof resources !== 'boolean' ||
+    typeof prompts !== 'boolean'
+  ) {
+    return undefined;
+  }
+  const { isSpecType } = await import('@modelcontextprotocol/client');
+  if (!tools.every((tool) => isSpecType.Tool(tool))) return undefined;
+  return { version, fingerprint, tools: tools as Tool[], resources, prompts };
 }

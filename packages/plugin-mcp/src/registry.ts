@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { McpSchemaCache, type McpServerSchema } from './cache.js';
-import { McpClient } from './client.js';
+import { loadConnectionModule, McpClient } from './client.js';
 import type { McpConnectionState } from './connection-state.js';
 import { McpError } from './errors.js';
 import { Listeners } from './listeners.js';
@@ -140,7 +140,12 @@ export class McpRegistry {
   ): Promise<McpServerStatus[]> {
     this.#checkNames(configs, source);
     const entries = configs.map((config) => this.#add(config, source));
-    const cached = await Promise.all(entries.map(({ config }) => this.#cache?.get(config)));
+    // With the connection's code loaded, each client says `connecting` (a status event) as it
+    // starts, before this resolves: a host registers the cached tools on that event.
+    const [cached] = await Promise.all([
+      Promise.all(entries.map(({ config }) => this.#cache?.get(config))),
+      entries.length > 0 ? loadConnectionModule() : undefined,
+    ]);
     entries.forEach((entry, index) => {
       entry.schema = cached[index];
     });

@@ -11,7 +11,8 @@ import type { McpError } from './errors.js';
 import { type NetworkFailure, networkFailure } from './http-failures.js';
 import { listAll } from './paginate.js';
 import { preflight } from './preflight.js';
-import { messageOf, remoteUrl, requestError } from './request-options.js';
+import { requestError } from './request-errors.js';
+import { messageOf, remoteUrl } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import type { McpTransportFactory, McpTransportHandle } from './transport/create.js';
 import type { ReapOptions } from './transport/reap.js';
@@ -186,7 +187,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
   let handle: McpTransportHandle | undefined;
   try {
     await preflight(config, attempt.signal);
-    handle = options.createTransport(config, {
+    handle = await options.createTransport(config, {
       logger,
       scrub,
       ...(options.reap === undefined ? {} : { reap: options.reap }),
