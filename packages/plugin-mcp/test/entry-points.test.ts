@@ -1,49 +1,28 @@
-// What each entry of the built package loads, seen by a module hook in a fresh Node process: the
-// root entry none of the SDK, zod, cross-spawn or the code of connections, stdio and OAuth (they
-// load when a connection, a login or a cached schema needs them); `./stdio` is the Node-only part,
-// as the SDK keeps its own at `./stdio`.
-import { spawnSync } from 'node:child_process';
+// What each entry of the built package loads, in a fresh Node process: the root entry none of the
+// SDK, zod, cross-spawn or the code of connections, stdio and OAuth (they load when a connection, a
+// login or a cached schema needs them); `./config` reads configs on a dozen modules; `./stdio` is
+// the Node-only part, as the SDK keeps its own at `./stdio`.
 import { fileURLToPath } from 'node:url';
+import { modulesLoadedBy } from '@epoch-agent/testkit';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-// Runs in the hooks thread: tells the main thread every module URL that is loaded.
-const HOOKS = `
-let port;
-export function initialize(data) { port = data.port; }
-export async function load(url, context, next) {
-  port.postMessage(url);
-  return next(url, context);
-}`;
-
-/** Every module URL that importing `specifier` (then running `after`) loads, in a fresh process. */
-function loadedBy(specifier: string, after = ''): string[] {
-  const script = `
-import { register } from 'node:module';
-import { MessageChannel } from 'node:worker_threads';
-const { port1, port2 } = new MessageChannel();
-const loaded = [];
-// One last module, loaded after the rest: its URL is the last message (a port keeps the order).
-const END = 'data:text/javascript,export{}';
-const ended = new Promise((resolve) => port1.on('message', (url) => (url === END ? resolve() : loaded.push(url))));
-register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}), {
-  data: { port: port2 },
-  transferList: [port2],
+const CONFIG_TEXT = JSON.stringify({
+  servers: { a: { command: 'x' }, b: { url: 'https://h/mcp', oauth: { client_id: 'c' } } },
 });
-const entry = await import(${JSON.stringify(specifier)});
-${after}
-await import(END);
-await ended;
-port1.close();
-process.stdout.write(JSON.stringify(loaded));
-`;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+
+/** What importing `specifier` and running `then` (with the module as `entry`) loads. */
+function loadedBy(specifier: string, then: string): readonly string[] {
+  const script = `const entry = await import(${JSON.stringify(specifier)});\n${then}`;
+  const run = modulesLoadedBy(['--input-type=module', '-e', script], { cwd: ROOT });
   if (run.status !== 0) throw new Error(`node exited ${run.status}: ${run.stderr}`);
-  return JSON.parse(run.stdout) as string[];
+  return run.urls;
+}
+
+function readsTwoServers(): string {
+  return `const { servers } = entry.parseMcpConfig(${JSON.stringify(CONFIG_TEXT)}, 'f');
+if (servers.length !== 2) throw new Error('the config did not load');`;
 }
 
 const HEAVY = [
@@ -56,23 +35,32 @@ const HEAVY = [
   '/plugin-mcp/dist/oauth/login.js',
 ];
 
+const heavy = (urls: readonly string[]) =>
+  urls.filter((url) => HEAVY.some((part) => url.includes(part)));
+
 describe('entry points of @epoch-agent/plugin-mcp', () => {
   it('the root entry, and reading a config with it, load no SDK, zod, or connection code', () => {
-    const loaded = loadedBy(
-      '@epoch-agent/plugin-mcp',
-      `const { servers } = entry.parseMcpConfig('{"servers":{"a":{"command":"x"},"b":{"url":"https://h/mcp"}}}', 'f');
-       if (servers.length !== 2) throw new Error('the config did not load');`,
-    );
+    const loaded = loadedBy('@epoch-agent/plugin-mcp', readsTwoServers());
     expect(loaded.some((url) => url.endsWith('/plugin-mcp/dist/index.js'))).toBe(true);
-    expect(loaded.filter((url) => HEAVY.some((heavy) => url.includes(heavy)))).toEqual([]);
+    expect(heavy(loaded)).toEqual([]);
+  });
+
+  it('./config reads a config without the client, the registry or the cache', () => {
+    const loaded = loadedBy('@epoch-agent/plugin-mcp/config', readsTwoServers());
+    const ours = loaded.filter((url) => url.includes('/plugin-mcp/dist/'));
+    expect(ours.some((url) => url.endsWith('/plugin-mcp/dist/config/load.js'))).toBe(true);
+    expect(
+      ours.every((url) => url.includes('/plugin-mcp/dist/config/') || url.endsWith('/types.js')),
+    ).toBe(true);
+    expect(heavy(loaded)).toEqual([]);
   });
 
   it('./stdio is the Node-only part: the transport that reaps a process tree, without OAuth', () => {
     const loaded = loadedBy(
       '@epoch-agent/plugin-mcp/stdio',
       `if (typeof entry.StdioTransport !== 'function' || typeof entry.closeTransportAndReap !== 'function') {
-         throw new Error('missing exports: ' + Object.keys(entry).join(', '));
-       }`,
+  throw new Error('missing exports: ' + Object.keys(entry).join(', '));
+}`,
     );
     expect(loaded.some((url) => url.endsWith('/plugin-mcp/dist/transport/reap.js'))).toBe(true);
     expect(loaded.filter((url) => url.includes('/plugin-mcp/dist/oauth/'))).toEqual([]);
