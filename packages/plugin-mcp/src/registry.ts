@@ -78,15 +78,21 @@ export interface McpServerPrompt {
   readonly prompt: Prompt;
 }
 
+/** A server's schema and its tools as `tools()` offers them, made once per schema. */
+interface Offer {
+  readonly schema: McpServerSchema;
+  readonly tools: readonly McpEpochTool[];
+}
+
 interface Entry {
   readonly config: McpServerConfig;
   readonly source: McpServerSource;
   readonly client: McpClient;
   /**
-   * What `tools()` offers for this server: the cached schema until the server answers, then its
-   * live one. The base of the next tools-changed diff.
+   * What `tools()` offers for this server: from the cached schema until the server answers, then
+   * from its live one. The base of the next tools-changed diff.
    */
-  schema: McpServerSchema | undefined;
+  offer: Offer | undefined;
   /** The client was connected at its previous state change: a new list now came by list_changed. */
   connected: boolean;
 }
@@ -147,7 +153,8 @@ export class McpRegistry {
       entries.length > 0 ? loadConnectionModule() : undefined,
     ]);
     entries.forEach((entry, index) => {
-      entry.schema = cached[index];
+      const schema = cached[index];
+      entry.offer = schema === undefined ? undefined : this.#offer(entry, schema);
     });
     const connections = entries.map((entry) => this.#connect(entry));
     await Promise.all(connections.filter((_, index) => cached[index] === undefined));
@@ -164,12 +171,15 @@ export class McpRegistry {
   async reconnect(name: string): Promise<McpServerStatus> {
     const entry = this.#entries.get(name);
     if (entry === undefined) throw this.#unknown(name);
-    const before = entry.schema;
-    entry.schema = undefined;
+    const before = entry.offer;
+    entry.offer = undefined;
     await this.#cache?.invalidate(entry.config);
     await entry.client.reconnect().catch((error: unknown) => this.#logFailure(entry, error));
-    if (this.#entries.get(name) === entry && before !== undefined && entry.schema !== undefined) {
-      this.#announce(entry, before, entry.schema, 'connect');
+    // Learned from the client's state meanwhile, unless the server was disconnected.
+    const current = this.#entries.get(name);
+    const after = current === entry ? current.offer : undefined;
+    if (before !== undefined && after !== undefined) {
+      this.#announce(entry, before.tools, after.tools, 'connect');
     }
     return this.#status(entry);
   }
@@ -190,10 +200,8 @@ export class McpRegistry {
    * snapshot: see McpToolsChangedEvent for when it changes.
    */
   tools(): McpEpochTool[] {
-    return [...this.#entries.values()].flatMap((entry) =>
-      entry.schema !== undefined && offersTools(entry.client.state)
-        ? this.#toolsOf(entry, entry.schema)
-        : [],
+    return [...this.#entries.values()].flatMap(({ offer, client }) =>
+      offer !== undefined && offersTools(client.state) ? offer.tools : [],
     );
   }
 
@@ -291,7 +299,7 @@ export class McpRegistry {
         : { reconnectDelaysMs: this.#reconnectDelaysMs }),
       ...(this.#reap === undefined ? {} : { reap: this.#reap }),
     });
-    const entry: Entry = { config, source, client, schema: undefined, connected: false };
+    const entry: Entry = { config, source, client, offer: undefined, connected: false };
     this.#entries.set(config.name, entry);
     client.onStateChange((state) => {
       // A server being disconnected reports its own last status; a removed one reports nothing.
@@ -335,47 +343,56 @@ export class McpRegistry {
     entry: Entry,
     state: Extract<McpConnectionState, { kind: 'connected' }>,
   ):
-    | { before: McpServerSchema; after: McpServerSchema; reason: McpToolsChangedEvent['reason'] }
+    | {
+        before: readonly McpEpochTool[];
+        after: readonly McpEpochTool[];
+        reason: McpToolsChangedEvent['reason'];
+      }
     | undefined {
-    const before = entry.schema;
-    const after: McpServerSchema = {
+    const before = entry.offer;
+    const schema: McpServerSchema = {
       tools: state.tools,
       resources: state.resources,
       prompts: state.prompts,
     };
-    entry.schema = after;
-    if (before !== undefined && isDeepStrictEqual(before, after)) return undefined;
-    void this.#cache?.set(entry.config, after);
+    if (before !== undefined && isDeepStrictEqual(before.schema, schema)) return undefined;
+    const after = this.#offer(entry, schema);
+    entry.offer = after;
+    void this.#cache?.set(entry.config, schema);
     if (before === undefined) return undefined;
-    return { before, after, reason: entry.connected ? 'list_changed' : 'connect' };
+    return {
+      before: before.tools,
+      after: after.tools,
+      reason: entry.connected ? 'list_changed' : 'connect',
+    };
   }
 
   #announce(
     entry: Entry,
-    before: McpServerSchema,
-    after: McpServerSchema,
+    before: readonly McpEpochTool[],
+    after: readonly McpEpochTool[],
     reason: McpToolsChangedEvent['reason'],
   ): void {
-    const diff = diffTools(this.#toolsOf(entry, before), this.#toolsOf(entry, after));
+    const diff = diffTools(before, after);
     if (isEmptyDiff(diff)) return;
     this.#toolsListeners.emit({ server: entry.config.name, source: entry.source, reason, ...diff });
   }
 
-  #toolsOf({ config, client }: Entry, schema: McpServerSchema): McpEpochTool[] {
-    return toEpochTools({
+  #offer({ config, client }: Entry, schema: McpServerSchema): Offer {
+    const tools = toEpochTools({
       server: config.name,
       tools: schema.tools,
       resources: schema.resources,
       backend: client,
       nameOptions: { maxLength: this.#toolNameMaxLength },
     });
+    return { schema, tools };
   }
 
   /** `toolCount` is what tools() offers for it, so list_resources / read_resource are counted. */
   #status(entry: Entry): McpServerStatus {
-    const { config, source, client, schema } = entry;
-    const offered =
-      schema !== undefined && offersTools(client.state) ? this.#toolsOf(entry, schema).length : 0;
+    const { config, source, client, offer } = entry;
+    const offered = offer !== undefined && offersTools(client.state) ? offer.tools.length : 0;
     return serverStatus(config, source, client.state, offered);
   }
 
