@@ -107,6 +107,11 @@ export class ConnectionLifecycle {
     return this.#closing;
   }
 
+  /** The live connection, if there is one: a request takes it without waiting for anything. */
+  get live(): Session | undefined {
+    return this.#slot.live;
+  }
+
   /** Whether `session` is the live connection (a late callback for an old one does nothing). */
   isLive(session: Session): boolean {
     return this.#slot.live === session;

@@ -206,7 +206,7 @@ export class ServerConnection {
     const run = async (): Promise<T> => {
       if (signal?.aborted) throw signal.reason;
       // In the queue, not before it: a call that waited goes to the connection live by then.
-      const session = await this.#lifecycle.sessionFor(site, signal);
+      const session = this.#lifecycle.live ?? (await this.#lifecycle.sessionFor(site, signal));
       if (how.capability !== undefined && !session.info[how.capability]) {
         if (how.otherwise !== undefined) return how.otherwise();
         throw new McpError(

@@ -10,7 +10,6 @@ import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_pr
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import {
-  deserializeMessage,
   type JSONRPCMessage,
   serializeMessage,
   type Transport,
@@ -198,15 +197,19 @@ export class StdioTransport implements Transport, ReapableTransport {
       return;
     }
     for (const line of lines) {
-      if (line.trim() === '') continue;
-      let message: JSONRPCMessage;
+      let message: unknown;
       try {
-        message = deserializeMessage(line);
-      } catch (error) {
+        message = JSON.parse(line);
+      } catch {
         // As the SDK's own stdio transport does: a line that is not JSON (a server logging to
-        // stdout, a frame cut short) is skipped; JSON that is not JSON-RPC is reported. Either
-        // way the next line may be fine.
-        if (!(error instanceof SyntaxError)) this.onerror?.(error as Error);
+        // stdout, a frame cut short, a blank line) is skipped; the next one may be fine.
+        continue;
+      }
+      // Only the envelope's mark is checked here: the SDK's Protocol checks the whole message when
+      // it routes it, and reports one it cannot route. Checking it here as well (the SDK's
+      // deserializeMessage) cost more than anything else the client does per call.
+      if (!isJsonRpc(message)) {
+        this.onerror?.(new Error('the server wrote JSON that is not a JSON-RPC 2.0 message'));
         continue;
       }
       this.onmessage?.(message);
@@ -264,6 +267,14 @@ export class StdioTransport implements Transport, ReapableTransport {
         return assertNever(state, 'stdio transport state');
     }
   }
+}
+
+function isJsonRpc(value: unknown): value is JSONRPCMessage {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { jsonrpc?: unknown }).jsonrpc === '2.0'
+  );
 }
 
 function hasPipes(child: ChildProcess): child is ChildProcessWithoutNullStreams {
