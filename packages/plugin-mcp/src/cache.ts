@@ -10,7 +10,8 @@
 //
 // The cache is an optimization: a file that is missing, unreadable, corrupt or of another shape is
 // a miss (with a warning), and a failed write is a warning; neither is ever an error for the caller.
-import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { epochHome, type Logger, silentLogger, writeFileAtomic } from '@epoch-agent/infra';
 import type { Tool } from '@modelcontextprotocol/client';
@@ -135,7 +136,9 @@ export class McpSchemaCache {
     const file = this.#file(key);
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      // At once, not through libuv's thread pool: every start waits for this read (usually a miss
+      // on a first start, or a few KB), and the round trip cost more than the read itself.
+      text = readFileSync(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       this.#ignored(server, file, `it could not be read (${messageOf(error)})`);

@@ -10,7 +10,7 @@ import type { McpServerInfo } from './connection-state.js';
 import type { McpError } from './errors.js';
 import { type NetworkFailure, networkFailure } from './http-failures.js';
 import { listAll } from './paginate.js';
-import { preflight } from './preflight.js';
+import { explainStdioFailure, preflight } from './preflight.js';
 import { requestError } from './request-errors.js';
 import { messageOf, remoteUrl } from './request-options.js';
 import type { Scrubber } from './secrets.js';
@@ -186,7 +186,8 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
   const timer = setTimeout(() => attempt.abort(TIMED_OUT), config.connectTimeoutMs);
   let handle: McpTransportHandle | undefined;
   try {
-    await preflight(config, attempt.signal);
+    // A stdio server's checks only explain a connect that failed (below).
+    if (config.transport !== 'stdio') await preflight(config, attempt.signal);
     handle = await options.createTransport(config, {
       logger,
       scrub,
@@ -261,7 +262,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
     if (attempt.signal.reason === CLOSED) {
       return { ok: false, error: closedWhileConnecting(config.name, error), stderrTail };
     }
-    const failure = connectFailure(error, {
+    const failure = connectFailure(await explainStdioFailure(config, error, attempt.signal), {
       config,
       timedOut: attempt.signal.reason === TIMED_OUT,
       stderrTail,
