@@ -115,9 +115,12 @@ async function reap(
   const leader = transport.leader;
   try {
     if (leader === undefined) return;
+    // Ending stdin first lets the server start its exit while the snapshot is taken: Node hands
+    // the end to the pipe only when this synchronous code has returned to the event loop, so the
+    // snapshot (synchronous) still sees every parent link as it was before EOF.
+    transport.endInput();
     const tree = new ServerTree(leader);
     const alarm = new ExitAlarm(transport.exited);
-    transport.endInput();
     const graceful = { tree, alarm, force };
     if (await waitGone(graceful, options.stdinGraceMs ?? DEFAULT_STDIN_GRACE_MS)) return;
     await tree.signal('SIGTERM');
