@@ -102,8 +102,8 @@ async function main() {
 
 const NOTES = `
 ratio = ours / base; times are medians unless the metric says p99 or worst.
-Tool calls: the echo tool; 300 warm-up calls, then 2,000 timed calls per client, the three clients
-taking turns every 10 calls. Ours = EpochTool.execute from McpRegistry.tools() (the host's path) or
+Tool calls: the echo tool; 300 warm-up calls, then 6,000 timed calls per client over stdio (2,000
+over HTTP), the three clients taking turns every 10 calls. Ours = EpochTool.execute from McpRegistry.tools() (the host's path) or
 McpClient.callTool; base = the SDK's Client.callTool over its own StdioClientTransport /
 StreamableHTTPClientTransport, on the same server program. The hand-written server
 (bench/fixtures/echo-server.mjs) answers in microseconds, so its rows compare the clients' own
