@@ -80,6 +80,7 @@ export function toEpochTools(options: ToEpochToolsOptions): McpEpochTool[] {
 
 function mcpTool(server: string, tool: Tool, name: string, backend: McpToolBackend): McpEpochTool {
   const title = tool.title ?? tool.annotations?.title;
+  const origin = `MCP server "${server}" tool "${tool.name}"`;
   return {
     name,
     ...(title === undefined ? {} : { title }),
@@ -90,7 +91,7 @@ function mcpTool(server: string, tool: Tool, name: string, backend: McpToolBacke
     target: { kind: 'tool', name: tool.name },
     async execute(args, ctx) {
       const result = await backend.callTool(tool.name, { ...args }, ctx.signal);
-      return toToolResult(result, `MCP server "${server}" tool "${tool.name}"`);
+      return toToolResult(result, origin);
     },
   };
 }
