@@ -1,6 +1,7 @@
 // How the bench measures: wall time of one step, sides run in alternating order so that drift on a
 // shared 2-core machine (another process waking up, the CPU clocking down) lands on every side
-// alike, and the two statistics the report shows.
+// alike, the two statistics the report shows, and how a fresh process is timed.
+import { spawn } from 'node:child_process';
 
 /** Milliseconds that `step` took. */
 export async function timed(step) {
@@ -43,4 +44,29 @@ export function percentile(samples, p) {
   const sorted = [...samples].sort((a, b) => a - b);
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+/**
+ * Runs `node <args>` in a fresh process until it exits: its wall time from spawn to exit, and what
+ * it printed. Rejects when it fails, with its stderr, so a broken probe is never timed.
+ */
+export function freshNode(args, signal, env = process.env) {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, args, { env, signal, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const ms = performance.now() - start;
+      if (code === 0) resolve({ ms, stdout });
+      else reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`));
+    });
+  });
 }

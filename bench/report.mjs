@@ -1,21 +1,26 @@
 // The bench's table: one row per metric with our figure, the baseline it is compared with (the raw
-// SDK, or one server for connectAll), their ratio, the goal and whether it was met.
+// SDK, or one server for connectAll, or `node -e 0` for a cold command), their ratio, the goal and
+// whether it was met.
 
 const HEADER = ['metric', 'ours', 'raw SDK / base', 'ratio', 'goal', 'result'];
 
-/** `rows`: `{ metric, ours, base, goal }`, times in ms; goal `{ kind: 'ratio', max }`, `{ kind: 'absolute', maxMs }` or `{ kind: 'info' }`. */
+/**
+ * `rows`: `{ metric, ours, base, goal, unit? }`. `unit` is `ms` (the default), `MB` or `processes`;
+ * `base` is undefined where nothing compares (no raw SDK counterpart). Goals:
+ * `{ kind: 'ratio', max }`: ours / base <= max;
+ * `{ kind: 'absolute', max }`: ours <= max, in the row's unit;
+ * `{ kind: 'affine', factor, plusMs }`: ours <= factor x base + plusMs;
+ * `{ kind: 'info' }`: shown, not judged.
+ */
 export function formatTable(rows) {
-  const cells = rows.map((row) => {
-    const ratio = row.ours / row.base;
-    return [
-      row.metric,
-      formatMs(row.ours),
-      formatMs(row.base),
-      ratio.toFixed(3),
-      describeGoal(row.goal),
-      verdict(row.goal, row.ours, ratio),
-    ];
-  });
+  const cells = rows.map((row) => [
+    row.metric,
+    formatValue(row.ours, row.unit),
+    row.base === undefined ? '-' : formatValue(row.base, row.unit),
+    row.base === undefined ? '-' : ratioText(row.ours, row.base),
+    describeGoal(row.goal, row.unit),
+    verdict(row),
+  ]);
   const widths = HEADER.map((title, column) =>
     Math.max(title.length, ...cells.map((line) => line[column].length)),
   );
@@ -29,20 +34,30 @@ export function formatTable(rows) {
   return [format(HEADER), rule, ...cells.map(format)].join('\n');
 }
 
-/** How many rows with a goal met it, e.g. `7 of 9 goals met`. */
+/** How many rows with a goal met it, e.g. `7 of 9 goals met`, and which ones missed. */
 export function summary(rows) {
   const judged = rows.filter((row) => row.goal.kind !== 'info');
-  const met = judged.filter((row) => verdict(row.goal, row.ours, row.ours / row.base) === 'PASS');
-  return `${met.length} of ${judged.length} goals met`;
+  const missed = judged.filter((row) => verdict(row) !== 'PASS');
+  const met = `${judged.length - missed.length} of ${judged.length} goals met`;
+  return missed.length === 0
+    ? met
+    : `${met}; missed: ${missed.map((row) => row.metric).join('; ')}`;
 }
 
-function describeGoal(goal) {
+function ratioText(ours, base) {
+  // 0 processes left of 0 is no ratio at all; of 3 it is 0.
+  return base === 0 ? '-' : (ours / base).toFixed(3);
+}
+
+function describeGoal(goal, unit = 'ms') {
   switch (goal.kind) {
     case 'ratio':
       // At least one decimal (1.0, 1.5), and every one the goal has (0.05).
       return `ratio <= ${Number.isInteger(goal.max) ? goal.max.toFixed(1) : String(goal.max)}`;
     case 'absolute':
-      return `ours < ${goal.maxMs} ms`;
+      return `ours <= ${goal.max} ${unit}`;
+    case 'affine':
+      return `ours <= ${goal.factor}x base + ${goal.plusMs} ms`;
     case 'info':
       return 'info';
     default:
@@ -50,12 +65,14 @@ function describeGoal(goal) {
   }
 }
 
-function verdict(goal, ours, ratio) {
+function verdict({ goal, ours, base }) {
   switch (goal.kind) {
     case 'ratio':
-      return ratio <= goal.max ? 'PASS' : 'MISS';
+      return ours / base <= goal.max ? 'PASS' : 'MISS';
     case 'absolute':
-      return ours < goal.maxMs ? 'PASS' : 'MISS';
+      return ours <= goal.max ? 'PASS' : 'MISS';
+    case 'affine':
+      return ours <= goal.factor * base + goal.plusMs ? 'PASS' : 'MISS';
     case 'info':
       return '-';
     default:
@@ -63,7 +80,17 @@ function verdict(goal, ours, ratio) {
   }
 }
 
-function formatMs(ms) {
-  const digits = ms < 10 ? 3 : ms < 1000 ? 1 : 0;
-  return `${ms.toFixed(digits)} ms`;
+function formatValue(value, unit = 'ms') {
+  switch (unit) {
+    case 'ms': {
+      const digits = value < 10 ? 3 : value < 1000 ? 1 : 0;
+      return `${value.toFixed(digits)} ms`;
+    }
+    case 'MB':
+      return `${value.toFixed(3)} MB`;
+    case 'processes':
+      return String(value);
+    default:
+      throw new Error(`unknown unit: ${unit}`);
+  }
 }

@@ -1,30 +1,40 @@
 // `npm run bench` (it builds first): our MCP client against the raw SDK client on the same servers,
-// in one run, printed as a table of ratios. Tool-call latency over stdio and Streamable HTTP (the
-// reference server's `echo`), connectAll's wall time for 20 slow-to-start servers against one, a
-// start with a warm schema cache against a cold one, and the time to disconnect one server. Servers listen on 127.0.0.1 only; every one of them is
-// stopped before the table is printed, and a deadline bounds the whole run.
+// in one run, printed as a table of ratios with each figure's goal. Tool-call latency over stdio
+// (a hand-written server and the reference server) and Streamable HTTP; connect + list of one
+// server; connectAll's wall time for 20 slow-to-start servers against one; a start with a warm
+// schema cache against a cold one; closing a polite and a hostile server; 100 servers x 100 tools;
+// and, in fresh processes, the import, the first connect, the memory of idle connections and a
+// cold `epoch mcp list`. Servers listen on 127.0.0.1 only; every one of them is stopped before the
+// table is printed, and a deadline bounds the whole run.
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { startEverything } from '@epoch-agent/testkit';
 import { schemaCacheStartTime } from './cache.mjs';
+import { coldListTime } from './cold-cli.mjs';
 import { connectAllWallTime } from './connect.mjs';
-import { disconnectTime } from './disconnect.mjs';
+import { connectOneTime } from './connect-one.mjs';
+import { disconnectTime, hostileCloseTime } from './disconnect.mjs';
+import { firstConnectTime, idleConnectionMemory, importTime } from './fresh.mjs';
 import { toolCallLatency } from './latency.mjs';
 import { formatTable, summary } from './report.mjs';
+import { manyServers } from './scale.mjs';
 import { scoped } from './scoped.mjs';
 
 /** The whole run; past it, the calls in flight are aborted and everything is stopped. */
-const DEADLINE_MS = 170_000;
+const DEADLINE_MS = 300_000;
 /** After the run nothing should keep Node alive; if something does, exit anyway rather than hang. */
 const EXIT_GRACE_MS = 5_000;
 
-const WELL_BEHAVED_SERVER = {
+/** Hand-written and cheap, so a call's time is mostly the client's; it exits when stdin ends. */
+const ECHO_SERVER = {
   transport: 'stdio',
   command: process.execPath,
   args: [new URL('./fixtures/echo-server.mjs', import.meta.url).pathname],
 };
+/** The SDK's own reference server: what a call costs with a real server's work in it. */
+const REFERENCE_LABEL = 'stdio (server-everything)';
 
 const signal = AbortSignal.timeout(DEADLINE_MS);
 // Every request in flight listens on it: 20 raw SDK clients connecting at once are 20 listeners.
@@ -50,20 +60,35 @@ async function main() {
     defer(() => http.stop());
     const httpEndpoint = { transport: 'http', url: http.endpoint.url };
     return [
-      ...(await step('tool calls over stdio', () =>
-        toolCallLatency('stdio', stdio.endpoint, signal),
+      ...(await step('tool calls over stdio, hand-written server', () =>
+        toolCallLatency('stdio (hand-written server)', ECHO_SERVER, signal, {
+          median: 0.6,
+          p99: 1.0,
+        }),
+      )),
+      ...(await step('tool calls over stdio, server-everything', () =>
+        toolCallLatency(REFERENCE_LABEL, stdio.endpoint, signal),
       )),
       ...(await step('tool calls over Streamable HTTP', () =>
         toolCallLatency('HTTP', httpEndpoint, signal),
       )),
+      ...(await step('connect + list', () => connectOneTime(ECHO_SERVER, signal))),
       ...(await step('connectAll', () => connectAllWallTime(signal))),
       ...(await step('schema cache', () => schemaCacheStartTime(signal))),
-      ...(await step('disconnect over stdio', () =>
-        disconnectTime('stdio', WELL_BEHAVED_SERVER, signal),
+      ...(await step('polite close over stdio', () =>
+        disconnectTime('stdio', ECHO_SERVER, signal),
       )),
-      ...(await step('disconnect over Streamable HTTP', () =>
+      ...(await step('polite close over Streamable HTTP', () =>
         disconnectTime('HTTP', httpEndpoint, signal),
       )),
+      ...(await step('hostile close over stdio', () => hostileCloseTime(signal))),
+      ...(await step('100 servers x 100 tools', () => manyServers(signal))),
+      ...(await step('import, fresh processes', () => importTime(signal))),
+      ...(await step('first connect, fresh processes', () => firstConnectTime(signal))),
+      ...(await step('idle connection memory, fresh processes', () =>
+        idleConnectionMemory(signal),
+      )),
+      ...(await step('cold epoch mcp list, fresh processes', () => coldListTime(signal))),
     ];
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -76,19 +101,33 @@ async function main() {
 }
 
 const NOTES = `
-ratio = ours / base; times are medians unless the metric says p99.
-Tool calls: server-everything's echo; 300 warm-up calls, then 2,000 timed calls per client, the
-three clients taking turns every 10 calls. Ours = EpochTool.execute from McpRegistry.tools() (the
-host's path) or McpClient.callTool; base = the SDK's Client.callTool over its own
-StdioClientTransport / StreamableHTTPClientTransport, on the same server program.
+ratio = ours / base; times are medians unless the metric says p99 or worst.
+Tool calls: the echo tool; 300 warm-up calls, then 6,000 timed calls per client over stdio (2,000
+over HTTP), the three clients taking turns every 10 calls. Ours = EpochTool.execute from McpRegistry.tools() (the host's path) or
+McpClient.callTool; base = the SDK's Client.callTool over its own StdioClientTransport /
+StreamableHTTPClientTransport, on the same server program. The hand-written server
+(bench/fixtures/echo-server.mjs) answers in microseconds, so its rows compare the clients' own
+work; server-everything's rows include a real server's, which no client can make faster.
+Connect + list: McpRegistry.connectAll with an empty default schema cache (a first start) against
+the SDK Client's connect + listTools, each on a fresh server process, in this warmed-up process.
 connectAll: servers that wait 500 ms before answering initialize; base = the same connectAll for 1
 server (goal), or 20 raw SDK clients connected with Promise.all (info).
 Schema cache: connectAll of 10 servers that take 1.5 s to start, each run on a new registry and
 cache; warm = the cache files of an earlier start (tools at once, servers connect in the
 background), cold = an empty cache directory.
-Disconnect: a server that exits on stdin EOF; ours = registry.disconnect(name), which also reaps
-the process tree; base = the raw SDK's client.close(). Over Streamable HTTP ours also ends the
-session with HTTP DELETE, as the spec asks of a client that leaves; the raw close() does not.`;
+Close: ours = registry.disconnect(name), which also reaps the process tree; base = the raw SDK's
+client.close(). Polite: a server that exits on stdin EOF. Hostile: the echo server behind
+\`/bin/sh -c\`, ignoring stdin EOF and SIGTERM, with a helper in its process group and one that left
+it with setsid; processes left = those of the tree still running when the close resolved (the
+bench kills them afterwards). Over Streamable HTTP ours also ends the session with HTTP DELETE, as
+the spec asks of a client that leaves; the raw close() does not.
+100 x 100: servers over an in-memory transport; 10 pairs of names that collide after sanitizing.
+Fresh processes: a new node for every sample. Import = \`import()\` of @epoch-agent/plugin-mcp
+against @modelcontextprotocol/client, timed inside the process. First connect = that import plus
+connect + list of the hand-written server (ours loads on it what the import left out). Memory =
+JS heap + external (process.memoryUsage, after GC) per connection, 20 idle stdio servers (shell
+scripts) against one. Cold CLI = spawn to exit of \`epoch mcp list --config <3 servers>\` against
+\`node -e 0\`.`;
 
 function loadAverage() {
   return os

@@ -3,7 +3,7 @@
 // `Client` with the SDK's own transports, doing the same work (initialize, then tools/list).
 import { McpClient, McpRegistry, parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 /** Bounds every request of both sides, so that a server that stops answering cannot hang the bench. */
 const REQUEST_TIMEOUT_S = 10;
@@ -13,7 +13,7 @@ export const ECHO_ARGS = { message: 'bench' };
 
 /**
  * Server configs through the real config reader (defaults applied), one per `{ name: endpoint }`;
- * an endpoint is `{ transport: 'stdio', command, args }` or `{ transport: 'http', url }`.
+ * an endpoint is `{ transport: 'stdio', command, args, env? }` or `{ transport: 'http', url }`.
  */
 export function serverConfigs(endpoints) {
   const servers = {};
@@ -21,7 +21,7 @@ export function serverConfigs(endpoints) {
     const limits = { timeout: REQUEST_TIMEOUT_S, connect_timeout: CONNECT_TIMEOUT_S };
     servers[name] =
       endpoint.transport === 'stdio'
-        ? { command: endpoint.command, args: [...endpoint.args], ...limits }
+        ? { command: endpoint.command, args: [...endpoint.args], env: endpoint.env, ...limits }
         : { transport: endpoint.transport, url: endpoint.url, ...limits };
   }
   const { servers: configs, diagnostics } = parseMcpConfig(JSON.stringify({ servers }), 'bench');
@@ -77,6 +77,7 @@ export async function rawClient(endpoint, signal) {
       ? new StdioClientTransport({
           command: endpoint.command,
           args: [...endpoint.args],
+          env: { ...getDefaultEnvironment(), ...endpoint.env },
           stderr: 'ignore',
         })
       : new StreamableHTTPClientTransport(new URL(endpoint.url));

@@ -1,6 +1,7 @@
 // What one command of the `epoch` table is, what it is given, and how it says a command line is
 // wrong. The dispatcher (main.ts) parses the options a command declares, so every command gets the
-// same parsing, the same `--help` and the same usage errors.
+// same parsing, the same `--help` and the same usage errors; the table (commands/table.ts) holds
+// what that needs, and each command's code is loaded only when it runs.
 
 import type { CliIo, EXIT, ExitCode } from './io.js';
 
@@ -26,8 +27,11 @@ export interface Command {
   readonly options: Readonly<Record<string, CommandOption>>;
   /** It reads a user mcp.json (`--config FILE`, default the active profile's). */
   readonly readsConfig: boolean;
-  readonly run: (invocation: Invocation, io: CliIo) => Promise<ExitCode>;
+  /** Loads the command's code: its `run`, from its module under commands/. */
+  readonly load: () => Promise<CommandRun>;
 }
+
+export type CommandRun = (invocation: Invocation, io: CliIo) => Promise<ExitCode>;
 
 export interface Invocation {
   /** The words after the command's, before `--`. */

@@ -1,6 +1,5 @@
 // Where a command writes and what it is told from outside. Commands take this instead of touching
 // process.stdout so tests can run them in-process and read exactly what a person would see.
-import { openInBrowser } from '@epoch-agent/runtime';
 
 export interface CliIo {
   readonly out: (text: string) => void;
@@ -26,7 +25,8 @@ export interface CliIo {
 /** The process's own streams and environment; `signal` is from interruptSignal(). */
 export function processIo(signal: AbortSignal): CliIo {
   return {
-    openUrl: openInBrowser,
+    // The runtime loads with the command that logs in, not with every command.
+    openUrl: async (url) => (await import('@epoch-agent/runtime')).openInBrowser(url),
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     env: process.env,

@@ -1,36 +1,11 @@
 // The `epoch` command line: finds the command in the table, parses the options it declares, and
-// runs it. Each command is a module of its own under commands/; adding one is a row here.
+// runs it. Each command is a module of its own under commands/; adding one is a row of the table
+// (commands/table.ts).
 import { parseArgs } from 'node:util';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { type Command, type CommandOption, type Invocation, UsageError } from './command.js';
-import { mcpAdd } from './commands/mcp-add.js';
-import { mcpAddJson } from './commands/mcp-add-json.js';
-import { mcpCall } from './commands/mcp-call.js';
-import { mcpGet } from './commands/mcp-get.js';
-import { mcpList } from './commands/mcp-list.js';
-import { mcpLogin } from './commands/mcp-login.js';
-import { mcpLogout } from './commands/mcp-logout.js';
-import { mcpReconnect } from './commands/mcp-reconnect.js';
-import { mcpRemove } from './commands/mcp-remove.js';
-import { mcpStatus } from './commands/mcp-status.js';
-import { mcpTools } from './commands/mcp-tools.js';
-import { web } from './commands/web.js';
+import { COMMANDS } from './commands/table.js';
 import { type CliIo, EXIT, type ExitCode } from './io.js';
-
-const COMMANDS: readonly Command[] = [
-  mcpList,
-  mcpGet,
-  mcpAdd,
-  mcpAddJson,
-  mcpRemove,
-  mcpStatus,
-  mcpTools,
-  mcpCall,
-  mcpReconnect,
-  mcpLogin,
-  mcpLogout,
-  web,
-];
 
 const CONFIG_OPTION: CommandOption = {
   type: 'string',
@@ -75,7 +50,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     return usage(command, io, error);
   }
   try {
-    const code = await command.run(invocation, io);
+    const run = await command.load();
+    const code = await run(invocation, io);
     return io.signal.aborted ? EXIT.interrupted : code;
   } catch (error) {
     if (io.signal.aborted) return EXIT.interrupted;

@@ -1,6 +1,5 @@
 // Problems found in a user's input, reported instead of thrown: every one names the file, the field
 // and the place in the text, so a person can go straight to it.
-import type { z } from 'zod';
 
 export type Severity = 'error' | 'warning';
 
@@ -56,16 +55,35 @@ export type LenientResult<T> =
   | { readonly ok: true; readonly value: T; readonly diagnostics: readonly Diagnostic[] }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
+/** One problem a schema found: what kind (its `code`), at which path inside the value, and why. */
+export interface LenientIssue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
 /**
- * Validates `value` with a zod schema and turns every issue into an error diagnostic at its own
- * field, instead of throwing on the first. Callers decide what a failed value means (usually: leave
- * that one item out and keep the rest).
+ * What parseLenient validates with: a zod schema, or anything with the same `safeParse` (a
+ * hand-written check that need not load a schema library).
  */
-export function parseLenient<S extends z.ZodType>(
-  schema: S,
+export interface LenientSchema<T> {
+  safeParse(
+    value: unknown,
+  ):
+    | { readonly success: true; readonly data: T }
+    | { readonly success: false; readonly error: { readonly issues: readonly LenientIssue[] } };
+}
+
+/**
+ * Validates `value` with `schema` and turns every issue into an error diagnostic at its own field,
+ * instead of throwing on the first. Callers decide what a failed value means (usually: leave that
+ * one item out and keep the rest).
+ */
+export function parseLenient<T>(
+  schema: LenientSchema<T>,
   value: unknown,
   where: Site,
-): LenientResult<z.output<S>> {
+): LenientResult<T> {
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data, diagnostics: [] };
   const diagnostics = result.error.issues.map((issue): Diagnostic => {

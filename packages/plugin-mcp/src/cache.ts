@@ -10,11 +10,11 @@
 //
 // The cache is an optimization: a file that is missing, unreadable, corrupt or of another shape is
 // a miss (with a warning), and a failed write is a warning; neither is ever an error for the caller.
-import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { epochHome, type Logger, silentLogger, writeFileAtomic } from '@epoch-agent/infra';
-import { isSpecType, type Tool } from '@modelcontextprotocol/client';
-import { z } from 'zod';
+import type { Tool } from '@modelcontextprotocol/client';
 import { fingerprint } from './config/fingerprint.js';
 import { messageOf } from './request-options.js';
 import type { McpServerConfig } from './types.js';
@@ -38,13 +38,10 @@ export interface McpSchemaCacheOptions {
 // Bump when the file format changes: files of another version are a miss, not a crash.
 const FORMAT_VERSION = 1;
 
-const fileSchema = z.object({
-  version: z.literal(FORMAT_VERSION),
-  fingerprint: z.string(),
-  tools: z.array(z.custom<Tool>((value) => isSpecType.Tool(value))),
-  resources: z.boolean(),
-  prompts: z.boolean(),
-});
+interface CacheFile extends McpServerSchema {
+  readonly version: typeof FORMAT_VERSION;
+  readonly fingerprint: string;
+}
 
 /** The default cache directory under the epoch home. */
 export function defaultSchemaCacheDir(): string {
@@ -139,7 +136,9 @@ export class McpSchemaCache {
     const file = this.#file(key);
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      // At once, not through libuv's thread pool: every start waits for this read (usually a miss
+      // on a first start, or a few KB), and the round trip cost more than the read itself.
+      text = readFileSync(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       this.#ignored(server, file, `it could not be read (${messageOf(error)})`);
@@ -152,16 +151,16 @@ export class McpSchemaCache {
       this.#ignored(server, file, 'it is not valid JSON');
       return undefined;
     }
-    const parsed = fileSchema.safeParse(json);
-    if (!parsed.success) {
+    const entry = await cacheFile(json);
+    if (entry === undefined) {
       this.#ignored(server, file, 'it does not have the shape of a schema cache entry');
       return undefined;
     }
-    if (parsed.data.fingerprint !== key) {
+    if (entry.fingerprint !== key) {
       this.#ignored(server, file, 'it belongs to another configuration');
       return undefined;
     }
-    const { tools, resources, prompts } = parsed.data;
+    const { tools, resources, prompts } = entry;
     return { tools, resources, prompts };
   }
 
@@ -192,4 +191,26 @@ export class McpSchemaCache {
       });
     return this.#dirReady;
   }
+}
+
+/**
+ * `json` as a cache file of this format, every tool a valid MCP Tool; undefined when it is not.
+ * The SDK's check of a Tool is loaded here, on the first read: a warm start connects its servers
+ * anyway, and that needs the SDK too.
+ */
+async function cacheFile(json: unknown): Promise<CacheFile | undefined> {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const { version, fingerprint, tools, resources, prompts } = json as Record<string, unknown>;
+  if (
+    version !== FORMAT_VERSION ||
+    typeof fingerprint !== 'string' ||
+    !Array.isArray(tools) ||
+    typeof resources !== 'boolean' ||
+    typeof prompts !== 'boolean'
+  ) {
+    return undefined;
+  }
+  const { isSpecType } = await import('@modelcontextprotocol/client');
+  if (!tools.every((tool) => isSpecType.Tool(tool))) return undefined;
+  return { version, fingerprint, tools: tools as Tool[], resources, prompts };
 }

@@ -1,42 +1,25 @@
-// McpClient: ONE server, as the rest of the plugin sees it. It owns the options of every request
-// (requestOptions), the call queue of a server that does not take parallel calls, what a request
-// does with the connection it is given (a forgotten HTTP session is re-initialized once and the
-// request sent again; a 401 is a needed login), and its public face. The connection's life and
-// state (connect, the watchdog, timers, idle, recycle) is connection-lifecycle.ts's.
+// McpClient: ONE server, as the rest of the plugin sees it: its public face, the options of every
+// request (requestOptions), and its state. The connection itself (server-connection.ts: the call
+// queue, every request, the connection's life) is loaded with the SDK on the first connect or
+// request, so that importing the plugin, and a program that only reads mcp.json, pays for none of
+// it.
 import { type Logger, redactingLogger, silentLogger } from '@epoch-agent/infra';
-import {
-  type Client,
-  type GetPromptResult,
-  type Prompt,
-  type ReadResourceResult,
-  type RequestOptions,
-  type Resource,
-  type ResourceTemplateType,
-  SdkError,
-  SdkErrorCode,
+import type {
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  RequestOptions,
+  Resource,
+  ResourceTemplateType,
 } from '@modelcontextprotocol/client';
-import {
-  isAuthFailure,
-  isSessionExpired,
-  sessionExpiredAgain,
-  type UnavailableSite,
-} from './connect-errors.js';
-import { ConnectionLifecycle } from './connection-lifecycle.js';
 import type { McpConnectionState } from './connection-state.js';
-import { McpError } from './errors.js';
-import { type ListItem, type ListMethod, listAll } from './paginate.js';
-import {
-  buildRequestOptions,
-  isMethodNotFound,
-  messageOf,
-  remoteUrl,
-  requestError,
-} from './request-options.js';
+import { buildRequestOptions } from './request-options.js';
 import { type Scrubber, serverRedactor } from './secrets.js';
-import { SerialQueue } from './serial-queue.js';
-import type { Session } from './session.js';
-import { type McpToolBackend, type ToolCallResult, toolCallResultSchema } from './tools.js';
+import type { ServerConnection } from './server-connection.js';
+import type { ToolCallResult } from './tool-result.js';
+import type { McpToolBackend } from './tools.js';
 import { createTransport, type McpTransportFactory } from './transport/create.js';
+import type { ReapOptions } from './transport/reap.js';
 import type { McpServerConfig } from './types.js';
 import { DEFAULT_RECONNECT_DELAYS_MS } from './watchdog.js';
 
@@ -48,42 +31,52 @@ export interface McpClientOptions {
   readonly createTransport?: McpTransportFactory;
   /** The wait before each attempt of a reconnect series; one attempt per entry. Default 1 s, 2 s, 4 s. */
   readonly reconnectDelaysMs?: readonly number[];
+  /**
+   * The grace periods of closing a stdio server: stdin EOF, then SIGTERM, then the tree is killed.
+   * Default 500 ms each (see ReapOptions).
+   */
+  readonly reap?: ReapOptions;
 }
 
 export type McpStateListener = (state: McpConnectionState) => void;
 
-interface RequestHow<T> {
-  /** The raw tool name, for tools/call. */
-  readonly tool?: string;
-  readonly serial?: boolean;
-  /** The capability the server must have declared; without it nothing is sent. */
-  readonly capability?: 'resources' | 'prompts';
-  /** The answer when the capability is missing; without it, `not_supported` is thrown. */
-  readonly otherwise?: () => T;
-}
+const DISCONNECTED: McpConnectionState = { kind: 'disconnected' };
+const CONNECTING: McpConnectionState = { kind: 'connecting' };
 
-type Send<T> = (sdk: Client, options: RequestOptions) => Promise<T>;
+type ConnectionModule = typeof import('./server-connection.js');
+
+/** server-connection.ts once loaded: every client after the first uses it without waiting. */
+let connectionModule: ConnectionModule | undefined;
+let loadingModule: Promise<ConnectionModule> | undefined;
+
+/**
+ * Loads the connection's code (and the SDK) for every client of this process. A caller that
+ * awaits it first (McpRegistry.connectAll) has its clients start as the first line of connect().
+ */
+export function loadConnectionModule(): Promise<ConnectionModule> {
+  loadingModule ??= import('./server-connection.js').then((module) => {
+    connectionModule = module;
+    return module;
+  });
+  return loadingModule;
+}
 
 export class McpClient implements McpToolBackend {
   readonly config: McpServerConfig;
+  readonly #options: McpClientOptions;
   readonly #logger: Logger;
   readonly #scrub: Scrubber;
-  readonly #queue = new SerialQueue();
-  readonly #lifecycle: ConnectionLifecycle;
+  readonly #listeners = new Set<McpStateListener>();
+  #connection: ServerConnection | undefined;
+  /** connect() or reconnect() waits for the connection's code to load: already `connecting`. */
+  #starting = false;
 
   constructor(options: McpClientOptions) {
     this.config = options.config;
+    this.#options = options;
     this.#scrub = serverRedactor(options.config);
     // Every line logged about this server passes its policy, whoever wrote the message.
     this.#logger = redactingLogger(options.logger ?? silentLogger, this.#scrub);
-    this.#lifecycle = new ConnectionLifecycle({
-      config: options.config,
-      logger: this.#logger,
-      createTransport: options.createTransport ?? createTransport,
-      scrub: this.#scrub,
-      reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
-      onToolsChanged: (session) => void this.#refreshTools(session),
-    });
   }
 
   get name(): string {
@@ -91,12 +84,14 @@ export class McpClient implements McpToolBackend {
   }
 
   get state(): McpConnectionState {
-    return this.#lifecycle.state;
+    if (this.#starting) return CONNECTING;
+    return this.#connection?.state ?? DISCONNECTED;
   }
 
   /** Calls `listener` on every state change; returns the function that stops it. */
   onStateChange(listener: McpStateListener): () => void {
-    return this.#lifecycle.onStateChange(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /**
@@ -106,7 +101,7 @@ export class McpClient implements McpToolBackend {
    * then `failed` or `needsLogin`, or `disconnected` when close() ended the attempt).
    */
   connect(): Promise<void> {
-    return this.#lifecycle.connect();
+    return this.#use((connection) => connection.connect(), { starts: true });
   }
 
   /**
@@ -115,7 +110,7 @@ export class McpClient implements McpToolBackend {
    * connected; rejects when the series gives up, the server needs a login, or close() ends it.
    */
   reconnect(): Promise<void> {
-    return this.#lifecycle.reconnect();
+    return this.#use((connection) => connection.reconnect(), { starts: true });
   }
 
   /**
@@ -125,8 +120,7 @@ export class McpClient implements McpToolBackend {
    * while the first runs joins it and skips what is left of the grace periods.
    */
   close(): Promise<void> {
-    this.#queue.close(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
-    return this.#lifecycle.close();
+    return this.#use((connection) => connection.close());
   }
 
   /** The options of every request this client sends: the config's `timeout` and the caller's signal. */
@@ -144,41 +138,26 @@ export class McpClient implements McpToolBackend {
     args: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<ToolCallResult> {
-    return this.#request(
-      'tools/call',
-      signal,
-      (sdk, options) =>
-        sdk.request(
-          { method: 'tools/call', params: { name, arguments: args } },
-          toolCallResultSchema,
-          options,
-        ),
-      { tool: name, serial: !this.config.supportsParallel },
-    );
+    return this.#use((connection) => connection.callTool(name, args, signal));
   }
 
   /** Every page of resources/list; empty (and nothing sent) when the server declared no resources. */
   listResources(signal?: AbortSignal): Promise<Resource[]> {
-    return this.#listAll('resources/list', 'resources', signal);
+    return this.#use((connection) => connection.listResources(signal));
   }
 
   /** Every page of resources/templates/list; empty when the server declared no resources. */
   listResourceTemplates(signal?: AbortSignal): Promise<ResourceTemplateType[]> {
-    return this.#listAll('resources/templates/list', 'resources', signal);
+    return this.#use((connection) => connection.listResourceTemplates(signal));
   }
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    return this.#request(
-      'resources/read',
-      signal,
-      (sdk, options) => sdk.request({ method: 'resources/read', params: { uri } }, options),
-      { capability: 'resources' },
-    );
+    return this.#use((connection) => connection.readResource(uri, signal));
   }
 
   /** Every page of prompts/list; empty (and nothing sent) when the server declared no prompts. */
   listPrompts(signal?: AbortSignal): Promise<Prompt[]> {
-    return this.#listAll('prompts/list', 'prompts', signal);
+    return this.#use((connection) => connection.listPrompts(signal));
   }
 
   getPrompt(
@@ -186,127 +165,39 @@ export class McpClient implements McpToolBackend {
     args: Record<string, string> | undefined,
     signal?: AbortSignal,
   ): Promise<GetPromptResult> {
-    return this.#request(
-      'prompts/get',
-      signal,
-      (sdk, options) =>
-        sdk.getPrompt(args === undefined ? { name } : { name, arguments: args }, options),
-      { capability: 'prompts' },
-    );
+    return this.#use((connection) => connection.getPrompt(name, args, signal));
   }
 
-  async ping(signal?: AbortSignal): Promise<void> {
-    await this.#request('ping', signal, (sdk, options) => sdk.ping(options));
-  }
-
-  /** After notifications/tools/list_changed: a new `connected` state carries the new tool list. */
-  async #refreshTools(session: Session): Promise<void> {
-    if (!this.#lifecycle.isLive(session)) return;
-    try {
-      const tools = await this.#request('tools/list', undefined, (sdk, options) =>
-        listAll(sdk, 'tools/list', options, this.#site()),
-      );
-      this.#lifecycle.setTools(session, tools);
-    } catch (error) {
-      this.#logger.warn(
-        `MCP server "${this.name}" announced a new tool list, but asking for it failed: ${messageOf(error)}. Its previous tools stay in use.`,
-        { server: this.name },
-      );
-    }
+  ping(signal?: AbortSignal): Promise<void> {
+    return this.#use((connection) => connection.ping(signal));
   }
 
   /**
-   * Every page of `method`, a list the server offers under `capability`: empty (and nothing sent)
-   * when the capability is missing. Method-not-found is empty too: some servers declare a
-   * capability without implementing all of it, and "there are none" is closer to the truth than
-   * a failure.
+   * `run` on the connection; the first time any client of this process needs one, after its code
+   * (and the SDK) has loaded. `starts`: the client reads as `connecting` while it loads.
    */
-  async #listAll<M extends Exclude<ListMethod, 'tools/list'>>(
-    method: M,
-    capability: 'resources' | 'prompts',
-    signal: AbortSignal | undefined,
-  ): Promise<ListItem[M][]> {
-    try {
-      return await this.#request<ListItem[M][]>(
-        method,
-        signal,
-        (sdk, options) => listAll(sdk, method, options, this.#site()),
-        { capability, otherwise: () => [] },
-      );
-    } catch (error) {
-      if (error instanceof McpError && isMethodNotFound(error.cause)) return [];
-      throw error;
-    }
+  #use<T>(run: (connection: ServerConnection) => Promise<T>, { starts = false } = {}): Promise<T> {
+    if (this.#connection !== undefined) return run(this.#connection);
+    if (connectionModule !== undefined) return run(this.#create(connectionModule));
+    if (starts) this.#starting = true;
+    return loadConnectionModule().then((module) => {
+      const connection = this.#connection ?? this.#create(module);
+      if (starts) this.#starting = false;
+      return run(connection);
+    });
   }
 
-  async #request<T>(
-    method: string,
-    signal: AbortSignal | undefined,
-    send: Send<T>,
-    how: RequestHow<T> = {},
-  ): Promise<T> {
-    const site: UnavailableSite = { server: this.name, method, tool: how.tool };
-    let sent = false;
-    const run = async (): Promise<T> => {
-      if (signal?.aborted) throw signal.reason;
-      // In the queue, not before it: a call that waited goes to the connection live by then.
-      const session = await this.#lifecycle.sessionFor(site, signal);
-      if (how.capability !== undefined && !session.info[how.capability]) {
-        if (how.otherwise !== undefined) return how.otherwise();
-        throw new McpError(
-          'not_supported',
-          `MCP server "${this.name}" does not offer ${how.capability} (it did not declare the capability), so ${method} was not sent.`,
-          { server: this.name },
-        );
-      }
-      sent = true;
-      return this.#send(session, site, signal, send);
-    };
-    try {
-      return await (how.serial ? this.#queue.run(run, signal) : run());
-    } catch (error) {
-      throw requestError(error, {
-        server: this.name,
-        method,
-        ...(how.tool === undefined ? {} : { tool: how.tool }),
-        timeoutMs: this.config.timeoutMs,
-        signal,
-        sent,
-        scrub: this.#scrub,
-        url: remoteUrl(this.config),
-      });
-    }
-  }
-
-  /**
-   * Sends on `session`. A Streamable HTTP server that forgot the session (404) gets a new one and
-   * the request once more, with what is left of its timeout; a 401 means `needsLogin`.
-   */
-  async #send<T>(
-    session: Session,
-    site: UnavailableSite,
-    signal: AbortSignal | undefined,
-    send: Send<T>,
-  ): Promise<T> {
-    const started = Date.now();
-    try {
-      return await session.run((sdk) => send(sdk, this.requestOptions(signal)));
-    } catch (error) {
-      if (isAuthFailure(error)) throw this.#lifecycle.refused(session, error, site);
-      if (!isSessionExpired(error, session.handle.transport)) throw error;
-    }
-    const next = await this.#lifecycle.successor(session, site, signal);
-    const left = Math.max(1, this.config.timeoutMs - (Date.now() - started));
-    try {
-      return await next.run((sdk) => send(sdk, buildRequestOptions(left, signal)));
-    } catch (error) {
-      if (isAuthFailure(error)) throw this.#lifecycle.refused(next, error, site);
-      if (isSessionExpired(error, next.handle.transport)) throw sessionExpiredAgain(site, error);
-      throw error;
-    }
-  }
-
-  #site(): { readonly server: string; readonly logger: Logger } {
-    return { server: this.name, logger: this.#logger };
+  #create(module: ConnectionModule): ServerConnection {
+    const options = this.#options;
+    this.#connection = new module.ServerConnection({
+      config: options.config,
+      logger: this.#logger,
+      scrub: this.#scrub,
+      createTransport: options.createTransport ?? createTransport,
+      reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
+      reap: options.reap,
+      listeners: this.#listeners,
+    });
+    return this.#connection;
   }
 }

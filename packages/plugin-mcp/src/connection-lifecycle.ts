@@ -24,11 +24,13 @@ import {
 import { type McpConnectionState, type McpStateError, redactState } from './connection-state.js';
 import { ConnectionTimers } from './connection-timers.js';
 import { McpError } from './errors.js';
-import { buildRequestOptions, messageOf, remoteUrl, requestError } from './request-options.js';
+import { requestError } from './request-errors.js';
+import { buildRequestOptions, messageOf, remoteUrl } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import type { OpenOutcome, Session } from './session.js';
 import { SessionSlot } from './session-slot.js';
 import type { McpTransportFactory } from './transport/create.js';
+import type { ReapOptions } from './transport/reap.js';
 import type { McpServerConfig } from './types.js';
 import { type AttemptResult, Watchdog } from './watchdog.js';
 
@@ -37,9 +39,12 @@ export interface ConnectionLifecycleOptions {
   readonly logger: Logger;
   readonly createTransport: McpTransportFactory;
   readonly scrub: Scrubber;
+  readonly reap: ReapOptions | undefined;
   readonly reconnectDelaysMs: readonly number[];
   /** The live connection's server sent notifications/tools/list_changed. */
   readonly onToolsChanged: (session: Session) => void;
+  /** Called with every new state; owned by McpClient, which takes listeners before this exists. */
+  readonly listeners: ReadonlySet<(state: McpConnectionState) => void>;
 }
 
 type OpenFailure = Extract<OpenOutcome, { ok: false }>;
@@ -51,7 +56,6 @@ interface Failure extends McpStateError {
 
 export class ConnectionLifecycle {
   readonly #options: ConnectionLifecycleOptions;
-  readonly #listeners = new Set<(state: McpConnectionState) => void>();
   readonly #watchdog: Watchdog;
   readonly #slot: SessionSlot;
   #state: McpConnectionState = { kind: 'disconnected' };
@@ -74,11 +78,6 @@ export class ConnectionLifecycle {
 
   get state(): McpConnectionState {
     return this.#state;
-  }
-
-  onStateChange(listener: (state: McpConnectionState) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
   }
 
   /** See McpClient.connect. */
@@ -106,6 +105,11 @@ export class ConnectionLifecycle {
       this.#closing = undefined;
     });
     return this.#closing;
+  }
+
+  /** The live connection, if there is one: a request takes it without waiting for anything. */
+  get live(): Session | undefined {
+    return this.#slot.live;
   }
 
   /** Whether `session` is the live connection (a late callback for an old one does nothing). */
@@ -390,7 +394,7 @@ export class ConnectionLifecycle {
     // injected transport's stderr, a message made before a token was learned.
     const state = redactState(next, this.#options.scrub);
     this.#state = state;
-    for (const listener of [...this.#listeners]) {
+    for (const listener of [...this.#options.listeners]) {
       try {
         listener(state);
       } catch (error) {

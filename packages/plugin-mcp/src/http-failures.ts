@@ -56,7 +56,9 @@ export function httpAnswer(error: unknown, url: string, scrub: Scrubber): string
     const { status } = error;
     const request = `${methodOf(error.code)} ${where}`;
     const body = bodyOf(error.data.text, scrub);
-    return `${answered(request, status, error.statusText)}${body}. ${adviceFor(status)}`;
+    // The reason is the server's text too: it may echo what it was sent.
+    const reason = scrub(reasonOf(status, error.statusText));
+    return `${answered(request, status, reason)}${body}. ${adviceFor(status)}`;
   }
   if (error instanceof SseError && error.code !== undefined) {
     const request = `GET ${where} (the SSE event stream)`;
@@ -92,8 +94,8 @@ export function reasonOf(status: number, statusText?: string): string {
 
 const MAX_EXCERPT = 200;
 
-function answered(request: string, status: number, statusText?: string): string {
-  return `the server answered ${request} with HTTP ${status} ${reasonOf(status, statusText)}`.trimEnd();
+function answered(request: string, status: number, reason = reasonOf(status)): string {
+  return `the server answered ${request} with HTTP ${status} ${reason}`.trimEnd();
 }
 
 function methodOf(code: SdkErrorCode): string {

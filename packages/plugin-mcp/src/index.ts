@@ -36,13 +36,9 @@ export {
   OAuthConnectionAuth,
   type OAuthConnectionAuthOptions,
 } from './oauth/connection-auth.js';
-export {
-  loginToServer,
-  MAX_ROUNDS,
-  type McpLoginOptions,
-  type McpLoginResult,
-} from './oauth/login.js';
-export { logoutFromServer, type McpLogoutOptions, type McpLogoutResult } from './oauth/logout.js';
+export { loginToServer, logoutFromServer, MAX_ROUNDS } from './oauth/entry.js';
+export type { McpLoginOptions, McpLoginResult } from './oauth/login.js';
+export type { McpLogoutOptions, McpLogoutResult } from './oauth/logout.js';
 export { openInBrowser } from './oauth/open-url.js';
 export {
   defaultTokenDir,
@@ -67,14 +63,13 @@ export {
   prefixedName,
   type ToolNameOptions,
 } from './tool-names.js';
+export { type ToolCallResult, toolCallResultSchema } from './tool-result.js';
 export {
   type McpEpochTool,
   type McpToolBackend,
   type McpToolTarget,
   type ToEpochToolsOptions,
-  type ToolCallResult,
   toEpochTools,
-  toolCallResultSchema,
 } from './tools.js';
 export {
   type CreateTransportOptions,
@@ -83,6 +78,7 @@ export {
   type McpTransportHandle,
   type TransportOAuthOptions,
 } from './transport/create.js';
+export type { ReapOptions } from './transport/reap.js';
 export type {
   HttpServerConfig,
   McpEntryPosition,

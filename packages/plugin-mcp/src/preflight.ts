@@ -1,8 +1,9 @@
-// The checks a connect attempt makes before it spawns or connects (unless `skip_preflight`), so
-// that a server that cannot possibly start fails in milliseconds with a message that says why,
-// instead of after connect_timeout with a generic one. stdio: `cwd` is a directory and the command
-// resolves to an executable (resolve-command.ts, the spawn's own lookup). sse / http: the URL is
-// http(s) and its host:port accepts a TCP connection.
+// The checks of a connect attempt (unless `skip_preflight`), so that a server that cannot possibly
+// start fails in milliseconds with a message that says why, instead of after connect_timeout with
+// a generic one. sse / http, before connecting: the URL is http(s) and its host:port accepts a TCP
+// connection. stdio, when the connect failed: `cwd` is a directory and the command resolves to an
+// executable (resolve-command.ts, the spawn's own lookup). A stdio server that starts needs none
+// of them, and the lookup (a file check per PATH entry) made every connect wait for it.
 //
 // Node-only (file system, sockets): like the stdio transport.
 
@@ -24,6 +25,26 @@ import {
  * a firewall dropping packets or a host that is down, and connect_timeout would only wait longer.
  */
 const PREFLIGHT_TCP_TIMEOUT_MS = 2_000;
+
+/**
+ * Why a stdio server failed to connect, when the checks can say (a missing command, a file that
+ * cannot run, a bad cwd: what the spawn reports less clearly, or as an exit): their
+ * `command_not_found` or `preflight_failed`, which name the file or directory at fault. Otherwise
+ * (a remote server, checks that pass, `skipPreflight`, an aborted attempt) `error` itself.
+ */
+export async function explainStdioFailure(
+  config: McpServerConfig,
+  error: unknown,
+  signal: AbortSignal,
+): Promise<unknown> {
+  if (config.transport !== 'stdio' || signal.aborted) return error;
+  try {
+    await preflight(config, signal);
+    return error;
+  } catch (verdict) {
+    return verdict;
+  }
+}
 
 /**
  * Resolves when every check passes (or `skipPreflight` is set); rejects with `command_not_found` or

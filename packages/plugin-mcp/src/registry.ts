@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { McpSchemaCache, type McpServerSchema } from './cache.js';
-import { McpClient } from './client.js';
+import { loadConnectionModule, McpClient } from './client.js';
 import type { McpConnectionState } from './connection-state.js';
 import { McpError } from './errors.js';
 import { Listeners } from './listeners.js';
@@ -21,6 +21,7 @@ import { diffTools, isEmptyDiff, type McpToolsDiff } from './tool-diff.js';
 import { MAX_TOOL_NAME_LENGTH } from './tool-names.js';
 import { type McpEpochTool, toEpochTools } from './tools.js';
 import { createTransport, type McpTransportFactory } from './transport/create.js';
+import type { ReapOptions } from './transport/reap.js';
 import {
   assertNever,
   type McpServerConfig,
@@ -37,6 +38,8 @@ export interface McpRegistryOptions {
   readonly createTransport?: McpTransportFactory;
   /** Each client's wait before each reconnect attempt (McpClientOptions). Default 1 s, 2 s, 4 s. */
   readonly reconnectDelaysMs?: readonly number[];
+  /** The grace periods of closing each stdio server (McpClientOptions). Default 500 ms each. */
+  readonly reap?: ReapOptions;
   /**
    * Where tool lists are remembered between runs. Default: a cache under `$EPOCH_HOME` (see
    * McpSchemaCache), logging to `logger`. `null`: no cache, so connectAll waits for every server
@@ -75,15 +78,21 @@ export interface McpServerPrompt {
   readonly prompt: Prompt;
 }
 
+/** A server's schema and its tools as `tools()` offers them, made once per schema. */
+interface Offer {
+  readonly schema: McpServerSchema;
+  readonly tools: readonly McpEpochTool[];
+}
+
 interface Entry {
   readonly config: McpServerConfig;
   readonly source: McpServerSource;
   readonly client: McpClient;
   /**
-   * What `tools()` offers for this server: the cached schema until the server answers, then its
-   * live one. The base of the next tools-changed diff.
+   * What `tools()` offers for this server: from the cached schema until the server answers, then
+   * from its live one. The base of the next tools-changed diff.
    */
-  schema: McpServerSchema | undefined;
+  offer: Offer | undefined;
   /** The client was connected at its previous state change: a new list now came by list_changed. */
   connected: boolean;
 }
@@ -93,6 +102,7 @@ export class McpRegistry {
   readonly #toolNameMaxLength: number;
   readonly #createTransport: McpTransportFactory;
   readonly #reconnectDelaysMs: readonly number[] | undefined;
+  readonly #reap: ReapOptions | undefined;
   readonly #cache: McpSchemaCache | undefined;
   readonly #entries = new Map<string, Entry>();
   readonly #statusListeners: Listeners<McpServerStatus>;
@@ -104,6 +114,7 @@ export class McpRegistry {
     this.#toolNameMaxLength = options.toolNameMaxLength ?? MAX_TOOL_NAME_LENGTH;
     this.#createTransport = options.createTransport ?? createTransport;
     this.#reconnectDelaysMs = options.reconnectDelaysMs;
+    this.#reap = options.reap;
     this.#cache =
       options.schemaCache === null
         ? undefined
@@ -135,9 +146,15 @@ export class McpRegistry {
   ): Promise<McpServerStatus[]> {
     this.#checkNames(configs, source);
     const entries = configs.map((config) => this.#add(config, source));
-    const cached = await Promise.all(entries.map(({ config }) => this.#cache?.get(config)));
+    // With the connection's code loaded, each client says `connecting` (a status event) as it
+    // starts, before this resolves: a host registers the cached tools on that event.
+    const [cached] = await Promise.all([
+      Promise.all(entries.map(({ config }) => this.#cache?.get(config))),
+      entries.length > 0 ? loadConnectionModule() : undefined,
+    ]);
     entries.forEach((entry, index) => {
-      entry.schema = cached[index];
+      const schema = cached[index];
+      entry.offer = schema === undefined ? undefined : this.#offer(entry, schema);
     });
     const connections = entries.map((entry) => this.#connect(entry));
     await Promise.all(connections.filter((_, index) => cached[index] === undefined));
@@ -154,12 +171,15 @@ export class McpRegistry {
   async reconnect(name: string): Promise<McpServerStatus> {
     const entry = this.#entries.get(name);
     if (entry === undefined) throw this.#unknown(name);
-    const before = entry.schema;
-    entry.schema = undefined;
+    const before = entry.offer;
+    entry.offer = undefined;
     await this.#cache?.invalidate(entry.config);
     await entry.client.reconnect().catch((error: unknown) => this.#logFailure(entry, error));
-    if (this.#entries.get(name) === entry && before !== undefined && entry.schema !== undefined) {
-      this.#announce(entry, before, entry.schema, 'connect');
+    // Learned from the client's state meanwhile, unless the server was disconnected.
+    const current = this.#entries.get(name);
+    const after = current === entry ? current.offer : undefined;
+    if (before !== undefined && after !== undefined) {
+      this.#announce(entry, before.tools, after.tools, 'connect');
     }
     return this.#status(entry);
   }
@@ -180,10 +200,8 @@ export class McpRegistry {
    * snapshot: see McpToolsChangedEvent for when it changes.
    */
   tools(): McpEpochTool[] {
-    return [...this.#entries.values()].flatMap((entry) =>
-      entry.schema !== undefined && offersTools(entry.client.state)
-        ? this.#toolsOf(entry, entry.schema)
-        : [],
+    return [...this.#entries.values()].flatMap(({ offer, client }) =>
+      offer !== undefined && offersTools(client.state) ? offer.tools : [],
     );
   }
 
@@ -279,8 +297,9 @@ export class McpRegistry {
       ...(this.#reconnectDelaysMs === undefined
         ? {}
         : { reconnectDelaysMs: this.#reconnectDelaysMs }),
+      ...(this.#reap === undefined ? {} : { reap: this.#reap }),
     });
-    const entry: Entry = { config, source, client, schema: undefined, connected: false };
+    const entry: Entry = { config, source, client, offer: undefined, connected: false };
     this.#entries.set(config.name, entry);
     client.onStateChange((state) => {
       // A server being disconnected reports its own last status; a removed one reports nothing.
@@ -324,47 +343,56 @@ export class McpRegistry {
     entry: Entry,
     state: Extract<McpConnectionState, { kind: 'connected' }>,
   ):
-    | { before: McpServerSchema; after: McpServerSchema; reason: McpToolsChangedEvent['reason'] }
+    | {
+        before: readonly McpEpochTool[];
+        after: readonly McpEpochTool[];
+        reason: McpToolsChangedEvent['reason'];
+      }
     | undefined {
-    const before = entry.schema;
-    const after: McpServerSchema = {
+    const before = entry.offer;
+    const schema: McpServerSchema = {
       tools: state.tools,
       resources: state.resources,
       prompts: state.prompts,
     };
-    entry.schema = after;
-    if (before !== undefined && isDeepStrictEqual(before, after)) return undefined;
-    void this.#cache?.set(entry.config, after);
+    if (before !== undefined && isDeepStrictEqual(before.schema, schema)) return undefined;
+    const after = this.#offer(entry, schema);
+    entry.offer = after;
+    void this.#cache?.set(entry.config, schema);
     if (before === undefined) return undefined;
-    return { before, after, reason: entry.connected ? 'list_changed' : 'connect' };
+    return {
+      before: before.tools,
+      after: after.tools,
+      reason: entry.connected ? 'list_changed' : 'connect',
+    };
   }
 
   #announce(
     entry: Entry,
-    before: McpServerSchema,
-    after: McpServerSchema,
+    before: readonly McpEpochTool[],
+    after: readonly McpEpochTool[],
     reason: McpToolsChangedEvent['reason'],
   ): void {
-    const diff = diffTools(this.#toolsOf(entry, before), this.#toolsOf(entry, after));
+    const diff = diffTools(before, after);
     if (isEmptyDiff(diff)) return;
     this.#toolsListeners.emit({ server: entry.config.name, source: entry.source, reason, ...diff });
   }
 
-  #toolsOf({ config, client }: Entry, schema: McpServerSchema): McpEpochTool[] {
-    return toEpochTools({
+  #offer({ config, client }: Entry, schema: McpServerSchema): Offer {
+    const tools = toEpochTools({
       server: config.name,
       tools: schema.tools,
       resources: schema.resources,
       backend: client,
       nameOptions: { maxLength: this.#toolNameMaxLength },
     });
+    return { schema, tools };
   }
 
   /** `toolCount` is what tools() offers for it, so list_resources / read_resource are counted. */
   #status(entry: Entry): McpServerStatus {
-    const { config, source, client, schema } = entry;
-    const offered =
-      schema !== undefined && offersTools(client.state) ? this.#toolsOf(entry, schema).length : 0;
+    const { config, source, client, offer } = entry;
+    const offered = offer !== undefined && offersTools(client.state) ? offer.tools.length : 0;
     return serverStatus(config, source, client.state, offered);
   }
 

@@ -1,138 +1,15 @@
-// The options of every request an McpClient sends, and what its failures mean to the caller.
-//
-// Both ways a request can end early reach the server as notifications/cancelled with the
-// request's id: the SDK sends it when the caller's signal aborts (a user stop) and when `timeout`
-// passes. The SDK rejects both with the same REQUEST_TIMEOUT code, though, so which one happened is
-// read off the caller's signal, and the caller gets `aborted` or `request_timeout` accordingly.
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  type RequestOptions,
-  SdkError,
-  SdkErrorCode,
-} from '@modelcontextprotocol/client';
-import { McpError, type McpErrorCode } from './errors.js';
-import { httpAnswer, networkFailure, oneLine } from './http-failures.js';
-import type { Scrubber } from './secrets.js';
-import { STREAM_ENDED_CODE } from './transport/request-streams.js';
+// The options of every request an McpClient sends (its timeout and the caller's signal), and the
+// small text helpers its messages share. What a failed request means is request-errors.ts's.
+import type { RequestOptions } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './types.js';
 
 export function buildRequestOptions(timeoutMs: number, signal?: AbortSignal): RequestOptions {
   return signal === undefined ? { timeout: timeoutMs } : { timeout: timeoutMs, signal };
 }
 
-/** Which request failed, for the message and the error's data. */
-export interface RequestSite {
-  readonly server: string;
-  /** The MCP method: `tools/call`, `resources/read`, ... */
-  readonly method: string;
-  /** The raw tool name, for tools/call. */
-  readonly tool?: string;
-  readonly timeoutMs: number;
-  readonly signal?: AbortSignal | undefined;
-  /** False when the request was still waiting in the server's call queue: nothing was sent. */
-  readonly sent: boolean;
-  readonly scrub: Scrubber;
-  /** A remote server's URL (remoteUrl()); undefined for stdio. */
-  readonly url?: string | undefined;
-}
-
-/** The URL of a remote server, for RequestSite; undefined for a stdio server. */
+/** The URL of a remote server, for a request's error (request-errors.ts); undefined for a stdio server. */
 export function remoteUrl(config: McpServerConfig): string | undefined {
   return config.transport === 'stdio' ? undefined : config.url;
-}
-
-export function requestError(error: unknown, site: RequestSite): McpError {
-  if (error instanceof McpError) return error;
-  const what = site.tool === undefined ? site.method : `${site.method} "${site.tool}"`;
-  const prefix = `MCP server "${site.server}": ${what}`;
-  const make = (code: McpError['code'], message: string): McpError =>
-    new McpError(code, message, {
-      server: site.server,
-      ...(site.tool === undefined ? {} : { tool: site.tool }),
-      cause: error,
-    });
-  if (site.signal?.aborted) {
-    return make(
-      'aborted',
-      site.sent
-        ? `${prefix} was stopped by the user; the server was sent notifications/cancelled.`
-        : `${prefix} was stopped by the user while it waited for an earlier call to this server; it was never sent.`,
-    );
-  }
-  const remote = site.url === undefined ? undefined : remoteFailure(error, site.url, site.scrub);
-  if (remote !== undefined) return make(remote.code, `${prefix} failed: ${remote.message}`);
-  if (error instanceof SdkError) {
-    switch (error.code) {
-      case SdkErrorCode.RequestTimeout:
-        return make(
-          'request_timeout',
-          `${prefix} got no answer within ${seconds(site.timeoutMs)} and was cancelled (the server was sent notifications/cancelled). If it needs longer, raise "timeout" for this server in mcp.json.`,
-        );
-      case SdkErrorCode.ConnectionClosed:
-      case SdkErrorCode.NotConnected:
-      case SdkErrorCode.SendFailed:
-        return make(
-          'connection_closed',
-          `${prefix} failed: the connection to the server is closed. Check the server's status; it may have exited.`,
-        );
-      case SdkErrorCode.InvalidResult:
-        return make(
-          'server_error',
-          `${prefix} failed: the server's answer is not valid MCP: ${site.scrub(error.message)}`,
-        );
-      default:
-        return make('request_failed', `${prefix} failed: ${site.scrub(error.message)}`);
-    }
-  }
-  if (error instanceof ProtocolError && error.code === STREAM_ENDED_CODE) {
-    return make(
-      'request_failed',
-      `${prefix} failed: the HTTP stream that carried the answer broke off before the server answered (the server may have restarted, or a proxy cut the connection). The call may or may not have run on the server; check before repeating it.`,
-    );
-  }
-  if (error instanceof ProtocolError) {
-    return make(
-      'server_error',
-      `${prefix} failed: the server answered with error ${error.code}: ${site.scrub(withoutCode(error))}`,
-    );
-  }
-  return make('request_failed', `${prefix} failed: ${site.scrub(oneLine(messageOf(error)))}`);
-}
-
-/**
- * What went wrong on the way to a remote server: its connection refused or cut (the session has
- * seen the same error and the watchdog took over), or an HTTP answer that is not MCP.
- */
-function remoteFailure(
-  error: unknown,
-  url: string,
-  scrub: Scrubber,
-): { code: McpErrorCode; message: string } | undefined {
-  const answer = httpAnswer(error, url, scrub);
-  if (answer !== undefined) return { code: 'request_failed', message: answer };
-  const network = networkFailure(error);
-  if (network === undefined) return undefined;
-  const ran = network.afterSending
-    ? ' before the server answered; it may or may not have run on the server'
-    : '; the server never received it';
-  return {
-    code: 'connection_closed',
-    message: `${scrub(network.text)}${ran}. The connection counts as dead and reconnects in the background; try again in a few seconds.`,
-  };
-}
-
-/**
- * A ProtocolError's message without the "MCP error <code>: " that servers built on the older SDK
- * put in front of their own text, so the code is printed once.
- */
-function withoutCode(error: ProtocolError): string {
-  const prefix = `MCP error ${error.code}: `;
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-}
-
-export function isMethodNotFound(error: unknown): boolean {
-  return error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound;
 }
 
 export function seconds(ms: number): string {

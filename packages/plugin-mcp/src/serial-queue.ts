@@ -13,6 +13,8 @@ export class SerialQueue {
 
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) return Promise.reject(signal.reason);
+    // Nothing runs or waits (the usual case): the task starts now, with nothing to keep for it.
+    if (!this.#busy && this.#waiting.length === 0) return this.#start(task);
     return new Promise<T>((resolve, reject) => {
       const onAbort = (): void => {
         const index = this.#waiting.indexOf(waiter);
@@ -23,13 +25,7 @@ export class SerialQueue {
       const waiter: Waiter = {
         start: () => {
           signal?.removeEventListener('abort', onAbort);
-          this.#busy = true;
-          task()
-            .then(resolve, reject)
-            .finally(() => {
-              this.#busy = false;
-              this.#next();
-            });
+          this.#start(task).then(resolve, reject);
         },
         reject: (error) => {
           signal?.removeEventListener('abort', onAbort);
@@ -45,6 +41,17 @@ export class SerialQueue {
   /** Rejects every task that has not started; the running one settles on its own. */
   close(error: unknown): void {
     for (const waiter of this.#waiting.splice(0)) waiter.reject(error);
+  }
+
+  #start<T>(task: () => Promise<T>): Promise<T> {
+    this.#busy = true;
+    const running = task();
+    const release = (): void => {
+      this.#busy = false;
+      this.#next();
+    };
+    running.then(release, release);
+    return running;
   }
 
   #next(): void {

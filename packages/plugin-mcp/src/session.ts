@@ -10,10 +10,12 @@ import type { McpServerInfo } from './connection-state.js';
 import type { McpError } from './errors.js';
 import { type NetworkFailure, networkFailure } from './http-failures.js';
 import { listAll } from './paginate.js';
-import { preflight } from './preflight.js';
-import { messageOf, remoteUrl, requestError } from './request-options.js';
+import { explainStdioFailure, preflight } from './preflight.js';
+import { requestError } from './request-errors.js';
+import { messageOf, remoteUrl } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import type { McpTransportFactory, McpTransportHandle } from './transport/create.js';
+import type { ReapOptions } from './transport/reap.js';
 import { commandNotFoundForHosts } from './transport/resolve-command.js';
 import { streamableInstead } from './transport-probe.js';
 import type { McpServerConfig } from './types.js';
@@ -149,6 +151,8 @@ export interface OpenSessionOptions {
   readonly logger: Logger;
   readonly createTransport: McpTransportFactory;
   readonly scrub: Scrubber;
+  /** The grace periods of closing a stdio server; the transport's defaults when absent. */
+  readonly reap: ReapOptions | undefined;
   /** Aborting it ends the attempt: close() was called. */
   readonly signal: AbortSignal;
   /** The server sent notifications/tools/list_changed on this session (debounced). */
@@ -182,8 +186,13 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
   const timer = setTimeout(() => attempt.abort(TIMED_OUT), config.connectTimeoutMs);
   let handle: McpTransportHandle | undefined;
   try {
-    await preflight(config, attempt.signal);
-    handle = options.createTransport(config, { logger, scrub });
+    // A stdio server's checks only explain a connect that failed (below).
+    if (config.transport !== 'stdio') await preflight(config, attempt.signal);
+    handle = await options.createTransport(config, {
+      logger,
+      scrub,
+      ...(options.reap === undefined ? {} : { reap: options.reap }),
+    });
     let opened: Session | undefined;
     const sdk = new Client(CLIENT_INFO, {
       capabilities: {},
@@ -253,7 +262,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
     if (attempt.signal.reason === CLOSED) {
       return { ok: false, error: closedWhileConnecting(config.name, error), stderrTail };
     }
-    const failure = connectFailure(error, {
+    const failure = connectFailure(await explainStdioFailure(config, error, attempt.signal), {
       config,
       timedOut: attempt.signal.reason === TIMED_OUT,
       stderrTail,

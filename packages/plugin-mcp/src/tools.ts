@@ -5,17 +5,15 @@
 // documents would otherwise cost their tokens on every turn.
 
 import type { EpochTool, ToolAnnotations, ToolContent, ToolResult } from '@epoch-agent/protocol';
-import {
-  isSpecType,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplateType,
-  type Tool,
+import type {
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+  Tool,
 } from '@modelcontextprotocol/client';
-import { z } from 'zod';
 import { resourceListing } from './resource-listing.js';
 import { assignToolNames, prefixedName, type ToolNameOptions } from './tool-names.js';
-import { assertNever } from './types.js';
+import { embeddedResource, type ToolCallResult, toToolResult } from './tool-result.js';
 
 /**
  * What the tools need from a connection to one server. `McpClient` implements it; every method
@@ -34,24 +32,6 @@ export interface McpToolBackend {
   /** Every resource template the server lists, all pages of resources/templates/list. */
   listResourceTemplates(signal?: AbortSignal): Promise<readonly ResourceTemplateType[]>;
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
-}
-
-/**
- * A tools/call result as a server may really send it. The SDK's `callTool()` rejects the whole
- * result (SdkError INVALID_RESULT) when one content block has a type it does not know; requesting
- * tools/call with this schema instead lets `toEpochTools` check blocks one at a time, so the model
- * still gets the rest of the answer and a line saying what could not be shown.
- */
-export const toolCallResultSchema = z.looseObject({
-  content: z.array(z.unknown()).default([]),
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean().optional().catch(undefined),
-});
-
-export interface ToolCallResult {
-  readonly content: readonly unknown[];
-  readonly structuredContent?: unknown;
-  readonly isError?: boolean | undefined;
 }
 
 /** What an EpochTool of this module calls on its server. */
@@ -100,6 +80,7 @@ export function toEpochTools(options: ToEpochToolsOptions): McpEpochTool[] {
 
 function mcpTool(server: string, tool: Tool, name: string, backend: McpToolBackend): McpEpochTool {
   const title = tool.title ?? tool.annotations?.title;
+  const origin = `MCP server "${server}" tool "${tool.name}"`;
   return {
     name,
     ...(title === undefined ? {} : { title }),
@@ -110,7 +91,7 @@ function mcpTool(server: string, tool: Tool, name: string, backend: McpToolBacke
     target: { kind: 'tool', name: tool.name },
     async execute(args, ctx) {
       const result = await backend.callTool(tool.name, { ...args }, ctx.signal);
-      return toToolResult(result, `MCP server "${server}" tool "${tool.name}"`);
+      return toToolResult(result, origin);
     },
   };
 }
@@ -128,78 +109,6 @@ function passAnnotations(annotations: Tool['annotations']): ToolAnnotations {
     ...(destructiveHint === undefined ? {} : { destructiveHint }),
     ...(idempotentHint === undefined ? {} : { idempotentHint }),
     ...(openWorldHint === undefined ? {} : { openWorldHint }),
-  };
-}
-
-function toToolResult(result: ToolCallResult, origin: string): ToolResult {
-  const content = result.content.map((block) => toToolContent(block, origin));
-  const structured = result.structuredContent;
-  const isObject =
-    typeof structured === 'object' && structured !== null && !Array.isArray(structured);
-  if (structured !== undefined && !isObject) {
-    // Newer servers may return any JSON value here; ToolResult holds objects only, so the model
-    // gets it as text rather than not at all.
-    content.push({ type: 'text', text: `structuredContent: ${JSON.stringify(structured)}` });
-  }
-  return {
-    content,
-    ...(isObject ? { structuredContent: structured as { readonly [key: string]: unknown } } : {}),
-    ...(result.isError === undefined ? {} : { isError: result.isError }),
-  };
-}
-
-const UNKNOWN_CONTENT_PREVIEW = 1_000;
-
-function toToolContent(block: unknown, origin: string): ToolContent {
-  if (!isSpecType.ContentBlock(block)) {
-    return unknownContent(block, origin);
-  }
-  switch (block.type) {
-    case 'text':
-      return { type: 'text', text: block.text };
-    case 'image':
-    case 'audio':
-      return { type: block.type, data: block.data, mimeType: block.mimeType };
-    case 'resource':
-      return { type: 'resource', resource: embeddedResource(block.resource) };
-    case 'resource_link':
-      return {
-        type: 'resource_link',
-        uri: block.uri,
-        name: block.name,
-        ...(block.mimeType === undefined ? {} : { mimeType: block.mimeType }),
-        ...(block.description === undefined ? {} : { description: block.description }),
-      };
-    default:
-      return assertNever(block, 'MCP content block');
-  }
-}
-
-// A content type newer than this code (or a server off the spec) is shown to the model as text:
-// dropping it would hide part of the answer, and throwing would lose the rest of it.
-function unknownContent(block: unknown, origin: string): ToolContent {
-  const type =
-    typeof block === 'object' && block !== null && 'type' in block
-      ? String(block.type)
-      : typeof block;
-  const json = JSON.stringify(block) ?? String(block);
-  const preview =
-    json.length > UNKNOWN_CONTENT_PREVIEW ? `${json.slice(0, UNKNOWN_CONTENT_PREVIEW)}…` : json;
-  return {
-    type: 'text',
-    text: `[${origin} returned content of type "${type}", which this client cannot show: ${preview}]`,
-  };
-}
-
-type ResourceContents = ReadResourceResult['contents'][number];
-
-function embeddedResource(
-  contents: ResourceContents,
-): Extract<ToolContent, { type: 'resource' }>['resource'] {
-  return {
-    uri: contents.uri,
-    ...(contents.mimeType === undefined ? {} : { mimeType: contents.mimeType }),
-    ...('text' in contents ? { text: contents.text } : { blob: contents.blob }),
   };
 }
 

@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freeLoopbackPort } from '@epoch-agent/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client.js';
 import { isMcpError, type McpError } from '../src/errors.js';
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from '../src/types.js';
@@ -16,6 +16,10 @@ import { recordDir, recordingConfig } from './support/recording.js';
 
 /** The bound for a failed check; no check spawns or waits on anything slow. */
 const FAST_MS = 200;
+
+// The connection's code (and the SDK) loads on a client's first connect, once per process: a
+// one-time cost that is no part of how fast a check fails, so it is paid before any is timed.
+beforeAll(() => import('../src/server-connection.js'));
 
 let dir: ReturnType<typeof recordDir>;
 let epochHome: string | undefined;

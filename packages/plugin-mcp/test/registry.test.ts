@@ -8,6 +8,7 @@ import { McpSchemaCache } from '../src/cache.js';
 import { isMcpError } from '../src/errors.js';
 import { McpRegistry } from '../src/registry.js';
 import type { HttpServerConfig, McpServerStatus, StdioServerConfig } from '../src/types.js';
+import { serverLaunch, waitForPids } from './stdio-helpers.js';
 import {
   type Behavior,
   isRunning,
@@ -230,6 +231,22 @@ describe('disconnect', () => {
     // The name is free again.
     await reg.connectAll([server('drop')], 'user');
     expect(reg.configOf('drop')).toBeDefined();
+  });
+
+  it('the grace periods come from the options: a 20 s stdin grace is waited, not the 500 ms default', async () => {
+    const reg = registry({ reap: { stdinGraceMs: 20_000, termGraceMs: 100 } });
+    const pidFile = join(dir.path, 'patient.pids');
+    const { command, args, env } = serverLaunch({ flags: ['--ignore-eof'], pidFile });
+    await reg.connectAll([server('patient', {}, { command, args, env })], 'user');
+    const [pid = 0] = await waitForPids(pidFile, 1);
+
+    const closing = reg.disconnect('patient');
+    // Three times the default grace: with it, the server (which dies on SIGTERM) would be gone.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(isRunning(pid)).toBe(true);
+    process.kill(pid, 'SIGTERM');
+    await closing;
+    expect(isRunning(pid)).toBe(false);
   });
 
   it('disconnectAll closes every server', async () => {

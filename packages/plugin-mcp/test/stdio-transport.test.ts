@@ -231,6 +231,28 @@ describe('closing', () => {
     expect(closes).toBe(1);
   });
 
+  it('a tree that ignores SIGTERM is killed once that is seen, not after the SIGTERM grace', async () => {
+    // A shell that never reads its stdin, with SIGTERM set to SIG_IGN, which its `sleep` inherits.
+    const transport = open({
+      server: {
+        name: 'fixture',
+        command: '/bin/sh',
+        args: ['-c', "trap '' TERM; while :; do sleep 1; done"],
+        env: {},
+      },
+      reap: { stdinGraceMs: 100, termGraceMs: 20_000 },
+    });
+    await transport.start();
+    const shell = running(transport.pid as number);
+    expect(shell).toBeDefined();
+
+    const begin = performance.now();
+    await closeTransportAndReap(transport);
+    // Waiting out the grace would take 20 s; the bound only proves it was not waited out.
+    expect(performance.now() - begin).toBeLessThan(10_000);
+    expect(survivors(shell ? [shell] : [])).toEqual([]);
+  });
+
   it('close() racing start() still reaps the server', async () => {
     const transport = open({ server: serverLaunch({ flags: ['--ignore-eof'] }), reap: FAST });
     const starting = transport.start();

@@ -9,12 +9,8 @@ import { EVERYTHING_ENTRY } from '@epoch-agent/testkit';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type McpEpochTool,
-  type McpToolBackend,
-  toEpochTools,
-  toolCallResultSchema,
-} from '../src/tools.js';
+import { toolCallResultSchema } from '../src/tool-result.js';
+import { type McpEpochTool, type McpToolBackend, toEpochTools } from '../src/tools.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'tool-shapes-server.mjs');
 const PROVIDER_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;

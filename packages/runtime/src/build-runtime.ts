@@ -17,6 +17,7 @@ import {
   type McpServerStatus,
   type McpStatusListener,
   type McpTransportFactory,
+  type ReapOptions,
 } from '@epoch-agent/plugin-mcp';
 import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
 import { McpConfigWriteError } from './config-edit/errors.js';
@@ -53,6 +54,8 @@ export interface BuildRuntimeOptions extends ReadMcpServersOptions {
   readonly createTransport?: McpTransportFactory;
   /** Each server's wait before each reconnect attempt. Default 1 s, 2 s, 4 s. */
   readonly reconnectDelaysMs?: readonly number[];
+  /** The grace periods of closing each stdio server (stdin EOF, then SIGTERM). Default 500 ms each. */
+  readonly reap?: ReapOptions;
   /**
    * Connect only the servers of these names, now and when applyMcpConfig finds them added; every
    * other server is still read (its name, origin and diagnostics are known) but never started.
@@ -92,6 +95,7 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
     ...(options.reconnectDelaysMs === undefined
       ? {}
       : { reconnectDelaysMs: options.reconnectDelaysMs }),
+    ...(options.reap === undefined ? {} : { reap: options.reap }),
   };
   const only = options.connectOnly === undefined ? undefined : new Set(options.connectOnly);
   const runtime = new Runtime({

@@ -5,11 +5,8 @@
 // right there, before anything starts: they are the host's code, not a user's file, and a name
 // that fails later would fail as a tool name a provider refuses, far from the line that caused it.
 import type { Diagnostic } from '@epoch-agent/infra';
-import {
-  type McpServerConfig,
-  type McpServerEntry,
-  parseMcpServerEntries,
-} from '@epoch-agent/plugin-mcp';
+import type { McpServerConfig, McpServerEntry } from '@epoch-agent/plugin-mcp';
+import { parseMcpServerEntries } from '@epoch-agent/plugin-mcp/config';
 import { SERVER_NAME_PATTERN } from './config-edit/new-server.js';
 import { RuntimeError } from './errors.js';
 import { HOST_NAMESPACE_PATTERN, scopedServerName } from './server-names.js';

@@ -13,6 +13,7 @@ export type {
   McpServerStatus,
   McpToolTarget,
   McpTransportKind,
+  ReapOptions,
 } from '@epoch-agent/plugin-mcp';
 export { isMcpError, MCP_CONFIG_FIELDS, McpError, openInBrowser } from '@epoch-agent/plugin-mcp';
 export type { McpConfigApplied } from './apply-mcp-config.js';

@@ -5,7 +5,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Diagnostic, epochHome } from '@epoch-agent/infra';
-import { loadMcpConfig, type McpServerConfig, type McpServerSource } from '@epoch-agent/plugin-mcp';
+import type { McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
+import { loadMcpConfig } from '@epoch-agent/plugin-mcp/config';
 import { SERVER_NAME_PATTERN } from './config-edit/new-server.js';
 import { serverKeyPosition } from './key-position.js';
 import {

@@ -3,11 +3,8 @@
 // values, credential-looking arguments, URL credentials and OAuth secrets are redacted.
 import type { Position } from '@epoch-agent/infra';
 import { redact, redactArgs, redactUrl } from '@epoch-agent/infra';
-import {
-  MCP_CONFIG_FIELDS,
-  type McpConfigFieldName,
-  type McpServerConfig,
-} from '@epoch-agent/plugin-mcp';
+import type { McpConfigFieldName, McpServerConfig } from '@epoch-agent/plugin-mcp';
+import { MCP_CONFIG_FIELDS } from '@epoch-agent/plugin-mcp/config';
 import { entryPositions } from './key-position.js';
 import type { ConfiguredServer } from './read-servers.js';
 

@@ -35,8 +35,12 @@ export class ToolRegistry {
   readonly #logger: Logger;
   readonly #groups = new Map<string, readonly EpochTool[]>();
   readonly #listeners = new Set<ToolRegistryListener>();
-  #resolution: ToolNameResolution = { tools: [], collisions: [] };
-  #offered: readonly EpochTool[] = [];
+  /**
+   * The names as last settled; undefined after a change until someone reads them. Servers that
+   * connect one after another set their groups one by one: settling every name after each would
+   * cost the square of the tools.
+   */
+  #settled: { readonly resolution: ToolNameResolution; readonly offered: EpochTool[] } | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     const maxLength = options.toolNameMaxLength ?? MAX_TOOL_NAME_LENGTH;
@@ -86,22 +90,22 @@ export class ToolRegistry {
 
   /** Every tool under the name it is offered as, in group order. A snapshot. */
   tools(): EpochTool[] {
-    return [...this.#offered];
+    return [...this.#names().offered];
   }
 
   /** Every tool with its group and the name it is offered as. */
   entries(): ResolvedTool[] {
-    return [...this.#resolution.tools];
+    return [...this.#names().resolution.tools];
   }
 
   /** The tool offered under `name`. */
   get(name: string): EpochTool | undefined {
-    return this.#offered.find((tool) => tool.name === name);
+    return this.#names().offered.find((tool) => tool.name === name);
   }
 
   /** Every collision the current names settled, as diagnostics that name both sides. */
   collisions(): ToolNameCollision[] {
-    return [...this.#resolution.collisions];
+    return [...this.#names().resolution.collisions];
   }
 
   /** Calls `listener` after every change; returns the unsubscribe function. */
@@ -110,11 +114,19 @@ export class ToolRegistry {
     return () => this.#listeners.delete(listener);
   }
 
+  #names(): { readonly resolution: ToolNameResolution; readonly offered: EpochTool[] } {
+    if (this.#settled === undefined) {
+      const resolution = resolveToolNames(this.#groups, this.#maxLength);
+      const offered = resolution.tools.map(({ tool, name }) =>
+        name === tool.name ? tool : renamed(tool, name),
+      );
+      this.#settled = { resolution, offered };
+    }
+    return this.#settled;
+  }
+
   #changed(change: ToolRegistryChange): void {
-    this.#resolution = resolveToolNames(this.#groups, this.#maxLength);
-    this.#offered = this.#resolution.tools.map(({ tool, name }) =>
-      name === tool.name ? tool : renamed(tool, name),
-    );
+    this.#settled = undefined;
     for (const listener of [...this.#listeners]) {
       try {
         listener(change);

@@ -1,6 +1,7 @@
 // The user's own servers: one mcp.json (default `mcpConfigPath()`), names as written, source `user`.
 import type { Diagnostic } from '@epoch-agent/infra';
-import { loadMcpConfig, type McpServerConfig, type McpServerSource } from '@epoch-agent/plugin-mcp';
+import type { McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
+import { loadMcpConfig } from '@epoch-agent/plugin-mcp/config';
 import { withoutTakenNames } from './server-names.js';
 
 export interface UserServersLoad {

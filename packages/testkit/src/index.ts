@@ -1,6 +1,6 @@
 // @epoch-agent/testkit: real servers for tests, benchmarks and the example — never mocks. The
-// reference MCP server in all three transports, pinned to 127.0.0.1, and the loopback port helpers
-// around it. Private: no published package depends on it at run time.
+// reference MCP server in all three transports, pinned to 127.0.0.1, the loopback port helpers
+// around it, and what a fresh process loads (modulesLoadedBy). Private: no published package depends on it at run time.
 
 export { isTestkitError, TestkitError, type TestkitErrorCode } from './errors.js';
 export {
@@ -12,3 +12,4 @@ export {
   startEverything,
 } from './everything.js';
 export { freeLoopbackPort, listeningAddresses } from './loopback.js';
+export { type LoadedModules, modulesLoadedBy } from './modules.js';

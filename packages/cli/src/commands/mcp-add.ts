@@ -3,50 +3,14 @@
 // value each and repeat (a flag that takes many values swallows the server's name), and everything
 // after `--` is the server's command and arguments, untouched, `-y` and `--port` included.
 import { type AddServerInput, SERVER_NAME_PATTERN } from '@epoch-agent/runtime';
-import {
-  type Command,
-  type Invocation,
-  stringOption,
-  stringOptions,
-  UsageError,
-} from '../command.js';
+import { type Invocation, stringOption, stringOptions, UsageError } from '../command.js';
+import type { CliIo, ExitCode } from '../io.js';
 import { addAndCheck } from './add-server.js';
 
-export const mcpAdd: Command = {
-  words: 'mcp add',
-  synopsis: `<name> [-e KEY=VALUE]... [--transport stdio] -- <command> [args...]
-       epoch mcp add <name> --transport http|sse [--header 'K: V']... <url>`,
-  summary: 'add a server to your mcp.json, then check that it connects',
-  details: `The name: letters, digits, "_" and "-" only (it becomes part of tool names sent to model providers).
-Everything after "--" is the server's command and its arguments, exactly as given.
-The entry is inserted into the file as text: your comments, order and formatting stay as they were.
-Timeouts, oauth, cwd and the other settings are written in the file by hand; the output names them.
-
-Examples:
-  epoch mcp add files -- npx -y @modelcontextprotocol/server-filesystem /tmp
-  epoch mcp add github -e GITHUB_TOKEN=ghp_xxx -- npx -y @modelcontextprotocol/server-github
-  epoch mcp add remote --transport http --header 'Authorization: Bearer xxx' https://mcp.example.com/mcp`,
-  options: {
-    transport: { type: 'string', short: 't', value: 'KIND', help: 'stdio (default), http or sse' },
-    env: {
-      type: 'string',
-      short: 'e',
-      multiple: true,
-      value: 'KEY=VALUE',
-      help: 'an environment variable of a stdio server; repeat for more',
-    },
-    header: {
-      type: 'string',
-      short: 'H',
-      multiple: true,
-      value: "'K: V'",
-      help: 'a request header of a remote server; repeat for more',
-    },
-    json: { type: 'boolean', help: 'print { file, created, setByHand, status } as JSON' },
-  },
-  readsConfig: true,
-  run: (invocation, io) => addAndCheck(serverOf(invocation), invocation, io, 'mcp add'),
-};
+/** `epoch mcp add`: its table entry (words, options, help) is in table.ts. */
+export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
+  return addAndCheck(serverOf(invocation), invocation, io, 'mcp add');
+}
 
 function serverOf(invocation: Invocation): AddServerInput {
   const [name, ...more] = invocation.operands;

@@ -5,42 +5,34 @@ import {
   type ServerField,
   type ServerFieldSource,
   serverFields,
-} from '@epoch-agent/runtime';
-import { type Command, operands } from '../command.js';
-import { EXIT } from '../io.js';
+} from '@epoch-agent/runtime/config';
+import { type Invocation, operands } from '../command.js';
+import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { renderTable } from '../render/table.js';
 import { findServer } from './server-lookup.js';
 
-export const mcpGet: Command = {
-  words: 'mcp get',
-  synopsis: '<name> [--json]',
-  summary: 'show every setting of one server, its defaults, and the line each comes from',
-  details: `Values are what epoch uses: written in the file, or the default. Env and header values,
-credential-looking arguments and URL credentials are shown as <redacted> or ***.`,
-  options: { json: { type: 'boolean', help: 'print { name, source, at, fields } as JSON' } },
-  readsConfig: true,
-  async run(invocation, io) {
-    const [name = ''] = operands(invocation, 'name');
-    const read = await readMcpServers({ configFile: invocation.configFile });
-    const server = findServer(
-      read.servers,
-      [...read.diagnostics.plugin, ...read.diagnostics.user],
-      name,
-      read.configFile,
-    );
-    const { at, fields } = await serverFields(server);
-    const { source } = server.origin;
-    if (invocation.json) {
-      const json = { name, source, transport: server.config.transport, at, fields };
-      io.out(`${JSON.stringify(json, null, 2)}\n`);
-      return EXIT.ok;
-    }
-    const where = at === undefined ? 'given in code' : `${at.file}:${at.line}:${at.column}`;
-    io.out(`${name} (${source} server, ${server.config.transport}) — ${where}\n\n`);
-    io.out(renderTable(['FIELD', 'FROM', 'VALUE'], fields.map(row)));
+/** `epoch mcp get`: its table entry (words, options, help) is in table.ts. */
+export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
+  const [name = ''] = operands(invocation, 'name');
+  const read = await readMcpServers({ configFile: invocation.configFile });
+  const server = findServer(
+    read.servers,
+    [...read.diagnostics.plugin, ...read.diagnostics.user],
+    name,
+    read.configFile,
+  );
+  const { at, fields } = await serverFields(server);
+  const { source } = server.origin;
+  if (invocation.json) {
+    const json = { name, source, transport: server.config.transport, at, fields };
+    io.out(`${JSON.stringify(json, null, 2)}\n`);
     return EXIT.ok;
-  },
-};
+  }
+  const where = at === undefined ? 'given in code' : `${at.file}:${at.line}:${at.column}`;
+  io.out(`${name} (${source} server, ${server.config.transport}) — ${where}\n\n`);
+  io.out(renderTable(['FIELD', 'FROM', 'VALUE'], fields.map(row)));
+  return EXIT.ok;
+}
 
 function row({ field, value, from }: ServerField): string[] {
   return [field, shownSource(field, from), shownValue(value)];

@@ -1,35 +1,27 @@
 // `epoch mcp list`: the servers epoch would start — the user's file and installed plugins — as it
 // read them, with every problem it found. It never connects; it answers "did epoch read my file
 // the way I meant it?".
-import { type ConfiguredServer, readMcpServers } from '@epoch-agent/runtime';
-import { type Command, operands } from '../command.js';
-import { EXIT } from '../io.js';
+import { type ConfiguredServer, readMcpServers } from '@epoch-agent/runtime/config';
+import { type Invocation, operands } from '../command.js';
+import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
 import { renderTable } from '../render/table.js';
 import { printableConfig, target } from '../render/target.js';
 
-export const mcpList: Command = {
-  words: 'mcp list',
-  synopsis: '[--json]',
-  summary: 'show the MCP servers of your mcp.json and installed plugins, and every problem found',
-  details: `Reads the files, never connects (see "epoch mcp status" for that). Exit code 1 when a file has errors.
-Env and header values are never shown; credentials in URLs and arguments are redacted.`,
-  options: { json: { type: 'boolean', help: 'print { file, servers, diagnostics } as JSON' } },
-  readsConfig: true,
-  async run(invocation, io) {
-    operands(invocation);
-    const read = await readMcpServers({ configFile: invocation.configFile });
-    const diagnostics = [...read.diagnostics.plugin, ...read.diagnostics.user];
-    if (invocation.json) {
-      const servers = read.servers.map(shown);
-      io.out(`${JSON.stringify({ file: read.configFile, servers, diagnostics }, null, 2)}\n`);
-    } else {
-      io.out(renderServers(read.configFile, read.servers));
-      io.out(renderDiagnostics(diagnostics));
-    }
-    return hasErrors(diagnostics) ? EXIT.failed : EXIT.ok;
-  },
-};
+/** `epoch mcp list`: its table entry (words, options, help) is in table.ts. */
+export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
+  operands(invocation);
+  const read = await readMcpServers({ configFile: invocation.configFile });
+  const diagnostics = [...read.diagnostics.plugin, ...read.diagnostics.user];
+  if (invocation.json) {
+    const servers = read.servers.map(shown);
+    io.out(`${JSON.stringify({ file: read.configFile, servers, diagnostics }, null, 2)}\n`);
+  } else {
+    io.out(renderServers(read.configFile, read.servers));
+    io.out(renderDiagnostics(diagnostics));
+  }
+  return hasErrors(diagnostics) ? EXIT.failed : EXIT.ok;
+}
 
 function renderServers(file: string, servers: readonly ConfiguredServer[]): string {
   if (servers.length === 0) return `No MCP servers in ${file} or in installed plugins.\n`;

@@ -6,36 +6,30 @@
 //
 // Nothing printed here holds a token: only the issuer, the scope granted and when it expires.
 import type { McpLoginResult } from '@epoch-agent/runtime';
-import { type Command, operands } from '../command.js';
-import { EXIT } from '../io.js';
+import { type Invocation, operands } from '../command.js';
+import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { withRemoteServer } from './remote-login.js';
 
-export const mcpLogin: Command = {
-  words: 'mcp login',
-  synopsis: '<name>',
-  summary: 'log in to a remote server with OAuth, in a browser',
-  options: {},
-  readsConfig: true,
-  run(invocation, io) {
-    const [name = ''] = operands(invocation, 'name');
-    const { openUrl } = io;
-    // Nothing starts: the login checks itself by connecting once with the new tokens.
-    return withRemoteServer(io, invocation, name, 'mcp login', async (runtime, { config }) => {
-      if (config.transport !== 'stdio') {
-        io.out(`Logging in to MCP server "${name}" (${shownUrl(config.url)}) ...\n`);
-      }
-      const result = await runtime.login(name, {
-        onAuthorizationUrl: (url) =>
-          io.out(
-            `\nOpen this URL in a browser to log in${openUrl === undefined ? '' : ' (epoch tries to open it for you)'}:\n\n  ${url}\n\nWaiting for the login to finish ...\n`,
-          ),
-        openUrl: openUrl ?? (() => Promise.resolve()),
-      });
-      io.out(`\n${success(name, result)}\n`);
-      return EXIT.ok;
+/** `epoch mcp login`: its table entry (words, options, help) is in table.ts. */
+export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
+  const [name = ''] = operands(invocation, 'name');
+  const { openUrl } = io;
+  // Nothing starts: the login checks itself by connecting once with the new tokens.
+  return withRemoteServer(io, invocation, name, 'mcp login', async (runtime, { config }) => {
+    if (config.transport !== 'stdio') {
+      io.out(`Logging in to MCP server "${name}" (${shownUrl(config.url)}) ...\n`);
+    }
+    const result = await runtime.login(name, {
+      onAuthorizationUrl: (url) =>
+        io.out(
+          `\nOpen this URL in a browser to log in${openUrl === undefined ? '' : ' (epoch tries to open it for you)'}:\n\n  ${url}\n\nWaiting for the login to finish ...\n`,
+        ),
+      openUrl: openUrl ?? (() => Promise.resolve()),
     });
-  },
-};
+    io.out(`\n${success(name, result)}\n`);
+    return EXIT.ok;
+  });
+}
 
 function shownUrl(url: string): string {
   try {

@@ -3,8 +3,8 @@
 // closes them all. It answers "does my MCP setup work?", where `epoch mcp list` answers "did epoch
 // read my file the way I meant it?".
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
-import { type Command, operands } from '../command.js';
-import { EXIT } from '../io.js';
+import { type Invocation, operands } from '../command.js';
+import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
 import { renderTable } from '../render/table.js';
 import { cut } from '../render/tools.js';
@@ -17,41 +17,33 @@ const DEFAULT_WIDTH = 100;
 // Narrower than this, a cut description says nothing; let the terminal wrap instead.
 const MIN_WIDTH = 60;
 
-export const mcpStatus: Command = {
-  words: 'mcp status',
-  synopsis: '[--json]',
-  summary: 'connect to every server, show its state and the tools the model gets from it',
-  details: `Every server starts the way the agent starts it, then is closed with its whole process tree.
-Exit code 0 when every server connected and the files have no errors.`,
-  options: { json: { type: 'boolean', help: 'print { file, servers, diagnostics } as JSON' } },
-  readsConfig: true,
-  run(invocation, io) {
-    operands(invocation);
-    // No schema cache: a cached server would be reported `connecting` instead of being tried.
-    return withRuntime(io, invocation, { schemaCache: null }, async (runtime) => {
-      const statuses = runtime.mcp.statuses();
-      const diagnostics = runtime.diagnostics();
-      if (invocation.json) {
-        const servers = statuses.map((status) => ({
-          ...status,
-          tools: toolsOf(runtime, status.name).map(({ name }) => name),
-        }));
-        io.out(`${JSON.stringify({ file: runtime.configFile, servers, diagnostics }, null, 2)}\n`);
-      } else if (statuses.length === 0) {
-        io.out(`No MCP servers in ${runtime.configFile} or in installed plugins.\n`);
-        io.out(renderDiagnostics(diagnostics));
-      } else {
-        const width = Math.max(MIN_WIDTH, io.columns ?? DEFAULT_WIDTH);
-        io.out(renderStatuses(runtime, statuses));
-        for (const { name } of statuses) io.out(renderToolNames(runtime, name, width));
-        io.out(renderDiagnostics(diagnostics));
-        io.out(`\n${summary(statuses)}\n`);
-      }
-      const allConnected = statuses.every(({ state }) => state === 'connected');
-      return allConnected && !hasErrors(diagnostics) ? EXIT.ok : EXIT.failed;
-    });
-  },
-};
+/** `epoch mcp status`: its table entry (words, options, help) is in table.ts. */
+export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
+  operands(invocation);
+  // No schema cache: a cached server would be reported `connecting` instead of being tried.
+  return withRuntime(io, invocation, { schemaCache: null }, async (runtime) => {
+    const statuses = runtime.mcp.statuses();
+    const diagnostics = runtime.diagnostics();
+    if (invocation.json) {
+      const servers = statuses.map((status) => ({
+        ...status,
+        tools: toolsOf(runtime, status.name).map(({ name }) => name),
+      }));
+      io.out(`${JSON.stringify({ file: runtime.configFile, servers, diagnostics }, null, 2)}\n`);
+    } else if (statuses.length === 0) {
+      io.out(`No MCP servers in ${runtime.configFile} or in installed plugins.\n`);
+      io.out(renderDiagnostics(diagnostics));
+    } else {
+      const width = Math.max(MIN_WIDTH, io.columns ?? DEFAULT_WIDTH);
+      io.out(renderStatuses(runtime, statuses));
+      for (const { name } of statuses) io.out(renderToolNames(runtime, name, width));
+      io.out(renderDiagnostics(diagnostics));
+      io.out(`\n${summary(statuses)}\n`);
+    }
+    const allConnected = statuses.every(({ state }) => state === 'connected');
+    return allConnected && !hasErrors(diagnostics) ? EXIT.ok : EXIT.failed;
+  });
+}
 
 /** One row per server, the reason for a failure indented right under its row. */
 function renderStatuses(runtime: Runtime, statuses: readonly McpServerStatus[]): string {

@@ -2,8 +2,8 @@
 // ToolRegistry resolved it), with title, the annotations the permission system reads (read-only,
 // destructive, …) and parameters — and what each server's list costs in context, every turn.
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
-import { type Command, UsageError } from '../command.js';
-import { EXIT } from '../io.js';
+import { type Invocation, UsageError } from '../command.js';
+import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { badges, contextTokens, parameters, renderTool } from '../render/tools.js';
 import { withRuntime } from '../session.js';
 import { exitOfState } from './exit-of.js';
@@ -14,43 +14,33 @@ import { offeredTools } from './tools-of.js';
 
 const DEFAULT_WIDTH = 100;
 
-export const mcpTools: Command = {
-  words: 'mcp tools',
-  synopsis: '[<name>] [--json]',
-  summary: 'show the tools the model gets: names, annotations, parameters, context cost',
-  details: `Every server starts, as in the agent (tool names depend on all of them: two servers can want
-the same name). Tokens are about characters / 4 of the definitions sent with every request.`,
-  options: { json: { type: 'boolean', help: 'print { servers: [{ ..., tools }] } as JSON' } },
-  readsConfig: true,
-  run(invocation, io) {
-    if (invocation.operands.length > 1) {
-      throw new UsageError(
-        `takes at most one server name (got "${invocation.operands.join(' ')}")`,
-      );
+/** `epoch mcp tools`: its table entry (words, options, help) is in table.ts. */
+export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
+  if (invocation.operands.length > 1) {
+    throw new UsageError(`takes at most one server name (got "${invocation.operands.join(' ')}")`);
+  }
+  const [only] = invocation.operands;
+  return withRuntime(io, invocation, {}, async (runtime) => {
+    if (only !== undefined) {
+      findServer(runtime.servers(), runtime.diagnostics(), only, runtime.configFile);
     }
-    const [only] = invocation.operands;
-    return withRuntime(io, invocation, {}, async (runtime) => {
-      if (only !== undefined) {
-        findServer(runtime.servers(), runtime.diagnostics(), only, runtime.configFile);
-      }
-      const names = runtime.mcp
-        .statuses()
-        .map(({ name }) => name)
-        .filter((name) => only === undefined || name === only);
-      const statuses = await settled(runtime, names);
-      if (invocation.json) {
-        const servers = statuses.map((status) => shownServer(runtime, status));
-        io.out(`${JSON.stringify({ servers }, null, 2)}\n`);
-      } else {
-        const width = Math.max(60, io.columns ?? DEFAULT_WIDTH);
-        for (const status of statuses) io.out(renderServer(runtime, status, width));
-        if (only === undefined) io.out(total(runtime, statuses));
-      }
-      if (only !== undefined) return exitOfState(statuses[0]?.state ?? 'disconnected');
-      return statuses.every(({ state }) => state === 'connected') ? EXIT.ok : EXIT.failed;
-    });
-  },
-};
+    const names = runtime.mcp
+      .statuses()
+      .map(({ name }) => name)
+      .filter((name) => only === undefined || name === only);
+    const statuses = await settled(runtime, names);
+    if (invocation.json) {
+      const servers = statuses.map((status) => shownServer(runtime, status));
+      io.out(`${JSON.stringify({ servers }, null, 2)}\n`);
+    } else {
+      const width = Math.max(60, io.columns ?? DEFAULT_WIDTH);
+      for (const status of statuses) io.out(renderServer(runtime, status, width));
+      if (only === undefined) io.out(total(runtime, statuses));
+    }
+    if (only !== undefined) return exitOfState(statuses[0]?.state ?? 'disconnected');
+    return statuses.every(({ state }) => state === 'connected') ? EXIT.ok : EXIT.failed;
+  });
+}
 
 function renderServer(runtime: Runtime, status: McpServerStatus, width: number): string {
   const head = `${status.name} (${status.source}, ${status.transport})`;

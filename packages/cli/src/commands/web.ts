@@ -1,55 +1,38 @@
 // `epoch web`: the connectors page on 127.0.0.1, over the same runtime the agent runs on, until
 // Ctrl-C. The URL it prints carries this launch's key: only the person who started it can use it.
 import { isWebError, startWeb } from '@epoch-agent/web';
-import { type Command, fail, operands, stringOption, UsageError } from '../command.js';
-import { EXIT } from '../io.js';
+import { fail, type Invocation, operands, stringOption, UsageError } from '../command.js';
+import { type CliIo, EXIT, type ExitCode } from '../io.js';
 
-export const web: Command = {
-  words: 'web',
-  synopsis: '[--port N] [--open]',
-  summary: 'serve the connectors page on 127.0.0.1 until Ctrl-C',
-  details: `Every server starts as in the agent; the page shows them by source, live, with their tools,
-and adds, removes, reconnects and logs in. Only 127.0.0.1 is served, and only with the key in the
-printed URL. Ctrl-C stops the page and every server (exit code 130).`,
-  options: {
-    port: {
-      type: 'string',
-      short: 'p',
-      value: 'N',
-      help: 'the port on 127.0.0.1 (default: a free one)',
-    },
-    open: { type: 'boolean', help: 'open the page in a browser' },
-  },
-  readsConfig: true,
-  async run(invocation, io) {
-    operands(invocation);
-    const port = portOf(stringOption(invocation, 'port'));
-    let running: Awaited<ReturnType<typeof startWeb>>;
-    try {
-      running = await startWeb({ port, configFile: invocation.configFile, signal: io.signal });
-    } catch (error) {
-      if (!isWebError(error)) throw error;
-      return fail(io, invocation, EXIT.failed, { code: error.code, message: error.message }, 'web');
+/** `epoch web`: its table entry (words, options, help) is in table.ts. */
+export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
+  operands(invocation);
+  const port = portOf(stringOption(invocation, 'port'));
+  let running: Awaited<ReturnType<typeof startWeb>>;
+  try {
+    running = await startWeb({ port, configFile: invocation.configFile, signal: io.signal });
+  } catch (error) {
+    if (!isWebError(error)) throw error;
+    return fail(io, invocation, EXIT.failed, { code: error.code, message: error.message }, 'web');
+  }
+  try {
+    io.out(
+      `The connectors page of ${invocation.configFile}:\n\n  ${running.url}\n\nCtrl-C stops it and every MCP server.\n`,
+    );
+    if (invocation.values.open === true && io.openUrl !== undefined) {
+      await io
+        .openUrl(running.url)
+        .catch(() => io.err('epoch web: no browser could be opened; open the URL above.\n'));
     }
-    try {
-      io.out(
-        `The connectors page of ${invocation.configFile}:\n\n  ${running.url}\n\nCtrl-C stops it and every MCP server.\n`,
-      );
-      if (invocation.values.open === true && io.openUrl !== undefined) {
-        await io
-          .openUrl(running.url)
-          .catch(() => io.err('epoch web: no browser could be opened; open the URL above.\n'));
-      }
-      await new Promise<void>((resolve) => {
-        if (io.signal.aborted) resolve();
-        io.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-      return EXIT.interrupted;
-    } finally {
-      await running.close();
-    }
-  },
-};
+    await new Promise<void>((resolve) => {
+      if (io.signal.aborted) resolve();
+      io.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    return EXIT.interrupted;
+  } finally {
+    await running.close();
+  }
+}
 
 function portOf(text: string | undefined): number {
   if (text === undefined) return 0;

@@ -19,11 +19,22 @@ import { assertNever, type McpServerConfig } from '../types.js';
 // Bump when what is hashed changes, so fingerprints stored on disk stop matching.
 const VERSION = 'mcp-config-fingerprint/1';
 
+/**
+ * Computed once per config object: a config is never changed after it is read, and a connect asks
+ * for its fingerprint several times (cache read, cache write).
+ */
+const computed = new WeakMap<McpServerConfig, string>();
+
 /** A stable sha256 hex of what `config`'s connection depends on (everything but `name`). */
 export function fingerprint(config: McpServerConfig): string {
-  return createHash('sha256')
-    .update(`${VERSION}\n${canonicalJson(connectionOf(config))}`)
-    .digest('hex');
+  let hash = computed.get(config);
+  if (hash === undefined) {
+    hash = createHash('sha256')
+      .update(`${VERSION}\n${canonicalJson(connectionOf(config))}`)
+      .digest('hex');
+    computed.set(config, hash);
+  }
+  return hash;
 }
 
 type WithoutName<T> = {

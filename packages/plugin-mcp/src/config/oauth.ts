@@ -1,12 +1,11 @@
-// The `oauth` field of a remote server entry, in both steps: its raw shape (step 1, a zod object
-// whose type errors land on the nested field, e.g. `servers.x.oauth.callback_port`) and what it
+// The `oauth` field of a remote server entry, in both steps: its raw shape (step 1, a check whose
+// type errors land on the nested field, e.g. `servers.x.oauth.callback_port`) and what it
 // means (step 2: spellings folded, unknown keys warned about, combinations checked; the grant and
 // its fields in oauth-grant.ts).
 //
 // Messages never repeat a value: `client_secret` is a secret, and a client id is close to one.
-import { isHttpsUrl } from '@modelcontextprotocol/client';
-import { z } from 'zod';
 import type { McpOAuthConfig } from '../types.js';
+import { type Check, list, number, oneOf, shape, text } from './check.js';
 import { GRANTS, SIGNING_ALGORITHMS, toGrant } from './oauth-grant.js';
 import type { Report } from './schema.js';
 import { suggest } from './suggest.js';
@@ -38,51 +37,56 @@ const SPELLINGS = new Map<string, OAuthFieldName>(
   ]),
 );
 
-const text = (key: string) =>
-  z.string({ error: `oauth.${key} must be a string` }).min(1, { error: `oauth.${key} is empty` });
-
-function nested(key: string): z.ZodType {
+function nested(key: string): Check<unknown> {
   switch (SPELLINGS.get(key)) {
     case 'scopes':
-      return z.array(z.string({ error: `every entry of oauth.${key} must be a string` }), {
-        error: `oauth.${key} must be a list of strings, e.g. "${key}": ["read", "write"]`,
-      });
+      return list(
+        text(`every entry of oauth.${key} must be a string`),
+        `oauth.${key} must be a list of strings, e.g. "${key}": ["read", "write"]`,
+      );
     case 'callback_port':
-      return z
-        .number({ error: `oauth.${key} must be a port number, e.g. "${key}": 33418` })
-        .int({ error: `oauth.${key} must be a whole number` })
-        .min(1, { error: `oauth.${key} must be from 1 to 65535` })
-        .max(65535, { error: `oauth.${key} must be from 1 to 65535` });
+      return number(`oauth.${key} must be a port number, e.g. "${key}": 33418`, {
+        int: `oauth.${key} must be a whole number`,
+        min: [1, `oauth.${key} must be from 1 to 65535`],
+        max: [65535, `oauth.${key} must be from 1 to 65535`],
+      });
     case 'refresh_skew':
-      return z
-        .number({ error: `oauth.${key} must be a number of seconds, e.g. "${key}": 60` })
-        .min(0, { error: `oauth.${key} must be 0 or more seconds` })
-        .max(86_400, { error: `oauth.${key} must be at most 86400 seconds (a day)` });
+      return number(`oauth.${key} must be a number of seconds, e.g. "${key}": 60`, {
+        min: [0, `oauth.${key} must be 0 or more seconds`],
+        max: [86_400, `oauth.${key} must be at most 86400 seconds (a day)`],
+      });
     case 'grant':
-      return oneOf(key, GRANTS);
+      return choice(key, GRANTS);
     case 'signing_algorithm':
-      return oneOf(key, SIGNING_ALGORITHMS);
+      return choice(key, SIGNING_ALGORITHMS);
     default:
-      return text(key);
+      return text(`oauth.${key} must be a string`, { empty: `oauth.${key} is empty` });
   }
 }
 
-function oneOf(key: string, values: readonly [string, ...string[]]): z.ZodType {
-  return z.enum(values, {
-    error: `oauth.${key} must be one of ${values.map((v) => `"${v}"`).join(', ')}`,
-  });
+function choice(key: string, values: readonly string[]): Check<string> {
+  return oneOf(values, `oauth.${key} must be one of ${values.map((v) => `"${v}"`).join(', ')}`);
 }
 
 /** Step 1: the raw `oauth` object; unknown keys are kept so step 2 can warn about them. */
-export function oauthSchema(key: string): z.ZodType<Readonly<Record<string, unknown>>> {
-  return z.looseObject(
-    Object.fromEntries(
-      [...SPELLINGS.keys()].map((spelling) => [spelling, nested(spelling).optional()]),
-    ),
+export function oauthSchema(key: string): Check<Readonly<Record<string, unknown>>> {
+  return shape(
+    Object.fromEntries([...SPELLINGS.keys()].map((spelling) => [spelling, nested(spelling)])),
     {
-      error: `${key} must be an object, e.g. "${key}": { "client_id": "my-app", "scopes": ["read"] }`,
+      message: `${key} must be an object, e.g. "${key}": { "client_id": "my-app", "scopes": ["read"] }`,
+      keepOthers: true,
     },
   );
+}
+
+/** An https:// URL with a path: what a client metadata document's address must be. */
+function isHttpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.pathname !== '/';
+  } catch {
+    return false;
+  }
 }
 
 /**

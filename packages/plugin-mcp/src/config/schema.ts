@@ -1,5 +1,5 @@
 // What one server entry of mcp.json may say: the field table (both spellings), the diagnostic
-// codes, and step 1 of reading an entry, the raw shape (zod).
+// codes, and step 1 of reading an entry, the raw shape (check.ts).
 //
 // Step 1 checks every field where it is written (`connectTimeout` is reported as `connectTimeout`),
 // warns about keys that are not fields, then folds the two spellings of a field into one. Step 2,
@@ -12,8 +12,19 @@ import {
   parseLenient,
   type Severity,
 } from '@epoch-agent/infra';
-import { z } from 'zod';
 import type { McpTransportKind } from '../types.js';
+import {
+  type Check,
+  type Checked,
+  flag,
+  lenient,
+  list,
+  number,
+  oneOf,
+  shape,
+  stringMap,
+  text,
+} from './check.js';
 import type { Locator } from './locate.js';
 import { oauthSchema } from './oauth.js';
 import { suggest } from './suggest.js';
@@ -47,64 +58,48 @@ const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 const TRANSPORT_VALUES = ['stdio', 'sse', 'http', 'streamable', 'streamable-http'] as const;
 export type TransportValue = (typeof TRANSPORT_VALUES)[number];
 
-// One factory per kind of field: given the key as written, a schema whose messages name that key.
+// One factory per kind of field: given the key as written, a check whose messages name that key.
 // No message repeats the value it rejects: env and header values (and URLs) carry secrets.
 const kind = {
   transport: (key: string) =>
-    z.enum(TRANSPORT_VALUES, {
-      error: (issue) =>
-        issue.code === 'invalid_value'
-          ? `${key} must be "stdio", "sse" or "http" ("streamable" and "streamable-http" also mean http)`
-          : `${key} must be a string: "stdio", "sse" or "http" (got ${describe(issue.input)})`,
-    }),
+    oneOf(
+      TRANSPORT_VALUES,
+      `${key} must be "stdio", "sse" or "http" ("streamable" and "streamable-http" also mean http)`,
+    ),
   flag: (key: string) =>
-    z.boolean({
-      error: (issue) =>
-        `${key} must be true or false, without quotes (got ${describe(issue.input)})`,
-    }),
-  text: (key: string) =>
-    z.string({ error: (issue) => `${key} must be a string (got ${describe(issue.input)})` }),
+    flag((input) => `${key} must be true or false, without quotes (got ${describe(input)})`),
+  text: (key: string) => text((input) => `${key} must be a string (got ${describe(input)})`),
   textList: (key: string) =>
-    z.array(
-      z.string({
-        error: (issue) =>
-          `every entry of ${key} must be a string; quote it (got ${describe(issue.input)})`,
-      }),
-      {
-        error: (issue) =>
-          `${key} must be a list of strings, e.g. "${key}": ["-y", "some-package"] (got ${describe(issue.input)})`,
-      },
+    list(
+      text((input) => `every entry of ${key} must be a string; quote it (got ${describe(input)})`),
+      (input) =>
+        `${key} must be a list of strings, e.g. "${key}": ["-y", "some-package"] (got ${describe(input)})`,
     ),
   secretMap: (key: string) =>
-    z.record(
-      z.string(),
-      z.string({
-        error: (issue) =>
-          `every value in ${key} must be a string; quote it (got ${describe(issue.input)})`,
-      }),
-      {
-        error: (issue) =>
-          `${key} must be an object of string values, e.g. "${key}": { "NAME": "value" } (got ${describe(issue.input)})`,
-      },
+    stringMap(
+      text((input) => `every value in ${key} must be a string; quote it (got ${describe(input)})`),
+      (input) =>
+        `${key} must be an object of string values, e.g. "${key}": { "NAME": "value" } (got ${describe(input)})`,
     ),
   positiveSeconds: (key: string) =>
-    z
-      .number({
-        error: (issue) =>
-          `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(issue.input)})`,
-      })
-      .gt(0, { error: `${key} must be more than 0 seconds (fractions such as 0.5 are fine)` })
-      .max(MAX_SECONDS, { error: `${key} must be at most ${MAX_SECONDS} seconds (about 24 days)` }),
+    number(
+      (input) => `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(input)})`,
+      {
+        gt: [0, `${key} must be more than 0 seconds (fractions such as 0.5 are fine)`],
+        max: [MAX_SECONDS, `${key} must be at most ${MAX_SECONDS} seconds (about 24 days)`],
+      },
+    ),
   seconds: (key: string) =>
-    z
-      .number({
-        error: (issue) =>
-          `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(issue.input)})`,
-      })
-      .min(0, { error: `${key} cannot be negative; 0 turns it off` })
-      .max(MAX_SECONDS, {
-        error: `${key} must be at most ${MAX_SECONDS} seconds (about 24 days); 0 turns it off`,
-      }),
+    number(
+      (input) => `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(input)})`,
+      {
+        min: [0, `${key} cannot be negative; 0 turns it off`],
+        max: [
+          MAX_SECONDS,
+          `${key} must be at most ${MAX_SECONDS} seconds (about 24 days); 0 turns it off`,
+        ],
+      },
+    ),
 };
 
 /** The fields of a server entry, by their snake_case name (the seed's table), and who reads them. */
@@ -133,7 +128,7 @@ export type FieldName = keyof typeof FIELDS;
 type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
   ? `${Head}${Capitalize<CamelCase<Tail>>}`
   : S;
-type FieldValue<F extends FieldName> = z.output<ReturnType<(typeof FIELDS)[F]['kind']>>;
+type FieldValue<F extends FieldName> = Checked<ReturnType<(typeof FIELDS)[F]['kind']>>;
 /** A server entry after step 1: each field once, by its snake_case name. */
 export type Fields = { readonly [F in FieldName]?: FieldValue<F> };
 
@@ -176,8 +171,12 @@ const SPELLINGS = new Map<string, FieldName>(
 );
 
 // Step 1's shape: every spelling optional, unknown keys dropped (they were reported already).
-const RAW_SERVER = z.object(
-  Object.fromEntries([...SPELLINGS].map(([key, name]) => [key, FIELDS[name].kind(key).optional()])),
+const RAW_SERVER = lenient(
+  shape(
+    Object.fromEntries(
+      [...SPELLINGS].map(([key, name]): [string, Check<unknown>] => [key, FIELDS[name].kind(key)]),
+    ),
+  ),
 );
 
 /** Where the entry being read sits: which file, and how to find a path's text. */
@@ -215,7 +214,8 @@ export function reporter(where: Where, server: string, into: Diagnostic[]): Repo
     into.push(diagnostic(where, severity, code, ['servers', server, ...path], message, at));
 }
 
-// zod's issue codes are zod's; ours are public and stable, so they are translated in one place.
+// The checks' issue codes are a schema library's; ours are public and stable, so they are
+// translated in one place.
 const SCHEMA_CODES: Readonly<Record<string, McpConfigDiagnosticCode>> = {
   invalid_type: 'invalid_type',
   too_small: 'out_of_range',

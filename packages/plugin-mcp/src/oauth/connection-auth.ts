@@ -13,18 +13,14 @@
 // request made Streamable HTTP calls measurably slower): again only after a login or logout in
 // this process (the store's generation moved) or a 401 — so a login made by `epoch mcp login` in
 // another process is used at the server's next 401 at the latest.
+//
+// The SDK's OAuth helpers and the refresh are loaded when a request first needs them, not with the
+// plugin's root entry (which exports this class); by then the transport has loaded the SDK anyway.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
-import {
-  type AuthProvider,
-  computeScopeUnion,
-  extractWWWAuthenticateParams,
-  type FetchLike,
-  UnauthorizedError,
-} from '@modelcontextprotocol/client';
+import type { AuthProvider, FetchLike } from '@modelcontextprotocol/client';
 import { McpError } from '../errors.js';
 import { loginSecrets, type Scrubber } from '../secrets.js';
-import { isExpired, refreshLogin } from './refresh.js';
-import type { StoredLogin, StoredTokens, TokenStore } from './token-store.js';
+import { isExpired, type StoredLogin, type StoredTokens, type TokenStore } from './token-store.js';
 
 export const DEFAULT_REFRESH_SKEW_MS = 60_000;
 
@@ -108,7 +104,7 @@ export class OAuthConnectionAuth implements AuthProvider {
       return;
     }
     if ((await this.#read())?.tokens === undefined) {
-      throw this.#needsLogin('it asks for a login and none is stored for it');
+      throw await this.#needsLogin('it asks for a login and none is stored for it');
     }
   }
 
@@ -120,6 +116,7 @@ export class OAuthConnectionAuth implements AuthProvider {
     const response = await fetch(url, init);
     if (response.status === 401) this.#sentWith.set(response, bearerOf(init?.headers));
     if (response.status !== 403) return response;
+    const { extractWWWAuthenticateParams } = await import('@modelcontextprotocol/client');
     const { error, scope } = extractWWWAuthenticateParams(response);
     if (error !== 'insufficient_scope') return response;
     await response.body?.cancel().catch(() => {});
@@ -166,12 +163,13 @@ export class OAuthConnectionAuth implements AuthProvider {
 
   async #refreshOnce(stale: string): Promise<StoredLogin> {
     const login = this.#login ?? (await this.#read());
-    if (login === undefined) throw this.#needsLogin('no login is stored for it');
+    if (login === undefined) throw await this.#needsLogin('no login is stored for it');
     const { server, store } = this.#options;
+    const { refreshLogin } = await import('./refresh.js');
     const outcome = await refreshLogin({ server, store }, login, stale);
     if (outcome.kind === 'needs_login') {
       this.#login = undefined;
-      throw this.#needsLogin(outcome.reason);
+      throw await this.#needsLogin(outcome.reason);
     }
     this.#login = this.#learn(outcome.login);
     return outcome.login;
@@ -186,6 +184,7 @@ export class OAuthConnectionAuth implements AuthProvider {
     const login = await this.#current();
     if (login === undefined || scope === undefined) return;
     const { store } = this.#options;
+    const { computeScopeUnion } = await import('@modelcontextprotocol/client');
     await store.withLock(login.serverUrl, login.issuer, async () => {
       const current = await store.load(login.serverUrl, login.issuer);
       if (current === undefined) return;
@@ -194,8 +193,9 @@ export class OAuthConnectionAuth implements AuthProvider {
     });
   }
 
-  #needsLogin(reason: string): McpError {
+  async #needsLogin(reason: string): Promise<McpError> {
     const { server } = this.#options;
+    const { UnauthorizedError } = await import('@modelcontextprotocol/client');
     // The cause is the SDK's own "unauthorized", so code that recognizes a refused login by the
     // SDK's error types sees this one as one too.
     return new McpError(

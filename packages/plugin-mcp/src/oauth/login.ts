@@ -20,15 +20,14 @@ import {
 import { McpError } from '../errors.js';
 import { messageOf } from '../request-options.js';
 import { loginSecrets, type Scrubber, serverRedactor } from '../secrets.js';
-import { createTransport } from '../transport/create.js';
+import { remoteTransport } from '../transport/remote.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';
+import { MAX_ROUNDS } from './entry.js';
 import { legacyIssuerDiscovery } from './legacy-issuer.js';
 import { LoginProvider } from './provider.js';
 import { TokenStore } from './token-store.js';
 
-/** Authorization rounds per login: the first, plus step-ups for a wider scope. */
-export const MAX_ROUNDS = 3;
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 
 export interface McpLoginOptions {
@@ -239,7 +238,7 @@ async function verify(
   config: RemoteServerConfig<'sse' | 'http'>,
   { store, logger, scrub }: { store: TokenStore; logger: Logger; scrub: Scrubber },
 ): Promise<Verified> {
-  const handle = createTransport(config, { logger, scrub, oauth: { store } });
+  const handle = remoteTransport(config, { logger, scrub, oauth: { store } });
   const client = new Client({ name: 'epoch-agent', version: '0.1.0' }, { capabilities: {} });
   try {
     await client.connect(handle.transport, { timeout: config.connectTimeoutMs });

@@ -31,8 +31,7 @@ import { McpError } from '../errors.js';
 import { messageOf, sentence } from '../request-options.js';
 import { type Scrubber, tokenSecrets } from '../secrets.js';
 import { discoverServerInfo } from './legacy-issuer.js';
-import { isExpired } from './refresh.js';
-import { type StoredTokens, toStoredTokens } from './token-store.js';
+import { isExpired, type StoredTokens, toStoredTokens } from './token-store.js';
 
 /** What the token request is for: the authorization server and the MCP server as a resource. */
 export interface GrantTarget {

@@ -16,7 +16,7 @@ import {
 import { McpError } from '../errors.js';
 import { messageOf } from '../request-options.js';
 import { loginSecrets } from '../secrets.js';
-import { type StoredLogin, type TokenStore, toStoredTokens } from './token-store.js';
+import { isExpired, type StoredLogin, type TokenStore, toStoredTokens } from './token-store.js';
 
 export type RefreshOutcome =
   /** Usable tokens: refreshed here, or found already refreshed by another process. */
@@ -90,10 +90,6 @@ export function refreshLogin(
       );
     }
   });
-}
-
-export function isExpired(expiresAt: number | undefined, now = Date.now()): boolean {
-  return expiresAt !== undefined && expiresAt <= now;
 }
 
 function needsLogin(reason: string): RefreshOutcome {

@@ -24,7 +24,6 @@ import type {
   OAuthProtectedResourceMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/client';
-import { z } from 'zod';
 
 /** Tokens as kept: `expires_in` turned into a point in time when they were received. */
 export interface StoredTokens {
@@ -55,29 +54,8 @@ export interface StoredLogin {
   readonly requiredScope?: string;
 }
 
-const FORMAT_VERSION = 1;
-
-const fileSchema = z.object({
-  version: z.literal(FORMAT_VERSION),
-  serverUrl: z.string(),
-  issuer: z.string(),
-  client: z.looseObject({ client_id: z.string() }),
-  tokens: z
-    .looseObject({
-      access_token: z.string(),
-      token_type: z.string(),
-      refresh_token: z.string().optional(),
-      scope: z.string().optional(),
-      expires_at: z.number().optional(),
-      obtained_at: z.number(),
-    })
-    .optional(),
-  authorizationServerUrl: z.string(),
-  authorizationServerMetadata: z.looseObject({ issuer: z.string() }).optional(),
-  resourceMetadata: z.looseObject({ resource: z.string() }).optional(),
-  resource: z.string().optional(),
-  requiredScope: z.string().optional(),
-});
+/** Of the login files; one of another version is not read. */
+export const FORMAT_VERSION = 1;
 
 export interface TokenStoreOptions {
   /** Default: `$EPOCH_HOME/oauth`. */
@@ -97,6 +75,11 @@ const generations = new Map<string, number>();
 
 export function defaultTokenDir(env: Env = process.env): string {
   return join(epochHome(env), 'oauth');
+}
+
+/** Whether tokens that expire at `expiresAt` (Date.now() milliseconds; undefined: never) have. */
+export function isExpired(expiresAt: number | undefined, now = Date.now()): boolean {
+  return expiresAt !== undefined && expiresAt <= now;
 }
 
 /** OAuth tokens as the token endpoint sent them, ready to keep. */
@@ -228,7 +211,8 @@ export class TokenStore {
     } catch {
       data = undefined;
     }
-    const parsed = fileSchema.safeParse(data);
+    const { loginFileSchema } = await import('./token-file.js');
+    const parsed = loginFileSchema.safeParse(data);
     // A file that is not a login is left alone (a person may want to look at it) and not used. The
     // reason names no content: a JSON error quotes the text, and the text holds tokens.
     if (!parsed.success || parsed.data.serverUrl !== serverUrl) {

@@ -9,6 +9,8 @@
  */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
+const CR = 0x0d;
+
 export class MessageLines {
   /** The start of a line whose newline has not arrived yet, chunk by chunk. */
   #pending: Buffer[] = [];
@@ -22,10 +24,13 @@ export class MessageLines {
     const lines: string[] = [];
     let start = 0;
     for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
-      const tail = chunk.subarray(start, end);
-      const line = this.#pending.length === 0 ? tail : Buffer.concat([...this.#pending, tail]);
+      // The usual line arrives whole in one chunk: decoded in place, without a copy.
+      const line =
+        this.#pending.length === 0
+          ? chunk.toString('utf8', start, end)
+          : Buffer.concat([...this.#pending, chunk.subarray(start, end)]).toString('utf8');
       this.clear();
-      lines.push(line.toString('utf8').replace(/\r$/, ''));
+      lines.push(line.charCodeAt(line.length - 1) === CR ? line.slice(0, -1) : line);
       start = end + 1;
     }
     if (start < chunk.length) {

@@ -68,6 +68,18 @@ export function readStat(pid: number): ProcessEntry | undefined {
   };
 }
 
+/**
+ * Whether the process ignores signal number `signo` (SIG_IGN: the SigIgn mask of its status, which
+ * holds for all its threads); undefined when it is gone. A process that only catches it (a
+ * handler) may still exit because of it, so that is not ignoring.
+ */
+export function ignoresSignal(pid: number, signo: number): boolean | undefined {
+  const text = readProcFile(`/proc/${pid}/status`);
+  const mask = text === undefined ? undefined : /^SigIgn:\s*([0-9a-f]+)$/m.exec(text)?.[1];
+  if (mask === undefined) return undefined;
+  return (BigInt(`0x${mask}`) & (1n << BigInt(signo - 1))) !== 0n;
+}
+
 /** The whole process table: a stat read per process, 15-50 µs for each one on the machine. */
 export function readProcessTable(): ProcessTable {
   const table = new Map<number, ProcessEntry>();
@@ -116,18 +128,18 @@ export function hasChildLists(): boolean {
 }
 
 /**
- * The pids of a process's children; [] when it is gone. A child is listed by the thread that
- * forked it, so `threads: 'all'` reads every thread's list (a directory read saved when there is
- * just one thread). The kernel hands an orphan to the main thread of its new parent (to another
- * one only while the main thread exits), so `'main'` is enough to find orphans. Only where
+ * The pids of a process's children listed by its main thread; [] when it is gone. A child is
+ * listed by the thread that forked it, and the kernel hands an orphan to the main thread of its
+ * new parent, or to another thread while the main thread exits: so a process that no longer runs
+ * has every thread's list read (a directory read saved when there is just one thread). Only where
  * hasChildLists().
  * Each thread whose /proc files were opened pays for it at its exit (the kernel drops their
- * cached entries), ~0.2 ms here: a reason not to read every thread's list where one is enough.
+ * cached entries), ~0.2 ms here: the reason not to read every thread's list of a running process.
  */
-export function childPids(parent: ProcessEntry, threads: 'all' | 'main'): number[] {
+export function childPids(parent: ProcessEntry): number[] {
   const { pid } = parent;
   let tids: readonly string[] = [String(pid)];
-  if (parent.threads > 1 && (threads === 'all' || !parent.running)) {
+  if (parent.threads > 1 && !parent.running) {
     try {
       tids = readdirSync(`/proc/${pid}/task`);
     } catch {

@@ -4,7 +4,7 @@
 // signals only its direct child, so a server behind `sh -c` / `npx`, or one with helpers, leaves
 // orphans; this is why we have our own transport at all.
 //
-// A well-behaved server must be closed well under 100 ms, also on a machine with hundreds of
+// A well-behaved server must be closed as soon as it has exited, also on a machine with hundreds of
 // processes: the tree is looked at cheaply (process-tree.ts), and the server's exit wakes the wait.
 //
 // PLATFORM: on Linux the tree comes from /proc and includes helpers that left the group (setsid).
@@ -12,10 +12,14 @@
 
 import { ServerTree, type TrackedProcess } from './process-tree.js';
 
+/** The grace periods of the graceful step; see the defaults below for why they are what they are. */
 export interface ReapOptions {
-  /** How long the server gets to exit on its own after stdin EOF. Default 2000 ms. */
+  /** How long the server gets to exit on its own after stdin EOF. Default 500 ms. */
   readonly stdinGraceMs?: number;
-  /** How long the tree gets after SIGTERM before it is killed. Default 2000 ms. */
+  /**
+   * How long the tree gets after SIGTERM before it is killed. Default 500 ms. Cut short once every
+   * process left ignores SIGTERM: nothing is waited for then.
+   */
   readonly termGraceMs?: number;
 }
 
@@ -32,10 +36,23 @@ export interface ReapableTransport {
   endInput(): void;
   /** Runs once the tree is gone: drain and release the pipes, fire onclose (exactly once). */
   release(): Promise<void>;
+  /** The grace periods this transport's server gets, unless a caller passes others. */
+  readonly reapOptions: ReapOptions;
 }
 
-const DEFAULT_STDIN_GRACE_MS = 2000;
-const DEFAULT_TERM_GRACE_MS = 2000;
+// The MCP spec's stdio shutdown (Lifecycle, "Shutdown") is this sequence: close the server's
+// stdin, wait for it to exit, SIGTERM if it has not within "a reasonable time", SIGKILL if it has
+// not within a reasonable time after that. The spec leaves the times to the client. Ours:
+// - A server that honours EOF exits as soon as its read loop sees it: a Node server takes about
+//   5 ms here, the time its runtime needs to shut down. 500 ms is a hundred times that, and leaves
+//   room for a server that flushes a file or a connection on the way out.
+// - SIGTERM's default action ends a process at once; a handler that cleans up gets the same 500 ms.
+// - Together they bound what a user waits for the worst server (one that ignores both) at about a
+//   second: what closing a CLI or a host may cost before it feels stuck. The SDK waits 2 s + 2 s,
+//   and still leaves that server's helpers running.
+// Hosts that know their servers need longer pass ReapOptions (McpRegistryOptions.reap).
+const DEFAULT_STDIN_GRACE_MS = 500;
+const DEFAULT_TERM_GRACE_MS = 500;
 /** For the tree's other processes; the server's own exit wakes the wait at once. */
 const POLL_MS = 5;
 /** After SIGKILL only an unkillable process (stuck in the kernel) outlives this; we stop waiting. */
@@ -58,7 +75,7 @@ const closings = new WeakMap<ReapableTransport, Closing>();
  */
 export function closeTransportAndReap(
   transport: ReapableTransport,
-  options: ReapOptions = {},
+  options: ReapOptions = transport.reapOptions,
 ): Promise<void> {
   return begin(transport, options, true);
 }
@@ -70,7 +87,7 @@ export function closeTransportAndReap(
  */
 export function reapTransport(
   transport: ReapableTransport,
-  options: ReapOptions = {},
+  options: ReapOptions = transport.reapOptions,
 ): Promise<void> {
   return begin(transport, options, false);
 }
@@ -98,13 +115,17 @@ async function reap(
   const leader = transport.leader;
   try {
     if (leader === undefined) return;
+    // Ending stdin first lets the server start its exit while the snapshot is taken: Node hands
+    // the end to the pipe only when this synchronous code has returned to the event loop, so the
+    // snapshot (synchronous) still sees every parent link as it was before EOF.
+    transport.endInput();
     const tree = new ServerTree(leader);
     const alarm = new ExitAlarm(transport.exited);
-    transport.endInput();
     const graceful = { tree, alarm, force };
     if (await waitGone(graceful, options.stdinGraceMs ?? DEFAULT_STDIN_GRACE_MS)) return;
     await tree.signal('SIGTERM');
-    if (await waitGone(graceful, options.termGraceMs ?? DEFAULT_TERM_GRACE_MS)) return;
+    const term = { ...graceful, ignored: 'SIGTERM' } as const;
+    if (await waitGone(term, options.termGraceMs ?? DEFAULT_TERM_GRACE_MS)) return;
     await tree.signal('SIGKILL');
     await waitGone({ tree, alarm }, KILL_WAIT_MS);
   } finally {
@@ -117,14 +138,20 @@ interface Waiting {
   readonly alarm: ExitAlarm;
   /** Cuts the wait short (a second close); absent once there is nothing left to skip. */
   readonly force?: AbortSignal;
+  /** The signal just sent: once every process left ignores it, the wait is over. */
+  readonly ignored?: NodeJS.Signals;
 }
 
-/** Looks until nothing of the tree runs (true), or the time is up or `force` fired (false). */
-async function waitGone({ tree, alarm, force }: Waiting, ms: number): Promise<boolean> {
+/**
+ * Looks until nothing of the tree runs (true), or the time is up, `force` fired or what is left
+ * ignores the signal sent (false).
+ */
+async function waitGone({ tree, alarm, force, ignored }: Waiting, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await tree.gone()) return true;
     if (force?.aborted || Date.now() >= deadline) return false;
+    if (ignored !== undefined && tree.ignores(ignored)) return false;
     await alarm.sleep(Math.min(POLL_MS, deadline - Date.now()), force);
   }
 }

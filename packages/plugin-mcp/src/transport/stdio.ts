@@ -10,7 +10,6 @@ import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_pr
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import {
-  deserializeMessage,
   type JSONRPCMessage,
   serializeMessage,
   type Transport,
@@ -59,8 +58,9 @@ export class StdioTransport implements Transport, ReapableTransport {
   onerror?: Transport['onerror'];
   onmessage?: Transport['onmessage'];
 
+  /** The grace periods of its close; reap.ts's defaults where absent. */
+  readonly reapOptions: ReapOptions;
   readonly #server: StdioLaunch;
-  readonly #reap: ReapOptions;
   readonly #stderr: StderrRing;
   readonly #lines = new MessageLines();
   #state: State = { kind: 'new' };
@@ -71,7 +71,7 @@ export class StdioTransport implements Transport, ReapableTransport {
 
   constructor(options: StdioTransportOptions) {
     this.#server = options.server;
-    this.#reap = options.reap ?? {};
+    this.reapOptions = options.reap ?? {};
     this.#stderr = new StderrRing({ onLine: options.onStderrLine, scrub: options.scrub });
   }
 
@@ -117,7 +117,7 @@ export class StdioTransport implements Transport, ReapableTransport {
    * the SDK calls this on its own; a caller that wants to stop waiting calls closeTransportAndReap.
    */
   close(): Promise<void> {
-    return reapTransport(this, this.#reap);
+    return reapTransport(this);
   }
 
   /** @internal for the reaper. */
@@ -170,7 +170,7 @@ export class StdioTransport implements Transport, ReapableTransport {
       this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
       // The server went away on its own: reap whatever it left behind. The connection is over
       // once its output has been read to the end, which 'close' (exit + stdout/stderr EOF) tells.
-      child.once('exit', () => void reapTransport(this, this.#reap));
+      child.once('exit', () => void reapTransport(this));
       child.once('close', () => this.#emitClose());
     }
     return new Promise((resolve, reject) => {
@@ -193,19 +193,23 @@ export class StdioTransport implements Transport, ReapableTransport {
     } catch (error) {
       // One message larger than the cap: the stream cannot be re-synchronised.
       this.onerror?.(error as Error);
-      void reapTransport(this, this.#reap);
+      void reapTransport(this);
       return;
     }
     for (const line of lines) {
-      if (line.trim() === '') continue;
-      let message: JSONRPCMessage;
+      let message: unknown;
       try {
-        message = deserializeMessage(line);
-      } catch (error) {
+        message = JSON.parse(line);
+      } catch {
         // As the SDK's own stdio transport does: a line that is not JSON (a server logging to
-        // stdout, a frame cut short) is skipped; JSON that is not JSON-RPC is reported. Either
-        // way the next line may be fine.
-        if (!(error instanceof SyntaxError)) this.onerror?.(error as Error);
+        // stdout, a frame cut short, a blank line) is skipped; the next one may be fine.
+        continue;
+      }
+      // Only the envelope's mark is checked here: the SDK's Protocol checks the whole message when
+      // it routes it, and reports one it cannot route. Checking it here as well (the SDK's
+      // deserializeMessage) cost more than anything else the client does per call.
+      if (!isJsonRpc(message)) {
+        this.onerror?.(new Error('the server wrote JSON that is not a JSON-RPC 2.0 message'));
         continue;
       }
       this.onmessage?.(message);
@@ -263,6 +267,14 @@ export class StdioTransport implements Transport, ReapableTransport {
         return assertNever(state, 'stdio transport state');
     }
   }
+}
+
+function isJsonRpc(value: unknown): value is JSONRPCMessage {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { jsonrpc?: unknown }).jsonrpc === '2.0'
+  );
 }
 
 function hasPipes(child: ChildProcess): child is ChildProcessWithoutNullStreams {

@@ -2,7 +2,8 @@
 // the user to write by hand. The connectors page says three things (transport, command or URL, env);
 // `epoch mcp add` also takes headers; `epoch mcp add-json` gives a whole entry, checked by the
 // loader like any hand-written one.
-import { MCP_CONFIG_FIELDS, type McpTransportKind } from '@epoch-agent/plugin-mcp';
+import type { McpTransportKind } from '@epoch-agent/plugin-mcp';
+import { MCP_CONFIG_FIELDS } from '@epoch-agent/plugin-mcp/config';
 import type { RenderMember } from './insert-member.js';
 
 /** A new server: one shape per transport, or a whole entry as JSON. */

@@ -1,0 +1,179 @@
+// The table of `epoch` commands: what each one is called, takes and says in its help, which is all
+// that parsing a command line and printing help need. A command's code (and what it imports: the
+// runtime, the connectors page) is loaded only when that command runs, so `epoch --help` and
+// `epoch mcp list` do not load what `epoch web` or `epoch mcp call` need.
+import type { Command } from '../command.js';
+
+export const COMMANDS: readonly Command[] = [
+  {
+    words: 'mcp list',
+    synopsis: '[--json]',
+    summary: 'show the MCP servers of your mcp.json and installed plugins, and every problem found',
+    details: `Reads the files, never connects (see "epoch mcp status" for that). Exit code 1 when a file has errors.
+Env and header values are never shown; credentials in URLs and arguments are redacted.`,
+    options: { json: { type: 'boolean', help: 'print { file, servers, diagnostics } as JSON' } },
+    readsConfig: true,
+    load: async () => (await import('./mcp-list.js')).run,
+  },
+  {
+    words: 'mcp get',
+    synopsis: '<name> [--json]',
+    summary: 'show every setting of one server, its defaults, and the line each comes from',
+    details: `Values are what epoch uses: written in the file, or the default. Env and header values,
+credential-looking arguments and URL credentials are shown as <redacted> or ***.`,
+    options: { json: { type: 'boolean', help: 'print { name, source, at, fields } as JSON' } },
+    readsConfig: true,
+    load: async () => (await import('./mcp-get.js')).run,
+  },
+  {
+    words: 'mcp add',
+    synopsis: `<name> [-e KEY=VALUE]... [--transport stdio] -- <command> [args...]
+       epoch mcp add <name> --transport http|sse [--header 'K: V']... <url>`,
+    summary: 'add a server to your mcp.json, then check that it connects',
+    details: `The name: letters, digits, "_" and "-" only (it becomes part of tool names sent to model providers).
+Everything after "--" is the server's command and its arguments, exactly as given.
+The entry is inserted into the file as text: your comments, order and formatting stay as they were.
+Timeouts, oauth, cwd and the other settings are written in the file by hand; the output names them.
+
+Examples:
+  epoch mcp add files -- npx -y @modelcontextprotocol/server-filesystem /tmp
+  epoch mcp add github -e GITHUB_TOKEN=ghp_xxx -- npx -y @modelcontextprotocol/server-github
+  epoch mcp add remote --transport http --header 'Authorization: Bearer xxx' https://mcp.example.com/mcp`,
+    options: {
+      transport: {
+        type: 'string',
+        short: 't',
+        value: 'KIND',
+        help: 'stdio (default), http or sse',
+      },
+      env: {
+        type: 'string',
+        short: 'e',
+        multiple: true,
+        value: 'KEY=VALUE',
+        help: 'an environment variable of a stdio server; repeat for more',
+      },
+      header: {
+        type: 'string',
+        short: 'H',
+        multiple: true,
+        value: "'K: V'",
+        help: 'a request header of a remote server; repeat for more',
+      },
+      json: { type: 'boolean', help: 'print { file, created, setByHand, status } as JSON' },
+    },
+    readsConfig: true,
+    load: async () => (await import('./mcp-add.js')).run,
+  },
+  {
+    words: 'mcp add-json',
+    synopsis: "<name> '<json>' [--json]",
+    summary: 'add a server to your mcp.json from one JSON entry (every field allowed)',
+    details: `The JSON is one entry of "servers", as you would write it in the file, e.g.
+  epoch mcp add-json remote '{"type": "http", "url": "https://mcp.example.com/mcp", "timeout": 60}'
+It is checked like the file: an unknown field, a wrong type or a missing command is an error, and
+nothing is written. The entry is inserted as text; every other byte of the file stays as it was.`,
+    options: {
+      json: { type: 'boolean', help: 'print { file, created, setByHand, status } as JSON' },
+    },
+    readsConfig: true,
+    load: async () => (await import('./mcp-add-json.js')).run,
+  },
+  {
+    words: 'mcp remove',
+    synopsis: '<name>',
+    summary: 'take a server out of your mcp.json, leaving the rest of the file as it was',
+    options: {},
+    readsConfig: true,
+    load: async () => (await import('./mcp-remove.js')).run,
+  },
+  {
+    words: 'mcp status',
+    synopsis: '[--json]',
+    summary: 'connect to every server, show its state and the tools the model gets from it',
+    details: `Every server starts the way the agent starts it, then is closed with its whole process tree.
+Exit code 0 when every server connected and the files have no errors.`,
+    options: { json: { type: 'boolean', help: 'print { file, servers, diagnostics } as JSON' } },
+    readsConfig: true,
+    load: async () => (await import('./mcp-status.js')).run,
+  },
+  {
+    words: 'mcp tools',
+    synopsis: '[<name>] [--json]',
+    summary: 'show the tools the model gets: names, annotations, parameters, context cost',
+    details: `Every server starts, as in the agent (tool names depend on all of them: two servers can want
+the same name). Tokens are about characters / 4 of the definitions sent with every request.`,
+    options: { json: { type: 'boolean', help: 'print { servers: [{ ..., tools }] } as JSON' } },
+    readsConfig: true,
+    load: async () => (await import('./mcp-tools.js')).run,
+  },
+  {
+    words: 'mcp call',
+    synopsis: "<name> <tool> [--arg key=value]... [--args '<json>'] [--json]",
+    summary: 'run one tool of a server and print its result',
+    details: `<tool> is the tool's name on the server (echo) or the name the model sees (mcp__everything__echo).
+--arg values are read as the tool's input schema types them; --args gives them all as one JSON object.
+Exit codes: 0 ok, 1 the tool reported an error, 2 wrong command line, 3 the server needs
+"epoch mcp login", 4 the server cannot be reached, 130 interrupted (the call is cancelled on the server).`,
+    options: {
+      arg: {
+        type: 'string',
+        multiple: true,
+        value: 'key=value',
+        help: 'one argument; repeat for more',
+      },
+      args: { type: 'string', value: 'JSON', help: 'every argument as one JSON object' },
+      json: {
+        type: 'boolean',
+        help: 'print the result as JSON; errors are one JSON object on stderr',
+      },
+    },
+    readsConfig: true,
+    load: async () => (await import('./mcp-call.js')).run,
+  },
+  {
+    words: 'mcp reconnect',
+    synopsis: '<name> [--json]',
+    summary: 'connect one server afresh, its cached tool list forgotten, and show how it went',
+    details:
+      'Exit codes: 0 connected, 3 the server needs "epoch mcp login", 4 it cannot be reached.',
+    options: { json: { type: 'boolean', help: 'print its status as JSON' } },
+    readsConfig: true,
+    load: async () => (await import('./mcp-reconnect.js')).run,
+  },
+  {
+    words: 'mcp login',
+    synopsis: '<name>',
+    summary: 'log in to a remote server with OAuth, in a browser',
+    options: {},
+    readsConfig: true,
+    load: async () => (await import('./mcp-login.js')).run,
+  },
+  {
+    words: 'mcp logout',
+    synopsis: '<name>',
+    summary: "delete a remote server's stored OAuth login and revoke its tokens",
+    options: {},
+    readsConfig: true,
+    load: async () => (await import('./mcp-logout.js')).run,
+  },
+  {
+    words: 'web',
+    synopsis: '[--port N] [--open]',
+    summary: 'serve the connectors page on 127.0.0.1 until Ctrl-C',
+    details: `Every server starts as in the agent; the page shows them by source, live, with their tools,
+and adds, removes, reconnects and logs in. Only 127.0.0.1 is served, and only with the key in the
+printed URL. Ctrl-C stops the page and every server (exit code 130).`,
+    options: {
+      port: {
+        type: 'string',
+        short: 'p',
+        value: 'N',
+        help: 'the port on 127.0.0.1 (default: a free one)',
+      },
+      open: { type: 'boolean', help: 'open the page in a browser' },
+    },
+    readsConfig: true,
+    load: async () => (await import('./web.js')).run,
+  },
+];

@@ -1,0 +1,19 @@
+// @epoch-agent/plugin-mcp/config: reading mcp.json text, a file or a host's entries into server
+// configs and diagnostics, and nothing else. What a program that reads configs without connecting
+// (`epoch mcp list`) loads: a dozen modules, where the root entry (which exports the same) has the
+// client and the registry too. Written by hand, like the root entry.
+export {
+  loadMcpConfig,
+  type McpConfigLoad,
+  type McpServerEntriesOptions,
+  parseMcpConfig,
+  parseMcpServerEntries,
+} from './load.js';
+export {
+  type FieldName as McpConfigFieldName,
+  MCP_CONFIG_DIAGNOSTIC_CODES,
+  MCP_CONFIG_FIELDS,
+  type McpConfigDiagnosticCode,
+  type McpConfigField,
+  type McpServerEntry,
+} from './schema.js';

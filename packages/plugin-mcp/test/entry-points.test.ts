@@ -1,0 +1,68 @@
+// What each entry of the built package loads, in a fresh Node process: the root entry none of the
+// SDK, zod, cross-spawn or the code of connections, stdio and OAuth (they load when a connection, a
+// login or a cached schema needs them); `./config` reads configs on a dozen modules; `./stdio` is
+// the Node-only part, as the SDK keeps its own at `./stdio`.
+import { fileURLToPath } from 'node:url';
+import { modulesLoadedBy } from '@epoch-agent/testkit';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+const CONFIG_TEXT = JSON.stringify({
+  servers: { a: { command: 'x' }, b: { url: 'https://h/mcp', oauth: { client_id: 'c' } } },
+});
+
+/** What importing `specifier` and running `then` (with the module as `entry`) loads. */
+function loadedBy(specifier: string, then: string): readonly string[] {
+  const script = `const entry = await import(${JSON.stringify(specifier)});\n${then}`;
+  const run = modulesLoadedBy(['--input-type=module', '-e', script], { cwd: ROOT });
+  if (run.status !== 0) throw new Error(`node exited ${run.status}: ${run.stderr}`);
+  return run.urls;
+}
+
+function readsTwoServers(): string {
+  return `const { servers } = entry.parseMcpConfig(${JSON.stringify(CONFIG_TEXT)}, 'f');
+if (servers.length !== 2) throw new Error('the config did not load');`;
+}
+
+const HEAVY = [
+  '/node_modules/@modelcontextprotocol/',
+  '/node_modules/zod/',
+  '/node_modules/cross-spawn/',
+  '/plugin-mcp/dist/server-connection.js',
+  '/plugin-mcp/dist/stdio.js',
+  '/plugin-mcp/dist/transport/remote.js',
+  '/plugin-mcp/dist/oauth/login.js',
+];
+
+const heavy = (urls: readonly string[]) =>
+  urls.filter((url) => HEAVY.some((part) => url.includes(part)));
+
+describe('entry points of @epoch-agent/plugin-mcp', () => {
+  it('the root entry, and reading a config with it, load no SDK, zod, or connection code', () => {
+    const loaded = loadedBy('@epoch-agent/plugin-mcp', readsTwoServers());
+    expect(loaded.some((url) => url.endsWith('/plugin-mcp/dist/index.js'))).toBe(true);
+    expect(heavy(loaded)).toEqual([]);
+  });
+
+  it('./config reads a config without the client, the registry or the cache', () => {
+    const loaded = loadedBy('@epoch-agent/plugin-mcp/config', readsTwoServers());
+    const ours = loaded.filter((url) => url.includes('/plugin-mcp/dist/'));
+    expect(ours.some((url) => url.endsWith('/plugin-mcp/dist/config/load.js'))).toBe(true);
+    expect(
+      ours.every((url) => url.includes('/plugin-mcp/dist/config/') || url.endsWith('/types.js')),
+    ).toBe(true);
+    expect(heavy(loaded)).toEqual([]);
+  });
+
+  it('./stdio is the Node-only part: the transport that reaps a process tree, without OAuth', () => {
+    const loaded = loadedBy(
+      '@epoch-agent/plugin-mcp/stdio',
+      `if (typeof entry.StdioTransport !== 'function' || typeof entry.closeTransportAndReap !== 'function') {
+  throw new Error('missing exports: ' + Object.keys(entry).join(', '));
+}`,
+    );
+    expect(loaded.some((url) => url.endsWith('/plugin-mcp/dist/transport/reap.js'))).toBe(true);
+    expect(loaded.filter((url) => url.includes('/plugin-mcp/dist/oauth/'))).toEqual([]);
+  });
+});

@@ -1,0 +1,18 @@
+// @epoch-agent/runtime/config: the MCP servers of every source (the host's, installed plugins', the
+// user's mcp.json) read and checked, without connecting any: what `epoch mcp list` and `epoch mcp
+// get` need, and only that. The root entry exports the same, with the registry, the ToolRegistry
+// and the config writer that a program which connects needs too. Written by hand.
+export {
+  type ConfiguredServer,
+  type McpServerOrigin,
+  type McpServersRead,
+  type ReadMcpServersOptions,
+  readMcpServers,
+} from './read-servers.js';
+export {
+  type ServerField,
+  type ServerFieldSource,
+  type ServerFields,
+  serverFields,
+} from './server-fields.js';
+export type { RuntimeDiagnostic, RuntimeDiagnosticCode } from './server-names.js';
