@@ -47,7 +47,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
       configFile: command.readsConfig ? configFile(parsed.values, io) : '',
     };
   } catch (error) {
-    return usage(command, io, error);
+    // The parse failed, so --json is looked for in the words as given.
+    return usage(command, io, error, args.includes('--json'));
   }
   try {
     const run = await command.load();
@@ -55,7 +56,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     return io.signal.aborted ? EXIT.interrupted : code;
   } catch (error) {
     if (io.signal.aborted) return EXIT.interrupted;
-    if (error instanceof UsageError) return usage(command, io, error);
+    if (error instanceof UsageError) return usage(command, io, error, invocation.json);
     throw error;
   }
 }
@@ -100,10 +101,16 @@ function configFile(values: Invocation['values'], io: CliIo): string {
   }
 }
 
-function usage(command: Command, io: CliIo, error: unknown): ExitCode {
-  io.err(
-    `epoch ${command.words}: ${problem(command, error)}.\nUsage: ${usageLine(command)}\nRun "epoch ${command.words} --help" for more.\n`,
-  );
+function usage(command: Command, io: CliIo, error: unknown, json: boolean): ExitCode {
+  const message = problem(command, error);
+  if (json) {
+    const failure = { code: 'usage', exit: EXIT.usage, message, usage: usageLine(command) };
+    io.err(`${JSON.stringify({ error: failure })}\n`);
+  } else {
+    io.err(
+      `epoch ${command.words}: ${message}.\nUsage: ${usageLine(command)}\nRun "epoch ${command.words} --help" for more.\n`,
+    );
+  }
   return EXIT.usage;
 }
 

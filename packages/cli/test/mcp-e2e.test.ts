@@ -325,6 +325,16 @@ describe('epoch mcp call exit codes', () => {
     const noTool = await call('tools');
     expect(noTool.code).toBe(2);
     expect(noTool.err).toContain('missing <tool>');
+    // With --json a wrong command line is one JSON object on stderr too.
+    for (const argv of [
+      ['nope', 'echo', '--json'],
+      ['tools', 'echo', '--json', '--frob'],
+    ]) {
+      const json = await call(...argv);
+      expect(json.code).toBe(2);
+      expect(json.err.trim().split('\n')).toHaveLength(1);
+      expect(JSON.parse(json.err)).toMatchObject({ error: { code: 'usage', exit: 2 } });
+    }
   });
 
   it('3 when the server needs a login', async () => {

@@ -17,7 +17,7 @@ import { WebError } from './errors.js';
 import { PageLogins } from './page-logins.js';
 import { ViewFeed } from './view-feed.js';
 
-export interface StartWebOptions extends Omit<BuildRuntimeOptions, 'onStatus' | 'connectOnly'> {
+export interface StartWebOptions extends Omit<BuildRuntimeOptions, 'connectOnly'> {
   /** The port on 127.0.0.1. Default 0: a free one (the URL says which). */
   readonly port?: number;
 }
