@@ -160,7 +160,7 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     expect(tools.out).toMatch(/^ {6}text: string \(required\) — what to say$/m);
     expect(tools.out).toMatch(/^ {2}mcp__mine__fail {2}\[destructive\]$/m);
     for (const name of ['ref-stdio', 'ref-sse', 'ref-http']) {
-      expect(tools.out).toMatch(new RegExp(`^ {2}mcp__${name.replace('-', '-')}__echo `, 'm'));
+      expect(tools.out).toMatch(new RegExp(`^ {2}mcp__${name}__echo `, 'm'));
     }
     expect(tools.out).toMatch(/^In all: \d+ tool\(s\) from 5 server\(s\)/m);
     const one = await run('mcp', 'tools', 'ref-http', '--json');

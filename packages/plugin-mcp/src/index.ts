@@ -9,21 +9,8 @@ export {
 } from './cache.js';
 export { McpClient, type McpClientOptions, type McpStateListener } from './client.js';
 export { fingerprint } from './config/fingerprint.js';
-export {
-  loadMcpConfig,
-  type McpConfigLoad,
-  type McpServerEntriesOptions,
-  parseMcpConfig,
-  parseMcpServerEntries,
-} from './config/load.js';
-export {
-  type FieldName as McpConfigFieldName,
-  MCP_CONFIG_DIAGNOSTIC_CODES,
-  MCP_CONFIG_FIELDS,
-  type McpConfigDiagnosticCode,
-  type McpConfigField,
-  type McpServerEntry,
-} from './config/schema.js';
+// Everything the config-only entry (./config) exports, from that one list.
+export * from './config/index.js';
 export type {
   McpConnectionState,
   McpConnectionStateKind,

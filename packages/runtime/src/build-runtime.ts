@@ -339,7 +339,7 @@ export class Runtime {
 }
 
 /** Where a server comes from, for messages: `plugin "x" (/path/mcp.json)`. */
-export function describeOrigin({ origin }: ConfiguredServer): string {
+function describeOrigin({ origin }: ConfiguredServer): string {
   switch (origin.source) {
     case 'host':
       return `the application that embeds epoch (namespace "${origin.namespace}")`;

@@ -20,12 +20,13 @@ export type { McpConfigApplied } from './apply-mcp-config.js';
 export {
   type BuildRuntimeOptions,
   buildRuntime,
-  describeOrigin,
   type Runtime,
   type RuntimeLoginOptions,
   type RuntimeServerAdded,
   type RuntimeServerRemoved,
 } from './build-runtime.js';
+// Everything the config-only entry (./config) exports, from that one list.
+export * from './config.js';
 export {
   isRuntimeError,
   RuntimeError,
@@ -47,25 +48,7 @@ export {
   SERVER_NAME_PATTERN,
 } from './mcp-config-write.js';
 export { pluginsDir } from './plugin-servers.js';
-export {
-  type ConfiguredServer,
-  type McpServerOrigin,
-  type McpServersRead,
-  type ReadMcpServersOptions,
-  readMcpServers,
-} from './read-servers.js';
-export {
-  type ServerField,
-  type ServerFieldSource,
-  type ServerFields,
-  serverFields,
-} from './server-fields.js';
-export {
-  HOST_NAMESPACE_PATTERN,
-  PLUGIN_NAME_PATTERN,
-  type RuntimeDiagnostic,
-  type RuntimeDiagnosticCode,
-} from './server-names.js';
+export { HOST_NAMESPACE_PATTERN, PLUGIN_NAME_PATTERN } from './server-names.js';
 export {
   MCP_GROUP_PREFIX,
   mcpGroup,
