@@ -130,7 +130,7 @@ export class McpClient implements McpToolBackend {
 
   /**
    * tools/call. Serialized unless the config says `supports_parallel`. The result is checked
-   * leniently (toolCallResultSchema): one content block of a type the SDK does not know must not
+   * leniently (checkToolCallResult): one content block of a type the SDK does not know must not
    * cost the model the rest of the answer.
    */
   callTool(

@@ -5,7 +5,6 @@
 // (connection-lifecycle.ts).
 import type { Logger } from '@epoch-agent/infra';
 import {
-  type Client,
   type GetPromptResult,
   type Prompt,
   type ReadResourceResult,
@@ -30,7 +29,7 @@ import { buildRequestOptions, messageOf, remoteUrl } from './request-options.js'
 import type { Scrubber } from './secrets.js';
 import { SerialQueue } from './serial-queue.js';
 import type { Session } from './session.js';
-import { type ToolCallResult, toolCallResultSchema } from './tool-result.js';
+import type { ToolCallResult } from './tool-result.js';
 import type { McpTransportFactory } from './transport/create.js';
 import type { ReapOptions } from './transport/reap.js';
 import type { McpServerConfig } from './types.js';
@@ -57,7 +56,7 @@ interface RequestHow<T> {
   readonly otherwise?: () => T;
 }
 
-type Send<T> = (sdk: Client, options: RequestOptions) => Promise<T>;
+type Send<T> = (session: Session, options: RequestOptions) => Promise<T>;
 
 /** McpClient's methods, on the loaded connection; McpClient documents what each one does. */
 export class ServerConnection {
@@ -106,12 +105,7 @@ export class ServerConnection {
     return this.#request(
       'tools/call',
       signal,
-      (sdk, options) =>
-        sdk.request(
-          { method: 'tools/call', params: { name, arguments: args } },
-          toolCallResultSchema,
-          options,
-        ),
+      (session, options) => session.callTool(name, args, options),
       { tool: name, serial: !this.config.supportsParallel },
     );
   }
@@ -128,7 +122,8 @@ export class ServerConnection {
     return this.#request(
       'resources/read',
       signal,
-      (sdk, options) => sdk.request({ method: 'resources/read', params: { uri } }, options),
+      (session, options) =>
+        session.sdk.request({ method: 'resources/read', params: { uri } }, options),
       { capability: 'resources' },
     );
   }
@@ -145,22 +140,22 @@ export class ServerConnection {
     return this.#request(
       'prompts/get',
       signal,
-      (sdk, options) =>
-        sdk.getPrompt(args === undefined ? { name } : { name, arguments: args }, options),
+      (session, options) =>
+        session.sdk.getPrompt(args === undefined ? { name } : { name, arguments: args }, options),
       { capability: 'prompts' },
     );
   }
 
   async ping(signal?: AbortSignal): Promise<void> {
-    await this.#request('ping', signal, (sdk, options) => sdk.ping(options));
+    await this.#request('ping', signal, (session, options) => session.sdk.ping(options));
   }
 
   /** After notifications/tools/list_changed: a new `connected` state carries the new tool list. */
   async #refreshTools(session: Session): Promise<void> {
     if (!this.#lifecycle.isLive(session)) return;
     try {
-      const tools = await this.#request('tools/list', undefined, (sdk, options) =>
-        listAll(sdk, 'tools/list', options, this.#site()),
+      const tools = await this.#request('tools/list', undefined, (session, options) =>
+        listAll(session.sdk, 'tools/list', options, this.#site()),
       );
       this.#lifecycle.setTools(session, tools);
     } catch (error) {
@@ -186,7 +181,7 @@ export class ServerConnection {
       return await this.#request<ListItem[M][]>(
         method,
         signal,
-        (sdk, options) => listAll(sdk, method, options, this.#site()),
+        (session, options) => listAll(session.sdk, method, options, this.#site()),
         { capability, otherwise: () => [] },
       );
     } catch (error) {
@@ -195,7 +190,12 @@ export class ServerConnection {
     }
   }
 
-  async #request<T>(
+  /**
+   * One request, through the queue when `how.serial`, on the live connection (or the one a start
+   * or reconnect is making). A call is the hot path of a turn: nothing here awaits when the
+   * connection is live, so a call costs the SDK's request and little more.
+   */
+  #request<T>(
     method: string,
     signal: AbortSignal | undefined,
     send: Send<T>,
@@ -203,24 +203,29 @@ export class ServerConnection {
   ): Promise<T> {
     const site: UnavailableSite = { server: this.name, method, tool: how.tool };
     let sent = false;
-    const run = async (): Promise<T> => {
-      if (signal?.aborted) throw signal.reason;
-      // In the queue, not before it: a call that waited goes to the connection live by then.
-      const session = this.#lifecycle.live ?? (await this.#lifecycle.sessionFor(site, signal));
+    const sendOn = (session: Session): Promise<T> => {
       if (how.capability !== undefined && !session.info[how.capability]) {
-        if (how.otherwise !== undefined) return how.otherwise();
-        throw new McpError(
-          'not_supported',
-          `MCP server "${this.name}" does not offer ${how.capability} (it did not declare the capability), so ${method} was not sent.`,
-          { server: this.name },
+        if (how.otherwise !== undefined) return Promise.resolve(how.otherwise());
+        return Promise.reject(
+          new McpError(
+            'not_supported',
+            `MCP server "${this.name}" does not offer ${how.capability} (it did not declare the capability), so ${method} was not sent.`,
+            { server: this.name },
+          ),
         );
       }
       sent = true;
       return this.#send(session, site, signal, send);
     };
-    try {
-      return await (how.serial ? this.#queue.run(run, signal) : run());
-    } catch (error) {
+    const run = (): Promise<T> => {
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      // In the queue, not before it: a call that waited goes to the connection live by then.
+      const live = this.#lifecycle.live;
+      return live !== undefined
+        ? sendOn(live)
+        : this.#lifecycle.sessionFor(site, signal).then(sendOn);
+    };
+    return (how.serial ? this.#queue.run(run, signal) : run()).catch((error: unknown) => {
       throw requestError(error, {
         server: this.name,
         method,
@@ -231,32 +236,40 @@ export class ServerConnection {
         scrub: this.#scrub,
         url: remoteUrl(this.config),
       });
-    }
+    });
   }
 
   /**
    * Sends on `session`. A Streamable HTTP server that forgot the session (404) gets a new one and
    * the request once more, with what is left of its timeout; a 401 means `needsLogin`.
    */
-  async #send<T>(
+  #send<T>(
     session: Session,
     site: UnavailableSite,
     signal: AbortSignal | undefined,
     send: Send<T>,
   ): Promise<T> {
     const started = Date.now();
-    try {
-      return await session.run((sdk) =>
-        send(sdk, buildRequestOptions(this.config.timeoutMs, signal)),
-      );
-    } catch (error) {
-      if (isAuthFailure(error)) throw this.#lifecycle.refused(session, error, site);
-      if (!isSessionExpired(error, session.handle.transport)) throw error;
-    }
-    const next = await this.#lifecycle.successor(session, site, signal);
+    return session
+      .run(() => send(session, buildRequestOptions(this.config.timeoutMs, signal)))
+      .catch((error: unknown) => {
+        if (isAuthFailure(error)) throw this.#lifecycle.refused(session, error, site);
+        if (!isSessionExpired(error, session.handle.transport)) throw error;
+        return this.#sendAgain(session, site, signal, send, started);
+      });
+  }
+
+  async #sendAgain<T>(
+    expired: Session,
+    site: UnavailableSite,
+    signal: AbortSignal | undefined,
+    send: Send<T>,
+    started: number,
+  ): Promise<T> {
+    const next = await this.#lifecycle.successor(expired, site, signal);
     const left = Math.max(1, this.config.timeoutMs - (Date.now() - started));
     try {
-      return await next.run((sdk) => send(sdk, buildRequestOptions(left, signal)));
+      return await next.run(() => send(next, buildRequestOptions(left, signal)));
     } catch (error) {
       if (isAuthFailure(error)) throw this.#lifecycle.refused(next, error, site);
       if (isSessionExpired(error, next.handle.transport)) throw sessionExpiredAgain(site, error);

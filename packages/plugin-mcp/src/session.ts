@@ -4,9 +4,10 @@
 // forgotten HTTP session each end one and open the next. A session knows its requests in flight
 // (idle and draining before a recycle depend on it) and reports its own loss, once.
 import type { Logger } from '@epoch-agent/infra';
-import { Client, SseError, type Tool } from '@modelcontextprotocol/client';
+import { Client, type RequestOptions, SseError, type Tool } from '@modelcontextprotocol/client';
 import { closedWhileConnecting, connectFailure } from './connect-errors.js';
 import type { McpServerInfo } from './connection-state.js';
+import { DirectToolCalls } from './direct-calls.js';
 import type { McpError } from './errors.js';
 import { type NetworkFailure, networkFailure } from './http-failures.js';
 import { listAll } from './paginate.js';
@@ -14,6 +15,7 @@ import { explainStdioFailure, preflight } from './preflight.js';
 import { requestError } from './request-errors.js';
 import { messageOf, remoteUrl } from './request-options.js';
 import type { Scrubber } from './secrets.js';
+import { type ToolCallResult, toolCallResultSchema } from './tool-result.js';
 import type { McpTransportFactory, McpTransportHandle } from './transport/create.js';
 import type { ReapOptions } from './transport/reap.js';
 import { commandNotFoundForHosts } from './transport/resolve-command.js';
@@ -58,6 +60,8 @@ export class Session {
   readonly sdk: Client;
   readonly handle: McpTransportHandle;
   readonly info: SessionInfo;
+  /** How tools/call goes: direct-calls.ts on a stdio session of the 2025 era, else the SDK's request. */
+  readonly #calls: DirectToolCalls | undefined;
   #inFlight = 0;
   #quiet: Array<() => void> = [];
   #onBusy: ((busy: boolean) => void) | undefined;
@@ -70,6 +74,10 @@ export class Session {
     this.handle = handle;
     this.info = info;
     sdk.onclose = () => this.#markLost({ kind: 'closed' });
+    this.#calls =
+      !remote && sdk.getProtocolEra() === 'legacy'
+        ? new DirectToolCalls(handle.transport)
+        : undefined;
     sdk.onerror = (error) => {
       // When a legacy SSE stream drops, EventSource reconnects on its own and the SDK's transport
       // never fires onclose; the new stream would be a server session nobody initialized. Its
@@ -104,19 +112,44 @@ export class Session {
     this.#onBusy = listener;
   }
 
-  /** Runs one request on this session, counted as in flight until it settles. */
-  async run<T>(send: (sdk: Client) => Promise<T>): Promise<T> {
+  /**
+   * Runs one request on this session, counted as in flight until it settles. The request's own
+   * promise is returned: the count is settled by a reaction registered before the caller's, so it
+   * is up to date when the caller resumes, without a promise of ours in between.
+   */
+  run<T>(send: () => Promise<T>): Promise<T> {
     this.#inFlight += 1;
     if (this.#inFlight === 1) this.#onBusy?.(true);
+    let running: Promise<T>;
     try {
-      return await send(this.sdk);
-    } finally {
-      this.#inFlight -= 1;
-      if (this.#inFlight === 0) {
-        this.#onBusy?.(false);
-        for (const resolve of this.#quiet.splice(0)) resolve();
-      }
+      running = send();
+    } catch (error) {
+      running = Promise.reject(error);
     }
+    running.then(this.#settled, this.#settled);
+    return running;
+  }
+
+  readonly #settled = (): void => {
+    this.#inFlight -= 1;
+    if (this.#inFlight === 0) {
+      this.#onBusy?.(false);
+      for (const resolve of this.#quiet.splice(0)) resolve();
+    }
+  };
+
+  /** tools/call; run() it to have it counted. */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: RequestOptions,
+  ): Promise<ToolCallResult> {
+    if (this.#calls !== undefined) return this.#calls.call(name, args, options);
+    return this.sdk.request(
+      { method: 'tools/call', params: { name, arguments: args } },
+      toolCallResultSchema,
+      options,
+    );
   }
 
   /** Resolves when no request runs on this session. */

@@ -15,29 +15,34 @@ export interface ToolCallResult {
 }
 
 /**
- * A tools/call result as a server may really send it, as a Standard Schema for the SDK's
- * `request()`. The SDK's `callTool()` rejects the whole result (SdkError INVALID_RESULT) when one
- * content block has a type it does not know; requesting tools/call with this schema instead lets
- * toToolResult check blocks one at a time, so the model still gets the rest of the answer and a
- * line saying what could not be shown. Missing `content` is an empty list; an `isError` that is
- * not a boolean is dropped; every other field is kept as sent.
+ * A tools/call result as a server may really send it, checked leniently. The SDK's `callTool()`
+ * rejects the whole result (SdkError INVALID_RESULT) when one content block has a type it does not
+ * know; checking only this much lets toToolResult check blocks one at a time, so the model still
+ * gets the rest of the answer and a line saying what could not be shown. Missing `content` is an
+ * empty list; an `isError` that is not a boolean is dropped; every other field is kept as sent.
  */
+export function checkToolCallResult(
+  value: unknown,
+): { readonly value: ToolCallResult } | { readonly issue: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { issue: 'a tools/call result must be an object' };
+  }
+  const { content = [], isError } = value as { content?: unknown; isError?: unknown };
+  if (!Array.isArray(content)) return { issue: 'content: must be a list' };
+  const result: Record<string, unknown> = { ...value, content };
+  if (typeof isError === 'boolean') result.isError = isError;
+  else delete result.isError;
+  return { value: result as unknown as ToolCallResult };
+}
+
+/** checkToolCallResult as a Standard Schema, for tools/call through the SDK's `request()`. */
 export const toolCallResultSchema: StandardSchemaV1<unknown, ToolCallResult> = {
   '~standard': {
     version: 1,
     vendor: 'epoch-agent',
     validate(value) {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return { issues: [{ message: 'a tools/call result must be an object' }] };
-      }
-      const { content = [], isError } = value as { content?: unknown; isError?: unknown };
-      if (!Array.isArray(content)) {
-        return { issues: [{ message: '"content" must be a list', path: ['content'] }] };
-      }
-      const result: Record<string, unknown> = { ...value, content };
-      if (typeof isError === 'boolean') result.isError = isError;
-      else delete result.isError;
-      return { value: result as unknown as ToolCallResult };
+      const checked = checkToolCallResult(value);
+      return 'value' in checked ? checked : { issues: [{ message: checked.issue }] };
     },
   },
 };

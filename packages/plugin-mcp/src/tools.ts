@@ -21,7 +21,7 @@ import { embeddedResource, type ToolCallResult, toToolResult } from './tool-resu
  * notifications/cancelled.
  */
 export interface McpToolBackend {
-  /** The SDK's `CallToolResult` fits; so does a result parsed with `toolCallResultSchema`. */
+  /** The SDK's `CallToolResult` fits; so does a result checked by `checkToolCallResult`. */
   callTool(
     name: string,
     args: Record<string, unknown>,

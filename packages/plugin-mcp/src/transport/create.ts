@@ -53,13 +53,19 @@ export type McpTransportFactory = (
   options: CreateTransportOptions,
 ) => McpTransportHandle | Promise<McpTransportHandle>;
 
+// Each kind's module, once asked for: import() of a module already loaded still costs a trip
+// through the module loader, about a tenth of a millisecond before every spawn.
+let stdioModule: Promise<typeof import('../stdio.js')> | undefined;
+let remoteModule: Promise<typeof import('./remote.js')> | undefined;
+
 export const createTransport: McpTransportFactory = async (config, options) => {
   switch (config.transport) {
     case 'stdio':
       return stdioHandle(config, options);
     case 'sse':
     case 'http': {
-      const { remoteTransport } = await import('./remote.js');
+      remoteModule ??= import('./remote.js');
+      const { remoteTransport } = await remoteModule;
       return remoteTransport(config, options);
     }
     default:
@@ -71,7 +77,8 @@ async function stdioHandle(
   config: StdioServerConfig,
   { logger, scrub, reap = {} }: CreateTransportOptions,
 ): Promise<McpTransportHandle> {
-  const { StdioTransport, closeTransportAndReap } = await import('../stdio.js');
+  stdioModule ??= import('../stdio.js');
+  const { StdioTransport, closeTransportAndReap } = await stdioModule;
   const transport = new StdioTransport({
     server: config,
     scrub,

@@ -159,13 +159,27 @@ function walkDown(roots: readonly ProcessEntry[]): ProcessEntry[] {
  * The running children of this process and of each of its ancestors: where the orphans of every
  * server's tree are. Shared by the closes of one turn.
  */
-const nextAdoptedChildren = sharedRead(() => {
-  const children: ProcessEntry[] = [];
-  for (let entry = readStat(process.pid); entry !== undefined; entry = readStat(entry.ppid)) {
-    children.push(...runningChildren(entry));
+const nextAdoptedChildren = sharedRead(() => ourAncestry().flatMap(runningChildren));
+
+let ancestry: readonly ProcessEntry[] | undefined;
+
+/**
+ * This process and its ancestors up to init, read on the first close. An orphan goes to its
+ * nearest living ancestor that is a subreaper, or to init; for a process of a server's tree every
+ * such ancestor was already an ancestor of ours when we first looked, because an ancestor that
+ * dies only drops out of the chain and nobody new ever gets into it. So the chain is read once
+ * instead of a stat read per ancestor on every close (about as much as the rest of the look).
+ */
+function ourAncestry(): readonly ProcessEntry[] {
+  if (ancestry === undefined) {
+    const chain: ProcessEntry[] = [];
+    for (let entry = readStat(process.pid); entry !== undefined; entry = readStat(entry.ppid)) {
+      chain.push(entry);
+    }
+    ancestry = chain;
   }
-  return children;
-});
+  return ancestry;
+}
 
 /** How often a children list is read again when a child on it went away during the read. */
 const CHILD_LIST_READS = 3;

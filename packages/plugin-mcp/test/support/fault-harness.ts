@@ -31,7 +31,12 @@ export type Fault =
   | 'truncated-continue'
   | 'big'
   | 'exit-after-calls'
-  | 'die-for-good';
+  | 'die-for-good'
+  | 'error-answer'
+  | 'invalid-result'
+  | 'late-answer'
+  | 'ask-mid-call'
+  | 'swap';
 
 /** What finish() compares: handles that a leaked connection or child would leave open. */
 const TRACKED_RESOURCES = ['ProcessWrap', 'PipeWrap', 'TCPSocketWrap', 'TCPServerWrap'];

@@ -1,0 +1,148 @@
+// tools/call on a stdio session of the 2025 protocol era, sent as plain JSON-RPC on the session's
+// transport instead of through the SDK's request funnel. A call is what a turn repeats, and over a
+// pipe the SDK's funnel (era codecs, every incoming message checked against its zod schemas twice
+// before it is routed, a chain of promises per answer) cost more than everything else the client
+// does per call; `npm run bench` compares the two. Everything else stays the SDK's: the handshake,
+// every other request, and every message from the server that is not the answer to one of these
+// calls. Only those answers are taken out of the transport's stream, by id, before the SDK sees it.
+//
+// What a call does is what the SDK's request does: a timeout or the caller's abort sends
+// notifications/cancelled and rejects, an error answer is the SDK's ProtocolError, a closed
+// connection rejects with ConnectionClosed. So request-errors.ts reads either the same way.
+import {
+  type JSONRPCMessage,
+  ProtocolError,
+  type RequestOptions,
+  SdkError,
+  SdkErrorCode,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { checkToolCallResult, type ToolCallResult } from './tool-result.js';
+
+/**
+ * Our ids count up from here: far above the SDK's own, which count from 0 (it would take it a
+ * billion requests to get here), and still a 32-bit integer for servers that read ids as one.
+ */
+const FIRST_ID = 1_000_000_000;
+
+interface Pending {
+  readonly resolve: (result: ToolCallResult) => void;
+  readonly reject: (error: unknown) => void;
+  /** Stops the timer and the abort listener. */
+  readonly done: () => void;
+}
+
+export class DirectToolCalls {
+  readonly #transport: Transport;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = FIRST_ID;
+  #closed = false;
+
+  /** Takes the answers to its calls out of `transport`'s stream; call after the SDK connected it. */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+    const sdkMessage = transport.onmessage;
+    const sdkClose = transport.onclose;
+    transport.onmessage = (message, extra) => {
+      if (!this.#answer(message)) sdkMessage?.(message, extra);
+    };
+    transport.onclose = () => {
+      this.#close();
+      sdkClose?.();
+    };
+  }
+
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    { timeout, signal }: RequestOptions,
+  ): Promise<ToolCallResult> {
+    if (this.#closed) return Promise.reject(connectionClosed());
+    if (signal?.aborted) return Promise.reject(stopped(signal.reason));
+    const id = this.#nextId++;
+    return new Promise<ToolCallResult>((resolve, reject) => {
+      const cancel = (reason: unknown, error: unknown): void => {
+        if (!this.#settle(id)) return;
+        this.#transport
+          .send({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id, reason: String(reason) },
+          })
+          // The call is over either way; a connection too broken to take this says so itself.
+          .catch(() => {});
+        reject(error);
+      };
+      const onAbort = (): void => cancel(signal?.reason, stopped(signal?.reason));
+      const timer = setTimeout(() => {
+        const error = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout });
+        cancel(error, error);
+      }, timeout);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#pending.set(id, {
+        resolve,
+        reject,
+        done: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        },
+      });
+      this.#transport
+        .send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })
+        .catch((error: unknown) => {
+          if (this.#settle(id)) reject(error);
+        });
+    });
+  }
+
+  /** Whether `message` is the answer to one of our calls (also one given up on: it is dropped). */
+  #answer(message: JSONRPCMessage): boolean {
+    if (!('id' in message) || typeof message.id !== 'number' || message.id < FIRST_ID) return false;
+    if ('method' in message) return false;
+    const pending = this.#pending.get(message.id);
+    if (pending === undefined || !this.#settle(message.id)) return true;
+    if ('error' in message) {
+      const { code, message: text, data } = message.error;
+      pending.reject(ProtocolError.fromError(code, text, data));
+      return true;
+    }
+    const checked = checkToolCallResult('result' in message ? message.result : undefined);
+    if ('value' in checked) pending.resolve(checked.value);
+    else {
+      pending.reject(
+        new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${checked.issue}`),
+      );
+    }
+    return true;
+  }
+
+  /** Ends call `id` (timer, listener); false when it had already ended. */
+  #settle(id: number): boolean {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return false;
+    this.#pending.delete(id);
+    pending.done();
+    return true;
+  }
+
+  #close(): void {
+    this.#closed = true;
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const call of pending) {
+      call.done();
+      call.reject(connectionClosed());
+    }
+  }
+}
+
+function connectionClosed(): SdkError {
+  return new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
+}
+
+/** What the SDK rejects a stopped request with, so that both paths read the same. */
+function stopped(reason: unknown): SdkError {
+  return reason instanceof SdkError
+    ? reason
+    : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
+}
