@@ -5,6 +5,9 @@
 // does per call; `npm run bench` compares the two. Everything else stays the SDK's: the handshake,
 // every other request, and every message from the server that is not the answer to one of these
 // calls. Only those answers are taken out of the transport's stream, by id, before the SDK sees it.
+// Not over SSE or HTTP, where a call's time is the network's and the SDK's transports tie requests
+// to their streams; not in the 2026 era, whose requests carry an envelope and whose results may ask
+// for input first.
 //
 // What a call does is what the SDK's request does: a timeout or the caller's abort sends
 // notifications/cancelled and rejects, an error answer is the SDK's ProtocolError, a closed

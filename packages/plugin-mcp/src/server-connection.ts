@@ -154,8 +154,8 @@ export class ServerConnection {
   async #refreshTools(session: Session): Promise<void> {
     if (!this.#lifecycle.isLive(session)) return;
     try {
-      const tools = await this.#request('tools/list', undefined, (session, options) =>
-        listAll(session.sdk, 'tools/list', options, this.#site()),
+      const tools = await this.#request('tools/list', undefined, (live, options) =>
+        listAll(live.sdk, 'tools/list', options, this.#site()),
       );
       this.#lifecycle.setTools(session, tools);
     } catch (error) {
@@ -192,8 +192,8 @@ export class ServerConnection {
 
   /**
    * One request, through the queue when `how.serial`, on the live connection (or the one a start
-   * or reconnect is making). A call is the hot path of a turn: nothing here awaits when the
-   * connection is live, so a call costs the SDK's request and little more.
+   * or reconnect is making). A call is the hot path of a turn: when the connection is live nothing
+   * here waits, and no promise of ours stands between the caller and the request's own.
    */
   #request<T>(
     method: string,
