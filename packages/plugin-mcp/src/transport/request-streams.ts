@@ -3,12 +3,10 @@
 // resume from, the SDK reports the break to onerror and does nothing for the request: its caller
 // waits out the full `timeout` (300 s by default) for an answer that cannot come. This answers
 // such a request at once, with an error response the client turns into a readable failure.
-import {
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  type JSONRPCMessage,
-  type RequestId,
-  type StreamableHTTPClientTransport,
+import type {
+  JSONRPCMessage,
+  RequestId,
+  StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 
 /**
@@ -30,13 +28,18 @@ export function answerBrokenStreams(
       pending.delete(message.id);
     }
   };
+  // The messages come from the SDK, well formed: their shape tells what they are, without the
+  // SDK's schema checks on every request.
   transport.send = async (message, options) => {
-    if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
-      // A timed-out or aborted request: its caller has its answer already.
-      const { requestId } = message.params as { requestId?: RequestId };
-      if (requestId !== undefined) pending.delete(requestId);
+    if (!('method' in message)) return send(message, options);
+    if (!('id' in message)) {
+      if (message.method === 'notifications/cancelled') {
+        // A timed-out or aborted request: its caller has its answer already.
+        const { requestId } = (message.params ?? {}) as { requestId?: RequestId };
+        if (requestId !== undefined) pending.delete(requestId);
+      }
+      return send(message, options);
     }
-    if (!isJSONRPCRequest(message)) return send(message, options);
     const { id, method } = message;
     pending.add(id);
     const onRequestStreamEnd = (): void => {
