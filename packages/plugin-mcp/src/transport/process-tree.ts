@@ -47,6 +47,15 @@ export class ServerTree {
   readonly #tracked = new Map<number, TrackedProcess>();
   /** Whether the kernel keeps children lists; without them every look reads the whole table. */
   readonly #childLists: boolean;
+  /**
+   * The children of our ancestors that belonged to neither the server's group nor its session
+   * while the server still ran, read once it had been told to stop. None of them can ever join
+   * either (a session cannot be joined, and a group only from within its session), so the look
+   * for orphans right after the server exits passes over them instead of reading each one's stat
+   * again: on a desktop, init and the user's service manager have a hundred children between them.
+   */
+  #strangers: { readonly pids: ReadonlySet<number>; readonly at: number } | undefined;
+  #learning = false;
 
   /**
    * The snapshot, taken before the server's stdin is closed, while every parent link still holds:
@@ -75,10 +84,15 @@ export class ServerTree {
   /** Whether nothing of the tree runs any more; first looks for processes not tracked yet. */
   async gone(): Promise<boolean> {
     if (!LINUX) return !groupExists(this.#leader.pid);
-    if ([...this.#tracked.values()].some(isRunning)) return false;
     // An exited leader is a zombie until Node reaps it and fires 'exit', which wakes us. Until
     // then it is still a member of its group, and the group check below could not tell.
-    if (readStat(this.#leader.pid)?.startTime === this.#leader.startTime) return false;
+    if (
+      [...this.#tracked.values()].some(isRunning) ||
+      readStat(this.#leader.pid)?.startTime === this.#leader.startTime
+    ) {
+      this.#learnStrangers();
+      return false;
+    }
     if (this.#childLists) {
       if (await this.#adoptOrphans()) return false;
       // A member of the group that the quick look cannot see: one below a helper that left the
@@ -122,11 +136,37 @@ export class ServerTree {
    * process or of one of its ancestors.
    */
   async #adoptOrphans(): Promise<boolean> {
-    const candidates = await nextAdoptedChildren();
+    const strangers = this.#strangers;
+    const candidates =
+      strangers !== undefined && Date.now() - strangers.at < STRANGERS_MS
+        ? adoptedChildren(strangers.pids)
+        : await nextAdoptedChildren();
     const group = this.#group();
     if (group === undefined) return false;
     const orphans = candidates.filter((child) => child.pgid === group || child.sid === group);
     return this.#track(walkDown(orphans));
+  }
+
+  /**
+   * Reads #strangers while the server runs. The first look of a close comes before the server's
+   * stdin is ended, and the read is made in a later turn of the event loop, so it never holds up
+   * the end of stdin: it happens while the server is on its way out.
+   */
+  #learnStrangers(): void {
+    if (this.#learning || !this.#childLists) return;
+    this.#learning = true;
+    nextAdoptedChildren().then(
+      (children) => {
+        const group = this.#group();
+        if (group === undefined) return;
+        const pids = children
+          .filter((child) => child.pgid !== group && child.sid !== group)
+          .map((child) => child.pid);
+        this.#strangers = { pids: new Set(pids), at: Date.now() };
+      },
+      // Without them the look after the exit reads every child, as it would anyway.
+      () => {},
+    );
   }
 
   /** Sorts a whole table: tracks every running process of the tree in it; true if there is one. */
@@ -159,7 +199,20 @@ function walkDown(roots: readonly ProcessEntry[]): ProcessEntry[] {
  * The running children of this process and of each of its ancestors: where the orphans of every
  * server's tree are. Shared by the closes of one turn.
  */
-const nextAdoptedChildren = sharedRead(() => ourAncestry().flatMap(runningChildren));
+const nextAdoptedChildren = sharedRead(() => adoptedChildren(NONE));
+
+/** The same look, made now and passing over `strangers` (a ServerTree's). */
+function adoptedChildren(strangers: ReadonlySet<number>): ProcessEntry[] {
+  return ourAncestry().flatMap((parent) => runningChildren(parent, strangers));
+}
+
+const NONE: ReadonlySet<number> = new Set();
+
+/**
+ * How long a tree's strangers are trusted. A pid is handed out again only after the kernel has gone
+ * round all the others (pid_max, 32768 at the least), which no machine does within a second.
+ */
+const STRANGERS_MS = 1000;
 
 let ancestry: readonly ProcessEntry[] | undefined;
 
@@ -185,16 +238,21 @@ function ourAncestry(): readonly ProcessEntry[] {
 const CHILD_LIST_READS = 3;
 
 /**
- * The running children of a process. The kernel builds a children list one child at a time, and
- * when the child it printed last has been reaped meanwhile it goes on by position, skipping a
- * sibling. So a list with a child that is gone by the time we look at it is read again (a few
- * times at most: a parent that reaps all the time, such as init, may never hold still).
+ * The running children of a process, but for `strangers`. The kernel builds a children list one
+ * child at a time, and when the child it printed last has been reaped meanwhile it goes on by
+ * position, skipping a sibling. So a list with a child that is gone by the time we look at it is
+ * read again (a few times at most: a parent that reaps all the time, such as init, may never hold
+ * still); of a stranger only that is asked, with a signal 0 instead of a read of its stat.
  */
-function runningChildren(parent: ProcessEntry): ProcessEntry[] {
+function runningChildren(parent: ProcessEntry, strangers = NONE): ProcessEntry[] {
   const running = new Map<number, ProcessEntry>();
   for (let read = 0; read < CHILD_LIST_READS; read++) {
     let steady = true;
     for (const child of childPids(parent)) {
+      if (strangers.has(child)) {
+        if (!exists(child)) steady = false;
+        continue;
+      }
       const entry = readStat(child);
       if (entry === undefined) steady = false;
       else if (entry.running) running.set(child, entry);
@@ -266,6 +324,16 @@ function signalTracked(tracked: TrackedProcess, signal: NodeJS.Signals): void {
 function signalGroup(leader: TrackedProcess, signal: NodeJS.Signals): void {
   if (process.platform === 'win32') sendSignal(leader.pid, signal);
   else if (ownsGroup(leader)) sendSignal(-leader.pid, signal);
+}
+
+/** Whether process `pid` is still there (running or not yet reaped). */
+function exists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** PLATFORM (non-Linux): whether any process of the group is left. */
