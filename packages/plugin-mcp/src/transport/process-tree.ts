@@ -148,9 +148,10 @@ export class ServerTree {
   }
 
   /**
-   * Reads #strangers while the server runs. The first look of a close comes before the server's
-   * stdin is ended, and the read is made in a later turn of the event loop, so it never holds up
-   * the end of stdin: it happens while the server is on its way out.
+   * Reads #strangers while the server runs. The first look of a close runs in the turn that ends
+   * the server's stdin, which Node carries out only once that turn is over; the read is made in a
+   * later turn, so it never holds up the end of stdin: it happens while the server is on its way
+   * out.
    */
   #learnStrangers(): void {
     if (this.#learning || !this.#childLists) return;
@@ -221,7 +222,7 @@ let ancestry: readonly ProcessEntry[] | undefined;
  * nearest living ancestor that is a subreaper, or to init; for a process of a server's tree every
  * such ancestor was already an ancestor of ours when we first looked, because an ancestor that
  * dies only drops out of the chain and nobody new ever gets into it. So the chain is read once
- * instead of a stat read per ancestor on every close (about as much as the rest of the look).
+ * instead of a stat read per ancestor on every close.
  */
 function ourAncestry(): readonly ProcessEntry[] {
   if (ancestry === undefined) {
