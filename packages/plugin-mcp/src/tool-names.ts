@@ -36,11 +36,7 @@ export interface ToolNameOptions {
  * rules that remember tool names rely on.
  */
 export function prefixedName(server: string, tool: string, options: ToolNameOptions = {}): string {
-  const maxLength = checkedMaxLength(options);
-  const full = sanitizedFullName(server, tool);
-  return full.length <= maxLength
-    ? full
-    : withHashSuffix(full, identityHash(server, tool), maxLength);
+  return cappedName(serverPrefix(server), server, tool, checkedMaxLength(options));
 }
 
 export interface AssignToolNamesOptions {
@@ -63,7 +59,9 @@ export interface AssignToolNamesOptions {
 export function assignToolNames(options: AssignToolNamesOptions): string[] {
   const { server, tools, reserved } = options;
   const maxLength = checkedMaxLength(options.nameOptions ?? {});
-  const base = tools.map((tool) => prefixedName(server, tool, { maxLength }));
+  // Once per server, not per tool: a server with hundreds of tools is named on every connect.
+  const prefix = serverPrefix(server);
+  const base = tools.map((tool) => cappedName(prefix, server, tool, maxLength));
   const uses = new Map<string, number>();
   for (const name of [...base, ...reserved]) {
     uses.set(name, (uses.get(name) ?? 0) + 1);
@@ -73,7 +71,7 @@ export function assignToolNames(options: AssignToolNamesOptions): string[] {
     if (uses.get(name) === 1) {
       return name;
     }
-    return withHashSuffix(sanitizedFullName(server, tool), identityHash(server, tool), maxLength);
+    return withHashSuffix(prefix + sanitize(tool), identityHash(server, tool), maxLength);
   });
 }
 
@@ -92,13 +90,25 @@ function checkedMaxLength(options: ToolNameOptions): number {
   return maxLength;
 }
 
-function sanitizedFullName(server: string, tool: string): string {
-  return `${PREFIX}${sanitize(server)}${SEPARATOR}${sanitize(tool)}`;
+/** `mcp__<server>__`, sanitized. */
+function serverPrefix(server: string): string {
+  return `${PREFIX}${sanitize(server)}${SEPARATOR}`;
 }
 
-// One `_` per code point, so a character outside the BMP does not turn into two.
+/** The name under `prefix`, cut to `maxLength` with the hash of the raw identity when too long. */
+function cappedName(prefix: string, server: string, tool: string, maxLength: number): string {
+  const full = prefix + sanitize(tool);
+  return full.length <= maxLength
+    ? full
+    : withHashSuffix(full, identityHash(server, tool), maxLength);
+}
+
+const UNSAFE_CHARACTER = /[^a-zA-Z0-9_-]/u;
+
+// One `_` per code point, so a character outside the BMP does not turn into two. A name that is
+// already safe (nearly all) is kept as it is, without a copy.
 function sanitize(part: string): string {
-  return part.replace(/[^a-zA-Z0-9_-]/gu, '_');
+  return UNSAFE_CHARACTER.test(part) ? part.replace(/[^a-zA-Z0-9_-]/gu, '_') : part;
 }
 
 // NUL separates the parts: server names come from config keys and never hold one in practice.

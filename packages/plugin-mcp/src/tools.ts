@@ -78,12 +78,12 @@ export function toEpochTools(options: ToEpochToolsOptions): McpEpochTool[] {
   return [...mcpTools, ...resourceTools];
 }
 
+// Made for every tool of every server on each connect (10,000 for 100 servers of 100 tools), so
+// each is built as one object: no spread of a temporary one per optional field.
 function mcpTool(server: string, tool: Tool, name: string, backend: McpToolBackend): McpEpochTool {
   const title = tool.title ?? tool.annotations?.title;
-  const origin = `MCP server "${server}" tool "${tool.name}"`;
-  return {
+  const made: Mutable<McpEpochTool> = {
     name,
-    ...(title === undefined ? {} : { title }),
     description: tool.description ?? '',
     inputSchema: tool.inputSchema,
     annotations: passAnnotations(tool.annotations),
@@ -91,25 +91,27 @@ function mcpTool(server: string, tool: Tool, name: string, backend: McpToolBacke
     target: { kind: 'tool', name: tool.name },
     async execute(args, ctx) {
       const result = await backend.callTool(tool.name, { ...args }, ctx.signal);
-      return toToolResult(result, origin);
+      return toToolResult(result, `MCP server "${server}" tool "${tool.name}"`);
     },
   };
+  if (title !== undefined) made.title = title;
+  return made;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 // Absent stays absent: MCP defines a missing hint as unknown, and the permission system must not
 // read a server's silence as "not destructive".
 function passAnnotations(annotations: Tool['annotations']): ToolAnnotations {
-  if (annotations === undefined) {
-    return {};
-  }
+  const passed: Mutable<ToolAnnotations> = {};
+  if (annotations === undefined) return passed;
   const { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = annotations;
-  return {
-    ...(title === undefined ? {} : { title }),
-    ...(readOnlyHint === undefined ? {} : { readOnlyHint }),
-    ...(destructiveHint === undefined ? {} : { destructiveHint }),
-    ...(idempotentHint === undefined ? {} : { idempotentHint }),
-    ...(openWorldHint === undefined ? {} : { openWorldHint }),
-  };
+  if (title !== undefined) passed.title = title;
+  if (readOnlyHint !== undefined) passed.readOnlyHint = readOnlyHint;
+  if (destructiveHint !== undefined) passed.destructiveHint = destructiveHint;
+  if (idempotentHint !== undefined) passed.idempotentHint = idempotentHint;
+  if (openWorldHint !== undefined) passed.openWorldHint = openWorldHint;
+  return passed;
 }
 
 // Listing and reading change nothing on the server. openWorldHint stays unknown: what a server's
