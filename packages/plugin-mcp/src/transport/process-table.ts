@@ -136,7 +136,7 @@ export function hasChildLists(): boolean {
  * Each thread whose /proc files were opened pays for it at its exit (the kernel drops their
  * cached entries), ~0.2 ms here: the reason not to read every thread's list of a running process.
  */
-export function childPids(parent: ProcessEntry): number[] {
+export function childPids(parent: Pick<ProcessEntry, 'pid' | 'running' | 'threads'>): number[] {
   const { pid } = parent;
   let tids: readonly string[] = [String(pid)];
   if (parent.threads > 1 && !parent.running) {

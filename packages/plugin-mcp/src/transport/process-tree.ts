@@ -44,6 +44,8 @@ export function identify(pid: number): TrackedProcess {
  */
 export class ServerTree {
   readonly #leader: TrackedProcess;
+  /** Whether Node has not reaped the leader yet (see ReapableTransport.unreaped). */
+  readonly #unreaped: () => boolean;
   readonly #tracked = new Map<number, TrackedProcess>();
   /** Whether the kernel keeps children lists; without them every look reads the whole table. */
   readonly #childLists: boolean;
@@ -55,7 +57,6 @@ export class ServerTree {
    * again: on a desktop, init and the user's service manager have a hundred children between them.
    */
   #strangers: { readonly pids: ReadonlySet<number>; readonly at: number } | undefined;
-  #learning = false;
 
   /**
    * The snapshot, taken before the server's stdin is closed, while every parent link still holds:
@@ -69,10 +70,15 @@ export class ServerTree {
    * session, or by the whole-table read before SIGTERM while its parent runs. Only one that left
    * the session and whose parent exits on EOF within the stdin grace is out of reach.
    */
-  constructor(leader: TrackedProcess) {
+  constructor(leader: TrackedProcess, unreaped: () => boolean) {
     this.#leader = leader;
+    this.#unreaped = unreaped;
     this.#childLists = LINUX && hasChildLists();
-    if (this.#childLists) {
+    if (this.#childLists && unreaped()) {
+      // Its pid is its own, and a zombie's children list is empty: no read of its stat first, the
+      // costliest read of a live server (its threads are summed), which would hold up its EOF.
+      this.#track(walkDown([{ ...leader, running: true, threads: 1 }]));
+    } else if (this.#childLists) {
       const entry = readStat(leader.pid);
       const running = entry?.running === true && entry.startTime === leader.startTime;
       this.#track(walkDown(running ? [entry] : []));
@@ -83,14 +89,15 @@ export class ServerTree {
 
   /** Whether nothing of the tree runs any more; first looks for processes not tracked yet. */
   async gone(): Promise<boolean> {
-    if (!LINUX) return !groupExists(this.#leader.pid);
     // An exited leader is a zombie until Node reaps it and fires 'exit', which wakes us. Until
-    // then it is still a member of its group, and the group check below could not tell.
+    // then it is still a member of its group, and the group check below could not tell; nothing
+    // needs reading to know that.
+    if (this.#unreaped()) return false;
+    if (!LINUX) return !groupExists(this.#leader.pid);
     if (
       [...this.#tracked.values()].some(isRunning) ||
       readStat(this.#leader.pid)?.startTime === this.#leader.startTime
     ) {
-      this.#learnStrangers();
       return false;
     }
     if (this.#childLists) {
@@ -148,14 +155,11 @@ export class ServerTree {
   }
 
   /**
-   * Reads #strangers while the server runs. The first look of a close runs in the turn that ends
-   * the server's stdin, which Node carries out only once that turn is over; the read is made in a
-   * later turn, so it never holds up the end of stdin: it happens while the server is on its way
-   * out.
+   * Reads #strangers; the reaper calls it once the server's stdin is ended, so that the read
+   * never holds up the end: it happens while the server is on its way out.
    */
-  #learnStrangers(): void {
-    if (this.#learning || !this.#childLists) return;
-    this.#learning = true;
+  noteStrangers(): void {
+    if (!this.#childLists) return;
     nextAdoptedChildren().then(
       (children) => {
         const group = this.#group();
@@ -183,15 +187,18 @@ export class ServerTree {
 
   /** The leader's pid as group and session id, while those ids are still ours. */
   #group(): number | undefined {
-    return ownsGroup(this.#leader) ? this.#leader.pid : undefined;
+    return this.#unreaped() || ownsGroup(this.#leader) ? this.#leader.pid : undefined;
   }
 }
 
+/** What a walk down the children lists needs of a process. */
+type Walkable = TrackedProcess & Pick<ProcessEntry, 'running' | 'threads'>;
+
 /** `roots` and their running descendants, down the children lists. */
-function walkDown(roots: readonly ProcessEntry[]): ProcessEntry[] {
+function walkDown(roots: readonly Walkable[]): Walkable[] {
   const found = [...roots];
   for (let next = 0; next < found.length; next++) {
-    found.push(...runningChildren(found[next] as ProcessEntry));
+    found.push(...runningChildren(found[next] as Walkable));
   }
   return found;
 }
@@ -245,7 +252,7 @@ const CHILD_LIST_READS = 3;
  * read again (a few times at most: a parent that reaps all the time, such as init, may never hold
  * still); of a stranger only that is asked, with a signal 0 instead of a read of its stat.
  */
-function runningChildren(parent: ProcessEntry, strangers = NONE): ProcessEntry[] {
+function runningChildren(parent: Walkable, strangers = NONE): ProcessEntry[] {
   const running = new Map<number, ProcessEntry>();
   for (let read = 0; read < CHILD_LIST_READS; read++) {
     let steady = true;

@@ -32,8 +32,17 @@ export interface ReapableTransport {
   readonly leader: TrackedProcess | undefined;
   /** Settles once the server process has exited. */
   readonly exited: Promise<void>;
-  /** Ends the server's stdin: a well-behaved server exits on EOF. */
-  endInput(): void;
+  /**
+   * Whether the server process has not been reaped by Node yet (it runs, or it is a zombie): until
+   * then its pid is its own, and no read is needed to know it is still there.
+   */
+  readonly unreaped: boolean;
+  /**
+   * Ends the server's stdin: a well-behaved server exits on EOF. Resolves once the end is out
+   * (Node carries it out only after the current turn of the event loop), or at once if there is
+   * no stdin left to end.
+   */
+  endInput(): Promise<void>;
   /** Runs once the tree is gone: drain and release the pipes, fire onclose (exactly once). */
   release(): Promise<void>;
   /** The grace periods this transport's server gets, unless a caller passes others. */
@@ -117,9 +126,11 @@ async function reap(
     if (leader === undefined) return;
     // Ending stdin first lets the server start its exit while the snapshot is taken: Node hands
     // the end to the pipe only when this synchronous code has returned to the event loop, so the
-    // snapshot (synchronous) still sees every parent link as it was before EOF.
-    transport.endInput();
-    const tree = new ServerTree(leader);
+    // snapshot (synchronous) still sees every parent link as it was before EOF. Nothing else is
+    // read before the end is out: the server should be on its way out, not waiting for us.
+    const inputEnded = transport.endInput();
+    const tree = new ServerTree(leader, () => transport.unreaped);
+    void inputEnded.then(() => tree.noteStrangers());
     const alarm = new ExitAlarm(transport.exited);
     const graceful = { tree, alarm, force };
     if (await waitGone(graceful, options.stdinGraceMs ?? DEFAULT_STDIN_GRACE_MS)) return;

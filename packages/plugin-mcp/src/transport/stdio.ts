@@ -9,6 +9,7 @@
 import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import {
   type JSONRPCMessage,
   serializeMessage,
@@ -90,6 +91,14 @@ export class StdioTransport implements Transport, ReapableTransport {
     return this.#exited;
   }
 
+  /** @internal for the reaper: the server process has not been reaped by Node yet. */
+  get unreaped(): boolean {
+    const state = this.#state;
+    return (
+      state.kind === 'running' && state.child.exitCode === null && state.child.signalCode === null
+    );
+  }
+
   /** The last stderr lines (bounded in lines and bytes), for a failed server's status. */
   stderrTail(): string {
     return this.#stderr.tail();
@@ -121,8 +130,12 @@ export class StdioTransport implements Transport, ReapableTransport {
   }
 
   /** @internal for the reaper. */
-  endInput(): void {
-    if (this.#state.kind === 'running') this.#state.child.stdin.end();
+  endInput(): Promise<void> {
+    if (this.#state.kind !== 'running') return Promise.resolve();
+    const { stdin } = this.#state.child;
+    stdin.end();
+    // An error (EPIPE: the server is gone) ends it too.
+    return finished(stdin).catch(() => {});
   }
 
   /** @internal for the reaper: the tree is gone; take the last bytes, free the pipes, fire onclose. */
