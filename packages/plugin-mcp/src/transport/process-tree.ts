@@ -91,15 +91,12 @@ export class ServerTree {
   async gone(): Promise<boolean> {
     // An exited leader is a zombie until Node reaps it and fires 'exit', which wakes us. Until
     // then it is still a member of its group, and the group check below could not tell; nothing
-    // needs reading to know that.
+    // needs reading to know that. Once reaped it is gone: only the rest of the tree is looked at.
     if (this.#unreaped()) return false;
     if (!LINUX) return !groupExists(this.#leader.pid);
-    if (
-      [...this.#tracked.values()].some(isRunning) ||
-      readStat(this.#leader.pid)?.startTime === this.#leader.startTime
-    ) {
-      return false;
-    }
+    const leader = this.#leader.pid;
+    const others = [...this.#tracked.values()].filter(({ pid }) => pid !== leader);
+    if (others.some(isRunning)) return false;
     if (this.#childLists) {
       if (await this.#adoptOrphans()) return false;
       // A member of the group that the quick look cannot see: one below a helper that left the
