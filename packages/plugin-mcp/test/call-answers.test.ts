@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors.js';
 import { useFaultHarness } from './support/fault-harness.js';
+import { cancelledIds } from './support/recording.js';
 
 const start = useFaultHarness();
 
@@ -44,14 +45,7 @@ describe('the answer to a call over stdio', () => {
     const error = await h.call('slow', 'work').catch((e: unknown) => e);
     expect(isMcpError(error, 'request_timeout')).toBe(true);
     const call = h.received('slow').find((r) => r.in?.method === 'tools/call');
-    await expect
-      .poll(() =>
-        h
-          .received('slow')
-          .filter((r) => r.in?.method === 'notifications/cancelled')
-          .map((r) => r.in?.params?.requestId),
-      )
-      .toEqual([call?.in?.id]);
+    await expect.poll(() => cancelledIds(h.received('slow'))).toEqual([call?.in?.id]);
     // The server sends the old answer right before this call's own.
     await h.expectEcho('slow');
     expect(h.states('slow')).toEqual(['connecting', 'connected']);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors.js';
 import { timed, useFaultHarness } from './support/fault-harness.js';
+import { cancelledIds } from './support/recording.js';
 
 const start = useFaultHarness();
 
@@ -113,14 +114,7 @@ describe('faults during a call', () => {
     expect(ms).toBeGreaterThanOrEqual(250);
     expect(ms).toBeLessThan(2_000);
     const call = h.received('stuck').find((r) => r.in?.method === 'tools/call');
-    await expect
-      .poll(() =>
-        h
-          .received('stuck')
-          .filter((r) => r.in?.method === 'notifications/cancelled')
-          .map((r) => r.in?.params?.requestId),
-      )
-      .toEqual([call?.in?.id]);
+    await expect.poll(() => cancelledIds(h.received('stuck'))).toEqual([call?.in?.id]);
     // Only the call is over: the server is still connected and answers the next one.
     expect(h.status('stuck').state).toBe('connected');
     await h.expectEcho('stuck');
