@@ -103,12 +103,9 @@ function cappedName(prefix: string, server: string, tool: string, maxLength: num
     : withHashSuffix(full, identityHash(server, tool), maxLength);
 }
 
-const UNSAFE_CHARACTER = /[^a-zA-Z0-9_-]/u;
-
-// One `_` per code point, so a character outside the BMP does not turn into two. A name that is
-// already safe (nearly all) is kept as it is, without a copy.
+// One `_` per code point, so a character outside the BMP does not turn into two.
 function sanitize(part: string): string {
-  return UNSAFE_CHARACTER.test(part) ? part.replace(/[^a-zA-Z0-9_-]/gu, '_') : part;
+  return part.replace(/[^a-zA-Z0-9_-]/gu, '_');
 }
 
 // NUL separates the parts: server names come from config keys and never hold one in practice.

@@ -331,24 +331,22 @@ function signalGroup(leader: TrackedProcess, signal: NodeJS.Signals): void {
   else if (ownsGroup(leader)) sendSignal(-leader.pid, signal);
 }
 
-/** Whether process `pid` is still there (running or not yet reaped). */
-function exists(pid: number): boolean {
+/**
+ * Whether process `target` (a process group when negative) is still there, running or not yet
+ * reaped; one we may not signal is there too.
+ */
+function exists(target: number): boolean {
   try {
-    process.kill(pid, 0);
+    process.kill(target, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
-/** PLATFORM (non-Linux): whether any process of the group is left. */
+/** Whether any process of `leader`'s group is left (PLATFORM: on Windows, the leader itself). */
 function groupExists(leader: number): boolean {
-  try {
-    process.kill(process.platform === 'win32' ? leader : -leader, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return exists(process.platform === 'win32' ? leader : -leader);
 }
 
 function sendSignal(target: number, signal: NodeJS.Signals): void {
