@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startEpoch } from './epoch-process.js';
+import { type EpochProcess, startEpoch } from './epoch-process.js';
+import { fakeOpener } from './fake-opener.js';
 import { identify, isRunning, killAll, type ProcessIdentity, recordedPids } from './processes.js';
 
 const TOOL_SERVER = fileURLToPath(new URL('./fixtures/tool-server.mjs', import.meta.url));
@@ -36,14 +37,7 @@ it('epoch web prints a URL with its key, serves the servers of the file, and Ctr
     }),
   );
   const run = startEpoch(['web', '--config', file], { EPOCH_HOME: join(dir, 'home') });
-  const deadline = Date.now() + 20_000;
-  let url: URL | undefined;
-  while (url === undefined) {
-    const found = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(run.out())?.[0];
-    if (found !== undefined) url = new URL(found);
-    else if (Date.now() > deadline) throw new Error(`no URL printed: ${run.out()} ${run.err()}`);
-    else await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const url = await printedUrl(run);
   seen.push(...recordedPids(pidFile).flatMap((pid) => identify(pid) ?? []));
   expect(seen).toHaveLength(1);
 
@@ -62,3 +56,52 @@ it('epoch web prints a URL with its key, serves the servers of the file, and Ctr
   expect(seen.filter(isRunning)).toEqual([]);
   await expect(fetch(new URL('/api/mcp', url))).rejects.toThrow();
 });
+
+it('epoch web --open gives the opener a one-time address without the key, which leads to the page with it once', async () => {
+  const file = join(dir, 'mcp.json');
+  await writeFile(file, JSON.stringify({ servers: {} }));
+  const opener = await fakeOpener(dir);
+  const run = startEpoch(['web', '--open', '--config', file], {
+    EPOCH_HOME: join(dir, 'home'),
+    ...opener.env,
+  });
+  try {
+    const printed = await printedUrl(run);
+    const token = printed.hash.slice('#token='.length);
+    const argv = await opener.firstRun();
+    expect(argv).toHaveLength(1);
+    expect(argv.join(' ')).not.toContain(token);
+    const opened = new URL(argv[0] ?? '');
+    expect(opened.origin).toBe(printed.origin);
+    expect(opened.pathname).toMatch(/^\/open\/[A-Za-z0-9_-]{43}$/);
+
+    // What the browser does with it: one redirect, to the page with the key.
+    const answer = await fetch(opened, { redirect: 'manual' });
+    expect(answer.status).toBe(303);
+    const page = new URL(answer.headers.get('location') ?? '', opened);
+    expect(page.href).toBe(printed.href);
+    const api = await fetch(new URL('/api/mcp', page), {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(api.status).toBe(200);
+    // Whoever reads the command line after that gets nothing.
+    const late = await fetch(opened, { redirect: 'manual' });
+    expect(late.status).toBe(410);
+    expect(await late.text()).not.toContain(token);
+    expect(await opener.runs()).toHaveLength(1);
+  } finally {
+    run.child.kill('SIGINT');
+    expect((await run.done).code).toBe(130);
+  }
+});
+
+/** The page's URL once `epoch web` has printed it. */
+async function printedUrl(run: EpochProcess): Promise<URL> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const found = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(run.out())?.[0];
+    if (found !== undefined) return new URL(found);
+    if (Date.now() > deadline) throw new Error(`no URL printed: ${run.out()} ${run.err()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

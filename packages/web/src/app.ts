@@ -6,6 +6,7 @@
 //   DELETE /api/mcp/:name            take a user server out of that file
 //   POST   /api/mcp/:name/reconnect
 //   POST   /api/mcp/:name/login      start an OAuth login; answers the authorization URL
+//   GET    /open/:id                 a one-time address: a 303 to the page with the key (key-handoff.ts)
 //   GET    /*                        the built page
 //
 // Every request passes the Host and Origin checks, every /api/* call the launch's token (guard.ts).
@@ -19,6 +20,7 @@ import { checkAddRequest } from './add-request.js';
 import { type ApiError, apiError, fromError } from './api-errors.js';
 import type { AddServerResponse, LoginStarted } from './api-types.js';
 import { hostAndOriginGuard, tokenGuard } from './guard.js';
+import type { KeyHandoffs } from './key-handoff.js';
 import { mcpView } from './mcp-view.js';
 import type { PageLogins } from './page-logins.js';
 import type { ViewFeed } from './view-feed.js';
@@ -28,6 +30,8 @@ export interface AppParts {
   readonly logins: PageLogins;
   readonly feed: ViewFeed;
   readonly token: string;
+  /** The one-time addresses `/open/:id` answers. */
+  readonly handoffs: KeyHandoffs;
   /** The port the server listens on: the only one Host and Origin may name. */
   readonly port: number;
   /** The built page (index.html and its assets). */
@@ -140,6 +144,17 @@ export function createApp(parts: AppParts): Hono {
   app.all('/api/*', (c) =>
     send(c, apiError(404, 'not_found', `There is no ${c.req.method} ${c.req.path} in this API.`)),
   );
+
+  app.get('/open/:id', (c) => {
+    c.header('cache-control', 'no-store');
+    if (!parts.handoffs.take(c.req.param('id'))) {
+      return c.text(
+        'This one-time address of epoch web has been used or has expired. Open the page from the URL `epoch web` printed.',
+        410,
+      );
+    }
+    return c.redirect(`/#token=${parts.token}`, 303);
+  });
 
   if (existsSync(parts.pageDir)) {
     app.use('/*', serveStatic({ root: parts.pageDir }));

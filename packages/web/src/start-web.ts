@@ -14,6 +14,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
 import { watchUserConfig } from './config-watch.js';
 import { WebError } from './errors.js';
+import { KeyHandoffs } from './key-handoff.js';
 import { PageLogins } from './page-logins.js';
 import { ViewFeed } from './view-feed.js';
 
@@ -28,6 +29,12 @@ export interface RunningWeb {
    * it or open it; nothing else hands out the key.
    */
   readonly url: string;
+  /**
+   * A new one-time address of the page (`http://127.0.0.1:<port>/open/<id>`) for a browser opener,
+   * whose command line every local user can read: it leads to `url` once, within a minute, and
+   * carries no key itself (key-handoff.ts).
+   */
+  oneTimeUrl(): string;
   readonly port: number;
   /**
    * Stops serving (open pages see the server go), stops logins still waiting for the browser, and
@@ -78,7 +85,17 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
     logger,
   );
   const logins = new PageLogins({ runtime, returnUrl: url, onChange: changed });
-  const app = createApp({ runtime, logins, feed, token, port, pageDir: PAGE_DIR, logger });
+  const handoffs = new KeyHandoffs();
+  const app = createApp({
+    runtime,
+    logins,
+    feed,
+    token,
+    handoffs,
+    port,
+    pageDir: PAGE_DIR,
+    logger,
+  });
   handle = (request) => app.fetch(request);
 
   let closed: Promise<void> | undefined;
@@ -92,6 +109,7 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
   };
   return {
     url,
+    oneTimeUrl: () => `http://127.0.0.1:${port}/open/${handoffs.mint()}`,
     port,
     close: () => {
       closed ??= close();

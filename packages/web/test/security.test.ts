@@ -8,6 +8,7 @@ import { mcpConfigPath } from '@epoch-agent/infra';
 import { listeningAddresses } from '@epoch-agent/testkit';
 import { isWebError, type McpView, startWeb } from '@epoch-agent/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeyHandoffs } from '../src/key-handoff.js';
 import {
   ANNOTATED_SERVER,
   fixtureEntry,
@@ -136,6 +137,41 @@ describe('where epoch web can be reached', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('a one-time address carries no key, leads to the page with the key once, and is refused after that', async () => {
+    const once = new URL(web.oneTimeUrl());
+    expect(once.href).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/open\/[A-Za-z0-9_-]{43}$/);
+    expect(once.href).not.toContain(web.token);
+    expect(web.oneTimeUrl()).not.toBe(once.href);
+
+    const first = await fetch(once, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const page = new URL(first.headers.get('location') ?? '', once);
+    expect(page.href).toBe(web.url);
+    const api = await fetch(new URL('/api/mcp', page), {
+      headers: { authorization: `Bearer ${page.hash.slice('#token='.length)}` },
+    });
+    expect(api.status).toBe(200);
+
+    for (const used of [once.href, `${web.origin}/open/made-up`, `${web.origin}/open/`]) {
+      const again = await fetch(used, { redirect: 'manual' });
+      expect(again.status, used).not.toBe(303);
+      expect(await again.text()).not.toContain(web.token);
+    }
+    const refused = await fetch(once, { redirect: 'manual' });
+    expect(refused.status).toBe(410);
+    expect(await refused.text()).toContain('URL `epoch web` printed');
+  });
+
+  it('a one-time id past its time is refused', () => {
+    const handoffs = new KeyHandoffs({ ttlMs: 0 });
+    expect(handoffs.take(handoffs.mint())).toBe(false);
+    const good = new KeyHandoffs();
+    const id = good.mint();
+    expect(good.take(id)).toBe(true);
+    expect(good.take(id)).toBe(false);
   });
 
   it('a port in use is port_in_use, and nothing is started', async () => {

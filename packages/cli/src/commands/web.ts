@@ -30,8 +30,9 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
       `The connectors page of ${invocation.configFile}:\n\n  ${running.url}\n\nCtrl-C stops it and every MCP server.\n`,
     );
     if (invocation.values.open === true && io.openUrl !== undefined) {
+      // Not the URL above: the opener's command line is there for every local user to read.
       await io
-        .openUrl(running.url)
+        .openUrl(running.oneTimeUrl())
         .catch(() => io.err('epoch web: no browser could be opened; open the URL above.\n'));
     }
     await new Promise<void>((resolve) => {
