@@ -87,6 +87,7 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
   const fetchFn: FetchLike = (url, init) =>
     fetch(url, { ...init, signal: anySignal(deadline.signal, init?.signal) });
   const provider = new LoginProvider({
+    server: name,
     serverUrl: config.url,
     oauth: config.oauth,
     store,

@@ -16,9 +16,12 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { McpOAuthConfig } from '../types.js';
+import { checkLoginEndpoints } from './login-endpoints.js';
 import { type StoredLogin, type TokenStore, toStoredTokens } from './token-store.js';
 
 export interface LoginProviderOptions {
+  /** The MCP server's name, for errors. */
+  readonly server: string;
   /** The MCP server's URL: the protected resource. */
   readonly serverUrl: string;
   readonly oauth: McpOAuthConfig | undefined;
@@ -153,7 +156,9 @@ export class LoginProvider implements OAuthClientProvider {
     return this.#codeVerifier;
   }
 
+  /** Refuses endpoints no one may be sent to (login-endpoints.ts) before anything uses them. */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    checkLoginEndpoints(this.#options.server, state);
     this.#discovery = state;
   }
 

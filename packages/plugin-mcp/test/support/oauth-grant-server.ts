@@ -1,8 +1,9 @@
 // An MCP server with its own authorization server and identity provider, all on one 127.0.0.1
 // listener in the test's process, for the grants a client runs by itself (client_credentials,
-// cross-app access). It records every token request (path, Authorization header, form) and the
-// bearer token of every MCP request; the test asserts on what was sent and decides, per token
-// request, whether to grant it.
+// cross-app access), and for the metadata a login must refuse (its endpoints can be set). It records
+// every request's path, every token request (path, Authorization header, form) and the bearer
+// token of every MCP request; the test asserts on what was sent and decides, per token request,
+// whether to grant it.
 //
 // Layouts: `prm` — protected-resource metadata at /.well-known/oauth-protected-resource/mcp naming
 // the authorization server `<origin><issuerPath>`; `2025-03-26` — none. Either way the
@@ -29,6 +30,10 @@ export interface OAuthGrantServerOptions {
   readonly grantTypes?: readonly string[];
   /** In the metadata. Default ['client_secret_basic']. */
   readonly authMethods?: readonly string[];
+  /** What the metadata names as its authorization_endpoint instead of `<issuer>/authorize`. */
+  readonly authorizationEndpoint?: string;
+  /** What the metadata names as its token_endpoint instead of `<issuer>/token`. */
+  readonly tokenEndpoint?: string;
   /** The tokens' lifetime in seconds. Default 3600. */
   readonly expiresIn?: number;
   /** An OAuth error code refuses the request; undefined grants it. Default: grant every one. */
@@ -43,6 +48,8 @@ export interface RunningOAuthGrantServer {
   readonly tokenRequests: TokenRequest[];
   /** The bearer token of each MCP request that carried one. */
   readonly bearers: string[];
+  /** The method and path of every request, in order. */
+  readonly requests: string[];
   /** Tokens and ID-JAGs issued so far, in order. */
   readonly issued: string[];
   /** From now on every token issued so far is refused (401). */
@@ -55,6 +62,7 @@ export async function startOAuthGrantServer(
 ): Promise<RunningOAuthGrantServer> {
   const tokenRequests: TokenRequest[] = [];
   const bearers: string[] = [];
+  const requests: string[] = [];
   const issued: string[] = [];
   const valid = new Set<string>();
   let origin = '';
@@ -68,6 +76,7 @@ export async function startOAuthGrantServer(
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', origin).pathname;
+    requests.push(`${req.method} ${path}`);
     const body = req.method === 'POST' ? await readBody(req) : '';
     const json = (status: number, value: unknown, headers: Record<string, string> = {}) =>
       res
@@ -81,8 +90,8 @@ export async function startOAuthGrantServer(
     if (metadataPaths.has(path)) {
       json(200, {
         issuer: options.claimedIssuer ?? issuer(),
-        authorization_endpoint: `${issuer()}/authorize`,
-        token_endpoint: `${issuer()}/token`,
+        authorization_endpoint: options.authorizationEndpoint ?? `${issuer()}/authorize`,
+        token_endpoint: options.tokenEndpoint ?? `${issuer()}/token`,
         response_types_supported: ['code'],
         grant_types_supported: options.grantTypes ?? ['client_credentials'],
         token_endpoint_auth_methods_supported: options.authMethods ?? ['client_secret_basic'],
@@ -142,6 +151,7 @@ export async function startOAuthGrantServer(
     issuer: issuer(),
     tokenRequests,
     bearers,
+    requests,
     issued,
     revokeAll: () => valid.clear(),
     stop: async () => {
