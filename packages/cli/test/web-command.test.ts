@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type EpochProcess, startEpoch } from './epoch-process.js';
 import { fakeOpener } from '../../plugin-mcp/test/support/fake-opener.js';
+import { type EpochProcess, startEpoch } from './epoch-process.js';
 import { identify, isRunning, killAll, type ProcessIdentity, recordedPids } from './processes.js';
 
 const TOOL_SERVER = fileURLToPath(new URL('./fixtures/tool-server.mjs', import.meta.url));
