@@ -61,7 +61,8 @@ for (const [authorizationEndpoint, shown] of HOSTILE) {
       expect(err).toContain('https://');
       expect(await opener.runs()).toEqual([]);
     } finally {
-      run.child.kill('SIGINT');
+      // SIGKILL: a login waiting for the browser does not stop at Ctrl-C (it waits its timeout).
+      run.child.kill('SIGKILL');
       await run.done;
       await server.stop();
     }
