@@ -7,9 +7,9 @@
 // - Origin: when a browser says where a request comes from, it must be this page. Another site's
 //   page can send a POST here without reading the answer; it is refused before anything runs.
 // - A token made per launch, required on every /api/* call. It reaches the page only in the URL
-//   epoch prints (as the fragment, which browsers never send to any server) and lives in that
-//   tab's sessionStorage, so another local user or process that can reach the port still cannot
-//   call the API.
+//   epoch prints (as the fragment, which browsers never send to any server), or in the one answer
+//   of a one-time address (key-handoff.ts), and lives in that tab's sessionStorage, so another
+//   local user or process that can reach the port still cannot call the API.
 //
 // The server listens on 127.0.0.1 only (see start-web.ts): none of this is reachable from the
 // network in the first place.

@@ -26,7 +26,7 @@ export interface StartWebOptions extends Omit<BuildRuntimeOptions, 'connectOnly'
 export interface RunningWeb {
   /**
    * The page, with this launch's key in its fragment (`http://127.0.0.1:<port>/#token=…`). Print
-   * it or open it; nothing else hands out the key.
+   * it; besides it, only the one answer of a oneTimeUrl() hands out the key.
    */
   readonly url: string;
   /**
