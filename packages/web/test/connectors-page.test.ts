@@ -272,6 +272,20 @@ describe('the connectors page', () => {
     await card('elsewhere').waitFor({ state: 'detached', ...WAIT });
   });
 
+  it('opened from a one-time address (what `epoch web --open` gives the opener), the page has the key', async () => {
+    const opened = await chromium.context.newPage();
+    try {
+      await opened.goto(web.oneTimeUrl());
+      await opened
+        .locator('article[data-server="words"]')
+        .and(opened.locator('[data-state="connected"]'))
+        .waitFor(WAIT);
+      expect(opened.url()).toBe(`${web.origin}/`);
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('without the key (not opened from the URL epoch printed), the page says where to get it', async () => {
     const bare = await chromium.context.newPage();
     try {
