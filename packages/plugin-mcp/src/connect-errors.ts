@@ -20,6 +20,7 @@ import { httpAnswer, networkFailure, oneLine } from './http-failures.js';
 import { messageOf, seconds, sentence } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import type { SessionLoss } from './session.js';
+import { MessageTooLongError } from './transport/message-lines.js';
 import {
   assertNever,
   type McpServerConfig,
@@ -94,6 +95,9 @@ function stdioFailure(
   // A timed-out tools/list keeps its own code; a closed connection is the server's failure to
   // connect (a send that hit a dead pipe says the same thing less clearly).
   if (error instanceof McpError && error.code !== 'connection_closed') return error;
+  if (error instanceof MessageTooLongError) {
+    return `${sentence(error.message)} Check that it writes only JSON-RPC messages to stdout (logs go to stderr).`;
+  }
   const what = isClosed(error)
     ? 'the server closed the connection while connecting (the process exited, or closed its stdout)'
     : scrub(oneLine(messageOf(error)));
@@ -198,6 +202,8 @@ function lostHow(loss: SessionLoss): string {
   switch (loss.kind) {
     case 'closed':
       return 'closed the connection (for a stdio server: the process exited)';
+    case 'tooLong':
+      return loss.error.did;
     case 'stream':
       return 'dropped its SSE event stream';
     case 'unreachable':
