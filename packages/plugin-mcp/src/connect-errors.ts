@@ -21,6 +21,7 @@ import { messageOf, seconds, sentence } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import type { SessionLoss } from './session.js';
 import { MessageTooLongError } from './transport/message-lines.js';
+import type { Redirect } from './transport/redirects.js';
 import {
   assertNever,
   type McpServerConfig,
@@ -34,6 +35,8 @@ export interface ConnectFailureSite {
   readonly timedOut: boolean;
   /** What the server wrote to stderr, secrets blanked; always empty for a remote server. */
   readonly stderrTail: string;
+  /** A remote server's last answer, when it was a redirect (the SDK's error has only its status). */
+  readonly redirect?: Redirect | undefined;
   readonly scrub: Scrubber;
 }
 
@@ -52,9 +55,7 @@ export function connectFailure(error: unknown, site: ConnectFailureSite): McpErr
     );
   }
   const what =
-    config.transport === 'stdio'
-      ? stdioFailure(error, site)
-      : remoteFailure(error, config, site.scrub);
+    config.transport === 'stdio' ? stdioFailure(error, site) : remoteFailure(error, config, site);
   if (what instanceof McpError) return what;
   return new McpError('connect_failed', `MCP server "${server}" failed to connect: ${what}`, {
     server,
@@ -110,12 +111,12 @@ function stdioFailure(
 function remoteFailure(
   error: unknown,
   config: RemoteServerConfig<'sse' | 'http'>,
-  scrub: Scrubber,
+  { scrub, redirect }: ConnectFailureSite,
 ): string | McpError {
   // The preflight's verdict and a timed-out tools/list keep their own code and words.
   if (error instanceof McpError && error.code !== 'connection_closed') return error;
   const url = redactUrl(config.url);
-  const answer = httpAnswer(error, config.url, scrub);
+  const answer = httpAnswer(error, config.url, scrub, redirect);
   if (answer !== undefined) return answer;
   const network = networkFailure(error);
   if (network !== undefined) {

@@ -316,6 +316,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
         config,
         timedOut: attempt.signal.reason === TIMED_OUT,
         stderrTail,
+        redirect: handle?.lastRedirect?.(),
         scrub,
       },
     );
