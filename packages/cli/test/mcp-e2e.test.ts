@@ -225,6 +225,14 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     expect(invalid.code).toBe(1);
     expect(invalid.err).toContain('servers.x.timeot');
     expect(invalid.err).toContain('Did you mean "timeout"?');
+    // One string over the bound every front end shares (ENTRY_LIMITS): refused, naming the field.
+    const entry = { command: 'node', args: ['-y', 'x'.repeat(70_000)] };
+    const long = await run('mcp', 'add-json', 'x', JSON.stringify(entry));
+    expect(long.code).toBe(2);
+    expect(long.err).toContain(
+      'servers.x.args[1] is 70000 bytes; one field may hold at most 64 KiB (65536 bytes)',
+    );
+    expect(long.err).not.toContain('xxxx');
     expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
 
     const broken = await configFile('{ "servers": { "a": { "command": "x" ');

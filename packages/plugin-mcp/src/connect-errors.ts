@@ -20,6 +20,8 @@ import { httpAnswer, networkFailure, oneLine } from './http-failures.js';
 import { messageOf, seconds, sentence } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import type { SessionLoss } from './session.js';
+import { MessageTooLongError } from './transport/message-lines.js';
+import type { Redirect } from './transport/redirects.js';
 import {
   assertNever,
   type McpServerConfig,
@@ -33,6 +35,8 @@ export interface ConnectFailureSite {
   readonly timedOut: boolean;
   /** What the server wrote to stderr, secrets blanked; always empty for a remote server. */
   readonly stderrTail: string;
+  /** A remote server's last answer, when it was a redirect (the SDK's error has only its status). */
+  readonly redirect?: Redirect | undefined;
   readonly scrub: Scrubber;
 }
 
@@ -51,9 +55,7 @@ export function connectFailure(error: unknown, site: ConnectFailureSite): McpErr
     );
   }
   const what =
-    config.transport === 'stdio'
-      ? stdioFailure(error, site)
-      : remoteFailure(error, config, site.scrub);
+    config.transport === 'stdio' ? stdioFailure(error, site) : remoteFailure(error, config, site);
   if (what instanceof McpError) return what;
   return new McpError('connect_failed', `MCP server "${server}" failed to connect: ${what}`, {
     server,
@@ -94,6 +96,9 @@ function stdioFailure(
   // A timed-out tools/list keeps its own code; a closed connection is the server's failure to
   // connect (a send that hit a dead pipe says the same thing less clearly).
   if (error instanceof McpError && error.code !== 'connection_closed') return error;
+  if (error instanceof MessageTooLongError) {
+    return `${sentence(error.message)} Check that it writes only JSON-RPC messages to stdout (logs go to stderr).`;
+  }
   const what = isClosed(error)
     ? 'the server closed the connection while connecting (the process exited, or closed its stdout)'
     : scrub(oneLine(messageOf(error)));
@@ -106,12 +111,12 @@ function stdioFailure(
 function remoteFailure(
   error: unknown,
   config: RemoteServerConfig<'sse' | 'http'>,
-  scrub: Scrubber,
+  { scrub, redirect }: ConnectFailureSite,
 ): string | McpError {
   // The preflight's verdict and a timed-out tools/list keep their own code and words.
   if (error instanceof McpError && error.code !== 'connection_closed') return error;
   const url = redactUrl(config.url);
-  const answer = httpAnswer(error, config.url, scrub);
+  const answer = httpAnswer(error, config.url, scrub, redirect);
   if (answer !== undefined) return answer;
   const network = networkFailure(error);
   if (network !== undefined) {
@@ -198,6 +203,8 @@ function lostHow(loss: SessionLoss): string {
   switch (loss.kind) {
     case 'closed':
       return 'closed the connection (for a stdio server: the process exited)';
+    case 'tooLong':
+      return loss.error.did;
     case 'stream':
       return 'dropped its SSE event stream';
     case 'unreachable':

@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import { redactUrl } from '@epoch-agent/infra';
 import { SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import type { Scrubber } from './secrets.js';
+import type { Redirect } from './transport/redirects.js';
 
 /** A connection to the server that failed below HTTP. */
 export interface NetworkFailure {
@@ -50,22 +51,38 @@ export function networkFailure(error: unknown): NetworkFailure | undefined {
  * with its reason, the URL (redacted), what the body was, and what to check. Undefined for any
  * other failure. `url` is the server's configured URL.
  */
-export function httpAnswer(error: unknown, url: string, scrub: Scrubber): string | undefined {
+export function httpAnswer(
+  error: unknown,
+  url: string,
+  scrub: Scrubber,
+  redirect?: Redirect,
+): string | undefined {
   const where = redactUrl(url);
   if (error instanceof SdkHttpError) {
     const { status } = error;
     const request = `${methodOf(error.code)} ${where}`;
+    const moved = redirected(status, redirect);
+    if (moved !== undefined) return `${answered(request, status)}${moved}`;
     const body = bodyOf(error.data.text, scrub);
     // The reason is the server's text too: it may echo what it was sent.
     const reason = scrub(reasonOf(status, error.statusText));
     return `${answered(request, status, reason)}${body}. ${adviceFor(status)}`;
   }
-  if (error instanceof SseError && error.code !== undefined) {
+  if (error instanceof SseError) {
     const request = `GET ${where} (the SSE event stream)`;
+    if (error.code === undefined) {
+      // The stream was accepted, then ended or broke before a valid "endpoint" event: EventSource
+      // says so with neither a status nor (for an end) a message.
+      const why = error.event?.message;
+      const detail = why === undefined || why === '' ? '' : ` (${scrub(oneLine(why))})`;
+      return `the event stream of GET ${where} sent no valid "endpoint" event before it ended${detail}: it is not an MCP SSE endpoint, or its event stream is malformed. Check "url" (and whether the server uses Streamable HTTP: "type": "http").`;
+    }
     // EventSource reports a 200 whose content type is not text/event-stream with the 200.
     if (error.code === 200) {
       return `${answered(request, 200)}, but not with an event stream: it is not an MCP SSE endpoint. Check "url" (and whether the server uses Streamable HTTP: "type": "http").`;
     }
+    const moved = redirected(error.code, redirect);
+    if (moved !== undefined) return `${answered(request, error.code)}${moved}`;
     return `${answered(request, error.code)}. ${adviceFor(error.code)}`;
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.ClientHttpUnexpectedContent) {
@@ -96,6 +113,16 @@ const MAX_EXCERPT = 200;
 
 function answered(request: string, status: number, reason = reasonOf(status)): string {
   return `the server answered ${request} with HTTP ${status} ${reason}`.trimEnd();
+}
+
+/**
+ * Where a redirect the SDK did not follow points, and what to do: `redirect` is the last answer's,
+ * so it is this one's when the statuses agree. The Location is redacted: it can carry a token.
+ */
+function redirected(status: number, redirect: Redirect | undefined): string | undefined {
+  if (redirect === undefined || redirect.status !== status) return undefined;
+  const to = redactUrl(redirect.location);
+  return ` to ${to}, which was not followed (a redirect is followed only within the server's origin, so its headers go nowhere else). If that is the server's MCP endpoint, put it in "url".`;
 }
 
 function methodOf(code: SdkErrorCode): string {

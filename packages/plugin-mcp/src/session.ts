@@ -17,6 +17,7 @@ import { messageOf, remoteUrl } from './request-options.js';
 import type { Scrubber } from './secrets.js';
 import { type ToolCallResult, toolCallResultSchema } from './tool-result.js';
 import type { McpTransportFactory, McpTransportHandle } from './transport/create.js';
+import { MessageTooLongError } from './transport/message-lines.js';
 import type { ReapOptions } from './transport/reap.js';
 import { commandNotFoundForHosts } from './transport/resolve-command.js';
 import { streamableInstead } from './transport-probe.js';
@@ -40,11 +41,14 @@ export interface SessionInfo {
 
 /**
  * How a session ended without close(): `closed` (the process exited, the transport closed),
+ * `tooLong` (a stdio server's line outgrew the bound, so the transport stopped it),
  * `stream` (a legacy SSE event stream dropped) or `unreachable` (a request to a remote server found
  * its connection refused or cut).
  */
 export type SessionLoss =
   | { readonly kind: 'closed' }
+  /** A stdio server wrote a line over the transport's bound; the transport stopped it. */
+  | { readonly kind: 'tooLong'; readonly error: MessageTooLongError }
   | { readonly kind: 'stream' }
   | { readonly kind: 'unreachable'; readonly failure: NetworkFailure };
 
@@ -79,6 +83,11 @@ export class Session {
         ? new DirectToolCalls(handle.transport)
         : undefined;
     sdk.onerror = (error) => {
+      // Before the close it causes, which would otherwise say only that the connection closed.
+      if (error instanceof MessageTooLongError) {
+        this.#markLost({ kind: 'tooLong', error });
+        return;
+      }
       // When a legacy SSE stream drops, EventSource reconnects on its own and the SDK's transport
       // never fires onclose; the new stream would be a server session nobody initialized. Its
       // error events are the only sign, so after connect any SseError means the connection is gone.
@@ -218,6 +227,7 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
   // the previous ones left, none starts a fresh connect_timeout.
   const timer = setTimeout(() => attempt.abort(TIMED_OUT), config.connectTimeoutMs);
   let handle: McpTransportHandle | undefined;
+  let tooLong: MessageTooLongError | undefined;
   try {
     // A stdio server's checks only explain a connect that failed (below).
     if (config.transport !== 'stdio') await preflight(config, attempt.signal);
@@ -241,6 +251,11 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
         },
       },
     });
+    // The transport stops a server whose line is too long; the connect then fails as "closed", so
+    // the reason is kept from its report (the session installs its own handler once open).
+    sdk.onerror = (error) => {
+      if (error instanceof MessageTooLongError) tooLong ??= error;
+    };
     // The handshake is connect_timeout's alone (the seed: 建连(含握手)超时); `timeout` is per
     // request, so it bounds each page of the first tools/list inside the same deadline.
     await untilAborted(
@@ -295,12 +310,16 @@ export async function openSession(options: OpenSessionOptions): Promise<OpenOutc
     if (attempt.signal.reason === CLOSED) {
       return { ok: false, error: closedWhileConnecting(config.name, error), stderrTail };
     }
-    const failure = connectFailure(await explainStdioFailure(config, error, attempt.signal), {
-      config,
-      timedOut: attempt.signal.reason === TIMED_OUT,
-      stderrTail,
-      scrub,
-    });
+    const failure = connectFailure(
+      tooLong ?? (await explainStdioFailure(config, error, attempt.signal)),
+      {
+        config,
+        timedOut: attempt.signal.reason === TIMED_OUT,
+        stderrTail,
+        redirect: handle?.lastRedirect?.(),
+        scrub,
+      },
+    );
     if (failure.code === 'command_not_found') {
       // The user's message says what is missing; why it may be missing is the host's business.
       logger.warn(commandNotFoundForHosts(config.name), { server: config.name });

@@ -187,6 +187,60 @@ describe('what a remote failure says', () => {
     await h.finish();
   });
 
+  it('a redirect to another origin: the status and where it points, its token and password redacted', async () => {
+    const location = 'https://user:pa55@login.example/authorize?token=sk-live-9d8c&next=%2Fmcp';
+    const { h, site } = await web({
+      status: 302,
+      contentType: 'text/html',
+      body: NOT_FOUND_PAGE,
+      headers: { location },
+    });
+    await h.registry.connectAll(
+      [
+        h.healthy(),
+        h.remote('moved', 'http', `${site.origin}/mcp`),
+        h.remote('old', 'sse', `${site.origin}/sse`),
+      ],
+      'user',
+    );
+    const to =
+      'https://user:***@login.example/authorize?token=***&next=***, which was not followed';
+    for (const [name, request] of [
+      ['moved', `POST ${site.origin}/mcp`],
+      ['old', `GET ${site.origin}/sse (the SSE event stream)`],
+    ]) {
+      const status = h.status(name as string);
+      if (status.state !== 'failed') throw new Error(`expected failed, got ${status.state}`);
+      expect(status.error.code).toBe('connect_failed');
+      expect(status.error.message).toContain(
+        `the server answered ${request} with HTTP 302 Found to ${to}`,
+      );
+      expect(status.error.message).toContain('put it in "url"');
+      expect(status.error.message).not.toContain('sk-live-9d8c');
+      expect(status.error.message).not.toContain('pa55');
+    }
+    await h.finish();
+  });
+
+  it('5 MB of garbage on an SSE stream: says no valid event came, not "SSE error: undefined"', async () => {
+    const { h, site } = await web({
+      status: 200,
+      contentType: 'text/event-stream',
+      body: 'garbage '.repeat(640 * 1024),
+    });
+    await h.registry.connectAll(
+      [h.healthy(), h.remote('noise', 'sse', `${site.origin}/sse`)],
+      'user',
+    );
+    const status = h.status('noise');
+    if (status.state !== 'failed') throw new Error(`expected failed, got ${status.state}`);
+    expect(status.error).toEqual({
+      code: 'connect_failed',
+      message: `MCP server "noise" failed to connect: the event stream of GET ${site.origin}/sse sent no valid "endpoint" event before it ended: it is not an MCP SSE endpoint, or its event stream is malformed. Check "url" (and whether the server uses Streamable HTTP: "type": "http").`,
+    });
+    await h.finish();
+  });
+
   it('a URL that serves a web page with 200: one line saying it is not an MCP endpoint', async () => {
     const { h, site } = await web({ status: 200, contentType: 'text/html', body: NOT_FOUND_PAGE });
     const { ms } = await timed(

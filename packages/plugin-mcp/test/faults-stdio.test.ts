@@ -163,6 +163,45 @@ describe('faults during a call', () => {
   });
 });
 
+describe('a line over the 64 MiB bound', () => {
+  const over = `--bytes=${64 * 1024 * 1024 + 1024 * 1024}`;
+  const said = 'wrote more than 64 MiB (67108864 bytes) on stdout without a newline';
+
+  it('while connecting: failed, saying the line was too long and the server was stopped', async () => {
+    const h = start();
+    await h.registry.connectAll(
+      [h.healthy(), h.stdio('flood', 'endless-line', {}, [over])],
+      'user',
+    );
+    const status = h.status('flood');
+    if (status.state !== 'failed') throw new Error(`expected failed, got ${status.state}`);
+    expect(status.error.code).toBe('connect_failed');
+    expect(status.error.message).toContain(`"flood" failed to connect: the server ${said}`);
+    expect(status.error.message).toContain('so the server was stopped');
+    expect(status.error.message).not.toContain('closed the connection');
+    await h.finish();
+  });
+
+  it('in a tool answer: the call fails and the state says why the server was stopped', async () => {
+    const h = start();
+    await h.registry.connectAll(
+      [h.healthy(), h.stdio('flood', 'endless-call', {}, [over])],
+      'user',
+    );
+    const lost: string[] = [];
+    h.registry.onStatus((status) => {
+      if (status.name === 'flood' && status.state === 'reconnecting')
+        lost.push(status.error.message);
+    });
+    const { error } = await timed(h.call('flood', 'work'));
+    expect(isMcpError(error, 'connection_closed')).toBe(true);
+    await h.waitForState('flood', 'connected', 10_000);
+    expect(lost[0]).toContain(`"flood" ${said}`);
+    expect(lost[0]).toContain('so the server was stopped; reconnecting in the background');
+    await h.finish();
+  });
+});
+
 describe('a server that dies, and the watchdog', () => {
   it('crash mid-call: the call fails at once, the server is reconnecting, then connected again', async () => {
     const h = start();

@@ -38,6 +38,7 @@ export {
   type AddServerInput,
   type AddServerResult,
   addServer,
+  ENTRY_LIMITS,
   isMcpConfigWriteError,
   McpConfigWriteError,
   type McpConfigWriteErrorCode,
@@ -46,6 +47,7 @@ export {
   type RemoveServerResult,
   removeServer,
   SERVER_NAME_PATTERN,
+  sizeText,
 } from './mcp-config-write.js';
 export { pluginsDir } from './plugin-servers.js';
 export { HOST_NAMESPACE_PATTERN, PLUGIN_NAME_PATTERN } from './server-names.js';

@@ -38,6 +38,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isInfraError, withFileLock, writeFileAtomic } from '@epoch-agent/infra';
 import { type McpConfigLoad, type McpServerConfig, parseMcpConfig } from '@epoch-agent/plugin-mcp';
+import { entryOverLimit } from './config-edit/entry-limits.js';
 import { McpConfigWriteError } from './config-edit/errors.js';
 import type { Insertion } from './config-edit/insert-member.js';
 import {
@@ -50,6 +51,7 @@ import {
 import { planAdd } from './config-edit/plan-add.js';
 import { type Deletion, planRemove } from './config-edit/plan-remove.js';
 
+export { ENTRY_LIMITS, sizeText } from './config-edit/entry-limits.js';
 export {
   isMcpConfigWriteError,
   McpConfigWriteError,
@@ -141,6 +143,7 @@ export function addServerToText(
   server: AddServerInput,
 ): { readonly text: string; readonly inserted: Insertion; readonly config: McpServerConfig } {
   checkName(server.name, file);
+  checkSize(server, file);
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = text.slice(bom.length);
   const plan = planAdd(body, file, server.name, renderServer(server.name, entryOf(server)));
@@ -172,6 +175,18 @@ function checkName(name: string, file: string): void {
     'invalid_name',
     `server name ${JSON.stringify(name)} can only use letters, digits, "_" and "-" (it becomes part of tool names like mcp__<server>__<tool>, which model providers restrict); choose another name.`,
     { file, server: name },
+  );
+}
+
+function checkSize(server: AddServerInput, file: string): void {
+  const over = entryOverLimit(server.name, entryOf(server));
+  if (over === undefined) return;
+  // A name over the bound is not repeated: the message would be that long.
+  const who = over.path === 'servers' ? 'the server' : `server "${server.name}"`;
+  throw new McpConfigWriteError(
+    'too_large',
+    `${who} was not added to ${file}: ${over.message} Shorten it, or keep what is that large in a file the server reads.`,
+    { file, server: server.name, field: over.path },
   );
 }
 

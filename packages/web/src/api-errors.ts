@@ -38,6 +38,7 @@ const CONFIG_WRITE_STATUS: Record<McpConfigWriteErrorCode, ContentfulStatusCode>
   invalid_shape: 409,
   invalid_encoding: 409,
   lock_timeout: 503,
+  too_large: 413,
 };
 
 const RUNTIME_STATUS: Record<RuntimeErrorCode, ContentfulStatusCode> = {
@@ -105,6 +106,8 @@ function fieldsOf(
       return { fields: { name: error.message } };
     case 'invalid_server':
       return { fields: diagnosticFields(diagnostics, error.server) };
+    case 'too_large':
+      return { fields: { [formField(error.field ?? '', error.server)]: error.message } };
     default:
       return {};
   }
@@ -116,14 +119,15 @@ function diagnosticFields(
   server: string | undefined,
 ): Partial<Record<AddServerField, string>> {
   const fields: Partial<Record<AddServerField, string>> = {};
-  const prefix = `servers.${server}.`;
-  for (const { path, message } of diagnostics) {
-    const field = path.startsWith(prefix) ? /^[a-z]+/.exec(path.slice(prefix.length))?.[0] : '';
-    const key: AddServerField =
-      field === 'command' || field === 'args' || field === 'url' || field === 'env'
-        ? field
-        : 'name';
-    fields[key] ??= message;
-  }
+  for (const { path, message } of diagnostics) fields[formField(path, server)] ??= message;
   return fields;
+}
+
+/** The form field a path of the new server is under (`servers.x.args[0]`: args); else the name. */
+function formField(path: string, server: string | undefined): AddServerField {
+  const prefix = `servers.${server}.`;
+  const field = path.startsWith(prefix) ? /^[a-z]+/.exec(path.slice(prefix.length))?.[0] : '';
+  return field === 'command' || field === 'args' || field === 'url' || field === 'env'
+    ? field
+    : 'name';
 }

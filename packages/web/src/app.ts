@@ -12,9 +12,10 @@
 // Every request passes the Host and Origin checks, every /api/* call the launch's token (guard.ts).
 import { existsSync } from 'node:fs';
 import type { Logger } from '@epoch-agent/infra';
-import type { Runtime } from '@epoch-agent/runtime';
+import { ENTRY_LIMITS, type Runtime, sizeText } from '@epoch-agent/runtime';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { checkAddRequest } from './add-request.js';
 import { type ApiError, apiError, fromError } from './api-errors.js';
@@ -73,7 +74,25 @@ export function createApp(parts: AppParts): Hono {
     ),
   );
 
-  app.post('/api/mcp', async (c) => {
+  // The body carries one entry, so it has the entry's bound (its strings have theirs, which the
+  // runtime checks); a larger one is refused before it is read into memory.
+  const entryBody = bodyLimit({
+    maxSize: ENTRY_LIMITS.entryBytes,
+    onError: (c) => {
+      // The rest of the body is never read, so the connection cannot carry another request.
+      c.header('connection', 'close');
+      return send(
+        c,
+        apiError(
+          413,
+          'too_large',
+          `The server was not added: the request body is over ${sizeText(ENTRY_LIMITS.entryBytes)}, the most a server's entry may be. Nothing was written.`,
+        ),
+      );
+    },
+  });
+
+  app.post('/api/mcp', entryBody, async (c) => {
     if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
       return send(
         c,

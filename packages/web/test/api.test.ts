@@ -261,6 +261,36 @@ describe('POST /api/mcp', () => {
     expect(await readFile(file, 'utf8')).toBe(original);
   });
 
+  it('413 for a body over 1 MiB or one field over 64 KiB, naming the field; nothing is written', async () => {
+    const big = await web.api('/api/mcp', {
+      method: 'POST',
+      json: { name: 'big', transport: 'stdio', command: 'node', args: ['y'.repeat(2_000_000)] },
+    });
+    expect(big.status).toBe(413);
+    const bigError = await errorOf(big);
+    expect(bigError.code).toBe('too_large');
+    expect(bigError.message).toContain('over 1 MiB (1048576 bytes)');
+
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ command: process.execPath, args: ['-y', 'z'.repeat(70_000)] }, 'args', 'args[1]'],
+      [{ command: process.execPath, env: { TOKEN: 'z'.repeat(70_000) } }, 'env', 'env.TOKEN'],
+    ];
+    for (const [fields, field, path] of cases) {
+      const response = await web.api('/api/mcp', {
+        method: 'POST',
+        json: { name: 'long', transport: 'stdio', ...fields },
+      });
+      expect(response.status, path).toBe(413);
+      const error = await errorOf(response);
+      expect(error.code).toBe('too_large');
+      expect(error.fields?.[field as 'args']).toContain(
+        `servers.long.${path} is 70000 bytes; one field may hold at most 64 KiB (65536 bytes)`,
+      );
+      expect(error.message).not.toContain('zzzz');
+    }
+    expect(await readFile(file, 'utf8')).toBe(original);
+  });
+
   it('409 for a name a user, plugin or host server already has; the file is untouched', async () => {
     for (const [name, holder] of [
       ['everything', file],

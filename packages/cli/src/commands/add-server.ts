@@ -30,7 +30,7 @@ export async function addAndCheck(
     return fail(
       io,
       invocation,
-      error.code === 'invalid_name' ? EXIT.usage : EXIT.failed,
+      error.code === 'invalid_name' || error.code === 'too_large' ? EXIT.usage : EXIT.failed,
       { code: error.code, message: `${error.message}${detail}`, file: error.file, problems },
       words,
     );

@@ -11,11 +11,14 @@ import type { TokenStore } from '../oauth/token-store.js';
 import type { Scrubber } from '../secrets.js';
 import { assertNever, type McpServerConfig, type StdioServerConfig } from '../types.js';
 import type { ReapOptions } from './reap.js';
+import type { Redirect } from './redirects.js';
 
 export interface McpTransportHandle {
   readonly transport: Transport;
   /** The server's last stderr lines (stdio); always empty for remote servers. */
   stderrTail(): string;
+  /** Remote: the redirect the server's last answer was, if it was one (the SDK names only its status). */
+  lastRedirect?(): Redirect | undefined;
   /**
    * Ends the connection for good. stdio: closeTransportAndReap (stdin EOF, grace, SIGTERM to the
    * group, grace, SIGKILL of whatever of the tree is left); a second call skips the grace periods.

@@ -9,6 +9,24 @@
  */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * A line outgrew MAX_MESSAGE_BYTES: the stream cannot be re-synchronised, so the transport stops
+ * the server. Its own class, so that what reports the end of the server says this, not "the
+ * server closed the connection" (which is what the SDK sees next).
+ */
+const TOO_LONG = `wrote more than 64 MiB (${MAX_MESSAGE_BYTES} bytes) on stdout without a newline; no line that long is read as a message, so the server was stopped`;
+
+export class MessageTooLongError extends Error {
+  override readonly name = 'MessageTooLongError';
+  readonly limitBytes = MAX_MESSAGE_BYTES;
+  /** What the server did, as the rest of a sentence about it ("MCP server "x" <did>"). */
+  readonly did = TOO_LONG;
+
+  constructor() {
+    super(`the server ${TOO_LONG}`);
+  }
+}
+
 const CR = 0x0d;
 
 export class MessageLines {
@@ -37,9 +55,7 @@ export class MessageLines {
       this.#pendingBytes += chunk.length - start;
       if (this.#pendingBytes > MAX_MESSAGE_BYTES) {
         this.clear();
-        throw new Error(
-          `a message from the server exceeded ${MAX_MESSAGE_BYTES} bytes without a newline`,
-        );
+        throw new MessageTooLongError();
       }
       this.#pending.push(chunk.subarray(start));
     }

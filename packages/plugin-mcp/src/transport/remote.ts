@@ -13,22 +13,24 @@ import { TokenStore } from '../oauth/token-store.js';
 import type { RemoteServerConfig } from '../types.js';
 import type { CreateTransportOptions, McpTransportHandle } from './create.js';
 import { endSession } from './end-session.js';
+import { type RedirectRecorder, recordRedirects } from './redirects.js';
 import { answerBrokenStreams } from './request-streams.js';
 
 export function remoteTransport(
   config: RemoteServerConfig<'sse' | 'http'>,
   options: CreateTransportOptions,
 ): McpTransportHandle {
+  const { fetch, ...rest } = remoteOptions(config, options);
+  const redirects = recordRedirects(fetch);
+  const sdkOptions = { ...rest, fetch: redirects.fetch };
   if (config.transport === 'sse') {
-    return remoteHandle(
-      new SSEClientTransport(new URL(config.url), remoteOptions(config, options)),
-    );
+    return remoteHandle(new SSEClientTransport(new URL(config.url), sdkOptions), redirects);
   }
   const transport = answerBrokenStreams(
-    new StreamableHTTPClientTransport(new URL(config.url), remoteOptions(config, options)),
+    new StreamableHTTPClientTransport(new URL(config.url), sdkOptions),
   );
   const site = { server: config.name, logger: options.logger, scrub: options.scrub };
-  return remoteHandle(transport, () => endSession(transport, site));
+  return remoteHandle(transport, redirects, () => endSession(transport, site));
 }
 
 // `requestInit.headers` is what both SDK transports put on every request they make: the SSE GET
@@ -54,12 +56,14 @@ function remoteOptions(
 /** `leave`: what to tell the server before the transport closes (Streamable HTTP: end-session.ts). */
 function remoteHandle(
   transport: Transport,
+  redirects: RedirectRecorder,
   leave: () => Promise<void> = async () => {},
 ): McpTransportHandle {
   let closing = false;
   return {
     transport,
     stderrTail: () => '',
+    lastRedirect: redirects.last,
     close: async () => {
       // The second close: at once, which also aborts a goodbye still waiting for its answer.
       if (closing) return transport.close();

@@ -24,6 +24,8 @@ export type Fault =
   | 'none'
   | 'crash-at-start'
   | 'hang-initialize'
+  | 'endless-line'
+  | 'endless-call'
   | 'hang-tool'
   | 'crash-mid-call'
   | 'garbage'

@@ -12,7 +12,13 @@ export interface RunningWebServer {
 }
 
 export type WebAnswer =
-  | { readonly status: number; readonly contentType: string; readonly body: string }
+  | {
+      readonly status: number;
+      readonly contentType: string;
+      readonly body: string;
+      /** More headers of the answer (a redirect's Location). */
+      readonly headers?: Readonly<Record<string, string>>;
+    }
   /** Accept the request and never answer it. */
   | 'silence';
 
@@ -33,7 +39,9 @@ export async function startWebServer(answer: WebAnswer): Promise<RunningWebServe
       open.add(res);
       return;
     }
-    res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
+    res
+      .writeHead(answer.status, { ...answer.headers, 'content-type': answer.contentType })
+      .end(answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -19,7 +19,9 @@ export type McpConfigWriteErrorCode =
   /** The server as given would not load (empty command, a URL that is not http(s), …); see `diagnostics`. */
   | 'invalid_server'
   /** Another process held `<file>.lock` for the whole wait. */
-  | 'lock_timeout';
+  | 'lock_timeout'
+  /** A string of the new server, or its whole entry, is over ENTRY_LIMITS; `field` says which. */
+  | 'too_large';
 
 export interface McpConfigWriteErrorData {
   readonly file: string;
@@ -27,6 +29,8 @@ export interface McpConfigWriteErrorData {
   readonly server?: string;
   /** The loader's diagnostics, for `syntax_error` and `invalid_server`; empty otherwise. */
   readonly diagnostics?: readonly Diagnostic[];
+  /** The path of the field at fault (`servers.x.args[0]`), for `too_large`. */
+  readonly field?: string;
 }
 
 export class McpConfigWriteError extends Error {
@@ -35,6 +39,7 @@ export class McpConfigWriteError extends Error {
   readonly file: string;
   readonly server: string | undefined;
   readonly diagnostics: readonly Diagnostic[];
+  readonly field: string | undefined;
 
   constructor(code: McpConfigWriteErrorCode, message: string, data: McpConfigWriteErrorData) {
     super(message);
@@ -42,6 +47,7 @@ export class McpConfigWriteError extends Error {
     this.file = data.file;
     this.server = data.server;
     this.diagnostics = data.diagnostics ?? [];
+    this.field = data.field;
   }
 }
 
