@@ -293,7 +293,7 @@ export class StdioTransport implements Transport, ReapableTransport {
     const { name, command } = this.#server;
     return new McpError(
       'too_many_open_files',
-      `MCP server "${name}": command "${command}" was not started: this process can hold ${descriptorBudget.capacity} stdio servers at once within its limit of ${descriptorBudget.limit} open files, and that many are running. ` +
+      `MCP server "${name}": command "${command}" was not started: too many open files. This process can hold ${descriptorBudget.capacity} stdio servers at once within its limit of ${descriptorBudget.limit} open files, and that many are running. ` +
         'Raise the limit (`ulimit -n`) or configure fewer servers.',
       { server: name },
     );
