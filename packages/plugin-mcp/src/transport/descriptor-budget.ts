@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
  * Descriptors left to the rest of the process (its HTTP sockets, files, the reaper's reads of
  * /proc) when every slot is taken.
  */
-const RESERVE = 64;
+export const RESERVE = 64;
 
 /** What a start holds until its server's pipes are gone. */
 export interface DescriptorSlot {

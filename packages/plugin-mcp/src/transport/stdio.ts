@@ -345,7 +345,8 @@ function isJsonRpc(value: unknown): value is JSONRPCMessage {
 }
 
 function hasPipes(child: ChildProcess): child is ChildProcessWithoutNullStreams {
-  return child.stdin !== null && child.stdout !== null && child.stderr !== null;
+  // Undefined rather than null when Node gave up before making them (EMFILE).
+  return child.stdin != null && child.stdout != null && child.stderr != null;
 }
 
 /** Resolves at the stream's end, or after DRAIN_MS if something we could not reap still holds it. */
