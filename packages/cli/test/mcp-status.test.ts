@@ -3,11 +3,12 @@
 // exist, and one that crashes after writing to stderr. Config files live in a temp dir, EPOCH_HOME
 // too.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVERYTHING_ENTRY, type RunningEverything, startEverything } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesWith } from './processes.js';
 import { runCli } from './run-cli.js';
 
 const SECRET = 'sk-live-status-must-not-print-7';
@@ -72,16 +73,6 @@ const status = (file: string, ...flags: string[]) =>
     env: { EPOCH_HOME: join(dir, 'home') },
     columns: 80,
   });
-
-/** The processes whose command line holds `marker` (Linux /proc). */
-async function processesWith(marker: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const pid of (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry))) {
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(marker)) found.push(pid);
-  }
-  return found;
-}
 
 /** The lines under `Tools of <server> (n):`, up to the next blank line. */
 function toolLines(out: string, server: string): string[] {

@@ -2,6 +2,7 @@
 // it started survives: pids the fixture recorded, checked by their start time so a reused pid is
 // never taken for a survivor.
 import { readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 
 export interface ProcessIdentity {
   readonly pid: number;
@@ -44,4 +45,14 @@ export function killAll(processes: readonly ProcessIdentity[]): void {
       // gone meanwhile
     }
   }
+}
+
+/** The processes whose command line holds `marker`: what is left of servers started with it. */
+export async function processesWith(marker: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry))) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(marker)) found.push(pid);
+  }
+  return found;
 }

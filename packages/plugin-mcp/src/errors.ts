@@ -6,6 +6,9 @@ export type McpErrorCode =
   | 'command_not_found'
   /** The process could not be started for another reason (EACCES, bad cwd, ...). */
   | 'spawn_failed'
+  /** The process is out of file descriptors (EMFILE at spawn), or holds as many stdio servers as its
+   * open-files limit (`ulimit -n`) allows, so this one was not started. */
+  | 'too_many_open_files'
   /** A check before spawning or connecting failed: the command is not executable, `cwd` is not a
    * directory, the URL does not parse, or nothing accepts TCP connections at its host:port. */
   | 'preflight_failed'

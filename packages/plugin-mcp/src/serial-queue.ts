@@ -1,20 +1,31 @@
 // Runs tasks one at a time, in the order they came: how calls reach a server that did not declare
 // `supports_parallel`. A waiting task whose signal aborts leaves the queue without ever running, so
-// a stopped turn never reaches the server late; close() rejects everything still waiting.
+// a stopped turn never reaches the server late; close() rejects everything still waiting. With a
+// `concurrency` above 1 it bounds how many run at once instead (stdio starts, session.ts).
 
 interface Waiter {
   readonly start: () => void;
   readonly reject: (error: unknown) => void;
 }
 
+export interface SerialQueueOptions {
+  /** How many tasks run at once. Default 1. */
+  readonly concurrency?: number;
+}
+
 export class SerialQueue {
-  #busy = false;
+  readonly #concurrency: number;
+  #running = 0;
   readonly #waiting: Waiter[] = [];
+
+  constructor(options: SerialQueueOptions = {}) {
+    this.#concurrency = options.concurrency ?? 1;
+  }
 
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     // Nothing runs or waits (the usual case): the task starts now, with nothing to keep for it.
-    if (!this.#busy && this.#waiting.length === 0) return this.#start(task);
+    if (this.#running < this.#concurrency && this.#waiting.length === 0) return this.#start(task);
     return new Promise<T>((resolve, reject) => {
       const onAbort = (): void => {
         const index = this.#waiting.indexOf(waiter);
@@ -44,10 +55,10 @@ export class SerialQueue {
   }
 
   #start<T>(task: () => Promise<T>): Promise<T> {
-    this.#busy = true;
+    this.#running += 1;
     const running = task();
     const release = (): void => {
-      this.#busy = false;
+      this.#running -= 1;
       this.#next();
     };
     running.then(release, release);
@@ -55,7 +66,7 @@ export class SerialQueue {
   }
 
   #next(): void {
-    if (this.#busy) return;
+    if (this.#running >= this.#concurrency) return;
     this.#waiting.shift()?.start();
   }
 }

@@ -15,6 +15,7 @@ import { explainStdioFailure, preflight } from './preflight.js';
 import { requestError } from './request-errors.js';
 import { messageOf, remoteUrl } from './request-options.js';
 import type { Scrubber } from './secrets.js';
+import { SerialQueue } from './serial-queue.js';
 import { type ToolCallResult, toolCallResultSchema } from './tool-result.js';
 import type { McpTransportFactory, McpTransportHandle } from './transport/create.js';
 import { MessageTooLongError } from './transport/message-lines.js';
@@ -216,8 +217,33 @@ export type OpenOutcome =
 const TIMED_OUT = 'connect_timeout';
 const CLOSED = 'closed';
 
-/** Opens one session within connect_timeout. Never rejects: a failure is an outcome. */
-export async function openSession(options: OpenSessionOptions): Promise<OpenOutcome> {
+/**
+ * Stdio servers whose start (spawn, initialize, first tools/list) runs at once, across the process.
+ * Enough to hide each server's start-up latency; few enough that, with thousands configured, the
+ * event loop still reads the answers of the ones already started within their connect_timeout
+ * instead of spending it spawning the rest.
+ */
+const STDIO_STARTS = 32;
+const stdioStarts = new SerialQueue({ concurrency: STDIO_STARTS });
+
+/**
+ * Opens one session within connect_timeout. Never rejects: a failure is an outcome. A stdio server
+ * waits for its turn among the starts first; its connect_timeout runs from its own start.
+ */
+export function openSession(options: OpenSessionOptions): Promise<OpenOutcome> {
+  if (options.config.transport !== 'stdio') return openNow(options);
+  return stdioStarts
+    .run(() => openNow(options), options.signal)
+    .catch(
+      (error: unknown): OpenOutcome => ({
+        ok: false,
+        error: closedWhileConnecting(options.config.name, error),
+        stderrTail: '',
+      }),
+    );
+}
+
+async function openNow(options: OpenSessionOptions): Promise<OpenOutcome> {
   const { config, logger, scrub } = options;
   const attempt = new AbortController();
   const onClose = (): void => attempt.abort(CLOSED);

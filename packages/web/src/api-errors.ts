@@ -60,6 +60,7 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   // The rest are a server's failures, which statuses report; a request that meets one is a 502.
   command_not_found: 502,
   spawn_failed: 502,
+  too_many_open_files: 502,
   preflight_failed: 502,
   connect_timeout: 502,
   request_timeout: 502,

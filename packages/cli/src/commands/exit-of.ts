@@ -10,6 +10,7 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   login_timeout: EXIT.needsLogin,
   command_not_found: EXIT.unreachable,
   spawn_failed: EXIT.unreachable,
+  too_many_open_files: EXIT.unreachable,
   preflight_failed: EXIT.unreachable,
   connect_timeout: EXIT.unreachable,
   connect_failed: EXIT.unreachable,

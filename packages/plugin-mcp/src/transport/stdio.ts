@@ -19,6 +19,7 @@ import spawn from 'cross-spawn';
 import { McpError } from '../errors.js';
 import type { Scrubber } from '../secrets.js';
 import { assertNever, type StdioServerConfig } from '../types.js';
+import { type DescriptorSlot, descriptorBudget } from './descriptor-budget.js';
 import { MessageLines } from './message-lines.js';
 import { identify, type TrackedProcess } from './process-tree.js';
 import { type ReapableTransport, type ReapOptions, reapTransport } from './reap.js';
@@ -68,6 +69,8 @@ export class StdioTransport implements Transport, ReapableTransport {
   #started: Promise<void> | undefined;
   #leader: TrackedProcess | undefined;
   #exited: Promise<void> = Promise.resolve();
+  /** Held from the spawn until the server's pipes are destroyed. */
+  #slot: DescriptorSlot | undefined;
   #closeEmitted = false;
 
   constructor(options: StdioTransportOptions) {
@@ -150,24 +153,45 @@ export class StdioTransport implements Transport, ReapableTransport {
       stderr.destroy();
       this.#stderr.end();
     }
+    this.#slot?.release();
     this.#lines.clear();
     this.#emitClose();
   }
 
   async #spawn(): Promise<void> {
     if (this.#state.kind !== 'new') throw this.#notConnected();
+    const slot = descriptorBudget.take();
+    if (slot === undefined) {
+      this.#state = { kind: 'spawnFailed' };
+      throw this.#noSlot();
+    }
+    this.#slot = slot;
     const { command, args, env, cwd } = this.#server;
-    const child = spawn(command, args, {
-      env: childEnvironment(env),
-      ...(cwd === undefined ? {} : { cwd }),
-      stdio: 'pipe',
-      shell: false,
-      // PLATFORM: POSIX only. `detached` makes the server the leader of a new session and process
-      // group, so one signal reaches every helper it starts; on Windows it would open a console.
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-    });
-    if (!hasPipes(child)) throw new Error('spawn with stdio "pipe" returned a child without pipes');
+    let child: ChildProcess;
+    try {
+      child = slot.spawn(() =>
+        spawn(command, args, {
+          env: childEnvironment(env),
+          ...(cwd === undefined ? {} : { cwd }),
+          stdio: 'pipe',
+          shell: false,
+          // PLATFORM: POSIX only. `detached` makes the server the leader of a new session and
+          // process group, so one signal reaches every helper it starts; on Windows it would open
+          // a console.
+          detached: process.platform !== 'win32',
+          windowsHide: true,
+        }),
+      );
+    } catch (error) {
+      throw this.#failSpawn(error as NodeJS.ErrnoException);
+    }
+    if (!hasPipes(child)) {
+      // Out of descriptors (EMFILE, ENFILE): Node gives back a child without pipes or a process
+      // and reports why in an 'error' event on the next tick.
+      return new Promise((_, reject) => {
+        child.once('error', (error: NodeJS.ErrnoException) => reject(this.#failSpawn(error)));
+      });
+    }
     this.#state = { kind: 'running', child };
     child.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
     child.stderr.on('data', (chunk: Buffer) => this.#stderr.write(chunk));
@@ -190,13 +214,19 @@ export class StdioTransport implements Transport, ReapableTransport {
       child.once('spawn', () => resolve());
       child.once('error', (error: NodeJS.ErrnoException) => {
         if (child.pid !== undefined) return this.onerror?.(error);
-        if (this.#state.kind === 'running') this.#state = { kind: 'spawnFailed' };
         child.stdin.destroy();
         child.stdout.destroy();
         child.stderr.destroy();
-        reject(this.#spawnError(error));
+        reject(this.#failSpawn(error));
       });
     });
+  }
+
+  /** No process was started: its pipes are gone (or never were), so its slot goes back. */
+  #failSpawn(error: NodeJS.ErrnoException): McpError {
+    if (this.#state.kind !== 'closed') this.#state = { kind: 'spawnFailed' };
+    this.#slot?.release();
+    return this.#spawnError(error);
   }
 
   #onStdout(chunk: Buffer): void {
@@ -237,6 +267,15 @@ export class StdioTransport implements Transport, ReapableTransport {
 
   #spawnError(error: NodeJS.ErrnoException): McpError {
     const { name, command, cwd } = this.#server;
+    if (error.code === 'EMFILE' || error.code === 'ENFILE') {
+      const scope = error.code === 'EMFILE' ? 'this process' : 'the system';
+      return new McpError(
+        'too_many_open_files',
+        `MCP server "${name}": could not start command "${command}": ${scope} ran out of file descriptors (${error.code}: too many open files${limitNote()}). ` +
+          'Raise the limit (`ulimit -n`) or configure fewer servers.',
+        { server: name, cause: error },
+      );
+    }
     // Node reports a missing cwd as ENOENT too; only a missing command is "not found on PATH".
     if (error.code === 'ENOENT' && (cwd === undefined || existsSync(cwd))) {
       return commandNotFound(name, command, error);
@@ -247,6 +286,16 @@ export class StdioTransport implements Transport, ReapableTransport {
       `MCP server "${name}": could not start command "${command}"${where}: ${error.code ?? error.message}. ` +
         'Check that "command" is an executable and that "cwd" exists.',
       { server: name, cause: error },
+    );
+  }
+
+  #noSlot(): McpError {
+    const { name, command } = this.#server;
+    return new McpError(
+      'too_many_open_files',
+      `MCP server "${name}": command "${command}" was not started: too many open files. This process can hold ${descriptorBudget.capacity} stdio servers at once within its limit of ${descriptorBudget.limit} open files, and that many are running. ` +
+        'Raise the limit (`ulimit -n`) or configure fewer servers.',
+      { server: name },
     );
   }
 
@@ -282,6 +331,11 @@ export class StdioTransport implements Transport, ReapableTransport {
   }
 }
 
+function limitNote(): string {
+  const { limit } = descriptorBudget;
+  return limit === undefined ? '' : `, limit ${limit}`;
+}
+
 function isJsonRpc(value: unknown): value is JSONRPCMessage {
   return (
     typeof value === 'object' &&
@@ -291,7 +345,8 @@ function isJsonRpc(value: unknown): value is JSONRPCMessage {
 }
 
 function hasPipes(child: ChildProcess): child is ChildProcessWithoutNullStreams {
-  return child.stdin !== null && child.stdout !== null && child.stderr !== null;
+  // Undefined rather than null when Node gave up before making them (EMFILE).
+  return child.stdin != null && child.stdout != null && child.stderr != null;
 }
 
 /** Resolves at the stream's end, or after DRAIN_MS if something we could not reap still holds it. */

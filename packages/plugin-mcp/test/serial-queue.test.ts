@@ -1,0 +1,47 @@
+// SerialQueue with a concurrency above 1: how stdio starts are bounded (session.ts).
+import { describe, expect, it } from 'vitest';
+import { SerialQueue } from '../src/serial-queue.js';
+
+describe('SerialQueue with concurrency', () => {
+  it('runs at most `concurrency` tasks at once, the next starting as one settles', async () => {
+    const queue = new SerialQueue({ concurrency: 2 });
+    let running = 0;
+    let most = 0;
+    const releases: Array<() => void> = [];
+    const task = () =>
+      new Promise<void>((resolve) => {
+        running += 1;
+        most = Math.max(most, running);
+        releases.push(() => {
+          running -= 1;
+          resolve();
+        });
+      });
+    const all = Array.from({ length: 5 }, () => queue.run(task));
+    expect(running).toBe(2);
+    while (releases.length > 0) {
+      releases.shift()?.();
+      await Promise.resolve();
+      await Promise.resolve();
+    }
+    // Each release lets exactly one waiting task start, never more than two in flight.
+    await Promise.all(all);
+    expect(most).toBe(2);
+  });
+
+  it('a waiting task whose signal aborts never runs', async () => {
+    const queue = new SerialQueue({ concurrency: 1 });
+    let release = (): void => {};
+    const first = queue.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const abort = new AbortController();
+    let ran = false;
+    const second = queue.run(async () => {
+      ran = true;
+    }, abort.signal);
+    abort.abort(new Error('closed'));
+    await expect(second).rejects.toThrow('closed');
+    release();
+    await first;
+    expect(ran).toBe(false);
+  });
+});
