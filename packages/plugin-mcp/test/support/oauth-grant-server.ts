@@ -1,8 +1,10 @@
 // An MCP server with its own authorization server and identity provider, all on one 127.0.0.1
 // listener in the test's process, for the grants a client runs by itself (client_credentials,
-// cross-app access). It records every token request (path, Authorization header, form) and the
-// bearer token of every MCP request; the test asserts on what was sent and decides, per token
-// request, whether to grant it.
+// cross-app access) and for interactive logins (dynamic registration, an authorization endpoint
+// that answers at once with a redirect to the callback, revocation). It records every token
+// request (path, Authorization header, form) and the bearer token of every MCP request; the test
+// asserts on what was sent and decides, per token request, whether to grant it — or, as a hostile
+// server, answers any request its own way (`intercept`).
 //
 // Layouts: `prm` — protected-resource metadata at /.well-known/oauth-protected-resource/mcp naming
 // the authorization server `<origin><issuerPath>`; `2025-03-26` — none. Either way the
@@ -15,6 +17,22 @@ export interface TokenRequest {
   readonly path: string;
   readonly authorization: string | undefined;
   readonly form: URLSearchParams;
+}
+
+/** Any request the server received. */
+export interface SeenRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+/** An answer of the test's own instead of the server's. */
+export interface Reply {
+  readonly status: number;
+  readonly headers?: Record<string, string>;
+  /** Sent as it is when a string, as JSON otherwise. */
+  readonly body?: unknown;
 }
 
 export interface OAuthGrantServerOptions {
@@ -33,6 +51,8 @@ export interface OAuthGrantServerOptions {
   readonly expiresIn?: number;
   /** An OAuth error code refuses the request; undefined grants it. Default: grant every one. */
   readonly decide?: (request: TokenRequest) => string | undefined;
+  /** Answers a request before the server does; undefined lets the server answer. */
+  readonly intercept?: (request: SeenRequest) => Reply | undefined;
 }
 
 export interface RunningOAuthGrantServer {
@@ -41,6 +61,10 @@ export interface RunningOAuthGrantServer {
   readonly origin: string;
   readonly issuer: string;
   readonly tokenRequests: TokenRequest[];
+  /** Every request, in order. */
+  readonly requests: SeenRequest[];
+  /** The form of every revocation request. */
+  readonly revocations: URLSearchParams[];
   /** The bearer token of each MCP request that carried one. */
   readonly bearers: string[];
   /** Tokens and ID-JAGs issued so far, in order. */
@@ -54,6 +78,8 @@ export async function startOAuthGrantServer(
   options: OAuthGrantServerOptions = {},
 ): Promise<RunningOAuthGrantServer> {
   const tokenRequests: TokenRequest[] = [];
+  const requests: SeenRequest[] = [];
+  const revocations: URLSearchParams[] = [];
   const bearers: string[] = [];
   const issued: string[] = [];
   const valid = new Set<string>();
@@ -73,6 +99,15 @@ export async function startOAuthGrantServer(
       res
         .writeHead(status, { 'content-type': 'application/json', ...headers })
         .end(JSON.stringify(value));
+    const seen = { method: req.method ?? 'GET', path, headers: req.headers, body };
+    requests.push(seen);
+    const reply = options.intercept?.(seen);
+    if (reply !== undefined) {
+      const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(text);
+      return;
+    }
     if (path === '/.well-known/oauth-protected-resource/mcp' && !legacy) {
       const named = options.prmNamesOrigin ? `${origin}/` : issuer();
       json(200, { resource: `${origin}/mcp`, authorization_servers: [named] });
@@ -83,10 +118,32 @@ export async function startOAuthGrantServer(
         issuer: options.claimedIssuer ?? issuer(),
         authorization_endpoint: `${issuer()}/authorize`,
         token_endpoint: `${issuer()}/token`,
+        registration_endpoint: `${issuer()}/register`,
+        revocation_endpoint: `${issuer()}/revoke`,
+        code_challenge_methods_supported: ['S256'],
         response_types_supported: ['code'],
         grant_types_supported: options.grantTypes ?? ['client_credentials'],
         token_endpoint_auth_methods_supported: options.authMethods ?? ['client_secret_basic'],
       });
+      return;
+    }
+    if (req.method === 'GET' && path === `${issuerPath}/authorize`) {
+      // The user said yes at once: straight back to the callback with a code.
+      const query = new URL(req.url ?? '/', origin).searchParams;
+      const back = new URL(query.get('redirect_uri') ?? '');
+      back.searchParams.set('code', `code-${requests.length}`);
+      back.searchParams.set('state', query.get('state') ?? '');
+      back.searchParams.set('iss', issuer());
+      res.writeHead(302, { location: back.href }).end();
+      return;
+    }
+    if (req.method === 'POST' && path === `${issuerPath}/register`) {
+      json(201, { ...JSON.parse(body), client_id: `client-${requests.length}` });
+      return;
+    }
+    if (req.method === 'POST' && path === `${issuerPath}/revoke`) {
+      revocations.push(new URLSearchParams(body));
+      json(200, {});
       return;
     }
     if (req.method === 'POST' && (path === `${issuerPath}/token` || path === '/idp/token')) {
@@ -112,10 +169,14 @@ export async function startOAuthGrantServer(
         return;
       }
       valid.add(token);
+      // A user's login (a code, or a refresh of one) goes on with a refresh token.
+      const grant = request.form.get('grant_type');
+      const user = grant === 'authorization_code' || grant === 'refresh_token';
       json(200, {
         access_token: token,
         token_type: 'Bearer',
         expires_in: options.expiresIn ?? 3600,
+        ...(user ? { refresh_token: `refresh-${token}` } : {}),
       });
       return;
     }
@@ -141,6 +202,8 @@ export async function startOAuthGrantServer(
     origin,
     issuer: issuer(),
     tokenRequests,
+    requests,
+    revocations,
     bearers,
     issued,
     revokeAll: () => valid.clear(),
@@ -183,7 +246,7 @@ function answerMcp(req: IncomingMessage, res: ServerResponse, body: string): voi
     .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let body = '';
     req.setEncoding('utf8');

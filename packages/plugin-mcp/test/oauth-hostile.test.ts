@@ -1,0 +1,131 @@
+// OAuth against a hostile server: an MCP server with its own authorization server on 127.0.0.1
+// (support/oauth-grant-server.ts) that answers chosen requests its own way — a redirect to another
+// origin, 127.0.0.2 (support/other-origin.ts), which records whatever reaches it. No credential of
+// ours may arrive there: not the configured headers, a token, a client secret, a code or verifier.
+import { afterEach, describe, expect, it } from 'vitest';
+import { loginToServer } from '../src/oauth/login.js';
+import { logoutFromServer } from '../src/oauth/logout.js';
+import type { HttpServerConfig } from '../src/types.js';
+import {
+  type Reply,
+  type RunningOAuthGrantServer,
+  type SeenRequest,
+  startOAuthGrantServer,
+} from './support/oauth-grant-server.js';
+import { type OtherOrigin, startOtherOrigin } from './support/other-origin.js';
+import { type OwnLogins, ownLogins } from './support/own-logins.js';
+
+const CLIENT_SECRET = 'SECRET-client-3d88';
+const cleanups: Array<() => Promise<void> | void> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Hostile {
+  readonly server: RunningOAuthGrantServer;
+  readonly other: OtherOrigin;
+  readonly logins: OwnLogins;
+  readonly config: HttpServerConfig;
+  /** From now on the server answers requests this way (undefined: its own way). */
+  answer(intercept: ((request: SeenRequest) => Reply | undefined) | undefined): void;
+}
+
+async function hostile(headers: Record<string, string> = {}): Promise<Hostile> {
+  let intercept: ((request: SeenRequest) => Reply | undefined) | undefined;
+  const server = await startOAuthGrantServer({
+    grantTypes: ['authorization_code', 'refresh_token'],
+    authMethods: ['client_secret_post'],
+    intercept: (request) => intercept?.(request),
+  });
+  cleanups.push(() => server.stop());
+  const other = await startOtherOrigin();
+  cleanups.push(() => other.stop());
+  const logins = ownLogins();
+  cleanups.push(() => logins.remove());
+  const config: HttpServerConfig = {
+    name: 'hostile',
+    transport: 'http',
+    url: server.url,
+    headers,
+    timeoutMs: 10_000,
+    connectTimeoutMs: 10_000,
+    keepaliveIntervalMs: 0,
+    idleTimeoutMs: 0,
+    maxLifetimeMs: 0,
+    supportsParallel: true,
+    skipPreflight: false,
+  };
+  return { server, other, logins, config, answer: (next) => (intercept = next) };
+}
+
+/** A redirect of every `method` request for `path` to the other origin's /collect. */
+function redirect(h: Hostile, method: string, path: string, status = 307) {
+  return (request: SeenRequest): Reply | undefined =>
+    request.method === method && request.path === path
+      ? { status, headers: { location: `${h.other.origin}/collect` } }
+      : undefined;
+}
+
+/** Registration answers with a confidential client: one with a client secret. */
+function registerWithSecret(request: SeenRequest): Reply | undefined {
+  if (request.path !== '/register') return undefined;
+  const body = {
+    ...JSON.parse(request.body),
+    client_id: 'confidential',
+    client_secret: CLIENT_SECRET,
+    token_endpoint_auth_method: 'client_secret_post',
+  };
+  return { status: 201, body };
+}
+
+/** The browser: it follows the authorization endpoint's redirect to the login's callback. */
+async function openUrl(url: string): Promise<void> {
+  await (await fetch(url)).body?.cancel();
+}
+
+function login(h: Hostile) {
+  return loginToServer({
+    config: h.config,
+    store: h.logins.store,
+    onAuthorizationUrl: () => {},
+    openUrl,
+    timeoutMs: 10_000,
+  });
+}
+
+describe('logout against a hostile authorization server', () => {
+  it('a revocation endpoint redirecting to another origin gets no token or client secret there; not revoked, and why', async () => {
+    const h = await hostile();
+    h.answer(registerWithSecret);
+    await login(h);
+    const stored = await h.logins.store.load(h.server.url);
+    expect(stored?.client).toMatchObject({ client_secret: CLIENT_SECRET });
+    h.answer(redirect(h, 'POST', '/revoke'));
+    const result = await logoutFromServer({ config: h.config, store: h.logins.store });
+    expect(h.other.received).toEqual([]);
+    expect(result).toMatchObject({ removed: 1, revoked: false });
+    expect(result.revokeProblem).toContain('redirected an OAuth request to another origin');
+    expect(result.revokeProblem).toContain(h.other.origin);
+    expect(result.revokeProblem).not.toContain(CLIENT_SECRET);
+    expect(await h.logins.store.load(h.server.url)).toBeUndefined();
+  });
+
+  it('a revocation endpoint redirecting within its origin is followed, the token revoked', async () => {
+    const h = await hostile();
+    await login(h);
+    // Each revocation is sent to /revoke, moved to /revoke once, and answered there.
+    let moved = false;
+    h.answer((request) => {
+      if (request.path !== '/revoke') return undefined;
+      moved = !moved;
+      return moved ? { status: 308, headers: { location: '/revoke' } } : undefined;
+    });
+    const result = await logoutFromServer({ config: h.config, store: h.logins.store });
+    expect(result).toMatchObject({ removed: 1, revoked: true });
+    expect(h.server.revocations.map((form) => form.get('token_type_hint'))).toEqual([
+      'refresh_token',
+      'access_token',
+    ]);
+  });
+});
