@@ -3,8 +3,10 @@
 // origin, 127.0.0.2 (support/other-origin.ts), which records whatever reaches it. No credential of
 // ours may arrive there: not the configured headers, a token, a client secret, a code or verifier.
 import { afterEach, describe, expect, it } from 'vitest';
+import { isMcpError } from '../src/errors.js';
 import { loginToServer } from '../src/oauth/login.js';
 import { logoutFromServer } from '../src/oauth/logout.js';
+import { refreshLogin } from '../src/oauth/refresh.js';
 import type { HttpServerConfig } from '../src/types.js';
 import {
   type Reply,
@@ -15,6 +17,8 @@ import {
 import { type OtherOrigin, startOtherOrigin } from './support/other-origin.js';
 import { type OwnLogins, ownLogins } from './support/own-logins.js';
 
+const API_KEY = 'SECRET-api-key-51c2';
+const STATIC_AUTH = 'Bearer SECRET-static-9e07';
 const CLIENT_SECRET = 'SECRET-client-3d88';
 const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -127,5 +131,55 @@ describe('logout against a hostile authorization server', () => {
       'refresh_token',
       'access_token',
     ]);
+  });
+});
+
+describe('a login against a hostile server', () => {
+  it('the first unauthenticated request does not follow a cross-origin redirect with the configured headers', async () => {
+    const h = await hostile({ 'x-api-key': API_KEY, authorization: STATIC_AUTH });
+    h.answer(redirect(h, 'POST', '/mcp'));
+    const error = await login(h).catch((e: unknown) => e);
+    expect(isMcpError(error, 'redirect_refused')).toBe(true);
+    expect((error as Error).message).toContain(h.other.origin);
+    expect(h.other.received).toEqual([]);
+  });
+
+  it.each([
+    ['registration', '/register'],
+    ['the code exchange', '/token'],
+  ])(
+    '%s redirecting to another origin: refused, nothing sent there, nothing stored',
+    async (_what, path) => {
+      const h = await hostile();
+      h.answer(redirect(h, 'POST', path));
+      const error = await login(h).catch((e: unknown) => e);
+      expect(isMcpError(error, 'redirect_refused')).toBe(true);
+      expect(h.other.received).toEqual([]);
+      expect(await h.logins.store.load(h.server.url)).toBeUndefined();
+    },
+  );
+});
+
+describe('a refresh against a hostile authorization server', () => {
+  it('a token endpoint redirecting a refresh to another origin gets no refresh token there; the login is kept', async () => {
+    const h = await hostile();
+    h.answer(registerWithSecret);
+    await login(h);
+    const stored = await h.logins.store.load(h.server.url);
+    if (stored?.tokens === undefined) throw new Error('the login stored no tokens');
+    h.answer((request) =>
+      request.path === '/token' && request.body.includes('grant_type=refresh_token')
+        ? { status: 307, headers: { location: `${h.other.origin}/collect` } }
+        : undefined,
+    );
+    const error = await refreshLogin(
+      { server: 'hostile', store: h.logins.store },
+      stored,
+      stored.tokens.access_token,
+    ).catch((e: unknown) => e);
+    expect(isMcpError(error, 'oauth_failed')).toBe(true);
+    expect((error as Error).message).toContain('redirected an OAuth request to another origin');
+    expect(h.other.received).toEqual([]);
+    expect((await h.logins.store.load(h.server.url))?.tokens).toEqual(stored.tokens);
   });
 });

@@ -25,6 +25,7 @@ import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';
 import { MAX_ROUNDS } from './entry.js';
 import { legacyIssuerDiscovery } from './legacy-issuer.js';
+import { oauthFetch } from './oauth-fetch.js';
 import { LoginProvider } from './provider.js';
 import { TokenStore } from './token-store.js';
 
@@ -84,8 +85,13 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
   const stop = (): void => deadline.abort(options.signal?.reason);
   if (options.signal?.aborted) stop();
   options.signal?.addEventListener('abort', stop, { once: true });
-  const fetchFn: FetchLike = (url, init) =>
-    fetch(url, { ...init, signal: anySignal(deadline.signal, init?.signal) });
+  // Every request of the login carries a secret (the configured headers, the client's, the code):
+  // none follows a redirect to another origin.
+  const fetchFn = oauthFetch({
+    server: name,
+    fetchFn: (url, init) =>
+      fetch(url, { ...init, signal: anySignal(deadline.signal, init?.signal) }),
+  });
   const provider = new LoginProvider({
     serverUrl: config.url,
     oauth: config.oauth,
