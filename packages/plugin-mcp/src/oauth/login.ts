@@ -96,6 +96,7 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
     serverUrl: config.url,
     oauth: config.oauth,
     store,
+    signal: deadline.signal,
     onAuthorizationUrl: async (url) => {
       options.onAuthorizationUrl(url.href);
       await options.openUrl(url.href).catch((error: unknown) =>

@@ -25,6 +25,8 @@ export interface LoginProviderOptions {
   readonly store: TokenStore;
   /** Send the user to this URL (print it, open a browser). */
   readonly onAuthorizationUrl: (url: URL) => void | Promise<void>;
+  /** The login's end (Ctrl-C, its deadline, its caller): once aborted, nothing more is saved. */
+  readonly signal: AbortSignal;
 }
 
 export class LoginProvider implements OAuthClientProvider {
@@ -134,9 +136,13 @@ export class LoginProvider implements OAuthClientProvider {
         : { resourceMetadata: discovery.resourceMetadata }),
       ...(this.#resource === undefined ? {} : { resource: this.#resource }),
     };
-    const { store } = this.#options;
+    const { store, signal } = this.#options;
     // Under the lock: a connection refreshing the previous login must not write over this one.
-    await store.withLock(login.serverUrl, login.issuer, () => store.save(login));
+    // A login stopped while the code exchange was answering stores nothing: it was given up.
+    await store.withLock(login.serverUrl, login.issuer, () => {
+      signal.throwIfAborted();
+      return store.save(login);
+    });
     this.#saved = login;
   }
 
