@@ -35,11 +35,15 @@ interface Hostile {
   answer(intercept: ((request: SeenRequest) => Reply | undefined) | undefined): void;
 }
 
-async function hostile(headers: Record<string, string> = {}): Promise<Hostile> {
+async function hostile(
+  headers: Record<string, string> = {},
+  tokenFields: Record<string, unknown> = {},
+): Promise<Hostile> {
   let intercept: ((request: SeenRequest) => Reply | undefined) | undefined;
   const server = await startOAuthGrantServer({
     grantTypes: ['authorization_code', 'refresh_token'],
     authMethods: ['client_secret_post'],
+    tokenFields,
     intercept: (request) => intercept?.(request),
   });
   cleanups.push(() => server.stop());
@@ -181,5 +185,31 @@ describe('a refresh against a hostile authorization server', () => {
     expect((error as Error).message).toContain('redirected an OAuth request to another origin');
     expect(h.other.received).toEqual([]);
     expect((await h.logins.store.load(h.server.url))?.tokens).toEqual(stored.tokens);
+  });
+});
+
+describe('tokens a hostile authorization server issues', () => {
+  it('a DPoP token is refused, never sent as a Bearer token; nothing is stored', async () => {
+    const h = await hostile({}, { token_type: 'DPoP' });
+    const error = await login(h).catch((e: unknown) => e);
+    expect(isMcpError(error, 'login_failed')).toBe(true);
+    expect((error as Error).message).toContain('a token of type "DPoP"');
+    expect((error as Error).message).toContain('only Bearer tokens');
+    expect(h.server.bearers).toEqual([]);
+    expect(await h.logins.store.load(h.server.url)).toBeUndefined();
+  });
+
+  it('"bearer" in any case is a bearer token', async () => {
+    const h = await hostile({}, { token_type: 'bEaReR' });
+    expect((await login(h)).toolCount).toBe(1);
+  });
+
+  it('expires_in null is an unknown expiry, not 0: the token is used without a refresh per request', async () => {
+    const h = await hostile({}, { expires_in: null });
+    const result = await login(h);
+    expect(result.expiresAt).toBeUndefined();
+    expect((await h.logins.store.load(h.server.url))?.tokens?.expires_at).toBeUndefined();
+    const grants = h.server.tokenRequests.map((r) => r.form.get('grant_type'));
+    expect(grants).toEqual(['authorization_code']);
   });
 });

@@ -51,6 +51,8 @@ export interface OAuthGrantServerOptions {
   readonly expiresIn?: number;
   /** An OAuth error code refuses the request; undefined grants it. Default: grant every one. */
   readonly decide?: (request: TokenRequest) => string | undefined;
+  /** Merged into every token answer: a hostile server's `token_type` or `expires_in`. */
+  readonly tokenFields?: Record<string, unknown>;
   /** Answers a request before the server does; undefined lets the server answer. */
   readonly intercept?: (request: SeenRequest) => Reply | undefined;
 }
@@ -177,6 +179,7 @@ export async function startOAuthGrantServer(
         token_type: 'Bearer',
         expires_in: options.expiresIn ?? 3600,
         ...(user ? { refresh_token: `refresh-${token}` } : {}),
+        ...options.tokenFields,
       });
       return;
     }
