@@ -154,9 +154,7 @@ export class TokenStore {
     await writeFileAtomic(
       file,
       `${JSON.stringify({ version: FORMAT_VERSION, ...login }, null, 2)}\n`,
-      {
-        mode: 0o600,
-      },
+      { ownerOnly: true },
     );
     // After the write: a reader that saw the old number and then no file must see a new number.
     this.#changed(login.serverUrl);
