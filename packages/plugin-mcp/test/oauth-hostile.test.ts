@@ -213,3 +213,40 @@ describe('tokens a hostile authorization server issues', () => {
     expect(grants).toEqual(['authorization_code']);
   });
 });
+
+describe('two logins to one server at once', () => {
+  it('the second fails at once, asking nothing of any server; the first one completes and is the one stored', async () => {
+    const h = await hostile();
+    let atBrowser: (url: string) => void = () => {};
+    const waiting = new Promise<string>((resolve) => {
+      atBrowser = resolve;
+    });
+    let finish: () => void = () => {};
+    const first = loginToServer({
+      config: h.config,
+      store: h.logins.store,
+      onAuthorizationUrl: () => {},
+      openUrl: (url) => {
+        atBrowser(url);
+        return new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+      },
+      timeoutMs: 10_000,
+    });
+    const url = await waiting;
+    const seen = h.server.requests.length;
+    const second = await login(h).catch((e: unknown) => e);
+    expect(isMcpError(second, 'login_failed')).toBe(true);
+    expect((second as Error).message).toContain('another login to it is in progress');
+    expect(h.server.requests.length).toBe(seen);
+    await openUrl(url);
+    finish();
+    expect((await first).toolCount).toBe(1);
+    expect(h.server.tokenRequests).toHaveLength(1);
+    const stored = await h.logins.store.load(h.server.url);
+    expect(stored?.tokens?.access_token).toBe(h.server.issued[0]);
+    // The lock went with the first login: the next one runs.
+    expect((await login(h)).toolCount).toBe(1);
+  });
+});

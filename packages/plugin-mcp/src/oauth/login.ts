@@ -9,7 +9,7 @@
 //    step-up: another round asking for the wider scope, at most MAX_ROUNDS rounds in all.
 // One deadline covers everything; a login not finished in time is `login_timeout`.
 import { randomBytes } from 'node:crypto';
-import { type Logger, redactingLogger, silentLogger } from '@epoch-agent/infra';
+import { isInfraError, type Logger, redactingLogger, silentLogger } from '@epoch-agent/infra';
 import {
   auth,
   Client,
@@ -107,46 +107,49 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
     },
   });
   try {
-    const challenge = await probe(config, fetchFn);
-    const fixedPort = config.oauth?.callbackPort;
-    let port = fixedPort ?? (await previousPort(store, config.url));
-    let scope = computeScopeUnion(
-      config.oauth?.scopes?.join(' ') ?? challenge.scope,
-      (await store.load(config.url))?.requiredScope,
-    );
-    for (let round = 1; ; round++) {
-      port = await authorizeOnce({
-        config,
-        provider,
-        port,
-        portIsFixed: fixedPort !== undefined,
-        scope,
-        resourceMetadataUrl: challenge.resourceMetadataUrl,
-        fetchFn,
-        signal: deadline.signal,
-        returnUrl: options.returnUrl,
-      });
-      const verified = await verify(config, { store, logger, scrub });
-      if (verified.kind === 'failed') throw verified.error;
-      const saved = provider.saved;
-      if (verified.kind === 'ok' && saved !== undefined) {
-        return {
-          issuer: saved.issuer,
-          scope: saved.tokens?.scope,
-          expiresAt: saved.tokens?.expires_at,
-          toolCount: verified.toolCount,
-        };
+    // Held past the deadline by the last check connection at most; a dead holder's is taken over.
+    return await oneAtATime(store, config, timeoutMs + 60_000, async () => {
+      const challenge = await probe(config, fetchFn);
+      const fixedPort = config.oauth?.callbackPort;
+      let port = fixedPort ?? (await previousPort(store, config.url));
+      let scope = computeScopeUnion(
+        config.oauth?.scopes?.join(' ') ?? challenge.scope,
+        (await store.load(config.url))?.requiredScope,
+      );
+      for (let round = 1; ; round++) {
+        port = await authorizeOnce({
+          config,
+          provider,
+          port,
+          portIsFixed: fixedPort !== undefined,
+          scope,
+          resourceMetadataUrl: challenge.resourceMetadataUrl,
+          fetchFn,
+          signal: deadline.signal,
+          returnUrl: options.returnUrl,
+        });
+        const verified = await verify(config, { store, logger, scrub });
+        if (verified.kind === 'failed') throw verified.error;
+        const saved = provider.saved;
+        if (verified.kind === 'ok' && saved !== undefined) {
+          return {
+            issuer: saved.issuer,
+            scope: saved.tokens?.scope,
+            expiresAt: saved.tokens?.expires_at,
+            toolCount: verified.toolCount,
+          };
+        }
+        const wanted = verified.kind === 'step_up' ? verified.scope : undefined;
+        if (round >= MAX_ROUNDS) {
+          throw new McpError(
+            'login_failed',
+            `Login to MCP server "${name}": the server still asks for more scope after ${MAX_ROUNDS} logins (it wants "${wanted ?? 'unknown'}"). The authorization server may not grant it to this account.`,
+            { server: name },
+          );
+        }
+        scope = computeScopeUnion(scope, wanted);
       }
-      const wanted = verified.kind === 'step_up' ? verified.scope : undefined;
-      if (round >= MAX_ROUNDS) {
-        throw new McpError(
-          'login_failed',
-          `Login to MCP server "${name}": the server still asks for more scope after ${MAX_ROUNDS} logins (it wants "${wanted ?? 'unknown'}"). The authorization server may not grant it to this account.`,
-          { server: name },
-        );
-      }
-      scope = computeScopeUnion(scope, wanted);
-    }
+    });
   } catch (error) {
     if (deadline.signal.aborted) throw deadline.signal.reason;
     if (provider.saved !== undefined) scrub.learn(loginSecrets(provider.saved));
@@ -303,6 +306,35 @@ async function previousPort(store: TokenStore, serverUrl: string): Promise<numbe
   if (uri === undefined) return 0;
   const url = new URL(uri);
   return url.hostname === '127.0.0.1' ? Number(url.port) : 0;
+}
+
+/**
+ * Runs `login` holding the server's login lock. Two logins to one server at once (two terminals,
+ * or one and the connectors page) would each store their tokens over the other's, and the loser's
+ * would stay valid at the authorization server, neither stored nor revoked: the second one fails
+ * at once instead, before it asks anything of any server.
+ */
+async function oneAtATime<T>(
+  store: TokenStore,
+  config: RemoteServerConfig<'sse' | 'http'>,
+  holdMs: number,
+  login: () => Promise<T>,
+): Promise<T> {
+  let holding = false;
+  try {
+    return await store.withLoginLock(config.url, holdMs, () => {
+      holding = true;
+      return login();
+    });
+  } catch (error) {
+    if (holding || !isInfraError(error, 'lock_timeout')) throw error;
+    const { name } = config;
+    throw new McpError(
+      'login_failed',
+      `Login to MCP server "${name}": another login to it is in progress, in this or another process. Finish or stop that one, then run \`epoch mcp login ${name}\` again if it is still needed (${error.message})`,
+      { server: name },
+    );
+  }
 }
 
 function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {

@@ -187,6 +187,17 @@ export class TokenStore {
     return withFileLock(this.fileFor(serverUrl, issuer), this.#lock, fn);
   }
 
+  /**
+   * Runs `fn` holding the lock of interactive logins to `serverUrl`, across processes. It does not
+   * wait for another holder (InfraError `lock_timeout` at once); one older than `holdMs`, or whose
+   * process is gone, is taken over.
+   */
+  withLoginLock<T>(serverUrl: string, holdMs: number, fn: () => Promise<T>): Promise<T> {
+    // Not a login file's name: `<hash>.login.lock` is never read as a login.
+    const file = join(this.dir, `${hash(serverUrl)}.login`);
+    return withFileLock(file, { waitMs: 0, staleMs: holdMs }, fn);
+  }
+
   /** No hashing: generation() is asked on every request of a server without a login. */
   #generationKey(serverUrl: string): string {
     return `${this.dir}\0${serverUrl}`;
