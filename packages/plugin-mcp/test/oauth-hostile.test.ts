@@ -2,7 +2,7 @@
 // (support/oauth-grant-server.ts) that answers chosen requests its own way — a redirect to another
 // origin, 127.0.0.2 (support/other-origin.ts), which records whatever reaches it. No credential of
 // ours may arrive there: not the configured headers, a token, a client secret, a code or verifier.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isMcpError } from '../src/errors.js';
 import { loginToServer } from '../src/oauth/login.js';
 import { logoutFromServer } from '../src/oauth/logout.js';
@@ -248,5 +248,37 @@ describe('two logins to one server at once', () => {
     expect(stored?.tokens?.access_token).toBe(h.server.issued[0]);
     // The lock went with the first login: the next one runs.
     expect((await login(h)).toolCount).toBe(1);
+  });
+});
+
+describe('a code exchange the authorization server refuses', () => {
+  it('invalid_grant: the code is sent once, and neither it nor the verifier is in the error or on the console', async () => {
+    const h = await hostile();
+    h.answer((request) => {
+      if (request.path !== '/token') return undefined;
+      const form = new URLSearchParams(request.body);
+      const echo = `code ${form.get('code')} with verifier ${form.get('code_verifier')}`;
+      return { status: 400, body: { error: 'invalid_grant', error_description: echo } };
+    });
+    const warned: string[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+      warned.push(args.join(' '));
+    });
+    cleanups.push(() => warn.mockRestore());
+    const error = await login(h).catch((e: unknown) => e);
+    expect(isMcpError(error, 'login_failed')).toBe(true);
+    const exchanges = h.server.requests.filter((r) => r.path === '/token');
+    expect(exchanges).toHaveLength(1);
+    const form = new URLSearchParams(exchanges[0]?.body);
+    const [code, verifier] = [form.get('code') ?? '', form.get('code_verifier') ?? ''];
+    expect(code.length).toBeGreaterThan(0);
+    expect(verifier.length).toBeGreaterThan(0);
+    const message = (error as Error).message;
+    expect(message).toContain('invalid_grant');
+    for (const text of [message, ...warned]) {
+      expect(text).not.toContain(code);
+      expect(text).not.toContain(verifier);
+    }
+    expect(await h.logins.store.load(h.server.url)).toBeUndefined();
   });
 });

@@ -9,13 +9,21 @@
 //    step-up: another round asking for the wider scope, at most MAX_ROUNDS rounds in all.
 // One deadline covers everything; a login not finished in time is `login_timeout`.
 import { randomBytes } from 'node:crypto';
-import { isInfraError, type Logger, redactingLogger, silentLogger } from '@epoch-agent/infra';
+import {
+  credentials,
+  isInfraError,
+  type Logger,
+  redactingLogger,
+  silentLogger,
+} from '@epoch-agent/infra';
 import {
   auth,
   Client,
   computeScopeUnion,
   extractWWWAuthenticateParams,
   type FetchLike,
+  fetchToken,
+  OAuthError,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors.js';
 import { messageOf } from '../request-options.js';
@@ -127,6 +135,7 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
           fetchFn,
           signal: deadline.signal,
           returnUrl: options.returnUrl,
+          scrub,
         });
         const verified = await verify(config, { store, logger, scrub });
         if (verified.kind === 'failed') throw verified.error;
@@ -173,6 +182,8 @@ interface RoundOptions {
   readonly fetchFn: FetchLike;
   readonly signal: AbortSignal;
   readonly returnUrl: string | undefined;
+  /** Taught the code and the PKCE verifier of the round. */
+  readonly scrub: Scrubber;
 }
 
 /**
@@ -226,16 +237,40 @@ async function authorizeOnce(round: RoundOptions): Promise<number> {
         { server: config.name },
       );
     }
-    const iss = params.get('iss');
-    await auth(provider, {
-      ...common,
-      authorizationCode: params.get('code') ?? '',
-      ...(iss === null ? {} : { iss }),
-    });
+    const code = params.get('code') ?? '';
+    // An authorization server's error text may quote what it was sent.
+    round.scrub.learn(credentials([code, provider.codeVerifier()]));
+    await exchangeCode(provider, code, params.get('iss'), fetchFn);
     return callback.port;
   } finally {
     await callback.close();
   }
+}
+
+/**
+ * The code leg of a round, sent once. Not by the SDK's auth(): on `invalid_grant` it would send the
+ * same code again, and print the authorization server's words (which may quote the code and the
+ * verifier) to the console. What auth() checked in the first leg — the authorization server, its
+ * metadata, the resource — is the discovery the provider saved then.
+ */
+async function exchangeCode(
+  provider: LoginProvider,
+  code: string,
+  iss: string | null,
+  fetchFn: FetchLike,
+): Promise<void> {
+  const discovery = provider.discoveryState();
+  if (discovery === undefined) throw new Error('the callback came before discovery');
+  const metadata = discovery.authorizationServerMetadata;
+  const issuer = metadata?.issuer ?? discovery.authorizationServerUrl;
+  const tokens = await fetchToken(provider, discovery.authorizationServerUrl, {
+    authorizationCode: code,
+    fetchFn,
+    ...(metadata === undefined ? {} : { metadata }),
+    ...(provider.resource === undefined ? {} : { resource: new URL(provider.resource) }),
+    ...(iss === null ? {} : { iss }),
+  });
+  await provider.saveTokens({ ...tokens, issuer }, { issuer });
 }
 
 type Verified =
@@ -358,9 +393,14 @@ function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {
 
 function loginError(server: string, error: unknown, scrub: Scrubber): McpError {
   if (error instanceof McpError) return error;
+  // An OAuth error's code is what says why (invalid_grant, invalid_client); its text only explains.
+  const why =
+    error instanceof OAuthError
+      ? `the authorization server answered ${error.code} (${messageOf(error)})`
+      : messageOf(error);
   return new McpError(
     'login_failed',
-    `Login to MCP server "${server}" failed: ${scrub(messageOf(error))}. Run \`epoch mcp login ${server}\` to try again.`,
+    `Login to MCP server "${server}" failed: ${scrub(why)}. Run \`epoch mcp login ${server}\` to try again.`,
     { server, cause: error },
   );
 }

@@ -62,6 +62,11 @@ export class LoginProvider implements OAuthClientProvider {
     return this.#saved;
   }
 
+  /** The RFC 8707 resource indicator the first leg chose, for the code exchange. */
+  get resource(): string | undefined {
+    return this.#resource;
+  }
+
   get redirectUrl(): string {
     return this.#redirectUrl;
   }
