@@ -282,3 +282,41 @@ describe('a code exchange the authorization server refuses', () => {
     expect(await h.logins.store.load(h.server.url)).toBeUndefined();
   });
 });
+
+describe('answers too large to use', () => {
+  /** Registration answers with a client_id of `length` characters. */
+  const registerWithId = (length: number) => (request: SeenRequest) =>
+    request.path === '/register'
+      ? { status: 201, body: { ...JSON.parse(request.body), client_id: 'x'.repeat(length) } }
+      : undefined;
+
+  it.each([
+    ['a 1 MB registration', 1024 * 1024, 'more than 64 KiB'],
+    ['a 3 KiB client_id', 3000, 'a client_id of 3000 characters; at most 2048'],
+  ])(
+    '%s: the login fails at once, saying so; no authorization URL is made',
+    async (_what, length, why) => {
+      const h = await hostile();
+      h.answer(registerWithId(length));
+      const urls: string[] = [];
+      const error = await loginToServer({
+        config: h.config,
+        store: h.logins.store,
+        onAuthorizationUrl: (url) => urls.push(url),
+        openUrl,
+        timeoutMs: 10_000,
+      }).catch((e: unknown) => e);
+      expect(isMcpError(error, 'login_failed')).toBe(true);
+      expect((error as Error).message).toContain(why);
+      expect(urls).toEqual([]);
+    },
+  );
+
+  it('a token answer past 64 KiB is not read; nothing is stored', async () => {
+    const h = await hostile({}, { padding: 'x'.repeat(100 * 1024) });
+    const error = await login(h).catch((e: unknown) => e);
+    expect(isMcpError(error, 'login_failed')).toBe(true);
+    expect((error as Error).message).toContain('/token answered with more than 64 KiB');
+    expect(await h.logins.store.load(h.server.url)).toBeUndefined();
+  });
+});

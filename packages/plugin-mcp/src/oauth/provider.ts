@@ -18,6 +18,8 @@ import type {
 import type { McpOAuthConfig } from '../types.js';
 import { type StoredLogin, type TokenStore, toStoredTokens } from './token-store.js';
 
+const MAX_CLIENT_ID_LENGTH = 2048;
+
 export interface LoginProviderOptions {
   /** The MCP server's URL: the protected resource. */
   readonly serverUrl: string;
@@ -113,6 +115,12 @@ export class LoginProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(client: StoredOAuthClientInformation): void {
+    // It goes into the authorization URL: one of a megabyte makes a URL no browser opens.
+    if (client.client_id.length > MAX_CLIENT_ID_LENGTH) {
+      throw new Error(
+        `the authorization server registered a client_id of ${client.client_id.length} characters; at most ${MAX_CLIENT_ID_LENGTH} are accepted`,
+      );
+    }
     this.#client = client;
   }
 
