@@ -22,7 +22,6 @@ import {
   computeScopeUnion,
   extractWWWAuthenticateParams,
   type FetchLike,
-  fetchToken,
   OAuthError,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors.js';
@@ -31,6 +30,7 @@ import { loginSecrets, type Scrubber, serverRedactor } from '../secrets.js';
 import { remoteTransport } from '../transport/remote.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';
+import { exchangeCode } from './code-exchange.js';
 import { MAX_ROUNDS } from './entry.js';
 import { legacyIssuerDiscovery } from './legacy-issuer.js';
 import { oauthFetch } from './oauth-fetch.js';
@@ -245,32 +245,6 @@ async function authorizeOnce(round: RoundOptions): Promise<number> {
   } finally {
     await callback.close();
   }
-}
-
-/**
- * The code leg of a round, sent once. Not by the SDK's auth(): on `invalid_grant` it would send the
- * same code again, and print the authorization server's words (which may quote the code and the
- * verifier) to the console. What auth() checked in the first leg — the authorization server, its
- * metadata, the resource — is the discovery the provider saved then.
- */
-async function exchangeCode(
-  provider: LoginProvider,
-  code: string,
-  iss: string | null,
-  fetchFn: FetchLike,
-): Promise<void> {
-  const discovery = provider.discoveryState();
-  if (discovery === undefined) throw new Error('the callback came before discovery');
-  const metadata = discovery.authorizationServerMetadata;
-  const issuer = metadata?.issuer ?? discovery.authorizationServerUrl;
-  const tokens = await fetchToken(provider, discovery.authorizationServerUrl, {
-    authorizationCode: code,
-    fetchFn,
-    ...(metadata === undefined ? {} : { metadata }),
-    ...(provider.resource === undefined ? {} : { resource: new URL(provider.resource) }),
-    ...(iss === null ? {} : { iss }),
-  });
-  await provider.saveTokens({ ...tokens, issuer }, { issuer });
 }
 
 type Verified =
