@@ -7,6 +7,12 @@ import { dirname } from 'node:path';
 export interface AtomicWriteOptions {
   /** File mode for a file that does not exist yet. An existing file keeps its own mode. */
   readonly mode?: number;
+  /**
+   * The file holds credentials (an OAuth login): it is 0600 and its directory 0700 even when they
+   * already exist with a looser mode — a copy, a restore or a careless chmod must not leave a
+   * token readable by others.
+   */
+  readonly ownerOnly?: boolean;
 }
 
 /**
@@ -22,7 +28,8 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const file = await linkTarget(path);
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const mode = (await existingMode(file)) ?? options.mode ?? 0o600;
+  if (options.ownerOnly) await narrow(dirname(file), 0o700);
+  const mode = options.ownerOnly ? 0o600 : ((await existingMode(file)) ?? options.mode ?? 0o600);
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(tmp, 'wx', 0o600);
   try {
@@ -49,6 +56,11 @@ async function linkTarget(path: string): Promise<string> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return path;
     throw error;
   }
+}
+
+/** Takes group and other access away from `path`; one already that narrow is left alone. */
+async function narrow(path: string, mode: number): Promise<void> {
+  if (((await stat(path)).mode & 0o777 & ~mode) !== 0) await chmod(path, mode);
 }
 
 async function existingMode(file: string): Promise<number | undefined> {

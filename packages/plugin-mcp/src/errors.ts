@@ -36,6 +36,9 @@ export type McpErrorCode =
   /** An OAuth step failed for a reason a retry may fix (the authorization server could not be
    * reached or answered 5xx). Stored credentials are kept. */
   | 'oauth_failed'
+  /** An OAuth request (it carries credentials) was redirected to another origin and not sent
+   * there: the server or its authorization server is misconfigured or hostile. */
+  | 'redirect_refused'
   /** `epoch mcp login` did not complete: the user or the authorization server refused, or the
    * callback could not be received. */
   | 'login_failed'

@@ -151,9 +151,9 @@ describe('a login whose authorization server names an endpoint no one may be sen
       expect(error.message).toContain('https://');
       expect(sent).toEqual([]);
       // The probe and discovery only: no registration, no token request.
-      const others = server.requests.filter(
-        (r) => r !== 'POST /mcp' && !r.startsWith('GET /.well-known/'),
-      );
+      const others = server.requests
+        .map((r) => `${r.method} ${r.path}`)
+        .filter((r) => r !== 'POST /mcp' && !r.startsWith('GET /.well-known/'));
       expect(others).toEqual([]);
     });
   }

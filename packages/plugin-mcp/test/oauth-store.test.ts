@@ -1,5 +1,5 @@
 // The OAuth token store, on real files in a temp EPOCH_HOME (its lock is infra's withFileLock).
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Logger } from '@epoch-agent/infra';
@@ -54,6 +54,18 @@ describe('token store', () => {
     // Same server, so the same first half: a connection finds its login by the server alone.
     expect(new Set(names.map((n) => n.split('-')[0])).size).toBe(1);
     expect(names).toContain(basename(store.fileFor(SERVER, ISSUER)));
+  });
+
+  it('a login file left 0644 in a 0777 directory is 0600 in a 0700 directory after the next save', async () => {
+    const dir = join(home, 'oauth');
+    const store = new TokenStore({ dir });
+    await store.save(login());
+    const file = store.fileFor(SERVER, ISSUER);
+    await chmod(file, 0o644);
+    await chmod(dir, 0o777);
+    await store.save(login({ requiredScope: 'more' }));
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
   });
 
   it('load by issuer, or the newest login of the server without one', async () => {

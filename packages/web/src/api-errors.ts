@@ -56,6 +56,7 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   // A login the authorization server refused, or that could not reach it.
   login_failed: 502,
   oauth_failed: 502,
+  redirect_refused: 502,
   login_timeout: 504,
   // The rest are a server's failures, which statuses report; a request that meets one is a 502.
   command_not_found: 502,

@@ -19,6 +19,7 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   oauth_failed: EXIT.unreachable,
   // The server answered: the request itself failed.
   server_error: EXIT.failed,
+  redirect_refused: EXIT.failed,
   request_timeout: EXIT.failed,
   not_supported: EXIT.failed,
   unknown_server: EXIT.failed,

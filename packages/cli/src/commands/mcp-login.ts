@@ -25,6 +25,8 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
           `\nOpen this URL in a browser to log in${openUrl === undefined ? '' : ' (epoch tries to open it for you)'}:\n\n  ${url}\n\nWaiting for the login to finish ...\n`,
         ),
       openUrl: openUrl ?? (() => Promise.resolve()),
+      // Ctrl-C or SIGTERM ends the login: its callback listener closes and nothing is stored.
+      signal: io.signal,
     });
     io.out(`\n${success(name, result)}\n`);
     return EXIT.ok;

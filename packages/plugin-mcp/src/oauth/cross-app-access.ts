@@ -18,6 +18,7 @@ import type { Scrubber } from '../secrets.js';
 import type { McpIdentityProvider } from '../types.js';
 import { readSecret } from './client-credentials.js';
 import type { GrantTarget, MachineGrant } from './machine-auth.js';
+import { oauthFetch } from './oauth-fetch.js';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -67,7 +68,7 @@ async function identityAssertion(
       clientId: idp.clientId,
       ...(idp.clientSecret === undefined ? {} : { clientSecret: idp.clientSecret }),
       ...(target.scope === undefined ? {} : { scope: target.scope }),
-      fetchFn: fetch,
+      fetchFn: oauthFetch({ server }),
     });
     scrub.learn(credentials([jwtAuthGrant]));
     return jwtAuthGrant;

@@ -9,13 +9,20 @@
 //    step-up: another round asking for the wider scope, at most MAX_ROUNDS rounds in all.
 // One deadline covers everything; a login not finished in time is `login_timeout`.
 import { randomBytes } from 'node:crypto';
-import { type Logger, redactingLogger, silentLogger } from '@epoch-agent/infra';
+import {
+  credentials,
+  isInfraError,
+  type Logger,
+  redactingLogger,
+  silentLogger,
+} from '@epoch-agent/infra';
 import {
   auth,
   Client,
   computeScopeUnion,
   extractWWWAuthenticateParams,
   type FetchLike,
+  OAuthError,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors.js';
 import { messageOf } from '../request-options.js';
@@ -23,8 +30,10 @@ import { loginSecrets, type Scrubber, serverRedactor } from '../secrets.js';
 import { remoteTransport } from '../transport/remote.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';
+import { exchangeCode } from './code-exchange.js';
 import { MAX_ROUNDS } from './entry.js';
 import { legacyIssuerDiscovery } from './legacy-issuer.js';
+import { oauthFetch } from './oauth-fetch.js';
 import { LoginProvider } from './provider.js';
 import { TokenStore } from './token-store.js';
 
@@ -84,13 +93,19 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
   const stop = (): void => deadline.abort(options.signal?.reason);
   if (options.signal?.aborted) stop();
   options.signal?.addEventListener('abort', stop, { once: true });
-  const fetchFn: FetchLike = (url, init) =>
-    fetch(url, { ...init, signal: anySignal(deadline.signal, init?.signal) });
+  // Every request of the login carries a secret (the configured headers, the client's, the code):
+  // none follows a redirect to another origin.
+  const fetchFn = oauthFetch({
+    server: name,
+    fetchFn: (url, init) =>
+      fetch(url, { ...init, signal: anySignal(deadline.signal, init?.signal) }),
+  });
   const provider = new LoginProvider({
     server: name,
     serverUrl: config.url,
     oauth: config.oauth,
     store,
+    signal: deadline.signal,
     onAuthorizationUrl: async (url) => {
       options.onAuthorizationUrl(url.href);
       await options.openUrl(url.href).catch((error: unknown) =>
@@ -101,46 +116,50 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
     },
   });
   try {
-    const challenge = await probe(config, fetchFn);
-    const fixedPort = config.oauth?.callbackPort;
-    let port = fixedPort ?? (await previousPort(store, config.url));
-    let scope = computeScopeUnion(
-      config.oauth?.scopes?.join(' ') ?? challenge.scope,
-      (await store.load(config.url))?.requiredScope,
-    );
-    for (let round = 1; ; round++) {
-      port = await authorizeOnce({
-        config,
-        provider,
-        port,
-        portIsFixed: fixedPort !== undefined,
-        scope,
-        resourceMetadataUrl: challenge.resourceMetadataUrl,
-        fetchFn,
-        signal: deadline.signal,
-        returnUrl: options.returnUrl,
-      });
-      const verified = await verify(config, { store, logger, scrub });
-      if (verified.kind === 'failed') throw verified.error;
-      const saved = provider.saved;
-      if (verified.kind === 'ok' && saved !== undefined) {
-        return {
-          issuer: saved.issuer,
-          scope: saved.tokens?.scope,
-          expiresAt: saved.tokens?.expires_at,
-          toolCount: verified.toolCount,
-        };
+    // Held past the deadline by the last check connection at most; a dead holder's is taken over.
+    return await oneAtATime(store, config, timeoutMs + 60_000, async () => {
+      const challenge = await probe(config, fetchFn);
+      const fixedPort = config.oauth?.callbackPort;
+      let port = fixedPort ?? (await previousPort(store, config.url));
+      let scope = computeScopeUnion(
+        config.oauth?.scopes?.join(' ') ?? challenge.scope,
+        (await store.load(config.url))?.requiredScope,
+      );
+      for (let round = 1; ; round++) {
+        port = await authorizeOnce({
+          config,
+          provider,
+          port,
+          portIsFixed: fixedPort !== undefined,
+          scope,
+          resourceMetadataUrl: challenge.resourceMetadataUrl,
+          fetchFn,
+          signal: deadline.signal,
+          returnUrl: options.returnUrl,
+          scrub,
+        });
+        const verified = await verify(config, { store, logger, scrub });
+        if (verified.kind === 'failed') throw verified.error;
+        const saved = provider.saved;
+        if (verified.kind === 'ok' && saved !== undefined) {
+          return {
+            issuer: saved.issuer,
+            scope: saved.tokens?.scope,
+            expiresAt: saved.tokens?.expires_at,
+            toolCount: verified.toolCount,
+          };
+        }
+        const wanted = verified.kind === 'step_up' ? verified.scope : undefined;
+        if (round >= MAX_ROUNDS) {
+          throw new McpError(
+            'login_failed',
+            `Login to MCP server "${name}": the server still asks for more scope after ${MAX_ROUNDS} logins (it wants "${wanted ?? 'unknown'}"). The authorization server may not grant it to this account.`,
+            { server: name },
+          );
+        }
+        scope = computeScopeUnion(scope, wanted);
       }
-      const wanted = verified.kind === 'step_up' ? verified.scope : undefined;
-      if (round >= MAX_ROUNDS) {
-        throw new McpError(
-          'login_failed',
-          `Login to MCP server "${name}": the server still asks for more scope after ${MAX_ROUNDS} logins (it wants "${wanted ?? 'unknown'}"). The authorization server may not grant it to this account.`,
-          { server: name },
-        );
-      }
-      scope = computeScopeUnion(scope, wanted);
-    }
+    });
   } catch (error) {
     if (deadline.signal.aborted) throw deadline.signal.reason;
     if (provider.saved !== undefined) scrub.learn(loginSecrets(provider.saved));
@@ -164,6 +183,8 @@ interface RoundOptions {
   readonly fetchFn: FetchLike;
   readonly signal: AbortSignal;
   readonly returnUrl: string | undefined;
+  /** Taught the code and the PKCE verifier of the round. */
+  readonly scrub: Scrubber;
 }
 
 /**
@@ -217,12 +238,10 @@ async function authorizeOnce(round: RoundOptions): Promise<number> {
         { server: config.name },
       );
     }
-    const iss = params.get('iss');
-    await auth(provider, {
-      ...common,
-      authorizationCode: params.get('code') ?? '',
-      ...(iss === null ? {} : { iss }),
-    });
+    const code = params.get('code') ?? '';
+    // An authorization server's error text may quote what it was sent.
+    round.scrub.learn(credentials([code, provider.codeVerifier()]));
+    await exchangeCode(provider, code, params.get('iss'), fetchFn);
     return callback.port;
   } finally {
     await callback.close();
@@ -299,6 +318,35 @@ async function previousPort(store: TokenStore, serverUrl: string): Promise<numbe
   return url.hostname === '127.0.0.1' ? Number(url.port) : 0;
 }
 
+/**
+ * Runs `login` holding the server's login lock. Two logins to one server at once (two terminals,
+ * or one and the connectors page) would each store their tokens over the other's, and the loser's
+ * would stay valid at the authorization server, neither stored nor revoked: the second one fails
+ * at once instead, before it asks anything of any server.
+ */
+async function oneAtATime<T>(
+  store: TokenStore,
+  config: RemoteServerConfig<'sse' | 'http'>,
+  holdMs: number,
+  login: () => Promise<T>,
+): Promise<T> {
+  let holding = false;
+  try {
+    return await store.withLoginLock(config.url, holdMs, () => {
+      holding = true;
+      return login();
+    });
+  } catch (error) {
+    if (holding || !isInfraError(error, 'lock_timeout')) throw error;
+    const { name } = config;
+    throw new McpError(
+      'login_failed',
+      `Login to MCP server "${name}": another login to it is in progress, in this or another process. Finish or stop that one, then run \`epoch mcp login ${name}\` again if it is still needed (${error.message})`,
+      { server: name },
+    );
+  }
+}
+
 function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {
   if (config.transport === 'stdio') {
     throw new McpError(
@@ -320,9 +368,14 @@ function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {
 
 function loginError(server: string, error: unknown, scrub: Scrubber): McpError {
   if (error instanceof McpError) return error;
+  // An OAuth error's code is what says why (invalid_grant, invalid_client); its text only explains.
+  const why =
+    error instanceof OAuthError
+      ? `the authorization server answered ${error.code} (${messageOf(error)})`
+      : messageOf(error);
   return new McpError(
     'login_failed',
-    `Login to MCP server "${server}" failed: ${scrub(messageOf(error))}. Run \`epoch mcp login ${server}\` to try again.`,
+    `Login to MCP server "${server}" failed: ${scrub(why)}. Run \`epoch mcp login ${server}\` to try again.`,
     { server, cause: error },
   );
 }

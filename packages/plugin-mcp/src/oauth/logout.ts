@@ -13,6 +13,7 @@ import { McpError } from '../errors.js';
 import { messageOf } from '../request-options.js';
 import { loginSecrets, serverRedactor } from '../secrets.js';
 import type { McpServerConfig } from '../types.js';
+import { oauthFetch } from './oauth-fetch.js';
 import { type StoredLogin, TokenStore } from './token-store.js';
 
 export interface McpLogoutOptions {
@@ -54,10 +55,14 @@ export async function logoutFromServer(options: McpLogoutOptions): Promise<McpLo
   }
   // An authorization server's error text is not ours: it may echo the config's or a login's secrets.
   const scrub = serverRedactor(config);
+  const fetchFn = oauthFetch({
+    server: config.name,
+    ...(options.fetchFn === undefined ? {} : { fetchFn: options.fetchFn }),
+  });
   for (const login of withTokens) {
     scrub.learn(loginSecrets(login));
     try {
-      await revoke(login, options.fetchFn ?? fetch);
+      await revoke(login, fetchFn);
     } catch (error) {
       problems.push(scrub(messageOf(error)));
     }

@@ -10,8 +10,8 @@
 // authorization server supports, with the grant parameters from the grant here. They are called
 // one by one rather than through auth(), whose recovery from a refused client (discard the stored
 // credentials, warn on the console, try again) fits credentials it stored, not ones from mcp.json.
-// OAuth requests use plain fetch, never the transport's: the server's `headers` from mcp.json are
-// for the MCP server, not for authorization servers or identity providers.
+// OAuth requests use oauth-fetch.ts, never the transport's fetch: the server's `headers` from
+// mcp.json are for the MCP server, not for authorization servers or identity providers.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import {
   type AddClientAuthentication,
@@ -31,6 +31,7 @@ import { McpError } from '../errors.js';
 import { messageOf, sentence } from '../request-options.js';
 import { type Scrubber, tokenSecrets } from '../secrets.js';
 import { discoverServerInfo } from './legacy-issuer.js';
+import { oauthFetch } from './oauth-fetch.js';
 import { isExpired, type StoredTokens, toStoredTokens } from './token-store.js';
 
 /** What the token request is for: the authorization server and the MCP server as a resource. */
@@ -123,7 +124,7 @@ export class MachineConnectionAuth implements AuthProvider {
       const scope =
         scopes?.join(' ') ?? challenge.scope ?? resourceMetadata?.scopes_supported?.join(' ');
       const tokens = await fetchToken(this.#provider, authorizationServerUrl, {
-        fetchFn: fetch,
+        fetchFn: oauthFetch({ server }),
         ...(authorizationServerMetadata === undefined
           ? {}
           : { metadata: authorizationServerMetadata }),

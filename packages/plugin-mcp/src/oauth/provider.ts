@@ -19,6 +19,8 @@ import type { McpOAuthConfig } from '../types.js';
 import { checkLoginEndpoints } from './login-endpoints.js';
 import { type StoredLogin, type TokenStore, toStoredTokens } from './token-store.js';
 
+const MAX_CLIENT_ID_LENGTH = 2048;
+
 export interface LoginProviderOptions {
   /** The MCP server's name, for errors. */
   readonly server: string;
@@ -28,6 +30,8 @@ export interface LoginProviderOptions {
   readonly store: TokenStore;
   /** Send the user to this URL (print it, open a browser). */
   readonly onAuthorizationUrl: (url: URL) => void | Promise<void>;
+  /** The login's end (Ctrl-C, its deadline, its caller): once aborted, nothing more is saved. */
+  readonly signal: AbortSignal;
 }
 
 export class LoginProvider implements OAuthClientProvider {
@@ -61,6 +65,11 @@ export class LoginProvider implements OAuthClientProvider {
   /** The login saved by the last code exchange. */
   get saved(): StoredLogin | undefined {
     return this.#saved;
+  }
+
+  /** The RFC 8707 resource indicator the first leg chose, for the code exchange. */
+  get resource(): string | undefined {
+    return this.#resource;
   }
 
   get redirectUrl(): string {
@@ -109,6 +118,12 @@ export class LoginProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(client: StoredOAuthClientInformation): void {
+    // It goes into the authorization URL: one of a megabyte makes a URL no browser opens.
+    if (client.client_id.length > MAX_CLIENT_ID_LENGTH) {
+      throw new Error(
+        `the authorization server registered a client_id of ${client.client_id.length} characters; at most ${MAX_CLIENT_ID_LENGTH} are accepted`,
+      );
+    }
     this.#client = client;
   }
 
@@ -137,9 +152,13 @@ export class LoginProvider implements OAuthClientProvider {
         : { resourceMetadata: discovery.resourceMetadata }),
       ...(this.#resource === undefined ? {} : { resource: this.#resource }),
     };
-    const { store } = this.#options;
+    const { store, signal } = this.#options;
     // Under the lock: a connection refreshing the previous login must not write over this one.
-    await store.withLock(login.serverUrl, login.issuer, () => store.save(login));
+    // A login stopped while the code exchange was answering stores nothing: it was given up.
+    await store.withLock(login.serverUrl, login.issuer, () => {
+      signal.throwIfAborted();
+      return store.save(login);
+    });
     this.#saved = login;
   }
 

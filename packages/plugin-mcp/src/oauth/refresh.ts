@@ -16,6 +16,7 @@ import {
 import { McpError } from '../errors.js';
 import { messageOf } from '../request-options.js';
 import { loginSecrets } from '../secrets.js';
+import { oauthFetch } from './oauth-fetch.js';
 import { isExpired, type StoredLogin, type TokenStore, toStoredTokens } from './token-store.js';
 
 export type RefreshOutcome =
@@ -63,7 +64,10 @@ export function refreshLogin(
         clientInformation: current.client,
         refreshToken: tokens.refresh_token,
         ...(current.resource === undefined ? {} : { resource: current.resource }),
-        ...(site.fetchFn === undefined ? {} : { fetchFn: site.fetchFn }),
+        fetchFn: oauthFetch({
+          server: site.server,
+          ...(site.fetchFn === undefined ? {} : { fetchFn: site.fetchFn }),
+        }),
       });
       const refreshed: StoredLogin = { ...current, tokens: toStoredTokens(next) };
       await store.save(refreshed);

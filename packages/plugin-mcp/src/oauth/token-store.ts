@@ -82,16 +82,37 @@ export function isExpired(expiresAt: number | undefined, now = Date.now()): bool
   return expiresAt !== undefined && expiresAt <= now;
 }
 
-/** OAuth tokens as the token endpoint sent them, ready to keep. */
+/**
+ * OAuth tokens as the token endpoint sent them, ready to keep. Throws for a token that is not a
+ * bearer token: every request sends `Authorization: Bearer`, and a DPoP or MAC token sent so,
+ * without its proof, is one the server should refuse.
+ */
 export function toStoredTokens(tokens: OAuthTokens, now = Date.now()): StoredTokens {
+  if (tokens.token_type.toLowerCase() !== 'bearer') {
+    const type = tokens.token_type.replace(/[^\w.-]/g, '').slice(0, 40);
+    throw new Error(
+      `the authorization server issued a token of type "${type}"; only Bearer tokens (RFC 6750) are supported`,
+    );
+  }
   return withoutUndefined<StoredTokens>({
     access_token: tokens.access_token,
     token_type: tokens.token_type,
     refresh_token: tokens.refresh_token,
     scope: tokens.scope,
-    expires_at: tokens.expires_in === undefined ? undefined : now + tokens.expires_in * 1000,
+    expires_at: expiresAt(tokens.expires_in, now),
     obtained_at: now,
   });
+}
+
+/**
+ * When tokens said to live `expiresIn` seconds expire; undefined when that is unknown. A null
+ * (which the SDK's schema turns into 0), 0, a negative or an absurd number says nothing usable:
+ * taken as "expired already", it would refresh before every request.
+ */
+function expiresAt(expiresIn: number | undefined, now: number): number | undefined {
+  if (expiresIn === undefined || !(expiresIn > 0)) return undefined;
+  const at = now + expiresIn * 1000;
+  return Number.isFinite(at) ? at : undefined;
 }
 
 export class TokenStore {
@@ -133,9 +154,7 @@ export class TokenStore {
     await writeFileAtomic(
       file,
       `${JSON.stringify({ version: FORMAT_VERSION, ...login }, null, 2)}\n`,
-      {
-        mode: 0o600,
-      },
+      { ownerOnly: true },
     );
     // After the write: a reader that saw the old number and then no file must see a new number.
     this.#changed(login.serverUrl);
@@ -166,6 +185,17 @@ export class TokenStore {
   /** Runs `fn` holding the cross-process lock of one login's file. */
   withLock<T>(serverUrl: string, issuer: string, fn: () => Promise<T>): Promise<T> {
     return withFileLock(this.fileFor(serverUrl, issuer), this.#lock, fn);
+  }
+
+  /**
+   * Runs `fn` holding the lock of interactive logins to `serverUrl`, across processes. It does not
+   * wait for another holder (InfraError `lock_timeout` at once); one older than `holdMs`, or whose
+   * process is gone, is taken over.
+   */
+  withLoginLock<T>(serverUrl: string, holdMs: number, fn: () => Promise<T>): Promise<T> {
+    // Not a login file's name: `<hash>.login.lock` is never read as a login.
+    const file = join(this.dir, `${hash(serverUrl)}.login`);
+    return withFileLock(file, { waitMs: 0, staleMs: holdMs }, fn);
   }
 
   /** No hashing: generation() is asked on every request of a server without a login. */

@@ -1,9 +1,11 @@
 // An MCP server with its own authorization server and identity provider, all on one 127.0.0.1
 // listener in the test's process, for the grants a client runs by itself (client_credentials,
-// cross-app access), and for the metadata a login must refuse (its endpoints can be set). It records
-// every request's path, every token request (path, Authorization header, form) and the bearer
-// token of every MCP request; the test asserts on what was sent and decides, per token request,
-// whether to grant it.
+// cross-app access), for interactive logins (dynamic registration, an authorization endpoint
+// that answers at once with a redirect to the callback, revocation) and for the metadata a login
+// must refuse (its endpoints can be set). It records every request, every token request (path,
+// Authorization header, form) and the bearer token of every MCP request; the test asserts on what
+// was sent and decides, per token request, whether to grant it — or, as a hostile server, answers
+// any request its own way (`intercept`).
 //
 // Layouts: `prm` — protected-resource metadata at /.well-known/oauth-protected-resource/mcp naming
 // the authorization server `<origin><issuerPath>`; `2025-03-26` — none. Either way the
@@ -16,6 +18,22 @@ export interface TokenRequest {
   readonly path: string;
   readonly authorization: string | undefined;
   readonly form: URLSearchParams;
+}
+
+/** Any request the server received. */
+export interface SeenRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+/** An answer of the test's own instead of the server's. */
+export interface Reply {
+  readonly status: number;
+  readonly headers?: Record<string, string>;
+  /** Sent as it is when a string, as JSON otherwise. */
+  readonly body?: unknown;
 }
 
 export interface OAuthGrantServerOptions {
@@ -38,6 +56,10 @@ export interface OAuthGrantServerOptions {
   readonly expiresIn?: number;
   /** An OAuth error code refuses the request; undefined grants it. Default: grant every one. */
   readonly decide?: (request: TokenRequest) => string | undefined;
+  /** Merged into every token answer: a hostile server's `token_type` or `expires_in`. */
+  readonly tokenFields?: Record<string, unknown>;
+  /** Answers a request before the server does; undefined lets the server answer. */
+  readonly intercept?: (request: SeenRequest) => Reply | undefined;
 }
 
 export interface RunningOAuthGrantServer {
@@ -46,10 +68,12 @@ export interface RunningOAuthGrantServer {
   readonly origin: string;
   readonly issuer: string;
   readonly tokenRequests: TokenRequest[];
+  /** Every request, in order. */
+  readonly requests: SeenRequest[];
+  /** The form of every revocation request. */
+  readonly revocations: URLSearchParams[];
   /** The bearer token of each MCP request that carried one. */
   readonly bearers: string[];
-  /** The method and path of every request, in order. */
-  readonly requests: string[];
   /** Tokens and ID-JAGs issued so far, in order. */
   readonly issued: string[];
   /** From now on every token issued so far is refused (401). */
@@ -61,8 +85,9 @@ export async function startOAuthGrantServer(
   options: OAuthGrantServerOptions = {},
 ): Promise<RunningOAuthGrantServer> {
   const tokenRequests: TokenRequest[] = [];
+  const requests: SeenRequest[] = [];
+  const revocations: URLSearchParams[] = [];
   const bearers: string[] = [];
-  const requests: string[] = [];
   const issued: string[] = [];
   const valid = new Set<string>();
   let origin = '';
@@ -76,12 +101,20 @@ export async function startOAuthGrantServer(
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', origin).pathname;
-    requests.push(`${req.method} ${path}`);
     const body = req.method === 'POST' ? await readBody(req) : '';
     const json = (status: number, value: unknown, headers: Record<string, string> = {}) =>
       res
         .writeHead(status, { 'content-type': 'application/json', ...headers })
         .end(JSON.stringify(value));
+    const seen = { method: req.method ?? 'GET', path, headers: req.headers, body };
+    requests.push(seen);
+    const reply = options.intercept?.(seen);
+    if (reply !== undefined) {
+      const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(text);
+      return;
+    }
     if (path === '/.well-known/oauth-protected-resource/mcp' && !legacy) {
       const named = options.prmNamesOrigin ? `${origin}/` : issuer();
       json(200, { resource: `${origin}/mcp`, authorization_servers: [named] });
@@ -92,10 +125,32 @@ export async function startOAuthGrantServer(
         issuer: options.claimedIssuer ?? issuer(),
         authorization_endpoint: options.authorizationEndpoint ?? `${issuer()}/authorize`,
         token_endpoint: options.tokenEndpoint ?? `${issuer()}/token`,
+        registration_endpoint: `${issuer()}/register`,
+        revocation_endpoint: `${issuer()}/revoke`,
+        code_challenge_methods_supported: ['S256'],
         response_types_supported: ['code'],
         grant_types_supported: options.grantTypes ?? ['client_credentials'],
         token_endpoint_auth_methods_supported: options.authMethods ?? ['client_secret_basic'],
       });
+      return;
+    }
+    if (req.method === 'GET' && path === `${issuerPath}/authorize`) {
+      // The user said yes at once: straight back to the callback with a code.
+      const query = new URL(req.url ?? '/', origin).searchParams;
+      const back = new URL(query.get('redirect_uri') ?? '');
+      back.searchParams.set('code', `code-${requests.length}`);
+      back.searchParams.set('state', query.get('state') ?? '');
+      back.searchParams.set('iss', issuer());
+      res.writeHead(302, { location: back.href }).end();
+      return;
+    }
+    if (req.method === 'POST' && path === `${issuerPath}/register`) {
+      json(201, { ...JSON.parse(body), client_id: `client-${requests.length}` });
+      return;
+    }
+    if (req.method === 'POST' && path === `${issuerPath}/revoke`) {
+      revocations.push(new URLSearchParams(body));
+      json(200, {});
       return;
     }
     if (req.method === 'POST' && (path === `${issuerPath}/token` || path === '/idp/token')) {
@@ -121,10 +176,15 @@ export async function startOAuthGrantServer(
         return;
       }
       valid.add(token);
+      // A user's login (a code, or a refresh of one) goes on with a refresh token.
+      const grant = request.form.get('grant_type');
+      const user = grant === 'authorization_code' || grant === 'refresh_token';
       json(200, {
         access_token: token,
         token_type: 'Bearer',
         expires_in: options.expiresIn ?? 3600,
+        ...(user ? { refresh_token: `refresh-${token}` } : {}),
+        ...options.tokenFields,
       });
       return;
     }
@@ -150,8 +210,9 @@ export async function startOAuthGrantServer(
     origin,
     issuer: issuer(),
     tokenRequests,
-    bearers,
     requests,
+    revocations,
+    bearers,
     issued,
     revokeAll: () => valid.clear(),
     stop: async () => {
@@ -193,7 +254,7 @@ function answerMcp(req: IncomingMessage, res: ServerResponse, body: string): voi
     .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let body = '';
     req.setEncoding('utf8');

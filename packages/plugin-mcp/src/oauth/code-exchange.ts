@@ -1,0 +1,29 @@
+// The code leg of an interactive login's round: the authorization code exchanged for tokens, once.
+import { type FetchLike, fetchToken } from '@modelcontextprotocol/client';
+import type { LoginProvider } from './provider.js';
+
+/**
+ * The code leg of a round, sent once. Not by the SDK's auth(): on `invalid_grant` it would send the
+ * same code again, and print the authorization server's words (which may quote the code and the
+ * verifier) to the console. What auth() checked in the first leg — the authorization server, its
+ * metadata, the resource — is the discovery the provider saved then.
+ */
+export async function exchangeCode(
+  provider: LoginProvider,
+  code: string,
+  iss: string | null,
+  fetchFn: FetchLike,
+): Promise<void> {
+  const discovery = provider.discoveryState();
+  if (discovery === undefined) throw new Error('the callback came before discovery');
+  const metadata = discovery.authorizationServerMetadata;
+  const issuer = metadata?.issuer ?? discovery.authorizationServerUrl;
+  const tokens = await fetchToken(provider, discovery.authorizationServerUrl, {
+    authorizationCode: code,
+    fetchFn,
+    ...(metadata === undefined ? {} : { metadata }),
+    ...(provider.resource === undefined ? {} : { resource: new URL(provider.resource) }),
+    ...(iss === null ? {} : { iss }),
+  });
+  await provider.saveTokens({ ...tokens, issuer }, { issuer });
+}
