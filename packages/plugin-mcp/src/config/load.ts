@@ -3,8 +3,12 @@
 //
 // One bad server never hides the others; a syntax error loads nothing from the file, because
 // after one the rest of the text cannot be trusted to mean what it seems to.
-import { readFile } from 'node:fs/promises';
-import type { Diagnostic } from '@epoch-agent/infra';
+import {
+  type Diagnostic,
+  isInfraError,
+  MAX_CONFIG_BYTES,
+  readRegularFile,
+} from '@epoch-agent/infra';
 import {
   getLocation,
   getNodePath,
@@ -152,16 +156,17 @@ const NO_TEXT: Locator = { value: () => START, key: () => START, offset: () => S
 export async function loadMcpConfig(path: string): Promise<McpConfigLoad> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readRegularFile(path, MAX_CONFIG_BYTES)).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return EMPTY;
-    const why =
-      code === 'EISDIR'
-        ? 'it is a directory, not a file'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied; check its owner and mode'
-          : `${code ?? 'error'}`;
+    const why = isInfraError(error)
+      ? error.message
+      : `cannot read ${path}: ${
+          code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied; check its owner and mode'
+            : `${code ?? 'error'}`
+        }.`;
     return {
       servers: [],
       diagnostics: [
@@ -172,7 +177,7 @@ export async function loadMcpConfig(path: string): Promise<McpConfigLoad> {
           path: '',
           line: 1,
           column: 1,
-          message: `cannot read ${path}: ${why}. No servers are loaded from it.`,
+          message: `${why} No servers are loaded from it.`,
         },
       ],
     };

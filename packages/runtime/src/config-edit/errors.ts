@@ -19,7 +19,12 @@ export type McpConfigWriteErrorCode =
   /** The server as given would not load (empty command, a URL that is not http(s), …); see `diagnostics`. */
   | 'invalid_server'
   /** Another process held `<file>.lock` for the whole wait. */
-  | 'lock_timeout';
+  | 'lock_timeout'
+  /**
+   * The file, its lock or its temp file cannot be read or written as it stands: not a regular
+   * file, too large, write-protected, permission denied, a read-only file system.
+   */
+  | 'unusable_file';
 
 export interface McpConfigWriteErrorData {
   readonly file: string;

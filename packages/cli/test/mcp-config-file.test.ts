@@ -1,0 +1,134 @@
+// The config file as the file system hands it over: whatever `--config` or EPOCH_HOME names (a
+// FIFO, a device, a huge or deeply nested file, a write-protected file, a dangling link, a
+// directory the user cannot write), the built `epoch mcp` answers at once with an error that names
+// the file and what to do, exits 1, and never prints a stack trace.
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EPOCH_BIN, type EpochRun, epoch } from './epoch-process.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'epoch-config-file-'));
+});
+afterEach(async () => {
+  await chmod(dir, 0o700);
+  await rm(dir, { recursive: true, force: true });
+});
+
+const EMPTY = '{ "servers": {} }\n';
+const ADD = ['mcp', 'add', 'files', '--', process.execPath, '-e', '1'];
+
+function expectCleanError(run: EpochRun, ...says: string[]): void {
+  expect(run.code).toBe(1);
+  for (const text of says) expect(run.out + run.err).toContain(text);
+  expect(run.err).not.toMatch(/\n\s+at |node:internal|Error: E[A-Z]+:/);
+}
+
+describe('what epoch mcp reads', () => {
+  it('a FIFO as --config is refused at once, never waited on', async () => {
+    const fifo = join(dir, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    // No writer ever opens it: before the fix, open(2) blocked for ever (SIGTERM ignored).
+    const run = await epoch(['mcp', 'list', '--config', fifo]);
+    expectCleanError(run, `${fifo} is a named pipe (FIFO), not a regular file`);
+  });
+
+  it('a device as --config is refused without reading it', async () => {
+    const run = await epoch(['mcp', 'list', '--config', '/dev/zero']);
+    expectCleanError(run, '/dev/zero is a device, not a regular file');
+  });
+
+  it('a config file over 4 MiB is refused, naming the bound', async () => {
+    const file = join(dir, 'mcp.json');
+    await writeFile(file, `{ "servers": {} }${' '.repeat(4 * 1024 * 1024)}`);
+    const run = await epoch(['mcp', 'list', '--config', file]);
+    expectCleanError(run, `${file} is larger than 4 MiB`);
+  });
+
+  it('add to a FIFO mcp.json is refused and writes nothing', async () => {
+    const fifo = join(dir, 'mcp.json');
+    execFileSync('mkfifo', [fifo]);
+    const run = await epoch(ADD, { EPOCH_HOME: dir });
+    expectCleanError(run, 'is a named pipe (FIFO), not a regular file', 'Nothing was written');
+    expect((await lstat(fifo)).isFIFO()).toBe(true);
+  });
+});
+
+describe('what epoch mcp add writes', () => {
+  it('a write-protected mcp.json is refused, and says how to make it writable', async () => {
+    const file = join(dir, 'mcp.json');
+    await writeFile(file, EMPTY);
+    await chmod(file, 0o444);
+    const run = await epoch(ADD, { EPOCH_HOME: dir });
+    expectCleanError(run, `${file} is write-protected (mode 0444)`, `chmod u+w ${file}`);
+    expect(await readFile(file, 'utf8')).toBe(EMPTY);
+    expect((await stat(file)).mode & 0o777).toBe(0o444);
+  });
+
+  it('a dangling mcp.json link is written through: the link stays, its target is created', async () => {
+    const link = join(dir, 'mcp.json');
+    const target = join(dir, 'dotfiles', 'mcp.json');
+    await mkdir(join(dir, 'dotfiles'));
+    await symlink(target, link);
+    const run = await epoch(ADD, { EPOCH_HOME: dir });
+    expect(run.err).toBe('');
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await readlink(link)).toBe(target);
+    expect(await readFile(target, 'utf8')).toContain('"files"');
+  });
+
+  it('add in a directory the user cannot write names the lock file, no stack trace', async () => {
+    const home = join(dir, 'home');
+    await mkdir(home);
+    const file = join(home, 'mcp.json');
+    await writeFile(file, EMPTY);
+    await chmod(file, 0o666);
+    await chmod(dir, 0o755);
+    const run = await asUnprivileged(home, ADD);
+    expectCleanError(run, `cannot write ${file}.lock: permission denied`, 'Nothing was written');
+    expect(await readFile(file, 'utf8')).toBe(EMPTY);
+  });
+});
+
+/**
+ * `epoch <argv>` by a user who cannot write `home`. Root ignores modes, so as root it runs as
+ * nobody (the directory stays root's 0755); as anyone else the directory is made 0555.
+ */
+async function asUnprivileged(home: string, argv: readonly string[]): Promise<EpochRun> {
+  const root = process.getuid?.() === 0;
+  await chmod(home, root ? 0o755 : 0o555);
+  const command = [process.execPath, EPOCH_BIN, ...argv];
+  const [file = '', ...args] = root
+    ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...command]
+    : command;
+  const child = spawn(file, args, {
+    env: { ...process.env, NO_COLOR: '1', EPOCH_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, out, err }));
+  });
+}
