@@ -59,6 +59,17 @@ describe('what epoch mcp reads', () => {
     expectCleanError(run, `${file} is larger than 4 MiB`);
   });
 
+  it('5,000 levels of nesting are a diagnostic with a line, not a stack overflow', async () => {
+    const file = join(dir, 'mcp.json');
+    await writeFile(file, `{\n  "servers": ${'['.repeat(5000)}${']'.repeat(5000)}\n}\n`);
+    const list = await epoch(['mcp', 'list', '--config', file]);
+    expectCleanError(list, `${file}:2:`, 'more than 64 levels deep (at line 2, column');
+    await writeFile(file, `{ "servers": {}, "x": ${'['.repeat(5000)}${']'.repeat(5000)} }`);
+    const add = await epoch(ADD, { EPOCH_HOME: dir });
+    expectCleanError(add, 'more than 64 levels deep');
+    expect(add.err).not.toContain('RangeError');
+  });
+
   it('add to a FIFO mcp.json is refused and writes nothing', async () => {
     const fifo = join(dir, 'mcp.json');
     execFileSync('mkfifo', [fifo]);

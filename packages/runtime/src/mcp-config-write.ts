@@ -187,6 +187,7 @@ function loaded(text: string, file: string, name: string): McpServerConfig {
   const diagnostics = load.diagnostics.filter(
     (d) =>
       d.code === 'syntax_error' ||
+      d.code === 'too_deep' ||
       d.path === prefix ||
       d.path.startsWith(`${prefix}.`) ||
       d.path.startsWith(`${prefix}[`),

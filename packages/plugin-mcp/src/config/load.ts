@@ -10,6 +10,7 @@ import {
   readRegularFile,
 } from '@epoch-agent/infra';
 import {
+  createScanner,
   getLocation,
   getNodePath,
   getNodeValue,
@@ -38,6 +39,24 @@ const EMPTY: McpConfigLoad = { servers: [], diagnostics: [] };
  */
 export function parseMcpConfig(text: string, file: string): McpConfigLoad {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const deep = tooDeepAt(source);
+  if (deep !== undefined) {
+    const where: Where = { file, locator: createLocator(source, undefined) };
+    const at = where.locator.offset(deep);
+    return {
+      servers: [],
+      diagnostics: [
+        diagnostic(
+          where,
+          'error',
+          'too_deep',
+          [],
+          `the file nests objects and lists more than ${MAX_DEPTH} levels deep (at line ${at.line}, column ${at.column}); an mcp.json needs a handful. Nothing from this file is loaded until it is fixed.`,
+          at,
+        ),
+      ],
+    };
+  }
   const errors: ParseError[] = [];
   const root = parseTree(source, errors, { allowTrailingComma: true, allowEmptyContent: true });
   const where: Where = { file, locator: createLocator(source, root) };
@@ -183,6 +202,30 @@ export async function loadMcpConfig(path: string): Promise<McpConfigLoad> {
     };
   }
   return parseMcpConfig(text, path);
+}
+
+// The parser and every reader after it recurse once per level: thousands of levels overflow the
+// stack. A real mcp.json is about 5 deep (servers, a server, env, …); 64 leaves room for any host's
+// nesting and is far from the stack's limit.
+const MAX_DEPTH = 64;
+
+/** The offset of the first `{` or `[` deeper than MAX_DEPTH (strings and comments skipped). */
+function tooDeepAt(source: string): number | undefined {
+  const scanner = createScanner(source, true);
+  let depth = 0;
+  // A token of one character is punctuation or a stray one (a string has its quotes); the
+  // SyntaxKind enum is const, so the character is what is compared. The end is a token of none.
+  for (scanner.scan(); scanner.getTokenLength() > 0; scanner.scan()) {
+    if (scanner.getTokenLength() !== 1) continue;
+    const char = source[scanner.getTokenOffset()];
+    if (char === '{' || char === '[') {
+      depth += 1;
+      if (depth > MAX_DEPTH) return scanner.getTokenOffset();
+    } else if (char === '}' || char === ']') {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
 }
 
 interface Property {
