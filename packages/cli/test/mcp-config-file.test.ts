@@ -115,6 +115,67 @@ describe('what epoch mcp add writes', () => {
   });
 });
 
+describe('what a field of mcp.json may hold', () => {
+  it('a NUL in an env value is refused where it is written, and status never prints the secret', async () => {
+    const file = join(dir, 'mcp.json');
+    await writeFile(
+      file,
+      `{\n  "servers": {\n    "files": { "command": "node", "env": { "API_TOKEN": "abc\\u0000def-token-7f3a" } }\n  }\n}\n`,
+    );
+    const run = await epoch(['mcp', 'status', '--config', file]);
+    expectCleanError(
+      run,
+      `${file}:3:`,
+      'the value of API_TOKEN in "env" of server "files" holds a NUL',
+    );
+    expect(run.out + run.err).not.toContain('def-token');
+    expect(run.out + run.err).not.toContain('"command" and "args"');
+  });
+
+  it('a NUL in command, args or url, a line break in a header, and a bad port each name their field', async () => {
+    const file = join(dir, 'mcp.json');
+    await writeFile(
+      file,
+      `{ "servers": {
+  "cmd": { "command": "no\\u0000de", "args": ["a\\u0000b"] },
+  "remote": { "type": "http", "url": "https://mcp.example.com/mcp", "headers": { "X-Api-Key": "key-7f3a\\r\\nX-Evil: 1" } },
+  "port": { "type": "http", "url": "https://mcp.example.com:99999999999/mcp" }
+} }`,
+    );
+    const run = await epoch(['mcp', 'list', '--config', file]);
+    expectCleanError(
+      run,
+      `${file}:2:`,
+      '"command" of server "cmd" holds a NUL',
+      'argument 0 of server "cmd" holds a NUL',
+      `${file}:3:`,
+      'the value of header "X-Api-Key" of server "remote" holds a line break',
+      `${file}:4:`,
+      'the port 99999999999 in "url" of server "port" is out of range',
+    );
+    expect(run.out + run.err).not.toContain('key-7f3a');
+  });
+
+  it('add --header with a line break in its value is refused, naming the header and not its value', async () => {
+    const run = await epoch(
+      [
+        'mcp',
+        'add',
+        'remote',
+        '--transport',
+        'http',
+        'https://mcp.example.com/mcp',
+        '--header',
+        'X-Api-Key: key-7f3a\r\nX-Evil: 1',
+      ],
+      { EPOCH_HOME: dir },
+    );
+    expectCleanError(run, 'the value of header "X-Api-Key" of server "remote" holds a line break');
+    expect(run.out + run.err).not.toContain('key-7f3a');
+    await expect(stat(join(dir, 'mcp.json'))).rejects.toThrow(/ENOENT/);
+  });
+});
+
 /**
  * `epoch <argv>` by a user who cannot write `home`. Root ignores modes, so as root it runs as
  * nobody (the directory stays root's 0755); as anyone else the directory is made 0555.
