@@ -5,6 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import {
   chmod,
+  chown,
   lstat,
   mkdir,
   mkdtemp,
@@ -88,6 +89,20 @@ describe('what epoch mcp add writes', () => {
     expectCleanError(run, `${file} is write-protected (mode 0444)`, `chmod u+w ${file}`);
     expect(await readFile(file, 'utf8')).toBe(EMPTY);
     expect((await stat(file)).mode & 0o777).toBe(0o444);
+  });
+
+  it("an edit keeps the file's owner and mode (root editing nobody's file leaves it nobody's)", async () => {
+    const file = join(dir, 'mcp.json');
+    await writeFile(file, EMPTY);
+    await chmod(file, 0o640);
+    // Only root can give a file away; anyone else edits a file of their own.
+    const owner = process.getuid?.() === 0 ? 65534 : (await stat(file)).uid;
+    if (process.getuid?.() === 0) await chown(file, owner, owner);
+    const run = await epoch(ADD, { EPOCH_HOME: dir });
+    expect(run.err).toBe('');
+    const after = await stat(file);
+    expect([after.uid, after.mode & 0o777]).toEqual([owner, 0o640]);
+    expect(await readFile(file, 'utf8')).toContain('"files"');
   });
 
   it('a dangling mcp.json link is written through: the link stays, its target is created', async () => {
@@ -178,7 +193,7 @@ describe('what a field of mcp.json may hold', () => {
 
 /**
  * `epoch <argv>` by a user who cannot write `home`. Root ignores modes, so as root it runs as
- * nobody (the directory stays root's 0755); as anyone else the directory is made 0555.
+ * nobody (the directory stays root's 0755); as anyone else the directory is made 0555 for the run.
  */
 async function asUnprivileged(home: string, argv: readonly string[]): Promise<EpochRun> {
   const root = process.getuid?.() === 0;
@@ -199,8 +214,13 @@ async function asUnprivileged(home: string, argv: readonly string[]): Promise<Ep
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     err += chunk;
   });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, out, err }));
-  });
+  try {
+    return await new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code, signal) => resolve({ code, signal, out, err }));
+    });
+  } finally {
+    // Writable again, so the test's cleanup can remove what is in it.
+    await chmod(home, 0o700);
+  }
 }
