@@ -32,6 +32,9 @@ export async function writeFileAtomic(
   const handle = await open(tmp, 'wx', 0o600);
   try {
     try {
+      // The new inode belongs to whoever writes it: root editing a user's file (sudo) would make
+      // it root's. It gets the old owner back; where the writer may not give it (EPERM), the
+      // edit fails rather than change who owns the file.
       const owner = existing?.owner;
       if (
         owner !== undefined &&
