@@ -18,8 +18,8 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EPOCH_BIN, type EpochRun, epoch } from './epoch-process.js';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { EPOCH_BIN, type EpochRun, epoch, startEpoch } from './epoch-process.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -44,7 +44,7 @@ describe('what epoch mcp reads', () => {
     const fifo = join(dir, 'fifo.json');
     execFileSync('mkfifo', [fifo]);
     // No writer ever opens it: before the fix, open(2) blocked for ever (SIGTERM ignored).
-    const run = await epoch(['mcp', 'list', '--config', fifo]);
+    const run = await unblocked(['mcp', 'list', '--config', fifo]);
     expectCleanError(run, `${fifo} is a named pipe (FIFO), not a regular file`);
   });
 
@@ -74,7 +74,7 @@ describe('what epoch mcp reads', () => {
   it('add to a FIFO mcp.json is refused and writes nothing', async () => {
     const fifo = join(dir, 'mcp.json');
     execFileSync('mkfifo', [fifo]);
-    const run = await epoch(ADD, { EPOCH_HOME: dir });
+    const run = await unblocked(ADD, { EPOCH_HOME: dir });
     expectCleanError(run, 'is a named pipe (FIFO), not a regular file', 'Nothing was written');
     expect((await lstat(fifo)).isFIFO()).toBe(true);
   });
@@ -190,6 +190,18 @@ describe('what a field of mcp.json may hold', () => {
     await expect(stat(join(dir, 'mcp.json'))).rejects.toThrow(/ENOENT/);
   });
 });
+
+/**
+ * `epoch <argv>`, killed when the test ends: a process stuck in open(2) on a FIFO ignores SIGTERM,
+ * so a regression would otherwise outlive the test that timed out on it.
+ */
+function unblocked(argv: readonly string[], env: Record<string, string> = {}): Promise<EpochRun> {
+  const run = startEpoch(argv, env);
+  onTestFinished(() => {
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
+  });
+  return run.done;
+}
 
 /**
  * `epoch <argv>` by a user who cannot write `home`. Root ignores modes, so as root it runs as
