@@ -4,7 +4,13 @@ export type InfraErrorCode =
   /** EPOCH_PROFILE is not a usable directory name. */
   | 'invalid_profile'
   /** Another process held a file's lock for longer than the caller would wait. */
-  | 'lock_timeout';
+  | 'lock_timeout'
+  /** A path to read or write names a directory, FIFO, device or socket, not a regular file. */
+  | 'not_a_file'
+  /** A file to read is larger than the caller's bound. */
+  | 'too_large'
+  /** A file to write is write-protected (no write bit in its mode), or its place is not writable. */
+  | 'not_writable';
 
 export class InfraError extends Error {
   override readonly name = 'InfraError';

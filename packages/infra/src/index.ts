@@ -24,6 +24,7 @@ export {
   type Redactor,
   secretRedactor,
 } from './redactor.js';
+export { MAX_CONFIG_BYTES, readRegularFile } from './regular-file.js';
 export {
   argSecrets,
   credentials,

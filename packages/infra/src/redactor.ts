@@ -3,6 +3,7 @@
 // blanked out wherever it occurs in text we did not write ourselves — a server's stderr, an SDK
 // or HTTP error message, an authorization server's answer — before that text reaches a status, an
 // error, a log line or a screen.
+import { inspect } from 'node:util';
 import { REDACTED } from './redact.js';
 import type { Secret, SecretKind } from './secrets.js';
 
@@ -134,14 +135,21 @@ class Needles {
 /**
  * What a secret is found by: the value as given; each of its lines, trimmed, for a value printed
  * line by line (a PEM key); each as it looks inside JSON (a server that logs
- * `JSON.stringify(process.env)`) and inside a URL.
+ * `JSON.stringify(process.env)`), inside a URL, and as Node's own messages quote a value
+ * (`Received 'abc\x00def'`: util.inspect escapes control characters its own way).
  */
 function needlesOf({ value, kind }: Secret): string[] {
   const pieces = new Set([value, ...value.split(/\r?\n/).map((line) => line.trim())]);
-  return [...pieces]
+  const needles = [...pieces]
     .filter((piece) => piece.length >= MIN_SECRET_LENGTH[kind])
-    .flatMap((piece) => [piece, JSON.stringify(piece).slice(1, -1), uriEncoded(piece)])
+    .flatMap((piece) => [
+      piece,
+      JSON.stringify(piece).slice(1, -1),
+      uriEncoded(piece),
+      inspect(piece).slice(1, -1),
+    ])
     .filter((needle): needle is string => needle !== undefined);
+  return [...new Set(needles)];
 }
 
 function uriEncoded(text: string): string | undefined {

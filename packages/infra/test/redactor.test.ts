@@ -1,6 +1,7 @@
 // The free-text redaction policy: every known secret blanked wherever it occurs, in whatever form
 // a program prints it; short values left alone; a text that arrives in pieces comes out exactly
 // as if it had been redacted whole, however the pieces split its secrets.
+import { spawn } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -52,6 +53,21 @@ describe('secretRedactor', () => {
       `[key] ${REDACTED}\n[key] ${REDACTED}`,
     );
     expect(redact(`env ${JSON.stringify(pem)}`)).toBe(`env "${REDACTED}"`);
+  });
+
+  it("finds a secret with control characters as Node's own spawn error quotes it", () => {
+    const secret = 'abc\u0000def-token-7f3a';
+    const redact = secretRedactor(credentials([secret]));
+    let message = '';
+    try {
+      spawn(process.execPath, ['-e', '0'], { env: { API_TOKEN: secret } });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    // Node renders the NUL as \x00, which neither the raw value nor its JSON form (\u0000) is.
+    expect(message).toContain('abc\\x00def-token-7f3a');
+    expect(redact(message)).not.toContain('def-token');
+    expect(redact(message)).toContain(REDACTED);
   });
 
   it('blanks overlapping and adjacent secrets as one, leaving no piece of either', () => {

@@ -1,8 +1,7 @@
 // Where a server's key, and the keys of its fields, sit in an mcp.json: for diagnostics the runtime
 // adds after the loader has read the file (a name the runtime refuses), and for showing where each
 // field of a server comes from (`epoch mcp get`). The loader's own diagnostics carry their positions.
-import { readFile } from 'node:fs/promises';
-import type { Position } from '@epoch-agent/infra';
+import { MAX_CONFIG_BYTES, type Position, readRegularFile } from '@epoch-agent/infra';
 import { type Node, parseTree } from 'jsonc-parser';
 
 const START: Position = { line: 1, column: 1 };
@@ -25,7 +24,7 @@ export async function entryPositions(
 ): Promise<EntryPositions | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readRegularFile(file, MAX_CONFIG_BYTES)).toString('utf8');
   } catch {
     return undefined;
   }

@@ -34,9 +34,14 @@
 // `syntax_error`, positions in the file, and `invalid_server`, positions in the text that would
 // have been written); nothing is written when one is thrown. A throw rather than a result union:
 // every refusal ends the request the same way, and the caller branches on `code` alone.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { isInfraError, withFileLock, writeFileAtomic } from '@epoch-agent/infra';
+import {
+  isInfraError,
+  MAX_CONFIG_BYTES,
+  readRegularFile,
+  withFileLock,
+  writeFileAtomic,
+} from '@epoch-agent/infra';
 import { type McpConfigLoad, type McpServerConfig, parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import { entryOverLimit } from './config-edit/entry-limits.js';
 import { McpConfigWriteError } from './config-edit/errors.js';
@@ -197,6 +202,7 @@ function loaded(text: string, file: string, name: string): McpServerConfig {
   const diagnostics = load.diagnostics.filter(
     (d) =>
       d.code === 'syntax_error' ||
+      d.code === 'too_deep' ||
       d.path === prefix ||
       d.path.startsWith(`${prefix}.`) ||
       d.path.startsWith(`${prefix}[`),
@@ -214,10 +220,10 @@ function loaded(text: string, file: string, name: string): McpServerConfig {
 async function readConfig(file: string): Promise<{ text: string; exists: boolean }> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = await readRegularFile(file, MAX_CONFIG_BYTES);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', exists: false };
-    throw error;
+    throw fileError(error, file);
   }
   const text = bytes.toString('utf8');
   // Decoding replaces invalid bytes; writing that back would change bytes we promise to keep.
@@ -247,9 +253,39 @@ async function locked<T>(
   try {
     return await withFileLock(path, lock, edit);
   } catch (error) {
-    if (!isInfraError(error, 'lock_timeout')) throw error;
-    throw new McpConfigWriteError('lock_timeout', `${error.message} Nothing was written.`, {
-      file: path,
+    if (isInfraError(error, 'lock_timeout')) {
+      throw new McpConfigWriteError('lock_timeout', `${error.message} Nothing was written.`, {
+        file: path,
+      });
+    }
+    throw fileError(error, path);
+  }
+}
+
+const DENIED: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied; check the owner and mode of the file and of its directory',
+  EPERM: 'permission denied; check the owner and mode of the file and of its directory',
+  EROFS: 'it is on a read-only file system',
+};
+
+/** A refusal of the file system as `unusable_file`, naming the path it refused; others unchanged. */
+function fileError(error: unknown, file: string): unknown {
+  if (
+    isInfraError(error, 'not_a_file') ||
+    isInfraError(error, 'too_large') ||
+    isInfraError(error, 'not_writable')
+  ) {
+    return new McpConfigWriteError('unusable_file', `${error.message} Nothing was written.`, {
+      file,
     });
   }
+  const { code, path } = error as NodeJS.ErrnoException;
+  const why = code === undefined ? undefined : DENIED[code];
+  if (why === undefined) return error;
+  // The path refused may be the lock or the temp file beside the file: say which.
+  return new McpConfigWriteError(
+    'unusable_file',
+    `cannot write ${path ?? file}: ${why}. Nothing was written to ${file}.`,
+    { file },
+  );
 }

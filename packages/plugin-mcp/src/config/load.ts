@@ -3,9 +3,14 @@
 //
 // One bad server never hides the others; a syntax error loads nothing from the file, because
 // after one the rest of the text cannot be trusted to mean what it seems to.
-import { readFile } from 'node:fs/promises';
-import type { Diagnostic } from '@epoch-agent/infra';
 import {
+  type Diagnostic,
+  isInfraError,
+  MAX_CONFIG_BYTES,
+  readRegularFile,
+} from '@epoch-agent/infra';
+import {
+  createScanner,
   getLocation,
   getNodePath,
   getNodeValue,
@@ -34,6 +39,24 @@ const EMPTY: McpConfigLoad = { servers: [], diagnostics: [] };
  */
 export function parseMcpConfig(text: string, file: string): McpConfigLoad {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const deep = tooDeepAt(source);
+  if (deep !== undefined) {
+    const where: Where = { file, locator: createLocator(source, undefined) };
+    const at = where.locator.offset(deep);
+    return {
+      servers: [],
+      diagnostics: [
+        diagnostic(
+          where,
+          'error',
+          'too_deep',
+          [],
+          `the file nests objects and lists more than ${MAX_DEPTH} levels deep (at line ${at.line}, column ${at.column}); an mcp.json needs a handful. Nothing from this file is loaded until it is fixed.`,
+          at,
+        ),
+      ],
+    };
+  }
   const errors: ParseError[] = [];
   const root = parseTree(source, errors, { allowTrailingComma: true, allowEmptyContent: true });
   const where: Where = { file, locator: createLocator(source, root) };
@@ -152,16 +175,17 @@ const NO_TEXT: Locator = { value: () => START, key: () => START, offset: () => S
 export async function loadMcpConfig(path: string): Promise<McpConfigLoad> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readRegularFile(path, MAX_CONFIG_BYTES)).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return EMPTY;
-    const why =
-      code === 'EISDIR'
-        ? 'it is a directory, not a file'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied; check its owner and mode'
-          : `${code ?? 'error'}`;
+    const why = isInfraError(error)
+      ? error.message
+      : `cannot read ${path}: ${
+          code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied; check its owner and mode'
+            : `${code ?? 'error'}`
+        }.`;
     return {
       servers: [],
       diagnostics: [
@@ -172,12 +196,36 @@ export async function loadMcpConfig(path: string): Promise<McpConfigLoad> {
           path: '',
           line: 1,
           column: 1,
-          message: `cannot read ${path}: ${why}. No servers are loaded from it.`,
+          message: `${why} No servers are loaded from it.`,
         },
       ],
     };
   }
   return parseMcpConfig(text, path);
+}
+
+// The parser and every reader after it recurse once per level: thousands of levels overflow the
+// stack. A real mcp.json is about 5 deep (servers, a server, env, …); 64 leaves room for any host's
+// nesting and is far from the stack's limit.
+const MAX_DEPTH = 64;
+
+/** The offset of the first `{` or `[` deeper than MAX_DEPTH (strings and comments skipped). */
+function tooDeepAt(source: string): number | undefined {
+  const scanner = createScanner(source, true);
+  let depth = 0;
+  // A token of one character is punctuation or a stray one (a string has its quotes); the
+  // SyntaxKind enum is const, so the character is what is compared. The end is a token of none.
+  for (scanner.scan(); scanner.getTokenLength() > 0; scanner.scan()) {
+    if (scanner.getTokenLength() !== 1) continue;
+    const char = source[scanner.getTokenOffset()];
+    if (char === '{' || char === '[') {
+      depth += 1;
+      if (depth > MAX_DEPTH) return scanner.getTokenOffset();
+    } else if (char === '}' || char === ']') {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
 }
 
 interface Property {

@@ -33,6 +33,7 @@ import { suggest } from './suggest.js';
 export const MCP_CONFIG_DIAGNOSTIC_CODES = [
   // errors
   'syntax_error',
+  'too_deep',
   'unreadable_file',
   'invalid_type',
   'invalid_value',

@@ -12,6 +12,7 @@ import {
   type RemoteServerConfig,
   type StdioServerConfig,
 } from '../types.js';
+import { checkControlCharacters } from './control-characters.js';
 import { toOAuthConfig } from './oauth.js';
 import {
   FIELD_NAMES,
@@ -41,6 +42,7 @@ export function parseServer(name: string, value: unknown, where: Where): ServerR
     at: { file: where.file, ...where.locator.key(['servers', name]) },
     report: reporter(where, name, diagnostics),
   };
+  if (!checkControlCharacters(name, fields, entry.report)) return { diagnostics };
   const config = toConfig(entry);
   return config === undefined ? { diagnostics } : { config, diagnostics };
 }
@@ -202,6 +204,16 @@ function toRemote<T extends 'sse' | 'http'>(
     );
     return undefined;
   }
+  const port = outOfRangePort(url);
+  if (port !== undefined) {
+    report(
+      'error',
+      'out_of_range',
+      ['url'],
+      `the port ${port} in "url" of server "${name}" is out of range: a port is 1 to 65535.`,
+    );
+    return undefined;
+  }
   if (!isHttpUrl(url)) {
     // The url itself is not repeated: a query string can hold a token.
     report(
@@ -242,6 +254,13 @@ function common({ name, fields }: Entry): McpServerCommon {
 // Whole milliseconds, and never rounded down to 0: 0 means "off", which a tiny time is not.
 function toMs(seconds: number): number {
   return seconds === 0 ? 0 : Math.max(1, Math.round(seconds * 1000));
+}
+
+/** The port of an http(s) URL when it is a number no port can be (the URL parser only says "invalid"). */
+function outOfRangePort(text: string): string | undefined {
+  const authority = /^https?:\/\/([^/?#]*)/i.exec(text)?.[1] ?? '';
+  const port = /:(\d+)$/.exec(authority.slice(authority.lastIndexOf('@') + 1))?.[1];
+  return port !== undefined && Number(port) > 65535 ? port : undefined;
 }
 
 function isHttpUrl(text: string): boolean {

@@ -21,7 +21,12 @@ export type McpConfigWriteErrorCode =
   /** Another process held `<file>.lock` for the whole wait. */
   | 'lock_timeout'
   /** A string of the new server, or its whole entry, is over ENTRY_LIMITS; `field` says which. */
-  | 'too_large';
+  | 'too_large'
+  /**
+   * The file, its lock or its temp file cannot be read or written as it stands: not a regular
+   * file, too large, write-protected, permission denied, a read-only file system.
+   */
+  | 'unusable_file';
 
 export interface McpConfigWriteErrorData {
   readonly file: string;
