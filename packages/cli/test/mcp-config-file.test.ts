@@ -65,10 +65,18 @@ describe('what epoch mcp reads', () => {
     await writeFile(file, `{\n  "servers": ${'['.repeat(5000)}${']'.repeat(5000)}\n}\n`);
     const list = await epoch(['mcp', 'list', '--config', file]);
     expectCleanError(list, `${file}:2:`, 'more than 64 levels deep (at line 2, column');
-    await writeFile(file, `{ "servers": {}, "x": ${'['.repeat(5000)}${']'.repeat(5000)} }`);
-    const add = await epoch(ADD, { EPOCH_HOME: dir });
-    expectCleanError(add, 'more than 64 levels deep');
-    expect(add.err).not.toContain('RangeError');
+    for (const text of [
+      `{ "servers": {}, "x": ${'['.repeat(5000)}${']'.repeat(5000)} }`,
+      // Deep under "servers": said as too deep, not as "servers" of the wrong type.
+      `{ "servers": ${'['.repeat(100_000)}${']'.repeat(100_000)} }`,
+    ]) {
+      await writeFile(file, text);
+      const add = await epoch(ADD, { EPOCH_HOME: dir });
+      expectCleanError(add, 'more than 64 levels deep');
+      expect(add.err).not.toContain('RangeError');
+      expect(add.err).not.toContain('keyed by server name');
+      expect(add.err).not.toContain('  : ');
+    }
   });
 
   it('add to a FIFO mcp.json is refused and writes nothing', async () => {

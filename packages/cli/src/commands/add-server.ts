@@ -26,7 +26,10 @@ export async function addAndCheck(
   } catch (error) {
     if (!isMcpConfigWriteError(error)) throw error;
     const problems = error.diagnostics.map((d) => ({ path: d.path, message: d.message }));
-    const detail = problems.map(({ path, message }) => `\n  ${path}: ${message}`).join('');
+    // A problem of the whole file (too deep, a syntax error) has no field path to name.
+    const detail = problems
+      .map(({ path, message }) => `\n  ${path === '' ? '' : `${path}: `}${message}`)
+      .join('');
     return fail(
       io,
       invocation,

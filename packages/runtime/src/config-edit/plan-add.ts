@@ -28,6 +28,14 @@ export interface ParsedConfig {
 
 /** Parses `text` as the loader does; a syntax error or a wrong shape is the refusal. */
 export function parseConfigText(text: string, file: string): Plan<ParsedConfig> {
+  // Before parseTree, which recurses: the loader's scanner finds nesting too deep for it.
+  const tooDeep = parseMcpConfig(text, file).diagnostics.filter((d) => d.code === 'too_deep');
+  if (tooDeep.length > 0) {
+    return refuse('syntax_error', `${file} was not changed. Fix the file first.`, {
+      file,
+      diagnostics: tooDeep,
+    });
+  }
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, allowEmptyContent: true });
   if (errors.length > 0) {
