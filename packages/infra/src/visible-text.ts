@@ -28,7 +28,7 @@ export interface VisibleTextOptions {
  */
 export function visibleText(text: string, options: VisibleTextOptions = {}): string {
   const { lines = false, max = MAX_VISIBLE_CHARS } = options;
-  return bounded(text, max).replace(lines ? UNSAFE_IN_LINES : UNSAFE, escape);
+  return bounded(text, max).replace(lines ? UNSAFE_IN_LINES : UNSAFE, escaped);
 }
 
 /** `text` cut to `max` characters, never inside a surrogate pair, with a note of what was cut. */
@@ -51,7 +51,7 @@ export function terminalJson(value: unknown, indent?: number): string {
   );
 }
 
-function escape(char: string): string {
+function escaped(char: string): string {
   return char.charCodeAt(0) <= 0xff ? `\\x${hex(char, 2)}` : `\\u${hex(char, 4)}`;
 }
 
