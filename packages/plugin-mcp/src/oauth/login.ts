@@ -9,7 +9,7 @@
 //    step-up: another round asking for the wider scope, at most MAX_ROUNDS rounds in all.
 // One deadline covers everything; a login not finished in time is `login_timeout`.
 import { randomBytes } from 'node:crypto';
-import { type Logger, redactingLogger, silentLogger } from '@epoch-agent/infra';
+import { bounded, type Logger, redactingLogger, silentLogger } from '@epoch-agent/infra';
 import {
   auth,
   Client,
@@ -319,9 +319,10 @@ function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {
 
 function loginError(server: string, error: unknown, scrub: Scrubber): McpError {
   if (error instanceof McpError) return error;
+  // Bounded: the SDK quotes a token endpoint's whole body ("Raw body: ..."), megabytes if it likes.
   return new McpError(
     'login_failed',
-    `Login to MCP server "${server}" failed: ${scrub(messageOf(error))}. Run \`epoch mcp login ${server}\` to try again.`,
+    `Login to MCP server "${server}" failed: ${bounded(scrub(messageOf(error)))}. Run \`epoch mcp login ${server}\` to try again.`,
     { server, cause: error },
   );
 }
