@@ -3,7 +3,9 @@
 // same parsing, the same `--help` and the same usage errors; the table (commands/table.ts) holds
 // what that needs, and each command's code is loaded only when it runs.
 
+import { terminalJson } from '@epoch-agent/infra';
 import type { CliIo, EXIT, ExitCode } from './io.js';
+import { shownError } from './render/server-text.js';
 
 export interface CommandOption {
   readonly type: 'string' | 'boolean';
@@ -90,7 +92,8 @@ export function fail(
   failure: { readonly code: string; readonly message: string; readonly [key: string]: unknown },
   words: string,
 ): ExitCode {
-  if (invocation.json) io.err(`${JSON.stringify({ error: { ...failure, exit } })}\n`);
-  else io.err(`epoch ${words}: ${failure.message}\n`);
+  // A message carries what servers said (their errors, tool names): never raw to a terminal.
+  if (invocation.json) io.err(`${terminalJson({ error: { ...failure, exit } })}\n`);
+  else io.err(`epoch ${words}: ${shownError(failure.message)}\n`);
   return exit;
 }

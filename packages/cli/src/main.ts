@@ -2,10 +2,11 @@
 // runs it. Each command is a module of its own under commands/; adding one is a row of the table
 // (commands/table.ts).
 import { parseArgs } from 'node:util';
-import { mcpConfigPath } from '@epoch-agent/infra';
+import { mcpConfigPath, terminalJson } from '@epoch-agent/infra';
 import { type Command, type CommandOption, type Invocation, UsageError } from './command.js';
 import { COMMANDS } from './commands/table.js';
 import { type CliIo, EXIT, type ExitCode } from './io.js';
+import { shownError } from './render/server-text.js';
 
 const CONFIG_OPTION: CommandOption = {
   type: 'string',
@@ -105,10 +106,11 @@ function usage(command: Command, io: CliIo, error: unknown, json: boolean): Exit
   const message = problem(command, error);
   if (json) {
     const failure = { code: 'usage', exit: EXIT.usage, message, usage: usageLine(command) };
-    io.err(`${JSON.stringify({ error: failure })}\n`);
+    io.err(`${terminalJson({ error: failure })}\n`);
   } else {
     io.err(
-      `epoch ${command.words}: ${message}.\nUsage: ${usageLine(command)}\nRun "epoch ${command.words} --help" for more.\n`,
+      // The message may name what a server offers (its tools): never raw to a terminal.
+      `epoch ${command.words}: ${shownError(message)}.\nUsage: ${usageLine(command)}\nRun "epoch ${command.words} --help" for more.\n`,
     );
   }
   return EXIT.usage;

@@ -36,3 +36,10 @@ export {
   urlSecrets,
 } from './secrets.js';
 export { type AtomicWriteOptions, writeFileAtomic } from './secure-file.js';
+export {
+  bounded,
+  MAX_VISIBLE_CHARS,
+  terminalJson,
+  type VisibleTextOptions,
+  visibleText,
+} from './visible-text.js';

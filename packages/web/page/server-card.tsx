@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import type { LoginStarted, ServerState, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { STATE_LOOKS } from './states.js';
-import { formatTokens, inSeconds } from './text.js';
+import { formatTokens, inSeconds, serverText, stderrText } from './text.js';
 import { ToolList } from './tool-list.js';
 
 interface Props {
@@ -54,7 +54,8 @@ export function ServerCard({ server, api }: Props) {
     });
 
   const error = status !== undefined && 'error' in status ? status.error : undefined;
-  const stderr = status !== undefined && 'stderrTail' in status ? status.stderrTail.trimEnd() : '';
+  const stderr =
+    status !== undefined && 'stderrTail' in status ? stderrText(status.stderrTail.trimEnd()) : '';
   return (
     <article class="server" data-server={name} data-state={state} aria-label={name}>
       <div class="head">
@@ -74,7 +75,7 @@ export function ServerCard({ server, api }: Props) {
         )}
         {status?.state === 'connected' && (
           <span class="detail">
-            {status.serverInfo.name} {status.serverInfo.version}
+            {serverText(`${status.serverInfo.name} ${status.serverInfo.version}`)}
           </span>
         )}
         <span class="actions">
@@ -150,12 +151,12 @@ export function ServerCard({ server, api }: Props) {
       )}
       {server.login?.state === 'failed' && (
         <p class="problem" role="alert">
-          The login did not finish: {server.login.message}
+          The login did not finish: {serverText(server.login.message)}
         </p>
       )}
       {error !== undefined && (
         <div class="error" role="alert">
-          <p class="message">{error.message}</p>
+          <p class="message">{serverText(error.message)}</p>
           {look.hint !== undefined && <p class="hint">{look.hint}</p>}
         </div>
       )}
@@ -168,7 +169,7 @@ export function ServerCard({ server, api }: Props) {
       )}
       {problem !== undefined && (
         <p class="problem" role="alert">
-          {problem}
+          {serverText(problem)}
         </p>
       )}
 

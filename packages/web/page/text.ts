@@ -1,4 +1,5 @@
-// Small wordings the page uses in more than one place.
+// Small wordings the page uses in more than one place, and how it shows a server's words.
+import { visibleText } from '@epoch-agent/infra/visible-text';
 
 /** `840 tokens`, `12.4k tokens`. */
 export function formatTokens(tokens: number): string {
@@ -9,4 +10,18 @@ export function formatTokens(tokens: number): string {
 export function inSeconds(at: number, now: number): string {
   const seconds = Math.ceil((at - now) / 1000);
   return seconds <= 0 ? 'now' : `in ${seconds} s`;
+}
+
+/**
+ * What a server said (names, titles, descriptions, errors, stderr), as the page shows it: text
+ * nodes cannot inject markup, but a bidi override still makes text read other than it is, and a
+ * control character hides itself; both are shown as visible escapes, and a long text is cut.
+ */
+export function serverText(text: string): string {
+  return visibleText(text, { lines: true });
+}
+
+/** A stdio server's stderr tail, every line of it: the ring that keeps it already bounds it. */
+export function stderrText(tail: string): string {
+  return visibleText(tail, { lines: true, max: Number.POSITIVE_INFINITY });
 }

@@ -1,7 +1,7 @@
 // A server's tools as the model is given them: the name it sees, the title, the annotation hints
 // as badges, the description, and the parameters.
 import type { ToolView } from '../src/api-types.js';
-import { formatTokens } from './text.js';
+import { formatTokens, serverText } from './text.js';
 
 type Hint = Exclude<keyof ToolView['annotations'], 'title'>;
 
@@ -30,7 +30,7 @@ export function ToolList({ server, tools }: Props) {
           <li key={tool.name} data-tool={tool.name}>
             <div class="tool-head">
               <code class="tool-name">{tool.name}</code>
-              {tool.title !== undefined && <span class="title">{tool.title}</span>}
+              {tool.title !== undefined && <span class="title">{serverText(tool.title)}</span>}
               {(Object.keys(BADGES) as Hint[]).map((hint) => {
                 const value = tool.annotations[hint];
                 if (value === undefined) return null;
@@ -44,23 +44,23 @@ export function ToolList({ server, tools }: Props) {
             </div>
             {tool.name !== `mcp__${server}__${tool.serverName}` && (
               <p class="raw">
-                <code>{tool.serverName}</code> on the server
+                <code>{serverText(tool.serverName)}</code> on the server
               </p>
             )}
-            {tool.description !== '' && <p class="description">{tool.description}</p>}
+            {tool.description !== '' && <p class="description">{serverText(tool.description)}</p>}
             {tool.parameters.length > 0 && (
               <table class="parameters">
                 <tbody>
                   {tool.parameters.map((p) => (
                     <tr key={p.name}>
                       <th scope="row">
-                        <code>{p.name}</code>
+                        <code>{serverText(p.name)}</code>
                         {p.required && <span class="required">required</span>}
                       </th>
                       <td>
-                        <code>{p.type}</code>
+                        <code>{serverText(p.type)}</code>
                       </td>
-                      <td>{p.description}</td>
+                      <td>{p.description === undefined ? null : serverText(p.description)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,6 +1,7 @@
 // What `epoch mcp add` and `epoch mcp add-json` share once they know the entry: the runtime writes
 // it into the user's mcp.json (a text edit: every other byte stays) and connects it, and the output
 // says where it went, whether it works, and what is left to write by hand.
+import { terminalJson } from '@epoch-agent/infra';
 import {
   type AddServerInput,
   isMcpConfigWriteError,
@@ -9,6 +10,7 @@ import {
 } from '@epoch-agent/runtime';
 import { fail, type Invocation } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { shownError, shownStderr } from '../render/server-text.js';
 import { withRuntime } from '../session.js';
 
 export async function addAndCheck(
@@ -41,7 +43,7 @@ export async function addAndCheck(
   const { status } = result;
   if (invocation.json) {
     const { file, created, setByHand } = result;
-    io.out(`${JSON.stringify({ file, created, setByHand, status }, null, 2)}\n`);
+    io.out(`${terminalJson({ file, created, setByHand, status }, 2)}\n`);
     return EXIT.ok;
   }
   const transport = status?.transport ?? ('transport' in server ? server.transport : 'stdio');
@@ -66,9 +68,9 @@ function check(status: McpServerStatus): string {
       return `It needs a login first: run "epoch mcp login ${name}".\n`;
     case 'failed':
     case 'reconnecting': {
-      const stderr = status.stderrTail.trimEnd();
+      const stderr = shownStderr(status.stderrTail);
       const tail = stderr === '' ? '' : `\n  stderr (last lines):\n${indent(stderr, '    ')}`;
-      return `It does not connect yet: ${status.error.message}${tail}\nThe entry is in the file: fix it there, or take it out with "epoch mcp remove ${name}".\n`;
+      return `It does not connect yet: ${shownError(status.error.message)}${tail}\nThe entry is in the file: fix it there, or take it out with "epoch mcp remove ${name}".\n`;
     }
     case 'connecting':
     case 'idle':

@@ -2,6 +2,7 @@
 // tool, with the turn's AbortSignal — and prints its result. Ctrl-C cancels the call: the server
 // gets notifications/cancelled before epoch closes it. Fixed exit codes: 0 ok, 1 the tool reported
 // an error, 2 usage, 3 needs login, 4 server unreachable, 130 interrupted.
+import { terminalJson } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
 import { isMcpError, type McpEpochTool, type ResolvedTool } from '@epoch-agent/runtime';
 import {
@@ -59,7 +60,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       if (!isMcpError(error)) throw error;
       return failure(exitOfError(error.code), error.code, error.message);
     }
-    io.out(invocation.json ? `${JSON.stringify(result, null, 2)}\n` : renderToolResult(result));
+    io.out(invocation.json ? `${terminalJson(result, 2)}\n` : renderToolResult(result));
     if (result.isError !== true) return EXIT.ok;
     return failure(
       EXIT.failed,

@@ -1,5 +1,6 @@
 // `epoch mcp get <name>`: one server as it takes effect — every field of its transport, written,
 // defaulted or inferred, and the file and line each written one comes from. Secrets redacted.
+import { terminalJson } from '@epoch-agent/infra';
 import {
   readMcpServers,
   type ServerField,
@@ -25,7 +26,7 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
   const { source } = server.origin;
   if (invocation.json) {
     const json = { name, source, transport: server.config.transport, at, fields };
-    io.out(`${JSON.stringify(json, null, 2)}\n`);
+    io.out(`${terminalJson(json, 2)}\n`);
     return EXIT.ok;
   }
   const where = at === undefined ? 'given in code' : `${at.file}:${at.line}:${at.column}`;

@@ -1,6 +1,7 @@
 // `epoch mcp list`: the servers epoch would start — the user's file and installed plugins — as it
 // read them, with every problem it found. It never connects; it answers "did epoch read my file
 // the way I meant it?".
+import { terminalJson } from '@epoch-agent/infra';
 import { type ConfiguredServer, readMcpServers } from '@epoch-agent/runtime/config';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
@@ -15,7 +16,7 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
   const diagnostics = [...read.diagnostics.plugin, ...read.diagnostics.user];
   if (invocation.json) {
     const servers = read.servers.map(shown);
-    io.out(`${JSON.stringify({ file: read.configFile, servers, diagnostics }, null, 2)}\n`);
+    io.out(`${terminalJson({ file: read.configFile, servers, diagnostics }, 2)}\n`);
   } else {
     io.out(renderServers(read.configFile, read.servers));
     io.out(renderDiagnostics(diagnostics));

@@ -8,6 +8,7 @@
 import type { McpLoginResult } from '@epoch-agent/runtime';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { shownLine } from '../render/server-text.js';
 import { withRemoteServer } from './remote-login.js';
 
 /** `epoch mcp login`: its table entry (words, options, help) is in table.ts. */
@@ -22,7 +23,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     const result = await runtime.login(name, {
       onAuthorizationUrl: (url) =>
         io.out(
-          `\nOpen this URL in a browser to log in${openUrl === undefined ? '' : ' (epoch tries to open it for you)'}:\n\n  ${url}\n\nWaiting for the login to finish ...\n`,
+          `\nOpen this URL in a browser to log in${openUrl === undefined ? '' : ' (epoch tries to open it for you)'}:\n\n  ${shownLine(url)}\n\nWaiting for the login to finish ...\n`,
         ),
       openUrl: openUrl ?? (() => Promise.resolve()),
       // Ctrl-C or SIGTERM ends the login: its callback listener closes and nothing is stored.
@@ -43,10 +44,11 @@ function shownUrl(url: string): string {
 }
 
 function success(name: string, result: McpLoginResult): string {
-  const scope = result.scope === undefined ? '' : ` with scope "${result.scope}"`;
+  // The issuer and the scope are the authorization server's words.
+  const scope = result.scope === undefined ? '' : ` with scope "${shownLine(result.scope)}"`;
   const expiry =
     result.expiresAt === undefined
       ? ''
       : ` The access token expires in ${Math.max(0, Math.round((result.expiresAt - Date.now()) / 1000))} s and is refreshed automatically.`;
-  return `Logged in to "${name}" at ${result.issuer}${scope}; the server lists ${result.toolCount} tool(s).${expiry} A running epoch picks the login up when it reconnects "${name}".`;
+  return `Logged in to "${name}" at ${shownLine(result.issuer)}${scope}; the server lists ${result.toolCount} tool(s).${expiry} A running epoch picks the login up when it reconnects "${name}".`;
 }

@@ -2,12 +2,14 @@
 // doing and the tools the model gets from it, under the names the ToolRegistry gave them; then
 // closes them all. It answers "does my MCP setup work?", where `epoch mcp list` answers "did epoch
 // read my file the way I meant it?".
+import { terminalJson } from '@epoch-agent/infra';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
+import { shownLine } from '../render/server-text.js';
 import { renderTable } from '../render/table.js';
-import { cut } from '../render/tools.js';
+import { cut, firstLine } from '../render/tools.js';
 import { withRuntime } from '../session.js';
 import { statusDetail } from './server-status.js';
 import { toolsOf } from './tools-of.js';
@@ -29,7 +31,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
         ...status,
         tools: toolsOf(runtime, status.name).map(({ name }) => name),
       }));
-      io.out(`${JSON.stringify({ file: runtime.configFile, servers, diagnostics }, null, 2)}\n`);
+      io.out(`${terminalJson({ file: runtime.configFile, servers, diagnostics }, 2)}\n`);
     } else if (statuses.length === 0) {
       io.out(`No MCP servers in ${runtime.configFile} or in installed plugins.\n`);
       io.out(renderDiagnostics(diagnostics));
@@ -73,7 +75,7 @@ function renderToolNames(runtime: Runtime, server: string, width: number): strin
   const nameWidth = Math.max(...tools.map(({ name }) => name.length));
   const lines = tools.map(({ name, tool }) => {
     const head = `  ${name.padEnd(nameWidth)}  `;
-    const about = tool.description.trim().split('\n')[0]?.trim() || (tool.title ?? '');
+    const about = shownLine(firstLine(tool.description) || (tool.title ?? ''));
     return `${head}${cut(about, width - head.length)}`.trimEnd();
   });
   return `\nTools of ${server} (${tools.length}):\n${lines.join('\n')}\n`;

@@ -1,6 +1,7 @@
 // `epoch mcp tools [<name>]`: the tools the model is given, by the name it sees (as the
 // ToolRegistry resolved it), with title, the annotations the permission system reads (read-only,
 // destructive, …) and parameters — and what each server's list costs in context, every turn.
+import { terminalJson } from '@epoch-agent/infra';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
 import { type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
@@ -31,7 +32,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     const statuses = await settled(runtime, names);
     if (invocation.json) {
       const servers = statuses.map((status) => shownServer(runtime, status));
-      io.out(`${JSON.stringify({ servers }, null, 2)}\n`);
+      io.out(`${terminalJson({ servers }, 2)}\n`);
     } else {
       const width = Math.max(60, io.columns ?? DEFAULT_WIDTH);
       for (const status of statuses) io.out(renderServer(runtime, status, width));

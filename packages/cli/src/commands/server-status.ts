@@ -1,6 +1,7 @@
 // A server's status as lines under its row: why it is not connected and what to do, and the last
 // lines it wrote to stderr. Shared by the commands that connect (status, tools, reconnect).
 import type { McpServerStatus } from '@epoch-agent/runtime';
+import { shownError, shownStderr } from '../render/server-text.js';
 import { indent } from './add-server.js';
 
 /** Nothing for a connected server; its error and stderr tail, indented, otherwise. */
@@ -13,12 +14,12 @@ export function statusDetail(status: McpServerStatus): string[] {
     case 'idle':
       return ['  closed while idle; the next call connects again'];
     case 'needsLogin':
-      return [`  ${status.error.message}`];
+      return [`  ${shownError(status.error.message)}`];
     case 'reconnecting':
     case 'failed': {
-      const stderr = status.stderrTail.trimEnd();
+      const stderr = shownStderr(status.stderrTail);
       return [
-        `  ${status.error.message}`,
+        `  ${shownError(status.error.message)}`,
         ...(stderr === '' ? [] : ['  stderr (last lines):', indent(stderr, '    ')]),
       ];
     }

@@ -1,6 +1,7 @@
 // A server's tools as the model sees them: the name the ToolRegistry resolved, title, the
 // annotations the permission system reads, the parameters; and what the list costs in context.
 import type { EpochTool } from '@epoch-agent/protocol';
+import { shownLine } from './server-text.js';
 
 /**
  * About how many tokens of every request the tools' definitions take: a provider sends each
@@ -63,19 +64,27 @@ function typeOf(property: { type?: unknown; enum?: unknown } | undefined): strin
   return typeof property?.type === 'string' ? property.type : 'any';
 }
 
-/** The tool as lines: name, title and badges; its description's first line; one per parameter. */
+/**
+ * The tool as lines: name, title and badges; its description's first line; one per parameter.
+ * Everything in them but the badges is the server's text, shown by shownLine.
+ */
 export function renderTool(tool: EpochTool, width: number): string[] {
   const title = tool.title === undefined || tool.title === tool.name ? '' : `  ${tool.title}`;
   const marks = badges(tool).map((badge) => `[${badge}]`);
-  const head = [`  ${tool.name}${title}`, ...marks].join('  ');
-  const about = tool.description.trim().split('\n')[0]?.trim() ?? '';
+  const head = [`  ${shownLine(`${tool.name}${title}`)}`, ...marks].join('  ');
+  const about = firstLine(tool.description);
   const lines = [head];
-  if (about !== '') lines.push(cut(`      ${about}`, width));
+  if (about !== '') lines.push(cut(`      ${shownLine(about)}`, width));
   for (const p of parameters(tool)) {
-    const text = `      ${p.name}: ${p.type}${p.required ? ' (required)' : ''}${p.description === '' ? '' : ` — ${p.description}`}`;
-    lines.push(cut(text, width));
+    const text = `${p.name}: ${p.type}${p.required ? ' (required)' : ''}${p.description === '' ? '' : ` — ${p.description}`}`;
+    lines.push(cut(`      ${shownLine(text)}`, width));
   }
   return lines;
+}
+
+/** The first line of a description, trimmed: what a one-line listing shows of it. */
+export function firstLine(description: string): string {
+  return description.trim().split('\n')[0]?.trim() ?? '';
 }
 
 /** `text` in at most `room` characters, ending in an ellipsis when something was cut. */

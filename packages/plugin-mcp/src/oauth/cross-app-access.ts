@@ -7,7 +7,7 @@
 //   2. RFC 7523 JWT bearer grant at that authorization server: the ID-JAG for an access token, by
 //      the client of `client_id` (authenticated with its secret, as the server supports).
 // The ID token is read at every exchange, so a file that something renews keeps this working.
-import { credentials } from '@epoch-agent/infra';
+import { bounded, credentials } from '@epoch-agent/infra';
 import {
   discoverAuthorizationServerMetadata,
   requestJwtAuthorizationGrant,
@@ -75,7 +75,7 @@ async function identityAssertion(
   } catch (error) {
     throw new McpError(
       'oauth_failed',
-      `MCP server "${server}": the identity provider did not exchange the ID token for an ID-JAG (${scrub(messageOf(error))}). If the ID token expired, renew it (oauth.idp_id_token); otherwise check the idp_* fields of "${server}" in mcp.json. Then reconnect it.`,
+      `MCP server "${server}": the identity provider did not exchange the ID token for an ID-JAG (${bounded(scrub(messageOf(error)))}). If the ID token expired, renew it (oauth.idp_id_token); otherwise check the idp_* fields of "${server}" in mcp.json. Then reconnect it.`,
       { server, cause: error },
     );
   }

@@ -10,6 +10,7 @@
 // One deadline covers everything; a login not finished in time is `login_timeout`.
 import { randomBytes } from 'node:crypto';
 import {
+  bounded,
   credentials,
   isInfraError,
   type Logger,
@@ -373,9 +374,10 @@ function loginError(server: string, error: unknown, scrub: Scrubber): McpError {
     error instanceof OAuthError
       ? `the authorization server answered ${error.code} (${messageOf(error)})`
       : messageOf(error);
+  // Bounded: the SDK quotes a token endpoint's whole body ("Raw body: ..."), megabytes if it likes.
   return new McpError(
     'login_failed',
-    `Login to MCP server "${server}" failed: ${scrub(why)}. Run \`epoch mcp login ${server}\` to try again.`,
+    `Login to MCP server "${server}" failed: ${bounded(scrub(why))}. Run \`epoch mcp login ${server}\` to try again.`,
     { server, cause: error },
   );
 }

@@ -1,7 +1,7 @@
 // `epoch mcp logout <name>`'s backend: delete every stored login of a server, then revoke its
 // tokens (RFC 7009) where the authorization server has a revocation endpoint. Revocation is best
 // effort — the login is deleted either way; the result says whether the server was told.
-import { type Logger, silentLogger } from '@epoch-agent/infra';
+import { bounded, type Logger, silentLogger } from '@epoch-agent/infra';
 import {
   assertSecureTokenEndpoint,
   buildDiscoveryUrls,
@@ -64,7 +64,7 @@ export async function logoutFromServer(options: McpLogoutOptions): Promise<McpLo
     try {
       await revoke(login, fetchFn);
     } catch (error) {
-      problems.push(scrub(messageOf(error)));
+      problems.push(bounded(scrub(messageOf(error))));
     }
   }
   const revoked = withTokens.length > 0 && problems.length === 0;

@@ -12,7 +12,7 @@
 // credentials, warn on the console, try again) fits credentials it stored, not ones from mcp.json.
 // OAuth requests use oauth-fetch.ts, never the transport's fetch: the server's `headers` from
 // mcp.json are for the MCP server, not for authorization servers or identity providers.
-import { type Logger, silentLogger } from '@epoch-agent/infra';
+import { bounded, type Logger, silentLogger } from '@epoch-agent/infra';
 import {
   type AddClientAuthentication,
   type AuthProvider,
@@ -148,9 +148,9 @@ export class MachineConnectionAuth implements AuthProvider {
     const what = `MCP server "${server}": getting an access token by the ${grant.name} grant failed`;
     // The authorization server answered, and said no: only a change to mcp.json helps.
     if (error instanceof OAuthError) {
-      return `${what}: the authorization server refused it (${error.code}: ${scrub(error.message)}). Check the "oauth" field of "${server}" in mcp.json (client_id and its credential, scopes), then reconnect it.`;
+      return `${what}: the authorization server refused it (${error.code}: ${bounded(scrub(error.message))}). Check the "oauth" field of "${server}" in mcp.json (client_id and its credential, scopes), then reconnect it.`;
     }
-    return `${what}: ${sentence(scrub(messageOf(error)))} Reconnecting tries again.`;
+    return `${what}: ${sentence(bounded(scrub(messageOf(error))))} Reconnecting tries again.`;
   }
 }
 

@@ -6,7 +6,7 @@
 // Credentials are deleted only when the authorization server says they are no good: invalid_grant
 // drops the tokens (the client registration stays), invalid_client / unauthorized_client the whole
 // login. A network error or a 5xx keeps everything and is an `oauth_failed` a retry may fix.
-import { secretRedactor } from '@epoch-agent/infra';
+import { bounded, secretRedactor } from '@epoch-agent/infra';
 import {
   type FetchLike,
   OAuthError,
@@ -100,9 +100,9 @@ function needsLogin(reason: string): RefreshOutcome {
   return { kind: 'needs_login', reason };
 }
 
-/** The authorization server's words, with any credential of the login they echo blanked. */
+/** The authorization server's words, any credential of the login they echo blanked, bounded. */
 function describe(error: unknown, login: StoredLogin): string {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
   const text = typeof cause === 'string' ? `${messageOf(error)} (${cause})` : messageOf(error);
-  return secretRedactor(loginSecrets(login))(text);
+  return bounded(secretRedactor(loginSecrets(login))(text));
 }

@@ -1,0 +1,121 @@
+// A server that writes terminal escapes into every text it controls (hostile-text-server.mjs):
+// the built `epoch` prints none of them raw — clear screen, window title, OSC 52 clipboard, C1 CSI,
+// bidi override are all shown as visible escapes — while --json gives each text back exactly.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { epoch } from './epoch-process.js';
+
+const SERVER = fileURLToPath(new URL('./fixtures/hostile-text-server.mjs', import.meta.url));
+const HOSTILE_FILE = new URL('./fixtures/hostile-text.json', import.meta.url);
+// Any control character but the line feed, DEL, C1, U+2028/2029 and the bidi characters.
+function rawControls(text: string): string[] {
+  return [...text].filter((char) => {
+    const code = char.codePointAt(0) ?? 0;
+    return (
+      (code < 0x20 && char !== '\n') ||
+      (code >= 0x7f && code <= 0x9f) ||
+      [0x61c, 0x200e, 0x200f].includes(code) ||
+      (code >= 0x2028 && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069)
+    );
+  });
+}
+// How HOSTILE reads once escaped.
+const SHOWN =
+  '\\x1b[2J\\x1b[H\\x1b]0;pwned\\x07\\x1b]52;c;cm0gLXJmIH4=\\x07\\x9b31m\\u202eevil\\u2066 Logged in';
+
+let dir: string;
+let file: string;
+let hostile: string;
+
+beforeAll(async () => {
+  hostile = JSON.parse(await readFile(HOSTILE_FILE, 'utf8')).text;
+  dir = await mkdtemp(join(tmpdir(), 'epoch-cli-hostile-'));
+  file = join(dir, `mcp-${randomUUID()}.json`);
+  const servers = {
+    hostile: { command: process.execPath, args: [SERVER], connect_timeout: 20 },
+    dying: { command: process.execPath, args: [SERVER, '--die'], connect_timeout: 20 },
+  };
+  await writeFile(file, JSON.stringify({ servers }, null, 2));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const run = (...argv: string[]) =>
+  epoch(['mcp', ...argv, '--config', file], { EPOCH_HOME: join(dir, 'home') });
+
+function expectNoRawControls(run: { out: string; err: string }): void {
+  expect(rawControls(run.out)).toEqual([]);
+  expect(rawControls(run.err)).toEqual([]);
+}
+
+describe('server text on the terminal', () => {
+  it('status shows tool descriptions and the stderr tail with escapes visible', async () => {
+    const result = await run('status');
+    expectNoRawControls(result);
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/^dying\s+user\s+stdio\s+failed/m);
+    expect(result.out).toContain(`    starting ${SHOWN}`);
+    expect(result.out).toMatch(/^ {2}mcp__hostile__say\S+ +Says \\x1b\[2J\\x1b\[H.*…$/m);
+  });
+
+  it('status --json keeps every text exactly: serverInfo, stderr tail', async () => {
+    const result = await run('status', '--json');
+    expectNoRawControls(result);
+    const { servers } = JSON.parse(result.out);
+    const byName = Object.fromEntries(servers.map((s: { name: string }) => [s.name, s]));
+    expect(byName.hostile.serverInfo).toEqual({ name: `hostile ${hostile}`, version: hostile });
+    expect(byName.dying.stderrTail).toContain(`starting ${hostile}`);
+  });
+
+  it('tools shows names, titles, descriptions and parameters with escapes visible; --json is exact', async () => {
+    const human = await run('tools', 'hostile');
+    expectNoRawControls(human);
+    expect(human.out).toContain(`  Say ${SHOWN}\n      Says ${SHOWN}\n      text: string — what`);
+    // A line feed in a one-line field cannot start a line of its own.
+    expect(human.out).not.toMatch(/^second line/m);
+
+    const json = await run('tools', 'hostile', '--json');
+    expectNoRawControls(json);
+    const [server] = JSON.parse(json.out).servers;
+    const say = server.tools.find((t: { title?: string }) => t.title === `Say ${hostile}`);
+    expect(say.description).toBe(`Says ${hostile}\nsecond line`);
+  });
+
+  it("call: the tool list in an unknown tool's error, a tool's error and its result are escaped", async () => {
+    const unknown = await run('call', 'hostile', 'nope');
+    expectNoRawControls(unknown);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain(`say${SHOWN}`);
+
+    const boom = await run('call', 'hostile', 'boom');
+    expectNoRawControls(boom);
+    expect(boom.code).toBe(1);
+    expect(boom.err).toContain(SHOWN);
+
+    const boomJson = await run('call', 'hostile', 'boom', '--json');
+    expectNoRawControls(boomJson);
+    expect(JSON.parse(boomJson.err).error.message).toContain(hostile);
+
+    const resources = await run('call', 'hostile', 'list_resources');
+    expectNoRawControls(resources);
+    // The list is JSON the plugin wrote: C0 is JSON-escaped there, the C1 CSI is shown.
+    expect(resources.out).toContain('"name":"notes \\u001b[2J');
+    expect(resources.out).toContain('\\x9b31m\\u202eevil');
+
+    const names = JSON.parse((await run('tools', 'hostile', '--json')).out).servers[0].tools;
+    const say = names.find((t: { title?: string }) => t.title === `Say ${hostile}`).name;
+    const said = await run('call', 'hostile', say);
+    expectNoRawControls(said);
+    expect(said.out).toBe(`said ${SHOWN}\n`);
+    const saidJson = await run('call', 'hostile', say, '--json');
+    expectNoRawControls(saidJson);
+    expect(JSON.parse(saidJson.out).content[0].text).toBe(`said ${hostile}`);
+  });
+});

@@ -1,0 +1,75 @@
+// The connectors page in real Chromium with a server that writes terminal escapes and bidi
+// overrides into every text it controls (the CLI's hostile-text-server.mjs): the page shows them
+// as visible escapes — serverInfo, tool titles, names, descriptions, parameters, the stderr tail.
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { mcpConfigPath } from '@epoch-agent/infra';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Chromium, launchChromium } from './chromium.js';
+import { fixtureEntry, startTestWeb, type TestWeb } from './web-helpers.js';
+
+const HOSTILE_SERVER = fileURLToPath(
+  new URL('../../cli/test/fixtures/hostile-text-server.mjs', import.meta.url),
+);
+const SHOWN =
+  '\\x1b[2J\\x1b[H\\x1b]0;pwned\\x07\\x1b]52;c;cm0gLXJmIH4=\\x07\\x9b31m\\u202eevil\\u2066 Logged in';
+const WAIT = { timeout: 20_000 };
+
+let chromium: Chromium;
+let web: TestWeb;
+let page: Page;
+
+beforeAll(async () => {
+  const servers = {
+    hostile: fixtureEntry(HOSTILE_SERVER),
+    dying: fixtureEntry(HOSTILE_SERVER, { args: [HOSTILE_SERVER, '--die'] }),
+  };
+  await writeFile(mcpConfigPath(), JSON.stringify({ servers }));
+  [chromium, web] = await Promise.all([launchChromium(), startTestWeb()]);
+  page = await chromium.context.newPage();
+  await page.goto(web.url);
+});
+
+afterAll(async () => {
+  await page?.close();
+  await chromium?.close();
+  await web?.close();
+});
+
+/** Control and bidi characters but the line feed. */
+function rawControls(text: string): string[] {
+  return [...text].filter((char) => {
+    const code = char.codePointAt(0) ?? 0;
+    return (
+      (code < 0x20 && char !== '\n') ||
+      (code >= 0x7f && code <= 0x9f) ||
+      (code >= 0x2028 && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069)
+    );
+  });
+}
+
+describe('server text on the connectors page', () => {
+  it('is shown with every control and bidi character as a visible escape', async () => {
+    const hostile = page.locator('article[data-server="hostile"][data-state="connected"]');
+    await hostile.waitFor(WAIT);
+    await expect(hostile.locator('.detail').textContent()).resolves.toBe(
+      `hostile ${SHOWN} ${SHOWN}`,
+    );
+    await hostile.locator('summary', { hasText: 'Tools (4)' }).click();
+    await expect(hostile.locator('.title').first().textContent()).resolves.toBe(`Say ${SHOWN}`);
+    await expect(hostile.locator('.description').first().textContent()).resolves.toBe(
+      `Says ${SHOWN}\nsecond line`,
+    );
+    await expect(hostile.locator('.raw code').first().textContent()).resolves.toBe(`say${SHOWN}`);
+    expect(rawControls((await hostile.textContent()) ?? '')).toEqual([]);
+
+    const dying = page.locator('article[data-server="dying"][data-state="failed"]');
+    await dying.waitFor(WAIT);
+    await expect(dying.locator('.stderr pre').textContent()).resolves.toContain(
+      `starting ${SHOWN}`,
+    );
+    expect(rawControls((await dying.textContent()) ?? '')).toEqual([]);
+  });
+});
