@@ -1,8 +1,8 @@
 // `epoch mcp login` against an authorization server that attacks the terminal: its
 // error_description clears the screen and prints a fake "Logged in", or its token endpoint
-// answers a 2 MB body that is not JSON (the SDK quotes it as "Raw body"). What the login prints
-// (the built bin, the SDK's own console warnings included) has every control character visible
-// and is cut to a few kB, with a note of what was cut.
+// answers a 50 kB or a 2 MB body that is not JSON (the SDK quotes it as "Raw body"). What the
+// login prints (the built bin, the SDK's own console warnings included) has every control
+// character visible and is cut to a few kB, with a note of what was cut; 2 MB is not even read.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,17 +86,30 @@ describe('epoch mcp login against a hostile authorization server', () => {
     expect(err).not.toMatch(/^Logged in/m);
   });
 
-  it('cuts a 2 MB body to a few kB and says how much was cut', async () => {
+  it('cuts a 50 kB body to a few kB and says how much was cut', async () => {
     server.answer = {
       status: 500,
       contentType: 'text/html',
-      body: `<html>${hostile}${'x'.repeat(2 * 1024 * 1024)}</html>`,
+      body: `<html>${hostile}${'x'.repeat(50_000)}</html>`,
     };
     const { code, out, err } = await login();
     expect(code).toBe(1);
     expect(rawControls(out)).toEqual([]);
     expect(rawControls(err)).toEqual([]);
     expect(err.length).toBeLessThan(4096);
-    expect(err).toMatch(/… \[2,09\d,\d{3} more characters not shown\]/);
+    expect(err).toMatch(/… \[4\d,\d{3} more characters not shown\]/);
+  });
+
+  it('does not read a 2 MB body, and says so in a line', async () => {
+    server.answer = {
+      status: 500,
+      contentType: 'text/html',
+      body: `<html>${hostile}${'x'.repeat(2 * 1024 * 1024)}</html>`,
+    };
+    const { code, err } = await login();
+    expect(code).toBe(1);
+    expect(rawControls(err)).toEqual([]);
+    expect(err.length).toBeLessThan(1024);
+    expect(err).toContain('answered with more than 64 KiB');
   });
 });
