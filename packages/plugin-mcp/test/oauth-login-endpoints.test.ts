@@ -44,6 +44,8 @@ describe('which URLs go to a browser', () => {
       'javascript:alert(1)',
       'data:text/html,<script>alert(1)</script>',
       'ftp://localhost/',
+      // A name under .localhost resolves wherever /etc/hosts or DNS says.
+      'http://app.localhost/',
     ];
     for (const url of opened) expect(isBrowserUrl(new URL(url)), url).toBe(true);
     for (const url of refused) expect(isBrowserUrl(new URL(url)), url).toBe(false);

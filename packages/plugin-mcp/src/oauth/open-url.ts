@@ -7,7 +7,6 @@
 // The URL is parsed and re-serialized before it goes anywhere: no spaces, quotes or line breaks
 // survive that, so it reaches the opener as the one argument it is.
 import { spawn } from 'node:child_process';
-import { assertSecureTokenEndpoint } from '@modelcontextprotocol/client';
 
 /** A program and its arguments, as spawn() takes them: no shell reads them. */
 export interface OpenCommand {
@@ -16,18 +15,16 @@ export interface OpenCommand {
 }
 
 /**
- * https:, or http: to a loopback host. The loopback hosts are the SDK's (the ones its token
- * exchange lets go without TLS), so a login is refused by one definition at every step.
+ * https:, or http: to this machine by a name that cannot mean another one. Our own definition,
+ * narrower than the SDK's (which also lets `*.localhost` go without TLS), and without the SDK:
+ * the root entry, which the page's opener comes from, loads none of it.
  */
 export function isBrowserUrl(url: URL): boolean {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
-  try {
-    assertSecureTokenEndpoint(url);
-    return true;
-  } catch {
-    return false;
-  }
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
 }
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * Windows: url.dll's FileProtocolHandler, what `start` ends up calling, run directly from System32.
