@@ -200,9 +200,16 @@ export class McpRegistry {
    * snapshot: see McpToolsChangedEvent for when it changes.
    */
   tools(): McpEpochTool[] {
-    return [...this.#entries.values()].flatMap(({ offer, client }) =>
-      offer !== undefined && offersTools(client.state) ? offer.tools : [],
-    );
+    return [...this.#entries.values()].flatMap(offeredBy);
+  }
+
+  /**
+   * The part of tools() that is server `name`'s. What follows one server's status does not walk
+   * every server: with thousands configured, that made a start quadratic.
+   */
+  toolsOf(name: string): readonly McpEpochTool[] {
+    const entry = this.#entries.get(name);
+    return entry === undefined ? [] : offeredBy(entry);
   }
 
   /**
@@ -404,6 +411,10 @@ export class McpRegistry {
       { server },
     );
   }
+}
+
+function offeredBy({ offer, client }: Entry): readonly McpEpochTool[] {
+  return offer !== undefined && offersTools(client.state) ? offer.tools : [];
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ToolRegistry } from './tool-registry.js';
 /** Starts keeping the groups in step; returns the function that stops it. */
 export function syncMcpToolGroups(mcp: McpRegistry, tools: ToolRegistry): () => void {
   const sync = (server: string): void => {
-    const offered = mcp.tools().filter((tool) => tool.server === server);
+    const offered = mcp.toolsOf(server);
     if (mcp.configOf(server) === undefined || offered.length === 0) {
       tools.removeGroup(mcpGroup(server));
     } else {
