@@ -6,24 +6,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rawControls } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epoch } from './epoch-process.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/hostile-text-server.mjs', import.meta.url));
 const HOSTILE_FILE = new URL('./fixtures/hostile-text.json', import.meta.url);
-// Any control character but the line feed, DEL, C1, U+2028/2029 and the bidi characters.
-function rawControls(text: string): string[] {
-  return [...text].filter((char) => {
-    const code = char.codePointAt(0) ?? 0;
-    return (
-      (code < 0x20 && char !== '\n') ||
-      (code >= 0x7f && code <= 0x9f) ||
-      [0x61c, 0x200e, 0x200f].includes(code) ||
-      (code >= 0x2028 && code <= 0x202e) ||
-      (code >= 0x2066 && code <= 0x2069)
-    );
-  });
-}
 // How HOSTILE reads once escaped.
 const SHOWN =
   '\\x1b[2J\\x1b[H\\x1b]0;pwned\\x07\\x1b]52;c;cm0gLXJmIH4=\\x07\\x9b31m\\u202eevil\\u2066 Logged in';

@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rawControls } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEpoch } from './epoch-process.js';
 import { type HostileAuthServer, startHostileAuthServer } from './hostile-auth-server.js';
@@ -56,19 +57,6 @@ async function login() {
   });
   await loginBrowser().openUrl(url);
   return epoch.done;
-}
-
-/** Control and bidi characters but the line feed. */
-function rawControls(text: string): string[] {
-  return [...text].filter((char) => {
-    const code = char.codePointAt(0) ?? 0;
-    return (
-      (code < 0x20 && char !== '\n') ||
-      (code >= 0x7f && code <= 0x9f) ||
-      (code >= 0x2028 && code <= 0x202e) ||
-      (code >= 0x2066 && code <= 0x2069)
-    );
-  });
 }
 
 describe('epoch mcp login against a hostile authorization server', () => {

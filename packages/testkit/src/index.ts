@@ -13,3 +13,4 @@ export {
 } from './everything.js';
 export { freeLoopbackPort, listeningAddresses } from './loopback.js';
 export { type LoadedModules, modulesLoadedBy } from './modules.js';
+export { rawControls } from './raw-controls.js';

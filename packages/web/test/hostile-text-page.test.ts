@@ -4,6 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { mcpConfigPath } from '@epoch-agent/infra';
+import { rawControls } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
@@ -36,19 +37,6 @@ afterAll(async () => {
   await chromium?.close();
   await web?.close();
 });
-
-/** Control and bidi characters but the line feed. */
-function rawControls(text: string): string[] {
-  return [...text].filter((char) => {
-    const code = char.codePointAt(0) ?? 0;
-    return (
-      (code < 0x20 && char !== '\n') ||
-      (code >= 0x7f && code <= 0x9f) ||
-      (code >= 0x2028 && code <= 0x202e) ||
-      (code >= 0x2066 && code <= 0x2069)
-    );
-  });
-}
 
 describe('server text on the connectors page', () => {
   it('is shown with every control and bidi character as a visible escape', async () => {
