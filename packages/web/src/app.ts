@@ -11,6 +11,7 @@
 //
 // Every request passes the Host and Origin checks, every /api/* call the launch's token (guard.ts).
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@epoch-agent/infra';
 import { ENTRY_LIMITS, type Runtime, sizeText } from '@epoch-agent/runtime';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -24,6 +25,7 @@ import { hostAndOriginGuard, tokenGuard } from './guard.js';
 import type { KeyHandoffs } from './key-handoff.js';
 import { mcpView } from './mcp-view.js';
 import type { PageLogins } from './page-logins.js';
+import { peerOwner } from './peer-owner.js';
 import type { ViewFeed } from './view-feed.js';
 
 export interface AppParts {
@@ -166,6 +168,13 @@ export function createApp(parts: AppParts): Hono {
 
   app.get('/open/:id', (c) => {
     c.header('cache-control', 'no-store');
+    // Before the id is taken: another user's request must not use up the browser's.
+    if (!fromThisUser(c, parts.port)) {
+      return c.text(
+        'This one-time address of epoch web is for the user who started it. Open the page from the URL `epoch web` printed.',
+        403,
+      );
+    }
     if (!parts.handoffs.take(c.req.param('id'))) {
       return c.text(
         'This one-time address of epoch web has been used or has expired. Open the page from the URL `epoch web` printed.',
@@ -187,4 +196,23 @@ export function createApp(parts: AppParts): Hono {
   }
 
   return app;
+}
+
+/**
+ * Whether the request's connection is owned by the user epoch web runs as (peer-owner.ts). Where
+ * that cannot be known (no /proc/net/tcp) it is let through: the id still works once, for a minute.
+ */
+function fromThisUser(c: Context, port: number): boolean {
+  const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
+  const { remoteAddress, remotePort } = socket ?? {};
+  if (remoteAddress === undefined || remotePort === undefined) return false;
+  const owner = peerOwner({ address: remoteAddress, port: remotePort }, port);
+  switch (owner.kind) {
+    case 'user':
+      return owner.uid === process.getuid?.();
+    case 'unlisted':
+      return false;
+    case 'unknown':
+      return true;
+  }
 }

@@ -3,7 +3,8 @@
 // which every local user can read (`ps`) for as long as it runs — often as long as the browser.
 // `/open/<id>` answers its first request with a 303 to `/#token=<key>`: the key travels only in
 // that answer, over the loopback connection. An id is good for one request within TTL_MS; after
-// that it is refused, and the printed URL (which carries the key itself) is the way in.
+// that it is refused, and the printed URL (which carries the key itself) is the way in. Another
+// user who reads the id off `ps` and asks first is refused without using it up (peer-owner.ts).
 import { randomBytes } from 'node:crypto';
 
 /** Long enough for a browser started cold to ask; the printed URL serves anything later. */

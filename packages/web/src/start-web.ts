@@ -50,10 +50,11 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
   const { port: wanted = 0, ...runtimeOptions } = options;
   const logger = options.logger ?? silentLogger;
   // Until the runtime is built nobody has the URL (and so the key); answer anyone early all the same.
-  let handle: (request: Request) => Response | Promise<Response> = () =>
+  // `env` carries the request's socket (the one-time address asks who owns it: peer-owner.ts).
+  let handle: (request: Request, env: unknown) => Response | Promise<Response> = () =>
     new Response('epoch web is starting', { status: 503 });
   const server = createAdaptorServer({
-    fetch: (request) => handle(request),
+    fetch: (request, env) => handle(request, env),
     // By default the adapter swaps the process's global Request and Response for its own; the
     // runtime's MCP clients share this process and its fetch, so leave them as Node made them.
     overrideGlobalObjects: false,
@@ -96,7 +97,7 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
     pageDir: PAGE_DIR,
     logger,
   });
-  handle = (request) => app.fetch(request);
+  handle = (request, env) => app.fetch(request, env);
 
   let closed: Promise<void> | undefined;
   const close = async (): Promise<void> => {

@@ -2,8 +2,10 @@
 // 127.0.0.1 only and refuses a foreign Host (DNS rebinding), a foreign Origin, and any /api call
 // without this launch's key. One test per refusal, each proving nothing was done; and close(),
 // which must leave no server process and no open port behind.
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { listeningAddresses } from '@epoch-agent/testkit';
 import { isWebError, type McpView, startWeb } from '@epoch-agent/web';
@@ -17,6 +19,8 @@ import {
   startTestWeb,
   type TestWeb,
 } from './web-helpers.js';
+
+const execFileAsync = promisify(execFile);
 
 let web: TestWeb;
 let file: string;
@@ -164,6 +168,27 @@ describe('where epoch web can be reached', () => {
     expect(refused.status).toBe(410);
     expect(await refused.text()).toContain('URL `epoch web` printed');
   });
+
+  // Another user: needs root to be one (setpriv). CI runs as root.
+  it.skipIf(process.getuid?.() !== 0)(
+    'a one-time address asked for by another local user is refused, and stays good for ours',
+    async () => {
+      const once = web.oneTimeUrl();
+      const script = `fetch(${JSON.stringify(once)}, { redirect: 'manual' }).then(async (r) => console.log(r.status, await r.text()))`;
+      // Not spawnSync: the page is served by this very process.
+      const other = await execFileAsync(
+        'setpriv',
+        ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', script],
+        { encoding: 'utf8' },
+      );
+      expect(other.stderr).toBe('');
+      expect(other.stdout).toMatch(/^403 /);
+      expect(other.stdout).not.toContain(web.token);
+      const ours = await fetch(once, { redirect: 'manual' });
+      expect(ours.status).toBe(303);
+      expect(ours.headers.get('location')).toContain(web.token);
+    },
+  );
 
   it('a one-time id past its time is refused', () => {
     const handoffs = new KeyHandoffs({ ttlMs: 0 });
