@@ -14,7 +14,7 @@ export type PeerOwner =
   /** There is no table to read on this system. */
   | { readonly kind: 'unknown' };
 
-/** The owner of the socket at `client` (an IPv4 address and port) connected to our `port`. */
+/** The owner of the socket at `client` (an IPv4 address and port) connected to 127.0.0.1:`port`. */
 export function peerOwner(client: { address: string; port: number }, port: number): PeerOwner {
   let table: string;
   try {
@@ -23,12 +23,12 @@ export function peerOwner(client: { address: string; port: number }, port: numbe
     return { kind: 'unknown' };
   }
   const local = procAddress(client.address, client.port);
-  const remote = `:${hexPort(port)}`;
+  const remote = procAddress('127.0.0.1', port);
   if (local === undefined) return { kind: 'unlisted' };
   for (const row of table.split('\n').slice(1)) {
     // sl local_address rem_address st tx:rx tr:when retrnsmt uid ...
     const fields = row.trim().split(/\s+/);
-    if (fields[1] === local && fields[2]?.endsWith(remote)) {
+    if (fields[1] === local && fields[2] === remote) {
       return { kind: 'user', uid: Number(fields[7]) };
     }
   }
@@ -41,9 +41,5 @@ function procAddress(address: string, port: number): string | undefined {
   if (bytes === undefined) return undefined;
   if (endianness() === 'LE') bytes.reverse();
   const hex = bytes.map((byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.toUpperCase()}:${hexPort(port)}`;
-}
-
-function hexPort(port: number): string {
-  return port.toString(16).toUpperCase().padStart(4, '0');
+  return `${hex}:${port.toString(16).padStart(4, '0')}`.toUpperCase();
 }
