@@ -77,6 +77,16 @@ describe('what epoch mcp reads', () => {
       expect(add.err).not.toContain('keyed by server name');
       expect(add.err).not.toContain('  : ');
     }
+    // The same in one entry given as JSON: refused before anything walks it.
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const addJson = await epoch(
+      ['mcp', 'add-json', 'deep', `{"command": "node", "env": {"A": ${deep}}}`, '--config', file],
+      { EPOCH_HOME: dir },
+    );
+    expect(addJson.code).toBe(2);
+    expect(addJson.err).toContain('servers.deep.env.A');
+    expect(addJson.err).toContain('levels deep');
+    expect(addJson.err).not.toContain('RangeError');
   });
 
   it('add to a FIFO mcp.json is refused and writes nothing', async () => {

@@ -9,6 +9,8 @@ export const ENTRY_LIMITS = {
   entryBytes: 1024 * 1024,
   /** Any one string in it: a key, the command, one argument, one env or header value. */
   fieldBytes: 64 * 1024,
+  /** Objects and lists within it: an entry needs two (env, its values); the loader allows 64 in all. */
+  depth: 32,
 } as const;
 
 /** `1 MiB (1048576 bytes)`: the bound as a message says it. */
@@ -27,7 +29,10 @@ export interface EntryOverLimit {
   readonly message: string;
 }
 
-/** The first string of the new server over the field bound, else the entry when it is over its own. */
+/**
+ * The first string of the new server over the field bound or its first object nested too deep,
+ * else the entry when it is over its own bound.
+ */
 export function entryOverLimit(
   name: string,
   entry: { readonly [field: string]: unknown },
@@ -40,13 +45,19 @@ export function entryOverLimit(
       message: `the server name is ${nameBytes} bytes; a name may be at most ${field}.`,
     };
   }
-  const long = firstLongString(entry, ['servers', name]);
-  if (long !== undefined) {
-    const path = formatPath(long.path);
-    const what = long.key ? `a key in ${path}` : path;
+  const over = firstOverLimit(entry, ['servers', name]);
+  if (over !== undefined) {
+    const path = formatPath(over.path);
+    if (over.kind === 'deep') {
+      return {
+        path,
+        message: `${path} nests more than ${ENTRY_LIMITS.depth} levels deep; a server's entry needs a few.`,
+      };
+    }
+    const what = over.kind === 'key' ? `a key in ${path}` : path;
     return {
       path,
-      message: `${what} is ${long.bytes} bytes; one field may hold at most ${field}.`,
+      message: `${what} is ${over.bytes} bytes; one field may hold at most ${field}.`,
     };
   }
   const entryBytes = Buffer.byteLength(JSON.stringify(entry));
@@ -57,27 +68,36 @@ export function entryOverLimit(
   };
 }
 
-interface LongString {
-  readonly path: readonly PathSegment[];
-  readonly bytes: number;
-  /** A key of the object at `path`, not the value there. */
-  readonly key: boolean;
-}
+type OverLimit =
+  /** A string at `path`, or (`key`) a key of the object at `path`, longer than the field bound. */
+  | { readonly kind: 'value' | 'key'; readonly path: readonly PathSegment[]; readonly bytes: number }
+  /** The object or list at `path` is deeper than the depth bound. */
+  | { readonly kind: 'deep'; readonly path: readonly PathSegment[] };
 
-function firstLongString(value: unknown, path: readonly PathSegment[]): LongString | undefined {
-  if (typeof value === 'string') {
-    const bytes = Buffer.byteLength(value);
-    return bytes > ENTRY_LIMITS.fieldBytes ? { path, bytes, key: false } : undefined;
-  }
-  if (value === null || typeof value !== 'object') return undefined;
-  const members: [PathSegment, unknown][] = Array.isArray(value)
-    ? value.map((item, index) => [index, item])
-    : Object.entries(value);
-  for (const [key, item] of members) {
-    const keyBytes = typeof key === 'string' ? Buffer.byteLength(key) : 0;
-    if (keyBytes > ENTRY_LIMITS.fieldBytes) return { path, bytes: keyBytes, key: true };
-    const long = firstLongString(item, [...path, key]);
-    if (long !== undefined) return long;
+/**
+ * The first place, depth first, where `entry` is over a bound. A loop over a stack, not
+ * recursion: the entry comes from JSON.parse, which takes nesting deep enough to overflow ours.
+ */
+function firstOverLimit(entry: unknown, at: readonly PathSegment[]): OverLimit | undefined {
+  const stack: { value: unknown; path: readonly PathSegment[] }[] = [{ value: entry, path: at }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value, path } = next;
+    if (typeof value === 'string') {
+      const bytes = Buffer.byteLength(value);
+      if (bytes > ENTRY_LIMITS.fieldBytes) return { kind: 'value', path, bytes };
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length - at.length >= ENTRY_LIMITS.depth) return { kind: 'deep', path };
+    const members: [PathSegment, unknown][] = Array.isArray(value)
+      ? value.map((item, index) => [index, item])
+      : Object.entries(value);
+    for (const [key] of members) {
+      const bytes = typeof key === 'string' ? Buffer.byteLength(key) : 0;
+      if (bytes > ENTRY_LIMITS.fieldBytes) return { kind: 'key', path, bytes };
+    }
+    // Reversed: the stack pops them in their own order.
+    for (const [key, item] of members.reverse()) stack.push({ value: item, path: [...path, key] });
   }
   return undefined;
 }
