@@ -7,6 +7,8 @@ import {
   type Diagnostic,
   isInfraError,
   MAX_CONFIG_BYTES,
+  type PathSegment,
+  type Position,
   readRegularFile,
 } from '@epoch-agent/infra';
 import {
@@ -43,19 +45,13 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
   if (deep !== undefined) {
     const where: Where = { file, locator: createLocator(source, undefined) };
     const at = where.locator.offset(deep);
-    return {
-      servers: [],
-      diagnostics: [
-        diagnostic(
-          where,
-          'error',
-          'too_deep',
-          [],
-          `the file nests objects and lists more than ${MAX_DEPTH} levels deep (at line ${at.line}, column ${at.column}); an mcp.json needs a handful. Nothing from this file is loaded until it is fixed.`,
-          at,
-        ),
-      ],
-    };
+    return unreadable(
+      where,
+      'too_deep',
+      [],
+      `the file nests objects and lists more than ${MAX_DEPTH} levels deep (at line ${at.line}, column ${at.column}); an mcp.json needs a handful.`,
+      at,
+    );
   }
   const errors: ParseError[] = [];
   const root = parseTree(source, errors, { allowTrailingComma: true, allowEmptyContent: true });
@@ -65,19 +61,13 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
   if (first !== undefined) {
     // Only the first: the ones after it are mostly echoes of it.
     const path = getLocation(source, first.offset).path.filter((segment) => segment !== '');
-    return {
-      servers: [],
-      diagnostics: [
-        diagnostic(
-          where,
-          'error',
-          'syntax_error',
-          path,
-          `JSON syntax error: ${describeSyntaxError(first)}. Nothing from this file is loaded until it is fixed.`,
-          where.locator.offset(first.offset),
-        ),
-      ],
-    };
+    return unreadable(
+      where,
+      'syntax_error',
+      path,
+      `JSON syntax error: ${describeSyntaxError(first)}.`,
+      where.locator.offset(first.offset),
+    );
   }
   // An empty file (or one with only comments) is a file with no servers yet.
   if (root === undefined) return EMPTY;
@@ -202,6 +192,18 @@ export async function loadMcpConfig(path: string): Promise<McpConfigLoad> {
     };
   }
   return parseMcpConfig(text, path);
+}
+
+/** A file nothing is loaded from: its one error diagnostic. */
+function unreadable(
+  where: Where,
+  code: 'too_deep' | 'syntax_error',
+  path: readonly PathSegment[],
+  message: string,
+  at: Position,
+): McpConfigLoad {
+  const why = `${message} Nothing from this file is loaded until it is fixed.`;
+  return { servers: [], diagnostics: [diagnostic(where, 'error', code, path, why, at)] };
 }
 
 // The parser and every reader after it recurse once per level: thousands of levels overflow the
