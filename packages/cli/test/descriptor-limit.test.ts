@@ -2,14 +2,13 @@
 // default `ulimit -n` is 256: the command runs in a shell that lowered the limit, the way a person
 // meets it. Every server ends connected or failed with a message that says what to change, the
 // command ends without a stack trace, and no server process outlives it.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EPOCH_BIN } from './epoch-process.js';
+import { type EpochRun, epoch } from './epoch-process.js';
 import { processesWith } from './processes.js';
 
 const TINY_SERVER = fileURLToPath(new URL('./fixtures/tiny-server.sh', import.meta.url));
@@ -44,37 +43,12 @@ interface StatusJson {
 }
 
 /** `epoch mcp status --json` under `ulimit -n <limit>`, set by the shell that execs node. */
-function statusUnderLimit(file: string, limit: number) {
-  const child = spawn(
+function statusUnderLimit(file: string, limit: number): Promise<EpochRun> {
+  return epoch(['mcp', 'status', '--json', '--config', file], { EPOCH_HOME: join(dir, 'home') }, [
     'sh',
-    [
-      '-c',
-      `ulimit -n ${limit}; exec "$0" "$@"`,
-      process.execPath,
-      EPOCH_BIN,
-      'mcp',
-      'status',
-      '--json',
-      '--config',
-      file,
-    ],
-    {
-      env: { ...process.env, EPOCH_HOME: join(dir, 'home'), NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    out += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    err += chunk;
-  });
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
+    '-c',
+    `ulimit -n ${limit}; exec "$0" "$@"`,
+  ]);
 }
 
 describe('epoch mcp status within the open-files limit', () => {

@@ -21,12 +21,18 @@ export interface EpochProcess {
   readonly done: Promise<EpochRun>;
 }
 
-/** Starts `epoch <argv>`; `env` is added to this process's environment (EPOCH_HOME included). */
+/**
+ * Starts `epoch <argv>`; `env` is added to this process's environment (EPOCH_HOME included).
+ * `launcher` is a command that runs node in its stead with what follows as its arguments (a shell
+ * that lowers `ulimit -n` and execs, `setpriv` as another user).
+ */
 export function startEpoch(
   argv: readonly string[],
   env: Record<string, string> = {},
+  launcher: readonly string[] = [],
 ): EpochProcess {
-  const child = spawn(process.execPath, [EPOCH_BIN, ...argv], {
+  const [file = '', ...args] = [...launcher, process.execPath, EPOCH_BIN, ...argv];
+  const child = spawn(file, args, {
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -49,6 +55,7 @@ export function startEpoch(
 export function epoch(
   argv: readonly string[],
   env: Record<string, string> = {},
+  launcher: readonly string[] = [],
 ): Promise<EpochRun> {
-  return startEpoch(argv, env).done;
+  return startEpoch(argv, env, launcher).done;
 }

@@ -2,7 +2,7 @@
 // FIFO, a device, a huge or deeply nested file, a write-protected file, a dangling link, a
 // directory the user cannot write), the built `epoch mcp` answers at once with an error that names
 // the file and what to do, exits 1, and never prints a stack trace.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   chmod,
   chown,
@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { EPOCH_BIN, type EpochRun, epoch, startEpoch } from './epoch-process.js';
+import { type EpochRun, epoch, startEpoch } from './epoch-process.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -228,27 +228,12 @@ function unblocked(argv: readonly string[], env: Record<string, string> = {}): P
 async function asUnprivileged(home: string, argv: readonly string[]): Promise<EpochRun> {
   const root = process.getuid?.() === 0;
   await chmod(home, root ? 0o755 : 0o555);
-  const command = [process.execPath, EPOCH_BIN, ...argv];
-  const [file = '', ...args] = root
-    ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...command]
-    : command;
-  const child = spawn(file, args, {
-    env: { ...process.env, NO_COLOR: '1', EPOCH_HOME: home },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    out += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    err += chunk;
-  });
   try {
-    return await new Promise((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code, signal) => resolve({ code, signal, out, err }));
-    });
+    return await epoch(
+      argv,
+      { EPOCH_HOME: home },
+      root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [],
+    );
   } finally {
     // Writable again, so the test's cleanup can remove what is in it.
     await chmod(home, 0o700);
