@@ -16,6 +16,7 @@ import {
 } from './support/oauth-grant-server.js';
 import { type OtherOrigin, startOtherOrigin } from './support/other-origin.js';
 import { type OwnLogins, ownLogins } from './support/own-logins.js';
+import { remoteConfig } from './support/remote-config.js';
 
 const API_KEY = 'SECRET-api-key-51c2';
 const STATIC_AUTH = 'Bearer SECRET-static-9e07';
@@ -51,19 +52,7 @@ async function hostile(
   cleanups.push(() => other.stop());
   const logins = ownLogins();
   cleanups.push(() => logins.remove());
-  const config: HttpServerConfig = {
-    name: 'hostile',
-    transport: 'http',
-    url: server.url,
-    headers,
-    timeoutMs: 10_000,
-    connectTimeoutMs: 10_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: true,
-    skipPreflight: false,
-  };
+  const config = remoteConfig('hostile', 'http', server.url, { headers });
   return { server, other, logins, config, answer: (next) => (intercept = next) };
 }
 

@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors.js';
 import { loginToServer } from '../src/oauth/login.js';
 import { isBrowserUrl, openInBrowser, windowsOpenCommand } from '../src/oauth/open-url.js';
-import type { HttpServerConfig } from '../src/types.js';
 import { fakeOpener } from './support/fake-opener.js';
 import {
   type OAuthGrantServerOptions,
@@ -18,6 +17,7 @@ import {
   startOAuthGrantServer,
 } from './support/oauth-grant-server.js';
 import { ownLogins } from './support/own-logins.js';
+import { remoteConfig } from './support/remote-config.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -105,20 +105,11 @@ describe('a login whose authorization server names an endpoint no one may be sen
   async function login(server: RunningOAuthGrantServer) {
     const logins = ownLogins();
     cleanups.push(() => logins.remove());
-    const config: HttpServerConfig = {
-      name: 'hostile',
-      transport: 'http',
-      url: server.url,
-      headers: {},
+    const config = remoteConfig('hostile', 'http', server.url, {
       oauth: { clientId: 'app' },
       timeoutMs: 20_000,
       connectTimeoutMs: 20_000,
-      keepaliveIntervalMs: 0,
-      idleTimeoutMs: 0,
-      maxLifetimeMs: 0,
-      supportsParallel: true,
-      skipPreflight: false,
-    };
+    });
     const sent: string[] = [];
     const page = new AbortController();
     const error = await loginToServer({

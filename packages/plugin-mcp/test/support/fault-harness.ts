@@ -17,6 +17,7 @@ import type {
   StdioServerConfig,
 } from '../../src/types.js';
 import { isRunning, recordDir, records } from './recording.js';
+import { remoteConfig } from './remote-config.js';
 
 const FAULT_SERVER = fileURLToPath(new URL('../fixtures/fault-server.mjs', import.meta.url));
 
@@ -128,20 +129,7 @@ export class FaultHarness {
     url: string,
     overrides: Partial<RemoteServerConfig<T>> = {},
   ): RemoteServerConfig<T> {
-    return {
-      name,
-      transport,
-      url,
-      headers: {},
-      timeoutMs: 10_000,
-      connectTimeoutMs: 10_000,
-      keepaliveIntervalMs: 0,
-      idleTimeoutMs: 0,
-      maxLifetimeMs: 0,
-      supportsParallel: true,
-      skipPreflight: false,
-      ...overrides,
-    };
+    return remoteConfig(name, transport, url, overrides);
   }
 
   /** Something of the test's (an HTTP fixture server) to stop before finish() checks for leaks. */
