@@ -18,7 +18,6 @@ const TOO_LONG = `wrote more than 64 MiB (${MAX_MESSAGE_BYTES} bytes) on stdout 
 
 export class MessageTooLongError extends Error {
   override readonly name = 'MessageTooLongError';
-  readonly limitBytes = MAX_MESSAGE_BYTES;
   /** What the server did, as the rest of a sentence about it ("MCP server "x" <did>"). */
   readonly did = TOO_LONG;
 
