@@ -70,7 +70,11 @@ export function entryOverLimit(
 
 type OverLimit =
   /** A string at `path`, or (`key`) a key of the object at `path`, longer than the field bound. */
-  | { readonly kind: 'value' | 'key'; readonly path: readonly PathSegment[]; readonly bytes: number }
+  | {
+      readonly kind: 'value' | 'key';
+      readonly path: readonly PathSegment[];
+      readonly bytes: number;
+    }
   /** The object or list at `path` is deeper than the depth bound. */
   | { readonly kind: 'deep'; readonly path: readonly PathSegment[] };
 
