@@ -48,6 +48,8 @@ export type McpErrorCode =
   | 'not_supported'
   /** No server of that name is registered. */
   | 'unknown_server'
+  /** The server is turned off (`"enabled": false`): it is not started, so nothing can be asked of it. */
+  | 'server_disabled'
   /** connectAll() was given a server whose name is already registered (disconnect it first). */
   | 'duplicate_server';
 

@@ -43,6 +43,13 @@ export {
   type McpToolsChangedListener,
 } from './registry.js';
 export { serverRedactor, serverSecrets } from './secrets.js';
+export {
+  EVERY_TOOL,
+  offersTool,
+  sameChoice,
+  serverToolName,
+  unmatchedPatterns,
+} from './tool-choice.js';
 export type { McpToolsDiff } from './tool-diff.js';
 export {
   MAX_TOOL_NAME_LENGTH,
@@ -69,17 +76,20 @@ export type { ReapOptions } from './transport/reap.js';
 export type {
   HttpServerConfig,
   McpEntryPosition,
+  McpFieldPosition,
   McpIdentityProvider,
   McpOAuthConfig,
   McpOAuthGrant,
   McpPrivateKeyJwt,
   McpSecretSource,
+  McpServerChoice,
   McpServerCommon,
   McpServerConfig,
   McpServerSource,
   McpServerState,
   McpServerStatus,
   McpServerStatusCommon,
+  McpToolPattern,
   McpTransportKind,
   RemoteServerConfig,
   SseServerConfig,

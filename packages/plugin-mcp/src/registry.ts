@@ -16,7 +16,8 @@ import type { McpConnectionState } from './connection-state.js';
 import { McpError } from './errors.js';
 import { Listeners } from './listeners.js';
 import { messageOf } from './request-options.js';
-import { serverStatus } from './status.js';
+import { DISABLED, serverStatus, type ToolCounts } from './status.js';
+import { offersTool, serverToolName } from './tool-choice.js';
 import { diffTools, isEmptyDiff, type McpToolsDiff } from './tool-diff.js';
 import { MAX_TOOL_NAME_LENGTH } from './tool-names.js';
 import { type McpEpochTool, toEpochTools } from './tools.js';
@@ -24,6 +25,7 @@ import { createTransport, type McpTransportFactory } from './transport/create.js
 import type { ReapOptions } from './transport/reap.js';
 import {
   assertNever,
+  type McpServerChoice,
   type McpServerConfig,
   type McpServerSource,
   type McpServerStatus,
@@ -66,8 +68,9 @@ export interface McpToolsChangedEvent extends McpToolsDiff {
    * `connect`: the list the server gave when it (re)connected differs from the one offered before
    * (the cached one, or the one from before `reconnect()`).
    * `list_changed`: the server sent notifications/tools/list_changed and was asked again.
+   * `choice`: the user turned the server or some of its tools on or off (setChoice).
    */
-  readonly reason: 'connect' | 'list_changed';
+  readonly reason: 'connect' | 'list_changed' | 'choice';
 }
 
 export type McpToolsChangedListener = (event: McpToolsChangedEvent) => void;
@@ -78,16 +81,21 @@ export interface McpServerPrompt {
   readonly prompt: Prompt;
 }
 
-/** A server's schema and its tools as `tools()` offers them, made once per schema. */
+/** A server's schema and its tools, made once per schema and choice. */
 interface Offer {
   readonly schema: McpServerSchema;
+  /** Every tool of the schema, named over all of them: turning one off renames no other. */
   readonly tools: readonly McpEpochTool[];
+  /** The ones the server's choice offers the model. */
+  readonly offered: readonly McpEpochTool[];
 }
 
 interface Entry {
-  readonly config: McpServerConfig;
+  /** Replaced by setChoice only, with the same connection and another choice. */
+  config: McpServerConfig;
   readonly source: McpServerSource;
-  readonly client: McpClient;
+  /** None while the server is disabled: what has no client cannot start a process or a socket. */
+  client: McpClient | undefined;
   /**
    * What `tools()` offers for this server: from the cached schema until the server answers, then
    * from its live one. The base of the next tools-changed diff.
@@ -136,9 +144,11 @@ export class McpRegistry {
    *   `tools()` offers its cached tools, and it connects in the background (a call made meanwhile
    *   waits for the connection);
    * - the others are awaited until connected or failed (at most their connect_timeout).
-   * So a warm start never waits for the slowest server. A server's failure is in its status, not
-   * thrown. Throws only for a caller's mistake: a name that is already registered
-   * (`duplicate_server`; disconnect it first) — checked before anything starts.
+   * So a warm start never waits for the slowest server. A server whose choice says
+   * `enabled: false` is registered as `disabled` (a status event says so) and not started.
+   * A server's failure is in its status, not thrown. Throws only for a caller's mistake: a name
+   * that is already registered (`duplicate_server`; disconnect it first) — checked before
+   * anything starts.
    */
   async connectAll(
     configs: readonly McpServerConfig[],
@@ -146,19 +156,55 @@ export class McpRegistry {
   ): Promise<McpServerStatus[]> {
     this.#checkNames(configs, source);
     const entries = configs.map((config) => this.#add(config, source));
-    // With the connection's code loaded, each client says `connecting` (a status event) as it
-    // starts, before this resolves: a host registers the cached tools on that event.
-    const [cached] = await Promise.all([
-      Promise.all(entries.map(({ config }) => this.#cache?.get(config))),
-      entries.length > 0 ? loadConnectionModule() : undefined,
-    ]);
-    entries.forEach((entry, index) => {
-      const schema = cached[index];
-      entry.offer = schema === undefined ? undefined : this.#offer(entry, schema);
-    });
-    const connections = entries.map((entry) => this.#connect(entry));
-    await Promise.all(connections.filter((_, index) => cached[index] === undefined));
+    for (const entry of entries) {
+      if (entry.client === undefined) this.#statusListeners.emit(this.#status(entry));
+    }
+    await Promise.all(
+      entries.map((entry) =>
+        entry.client === undefined ? undefined : this.#start(entry, entry.client),
+      ),
+    );
     return entries.map((entry) => this.#status(entry));
+  }
+
+  /**
+   * Applies the user's new choice for a registered server, whose connection is the same: turning
+   * it off closes it (its process tree reaped) and offers none of its tools; turning it on starts
+   * it as connectAll does; a new include/exclude list only changes which of its tools are
+   * offered. Nothing else reconnects. What the model is offered then differs: a tools-changed
+   * event (`choice`) says how. Resolves with its status once that is done (an enabled server
+   * connected or failed, or offering its cached tools). `unknown_server` for a name that is not
+   * registered.
+   */
+  async setChoice(name: string, choice: McpServerChoice): Promise<McpServerStatus> {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) throw this.#unknown(name);
+    const before = offeredBy(entry);
+    const counts = this.#counts(entry);
+    const wasEnabled = entry.client !== undefined;
+    entry.config = { ...entry.config, choice };
+    if (wasEnabled && !choice.enabled) {
+      const { client } = entry;
+      entry.client = undefined;
+      entry.offer = undefined;
+      entry.connected = false;
+      this.#statusListeners.emit(this.#status(entry));
+      this.#announce(entry, before, [], 'choice');
+      await client?.close();
+    } else if (!wasEnabled && choice.enabled) {
+      await this.#start(entry, this.#attach(entry));
+      // Its first list is a change too here: the model was offered none of its tools before.
+      if (this.#entries.get(name) === entry)
+        this.#announce(entry, before, offeredBy(entry), 'choice');
+    } else if (entry.offer !== undefined && entry.client !== undefined) {
+      entry.offer = this.#offer(entry.config, entry.client, entry.offer.schema);
+      const after = this.#counts(entry);
+      if (after.offered !== counts.offered || after.off !== counts.off) {
+        this.#statusListeners.emit(this.#status(entry));
+      }
+      this.#announce(entry, before, offeredBy(entry), 'choice');
+    }
+    return this.#status(entry);
   }
 
   /**
@@ -171,10 +217,12 @@ export class McpRegistry {
   async reconnect(name: string): Promise<McpServerStatus> {
     const entry = this.#entries.get(name);
     if (entry === undefined) throw this.#unknown(name);
+    const { client } = entry;
+    if (client === undefined) throw this.#disabled(name);
     const before = entry.offer;
     entry.offer = undefined;
     await this.#cache?.invalidate(entry.config);
-    await entry.client.reconnect().catch((error: unknown) => this.#logFailure(entry, error));
+    await client.reconnect().catch((error: unknown) => this.#logFailure(entry, error));
     // Learned from the client's state meanwhile, unless the server was disconnected.
     const current = this.#entries.get(name);
     const after = current === entry ? current.offer : undefined;
@@ -213,12 +261,24 @@ export class McpRegistry {
   }
 
   /**
+   * Server `name`'s tools the user turned off (include_tools / exclude_tools), known when
+   * toolsOf would offer its others: what turning them back on would add, and what they would cost.
+   * Not callable through the model: tools() never offers them.
+   */
+  toolsOffOf(name: string): readonly McpEpochTool[] {
+    const entry = this.#entries.get(name);
+    if (entry?.offer === undefined || !offersState(entry)) return [];
+    const offered = new Set(entry.offer.offered);
+    return entry.offer.tools.filter((tool) => !offered.has(tool));
+  }
+
+  /**
    * The prompts of every connected server that offers prompts, asked in parallel. A server whose
    * prompts/list fails is left out and logged; the others still answer.
    */
   async listPrompts(signal?: AbortSignal): Promise<McpServerPrompt[]> {
-    const connected = [...this.#entries.values()].filter(
-      ({ client }) => client.state.kind === 'connected',
+    const connected = [...this.#entries.values()].flatMap(({ config, client }) =>
+      client?.state.kind === 'connected' ? [{ config, client }] : [],
     );
     const lists = await Promise.all(
       connected.map(async ({ config, client }): Promise<McpServerPrompt[]> => {
@@ -242,6 +302,7 @@ export class McpRegistry {
   ): Promise<GetPromptResult> {
     const entry = this.#entries.get(server);
     if (entry === undefined) return Promise.reject(this.#unknown(server));
+    if (entry.client === undefined) return Promise.reject(this.#disabled(server));
     return entry.client.getPrompt(name, args, signal);
   }
 
@@ -297,6 +358,15 @@ export class McpRegistry {
   }
 
   #add(config: McpServerConfig, source: McpServerSource): Entry {
+    const entry: Entry = { config, source, client: undefined, offer: undefined, connected: false };
+    this.#entries.set(config.name, entry);
+    if (config.choice.enabled) this.#attach(entry);
+    return entry;
+  }
+
+  /** Gives an enabled server its client, not started yet. */
+  #attach(entry: Entry): McpClient {
+    const { config } = entry;
     const client = new McpClient({
       config,
       logger: this.#logger,
@@ -306,17 +376,30 @@ export class McpRegistry {
         : { reconnectDelaysMs: this.#reconnectDelaysMs }),
       ...(this.#reap === undefined ? {} : { reap: this.#reap }),
     });
-    const entry: Entry = { config, source, client, offer: undefined, connected: false };
-    this.#entries.set(config.name, entry);
+    entry.client = client;
     client.onStateChange((state) => {
-      // A server being disconnected reports its own last status; a removed one reports nothing.
-      if (this.#entries.get(config.name) !== entry) return;
-      const change = state.kind === 'connected' ? this.#learn(entry, state) : undefined;
+      // A server being disconnected reports its own last status; a removed one, or a client
+      // closed by turning the server off, reports nothing.
+      if (this.#entries.get(config.name) !== entry || entry.client !== client) return;
+      const change = state.kind === 'connected' ? this.#learn(entry, client, state) : undefined;
       entry.connected = state.kind === 'connected';
       this.#statusListeners.emit(this.#status(entry));
       if (change !== undefined) this.#announce(entry, change.before, change.after, change.reason);
     });
-    return entry;
+    return client;
+  }
+
+  /**
+   * Offers the server's cached tools, if any, and connects it: resolves at once with a cache
+   * (the connect goes on in the background), else when it is connected or failed. With the
+   * connection's code loaded first, the client says `connecting` (a status event) as it starts:
+   * a host registers the cached tools on that event.
+   */
+  async #start(entry: Entry, client: McpClient): Promise<void> {
+    const [schema] = await Promise.all([this.#cache?.get(entry.config), loadConnectionModule()]);
+    entry.offer = schema === undefined ? undefined : this.#offer(entry.config, client, schema);
+    const connection = this.#connect(entry, client);
+    if (schema === undefined) await connection;
   }
 
   async #remove(name: string, how: { readonly keepCache: boolean }): Promise<void> {
@@ -324,17 +407,17 @@ export class McpRegistry {
     if (entry === undefined) return;
     this.#entries.delete(name);
     await Promise.all([
-      entry.client.close(),
+      entry.client?.close(),
       how.keepCache ? undefined : this.#cache?.invalidate(entry.config),
     ]);
     this.#statusListeners.emit(
-      serverStatus(entry.config, entry.source, { kind: 'disconnected' }, 0),
+      serverStatus(entry.config, entry.source, { kind: 'disconnected' }, { offered: 0, off: 0 }),
     );
   }
 
   /** Resolves when the server is connected or failed; a failure is its status (and a log line). */
-  #connect(entry: Entry): Promise<void> {
-    return entry.client.connect().catch((error: unknown) => this.#logFailure(entry, error));
+  #connect(entry: Entry, client: McpClient): Promise<void> {
+    return client.connect().catch((error: unknown) => this.#logFailure(entry, error));
   }
 
   #logFailure(entry: Entry, error: unknown): void {
@@ -348,6 +431,7 @@ export class McpRegistry {
    */
   #learn(
     entry: Entry,
+    client: McpClient,
     state: Extract<McpConnectionState, { kind: 'connected' }>,
   ):
     | {
@@ -363,7 +447,7 @@ export class McpRegistry {
       prompts: state.prompts,
     };
     if (before !== undefined && isDeepStrictEqual(before.schema, schema)) return undefined;
-    const after = this.#offer(entry, schema);
+    const after = this.#offer(entry.config, client, schema);
     entry.offer = after;
     void this.#cache?.set(entry.config, schema);
     if (before === undefined) return undefined;
@@ -385,7 +469,8 @@ export class McpRegistry {
     this.#toolsListeners.emit({ server: entry.config.name, source: entry.source, reason, ...diff });
   }
 
-  #offer({ config, client }: Entry, schema: McpServerSchema): Offer {
+  /** For an enabled server: its tools call its client. */
+  #offer(config: McpServerConfig, client: McpClient, schema: McpServerSchema): Offer {
     const tools = toEpochTools({
       server: config.name,
       tools: schema.tools,
@@ -393,14 +478,30 @@ export class McpRegistry {
       backend: client,
       nameOptions: { maxLength: this.#toolNameMaxLength },
     });
-    return { schema, tools };
+    const offered = tools.filter((tool) => offersTool(config.choice, serverToolName(tool)));
+    return { schema, tools, offered };
   }
 
   /** `toolCount` is what tools() offers for it, so list_resources / read_resource are counted. */
   #status(entry: Entry): McpServerStatus {
-    const { config, source, client, offer } = entry;
-    const offered = offer !== undefined && offersTools(client.state) ? offer.tools.length : 0;
-    return serverStatus(config, source, client.state, offered);
+    const { config, source, client } = entry;
+    return client === undefined
+      ? serverStatus(config, source, DISABLED, { offered: 0, off: 0 })
+      : serverStatus(config, source, client.state, this.#counts(entry));
+  }
+
+  #counts(entry: Entry): ToolCounts {
+    const { offer } = entry;
+    if (offer === undefined || !offersState(entry)) return { offered: 0, off: 0 };
+    return { offered: offer.offered.length, off: offer.tools.length - offer.offered.length };
+  }
+
+  #disabled(server: string): McpError {
+    return new McpError(
+      'server_disabled',
+      `MCP server "${server}" is turned off ("enabled": false), so it is not started. Run \`epoch mcp enable ${server}\` to turn it on.`,
+      { server },
+    );
   }
 
   #unknown(server: string): McpError {
@@ -413,8 +514,13 @@ export class McpRegistry {
   }
 }
 
-function offeredBy({ offer, client }: Entry): readonly McpEpochTool[] {
-  return offer !== undefined && offersTools(client.state) ? offer.tools : [];
+function offeredBy(entry: Entry): readonly McpEpochTool[] {
+  return entry.offer !== undefined && offersState(entry) ? entry.offer.offered : [];
+}
+
+/** An enabled server in a state whose tools are offered (see offersTools). */
+function offersState({ client }: Entry): boolean {
+  return client !== undefined && offersTools(client.state);
 }
 
 /**

@@ -12,21 +12,31 @@ import {
   type McpServerStatusCommon,
 } from './types.js';
 
-/** `toolCount`: how many tools the registry offers for it now, live or from the schema cache. */
+/** How many tools the registry offers for a server now (live or cached), and how many are off. */
+export interface ToolCounts {
+  readonly offered: number;
+  readonly off: number;
+}
+
+/** A disabled server has no client, so no connection state: this stands for it. */
+export const DISABLED = { kind: 'disabled' } as const;
+
 export function serverStatus(
   config: McpServerConfig,
   source: McpServerSource,
-  state: McpConnectionState,
-  toolCount: number,
+  state: McpConnectionState | typeof DISABLED,
+  tools: ToolCounts,
 ): McpServerStatus {
   const common: McpServerStatusCommon = {
     name: config.name,
     source,
     transport: config.transport,
     target: config.transport === 'stdio' ? config.command : redactUrl(config.url),
-    toolCount,
+    toolCount: tools.offered,
+    toolsOff: tools.off,
   };
   switch (state.kind) {
+    case 'disabled':
     case 'connecting':
     case 'disconnected':
       return { ...common, state: state.kind };

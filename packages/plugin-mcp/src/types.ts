@@ -40,6 +40,37 @@ export interface McpServerCommon {
   /** False (the default) serializes calls to this server. */
   readonly supportsParallel: boolean;
   readonly skipPreflight: boolean;
+  /**
+   * Whether it runs and which of its tools the model is offered: the user's choice, not part of
+   * its connection (the fingerprint leaves it out), so changing it never reconnects anything.
+   */
+  readonly choice: McpServerChoice;
+}
+
+/** `enabled`, `include_tools` and `exclude_tools` of an entry (or of the user's `overrides`). */
+export interface McpServerChoice {
+  /** False: never started (no process, no socket) and no tools; its status is `disabled`. */
+  readonly enabled: boolean;
+  /** Only the tools one of these matches are offered; absent: every tool. */
+  readonly includeTools?: readonly McpToolPattern[];
+  /** No tool one of these matches is offered, even one `includeTools` names. */
+  readonly excludeTools: readonly McpToolPattern[];
+}
+
+/** One name of `include_tools` / `exclude_tools`, and where it is written. */
+export interface McpToolPattern {
+  /**
+   * A tool's name as the server names it (`list_resources` and `read_resource` for the resource
+   * pair); `*` matches any run of characters.
+   */
+  readonly pattern: string;
+  /** Where: a pattern no tool of the server matches is a warning pointing at it. */
+  readonly at: McpFieldPosition;
+}
+
+/** A field of an entry: its file (or a host's origin), its path, e.g. `servers.gh.exclude_tools[1]`, and its line:column. */
+export interface McpFieldPosition extends McpEntryPosition {
+  readonly path: string;
 }
 
 export interface StdioServerConfig extends McpServerCommon {
@@ -167,9 +198,11 @@ export interface McpServerStatusCommon {
   /**
    * How many tools `tools()` offers for it now (list_resources / read_resource included): from the
    * live list, or the cached one while it connects or reconnects; 0 when it is failed, needs a
-   * login or is disconnected.
+   * login, is disconnected or disabled. Tools the user turned off are not counted.
    */
   readonly toolCount: number;
+  /** How many of the server's tools the user turned off (include_tools / exclude_tools). */
+  readonly toolsOff: number;
 }
 
 /** One server as a UI or `epoch mcp list` shows it, discriminated by `state`. */
@@ -213,7 +246,9 @@ export type McpServerStatus =
       readonly stderrTail: string;
     })
   /** Closed by disconnect(); the last status a removed server reports. */
-  | (McpServerStatusCommon & { readonly state: 'disconnected' });
+  | (McpServerStatusCommon & { readonly state: 'disconnected' })
+  /** Turned off by the user (`"enabled": false`): never started, no tools. */
+  | (McpServerStatusCommon & { readonly state: 'disabled' });
 
 export type McpServerState = McpServerStatus['state'];
 

@@ -7,6 +7,7 @@ import { startEverything } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client.js';
 import type { McpConnectionState } from '../src/connection-state.js';
+import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { RemoteServerConfig } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
 import { ownLogins } from './support/own-logins.js';
@@ -43,6 +44,7 @@ function client(
     maxLifetimeMs: 0,
     supportsParallel: true,
     skipPreflight: false,
+    choice: EVERY_TOOL,
   };
   // No OAuth login for the server: a 401 must be needsLogin, never a stored token's refresh.
   const logins = ownLogins();

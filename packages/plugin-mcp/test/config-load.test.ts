@@ -16,6 +16,7 @@ import {
   parseMcpServerEntries,
 } from '../src/config/load.js';
 import { MCP_CONFIG_DIAGNOSTIC_CODES, MCP_CONFIG_FIELDS } from '../src/config/schema.js';
+import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { McpServerConfig } from '../src/types.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'config');
@@ -448,6 +449,7 @@ describe('what the fields mean', () => {
     maxLifetimeMs: 3_600_000,
     supportsParallel: true,
     skipPreflight: true,
+    choice: EVERY_TOOL,
   };
   const REMOTE: McpServerConfig = {
     name: 'remote',
@@ -461,6 +463,7 @@ describe('what the fields mean', () => {
     maxLifetimeMs: 0,
     supportsParallel: false,
     skipPreflight: false,
+    choice: EVERY_TOOL,
   };
 
   it('snake_case file: every field read, seconds become milliseconds', () => {
@@ -564,6 +567,11 @@ describe('what the fields mean', () => {
       'max_lifetime_seconds',
       'supports_parallel',
       'skip_preflight',
+      // Beyond the seed's table: choosing what the model gets.
+      'enabled',
+      'disabled',
+      'include_tools',
+      'exclude_tools',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',
@@ -580,6 +588,7 @@ describe('what the fields mean', () => {
       maxLifetimeMs: 0,
       supportsParallel: false,
       skipPreflight: false,
+      choice: EVERY_TOOL,
     };
     expect(byName(load, 'minimal-stdio')).toEqual({
       name: 'minimal-stdio',
@@ -709,7 +718,7 @@ describe('did you mean', () => {
     expect(load.servers).toHaveLength(1);
   });
 
-  it.each(['name', 'description', 'disabled', 'autoApprove'])(
+  it.each(['name', 'description', 'autoApprove', 'alwaysAllow'])(
     '%s: no guess, the list of fields',
     (typed) => {
       const load = parseMcpConfig(`{ "servers": { "s": { "command": "x", "${typed}": 1 } } }`, 'f');
@@ -727,7 +736,11 @@ describe('text that is not a list of servers', () => {
     ['an empty object', '{}'],
     ['no servers yet', '{ "servers": {} }'],
   ])('%s: no servers and no diagnostics', (_, text) => {
-    expect(parseMcpConfig(text, 'mcp.json')).toEqual({ servers: [], diagnostics: [] });
+    expect(parseMcpConfig(text, 'mcp.json')).toEqual({
+      servers: [],
+      overrides: [],
+      diagnostics: [],
+    });
   });
 
   it.each([
@@ -786,7 +799,7 @@ describe('loadMcpConfig reads a real file', () => {
 
   it('a missing file is no servers and no error', async () => {
     const path = mcpConfigPath({ EPOCH_HOME: home });
-    expect(await loadMcpConfig(path)).toEqual({ servers: [], diagnostics: [] });
+    expect(await loadMcpConfig(path)).toEqual({ servers: [], overrides: [], diagnostics: [] });
   });
 
   it('the file at mcpConfigPath() loads as its text parses', async () => {

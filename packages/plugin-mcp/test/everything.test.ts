@@ -15,6 +15,7 @@ import {
 } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpRegistry } from '../src/registry.js';
+import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { McpServerConfig } from '../src/types.js';
 
 /** Every address of this machine that is not loopback (link-local IPv6 needs a scope: skipped). */
@@ -81,6 +82,7 @@ function configFor(endpoint: EverythingEndpoint): McpServerConfig {
     maxLifetimeMs: 0,
     supportsParallel: false,
     skipPreflight: false,
+    choice: EVERY_TOOL,
   };
   switch (endpoint.transport) {
     case 'stdio':

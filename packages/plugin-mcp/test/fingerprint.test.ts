@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../src/config/fingerprint.js';
 import { parseMcpConfig } from '../src/config/load.js';
+import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { McpServerConfig, StdioServerConfig } from '../src/types.js';
 
 function only(text: string): McpServerConfig {
@@ -30,6 +31,7 @@ const STDIO: StdioServerConfig = {
   maxLifetimeMs: 0,
   supportsParallel: false,
   skipPreflight: false,
+  choice: EVERY_TOOL,
 };
 const { cwd: _cwd, ...STDIO_WITHOUT_CWD } = STDIO;
 const HTTP: McpServerConfig = {
@@ -44,6 +46,7 @@ const HTTP: McpServerConfig = {
   maxLifetimeMs: 0,
   supportsParallel: false,
   skipPreflight: false,
+  choice: EVERY_TOOL,
 };
 
 describe('fingerprint', () => {
@@ -79,6 +82,14 @@ describe('fingerprint', () => {
       `{ "streamable": true, ${url} }`,
     ].map((text) => fingerprint(only(text)));
     expect(new Set(fingerprints).size).toBe(1);
+  });
+
+  it('does not depend on the choice: turning a server or a tool off reconnects nothing', () => {
+    const off = only(
+      '{ "command": "npx", "args": ["-y", "server-filesystem", "/tmp"], "env": { "A": "1", "B": "2" }, "cwd": "/tmp", "enabled": false, "include_tools": ["read_*"], "excludeTools": ["write_file"] }',
+    );
+    expect(off.choice.enabled).toBe(false);
+    expect(fingerprint(off)).toBe(fingerprint({ ...off, choice: EVERY_TOOL }));
   });
 
   it('does not depend on the server name', () => {

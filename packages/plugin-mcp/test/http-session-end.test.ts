@@ -4,6 +4,7 @@
 // which also answers DELETE with 405 or never, to show neither holds a close up for long.
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpRegistry } from '../src/registry.js';
+import { EVERY_TOOL } from '../src/tool-choice.js';
 import { END_SESSION_TIMEOUT_MS } from '../src/transport/end-session.js';
 import type { HttpServerConfig, McpServerState } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
@@ -62,6 +63,7 @@ function http(
     maxLifetimeMs: 0,
     supportsParallel: true,
     skipPreflight: false,
+    choice: EVERY_TOOL,
     ...overrides,
   };
 }

@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client.js';
 import { isMcpError } from '../src/errors.js';
 import { loginToServer } from '../src/oauth/login.js';
+import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { HttpServerConfig, McpOAuthConfig } from '../src/types.js';
 import {
   type OAuthGrantServerOptions,
@@ -56,6 +57,7 @@ function client(
     maxLifetimeMs: 0,
     supportsParallel: true,
     skipPreflight: false,
+    choice: EVERY_TOOL,
   };
   const created = new McpClient({ config, createTransport: logins.createTransport });
   cleanups.push(() => created.close());

@@ -11,6 +11,7 @@ import { freeLoopbackPort } from '@epoch-agent/testkit';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client.js';
 import { isMcpError, type McpError } from '../src/errors.js';
+import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from '../src/types.js';
 import { recordDir, recordingConfig } from './support/recording.js';
 
@@ -62,6 +63,7 @@ function http(url: string, overrides: Partial<HttpServerConfig> = {}): HttpServe
     maxLifetimeMs: 0,
     supportsParallel: false,
     skipPreflight: false,
+    choice: EVERY_TOOL,
     ...overrides,
   };
 }

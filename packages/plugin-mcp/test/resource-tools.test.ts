@@ -8,6 +8,7 @@ import type { ToolResult } from '@epoch-agent/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client.js';
 import { LISTING_BUDGET_CHARS } from '../src/resource-listing.js';
+import { EVERY_TOOL } from '../src/tool-choice.js';
 import { type McpEpochTool, toEpochTools } from '../src/tools.js';
 import type { StdioServerConfig } from '../src/types.js';
 import {
@@ -45,6 +46,7 @@ function shapesConfig(flags: readonly string[]): StdioServerConfig {
     maxLifetimeMs: 0,
     supportsParallel: false,
     skipPreflight: false,
+    choice: EVERY_TOOL,
   };
 }
 

@@ -14,6 +14,7 @@ import { McpRegistry } from '../src/registry.js';
 import { messageOf } from '../src/request-options.js';
 import type * as Secrets from '../src/secrets.js';
 import { serverStatus } from '../src/status.js';
+import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { McpServerConfig, McpServerStatus } from '../src/types.js';
 import {
   assertNoLeak,
@@ -153,6 +154,7 @@ const TIMES = {
   maxLifetimeMs: 0,
   supportsParallel: false,
   skipPreflight: false,
+  choice: EVERY_TOOL,
 } as const;
 
 /**
@@ -301,6 +303,7 @@ describe('every state passes the policy', () => {
       ...TIMES,
       name: 'injected',
       skipPreflight: true,
+      choice: EVERY_TOOL,
       transport: 'stdio',
       command: 'srv',
       args: [`--api-key=${secret}`],
@@ -326,7 +329,7 @@ describe('every state passes the policy', () => {
     });
     try {
       await expect(client.connect()).rejects.toThrow(/failed to connect/);
-      const status = serverStatus(config, 'host', client.state, 0);
+      const status = serverStatus(config, 'host', client.state, { offered: 0, off: 0 });
       expect(status.state === 'failed' && status.stderrTail).toBe(
         `srv: bad option --api-key=${REDACTED}`,
       );

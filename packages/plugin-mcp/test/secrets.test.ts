@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StoredLogin } from '../src/oauth/token-store.js';
 import { loginSecrets, serverRedactor } from '../src/secrets.js';
+import { EVERY_TOOL } from '../src/tool-choice.js';
 import { StderrRing } from '../src/transport/stderr-ring.js';
 import type { McpOAuthConfig, McpServerConfig } from '../src/types.js';
 
@@ -53,6 +54,7 @@ const TIMES = {
   maxLifetimeMs: 0,
   supportsParallel: false,
   skipPreflight: false,
+  choice: EVERY_TOOL,
 } as const;
 
 const stdio = fc

@@ -8,13 +8,20 @@
 // A runtime that connects only some servers (BuildRuntimeOptions.connectOnly) connects a new server
 // only when it is one of those; the others are read, and their names kept, but never started.
 //
+// A server whose connection is the same but whose choice (enabled, include_tools, exclude_tools)
+// changed is not reconnected: the registry starts or stops it, or changes which of its tools are
+// offered (McpRegistry.setChoice).
+//
 // Their `mcp:<server>` tool groups follow by themselves (see mcp-tool-groups.ts).
+import { isDeepStrictEqual } from 'node:util';
 import {
   fingerprint,
   type McpRegistry,
   type McpServerConfig,
   type McpServerSource,
+  sameChoice,
 } from '@epoch-agent/plugin-mcp';
+import type { McpServerOverride } from '@epoch-agent/plugin-mcp/config';
 import { fromSource, type RuntimeDiagnostic } from './server-names.js';
 import { loadUserServers } from './user-servers.js';
 
@@ -26,7 +33,12 @@ export interface McpConfigApplied {
   readonly removed: readonly string[];
   /** Servers whose config changed: disconnected and connected again with the new one. */
   readonly reconnected: readonly string[];
-  /** Left running as they were. */
+  /**
+   * Servers turned on or off, or some of their tools (a plugin's or host's too, by the user's
+   * `overrides`): started, stopped or given another tool list, and nothing reconnected.
+   */
+  readonly choiceChanged: readonly string[];
+  /** Left as they were. */
   readonly unchanged: readonly string[];
   /** The file's diagnostics as read now; they replace the user's in runtime.diagnostics(). */
   readonly diagnostics: readonly RuntimeDiagnostic[];
@@ -35,6 +47,8 @@ export interface McpConfigApplied {
    * file could not be read (the servers known before stay as they were).
    */
   readonly servers: readonly McpServerConfig[] | undefined;
+  /** The file's `overrides` now; undefined when it could not be read (the ones before hold). */
+  readonly overrides: readonly McpServerOverride[] | undefined;
 }
 
 export interface ApplyUserMcpConfigOptions {
@@ -64,9 +78,11 @@ export async function applyUserMcpConfig(
       added: [],
       removed: [],
       reconnected: [],
+      choiceChanged: [],
       unchanged: running,
       diagnostics,
       servers: undefined,
+      overrides: undefined,
     };
   }
 
@@ -74,18 +90,27 @@ export async function applyUserMcpConfig(
   const removed = running.filter((name) => !wanted.has(name));
   const added: McpServerConfig[] = [];
   const reconnected: McpServerConfig[] = [];
+  // Given their new choice: those whose choice means something else, and those whose patterns only
+  // moved in the file (the unknown-tool warnings point at the new lines).
+  const rechosen: McpServerConfig[] = [];
+  const choiceChanged: string[] = [];
   const unchanged: string[] = [];
   for (const config of load.servers) {
     const current = mcp.configOf(config.name);
     if (current === undefined) {
       if (options.connects(config.name)) added.push(config);
-    } else if (fingerprint(current) === fingerprint(config)) unchanged.push(config.name);
-    else reconnected.push(config);
+    } else if (fingerprint(current) !== fingerprint(config)) {
+      reconnected.push(config);
+    } else {
+      if (!isDeepStrictEqual(current.choice, config.choice)) rechosen.push(config);
+      (sameChoice(current.choice, config.choice) ? unchanged : choiceChanged).push(config.name);
+    }
   }
 
-  await Promise.all(
-    [...removed, ...reconnected.map(({ name }) => name)].map((name) => mcp.disconnect(name)),
-  );
+  await Promise.all([
+    ...[...removed, ...reconnected.map(({ name }) => name)].map((name) => mcp.disconnect(name)),
+    ...rechosen.map(({ name, choice }) => mcp.setChoice(name, choice)),
+  ]);
   const changed = new Set([...added, ...reconnected]);
   // Asked again, in the same tick as the connect: the runtime may have begun closing meanwhile.
   await mcp.connectAll(
@@ -97,8 +122,10 @@ export async function applyUserMcpConfig(
     added: added.map(({ name }) => name),
     removed,
     reconnected: reconnected.map(({ name }) => name),
+    choiceChanged,
     unchanged,
     diagnostics,
     servers: load.servers,
+    overrides: load.overrides,
   };
 }

@@ -2,6 +2,8 @@
 // command, the connectors page) runs on too. It reads the MCP servers of the three sources (see
 // read-servers.ts), connects them in one McpRegistry with the source set here and nowhere else, and
 // keeps their tools, next to the host's own, in one ToolRegistry.
+
+import { isDeepStrictEqual } from 'node:util';
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import {
   loginToServer,
@@ -18,6 +20,7 @@ import {
   type McpStatusListener,
   type McpTransportFactory,
   type ReapOptions,
+  sameChoice,
 } from '@epoch-agent/plugin-mcp';
 import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
 import { McpConfigWriteError } from './config-edit/errors.js';
@@ -37,8 +40,10 @@ import {
   type ReadMcpServersOptions,
   readMcpServers,
 } from './read-servers.js';
-import type { RuntimeDiagnostic } from './server-names.js';
+import { fromSource, type RuntimeDiagnostic } from './server-names.js';
+import { applyOverrides } from './server-overrides.js';
 import { ToolRegistry } from './tool-registry.js';
+import { unknownToolWarnings } from './unknown-tools.js';
 
 export interface BuildRuntimeOptions extends ReadMcpServersOptions {
   /** Default: silentLogger. */
@@ -162,7 +167,9 @@ export class Runtime {
   readonly configFile: string;
   readonly #connects: (name: string) => boolean;
   readonly #configWrite: McpConfigWriteOptions;
-  readonly #fixed: readonly ConfiguredServer[];
+  /** The host's and plugins' servers as their entries say; #fixed is them with the user's overrides. */
+  readonly #entries: readonly ConfiguredServer[];
+  #fixed: readonly ConfiguredServer[];
   #user: readonly ConfiguredServer[];
   readonly #diagnostics: Record<McpServerSource, readonly RuntimeDiagnostic[]>;
   readonly #stopSync: () => void;
@@ -176,6 +183,7 @@ export class Runtime {
     this.configFile = parts.read.configFile;
     this.#connects = parts.connects;
     this.#configWrite = parts.configWrite;
+    this.#entries = parts.read.entries;
     this.#fixed = parts.read.servers.filter(({ origin }) => origin.source !== 'user');
     this.#user = parts.read.servers.filter(({ origin }) => origin.source === 'user');
     this.#diagnostics = { ...parts.read.diagnostics };
@@ -205,10 +213,17 @@ export class Runtime {
 
   /**
    * What loading the servers found, host's first, then plugins', then the user file's (as last
-   * read: applyMcpConfig replaces them). Each says its source, file, field path and what to do.
+   * read: applyMcpConfig replaces them); then, for the servers connected now, each name in an
+   * include_tools / exclude_tools that none of their tools has. Each says its source, file, field
+   * path and what to do.
    */
   diagnostics(): RuntimeDiagnostic[] {
-    return [...this.#diagnostics.host, ...this.#diagnostics.plugin, ...this.#diagnostics.user];
+    return [
+      ...this.#diagnostics.host,
+      ...this.#diagnostics.plugin,
+      ...this.#diagnostics.user,
+      ...unknownToolWarnings(this.mcp),
+    ];
   }
 
   /**
@@ -310,11 +325,29 @@ export class Runtime {
       connects: (name) => this.connects(name),
     });
     this.#diagnostics.user = applied.diagnostics;
-    if (applied.servers !== undefined) {
-      const origin = { source: 'user', file: this.configFile } as const;
-      this.#user = applied.servers.map((config) => ({ config, origin }));
-    }
-    return applied;
+    if (applied.servers === undefined || applied.overrides === undefined) return applied;
+    const origin = { source: 'user', file: this.configFile } as const;
+    this.#user = applied.servers.map((config) => ({ config, origin }));
+    const overridden = applyOverrides(
+      this.#entries,
+      applied.overrides,
+      applied.servers.map(({ name }) => name),
+    );
+    this.#fixed = overridden.servers;
+    this.#diagnostics.user = [
+      ...applied.diagnostics,
+      ...fromSource('user', overridden.diagnostics),
+    ];
+    // The user's overrides of plugins' and the host's servers: applied like a user server's choice.
+    const rechosen = overridden.servers.flatMap(({ config }) => {
+      const current = this.mcp.configOf(config.name);
+      return current === undefined || isDeepStrictEqual(current.choice, config.choice)
+        ? []
+        : [{ config, changed: !sameChoice(current.choice, config.choice) }];
+    });
+    await Promise.all(rechosen.map(({ config }) => this.mcp.setChoice(config.name, config.choice)));
+    const names = rechosen.filter(({ changed }) => changed).map(({ config }) => config.name);
+    return { ...applied, choiceChanged: [...names, ...applied.choiceChanged] };
   }
 
   #remote(name: string, what: 'login' | 'logout'): McpServerConfig {

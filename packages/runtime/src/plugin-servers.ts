@@ -71,6 +71,18 @@ export async function loadPluginServers(
     const file = join(pluginDir, 'mcp.json');
     const load = await loadMcpConfig(file);
     diagnostics.push(...load.diagnostics);
+    const [override] = load.overrides;
+    if (override !== undefined) {
+      diagnostics.push({
+        severity: 'warning',
+        code: 'plugin_overrides' satisfies RuntimeDiagnosticCode,
+        file,
+        path: 'overrides',
+        line: override.at.line,
+        column: override.at.column,
+        message: `"overrides" in plugin "${name}"'s mcp.json is ignored: only the user's own mcp.json turns servers or tools off. A plugin turns its own servers off with "enabled": false in their entries.`,
+      });
+    }
     const keyed: KeyedServer[] = [];
     for (const config of load.servers) {
       if (SERVER_NAME_PATTERN.test(config.name)) {

@@ -13,6 +13,7 @@ import type { McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
 import { type HostCapabilities, loadHostServers } from './host-servers.js';
 import { loadPluginServers } from './plugin-servers.js';
 import { fromSource, type RuntimeDiagnostic } from './server-names.js';
+import { applyOverrides } from './server-overrides.js';
 import { loadUserServers } from './user-servers.js';
 
 export interface ReadMcpServersOptions {
@@ -40,8 +41,13 @@ export interface ConfiguredServer {
 export interface McpServersRead {
   /** The user's mcp.json, absolute. */
   readonly configFile: string;
-  /** Host servers first, then plugins' (by plugin name), then the user's (in file order). */
+  /**
+   * Host servers first, then plugins' (by plugin name), then the user's (in file order); the host's
+   * and plugins' with the user's `overrides` applied.
+   */
   readonly servers: readonly ConfiguredServer[];
+  /** The host's and plugins' servers as their own entries say, before the user's overrides. */
+  readonly entries: readonly ConfiguredServer[];
   /** The three loads' diagnostics, in the same order. */
   readonly diagnostics: {
     readonly [S in McpServerSource]: readonly RuntimeDiagnostic[];
@@ -65,26 +71,35 @@ export async function readMcpServers(options: ReadMcpServersOptions = {}): Promi
   const user = await loadUserServers(resolve(options.configFile ?? mcpConfigPath()), taken);
 
   const namespace = hostCapabilities?.namespace ?? '';
+  const entries: ConfiguredServer[] = [
+    ...host.servers.map((config) => ({
+      config,
+      origin: { source: 'host' as const, namespace },
+    })),
+    ...plugin.servers.map(({ config, file, plugin: name }) => ({
+      config,
+      origin: { source: 'plugin' as const, plugin: name, file },
+    })),
+  ];
+  const overridden = applyOverrides(
+    entries,
+    user.overrides,
+    user.servers.map(({ name }) => name),
+  );
   return {
     configFile: user.file,
     servers: [
-      ...host.servers.map((config) => ({
-        config,
-        origin: { source: 'host' as const, namespace },
-      })),
-      ...plugin.servers.map(({ config, file, plugin: name }) => ({
-        config,
-        origin: { source: 'plugin' as const, plugin: name, file },
-      })),
+      ...overridden.servers,
       ...user.servers.map((config) => ({
         config,
         origin: { source: 'user' as const, file: user.file },
       })),
     ],
+    entries,
     diagnostics: {
       host: fromSource('host', host.diagnostics),
       plugin: fromSource('plugin', plugin.diagnostics),
-      user: fromSource('user', user.diagnostics),
+      user: fromSource('user', [...user.diagnostics, ...overridden.diagnostics]),
     },
   };
 }

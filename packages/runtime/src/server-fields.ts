@@ -36,11 +36,14 @@ export interface ServerFields {
 
 const seconds = (ms: number) => ms / 1000;
 
+type AliasedField = 'transport' | 'enabled';
+
 // One row per field, or the field whose row it shares: `type` and `streamable` are ways of writing
-// `transport`. A Record, so a field added to the table without a row here fails to compile.
+// `transport`, `disabled` one of writing `enabled`. A Record, so a field added to the table without
+// a row here fails to compile.
 const ROWS: Record<
   McpConfigFieldName,
-  ((config: McpServerConfig) => unknown) | { readonly sameAs: 'transport' }
+  ((config: McpServerConfig) => unknown) | { readonly sameAs: AliasedField }
 > = {
   transport: (c) => c.transport,
   type: { sameAs: 'transport' },
@@ -59,6 +62,10 @@ const ROWS: Record<
   max_lifetime_seconds: (c) => seconds(c.maxLifetimeMs),
   supports_parallel: (c) => c.supportsParallel,
   skip_preflight: (c) => c.skipPreflight,
+  enabled: (c) => c.choice.enabled,
+  disabled: { sameAs: 'enabled' },
+  include_tools: (c) => c.choice.includeTools?.map(({ pattern }) => pattern),
+  exclude_tools: (c) => c.choice.excludeTools.map(({ pattern }) => pattern),
 };
 
 export async function serverFields({ config, origin }: ConfiguredServer): Promise<ServerFields> {
@@ -80,7 +87,7 @@ export async function serverFields({ config, origin }: ConfiguredServer): Promis
     at: positions === undefined ? undefined : { file: origin.file, ...positions.entry },
     fields: rows(config, (field) => {
       const spellings = MCP_CONFIG_FIELDS.filter(
-        (f) => f.name === field || (field === 'transport' && TRANSPORT_ALIASES.includes(f.name)),
+        (f) => f.name === field || aliasOf(f.name) === field,
       ).flatMap((f) => [f.name, f.camelCase]);
       return (
         written(...spellings) ??
@@ -90,10 +97,12 @@ export async function serverFields({ config, origin }: ConfiguredServer): Promis
   };
 }
 
-// In the order the loader prefers them when more than one is written: `transport` over `type`.
-const TRANSPORT_ALIASES = MCP_CONFIG_FIELDS.map(({ name }) => name).filter(
-  (name) => typeof ROWS[name] !== 'function',
-);
+// The table lists a field before its aliases, the order the loader prefers them in when more than
+// one is written: `transport` over `type`, `enabled` over `disabled`.
+function aliasOf(field: McpConfigFieldName): AliasedField | undefined {
+  const row = ROWS[field];
+  return typeof row === 'function' ? undefined : row.sameAs;
+}
 
 function rows(
   config: McpServerConfig,

@@ -32,7 +32,15 @@ export type RuntimeDiagnosticCode =
   | 'invalid_plugin_name'
   | 'invalid_server_name'
   | 'server_name_taken'
-  | 'unreadable_plugins_dir';
+  | 'unreadable_plugins_dir'
+  /** An `overrides` entry of the user's mcp.json naming no plugin or host server. */
+  | 'unknown_override'
+  /** An `overrides` entry naming one of the user's own servers (chosen in its own entry). */
+  | 'override_of_user_server'
+  /** `overrides` in a plugin's mcp.json: only the user's file chooses. */
+  | 'plugin_overrides'
+  /** A name in include_tools / exclude_tools that none of the connected server's tools has. */
+  | 'unknown_tool';
 
 /** A diagnostic of loading servers, with the source whose load found it. */
 export type RuntimeDiagnostic = Diagnostic & { readonly source: McpServerSource };

@@ -1,12 +1,14 @@
 // The user's own servers: one mcp.json (default `mcpConfigPath()`), names as written, source `user`.
 import type { Diagnostic } from '@epoch-agent/infra';
 import type { McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
-import { loadMcpConfig } from '@epoch-agent/plugin-mcp/config';
+import { loadMcpConfig, type McpServerOverride } from '@epoch-agent/plugin-mcp/config';
 import { withoutTakenNames } from './server-names.js';
 
 export interface UserServersLoad {
   readonly file: string;
   readonly servers: readonly McpServerConfig[];
+  /** What the user chose about plugins' and the host's servers (see server-overrides.ts). */
+  readonly overrides: readonly McpServerOverride[];
   readonly diagnostics: readonly Diagnostic[];
   /**
    * Nothing could be read from the file (a syntax error, or it cannot be opened): its servers are
@@ -29,6 +31,7 @@ export async function loadUserServers(
   return {
     file,
     servers: kept.servers,
+    overrides: load.overrides,
     diagnostics: [...load.diagnostics, ...kept.diagnostics],
     unreadable: load.diagnostics.some(
       ({ code }) => code === 'syntax_error' || code === 'unreadable_file',

@@ -152,7 +152,11 @@ describe('serverFields', () => {
       'max_lifetime_seconds',
       'supports_parallel',
       'skip_preflight',
+      'enabled',
+      'include_tools',
+      'exclude_tools',
     ]);
+    expect(byName.enabled).toEqual({ field: 'enabled', value: true, from: { kind: 'default' } });
     expect(byName.transport).toEqual({
       field: 'transport',
       value: 'sse',

@@ -75,6 +75,8 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   insufficient_scope: 502,
   not_supported: 502,
   duplicate_server: 409,
+  // Asked of a server the user turned off: turn it on first.
+  server_disabled: 409,
 };
 
 /** The answer to an error a runtime call threw; anything unknown is a 500 with its message. */

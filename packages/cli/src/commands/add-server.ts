@@ -66,6 +66,8 @@ function check(status: McpServerStatus): string {
       return `It connects: ${status.toolCount} tool(s). See them with "epoch mcp tools ${name}".\n`;
     case 'needsLogin':
       return `It needs a login first: run "epoch mcp login ${name}".\n`;
+    case 'disabled':
+      return `It is turned off ("enabled": false), so it was not started: turn it on with "epoch mcp enable ${name}".\n`;
     case 'failed':
     case 'reconnecting': {
       const stderr = shownStderr(status.stderrTail);

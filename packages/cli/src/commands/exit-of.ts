@@ -23,6 +23,8 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   request_timeout: EXIT.failed,
   not_supported: EXIT.failed,
   unknown_server: EXIT.failed,
+  // Asked of a server the user turned off: the command, not the server, needs changing.
+  server_disabled: EXIT.usage,
   duplicate_server: EXIT.failed,
   aborted: EXIT.interrupted,
 };
@@ -40,6 +42,7 @@ const BY_STATE: Record<McpServerState, ExitCode> = {
   reconnecting: EXIT.unreachable,
   failed: EXIT.unreachable,
   disconnected: EXIT.unreachable,
+  disabled: EXIT.usage,
 };
 
 export function exitOfState(state: McpServerState): ExitCode {

@@ -13,6 +13,8 @@ export function statusDetail(status: McpServerStatus): string[] {
       return [];
     case 'idle':
       return ['  closed while idle; the next call connects again'];
+    case 'disabled':
+      return [`  turned off; turn it on with "epoch mcp enable ${status.name}"`];
     case 'needsLogin':
       return [`  ${shownError(status.error.message)}`];
     case 'reconnecting':

@@ -3,6 +3,11 @@
 // (`epoch mcp list`) loads: a dozen modules, where the root entry (which exports the same) has the
 // client and the registry too. Written by hand, like the root entry.
 export {
+  type ChoiceWritten as McpChoiceWritten,
+  type McpServerOverride,
+  withOverride,
+} from './choice.js';
+export {
   loadMcpConfig,
   type McpConfigLoad,
   type McpServerEntriesOptions,
@@ -17,3 +22,4 @@ export {
   type McpConfigField,
   type McpServerEntry,
 } from './schema.js';
+export { suggest } from './suggest.js';

@@ -21,19 +21,26 @@ import {
   parseTree,
 } from 'jsonc-parser';
 import type { McpServerConfig } from '../types.js';
+import { type McpServerOverride, readChoice } from './choice.js';
 import { createLocator, describeSyntaxError, type Locator } from './locate.js';
-import { diagnostic, type Where } from './schema.js';
+import { diagnostic, readFields, reporter, type Where } from './schema.js';
 import { parseServer } from './server.js';
 import { suggest } from './suggest.js';
 
 export interface McpConfigLoad {
   /** The servers that loaded, in file order. */
   readonly servers: readonly McpServerConfig[];
+  /**
+   * The `overrides` entries that loaded, in file order: turning a plugin's or host's server (or
+   * some of its tools) off. Only the user's mcp.json's count; the runtime ignores a plugin's.
+   */
+  readonly overrides: readonly McpServerOverride[];
   /** Sorted by position in the file. */
   readonly diagnostics: readonly Diagnostic[];
 }
 
-const EMPTY: McpConfigLoad = { servers: [], diagnostics: [] };
+const EMPTY: McpConfigLoad = { servers: [], overrides: [], diagnostics: [] };
+const TOP_LEVEL = ['servers', 'overrides'];
 
 /**
  * Reads mcp.json text (JSONC: comments and trailing commas allowed). `file` names it in diagnostics,
@@ -74,7 +81,8 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
 
   const diagnostics: Diagnostic[] = duplicateKeys(root, where);
   const servers: McpServerConfig[] = [];
-  const done = () => ({ servers, diagnostics: sortByPosition(diagnostics) });
+  const overrides: McpServerOverride[] = [];
+  const done = () => ({ servers, overrides, diagnostics: sortByPosition(diagnostics) });
 
   if (root.type !== 'object') {
     diagnostics.push(
@@ -89,8 +97,8 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
     return done();
   }
   for (const key of keysOf(root)) {
-    if (key === 'servers') continue;
-    const guess = suggest(key, ['servers']);
+    if (TOP_LEVEL.includes(key)) continue;
+    const guess = suggest(key, TOP_LEVEL);
     diagnostics.push(
       diagnostic(
         where,
@@ -103,29 +111,84 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
     );
   }
 
-  const serversNode = propertiesOf(root).findLast((p) => p.key === 'servers')?.value;
-  if (serversNode === undefined) return done();
-  if (serversNode.type !== 'object') {
-    diagnostics.push(
+  const serverEntries = entriesOf(
+    root,
+    'servers',
+    '"servers": { "github": { "command": "npx" } }',
+    where,
+    diagnostics,
+  );
+  for (const { key, value } of serverEntries) {
+    const result = parseServer(key, value, where);
+    diagnostics.push(...result.diagnostics);
+    if (result.config !== undefined) servers.push(result.config);
+  }
+  const overrideEntries = entriesOf(
+    root,
+    'overrides',
+    '"overrides": { "acme__search": { "enabled": false } }',
+    where,
+    diagnostics,
+  );
+  for (const { key, value } of overrideEntries) {
+    const override = parseOverride(key, value, where, diagnostics);
+    if (override !== undefined) overrides.push(override);
+  }
+  return done();
+}
+
+/**
+ * The entries of the top-level object `field` (`servers`, `overrides`) as values, the later of a
+ * name given twice only (as JSON.parse keeps it); none when it is absent or not an object.
+ */
+function entriesOf(
+  root: Node,
+  field: 'servers' | 'overrides',
+  example: string,
+  where: Where,
+  into: Diagnostic[],
+): { key: string; value: unknown }[] {
+  const node = propertiesOf(root).findLast((p) => p.key === field)?.value;
+  if (node === undefined) return [];
+  if (node.type !== 'object') {
+    into.push(
       diagnostic(
         where,
         'error',
         'invalid_type',
-        ['servers'],
-        `"servers" must be an object keyed by server name, e.g. "servers": { "github": { "command": "npx" } } (it holds ${kindOf(serversNode)}).`,
+        [field],
+        `"${field}" must be an object keyed by server name, e.g. ${example} (it holds ${kindOf(node)}).`,
       ),
     );
-    return done();
+    return [];
   }
-  const entries = propertiesOf(serversNode);
-  entries.forEach(({ key, value }, index) => {
-    // A name given twice: the later entry is the one that counts (as in JSON.parse).
-    if (entries.slice(index + 1).some((later) => later.key === key)) return;
-    const result = parseServer(key, getNodeValue(value), where);
-    diagnostics.push(...result.diagnostics);
-    if (result.config !== undefined) servers.push(result.config);
+  const entries = propertiesOf(node);
+  return entries
+    .filter(({ key }, index) => !entries.slice(index + 1).some((later) => later.key === key))
+    .map(({ key, value }) => ({ key, value: getNodeValue(value) }));
+}
+
+function parseOverride(
+  server: string,
+  value: unknown,
+  where: Where,
+  into: Diagnostic[],
+): McpServerOverride | undefined {
+  const fields = readFields(server, value, where, into, 'overrides');
+  if (fields === undefined) return undefined;
+  const choice = readChoice(fields, {
+    scope: 'overrides',
+    name: server,
+    file: where.file,
+    locator: where.locator,
+    raw: value as object,
+    report: reporter(where, server, into, 'overrides'),
   });
-  return done();
+  return {
+    server,
+    at: { file: where.file, ...where.locator.key(['overrides', server]) },
+    ...choice,
+  };
 }
 
 export interface McpServerEntriesOptions {
@@ -152,7 +215,7 @@ export function parseMcpServerEntries(
     diagnostics.push(...result.diagnostics);
     if (result.config !== undefined) servers.push(result.config);
   }
-  return { servers, diagnostics };
+  return { servers, overrides: [], diagnostics };
 }
 
 const START = { line: 1, column: 1 };
@@ -178,6 +241,7 @@ export async function loadMcpConfig(path: string): Promise<McpConfigLoad> {
         }.`;
     return {
       servers: [],
+      overrides: [],
       diagnostics: [
         {
           severity: 'error',
@@ -203,7 +267,11 @@ function unreadable(
   at: Position,
 ): McpConfigLoad {
   const why = `${message} Nothing from this file is loaded until it is fixed.`;
-  return { servers: [], diagnostics: [diagnostic(where, 'error', code, path, why, at)] };
+  return {
+    servers: [],
+    overrides: [],
+    diagnostics: [diagnostic(where, 'error', code, path, why, at)],
+  };
 }
 
 // The parser and every reader after it recurse once per level: thousands of levels overflow the

@@ -90,6 +90,15 @@ const kind = {
         max: [MAX_SECONDS, `${key} must be at most ${MAX_SECONDS} seconds (about 24 days)`],
       },
     ),
+  toolList: (key: string) =>
+    list(
+      text(
+        (input) =>
+          `every entry of ${key} must be a tool name as a string; quote it (got ${describe(input)})`,
+      ),
+      (input) =>
+        `${key} must be a list of tool names, e.g. "${key}": ["delete_*", "write_file"] (got ${describe(input)})`,
+    ),
   seconds: (key: string) =>
     number(
       (input) => `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(input)})`,
@@ -122,11 +131,15 @@ export const FIELDS = {
   max_lifetime_seconds: { kind: kind.seconds, transports: ALL },
   supports_parallel: { kind: kind.flag, transports: ALL },
   skip_preflight: { kind: kind.flag, transports: ALL },
+  enabled: { kind: kind.flag, transports: ALL },
+  disabled: { kind: kind.flag, transports: ALL },
+  include_tools: { kind: kind.toolList, transports: ALL },
+  exclude_tools: { kind: kind.toolList, transports: ALL },
 } as const;
 
-/** A server entry's field by its snake_case name (`type` is a field of its own: the alias). */
+/** A server entry's field by its snake_case name (`type` and `disabled` are fields of their own: aliases). */
 export type FieldName = keyof typeof FIELDS;
-type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
   ? `${Head}${Capitalize<CamelCase<Tail>>}`
   : S;
 type FieldValue<F extends FieldName> = Checked<ReturnType<(typeof FIELDS)[F]['kind']>>;
@@ -144,7 +157,7 @@ export type McpServerEntry = {
 
 export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
 
-function camelCase<S extends string>(name: S): CamelCase<S> {
+export function camelCase<S extends string>(name: S): CamelCase<S> {
   return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<S>;
 }
 
@@ -164,21 +177,54 @@ export const MCP_CONFIG_FIELDS: readonly McpConfigField[] = FIELD_NAMES.map((nam
   transports: FIELDS[name].transports,
 }));
 
-const SPELLINGS = new Map<string, FieldName>(
-  FIELD_NAMES.flatMap((name) => [
-    [name, name],
-    [camelCase(name), name],
-  ]),
-);
+/**
+ * Where an entry is read: a server of `servers`, or an entry of `overrides` (the user's choice
+ * about a plugin's or host's server, which may say only whether it runs and which tools it offers).
+ */
+export type EntryScope = 'servers' | 'overrides';
+
+/** The fields of an `overrides` entry: a plugin's or host's server keeps every other setting. */
+export const CHOICE_FIELDS = ['enabled', 'disabled', 'include_tools', 'exclude_tools'] as const;
+export type ChoiceFieldName = (typeof CHOICE_FIELDS)[number];
+
+const SCOPE_FIELDS: Record<EntryScope, readonly FieldName[]> = {
+  servers: FIELD_NAMES,
+  overrides: CHOICE_FIELDS,
+};
+
+/** Every key an entry of the scope may have, in both spellings, and the field each one is. */
+const SPELLINGS: Record<EntryScope, ReadonlyMap<string, FieldName>> = {
+  servers: spellingsOf(SCOPE_FIELDS.servers),
+  overrides: spellingsOf(SCOPE_FIELDS.overrides),
+};
+
+function spellingsOf(fields: readonly FieldName[]): ReadonlyMap<string, FieldName> {
+  return new Map(
+    fields.flatMap((name) => [
+      [name, name],
+      [camelCase(name), name],
+    ]),
+  );
+}
 
 // Step 1's shape: every spelling optional, unknown keys dropped (they were reported already).
-const RAW_SERVER = lenient(
-  shape(
-    Object.fromEntries(
-      [...SPELLINGS].map(([key, name]): [string, Check<unknown>] => [key, FIELDS[name].kind(key)]),
+const RAW: Record<EntryScope, ReturnType<typeof rawShape>> = {
+  servers: rawShape(SPELLINGS.servers),
+  overrides: rawShape(SPELLINGS.overrides),
+};
+
+function rawShape(spellings: ReadonlyMap<string, FieldName>) {
+  return lenient(
+    shape(
+      Object.fromEntries(
+        [...spellings].map(([key, name]): [string, Check<unknown>] => [
+          key,
+          FIELDS[name].kind(key),
+        ]),
+      ),
     ),
-  ),
-);
+  );
+}
 
 /** Where the entry being read sits: which file, and how to find a path's text. */
 export interface Where {
@@ -210,9 +256,14 @@ export type Report = (
   at?: 'key' | 'value',
 ) => void;
 
-export function reporter(where: Where, server: string, into: Diagnostic[]): Report {
+export function reporter(
+  where: Where,
+  server: string,
+  into: Diagnostic[],
+  scope: EntryScope = 'servers',
+): Report {
   return (severity, code, path, message, at = 'value') =>
-    into.push(diagnostic(where, severity, code, ['servers', server, ...path], message, at));
+    into.push(diagnostic(where, severity, code, [scope, server, ...path], message, at));
 }
 
 // The checks' issue codes are a schema library's; ours are public and stable, so they are
@@ -224,7 +275,7 @@ const SCHEMA_CODES: Readonly<Record<string, McpConfigDiagnosticCode>> = {
 };
 
 /**
- * Step 1 for the entry `servers.<name>`: its fields, each once under its snake_case name, or
+ * Step 1 for the entry `<scope>.<name>`: its fields, each once under its snake_case name, or
  * undefined when a field has the wrong type or range (then `into` has the errors).
  */
 export function readFields(
@@ -232,20 +283,37 @@ export function readFields(
   value: unknown,
   where: Where,
   into: Diagnostic[],
+  scope: EntryScope = 'servers',
 ): Fields | undefined {
-  const report = reporter(where, name, into);
+  const report = reporter(where, name, into, scope);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     report(
       'error',
       'invalid_type',
       [],
-      `server "${name}" must be an object of fields, e.g. { "command": "npx", "args": ["-y", "some-package"] } (got ${describe(value)})`,
+      scope === 'servers'
+        ? `server "${name}" must be an object of fields, e.g. { "command": "npx", "args": ["-y", "some-package"] } (got ${describe(value)})`
+        : `"overrides" entry "${name}" must be an object, e.g. { "enabled": false } (got ${describe(value)})`,
     );
     return undefined;
   }
 
+  const spellings = SPELLINGS[scope];
   for (const key of Object.keys(value)) {
-    if (SPELLINGS.has(key)) continue;
+    if (spellings.has(key)) continue;
+    if (scope === 'overrides') {
+      const guess = suggest(key, [...spellings.keys()]);
+      report(
+        'warning',
+        'unknown_field',
+        [key],
+        SPELLINGS.servers.has(key)
+          ? `"${key}" cannot be set in "overrides" and is ignored: the server "${name}" keeps the settings its plugin or host gives it. Here only ${CHOICE_FIELDS.join(', ')} can be set.`
+          : `"${key}" is not a field of an "overrides" entry and is ignored. ${guess === undefined ? `The fields are: ${CHOICE_FIELDS.join(', ')}.` : `Did you mean "${guess}"?`}`,
+        'key',
+      );
+      continue;
+    }
     if (key === 'source') {
       // Where a server comes from is the caller's to say (connectAll(configs, source)): a file that
       // could set it could label its own server as injected by the host.
@@ -258,7 +326,7 @@ export function readFields(
       );
       continue;
     }
-    const guess = suggest(key, [...SPELLINGS.keys()]);
+    const guess = suggest(key, [...spellings.keys()]);
     report(
       'warning',
       'unknown_field',
@@ -270,9 +338,9 @@ export function readFields(
     );
   }
 
-  const raw = parseLenient(RAW_SERVER, value, {
+  const raw = parseLenient(RAW[scope], value, {
     file: where.file,
-    path: ['servers', name],
+    path: [scope, name],
     locate: (path) => where.locator.value(path),
   });
   if (!raw.ok) {
@@ -281,7 +349,7 @@ export function readFields(
     }
     return undefined;
   }
-  return foldSpellings(raw.value, (field, camel) =>
+  return foldSpellings(raw.value, SCOPE_FIELDS[scope], (field, camel) =>
     report(
       'warning',
       'duplicate_field',
@@ -295,10 +363,11 @@ export function readFields(
 // Both spellings given: snake_case wins, because it is the spelling of the seed's table.
 function foldSpellings(
   raw: Readonly<Record<string, unknown>>,
+  names: readonly FieldName[],
   twice: (field: string, camel: string) => void,
 ): Fields {
   const fields: Record<string, unknown> = {};
-  for (const name of FIELD_NAMES) {
+  for (const name of names) {
     const camel = camelCase(name);
     const snakeValue = raw[name];
     const camelValue = camel === name ? undefined : raw[camel];

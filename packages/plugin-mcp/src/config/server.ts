@@ -3,6 +3,7 @@
 // union, so a field added to the config types that this mapping forgets does not compile.
 import { dirname, resolve } from 'node:path';
 import type { Diagnostic } from '@epoch-agent/infra';
+import { EVERY_TOOL } from '../tool-choice.js';
 import {
   assertNever,
   type McpEntryPosition,
@@ -12,6 +13,7 @@ import {
   type RemoteServerConfig,
   type StdioServerConfig,
 } from '../types.js';
+import { type ChoiceWritten, readChoice } from './choice.js';
 import { checkControlCharacters } from './control-characters.js';
 import { toOAuthConfig } from './oauth.js';
 import {
@@ -35,12 +37,22 @@ export function parseServer(name: string, value: unknown, where: Where): ServerR
   const diagnostics: Diagnostic[] = [];
   const fields = readFields(name, value, where, diagnostics);
   if (fields === undefined) return { diagnostics };
+  const report = reporter(where, name, diagnostics);
   const entry: Entry = {
     name,
     fields,
     baseDir: where.baseDir ?? dirname(where.file),
     at: { file: where.file, ...where.locator.key(['servers', name]) },
-    report: reporter(where, name, diagnostics),
+    report,
+    // readFields returned fields, so the value is an object.
+    choice: readChoice(fields, {
+      scope: 'servers',
+      name,
+      file: where.file,
+      locator: where.locator,
+      raw: value as object,
+      report,
+    }),
   };
   if (!checkControlCharacters(name, fields, entry.report)) return { diagnostics };
   const config = toConfig(entry);
@@ -55,6 +67,7 @@ interface Entry {
   /** Where the entry's name is written. */
   readonly at: McpEntryPosition;
   readonly report: Report;
+  readonly choice: ChoiceWritten;
 }
 
 /** Why a server got its transport; said in messages, because an inferred transport surprises. */
@@ -238,7 +251,7 @@ function toRemote<T extends 'sse' | 'http'>(
   });
 }
 
-function common({ name, fields }: Entry): McpServerCommon {
+function common({ name, fields, choice }: Entry): McpServerCommon {
   return {
     name,
     timeoutMs: toMs(fields.timeout ?? 300),
@@ -248,6 +261,11 @@ function common({ name, fields }: Entry): McpServerCommon {
     maxLifetimeMs: toMs(fields.max_lifetime_seconds ?? 0),
     supportsParallel: fields.supports_parallel ?? false,
     skipPreflight: fields.skip_preflight ?? false,
+    choice: {
+      enabled: choice.enabled ?? EVERY_TOOL.enabled,
+      ...(choice.includeTools === undefined ? {} : { includeTools: choice.includeTools }),
+      excludeTools: choice.excludeTools ?? EVERY_TOOL.excludeTools,
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { McpRegistry, type McpRegistryOptions } from '../../src/registry.js';
+import { EVERY_TOOL } from '../../src/tool-choice.js';
 import type { McpEpochTool } from '../../src/tools.js';
 import type {
   McpServerState,
@@ -114,6 +115,7 @@ export class FaultHarness {
       maxLifetimeMs: 0,
       supportsParallel: false,
       skipPreflight: false,
+      choice: EVERY_TOOL,
       ...overrides,
     };
   }

@@ -9,6 +9,7 @@ import type { LogFields, Logger } from '@epoch-agent/infra';
 import { afterEach, beforeEach } from 'vitest';
 import { McpClient } from '../../src/client.js';
 import type { McpConnectionState } from '../../src/connection-state.js';
+import { EVERY_TOOL } from '../../src/tool-choice.js';
 import type { StdioServerConfig } from '../../src/types.js';
 
 const FIXTURE = join(
@@ -70,6 +71,7 @@ export function recordingConfig(
     maxLifetimeMs: 0,
     supportsParallel: false,
     skipPreflight: false,
+    choice: EVERY_TOOL,
     ...overrides,
   };
 }

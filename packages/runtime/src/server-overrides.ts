@@ -1,0 +1,51 @@
+// The user's `overrides` in their own mcp.json: turning a plugin's or the host's server off, or some
+// of its tools, by the server's full name. The choice lives in the user's file because the plugin's
+// directory is the plugin's (reinstalling it would lose an edit there) and the host's servers are
+// in its code; their own entries are never touched. Applied on top of what their entry says
+// (withOverride), at start and at every applyMcpConfig.
+import type { Diagnostic } from '@epoch-agent/infra';
+import { type McpServerOverride, suggest, withOverride } from '@epoch-agent/plugin-mcp/config';
+import type { ConfiguredServer } from './read-servers.js';
+import type { RuntimeDiagnosticCode } from './server-names.js';
+
+/**
+ * `fixed`: the host's and plugins' servers as their entries say. Returns them with the overrides
+ * applied, and a warning for each override that names no such server (a user's own server is
+ * chosen in its entry; a removed plugin's override just waits).
+ */
+export function applyOverrides(
+  fixed: readonly ConfiguredServer[],
+  overrides: readonly McpServerOverride[],
+  userServers: readonly string[],
+): { servers: ConfiguredServer[]; diagnostics: Diagnostic[] } {
+  const byName = new Map(overrides.map((override) => [override.server, override]));
+  const servers = fixed.map((server) => {
+    const override = byName.get(server.config.name);
+    return override === undefined
+      ? server
+      : {
+          ...server,
+          config: { ...server.config, choice: withOverride(server.config.choice, override) },
+        };
+  });
+  const names = fixed.map(({ config }) => config.name);
+  const diagnostics = overrides
+    .filter(({ server }) => !names.includes(server))
+    .map(({ server, at }): Diagnostic => {
+      const own = userServers.includes(server);
+      const guess = own ? undefined : suggest(server, names);
+      const code: RuntimeDiagnosticCode = own ? 'override_of_user_server' : 'unknown_override';
+      return {
+        severity: 'warning',
+        code,
+        file: at.file,
+        path: `overrides.${server}`,
+        line: at.line,
+        column: at.column,
+        message: own
+          ? `"overrides" entry "${server}" is ignored: "${server}" is your own server, so write its "enabled", "include_tools" or "exclude_tools" in its entry under "servers".`
+          : `"overrides" entry "${server}" names no plugin or host server, so it does nothing (a plugin that is not installed now keeps it for later). ${guess === undefined ? `The plugin and host servers are: ${names.join(', ') || 'none'}.` : `Did you mean "${guess}"?`}`,
+      };
+    });
+  return { servers, diagnostics };
+}
