@@ -26,7 +26,7 @@
 //   `<file>.lock` (infra's withFileLock), so two processes adding at once both end up in the file.
 // - removeServer is the same kind of edit. It undoes addServer exactly (add then remove gives back
 //   the original bytes) and leaves comments alone, even those right above the entry — see
-//   config-edit/plan-remove.ts. One exception: when addServer had to create `servers` (or the whole
+//   config-edit/remove-item.ts. One exception: when addServer had to create `servers` (or the whole
 //   file), removing that last server leaves `"servers": {}` — an empty `servers` and a missing one
 //   are the same text once a server is in it, and the empty one is the form to keep.
 //
@@ -54,7 +54,8 @@ import {
   SERVER_NAME_PATTERN,
 } from './config-edit/new-server.js';
 import { planAdd } from './config-edit/plan-add.js';
-import { type Deletion, planRemove } from './config-edit/plan-remove.js';
+import { planRemove } from './config-edit/plan-remove.js';
+import { applyDeletions } from './config-edit/remove-item.js';
 
 export { ENTRY_LIMITS, sizeText } from './config-edit/entry-limits.js';
 export {
@@ -235,12 +236,6 @@ async function readConfig(file: string): Promise<{ text: string; exists: boolean
     );
   }
   return { text, exists: true };
-}
-
-function applyDeletions(text: string, deletions: readonly Deletion[]): string {
-  let out = text;
-  for (const { from, to } of deletions) out = out.slice(0, from) + out.slice(to);
-  return out;
 }
 
 /** Runs `edit` holding the file's lock; a lock held too long by another writer is `lock_timeout`. */
