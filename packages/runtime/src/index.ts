@@ -38,6 +38,10 @@ export {
   type AddServerInput,
   type AddServerResult,
   addServer,
+  type ChoiceChange,
+  type ChoiceEdit,
+  type ChoiceEditResult,
+  type ChoiceTarget,
   ENTRY_LIMITS,
   isMcpConfigWriteError,
   McpConfigWriteError,
@@ -47,6 +51,7 @@ export {
   type RemoveServerResult,
   removeServer,
   SERVER_NAME_PATTERN,
+  setServerChoice,
   sizeText,
 } from './mcp-config-write.js';
 export { pluginsDir } from './plugin-servers.js';

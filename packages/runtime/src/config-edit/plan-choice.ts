@@ -51,6 +51,8 @@ export interface ChoiceChange {
   readonly line: number;
   /** `set "enabled": false`, `added "x" to "exclude_tools"`, or that a choice was already so. */
   readonly text: string;
+  /** False for a choice that was already so, and left as it was. */
+  readonly changed: boolean;
 }
 
 export interface ChoicePlan {
@@ -98,7 +100,8 @@ export function planChoice(
       }
       const { edited } = step.value;
       body = edited.text;
-      changes.push({ line: edited.line, text: step.value.text + alongText(edited, target) });
+      const text = step.value.text + alongText(edited, target);
+      changes.push({ line: edited.line, text, changed: true });
     }
   }
   const after = bom + body;
@@ -284,7 +287,7 @@ function entryLine(entry: Entry): number {
 }
 
 function done(line: number, text: string): Plan<Step> {
-  return { ok: true, value: { kind: 'done', change: { line, text } } };
+  return { ok: true, value: { kind: 'done', change: { line, text, changed: false } } };
 }
 
 function edit(edited: Edited, text: string): Plan<Step> {
