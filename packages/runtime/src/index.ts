@@ -41,6 +41,10 @@ export {
   type AddServerInput,
   type AddServerResult,
   addServer,
+  type ChoiceChange,
+  type ChoiceEdit,
+  type ChoiceEditResult,
+  type ChoiceTarget,
   ENTRY_LIMITS,
   isMcpConfigWriteError,
   McpConfigWriteError,
@@ -50,6 +54,7 @@ export {
   type RemoveServerResult,
   removeServer,
   SERVER_NAME_PATTERN,
+  setServerChoice,
   sizeText,
 } from './mcp-config-write.js';
 export { pluginsDir } from './plugin-servers.js';

@@ -26,9 +26,13 @@
 //   `<file>.lock` (infra's withFileLock), so two processes adding at once both end up in the file.
 // - removeServer is the same kind of edit. It undoes addServer exactly (add then remove gives back
 //   the original bytes) and leaves comments alone, even those right above the entry — see
-//   config-edit/plan-remove.ts. One exception: when addServer had to create `servers` (or the whole
+//   config-edit/remove-item.ts. One exception: when addServer had to create `servers` (or the whole
 //   file), removing that last server leaves `"servers": {}` — an empty `servers` and a missing one
 //   are the same text once a server is in it, and the empty one is the form to keep.
+// - setServerChoice turns a server, or some of its tools, on or off: the field or list element that
+//   says so changes and nothing else, and turning a thing off then on again gives back the original
+//   bytes — see config-edit/plan-choice.ts. A plugin's or the host's server is not in the file; its
+//   choice goes under `overrides`, which is created when needed (the file too) and goes once empty.
 //
 // Errors are thrown, as McpConfigWriteError with a `code` (and the loader's `diagnostics` for
 // `syntax_error`, positions in the file, and `invalid_server`, positions in the text that would
@@ -54,7 +58,14 @@ import {
   SERVER_NAME_PATTERN,
 } from './config-edit/new-server.js';
 import { planAdd } from './config-edit/plan-add.js';
-import { type Deletion, planRemove } from './config-edit/plan-remove.js';
+import {
+  type ChoiceChange,
+  type ChoiceEdit,
+  type ChoiceTarget,
+  planChoice,
+} from './config-edit/plan-choice.js';
+import { planRemove } from './config-edit/plan-remove.js';
+import { applyDeletions } from './config-edit/remove-item.js';
 
 export { ENTRY_LIMITS, sizeText } from './config-edit/entry-limits.js';
 export {
@@ -64,6 +75,7 @@ export {
   type McpConfigWriteErrorData,
 } from './config-edit/errors.js';
 export { type AddServerInput, SERVER_NAME_PATTERN } from './config-edit/new-server.js';
+export type { ChoiceChange, ChoiceEdit, ChoiceTarget } from './config-edit/plan-choice.js';
 
 export interface McpConfigWriteOptions {
   /** How long to wait for another writer's `<file>.lock`. Default 15 s. */
@@ -87,6 +99,17 @@ export interface AddServerResult {
 export interface RemoveServerResult {
   /** The absolute path written. */
   readonly file: string;
+}
+
+export interface ChoiceEditResult {
+  /** The absolute path of the file. */
+  readonly file: string;
+  /** The 1-based line of the first change; of the first choice already so when nothing changed. */
+  readonly line: number;
+  /** What was changed, or found already so, in the order done. */
+  readonly changes: readonly ChoiceChange[];
+  /** Whether the file was written; false when every choice was already so. */
+  readonly changed: boolean;
 }
 
 // A writer holds the lock for milliseconds; ten seconds means it is stopped, not slow.
@@ -134,6 +157,33 @@ export async function removeServer(
     }
     await writeFileAtomic(path, removeServerFromText(before.text, path, name));
     return { file: path };
+  });
+}
+
+/** Turns server `target`, or some of its tools, on or off in the mcp.json at `file`. */
+export async function setServerChoice(
+  file: string,
+  target: ChoiceTarget,
+  edit: ChoiceEdit,
+  options: McpConfigWriteOptions = {},
+): Promise<ChoiceEditResult> {
+  const path = resolve(file);
+  return locked(path, options, async () => {
+    const before = await readConfig(path);
+    if (!before.exists && target.kind === 'user') {
+      throw new McpConfigWriteError(
+        'unknown_server',
+        `there is no server "${target.name}" in ${path} (the file does not exist), so nothing was changed.`,
+        { file: path, server: target.name },
+      );
+    }
+    const plan = planChoice(before.text, path, target, edit);
+    if (!plan.ok) throw plan.error;
+    const { text, changes, changed } = plan.value;
+    // Mode as addServer: a file this creates holds no secret yet, but later adds may put one in.
+    if (changed) await writeFileAtomic(path, text, { mode: 0o600 });
+    const first = changes.find((change) => change.changed) ?? changes[0];
+    return { file: path, line: first?.line ?? 1, changes, changed };
   });
 }
 
@@ -235,12 +285,6 @@ async function readConfig(file: string): Promise<{ text: string; exists: boolean
     );
   }
   return { text, exists: true };
-}
-
-function applyDeletions(text: string, deletions: readonly Deletion[]): string {
-  let out = text;
-  for (const { from, to } of deletions) out = out.slice(0, from) + out.slice(to);
-  return out;
 }
 
 /** Runs `edit` holding the file's lock; a lock held too long by another writer is `lock_timeout`. */

@@ -37,6 +37,8 @@ const CONFIG_WRITE_STATUS: Record<McpConfigWriteErrorCode, ContentfulStatusCode>
   syntax_error: 409,
   invalid_shape: 409,
   invalid_encoding: 409,
+  invalid_value: 409,
+  excluded_by_pattern: 409,
   unusable_file: 409,
   lock_timeout: 503,
   too_large: 413,

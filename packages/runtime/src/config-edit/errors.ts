@@ -4,11 +4,14 @@
 import type { Diagnostic } from '@epoch-agent/infra';
 
 export type McpConfigWriteErrorCode =
-  /** The name is not `[A-Za-z0-9_-]+` (it becomes part of tool names sent to model providers). */
+  /**
+   * The server name is not `[A-Za-z0-9_-]+` (it becomes part of tool names sent to model
+   * providers), or the tool name of setServerChoice holds `*` (the lists read it as a pattern).
+   */
   | 'invalid_name'
   /** A server of that name is already in the file. */
   | 'duplicate_server'
-  /** removeServer: no server of that name is in the file. */
+  /** removeServer, setServerChoice: no server of that name is in the file. */
   | 'unknown_server'
   /** The file does not parse; `diagnostics` says where. Nothing was written. */
   | 'syntax_error'
@@ -18,6 +21,16 @@ export type McpConfigWriteErrorCode =
   | 'invalid_encoding'
   /** The server as given would not load (empty command, a URL that is not http(s), …); see `diagnostics`. */
   | 'invalid_server'
+  /**
+   * setServerChoice: a field it has to read or change holds what it cannot edit without guessing
+   * (`"enabled": "no"`, `"exclude_tools": "x"`, both spellings of one field); `field` says which.
+   */
+  | 'invalid_value'
+  /**
+   * setServerChoice: the tool to turn on is turned off by a `*` pattern of exclude_tools, which an
+   * edit of one name cannot undo; `field` is the pattern's path.
+   */
+  | 'excluded_by_pattern'
   /** Another process held `<file>.lock` for the whole wait. */
   | 'lock_timeout'
   /** A string of the new server, or its whole entry, is over ENTRY_LIMITS; `field` says which. */
@@ -34,7 +47,7 @@ export interface McpConfigWriteErrorData {
   readonly server?: string;
   /** The loader's diagnostics, for `syntax_error` and `invalid_server`; empty otherwise. */
   readonly diagnostics?: readonly Diagnostic[];
-  /** The path of the field at fault (`servers.x.args[0]`), for `too_large`. */
+  /** The path of the field at fault (`servers.x.args[0]`), for `too_large` and setServerChoice's. */
   readonly field?: string;
 }
 

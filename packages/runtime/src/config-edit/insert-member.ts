@@ -1,5 +1,6 @@
-// Where one new member goes in a JSONC object and what separates it from its neighbours: the
-// insertion is one contiguous piece of text, so every byte of the file outside it stays as it was.
+// Where one new member goes in a JSONC object (or one new element in an array: the same rules, the
+// element in place of the member) and what separates it from its neighbours: the insertion is one
+// contiguous piece of text, so every byte of the file outside it stays as it was.
 //
 // The new member goes last. Its indentation and line ending are the file's own: the indentation of
 // the members already there (or one step past the object's own line when there are none), the step
@@ -13,7 +14,8 @@
 //   the comma's line (the file's trailing-comma style is kept);
 // - an empty object with only whitespace inside: newline + member + newline + indentation, right
 //   before `}`, so `{}` becomes a pretty block. (`{` newline `}` keeps its newline and gets a blank
-//   line: the other pretty form would be exactly what `{}` becomes.)
+//   line: the other pretty form would be exactly what `{}` becomes.) An empty array written on one
+//   line stays on it (`[]` becomes `["x"]`): lists of names are written that way;
 // - an empty object with comments inside, `}` first on its line: member + newline at the start of
 //   that line, after the comments; with `}` after something on its line: newline + member before it.
 import type { Node } from 'jsonc-parser';
@@ -87,11 +89,12 @@ export function insertMember(
   return { offset: close, text: `${eol}${indent}${member}` };
 }
 
-/** A non-empty object written on one line, or any object in a file that is one line. */
+/** An array or a non-empty object written on one line, or any object in a file that is one line. */
 function isInline(text: string, object: Node): boolean {
   const end = object.offset + object.length;
   if (hasBreak(text, object.offset, end)) return false;
-  return (object.children ?? []).length > 0 || !/[\r\n]/.test(text.replace(/[\r\n]+$/, ''));
+  if (object.type === 'array' || (object.children ?? []).length > 0) return true;
+  return !/[\r\n]/.test(text.replace(/[\r\n]+$/, ''));
 }
 
 /** The indentation of the last member that starts a line, else one step past the object's line. */

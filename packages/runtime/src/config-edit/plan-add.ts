@@ -79,17 +79,8 @@ export function planAdd(
   const parsed = parseConfigText(text, file);
   if (!parsed.ok) return parsed;
   const { root, servers } = parsed.value;
-  const eol = detectEol(text);
-  if (root === undefined) {
-    const unit = '  ';
-    const entry = render({ inline: false, indent: unit + unit, eol, unit });
-    const object = `{${eol}${unit}"servers": {${eol}${unit}${unit}${entry}${eol}${unit}}${eol}}${eol}`;
-    const separator = text === '' || /[\r\n]$/.test(text) ? '' : eol;
-    return { ok: true, value: { offset: text.length, text: separator + object } };
-  }
-  if (servers === undefined) {
-    const style: TextStyle = { eol, unit: indentUnit(text, root, root) };
-    return { ok: true, value: insertMember(text, root, wrapInServers(render), style) };
+  if (root === undefined || servers === undefined) {
+    return { ok: true, value: insertTopLevel(text, root, wrapIn('servers', render)) };
   }
   if (memberNames(servers).includes(name)) {
     return refuse(
@@ -98,16 +89,45 @@ export function planAdd(
       { file, server: name },
     );
   }
-  const style: TextStyle = { eol, unit: indentUnit(text, root, servers) };
-  return { ok: true, value: insertMember(text, servers, render, style) };
+  return { ok: true, value: insertInto(text, root, servers, render) };
 }
 
-function wrapInServers(render: RenderMember): RenderMember {
+/**
+ * The member `render` draws, added last to the top-level object of the file; a file that is empty
+ * or only comments gets the whole object appended, laid out with two spaces.
+ */
+export function insertTopLevel(
+  text: string,
+  root: Node | undefined,
+  render: RenderMember,
+): Insertion {
+  if (root !== undefined) return insertInto(text, root, root, render);
+  const eol = detectEol(text);
+  const unit = '  ';
+  const member = render({ inline: false, indent: unit, eol, unit });
+  const separator = text === '' || /[\r\n]$/.test(text) ? '' : eol;
+  return { offset: text.length, text: `${separator}{${eol}${unit}${member}${eol}}${eol}` };
+}
+
+/** insertMember into `container` (an object or array of the file `root`), in the file's style. */
+export function insertInto(
+  text: string,
+  root: Node,
+  container: Node,
+  render: RenderMember,
+): Insertion {
+  const style: TextStyle = { eol: detectEol(text), unit: indentUnit(text, root, container) };
+  return insertMember(text, container, render, style);
+}
+
+/** The member `"<key>": { <what render draws> }`, as a new object would hold it. */
+export function wrapIn(key: string, render: RenderMember): RenderMember {
+  const name = JSON.stringify(key);
   return (layout) => {
-    if (layout.inline) return `"servers": {${render(layout)}}`;
+    if (layout.inline) return `${name}: {${render(layout)}}`;
     const { eol, indent, unit } = layout;
     const entry = render({ ...layout, indent: indent + unit });
-    return `"servers": {${eol}${indent}${unit}${entry}${eol}${indent}}`;
+    return `${name}: {${eol}${indent}${unit}${entry}${eol}${indent}}`;
   };
 }
 
@@ -120,7 +140,8 @@ function memberNames(object: Node): string[] {
   return membersOf(object).map((member) => String(member.children?.[0]?.value));
 }
 
-function propertyValue(object: Node, key: string): Node | undefined {
+/** The value of the last member called `key` (the one JSON.parse and the loader keep). */
+export function propertyValue(object: Node, key: string): Node | undefined {
   return membersOf(object).findLast((member) => member.children?.[0]?.value === key)?.children?.[1];
 }
 
