@@ -22,6 +22,7 @@ import {
   type ReapOptions,
   sameChoice,
 } from '@epoch-agent/plugin-mcp';
+import { suggest } from '@epoch-agent/plugin-mcp/config';
 import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
 import { McpConfigWriteError } from './config-edit/errors.js';
 import { RuntimeError } from './errors.js';
@@ -29,9 +30,12 @@ import {
   type AddServerInput,
   type AddServerResult,
   addServer,
+  type ChoiceEdit,
+  type ChoiceEditResult,
   type McpConfigWriteOptions,
   type RemoveServerResult,
   removeServer,
+  setServerChoice,
 } from './mcp-config-write.js';
 import { syncMcpToolGroups } from './mcp-tool-groups.js';
 import {
@@ -152,6 +156,13 @@ export interface RuntimeServerAdded extends AddServerResult {
 /** What Runtime.removeServer did: the text edit and what it applied. */
 export interface RuntimeServerRemoved extends RemoveServerResult {
   readonly applied: McpConfigApplied;
+}
+
+/** What Runtime.setServerChoice did: the text edit and what it applied. */
+export interface RuntimeChoiceSet extends ChoiceEditResult {
+  readonly applied: McpConfigApplied;
+  /** The server's status after it; undefined when this runtime does not start it (connectOnly). */
+  readonly status: McpServerStatus | undefined;
 }
 
 /** The login options a front end gives; the server's config and the token store are the runtime's. */
@@ -280,6 +291,32 @@ export class Runtime {
   }
 
   /**
+   * Turns a server, or some of its tools, on or off in the user's mcp.json as a text edit (see
+   * mcp-config-write.ts: only that field or list element changes, and off-then-on gives back the
+   * original bytes), then applies the file: the server is stopped or started, or its tools leave
+   * or join the offered ones, and nothing else reconnects. A user server is edited in its own
+   * entry; a plugin's or the host's under `overrides`, their own entries untouched. A name no
+   * source has: RuntimeError `unknown_server`, nothing written. The edit's refusals are
+   * McpConfigWriteError, nothing written either.
+   */
+  setServerChoice(name: string, edit: ChoiceEdit): Promise<RuntimeChoiceSet> {
+    return this.#serialized(async () => {
+      const server = this.server(name);
+      if (server === undefined) throw this.#unknownServer(name);
+      const kind = server.origin.source === 'user' ? 'user' : 'override';
+      const written = await setServerChoice(
+        this.configFile,
+        { kind, name },
+        edit,
+        this.#configWrite,
+      );
+      const applied = await this.#apply();
+      const status = this.mcp.statuses().find((s) => s.name === name);
+      return { ...written, applied, status };
+    });
+  }
+
+  /**
    * An interactive OAuth login to a remote server (see plugin-mcp's loginToServer), the tokens
    * stored under `$EPOCH_HOME/oauth`; a connected server is then reconnected with them.
    */
@@ -350,16 +387,19 @@ export class Runtime {
     return { ...applied, choiceChanged: [...names, ...applied.choiceChanged] };
   }
 
+  #unknownServer(name: string): RuntimeError {
+    const known = this.servers().map(({ config }) => config.name);
+    const guess = suggest(name, known);
+    return new RuntimeError(
+      'unknown_server',
+      `there is no MCP server "${name}" (${known.length === 0 ? `${this.configFile} defines none` : guess !== undefined ? `did you mean "${guess}"?` : `the servers are: ${known.join(', ')}`}).`,
+      { server: name },
+    );
+  }
+
   #remote(name: string, what: 'login' | 'logout'): McpServerConfig {
     const server = this.server(name);
-    if (server === undefined) {
-      const known = this.servers().map(({ config }) => config.name);
-      throw new RuntimeError(
-        'unknown_server',
-        `there is no MCP server "${name}" (${known.length === 0 ? `${this.configFile} defines none` : `the servers are: ${known.join(', ')}`}).`,
-        { server: name },
-      );
-    }
+    if (server === undefined) throw this.#unknownServer(name);
     if (server.config.transport === 'stdio') {
       throw new RuntimeError(
         'not_remote_server',

@@ -24,6 +24,7 @@ export {
   type BuildRuntimeOptions,
   buildRuntime,
   type Runtime,
+  type RuntimeChoiceSet,
   type RuntimeLoginOptions,
   type RuntimeServerAdded,
   type RuntimeServerRemoved,

@@ -218,3 +218,49 @@ describe('warnings about the choice', () => {
     expect(warnings[0]?.message).toContain('Did you mean "weather__forecast"?');
   });
 });
+
+describe('Runtime.setServerChoice', () => {
+  it('edits the entry (or overrides) and applies it at once; off then on gives back the bytes', async () => {
+    const text = `{\n  // mine\n  "servers": { "mine": ${JSON.stringify(pidServer('--tool=extra'))} }\n}\n`;
+    await t.home.writeUserConfig(text);
+    const pluginFile = await t.home.writePluginConfig('weather', { forecast: pidServer() });
+    const pluginText = await readFile(pluginFile, 'utf8');
+    const runtime = await t.build({ schemaCache: null });
+    const pid = await pidOf(runtime, 'mine');
+
+    const off = await runtime.setServerChoice('mine', {
+      kind: 'tools',
+      tools: ['extra'],
+      enabled: false,
+    });
+    expect(off).toMatchObject({ changed: true, line: 3, status: { toolCount: 1, toolsOff: 1 } });
+    expect(off.applied.choiceChanged).toEqual(['mine']);
+    expect(toolNames(runtime, 'mine')).toEqual([prefixedName('mine', 'whoami')]);
+
+    const plugin = await runtime.setServerChoice('weather__forecast', {
+      kind: 'server',
+      enabled: false,
+    });
+    expect(plugin.status?.state).toBe('disabled');
+    expect(await readFile(pluginFile, 'utf8')).toBe(pluginText);
+
+    await runtime.setServerChoice('weather__forecast', { kind: 'server', enabled: true });
+    await runtime.setServerChoice('mine', { kind: 'tools', tools: ['extra'], enabled: true });
+    expect(await readFile(runtime.configFile, 'utf8')).toBe(text);
+    expect(toolNames(runtime, 'mine')).toHaveLength(2);
+    expect(runtime.mcp.statuses().map(({ state }) => state)).toEqual(['connected', 'connected']);
+    expect(await pidOf(runtime, 'mine')).toBe(pid);
+  });
+
+  it('a name no source has: unknown_server with a did-you-mean, nothing written', async () => {
+    await t.home.writeUserConfig({ github: pidServer() });
+    const runtime = await t.build({ connectOnly: [] });
+    const before = await readFile(runtime.configFile, 'utf8');
+    const error = await rejection(
+      runtime.setServerChoice('githb', { kind: 'server', enabled: false }),
+    );
+    expect(error).toMatchObject({ code: 'unknown_server' });
+    expect((error as Error).message).toContain('did you mean "github"?');
+    expect(await readFile(runtime.configFile, 'utf8')).toBe(before);
+  });
+});
