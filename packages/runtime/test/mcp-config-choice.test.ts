@@ -275,6 +275,16 @@ describe('overrides of plugin and host servers', () => {
     expect(text).toBe(SEED);
   });
 
+  it('keeps an override left empty when it holds a comment of the user', () => {
+    const text = '{"overrides": {"acme__search": {"enabled": false /* until the outage ends */}}}';
+    const on = plan(text, override('acme__search'), server(true));
+    expect(on.text).toBe('{"overrides": {"acme__search": { /* until the outage ends */}}}');
+    const note = '{"overrides": {/* plugins */ "acme__search": {"enabled": false}}}';
+    expect(plan(note, override('acme__search'), server(true)).text).toBe(
+      '{"overrides": {/* plugins */ }}',
+    );
+  });
+
   it('turning on what no override turns off changes nothing', () => {
     expect(plan(SEED, override('acme__search'), server(true))).toEqual({
       text: SEED,
