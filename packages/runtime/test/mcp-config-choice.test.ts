@@ -14,6 +14,7 @@ import {
   type ChoiceTarget,
   planChoice,
 } from '../src/config-edit/plan-choice.js';
+import { matchesTool } from '../src/config-edit/tool-pattern.js';
 import {
   isMcpConfigWriteError,
   type McpConfigWriteErrorCode,
@@ -209,6 +210,23 @@ describe('tools off and on', () => {
       'removed "t" from "exclude_tools"',
       'removed "t" from "exclude_tools"',
     ]);
+  });
+
+  it('reads "*" in a list element as any run of characters', () => {
+    const cases: [string, string, boolean][] = [
+      ['search_*', 'search_code', true],
+      ['search_*', 'search_', true],
+      ['search_*', 'research_x', false],
+      ['*_repo', 'delete_repo', true],
+      ['a*b*c', 'a-b-b-c', true],
+      ['a*b*c', 'a-c-b', false],
+      ['a*a', 'a', false],
+      ['*', '', true],
+      ['read.file', 'readxfile', false],
+    ];
+    for (const [pattern, tool, expected] of cases) {
+      expect(matchesTool(pattern, tool), `${pattern} ~ ${tool}`).toBe(expected);
+    }
   });
 
   it('writes a name with quotes, backslashes and unicode as JSON', () => {
