@@ -14,6 +14,7 @@ import {
   type ChoiceTarget,
   planChoice,
 } from '../src/config-edit/plan-choice.js';
+import { matchesTool } from '../src/config-edit/tool-pattern.js';
 import {
   isMcpConfigWriteError,
   type McpConfigWriteErrorCode,
@@ -211,6 +212,23 @@ describe('tools off and on', () => {
     ]);
   });
 
+  it('reads "*" in a list element as any run of characters', () => {
+    const cases: [string, string, boolean][] = [
+      ['search_*', 'search_code', true],
+      ['search_*', 'search_', true],
+      ['search_*', 'research_x', false],
+      ['*_repo', 'delete_repo', true],
+      ['a*b*c', 'a-b-b-c', true],
+      ['a*b*c', 'a-c-b', false],
+      ['a*a', 'a', false],
+      ['*', '', true],
+      ['read.file', 'readxfile', false],
+    ];
+    for (const [pattern, tool, expected] of cases) {
+      expect(matchesTool(pattern, tool), `${pattern} ~ ${tool}`).toBe(expected);
+    }
+  });
+
   it('writes a name with quotes, backslashes and unicode as JSON', () => {
     const name = 'say "hi"\\ 😀 \u2028';
     const off = roundTrip(SEED, user('github'), tools(false, name));
@@ -273,6 +291,16 @@ describe('overrides of plugin and host servers', () => {
       text = plan(text, target, { ...edit, enabled: true }).text;
     }
     expect(text).toBe(SEED);
+  });
+
+  it('keeps an override left empty when it holds a comment of the user', () => {
+    const text = '{"overrides": {"acme__search": {"enabled": false /* until the outage ends */}}}';
+    const on = plan(text, override('acme__search'), server(true));
+    expect(on.text).toBe('{"overrides": {"acme__search": { /* until the outage ends */}}}');
+    const note = '{"overrides": {/* plugins */ "acme__search": {"enabled": false}}}';
+    expect(plan(note, override('acme__search'), server(true)).text).toBe(
+      '{"overrides": {/* plugins */ }}',
+    );
   });
 
   it('turning on what no override turns off changes nothing', () => {

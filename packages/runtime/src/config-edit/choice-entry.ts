@@ -4,10 +4,12 @@
 //
 // An override's entry, and `overrides` itself, exist only while they say something: the first field
 // added creates them and the last one taken out takes them along. Both steps are one insertion and
-// its exact undo (remove-item.ts), so a file that had no `overrides` gets its bytes back.
+// its exact undo (remove-item.ts), so a file that had no `overrides` gets its bytes back. One that
+// holds a comment stays, empty: the comment is the user's, and an empty override says nothing.
 import { formatPath } from '@epoch-agent/infra';
 import { type Node, parseTree } from 'jsonc-parser';
 import type { Insertion, RenderMember } from './insert-member.js';
+import { commentWithin } from './jsonc-text.js';
 import { renderServer } from './new-server.js';
 import {
   insertInto,
@@ -169,11 +171,11 @@ export function addElement(entry: Entry, field: Node, element: string): Edited {
 
 /** `field` taken out of the entry; an override left empty goes, and `overrides` left empty too. */
 export function removeField(entry: Entry, field: Node): Edited {
-  const { text, root, container, member, target } = entry;
+  const { text, root, container, member, object, target } = entry;
   const line = lineOf(text, field.offset);
-  if (target.kind === 'override' && fieldsOf(entry).length === 1) {
+  if (target.kind === 'override' && fieldsOf(entry).length === 1 && !holdsComment(text, object)) {
     const overrides = membersOf(container as Node);
-    if (overrides.length > 1) {
+    if (overrides.length > 1 || holdsComment(text, container)) {
       const after = remove(text, overrides, member as Node, ['overrides']);
       return { text: after, line, along: { what: 'entry', created: false } };
     }
@@ -182,6 +184,10 @@ export function removeField(entry: Entry, field: Node): Edited {
     return { text: remove(text, top, at, []), line, along: { what: 'overrides', created: false } };
   }
   return { text: remove(text, fieldsOf(entry), field, entryPath(target)), line };
+}
+
+function holdsComment(text: string, node: Node | undefined): boolean {
+  return node !== undefined && commentWithin(text, node.offset, node.offset + node.length);
 }
 
 /** `element` taken out of the list `field` holds; the field itself when it was the only one. */

@@ -1,7 +1,9 @@
 // Reading the layout of JSONC text around a point: lines, indentation, line endings, and the
 // comments and whitespace between tokens. Positions are UTF-16 offsets into the text, as
 // jsonc-parser gives them. Between two tokens there is only whitespace (space, tab, CR, LF — the
-// only whitespace JSONC allows) and comments, so these helpers never look inside strings.
+// only whitespace JSONC allows) and comments, so these helpers never look inside strings (but
+// commentWithin, which spans tokens and reads them as jsonc-parser does).
+import { visit } from 'jsonc-parser';
 
 const isSpace = (ch: string | undefined) => ch === ' ' || ch === '\t';
 const isBreak = (ch: string | undefined) => ch === '\n' || ch === '\r';
@@ -52,6 +54,17 @@ export function hasBreak(text: string, from: number, to: number): boolean {
 /** Comments only start with `/` and nothing else between tokens may contain one. */
 export function hasComment(text: string, from: number, to: number): boolean {
   return text.slice(from, to).includes('/');
+}
+
+/** Whether text[from, to), a run of whole tokens such as a value, holds a comment anywhere. */
+export function commentWithin(text: string, from: number, to: number): boolean {
+  let found = false;
+  visit(text.slice(from, to), {
+    onComment: () => {
+      found = true;
+    },
+  });
+  return found;
 }
 
 interface Trivia {
