@@ -43,13 +43,6 @@ export {
   type McpToolsChangedListener,
 } from './registry.js';
 export { serverRedactor, serverSecrets } from './secrets.js';
-export {
-  EVERY_TOOL,
-  offersTool,
-  sameChoice,
-  serverToolName,
-  unmatchedPatterns,
-} from './tool-choice.js';
 export type { McpToolsDiff } from './tool-diff.js';
 export {
   MAX_TOOL_NAME_LENGTH,

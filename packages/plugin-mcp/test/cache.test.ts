@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSchemaCacheDir, McpSchemaCache, type McpServerSchema } from '../src/cache.js';
 import { fingerprint } from '../src/config/fingerprint.js';
-import { EVERY_TOOL } from '../src/tool-choice.js';
+import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import type { HttpServerConfig, StdioServerConfig } from '../src/types.js';
 import { type TempHome, tempHome, tool } from './support/changing-tools.js';
 import { memoryLogger } from './support/recording.js';

@@ -6,8 +6,8 @@
 import { startEverything } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client.js';
+import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import type { McpConnectionState } from '../src/connection-state.js';
-import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { RemoteServerConfig } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
 import { ownLogins } from './support/own-logins.js';

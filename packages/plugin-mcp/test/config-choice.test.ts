@@ -3,7 +3,7 @@
 // plugins' and the host's servers, which may say nothing else.
 import { describe, expect, it } from 'vitest';
 import { parseMcpConfig } from '../src/config/index.js';
-import { offersTool } from '../src/tool-choice.js';
+import { offersTool } from '../src/config/tool-choice.js';
 import type { McpServerChoice } from '../src/types.js';
 
 function choiceOf(entry: string): McpServerChoice {

@@ -16,7 +16,7 @@ import {
   parseMcpServerEntries,
 } from '../src/config/load.js';
 import { MCP_CONFIG_DIAGNOSTIC_CODES, MCP_CONFIG_FIELDS } from '../src/config/schema.js';
-import { EVERY_TOOL } from '../src/tool-choice.js';
+import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import type { McpServerConfig } from '../src/types.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'config');

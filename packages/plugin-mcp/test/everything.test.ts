@@ -14,8 +14,8 @@ import {
   startEverything,
 } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpRegistry } from '../src/registry.js';
-import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { McpServerConfig } from '../src/types.js';
 
 /** Every address of this machine that is not loopback (link-local IPv6 needs a scope: skipped). */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../src/config/fingerprint.js';
 import { parseMcpConfig } from '../src/config/load.js';
-import { EVERY_TOOL } from '../src/tool-choice.js';
+import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import type { McpServerConfig, StdioServerConfig } from '../src/types.js';
 
 function only(text: string): McpServerConfig {

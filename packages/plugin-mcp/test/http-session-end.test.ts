@@ -3,8 +3,8 @@
 // a lifetime recycle. Proven on a recording server on 127.0.0.1 (support/http-mcp-server.ts),
 // which also answers DELETE with 405 or never, to show neither holds a close up for long.
 import { afterEach, describe, expect, it } from 'vitest';
+import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpRegistry } from '../src/registry.js';
-import { EVERY_TOOL } from '../src/tool-choice.js';
 import { END_SESSION_TIMEOUT_MS } from '../src/transport/end-session.js';
 import type { HttpServerConfig, McpServerState } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client.js';
+import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { isMcpError } from '../src/errors.js';
 import { loginToServer } from '../src/oauth/login.js';
-import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { HttpServerConfig, McpOAuthConfig } from '../src/types.js';
 import {
   type OAuthGrantServerOptions,

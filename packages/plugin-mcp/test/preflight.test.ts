@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { freeLoopbackPort } from '@epoch-agent/testkit';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client.js';
+import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { isMcpError, type McpError } from '../src/errors.js';
-import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from '../src/types.js';
 import { recordDir, recordingConfig } from './support/recording.js';
 

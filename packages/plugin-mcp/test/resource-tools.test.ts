@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client.js';
+import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { LISTING_BUDGET_CHARS } from '../src/resource-listing.js';
-import { EVERY_TOOL } from '../src/tool-choice.js';
 import { type McpEpochTool, toEpochTools } from '../src/tools.js';
 import type { StdioServerConfig } from '../src/types.js';
 import {

@@ -10,11 +10,11 @@ import { MIN_SECRET_LENGTH, REDACTED, secretRedactor } from '@epoch-agent/infra'
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../src/client.js';
+import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpRegistry } from '../src/registry.js';
 import { messageOf } from '../src/request-options.js';
 import type * as Secrets from '../src/secrets.js';
 import { serverStatus } from '../src/status.js';
-import { EVERY_TOOL } from '../src/tool-choice.js';
 import type { McpServerConfig, McpServerStatus } from '../src/types.js';
 import {
   assertNoLeak,

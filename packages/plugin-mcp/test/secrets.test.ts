@@ -6,9 +6,9 @@
 import { MIN_SECRET_LENGTH, REDACTED, type SecretKind } from '@epoch-agent/infra';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import type { StoredLogin } from '../src/oauth/token-store.js';
 import { loginSecrets, serverRedactor } from '../src/secrets.js';
-import { EVERY_TOOL } from '../src/tool-choice.js';
 import { StderrRing } from '../src/transport/stderr-ring.js';
 import type { McpOAuthConfig, McpServerConfig } from '../src/types.js';
 

@@ -65,8 +65,28 @@ export async function applying() {
   const runtime = await buildRuntime();
   // ... the user edited mcp.json (by hand, or through the connectors page) ...
   const applied = await runtime.applyMcpConfig();
-  console.log(applied.added, applied.removed, applied.reconnected, applied.unchanged);
+  console.log(
+    applied.added,
+    applied.removed,
+    applied.reconnected,
+    applied.choiceChanged,
+    applied.unchanged,
+  );
   for (const diagnostic of applied.diagnostics) console.warn(formatDiagnostic(diagnostic));
+}
+
+export async function choosing() {
+  const runtime = await buildRuntime();
+  const set = await runtime.setServerChoice('github', {
+    kind: 'tools',
+    tools: ['delete_repo'],
+    enabled: false,
+  });
+  console.log(
+    `${set.file}:${set.line}`,
+    set.changes.map(({ text }) => text),
+  ); // ['added "delete_repo" to "exclude_tools"']
+  await runtime.setServerChoice('acme__search', { kind: 'server', enabled: false }); // into "overrides"
 }
 
 export async function editing() {

@@ -5,7 +5,7 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseMcpConfig } from '@epoch-agent/plugin-mcp/config';
+import { matchesToolPattern, parseMcpConfig } from '@epoch-agent/plugin-mcp/config';
 import { type ParseError, parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -14,7 +14,6 @@ import {
   type ChoiceTarget,
   planChoice,
 } from '../src/config-edit/plan-choice.js';
-import { matchesTool } from '../src/config-edit/tool-pattern.js';
 import {
   isMcpConfigWriteError,
   type McpConfigWriteErrorCode,
@@ -225,7 +224,7 @@ describe('tools off and on', () => {
       ['read.file', 'readxfile', false],
     ];
     for (const [pattern, tool, expected] of cases) {
-      expect(matchesTool(pattern, tool), `${pattern} ~ ${tool}`).toBe(expected);
+      expect(matchesToolPattern(pattern, tool), `${pattern} ~ ${tool}`).toBe(expected);
     }
   });
 

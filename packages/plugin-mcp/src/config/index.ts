@@ -23,3 +23,11 @@ export {
   type McpServerEntry,
 } from './schema.js';
 export { suggest } from './suggest.js';
+export {
+  EVERY_TOOL,
+  matchesToolPattern,
+  offersTool,
+  sameChoice,
+  serverToolName,
+  unmatchedPatterns,
+} from './tool-choice.js';

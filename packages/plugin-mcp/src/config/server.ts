@@ -3,7 +3,6 @@
 // union, so a field added to the config types that this mapping forgets does not compile.
 import { dirname, resolve } from 'node:path';
 import type { Diagnostic } from '@epoch-agent/infra';
-import { EVERY_TOOL } from '../tool-choice.js';
 import {
   assertNever,
   type McpEntryPosition,
@@ -26,6 +25,7 @@ import {
   type TransportValue,
   type Where,
 } from './schema.js';
+import { EVERY_TOOL } from './tool-choice.js';
 
 export interface ServerResult {
   /** Absent when the entry has an error; `diagnostics` then says why. */

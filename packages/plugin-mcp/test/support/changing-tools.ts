@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Tool } from '@modelcontextprotocol/client';
-import { EVERY_TOOL } from '../../src/tool-choice.js';
+import { EVERY_TOOL } from '../../src/config/tool-choice.js';
 import type { StdioServerConfig } from '../../src/types.js';
 import { requests } from './recording.js';
 

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { EVERY_TOOL } from '../../src/config/tool-choice.js';
 import { McpRegistry, type McpRegistryOptions } from '../../src/registry.js';
-import { EVERY_TOOL } from '../../src/tool-choice.js';
 import type { McpEpochTool } from '../../src/tools.js';
 import type {
   McpServerState,

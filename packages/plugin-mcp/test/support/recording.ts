@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { LogFields, Logger } from '@epoch-agent/infra';
 import { afterEach, beforeEach } from 'vitest';
 import { McpClient } from '../../src/client.js';
+import { EVERY_TOOL } from '../../src/config/tool-choice.js';
 import type { McpConnectionState } from '../../src/connection-state.js';
-import { EVERY_TOOL } from '../../src/tool-choice.js';
 import type { StdioServerConfig } from '../../src/types.js';
 
 const FIXTURE = join(

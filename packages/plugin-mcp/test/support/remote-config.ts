@@ -1,7 +1,7 @@
 // A remote server's config as the loader would give it, with the timers a test does not want
 // (keepalive, idle, lifetime) off and room for a slow machine.
 
-import { EVERY_TOOL } from '../../src/tool-choice.js';
+import { EVERY_TOOL } from '../../src/config/tool-choice.js';
 import type { RemoteServerConfig } from '../../src/types.js';
 
 export function remoteConfig<T extends 'sse' | 'http'>(

@@ -17,6 +17,7 @@
 // - A field of the wrong type where the edit reads or writes is refused with file:line: the text
 //   is the user's, and a guess at what `"enabled": "no"` means would be ours.
 import { formatPath } from '@epoch-agent/infra';
+import { matchesToolPattern } from '@epoch-agent/plugin-mcp/config';
 import type { Node } from 'jsonc-parser';
 import {
   addElement,
@@ -36,7 +37,6 @@ import {
 } from './choice-entry.js';
 import { SERVER_NAME_PATTERN } from './new-server.js';
 import { type Plan, refuse } from './plan-add.js';
-import { isToolPattern, matchesTool } from './tool-pattern.js';
 
 export type { ChoiceTarget } from './choice-entry.js';
 
@@ -121,7 +121,7 @@ function invalidName(
       { file, server: target.name },
     );
   }
-  const starred = edit.kind === 'tools' ? edit.tools.find(isToolPattern) : undefined;
+  const starred = edit.kind === 'tools' ? edit.tools.find((tool) => tool.includes('*')) : undefined;
   if (starred === undefined) return undefined;
   return refuse(
     'invalid_name',
@@ -164,8 +164,8 @@ function toolStep(entry: Entry, tool: string, enabled: boolean): Plan<Step> {
   const inc = include.value;
   const name = JSON.stringify(tool);
   const literal = ex?.elements.findLast((element) => element.value === tool);
-  const pattern = ex?.elements.find((e) => e.value !== tool && matchesTool(e.value, tool));
-  const included = inc === undefined || inc.elements.some((e) => matchesTool(e.value, tool));
+  const pattern = ex?.elements.find((e) => e.value !== tool && matchesToolPattern(e.value, tool));
+  const included = inc === undefined || inc.elements.some((e) => matchesToolPattern(e.value, tool));
   const at = (node: Node) => lineOf(entry.text, node.offset);
   if (!enabled) {
     if (ex !== undefined && literal !== undefined) {

@@ -1,8 +1,8 @@
 // Which of a server's tools the model is offered, by the user's `include_tools` / `exclude_tools`:
 // names as the server gives them, `*` matching any run of characters, exclude winning. The registry
 // filters with it, and the runtime warns with it about a name no tool of the server has.
-import type { McpEpochTool } from './tools.js';
-import type { McpServerChoice, McpToolPattern } from './types.js';
+import type { McpEpochTool } from '../tools.js';
+import type { McpServerChoice, McpToolPattern } from '../types.js';
 
 /** An entry without `enabled`, `include_tools` or `exclude_tools`: running, every tool offered. */
 export const EVERY_TOOL: McpServerChoice = { enabled: true, excludeTools: [] };
@@ -15,8 +15,11 @@ export function serverToolName(tool: McpEpochTool): string {
 /** Whether the choice offers the server's tool of that name (its server being enabled). */
 export function offersTool(choice: McpServerChoice, name: string): boolean {
   const { includeTools, excludeTools } = choice;
-  if (excludeTools.some(({ pattern }) => matches(pattern, name))) return false;
-  return includeTools === undefined || includeTools.some(({ pattern }) => matches(pattern, name));
+  if (excludeTools.some(({ pattern }) => matchesToolPattern(pattern, name))) return false;
+  return (
+    includeTools === undefined ||
+    includeTools.some(({ pattern }) => matchesToolPattern(pattern, name))
+  );
 }
 
 /** The patterns that match none of `names`: written for a tool the server does not have. */
@@ -25,7 +28,7 @@ export function unmatchedPatterns(
   names: readonly string[],
 ): McpToolPattern[] {
   return [...(choice.includeTools ?? []), ...choice.excludeTools].filter(
-    ({ pattern }) => !names.some((name) => matches(pattern, name)),
+    ({ pattern }) => !names.some((name) => matchesToolPattern(pattern, name)),
   );
 }
 
@@ -40,30 +43,20 @@ export function sameChoice(a: McpServerChoice, b: McpServerChoice): boolean {
   );
 }
 
-// The classic two-pointer wildcard match: on a mismatch, the last `*` takes one more character.
-// At most name × pattern steps, where a regular expression of many `*` can backtrack for ages on a
-// hostile file's pattern.
-function matches(pattern: string, name: string): boolean {
-  let p = 0;
-  let n = 0;
-  let star = -1;
-  let resume = 0;
-  while (n < name.length) {
-    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === name[n]) {
-      p += 1;
-      n += 1;
-    } else if (p < pattern.length && pattern[p] === '*') {
-      star = p;
-      resume = n;
-      p += 1;
-    } else if (star !== -1) {
-      p = star + 1;
-      resume += 1;
-      n = resume;
-    } else {
-      return false;
-    }
+/** Whether a name of include_tools / exclude_tools stands for `tool`: `*` is any run of characters. */
+export function matchesToolPattern(pattern: string, tool: string): boolean {
+  const [first = '', ...rest] = pattern.split('*');
+  const last = rest.pop();
+  if (last === undefined) return pattern === tool;
+  if (!tool.startsWith(first) || tool.length < first.length + last.length) return false;
+  // Each middle part at its earliest place leaves the most room for the ones after it, so one
+  // pass decides: no backtracking, however many `*` a hostile file writes.
+  let at = first.length;
+  const end = tool.length - last.length;
+  for (const part of rest) {
+    const found = tool.indexOf(part, at);
+    if (found === -1 || found + part.length > end) return false;
+    at = found + part.length;
   }
-  while (pattern[p] === '*') p += 1;
-  return p === pattern.length;
+  return tool.endsWith(last);
 }
