@@ -181,23 +181,23 @@ export class McpRegistry {
     if (entry === undefined) throw this.#unknown(name);
     const before = offeredBy(entry);
     const counts = this.#counts(entry);
-    const wasEnabled = entry.client !== undefined;
+    const { client, offer } = entry;
     entry.config = { ...entry.config, choice };
-    if (wasEnabled && !choice.enabled) {
-      const { client } = entry;
+    if (client !== undefined && !choice.enabled) {
       entry.client = undefined;
       entry.offer = undefined;
       entry.connected = false;
       this.#statusListeners.emit(this.#status(entry));
       this.#announce(entry, before, [], 'choice');
-      await client?.close();
-    } else if (!wasEnabled && choice.enabled) {
+      await client.close();
+    } else if (client === undefined && choice.enabled) {
       await this.#start(entry, this.#attach(entry));
       // Its first list is a change too here: the model was offered none of its tools before.
-      if (this.#entries.get(name) === entry)
+      if (this.#entries.get(name) === entry) {
         this.#announce(entry, before, offeredBy(entry), 'choice');
-    } else if (entry.offer !== undefined && entry.client !== undefined) {
-      entry.offer = this.#offer(entry.config, entry.client, entry.offer.schema);
+      }
+    } else if (client !== undefined && offer !== undefined) {
+      entry.offer = this.#offer(entry.config, client, offer.schema);
       const after = this.#counts(entry);
       if (after.offered !== counts.offered || after.off !== counts.off) {
         this.#statusListeners.emit(this.#status(entry));
