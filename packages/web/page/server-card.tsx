@@ -225,22 +225,14 @@ export function ServerCard({ server, api }: Props) {
           </tbody>
         </table>
       </details>
-      <ToolsCost server={server} disabled={state === 'disabled'} />
+      {/* A disabled server's hint says it: none of its tools reach the model. */}
+      {state !== 'disabled' && <ToolsCost server={server} />}
     </article>
   );
 }
 
 /** `15 tools, 3 off · ≈ 2.1k tokens of context in every request; the 3 off would add ≈ 400 tokens` */
-function ToolsCost({
-  server,
-  disabled,
-}: {
-  readonly server: ServerView;
-  readonly disabled: boolean;
-}) {
-  if (disabled) {
-    return <p class="tokens">Turned off: none of its tools are in the model's context.</p>;
-  }
+function ToolsCost({ server }: { readonly server: ServerView }) {
   const off = server.toolsOff.length;
   const all = server.tools.length + off;
   return (

@@ -42,7 +42,8 @@ beforeAll(async () => {
       "command": ${JSON.stringify(process.execPath)},
       "args": [${JSON.stringify(PID_SERVER)}, "--tool=secret_read", "--tool=plain"],
       "exclude_tools": ["secret_*"]
-    }
+    },
+    "odd": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(PID_SERVER)}, "--tool=fs/read file?#%"] }
   }
 }
 `;
@@ -151,6 +152,15 @@ describe('PUT /api/mcp/:name/tools/:tool/enabled', () => {
     expect(error.code).toBe('excluded_by_pattern');
     expect(error.message).toContain(`${file}:13:`);
     expect(error.message).toContain('"secret_*"');
+    expect(await readFile(file, 'utf8')).toBe(original);
+  });
+
+  it('a tool whose name needs escaping in the path is found by its name on the server', async () => {
+    const path = `odd/tools/${encodeURIComponent('fs/read file?#%')}`;
+    const off = await chosen(path, false);
+    expect(off.changes[0]?.text).toBe('added "exclude_tools": ["fs/read file?#%"]');
+    expect(names(off.server.toolsOff)).toEqual(['fs/read file?#%']);
+    await chosen(path, true);
     expect(await readFile(file, 'utf8')).toBe(original);
   });
 

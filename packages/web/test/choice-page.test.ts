@@ -121,7 +121,8 @@ describe('the on/off switches of the connectors page', () => {
     await pids.and(page.locator('[data-state="disabled"]')).waitFor(WAIT);
     await expect(pids.locator('.state').textContent()).resolves.toBe('disabled');
     await expect(server.isChecked()).resolves.toBe(false);
-    await expect(pids.locator('.tokens').textContent()).resolves.toContain('Turned off');
+    await expect(pids.locator('.hint').textContent()).resolves.toContain('none of its tools');
+    await expect(pids.locator('.tokens').count()).resolves.toBe(0);
     await expect(pids.locator('button', { hasText: 'Reconnect' }).count()).resolves.toBe(0);
     expect(oneInsertion(original, await readFile(file, 'utf8'))).toContain('"enabled": false');
     await expect.poll(() => processesWith(PIDS), WAIT).toEqual([]);
