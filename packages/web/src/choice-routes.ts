@@ -84,9 +84,12 @@ export function choiceRoutes({ runtime, logins, feed }: ChoiceRouteParts): Hono 
   );
   routes.put('/:name/tools/:tool/enabled', limit, (c) => {
     const tool = c.req.param('tool');
-    return choose(c, c.req.param('name'), (enabled, view) =>
-      knowsTool(view, tool) ? { kind: 'tools', tools: [tool], enabled } : unknownTool(view, tool),
-    );
+    return choose(c, c.req.param('name'), (enabled, view) => {
+      const names = toolNames(view);
+      return names.includes(tool)
+        ? { kind: 'tools', tools: [tool], enabled }
+        : unknownTool(view, tool, names);
+    });
   });
   return routes;
 }
@@ -97,19 +100,26 @@ function enabledOf(body: unknown): boolean | undefined {
   return typeof enabled === 'boolean' ? enabled : undefined;
 }
 
-/** Whether `tool` is one of the server's tools the runtime knows now, offered or off. */
-function knowsTool(view: ServerView, tool: string): boolean {
-  return [...view.tools, ...view.toolsOff].some(({ serverName }) => serverName === tool);
+/** The server's tools the runtime knows now, offered or off, by their names on the server. */
+function toolNames(view: ServerView): string[] {
+  return [...view.tools, ...view.toolsOff].map(({ serverName }) => serverName);
 }
+
+// The names it says, at most: a server may list hundreds.
+const NAMES_SHOWN = 10;
 
 // Only a tool the server has listed: a mistyped name would be written as a choice that matches
 // nothing, and stay in the file as a warning.
-function unknownTool(view: ServerView, tool: string): ApiError {
-  const names = [...view.tools, ...view.toolsOff].map(({ serverName }) => serverName);
+function unknownTool(view: ServerView, tool: string, names: readonly string[]): ApiError {
+  const shown = names.slice(0, NAMES_SHOWN).map((name) => JSON.stringify(name));
+  const more = names.length > NAMES_SHOWN ? ` and ${names.length - NAMES_SHOWN} more` : '';
+  const state = view.status?.state;
   const known =
-    names.length === 0
-      ? `its tools are not known now (${view.status?.state ?? 'not started'}); once it has listed them, try again`
-      : `its tools are ${names.map((n) => JSON.stringify(n)).join(', ')}`;
+    state === 'disabled'
+      ? 'it is turned off, so none of its tools are known: turn it on first'
+      : names.length === 0
+        ? `its tools are not known now (${state ?? 'not started'}); once it has listed them, try again`
+        : `its tools are ${shown.join(', ')}${more}`;
   return apiError(
     404,
     'unknown_tool',

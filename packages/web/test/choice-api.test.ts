@@ -217,7 +217,7 @@ describe('PUT /api/mcp/:name/enabled', () => {
     // Its tools cannot be chosen while nothing knows them.
     const tool = await choose('pids/tools/alpha', false);
     expect(tool.status).toBe(404);
-    expect((await errorOf(tool)).message).toContain('not known now (disabled)');
+    expect((await errorOf(tool)).message).toContain('it is turned off');
 
     const on = await chosen('pids', true);
     expect(await readFile(file, 'utf8')).toBe(original);
