@@ -34,7 +34,11 @@ export class Api {
     this.#token = token;
   }
 
-  async call<T>(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<ApiResult<T>> {
+  async call<T>(
+    method: 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<ApiResult<T>> {
     let response: Response;
     try {
       response = await fetch(path, {

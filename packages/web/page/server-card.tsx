@@ -1,9 +1,13 @@
 // One server on the page: its state (dot and word), what it runs or reaches, where it is written,
 // its last error with what to do and its stderr tail, its tools, and the actions that apply to it
-// (reconnect; log in for a remote server; remove for a server of the user's own file).
+// (its on/off switch; reconnect; log in for a remote server; remove for a server of the user's own
+// file).
+
+import type { McpServerState } from '@epoch-agent/runtime';
 import { useState } from 'preact/hooks';
-import type { LoginStarted, ServerState, ServerView } from '../src/api-types.js';
+import type { LoginStarted, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
+import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
 import { STATE_LOOKS } from './states.js';
 import { formatTokens, inSeconds, serverText, stderrText } from './text.js';
 import { ToolList } from './tool-list.js';
@@ -17,14 +21,17 @@ export function ServerCard({ server, api }: Props) {
   const [busy, setBusy] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [confirming, setConfirming] = useState(false);
+  const [saved, setSaved] = useState<string>();
   const { name, status, target, origin } = server;
-  const state: ServerState = status?.state ?? 'disabled';
+  // No status: this process does not start it (a runtime that connects only some servers).
+  const state: McpServerState = status?.state ?? 'disconnected';
   const look = STATE_LOOKS[state];
   const path = `/api/mcp/${encodeURIComponent(name)}`;
 
   const act = async (what: string, run: () => Promise<string | undefined>) => {
     setBusy(what);
     setProblem(undefined);
+    setSaved(undefined);
     try {
       setProblem(await run());
     } finally {
@@ -52,6 +59,10 @@ export function ServerCard({ server, api }: Props) {
       setConfirming(false);
       return result.ok ? undefined : result.error.message;
     });
+  const chosen = (outcome: ChoiceOutcome) => {
+    setSaved(outcome.kind === 'saved' ? outcome.text : undefined);
+    setProblem(outcome.kind === 'refused' ? outcome.message : undefined);
+  };
 
   const error = status !== undefined && 'error' in status ? status.error : undefined;
   const stderr =
@@ -79,7 +90,15 @@ export function ServerCard({ server, api }: Props) {
           </span>
         )}
         <span class="actions">
-          {status !== undefined && (
+          <ChoiceSwitch
+            api={api}
+            path={`${path}/enabled`}
+            server={server}
+            isOn={(view) => view.status?.state !== 'disabled'}
+            label={`Server ${name}`}
+            onOutcome={chosen}
+          />
+          {status !== undefined && state !== 'disabled' && (
             <button type="button" onClick={reconnect} disabled={busy !== undefined}>
               {busy === 'reconnect' ? 'Reconnecting…' : 'Reconnect'}
             </button>
@@ -129,6 +148,13 @@ export function ServerCard({ server, api }: Props) {
       <p class="origin">
         {origin.source === 'host' && <>From the application (namespace {origin.namespace}).</>}
         {origin.source === 'plugin' && <>From plugin {origin.plugin}.</>}
+        {origin.source !== 'user' && (
+          <>
+            {' '}
+            Turning it or its tools off is saved in your mcp.json (under "overrides"), not where it
+            comes from.
+          </>
+        )}
         {server.at !== undefined && (
           <>
             {' '}
@@ -172,8 +198,13 @@ export function ServerCard({ server, api }: Props) {
           {serverText(problem)}
         </p>
       )}
+      {saved !== undefined && (
+        <p class="notice" role="status">
+          {saved}
+        </p>
+      )}
 
-      <ToolList server={name} tools={server.tools} />
+      <ToolList server={server} api={api} path={path} />
       <details class="fields">
         <summary>Settings</summary>
         <table>
@@ -194,10 +225,22 @@ export function ServerCard({ server, api }: Props) {
           </tbody>
         </table>
       </details>
-      <p class="tokens">
-        {server.tools.length} {server.tools.length === 1 ? 'tool' : 'tools'} · ≈{' '}
-        {formatTokens(server.contextTokens)} of context in every request
-      </p>
+      {/* A disabled server's hint says it: none of its tools reach the model. */}
+      {state !== 'disabled' && <ToolsCost server={server} />}
     </article>
+  );
+}
+
+/** `15 tools, 3 off · ≈ 2.1k tokens of context in every request; the 3 off would add ≈ 400 tokens` */
+function ToolsCost({ server }: { readonly server: ServerView }) {
+  const off = server.toolsOff.length;
+  const all = server.tools.length + off;
+  return (
+    <p class="tokens">
+      {all} {all === 1 ? 'tool' : 'tools'}
+      {off > 0 && `, ${off} off`} · ≈ {formatTokens(server.contextTokens)} of context in every
+      request
+      {off > 0 && `; the ${off} off would add ≈ ${formatTokens(server.contextTokensOff)}`}
+    </p>
   );
 }

@@ -1,7 +1,7 @@
 // How the page shows each state a server can be in: the word beside its dot, the dot's tone, and
 // what the person can do about it. A Record over every state, so a state added to the plugin's
 // status union shows up here as a compile error, not as a server with no word.
-import type { ServerState } from '../src/api-types.js';
+import type { McpServerState } from '@epoch-agent/runtime';
 
 export type Tone = 'good' | 'busy' | 'quiet' | 'bad';
 
@@ -12,7 +12,7 @@ export interface StateLook {
   readonly hint?: string;
 }
 
-export const STATE_LOOKS: Record<ServerState, StateLook> = {
+export const STATE_LOOKS: Record<McpServerState, StateLook> = {
   connected: { word: 'connected', tone: 'good' },
   connecting: { word: 'connecting', tone: 'busy' },
   reconnecting: {
@@ -36,5 +36,9 @@ export const STATE_LOOKS: Record<ServerState, StateLook> = {
     hint: 'Fix what the error names (its entry, or the program it runs), then Reconnect.',
   },
   disconnected: { word: 'disconnected', tone: 'quiet' },
-  disabled: { word: 'disabled', tone: 'quiet', hint: 'This epoch process does not start it.' },
+  disabled: {
+    word: 'disabled',
+    tone: 'quiet',
+    hint: 'Turned off: epoch does not start it, and the model gets none of its tools.',
+  },
 };

@@ -1,6 +1,10 @@
-// A server's tools as the model is given them: the name it sees, the title, the annotation hints
-// as badges, the description, and the parameters.
-import type { ToolView } from '../src/api-types.js';
+// A server's tools: those the model is given, under the name it sees, and those the user turned
+// off, greyed, so they can be turned back on. Each with its switch, the title, the annotation hints
+// as badges, the description, the parameters and what it costs (or would) in the context.
+import { useRef, useState } from 'preact/hooks';
+import type { ServerView, ToolView } from '../src/api-types.js';
+import type { Api } from './api.js';
+import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
 import { formatTokens, serverText } from './text.js';
 
 type Hint = Exclude<keyof ToolView['annotations'], 'title'>;
@@ -15,60 +19,125 @@ const BADGES: Record<Hint, { readonly true: string; readonly false: string }> = 
 };
 
 interface Props {
-  /** The server's name, to tell a tool name it chose from one made unique for the model. */
-  readonly server: string;
-  readonly tools: readonly ToolView[];
+  readonly server: ServerView;
+  readonly api: Api;
+  /** The server's PUT paths start here (`/api/mcp/<name>`). */
+  readonly path: string;
 }
 
-export function ToolList({ server, tools }: Props) {
+export function ToolList({ server, api, path }: Props) {
+  const offered = new Set(server.tools.map((tool) => tool.serverName));
+  const tools = useFirstSeenOrder([...server.tools, ...server.toolsOff]);
   if (tools.length === 0) return null;
+  const off = server.toolsOff.length;
   return (
     <details class="tools">
-      <summary>Tools ({tools.length})</summary>
+      <summary>
+        Tools ({tools.length}
+        {off > 0 && `, ${off} off`})
+      </summary>
       <ul>
         {tools.map((tool) => (
-          <li key={tool.name} data-tool={tool.name}>
-            <div class="tool-head">
-              <code class="tool-name">{tool.name}</code>
-              {tool.title !== undefined && <span class="title">{serverText(tool.title)}</span>}
-              {(Object.keys(BADGES) as Hint[]).map((hint) => {
-                const value = tool.annotations[hint];
-                if (value === undefined) return null;
-                return (
-                  <span key={hint} class={`badge ${hint} ${String(value)}`}>
-                    {BADGES[hint][value ? 'true' : 'false']}
-                  </span>
-                );
-              })}
-              <span class="cost">≈ {formatTokens(tool.contextTokens)}</span>
-            </div>
-            {tool.name !== `mcp__${server}__${tool.serverName}` && (
-              <p class="raw">
-                <code>{serverText(tool.serverName)}</code> on the server
-              </p>
-            )}
-            {tool.description !== '' && <p class="description">{serverText(tool.description)}</p>}
-            {tool.parameters.length > 0 && (
-              <table class="parameters">
-                <tbody>
-                  {tool.parameters.map((p) => (
-                    <tr key={p.name}>
-                      <th scope="row">
-                        <code>{serverText(p.name)}</code>
-                        {p.required && <span class="required">required</span>}
-                      </th>
-                      <td>
-                        <code>{serverText(p.type)}</code>
-                      </td>
-                      <td>{p.description === undefined ? null : serverText(p.description)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </li>
+          <ToolRow
+            key={tool.serverName}
+            tool={tool}
+            on={offered.has(tool.serverName)}
+            server={server}
+            api={api}
+            path={`${path}/tools/${encodeURIComponent(tool.serverName)}/enabled`}
+          />
         ))}
       </ul>
     </details>
   );
+}
+
+interface RowProps {
+  readonly tool: ToolView;
+  readonly on: boolean;
+  readonly server: ServerView;
+  readonly api: Api;
+  readonly path: string;
+}
+
+function ToolRow({ tool, on, server, api, path }: RowProps) {
+  const [outcome, setOutcome] = useState<ChoiceOutcome>();
+  const isOn = (view: ServerView) => view.tools.some((t) => t.serverName === tool.serverName);
+  return (
+    <li data-tool={tool.name} data-offered={String(on)} class={on ? '' : 'off'}>
+      <div class="tool-head">
+        <ChoiceSwitch
+          api={api}
+          path={path}
+          server={server}
+          isOn={isOn}
+          label={`Tool ${serverText(tool.serverName)} of ${server.name}`}
+          onOutcome={setOutcome}
+        />
+        <code class="tool-name">{tool.name}</code>
+        {tool.title !== undefined && <span class="title">{serverText(tool.title)}</span>}
+        {(Object.keys(BADGES) as Hint[]).map((hint) => {
+          const value = tool.annotations[hint];
+          if (value === undefined) return null;
+          return (
+            <span key={hint} class={`badge ${hint} ${String(value)}`}>
+              {BADGES[hint][value ? 'true' : 'false']}
+            </span>
+          );
+        })}
+        <span class="cost">
+          {on
+            ? `≈ ${formatTokens(tool.contextTokens)}`
+            : `off: would add ≈ ${formatTokens(tool.contextTokens)}`}
+        </span>
+      </div>
+      {outcome?.kind === 'saved' && (
+        <p class="notice" role="status">
+          {outcome.text}
+        </p>
+      )}
+      {outcome?.kind === 'refused' && (
+        <p class="problem" role="alert">
+          {serverText(outcome.message)}
+        </p>
+      )}
+      {tool.name !== `mcp__${server.name}__${tool.serverName}` && (
+        <p class="raw">
+          <code>{serverText(tool.serverName)}</code> on the server
+        </p>
+      )}
+      {tool.description !== '' && <p class="description">{serverText(tool.description)}</p>}
+      {tool.parameters.length > 0 && (
+        <table class="parameters">
+          <tbody>
+            {tool.parameters.map((p) => (
+              <tr key={p.name}>
+                <th scope="row">
+                  <code>{serverText(p.name)}</code>
+                  {p.required && <span class="required">required</span>}
+                </th>
+                <td>
+                  <code>{serverText(p.type)}</code>
+                </td>
+                <td>{p.description === undefined ? null : serverText(p.description)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The tools in the order the page first saw them: one turned off keeps its place instead of
+ * moving to the end under the pointer (the view lists the offered ones first).
+ */
+function useFirstSeenOrder(tools: readonly ToolView[]): readonly ToolView[] {
+  const seen = useRef(new Map<string, number>());
+  for (const tool of tools) {
+    if (!seen.current.has(tool.serverName)) seen.current.set(tool.serverName, seen.current.size);
+  }
+  const place = (tool: ToolView) => seen.current.get(tool.serverName) as number;
+  return [...tools].sort((a, b) => place(a) - place(b));
 }

@@ -1,12 +1,13 @@
 // The JSON the connectors page and its HTTP API exchange: what GET /api/mcp and the event stream
-// send, what POST /api/mcp takes and answers, and every error body. Types only, imported by the
+// send, what POST /api/mcp and the on/off switches (PUT …/enabled) take and answer, and every
+// error body. Types only, imported by the
 // page as well, so the two sides cannot drift apart. Nothing in here carries an env or header
 // value: statuses are free of secrets, and every config-derived value comes redacted.
 import type {
+  ChoiceChange,
   McpEpochTool,
   McpServerOrigin,
   McpServerSource,
-  McpServerState,
   McpServerStatus,
   McpTransportKind,
   RuntimeDiagnostic,
@@ -31,9 +32,6 @@ export interface McpView {
   readonly diagnostics: readonly RuntimeDiagnostic[];
 }
 
-/** What the page shows for a server's state: its status's, or `disabled` when it is not started. */
-export type ServerState = McpServerState | 'disabled';
-
 export interface ServerView {
   readonly name: string;
   readonly origin: McpServerOrigin;
@@ -46,8 +44,16 @@ export interface ServerView {
   readonly fields: readonly ServerField[];
   /** The tools the model is given from it, under the names it is given them. */
   readonly tools: readonly ToolView[];
-  /** About how many tokens its tool list adds to every request to the model. */
+  /**
+   * Its tools the user turned off (include_tools / exclude_tools), under the names they would be
+   * given: listed so they can be turned back on. Known while the server offers tools; empty when
+   * it is disabled, failed or not connected.
+   */
+  readonly toolsOff: readonly ToolView[];
+  /** About how many tokens its tool list adds to every request to the model (`tools` only). */
   readonly contextTokens: number;
+  /** About how many tokens `toolsOff` would add if they were turned back on. */
+  readonly contextTokensOff: number;
   /** A login the page started that is not over, or the way the last one failed. */
   readonly login?: LoginView;
 }
@@ -107,6 +113,28 @@ export interface AddServerResponse {
   readonly status?: McpServerStatus;
   /** Fields of this server the form cannot set, to be written by hand in `file`. */
   readonly setByHand: readonly string[];
+}
+
+/**
+ * PUT /api/mcp/:name/enabled (the server) and PUT /api/mcp/:name/tools/:tool/enabled (one of its
+ * tools, by its name on the server): turn it on or off in the user's mcp.json.
+ */
+export interface ChoiceRequest {
+  readonly enabled: boolean;
+}
+
+/** 200 from either PUT …/enabled: what was written where, and the server as it is now. */
+export interface ChoiceSet {
+  /** The file edited: the user's mcp.json, for a plugin's or host's server too (`overrides`). */
+  readonly file: string;
+  /** The 1-based line of the first change (of the choice already so, when nothing changed). */
+  readonly line: number;
+  /** What was changed, or found already so, each with its line. */
+  readonly changes: readonly ChoiceChange[];
+  /** Whether the file was written; false when the choice was already so. */
+  readonly changed: boolean;
+  /** The server after the change was applied (stopped or started, its tools gone or back). */
+  readonly server: ServerView;
 }
 
 /** 200 from POST /api/mcp/:name/login. */

@@ -6,6 +6,8 @@
 //   DELETE /api/mcp/:name            take a user server out of that file
 //   POST   /api/mcp/:name/reconnect
 //   POST   /api/mcp/:name/login      start an OAuth login; answers the authorization URL
+//   PUT    /api/mcp/:name/enabled    turn a server on or off; …/tools/:tool/enabled one tool
+//                                    (choice-routes.ts)
 //   GET    /open/:id                 a one-time address: a 303 to the page with the key (key-handoff.ts)
 //   GET    /*                        the built page
 //
@@ -21,7 +23,9 @@ import { secureHeaders } from 'hono/secure-headers';
 import { checkAddRequest } from './add-request.js';
 import { type ApiError, apiError, fromError } from './api-errors.js';
 import type { AddServerResponse, LoginStarted } from './api-types.js';
+import { choiceRoutes } from './choice-routes.js';
 import { hostAndOriginGuard, tokenGuard } from './guard.js';
+import { readJsonBody } from './json-body.js';
 import type { KeyHandoffs } from './key-handoff.js';
 import { mcpView } from './mcp-view.js';
 import type { PageLogins } from './page-logins.js';
@@ -95,19 +99,9 @@ export function createApp(parts: AppParts): Hono {
   });
 
   app.post('/api/mcp', entryBody, async (c) => {
-    if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
-      return send(
-        c,
-        apiError(415, 'unsupported_media_type', 'Send the new server as JSON (application/json).'),
-      );
-    }
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return send(c, apiError(400, 'invalid_json', 'The request body is not valid JSON.'));
-    }
-    const checked = checkAddRequest(body);
+    const read = await readJsonBody(c, 'the new server');
+    if (!read.ok) return send(c, read.error);
+    const checked = checkAddRequest(read.body);
     if (!checked.ok) {
       const [first] = Object.values(checked.fields);
       return send(
@@ -161,6 +155,8 @@ export function createApp(parts: AppParts): Hono {
       return send(c, fromError(error));
     }
   });
+
+  app.route('/api/mcp', choiceRoutes({ runtime, logins, feed }));
 
   app.all('/api/*', (c) =>
     send(c, apiError(404, 'not_found', `There is no ${c.req.method} ${c.req.path} in this API.`)),

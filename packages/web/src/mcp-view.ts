@@ -1,47 +1,27 @@
 // GET /api/mcp: every server the runtime knows, grouped by source, with its status, its tools under
-// the names the model is given, what they cost in context, and where its entry is written; and the
-// diagnostics of loading them. Config-derived values come from the runtime's serverFields, which
-// redacts them; statuses are free of secrets by contract.
+// the names the model is given and those the user turned off, what they cost in context, and where
+// its entry is written; and the diagnostics of loading them. Config-derived values come from the
+// runtime's serverFields, which redacts them; statuses are free of secrets by contract.
 import {
   type ConfiguredServer,
   type McpEpochTool,
+  type McpServerStatus,
   mcpGroup,
+  type ResolvedTool,
   type Runtime,
   SERVER_NAME_PATTERN,
   type ServerField,
   serverFields,
 } from '@epoch-agent/runtime';
-import type { McpGroups, McpView, ServerTarget, ServerView } from './api-types.js';
+import type { McpGroups, McpView, ServerTarget, ServerView, ToolView } from './api-types.js';
 import type { PageLogins } from './page-logins.js';
 import { toolView } from './tool-view.js';
 
 export async function mcpView(runtime: Runtime, logins: PageLogins): Promise<McpView> {
-  const statuses = new Map(runtime.mcp.statuses().map((status) => [status.name, status]));
-  const entries = runtime.tools.entries();
+  const known = knownNow(runtime);
   const groups: McpGroups<ServerView[]> = { user: [], host: [], plugin: [] };
   const servers = await Promise.all(
-    runtime.servers().map(async (server): Promise<ServerView> => {
-      const { name } = server.config;
-      const { at, fields } = await serverFields(server);
-      const group = mcpGroup(name);
-      // The runtime keeps exactly this server's McpEpochTools in its `mcp:<server>` group.
-      const tools = entries
-        .filter((entry) => entry.group === group)
-        .map((entry) => toolView(entry.name, entry.tool as McpEpochTool));
-      const status = statuses.get(name);
-      const login = logins.view(name);
-      return {
-        name,
-        origin: server.origin,
-        ...(at === undefined ? {} : { at }),
-        target: target(server, fields),
-        ...(status === undefined ? {} : { status }),
-        fields,
-        tools,
-        contextTokens: tools.reduce((sum, tool) => sum + tool.contextTokens, 0),
-        ...(login === undefined ? {} : { login }),
-      };
-    }),
+    runtime.servers().map((server) => viewOf(runtime, logins, server, known)),
   );
   for (const server of servers) groups[server.origin.source].push(server);
   return {
@@ -50,6 +30,65 @@ export async function mcpView(runtime: Runtime, logins: PageLogins): Promise<Mcp
     groups,
     diagnostics: runtime.diagnostics(),
   };
+}
+
+/** One server as GET /api/mcp shows it; undefined when the runtime has no server of that name. */
+export async function serverView(
+  runtime: Runtime,
+  logins: PageLogins,
+  name: string,
+): Promise<ServerView | undefined> {
+  const server = runtime.server(name);
+  return server === undefined ? undefined : viewOf(runtime, logins, server, knownNow(runtime));
+}
+
+/** What every server's view reads, taken once per view: with thousands of servers, not per server. */
+interface KnownNow {
+  readonly statuses: ReadonlyMap<string, McpServerStatus>;
+  readonly entries: readonly ResolvedTool[];
+}
+
+function knownNow(runtime: Runtime): KnownNow {
+  return {
+    statuses: new Map(runtime.mcp.statuses().map((status) => [status.name, status])),
+    entries: runtime.tools.entries(),
+  };
+}
+
+async function viewOf(
+  runtime: Runtime,
+  logins: PageLogins,
+  server: ConfiguredServer,
+  { statuses, entries }: KnownNow,
+): Promise<ServerView> {
+  const { name } = server.config;
+  const { at, fields } = await serverFields(server);
+  const group = mcpGroup(name);
+  // The runtime keeps exactly this server's McpEpochTools in its `mcp:<server>` group.
+  const tools = entries
+    .filter((entry) => entry.group === group)
+    .map((entry) => toolView(entry.name, entry.tool as McpEpochTool));
+  // Never in the tool registry, so under the name the plugin made for them.
+  const toolsOff = runtime.mcp.toolsOffOf(name).map((tool) => toolView(tool.name, tool));
+  const status = statuses.get(name);
+  const login = logins.view(name);
+  return {
+    name,
+    origin: server.origin,
+    ...(at === undefined ? {} : { at }),
+    target: target(server, fields),
+    ...(status === undefined ? {} : { status }),
+    fields,
+    tools,
+    toolsOff,
+    contextTokens: tokensOf(tools),
+    contextTokensOff: tokensOf(toolsOff),
+    ...(login === undefined ? {} : { login }),
+  };
+}
+
+function tokensOf(tools: readonly ToolView[]): number {
+  return tools.reduce((sum, tool) => sum + tool.contextTokens, 0);
 }
 
 /** The command and its arguments, or the URL: the redacted values serverFields gives. */

@@ -3,8 +3,8 @@
 // The groups, and the looks of the states, are Records over their unions: a missing key is a
 // compile error. The `@ts-expect-error` lines are the test — `npm test` type-checks this file and
 // fails if any of them stops being an error.
-import type { McpServerSource } from '@epoch-agent/runtime';
-import type { McpGroups, ServerState } from '@epoch-agent/web';
+import type { McpServerSource, McpServerState } from '@epoch-agent/runtime';
+import type { McpGroups } from '@epoch-agent/web';
 import { describe, expect, it } from 'vitest';
 import { MCP_GROUPS, type McpGroup } from '../page/groups.js';
 import { STATE_LOOKS, type StateLook } from '../page/states.js';
@@ -25,7 +25,7 @@ describe('the connectors page groups', () => {
   it('a state without a look does not compile', () => {
     const { disabled: _left, ...rest } = STATE_LOOKS;
     // @ts-expect-error: no look for `disabled`; such a server would show no word
-    const missing: Record<ServerState, StateLook> = rest;
+    const missing: Record<McpServerState, StateLook> = rest;
     expect(missing).not.toHaveProperty('disabled');
   });
 

@@ -1,6 +1,7 @@
 // What is not in the form is written by hand in mcp.json; the running page follows such an edit
 // without a restart: a server written there connects and shows up, a server left alone keeps its
-// process, and a save that does not parse changes nothing but shows where it is wrong.
+// process, a save that does not parse changes nothing but shows where it is wrong, and a server or
+// tool turned off there shows as off.
 import { writeFile } from 'node:fs/promises';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import type { McpView } from '@epoch-agent/web';
@@ -53,5 +54,23 @@ describe('a hand edit of mcp.json while the page is open', () => {
     expect(broken.diagnostics[0]).toMatchObject({ file, line: 1, source: 'user' });
     expect(broken.groups.user.map((s) => s.status?.state)).toEqual(['connected', 'connected']);
     expect(processesWith(KEPT)).toEqual(keptPid);
+  });
+
+  it('a tool or a server turned off by hand shows as off, and back on when the edit is undone', async () => {
+    const servers = (kept: object) => ({ servers: { kept: { ...entry(KEPT), ...kept } } });
+    await writeFile(file, JSON.stringify(servers({ exclude_tools: ['forget'] })));
+    const off = await viewWhere((v) => v.groups.user[0]?.toolsOff.length === 1);
+    expect(off.groups.user[0]?.tools.map((t) => t.serverName)).toEqual(['lookup']);
+    expect(off.groups.user[0]?.toolsOff.map((t) => t.serverName)).toEqual(['forget']);
+
+    await writeFile(file, JSON.stringify(servers({ disabled: true })));
+    const disabled = await viewWhere((v) => v.groups.user[0]?.status?.state === 'disabled');
+    expect(disabled.groups.user[0]).toMatchObject({ tools: [], toolsOff: [] });
+
+    await writeFile(file, JSON.stringify(servers({})));
+    const back = await viewWhere(
+      (v) => v.groups.user[0]?.tools.length === 2 && v.groups.user[0]?.status?.state !== 'disabled',
+    );
+    expect(back.groups.user[0]?.toolsOff).toEqual([]);
   });
 });

@@ -94,6 +94,24 @@ describe('where epoch web can be reached', () => {
     expect(await userServers()).toEqual(['words']);
   });
 
+  it("refuses another site's Origin for the on/off switches too: the server keeps running, its tools offered", async () => {
+    for (const path of ['/api/mcp/words/enabled', '/api/mcp/words/tools/lookup/enabled']) {
+      const response = await web.api(path, {
+        method: 'PUT',
+        json: { enabled: false },
+        headers: { origin: 'http://evil.example' },
+      });
+      expect(response.status, path).toBe(403);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+        'forbidden_origin',
+      );
+    }
+    expect(await readFile(file, 'utf8')).toBe(original);
+    const view = (await (await web.api('/api/mcp')).json()) as McpView;
+    expect(view.groups.user[0]).toMatchObject({ status: { state: 'connected', toolsOff: 0 } });
+    expect(view.groups.user[0]?.tools.map((t) => t.serverName)).toEqual(['lookup', 'forget']);
+  });
+
   it('every /api call needs the key of this launch; the page itself does not, and forbids framing', async () => {
     const bare = (path: string, init: RequestInit = {}) => fetch(`${web.origin}${path}`, init);
     const cases: [Response, string][] = [
@@ -113,6 +131,14 @@ describe('where epoch web can be reached', () => {
         'missing_token',
       ],
       [await bare('/api/mcp/words', { method: 'DELETE' }), 'missing_token'],
+      [
+        await bare('/api/mcp/words/enabled', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', origin: web.origin },
+          body: JSON.stringify({ enabled: false }),
+        }),
+        'missing_token',
+      ],
     ];
     for (const [response, code] of cases) {
       expect(response.status, response.url).toBe(401);

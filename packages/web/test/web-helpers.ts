@@ -13,6 +13,10 @@ export const ANNOTATED_SERVER = fileURLToPath(
 export const FAILING_SERVER = fileURLToPath(
   new URL('./fixtures/failing-server.mjs', import.meta.url),
 );
+/** Tools `whoami` and one per `--tool=<name>`; answers with its pid (the runtime's fixture). */
+export const PID_SERVER = fileURLToPath(
+  new URL('../../runtime/test/fixtures/pid-server.mjs', import.meta.url),
+);
 
 /** An mcp.json entry running a fixture server with this Node. */
 export function fixtureEntry(script: string, extra: Record<string, unknown> = {}) {
