@@ -322,7 +322,8 @@ export class Runtime {
    */
   async login(name: string, options: RuntimeLoginOptions): Promise<McpLoginResult> {
     const result = await loginToServer({ ...options, config: this.#remote(name, 'login') });
-    if (this.mcp.configOf(name) !== undefined) await this.mcp.reconnect(name);
+    // A disabled server is not started: its new tokens are used when it is turned on.
+    if (this.mcp.configOf(name)?.choice.enabled === true) await this.mcp.reconnect(name);
     return result;
   }
 
