@@ -43,7 +43,8 @@ function shownValue(value: unknown): string {
   if (value === undefined) return '-';
   // Every number of the table is seconds, and 0 turns what it times off.
   if (typeof value === 'number') return value === 0 ? '0 (off)' : `${value} s`;
-  if (Array.isArray(value)) return value.map((v) => JSON.stringify(v)).join(' ');
+  // An empty list (no args, exclude_tools none) says nothing, as an empty map does.
+  if (Array.isArray(value)) return value.map((v) => JSON.stringify(v)).join(' ') || '-';
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
     if (entries.length === 0) return '-';
