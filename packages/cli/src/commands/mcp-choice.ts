@@ -18,7 +18,7 @@ import { failWrite } from './write-failure.js';
 
 type Outcome =
   | { readonly kind: 'set'; readonly result: RuntimeChoiceSet; readonly serverOff: boolean }
-  | { readonly kind: 'unknown'; readonly message: string };
+  | { readonly kind: 'unknown'; readonly message: string; readonly fileErrors: boolean };
 
 /** `epoch mcp enable` (true) and `epoch mcp disable` (false): their table entries are in table.ts. */
 export function choose(enabled: boolean): CommandRun {
@@ -37,11 +37,12 @@ export function choose(enabled: boolean): CommandRun {
           return { kind: 'set', result, serverOff };
         } catch (error) {
           if (!isRuntimeError(error, 'unknown_server')) throw error;
-          // A file that does not load has no servers: its errors may be why the name is unknown.
-          return {
-            kind: 'unknown',
-            message: `${error.message}${problemsFound(runtime.diagnostics())}`,
-          };
+          // A file that does not load has no servers: its errors may be why the name is unknown,
+          // and then the file, not the command line, is what is wrong.
+          const problems = problemsFound(runtime.diagnostics());
+          const message =
+            problems === '' ? error.message : `${error.message.replace(/\.$/, '')}${problems}`;
+          return { kind: 'unknown', message, fileErrors: problems !== '' };
         }
       });
     } catch (error) {
@@ -50,7 +51,7 @@ export function choose(enabled: boolean): CommandRun {
     }
     if (outcome.kind === 'unknown') {
       const failure = { code: 'unknown_server', message: outcome.message, server: name };
-      return fail(io, invocation, EXIT.usage, failure, words);
+      return fail(io, invocation, outcome.fileErrors ? EXIT.failed : EXIT.usage, failure, words);
     }
     const { result, serverOff } = outcome;
     if (invocation.json) {
