@@ -155,6 +155,18 @@ describe('epoch mcp disable / enable on a hand-written file', () => {
     );
     const list = await run('mcp', 'list');
     expect(list.out).toMatch(/^weather__forecast\s+plugin\s+stdio\s+disabled\s+/m);
+    // get: the choice rows point into the user's overrides, not at the plugin's defaults.
+    const get = await run('mcp', 'get', 'weather__forecast');
+    expect(get.out).toMatch(
+      new RegExp(`^enabled\\s+${file}:\\d+ \\(your "overrides"\\)\\s+false$`, 'm'),
+    );
+    expect(get.out).toMatch(
+      new RegExp(
+        `^exclude_tools\\s+${file}:\\d+ \\(your "overrides", added to the entry's\\)\\s+"alerts"$`,
+        'm',
+      ),
+    );
+    expect(get.out).toMatch(/^include_tools\s+default\s+-$/m);
     expect(await readFile(pluginFiles.weather ?? '', 'utf8')).toBe(pluginText);
 
     // Turning the tool on while the server is off says that the server is off too.

@@ -22,7 +22,7 @@ export async function mcpView(runtime: Runtime, logins: PageLogins): Promise<Mcp
   const servers = await Promise.all(
     runtime.servers().map(async (server): Promise<ServerView> => {
       const { name } = server.config;
-      const { at, fields } = await serverFields(server);
+      const { at, fields } = await serverFields(server, runtime.configFile);
       const group = mcpGroup(name);
       // The runtime keeps exactly this server's McpEpochTools in its `mcp:<server>` group.
       const tools = entries

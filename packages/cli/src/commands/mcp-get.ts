@@ -22,7 +22,7 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     name,
     read.configFile,
   );
-  const { at, fields } = await serverFields(server);
+  const { at, fields } = await serverFields(server, read.configFile);
   const { source } = server.origin;
   if (invocation.json) {
     const json = { name, source, transport: server.config.transport, at, fields };
@@ -59,6 +59,8 @@ function shownSource(field: string, from: ServerFieldSource): string {
   switch (from.kind) {
     case 'file':
       return `line ${from.line}${from.key === field ? '' : ` (as "${from.key}")`}`;
+    case 'override':
+      return `${from.file}:${from.line} (your "overrides"${from.key === field ? '' : `, as "${from.key}"`}${field === 'exclude_tools' ? ", added to the entry's" : ''})`;
     case 'default':
       return 'default';
     case 'inferred':
