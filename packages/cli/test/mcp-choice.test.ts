@@ -200,6 +200,11 @@ describe('epoch mcp disable / enable on a hand-written file', () => {
     const starred = await run('mcp', 'disable', 'files', '--tool', 'read_*');
     expect(starred.code).toBe(2);
     expect(starred.err).toContain('tool name "read_*" holds "*"');
+    const modelName = await run('mcp', 'disable', 'files', '--tool', 'mcp__files__read_file');
+    expect(modelName.code).toBe(2);
+    expect(modelName.err).toContain(
+      `--tool takes a tool's name on its server ("read_file"), not the name the model sees ("mcp__files__read_file")`,
+    );
     const pattern = await run('mcp', 'enable', 'files', '--tool', 'write_file');
     expect(pattern.code).toBe(1);
     expect(pattern.err).toContain(

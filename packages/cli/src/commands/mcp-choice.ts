@@ -9,12 +9,14 @@ import {
   isRuntimeError,
   type RuntimeChoiceSet,
 } from '@epoch-agent/runtime';
-import { type CommandRun, fail, operands, stringOptions } from '../command.js';
+import { type CommandRun, fail, operands, stringOptions, UsageError } from '../command.js';
 import { EXIT } from '../io.js';
 import { shownLine } from '../render/server-text.js';
 import { withRuntime } from '../session.js';
 import { problemsFound } from './server-lookup.js';
 import { failWrite } from './write-failure.js';
+
+const MODEL_PREFIX = 'mcp__';
 
 type Outcome =
   | { readonly kind: 'set'; readonly result: RuntimeChoiceSet; readonly serverOff: boolean }
@@ -26,6 +28,16 @@ export function choose(enabled: boolean): CommandRun {
   return async (invocation, io) => {
     const [name = ''] = operands(invocation, 'name');
     const tools = stringOptions(invocation, 'tool');
+    const prefixed = tools.find((tool) => tool.startsWith(MODEL_PREFIX));
+    if (prefixed !== undefined) {
+      // The name the model sees, copied from `epoch mcp tools`: the lists hold the server's own.
+      const own = prefixed.startsWith(`${MODEL_PREFIX}${name}__`)
+        ? ` ("${prefixed.slice(`${MODEL_PREFIX}${name}__`.length)}")`
+        : '';
+      throw new UsageError(
+        `--tool takes a tool's name on its server${own}, not the name the model sees ("${prefixed}")`,
+      );
+    }
     const edit: ChoiceEdit =
       tools.length === 0 ? { kind: 'server', enabled } : { kind: 'tools', tools, enabled };
     let outcome: Outcome;
