@@ -200,6 +200,9 @@ describe('epoch mcp disable / enable on a hand-written file', () => {
     const starred = await run('mcp', 'disable', 'files', '--tool', 'read_*');
     expect(starred.code).toBe(2);
     expect(starred.err).toContain('tool name "read_*" holds "*"');
+    const empty = await run('mcp', 'disable', 'files', '--tool', '');
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain('--tool takes a tool name; one of them is empty');
     const modelName = await run('mcp', 'disable', 'files', '--tool', 'mcp__files__read_file');
     expect(modelName.code).toBe(2);
     expect(modelName.err).toContain(

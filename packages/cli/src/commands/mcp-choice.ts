@@ -28,6 +28,8 @@ export function choose(enabled: boolean): CommandRun {
   return async (invocation, io) => {
     const [name = ''] = operands(invocation, 'name');
     const tools = stringOptions(invocation, 'tool');
+    // An empty name would be written into the list, and match no tool.
+    if (tools.includes('')) throw new UsageError('--tool takes a tool name; one of them is empty');
     const prefixed = tools.find((tool) => tool.startsWith(MODEL_PREFIX));
     if (prefixed !== undefined) {
       // The name the model sees, copied from `epoch mcp tools`: the lists hold the server's own.
