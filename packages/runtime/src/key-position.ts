@@ -17,10 +17,14 @@ export async function serverKeyPosition(file: string, server: string): Promise<P
   return (await entryPositions(file, server))?.entry ?? START;
 }
 
-/** Where `servers.<server>` and its fields are; undefined when the file or the key is not there. */
+/**
+ * Where `servers.<server>` (or the user's `overrides.<server>`) and its fields are; undefined when
+ * the file or the key is not there.
+ */
 export async function entryPositions(
   file: string,
   server: string,
+  container: 'servers' | 'overrides' = 'servers',
 ): Promise<EntryPositions | undefined> {
   let text: string;
   try {
@@ -29,7 +33,7 @@ export async function entryPositions(
     return undefined;
   }
   const root = parseTree(text, [], { allowTrailingComma: true, allowEmptyContent: true });
-  const key = lastKey(propertyValue(lastKey(root, 'servers')), server);
+  const key = lastKey(propertyValue(lastKey(root, container)), server);
   if (key === undefined) return undefined;
   const fields = new Map<string, Position>();
   for (const property of propertyValue(key)?.children ?? []) {

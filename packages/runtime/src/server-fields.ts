@@ -1,5 +1,6 @@
 // Every field of one server as it takes effect — written, defaulted or inferred — and where in which
-// file it was written: what `epoch mcp get <name>` shows. Values are safe to print: env and header
+// file it was written (for a plugin's or host's server, the user's `overrides` of its choice too):
+// what `epoch mcp get <name>` shows. Values are safe to print: env and header
 // values, credential-looking arguments, URL credentials and OAuth secrets are redacted.
 import type { Position } from '@epoch-agent/infra';
 import { redact, redactArgs, redactUrl } from '@epoch-agent/infra';
@@ -12,6 +13,11 @@ import type { ConfiguredServer } from './read-servers.js';
 export type ServerFieldSource =
   /** Written in the file, at the key as written (`connectTimeout`, `type`). */
   | ({ readonly kind: 'file'; readonly key: string } & Position)
+  /**
+   * Written in the user's `overrides` of this plugin's or host's server, in the user's mcp.json:
+   * `enabled` and `include_tools` there replace the entry's own, `exclude_tools` adds to it.
+   */
+  | ({ readonly kind: 'override'; readonly file: string; readonly key: string } & Position)
   /** Given in the host's code: there is no file to point into. */
   | { readonly kind: 'host' }
   /** Not written: the documented default. */
@@ -68,33 +74,62 @@ const ROWS: Record<
   exclude_tools: (c) => c.choice.excludeTools.map(({ pattern }) => pattern),
 };
 
-export async function serverFields({ config, origin }: ConfiguredServer): Promise<ServerFields> {
+// The fields an override of a plugin's or host's server may write.
+const CHOICE_FIELDS: ReadonlySet<McpConfigFieldName> = new Set([
+  'enabled',
+  'include_tools',
+  'exclude_tools',
+]);
+
+/** `userFile`: the user's mcp.json, where a plugin's or host's server may be overridden. */
+export async function serverFields(
+  { config, origin }: ConfiguredServer,
+  userFile: string,
+): Promise<ServerFields> {
+  const overrides =
+    origin.source === 'user' ? undefined : await entryPositions(userFile, config.name, 'overrides');
+  const overridden = (field: McpConfigFieldName): ServerFieldSource | undefined => {
+    if (overrides === undefined || !CHOICE_FIELDS.has(field)) return undefined;
+    for (const key of spellings(field)) {
+      const at = overrides.fields.get(key);
+      if (at !== undefined) return { kind: 'override', file: userFile, key, ...at };
+    }
+    return undefined;
+  };
   if (origin.source === 'host') {
-    return { at: undefined, fields: rows(config, () => ({ kind: 'host' })) };
+    return {
+      at: undefined,
+      fields: rows(config, (field) => overridden(field) ?? { kind: 'host' }),
+    };
   }
   // A plugin's file names the server without the plugin's prefix.
   const key =
     origin.source === 'plugin' ? config.name.slice(origin.plugin.length + 2) : config.name;
   const positions = await entryPositions(origin.file, key);
-  const written = (...keys: string[]): ServerFieldSource | undefined => {
-    for (const written of keys) {
-      const at = positions?.fields.get(written);
-      if (at !== undefined) return { kind: 'file', key: written, ...at };
+  const written = (field: McpConfigFieldName): ServerFieldSource | undefined => {
+    for (const key of spellings(field)) {
+      const at = positions?.fields.get(key);
+      if (at !== undefined) return { kind: 'file', key, ...at };
     }
     return undefined;
   };
   return {
     at: positions === undefined ? undefined : { file: origin.file, ...positions.entry },
-    fields: rows(config, (field) => {
-      const spellings = MCP_CONFIG_FIELDS.filter(
-        (f) => f.name === field || aliasOf(f.name) === field,
-      ).flatMap((f) => [f.name, f.camelCase]);
-      return (
-        written(...spellings) ??
-        (field === 'transport' ? { kind: 'inferred' } : { kind: 'default' })
-      );
-    }),
+    fields: rows(
+      config,
+      (field) =>
+        overridden(field) ??
+        written(field) ??
+        (field === 'transport' ? { kind: 'inferred' } : { kind: 'default' }),
+    ),
   };
+}
+
+/** Every way of writing the field: its name, its aliases, and the camelCase of each. */
+function spellings(field: McpConfigFieldName): string[] {
+  return MCP_CONFIG_FIELDS.filter((f) => f.name === field || aliasOf(f.name) === field).flatMap(
+    (f) => [f.name, f.camelCase],
+  );
 }
 
 // The table lists a field before its aliases, the order the loader prefers them in when more than

@@ -137,7 +137,7 @@ describe('serverFields', () => {
     const runtime = await t.build({ connectOnly: [] });
     const server = runtime.server('far');
     if (server === undefined) throw new Error('far is not read');
-    const { at, fields } = await serverFields(server);
+    const { at, fields } = await serverFields(server, runtime.configFile);
     expect(at).toEqual({ file: runtime.configFile, line: 3, column: 5 });
     const byName = Object.fromEntries(fields.map((f) => [f.field, f]));
     expect(Object.keys(byName)).toEqual([
@@ -180,12 +180,46 @@ describe('serverFields', () => {
     const runtime = await t.build({ connectOnly: [] });
     const server = runtime.server('weather__forecast');
     if (server === undefined) throw new Error('not read');
-    const { at, fields } = await serverFields(server);
+    const { at, fields } = await serverFields(server, runtime.configFile);
     expect(at).toMatchObject({ file: pluginFile, line: 3 });
     expect(fields[0]).toMatchObject({
       field: 'transport',
       value: 'http',
       from: { kind: 'file', key: 'type' },
     });
+  });
+
+  it("a plugin server's choice written in the user's overrides points there, as spelled", async () => {
+    await t.home.writePluginConfig('weather', {
+      forecast: { command: 'x', exclude_tools: ['a'] },
+    });
+    await t.home.writeUserConfig(
+      [
+        '{',
+        '  "servers": {},',
+        '  "overrides": {',
+        '    "weather__forecast": { "disabled": true,',
+        '      "excludeTools": ["b"] }',
+        '  }',
+        '}',
+      ].join('\n'),
+    );
+    const runtime = await t.build({ connectOnly: [] });
+    const server = runtime.server('weather__forecast');
+    if (server === undefined) throw new Error('not read');
+    const { fields } = await serverFields(server, runtime.configFile);
+    const byName = Object.fromEntries(fields.map((f) => [f.field, f]));
+    const file = runtime.configFile;
+    expect(byName.enabled).toEqual({
+      field: 'enabled',
+      value: false,
+      from: { kind: 'override', file, key: 'disabled', line: 4, column: 28 },
+    });
+    expect(byName.exclude_tools).toEqual({
+      field: 'exclude_tools',
+      value: ['a', 'b'],
+      from: { kind: 'override', file, key: 'excludeTools', line: 5, column: 7 },
+    });
+    expect(byName.include_tools?.from).toEqual({ kind: 'default' });
   });
 });

@@ -62,7 +62,7 @@ async function viewOf(
   { statuses, entries }: KnownNow,
 ): Promise<ServerView> {
   const { name } = server.config;
-  const { at, fields } = await serverFields(server);
+  const { at, fields } = await serverFields(server, runtime.configFile);
   const group = mcpGroup(name);
   // The runtime keeps exactly this server's McpEpochTools in its `mcp:<server>` group.
   const tools = entries

@@ -8,10 +8,11 @@ import {
   type McpServerStatus,
   type RuntimeServerAdded,
 } from '@epoch-agent/runtime';
-import { fail, type Invocation } from '../command.js';
+import type { Invocation } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { shownError, shownStderr } from '../render/server-text.js';
 import { withRuntime } from '../session.js';
+import { failWrite } from './write-failure.js';
 
 export async function addAndCheck(
   server: AddServerInput,
@@ -27,18 +28,7 @@ export async function addAndCheck(
     );
   } catch (error) {
     if (!isMcpConfigWriteError(error)) throw error;
-    const problems = error.diagnostics.map((d) => ({ path: d.path, message: d.message }));
-    // A problem of the whole file (too deep, a syntax error) has no field path to name.
-    const detail = problems
-      .map(({ path, message }) => `\n  ${path === '' ? '' : `${path}: `}${message}`)
-      .join('');
-    return fail(
-      io,
-      invocation,
-      error.code === 'invalid_name' || error.code === 'too_large' ? EXIT.usage : EXIT.failed,
-      { code: error.code, message: `${error.message}${detail}`, file: error.file, problems },
-      words,
-    );
+    return failWrite(io, invocation, error, words);
   }
   const { status } = result;
   if (invocation.json) {

@@ -1,6 +1,6 @@
 // The exit code of a command about one server: what its state, or the error of a request to it,
 // means for a script. A Record, so a new error code or state without an answer fails to compile.
-import type { McpErrorCode, McpServerState } from '@epoch-agent/runtime';
+import type { McpConfigWriteErrorCode, McpErrorCode, McpServerState } from '@epoch-agent/runtime';
 import { EXIT, type ExitCode } from '../io.js';
 
 const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
@@ -47,4 +47,27 @@ const BY_STATE: Record<McpServerState, ExitCode> = {
 
 export function exitOfState(state: McpServerState): ExitCode {
   return BY_STATE[state];
+}
+
+// An edit of the user's mcp.json that was refused: what was asked (a name, a tool, a size) is
+// wrong, or the file is, in a way only a hand edit or a retry fixes.
+const BY_WRITE_ERROR: Record<McpConfigWriteErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
+  invalid_name: EXIT.usage,
+  too_large: EXIT.usage,
+  unknown_server: EXIT.usage,
+  duplicate_server: EXIT.failed,
+  invalid_server: EXIT.failed,
+  syntax_error: EXIT.failed,
+  invalid_shape: EXIT.failed,
+  invalid_encoding: EXIT.failed,
+  // The file holds what the edit will not guess at (`"enabled": "no"`, a `*` pattern that turns
+  // the tool off): the command line is right, the file needs a hand edit.
+  invalid_value: EXIT.failed,
+  excluded_by_pattern: EXIT.failed,
+  lock_timeout: EXIT.failed,
+  unusable_file: EXIT.failed,
+};
+
+export function exitOfWriteError(code: McpConfigWriteErrorCode): Exclude<ExitCode, typeof EXIT.ok> {
+  return BY_WRITE_ERROR[code];
 }

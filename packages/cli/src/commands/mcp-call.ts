@@ -1,10 +1,11 @@
 // `epoch mcp call <name> <tool>`: runs one tool the way the agent does — through the ToolRegistry's
 // tool, with the turn's AbortSignal — and prints its result. Ctrl-C cancels the call: the server
 // gets notifications/cancelled before epoch closes it. Fixed exit codes: 0 ok, 1 the tool reported
-// an error, 2 usage, 3 needs login, 4 server unreachable, 130 interrupted.
+// an error, 2 usage (a server or tool the user turned off too), 3 needs login, 4 server
+// unreachable, 130 interrupted.
 import { terminalJson } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
-import { isMcpError, type McpEpochTool, type ResolvedTool } from '@epoch-agent/runtime';
+import { isMcpError } from '@epoch-agent/runtime';
 import {
   fail,
   type Invocation,
@@ -20,7 +21,7 @@ import { exitOfError, exitOfState } from './exit-of.js';
 import { findServer } from './server-lookup.js';
 import { statusDetail } from './server-status.js';
 import { toolArgs } from './tool-args.js';
-import { toolsOf } from './tools-of.js';
+import { serverToolName, toolsOf } from './tools-of.js';
 
 const WORDS = 'mcp call';
 
@@ -43,9 +44,22 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       );
     }
     const tools = toolsOf(runtime, server);
-    const found = tools.find(({ name, tool }) => name === wanted || rawName(tool) === wanted);
+    const found = tools.find(
+      ({ name, tool }) => name === wanted || serverToolName(tool) === wanted,
+    );
     if (found === undefined) {
-      const names = tools.map(({ tool }) => rawName(tool)).join(', ') || 'none';
+      const off = runtime.mcp
+        .toolsOffOf(server)
+        .find((tool) => tool.name === wanted || serverToolName(tool) === wanted);
+      if (off !== undefined) {
+        const name = serverToolName(off);
+        return failure(
+          EXIT.usage,
+          'tool_off',
+          `tool "${name}" of MCP server "${server}" is turned off (include_tools / exclude_tools), so the model is not offered it. Turn it on with: epoch mcp enable ${server} --tool ${name}`,
+        );
+      }
+      const names = tools.map(({ tool }) => serverToolName(tool)).join(', ') || 'none';
       throw new UsageError(`MCP server "${server}" has no tool "${wanted}" (its tools: ${names})`);
     }
     const args = toolArgs(
@@ -65,13 +79,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     return failure(
       EXIT.failed,
       'tool_error',
-      `tool "${rawName(found.tool)}" of MCP server "${server}" reported an error${invocation.json ? '' : ' (its output is above)'}.`,
+      `tool "${serverToolName(found.tool)}" of MCP server "${server}" reported an error${invocation.json ? '' : ' (its output is above)'}.`,
     );
   });
-}
-
-/** The tool's name on its server (or list_resources / read_resource). */
-function rawName(tool: ResolvedTool['tool']): string {
-  const { target } = tool as McpEpochTool;
-  return target.kind === 'tool' ? target.name : target.kind;
 }

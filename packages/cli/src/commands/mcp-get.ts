@@ -22,7 +22,7 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     name,
     read.configFile,
   );
-  const { at, fields } = await serverFields(server);
+  const { at, fields } = await serverFields(server, read.configFile);
   const { source } = server.origin;
   if (invocation.json) {
     const json = { name, source, transport: server.config.transport, at, fields };
@@ -43,7 +43,8 @@ function shownValue(value: unknown): string {
   if (value === undefined) return '-';
   // Every number of the table is seconds, and 0 turns what it times off.
   if (typeof value === 'number') return value === 0 ? '0 (off)' : `${value} s`;
-  if (Array.isArray(value)) return value.map((v) => JSON.stringify(v)).join(' ');
+  // An empty list (no args, exclude_tools none) says nothing, as an empty map does.
+  if (Array.isArray(value)) return value.map((v) => JSON.stringify(v)).join(' ') || '-';
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
     if (entries.length === 0) return '-';
@@ -58,6 +59,8 @@ function shownSource(field: string, from: ServerFieldSource): string {
   switch (from.kind) {
     case 'file':
       return `line ${from.line}${from.key === field ? '' : ` (as "${from.key}")`}`;
+    case 'override':
+      return `${from.file}:${from.line} (your "overrides"${from.key === field ? '' : `, as "${from.key}"`}${field === 'exclude_tools' ? ", added to the entry's" : ''})`;
     case 'default':
       return 'default';
     case 'inferred':

@@ -1,13 +1,16 @@
 // `epoch mcp list`: the servers epoch would start — the user's file and installed plugins — as it
-// read them, with every problem it found. It never connects; it answers "did epoch read my file
-// the way I meant it?".
+// read them, with what the files choose about each (disabled, which tools), and every problem it
+// found. It never connects; it answers "did epoch read my file the way I meant it?".
 import { terminalJson } from '@epoch-agent/infra';
+import type { McpServerChoice, McpToolPattern } from '@epoch-agent/runtime';
 import { type ConfiguredServer, readMcpServers } from '@epoch-agent/runtime/config';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
+import { shownLine } from '../render/server-text.js';
 import { renderTable } from '../render/table.js';
 import { printableConfig, target } from '../render/target.js';
+import { cut } from '../render/tools.js';
 
 /** `epoch mcp list`: its table entry (words, options, help) is in table.ts. */
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
@@ -30,9 +33,27 @@ function renderServers(file: string, servers: readonly ConfiguredServer[]): stri
     config.name,
     origin.source,
     config.transport,
+    chosen(config.choice),
     target(config),
   ]);
-  return `MCP servers (your file: ${file}):\n\n${renderTable(['NAME', 'SOURCE', 'TRANSPORT', 'TARGET'], rows)}`;
+  const header = ['NAME', 'SOURCE', 'TRANSPORT', 'CHOICE', 'TARGET'];
+  return `MCP servers (your file: ${file}):\n\n${renderTable(header, rows)}`;
+}
+
+// Longer lists are cut: `epoch mcp get <name>` shows them whole, with their lines.
+const CHOICE_WIDTH = 40;
+
+/**
+ * What the files choose, as written: the lists are patterns, and how many tools they turn off is
+ * known only once the server answers (`epoch mcp status` counts them), so the patterns are shown.
+ */
+function chosen({ enabled, includeTools, excludeTools }: McpServerChoice): string {
+  if (!enabled) return 'disabled';
+  const names = (list: readonly McpToolPattern[]) => list.map(({ pattern }) => pattern).join(', ');
+  const only = includeTools === undefined ? 'all tools' : `only ${names(includeTools)}`;
+  const but = excludeTools.length === 0 ? '' : ` but ${names(excludeTools)}`;
+  // A plugin's file is not the user's: its patterns are shown as a server's text is.
+  return cut(shownLine(`${only}${but}`), CHOICE_WIDTH);
 }
 
 /** A server as JSON: its config with every secret redacted, and where it comes from. */

@@ -5,6 +5,9 @@ import { isMcpConfigWriteError, isRuntimeError } from '@epoch-agent/runtime';
 import { fail, type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { withRuntime } from '../session.js';
+import { failWrite } from './write-failure.js';
+
+const WORDS = 'mcp remove';
 
 /** `epoch mcp remove`: its table entry (words, options, help) is in table.ts. */
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
@@ -17,9 +20,8 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     io.out(`Removed ${name} from ${file}.\n`);
     return EXIT.ok;
   } catch (error) {
-    const known = isRuntimeError(error, 'not_user_server') || isMcpConfigWriteError(error);
-    if (!known) throw error;
-    const exit = isMcpConfigWriteError(error, 'unknown_server') ? EXIT.usage : EXIT.failed;
-    return fail(io, invocation, exit, { code: error.code, message: error.message }, 'mcp remove');
+    if (isMcpConfigWriteError(error)) return failWrite(io, invocation, error, WORDS);
+    if (!isRuntimeError(error, 'not_user_server')) throw error;
+    return fail(io, invocation, EXIT.failed, { code: error.code, message: error.message }, WORDS);
   }
 }

@@ -1,7 +1,7 @@
 // `epoch mcp status`: connects to every server, the way the agent does, and shows how each one is
-// doing and the tools the model gets from it, under the names the ToolRegistry gave them; then
-// closes them all. It answers "does my MCP setup work?", where `epoch mcp list` answers "did epoch
-// read my file the way I meant it?".
+// doing and the tools the model gets from it, under the names the ToolRegistry gave them (and the
+// ones the user turned off, marked); then closes them all. It answers "does my MCP setup work?",
+// where `epoch mcp list` answers "did epoch read my file the way I meant it?".
 import { terminalJson } from '@epoch-agent/infra';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
 import { type Invocation, operands } from '../command.js';
@@ -9,10 +9,10 @@ import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
 import { shownLine } from '../render/server-text.js';
 import { renderTable } from '../render/table.js';
-import { cut, firstLine } from '../render/tools.js';
+import { contextTokens, cut, enableHint, firstLine } from '../render/tools.js';
 import { withRuntime } from '../session.js';
 import { statusDetail } from './server-status.js';
-import { toolsOf } from './tools-of.js';
+import { offeredTools, serverToolName, toolsOf } from './tools-of.js';
 
 // Tool lines are cut to the terminal's width; off a terminal (a pipe, a log) to this one.
 const DEFAULT_WIDTH = 100;
@@ -27,10 +27,16 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     const statuses = runtime.mcp.statuses();
     const diagnostics = runtime.diagnostics();
     if (invocation.json) {
-      const servers = statuses.map((status) => ({
-        ...status,
-        tools: toolsOf(runtime, status.name).map(({ name }) => name),
-      }));
+      const servers = statuses.map((status) => {
+        const off = runtime.mcp.toolsOffOf(status.name);
+        return {
+          ...status,
+          tools: toolsOf(runtime, status.name).map(({ name }) => name),
+          contextTokens: contextTokens(offeredTools(runtime, status.name)),
+          offTools: off.map(({ name }) => name),
+          offContextTokens: contextTokens(off),
+        };
+      });
       io.out(`${terminalJson({ file: runtime.configFile, servers, diagnostics }, 2)}\n`);
     } else if (statuses.length === 0) {
       io.out(`No MCP servers in ${runtime.configFile} or in installed plugins.\n`);
@@ -42,8 +48,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       io.out(renderDiagnostics(diagnostics));
       io.out(`\n${summary(statuses)}\n`);
     }
-    const allConnected = statuses.every(({ state }) => state === 'connected');
-    return allConnected && !hasErrors(diagnostics) ? EXIT.ok : EXIT.failed;
+    return down(statuses).length === 0 && !hasErrors(diagnostics) ? EXIT.ok : EXIT.failed;
   });
 }
 
@@ -54,7 +59,7 @@ function renderStatuses(runtime: Runtime, statuses: readonly McpServerStatus[]):
     status.source,
     status.transport,
     status.state,
-    String(toolsOf(runtime, status.name).length),
+    toolCell(runtime, status),
   ]);
   const [header = '', ...lines] = renderTable(
     ['NAME', 'SOURCE', 'TRANSPORT', 'STATE', 'TOOLS'],
@@ -69,21 +74,42 @@ function renderStatuses(runtime: Runtime, statuses: readonly McpServerStatus[]):
   return `${out.join('\n')}\n`;
 }
 
+/** What the model is offered, and how many the user turned off: `15`, `15, 3 off`; `-` if off. */
+function toolCell(runtime: Runtime, status: McpServerStatus): string {
+  if (status.state === 'disabled') return '-';
+  const offered = String(toolsOf(runtime, status.name).length);
+  return status.toolsOff === 0 ? offered : `${offered}, ${status.toolsOff} off`;
+}
+
 function renderToolNames(runtime: Runtime, server: string, width: number): string {
-  const tools = toolsOf(runtime, server);
-  if (tools.length === 0) return '';
-  const nameWidth = Math.max(...tools.map(({ name }) => name.length));
-  const lines = tools.map(({ name, tool }) => {
-    const head = `  ${name.padEnd(nameWidth)}  `;
+  const tools = toolsOf(runtime, server).map(({ name, tool }) => ({ name, tool, off: false }));
+  const off = runtime.mcp.toolsOffOf(server).map((tool) => ({ name: tool.name, tool, off: true }));
+  const all = [...tools, ...off];
+  if (all.length === 0) return '';
+  const nameWidth = Math.max(...all.map(({ name }) => name.length));
+  const lines = all.map(({ name, tool, off }) => {
+    const head = `  ${name.padEnd(nameWidth)}  ${off ? '(off) ' : ''}`;
     const about = shownLine(firstLine(tool.description) || (tool.title ?? ''));
     return `${head}${cut(about, width - head.length)}`.trimEnd();
   });
-  return `\nTools of ${server} (${tools.length}):\n${lines.join('\n')}\n`;
+  const [example] = off;
+  const hint = example === undefined ? '' : enableHint(server, serverToolName(example.tool));
+  const count = off.length === 0 ? `${tools.length}` : `${tools.length}, ${off.length} off`;
+  return `\nTools of ${server} (${count}):\n${lines.join('\n')}\n${hint}`;
+}
+
+/** The servers that should be connected and are not: one the user turned off is as asked. */
+function down(statuses: readonly McpServerStatus[]): McpServerStatus[] {
+  return statuses.filter(({ state }) => state !== 'connected' && state !== 'disabled');
 }
 
 function summary(statuses: readonly McpServerStatus[]): string {
-  const down = statuses.filter(({ state }) => state !== 'connected');
-  if (down.length === 0) return `All ${statuses.length} MCP server(s) connected.`;
-  const names = down.map(({ name, state }) => `${name} (${state})`).join(', ');
-  return `${statuses.length - down.length} of ${statuses.length} MCP server(s) connected; not connected: ${names}.`;
+  const disabled = statuses.filter(({ state }) => state === 'disabled').map(({ name }) => name);
+  const on = statuses.length - disabled.length;
+  const off = disabled.length === 0 ? '' : `; turned off: ${disabled.join(', ')}`;
+  if (on === 0) return `Every MCP server is turned off: ${disabled.join(', ')}.`;
+  const failing = down(statuses);
+  if (failing.length === 0) return `All ${on} MCP server(s) connected${off}.`;
+  const names = failing.map(({ name, state }) => `${name} (${state})`).join(', ');
+  return `${on - failing.length} of ${on} MCP server(s) connected; not connected: ${names}${off}.`;
 }

@@ -1,17 +1,19 @@
 // `epoch mcp tools [<name>]`: the tools the model is given, by the name it sees (as the
 // ToolRegistry resolved it), with title, the annotations the permission system reads (read-only,
-// destructive, …) and parameters — and what each server's list costs in context, every turn.
+// destructive, …) and parameters — and what each server's list costs in context, every turn; then
+// the tools the user turned off, marked, with what they would add.
 import { terminalJson } from '@epoch-agent/infra';
+import type { EpochTool } from '@epoch-agent/protocol';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
 import { type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
-import { badges, contextTokens, parameters, renderTool } from '../render/tools.js';
+import { badges, contextTokens, enableHint, parameters, renderTool } from '../render/tools.js';
 import { withRuntime } from '../session.js';
 import { exitOfState } from './exit-of.js';
 import { findServer } from './server-lookup.js';
 import { statusDetail } from './server-status.js';
 import { settled } from './settle.js';
-import { offeredTools } from './tools-of.js';
+import { offeredTools, serverToolName } from './tools-of.js';
 
 const DEFAULT_WIDTH = 100;
 
@@ -39,31 +41,58 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       if (only === undefined) io.out(total(runtime, statuses));
     }
     if (only !== undefined) return exitOfState(statuses[0]?.state ?? 'disconnected');
-    return statuses.every(({ state }) => state === 'connected') ? EXIT.ok : EXIT.failed;
+    // A server the user turned off is as asked, not a failure.
+    const working = statuses.every(({ state }) => state === 'connected' || state === 'disabled');
+    return working ? EXIT.ok : EXIT.failed;
   });
 }
 
 function renderServer(runtime: Runtime, status: McpServerStatus, width: number): string {
   const head = `${status.name} (${status.source}, ${status.transport})`;
-  const tools = offeredTools(runtime, status.name);
   if (status.state !== 'connected') {
     return `${head}: ${status.state}\n${statusDetail(status).join('\n')}\n\n`;
   }
-  const cost = contextTokens(tools).toLocaleString('en-US');
-  const lines = tools.flatMap((tool) => renderTool(tool, width));
-  return `${head}: ${tools.length} tool(s), about ${cost} tokens of context per request\n${lines.join('\n')}\n\n`;
+  const tools = offeredTools(runtime, status.name);
+  const off = runtime.mcp.toolsOffOf(status.name);
+  // Listed after the offered ones, so a person sees what they could turn back on.
+  const lines = [
+    ...tools.flatMap((tool) => renderTool(tool, width, false)),
+    ...off.flatMap((tool) => renderTool(tool, width, true)),
+  ];
+  const [example] = off;
+  const hint = example === undefined ? '' : enableHint(status.name, serverToolName(example));
+  return `${head}: ${tools.length} tool(s), ${cost(tools, off)}\n${lines.join('\n')}\n${hint}\n`;
 }
 
 function total(runtime: Runtime, statuses: readonly McpServerStatus[]): string {
-  const tools = statuses.flatMap(({ name }) => offeredTools(runtime, name));
   if (statuses.length === 0)
     return `No MCP servers in ${runtime.configFile} or in installed plugins.\n`;
-  return `In all: ${tools.length} tool(s) from ${statuses.length} server(s), about ${contextTokens(tools).toLocaleString('en-US')} tokens of context per request.\n`;
+  const tools = statuses.flatMap(({ name }) => offeredTools(runtime, name));
+  const off = statuses.flatMap(({ name }) => runtime.mcp.toolsOffOf(name));
+  return `In all: ${tools.length} tool(s) from ${statuses.length} server(s), ${cost(tools, off)}.\n`;
+}
+
+/** What the offered tools cost every request, and what the ones turned off would add. */
+function cost(tools: readonly EpochTool[], off: readonly EpochTool[]): string {
+  const tokens = (list: readonly EpochTool[]) => contextTokens(list).toLocaleString('en-US');
+  const more = off.length === 0 ? '' : `; ${off.length} tool(s) off would add about ${tokens(off)}`;
+  return `about ${tokens(tools)} tokens of context per request${more}`;
 }
 
 function shownServer(runtime: Runtime, status: McpServerStatus): unknown {
   const offered = offeredTools(runtime, status.name);
-  const tools = offered.map((tool) => ({
+  const off = runtime.mcp.toolsOffOf(status.name);
+  return {
+    ...status,
+    contextTokens: contextTokens(offered),
+    tools: offered.map(shownTool),
+    offContextTokens: contextTokens(off),
+    offTools: off.map(shownTool),
+  };
+}
+
+function shownTool(tool: EpochTool): unknown {
+  return {
     name: tool.name,
     ...(tool.title === undefined ? {} : { title: tool.title }),
     description: tool.description,
@@ -71,10 +100,5 @@ function shownServer(runtime: Runtime, status: McpServerStatus): unknown {
     badges: badges(tool),
     parameters: parameters(tool),
     inputSchema: tool.inputSchema,
-  }));
-  return {
-    ...status,
-    contextTokens: contextTokens(offered),
-    tools,
   };
 }

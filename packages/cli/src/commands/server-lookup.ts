@@ -15,11 +15,16 @@ export function findServer(
   if (found !== undefined) return found;
   const known = servers.map(({ config }) => config.name);
   const defined = known.length === 0 ? 'there are none' : `the servers are: ${known.join(', ')}`;
+  throw new UsageError(
+    `there is no MCP server "${name}" in ${configFile} or in installed plugins (${defined})${problemsFound(diagnostics)}`,
+  );
+}
+
+/** The files' errors, for a message about a server that is not there: `; problems found: …`. */
+export function problemsFound(diagnostics: readonly RuntimeDiagnostic[]): string {
   const problems = diagnostics
     .filter(({ severity }) => severity === 'error')
     .map((d) => `\n  ${formatDiagnostic(d)}`)
     .join('');
-  throw new UsageError(
-    `there is no MCP server "${name}" in ${configFile} or in installed plugins (${defined})${problems === '' ? '' : `; problems found:${problems}`}`,
-  );
+  return problems === '' ? '' : `; problems found:${problems}`;
 }

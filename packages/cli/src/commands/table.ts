@@ -4,6 +4,27 @@
 // `epoch mcp list` do not load what `epoch web` or `epoch mcp call` need.
 import type { Command } from '../command.js';
 
+// enable and disable are one edit in two directions: the same options and rules.
+const CHOICE_OPTIONS: Command['options'] = {
+  tool: {
+    type: 'string',
+    multiple: true,
+    value: 'TOOL',
+    help: 'one tool, by its name on the server (as "epoch mcp tools" lists it); repeat for more',
+  },
+  json: { type: 'boolean', help: 'print { file, line, changes, changed } as JSON' },
+};
+const CHOICE_DETAILS = `Edits your mcp.json as text: "enabled" of the server's entry, or its "exclude_tools" and
+"include_tools" lists; every other byte stays, and disable then enable gives back the file as it was.
+A plugin's server (<plugin>__<server>) is turned off under "overrides" in your file; the plugin's own
+file is never touched. Nothing is started to make the edit. A tool turned off by a pattern of
+"exclude_tools" ("write_*") is turned on by editing that pattern by hand.
+
+Examples:
+  epoch mcp disable github
+  epoch mcp disable github --tool delete_repo --tool fork_repo
+  epoch mcp enable weather__forecast`;
+
 export const COMMANDS: readonly Command[] = [
   {
     words: 'mcp list',
@@ -86,6 +107,24 @@ nothing is written. The entry is inserted as text; every other byte of the file 
     options: {},
     readsConfig: true,
     load: async () => (await import('./mcp-remove.js')).run,
+  },
+  {
+    words: 'mcp disable',
+    synopsis: '<name> [--tool TOOL]... [--json]',
+    summary: 'turn a server off (never started), or some of its tools (not offered to the model)',
+    details: CHOICE_DETAILS,
+    options: CHOICE_OPTIONS,
+    readsConfig: true,
+    load: async () => (await import('./mcp-choice.js')).choose(false),
+  },
+  {
+    words: 'mcp enable',
+    synopsis: '<name> [--tool TOOL]... [--json]',
+    summary: 'turn a server, or some of its tools, back on',
+    details: CHOICE_DETAILS,
+    options: CHOICE_OPTIONS,
+    readsConfig: true,
+    load: async () => (await import('./mcp-choice.js')).choose(true),
   },
   {
     words: 'mcp status',

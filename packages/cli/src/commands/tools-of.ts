@@ -1,7 +1,7 @@
 // One server's tools as the ToolRegistry offers them: in its `mcp:<server>` group, each under the
 // name the registry resolved (a collision with another group's tool renames one of them).
 import type { EpochTool } from '@epoch-agent/protocol';
-import { mcpGroup, type ResolvedTool, type Runtime } from '@epoch-agent/runtime';
+import { type McpEpochTool, mcpGroup, type ResolvedTool, type Runtime } from '@epoch-agent/runtime';
 
 export function toolsOf(runtime: Runtime, server: string): ResolvedTool[] {
   const group = mcpGroup(server);
@@ -11,4 +11,10 @@ export function toolsOf(runtime: Runtime, server: string): ResolvedTool[] {
 /** The tools as the model receives them: under their resolved names. */
 export function offeredTools(runtime: Runtime, server: string): EpochTool[] {
   return toolsOf(runtime, server).map(({ tool, name }) => ({ ...tool, name }));
+}
+
+/** The tool's name on its server (or list_resources / read_resource): what `--tool` takes. */
+export function serverToolName(tool: EpochTool): string {
+  const { target } = tool as McpEpochTool;
+  return target.kind === 'tool' ? target.name : target.kind;
 }

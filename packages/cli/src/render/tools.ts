@@ -65,13 +65,15 @@ function typeOf(property: { type?: unknown; enum?: unknown } | undefined): strin
 }
 
 /**
- * The tool as lines: name, title and badges; its description's first line; one per parameter.
- * Everything in them but the badges is the server's text, shown by shownLine.
+ * The tool as lines: name, title, `(off)` for one the user turned off, and badges; its
+ * description's first line; one per parameter. Everything in them but the marks is the server's
+ * text, shown by shownLine.
  */
-export function renderTool(tool: EpochTool, width: number): string[] {
+export function renderTool(tool: EpochTool, width: number, off: boolean): string[] {
   const title = tool.title === undefined || tool.title === tool.name ? '' : `  ${tool.title}`;
   const marks = badges(tool).map((badge) => `[${badge}]`);
-  const head = [`  ${shownLine(`${tool.name}${title}`)}`, ...marks].join('  ');
+  const name = `  ${shownLine(`${tool.name}${title}`)}${off ? ' (off)' : ''}`;
+  const head = [name, ...marks].join('  ');
   const about = firstLine(tool.description);
   const lines = [head];
   if (about !== '') lines.push(cut(`      ${shownLine(about)}`, width));
@@ -92,4 +94,12 @@ export function cut(text: string, room: number): string {
   const chars = [...text];
   if (chars.length <= room) return text;
   return room <= 1 ? '' : `${chars.slice(0, room - 1).join('')}…`;
+}
+
+/**
+ * How to offer the model a tool the user turned off again, one of them the example: `--tool`
+ * takes the tool's own name on its server, not the prefixed one listed.
+ */
+export function enableHint(server: string, example: string): string {
+  return `Turn a tool marked (off) back on with: epoch mcp enable ${server} --tool ${shownLine(example)}\n`;
 }
