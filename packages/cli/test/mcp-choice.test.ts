@@ -265,8 +265,8 @@ describe('a disabled server and off tools in the other commands', () => {
   it('list shows the choice as the file writes it, and --json the config choice', async () => {
     const list = await run('mcp', 'list');
     expect(list.code).toBe(0);
-    expect(list.out).toMatch(/^NAME\s+SOURCE\s+TRANSPORT\s+CHOICE\s+TARGET$/m);
-    expect(list.out).toMatch(/^off\s+user\s+stdio\s+disabled\s+\S/m);
+    expect(list.out).toMatch(/^NAME\s+SOURCE\s+TRANSPORT\s+CHOICE\s+TOOLS\s+TARGET$/m);
+    expect(list.out).toMatch(/^off\s+user\s+stdio\s+disabled\s+-\s+\S/m);
     expect(list.out).toMatch(/^on\s+user\s+stdio\s+all tools but delete_file\s+\S/m);
     const json = await run('mcp', 'list', '--json');
     const { servers } = JSON.parse(json.out) as {
@@ -276,6 +276,18 @@ describe('a disabled server and off tools in the other commands', () => {
       ['off', false],
       ['on', true],
     ]);
+  });
+
+  it('list counts the tools of the last connection under the choice now, without connecting', async () => {
+    expect((await run('mcp', 'list')).out).toMatch(
+      /^on\s+user\s+stdio\s+all tools but delete_file\s+-\s/m,
+    );
+    // `tools` connects the way the agent does, and so leaves the list it got in the schema cache.
+    expect((await run('mcp', 'tools', 'on')).code).toBe(0);
+    const list = await run('mcp', 'list');
+    expect(list.out).toMatch(/^on\s+user\s+stdio\s+all tools but delete_file\s+2, 1 off\s/m);
+    expect(list.out).toMatch(/^off\s+user\s+stdio\s+disabled\s+-\s/m);
+    expect(list.out).toContain('TOOLS: of the list each server gave when it last connected');
   });
 
   it('status: disabled and not started, the other with "N, M off", its off tool marked; exit 0', async () => {

@@ -133,7 +133,7 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     // list: every server, SOURCE, targets; never a secret.
     const list = await run('mcp', 'list');
     expect(list.code).toBe(0);
-    expect(list.out).toMatch(/^NAME\s+SOURCE\s+TRANSPORT\s+CHOICE\s+TARGET$/m);
+    expect(list.out).toMatch(/^NAME\s+SOURCE\s+TRANSPORT\s+CHOICE\s+TOOLS\s+TARGET$/m);
     for (const name of ['mine', 'ref-stdio', 'ref-sse', 'ref-http', 'fixture']) {
       expect(list.out).toMatch(new RegExp(`^${name}\\s+user\\s+`, 'm'));
     }

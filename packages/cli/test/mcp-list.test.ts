@@ -41,14 +41,16 @@ describe('epoch mcp list', () => {
     const file = await configFile(mixed);
     const { code, out } = await run(['mcp', 'list', '--config', file]);
     expect(code).toBe(1);
-    expect(out).toMatch(/^NAME\s+SOURCE\s+TRANSPORT\s+CHOICE\s+TARGET$/m);
+    expect(out).toMatch(/^NAME\s+SOURCE\s+TRANSPORT\s+CHOICE\s+TOOLS\s+TARGET$/m);
     expect(out).toMatch(
-      /^fs\s+user\s+stdio\s+all tools\s+npx -y server-fs --api-key=<redacted> --token <redacted>$/m,
+      /^fs\s+user\s+stdio\s+all tools\s+-\s+npx -y server-fs --api-key=<redacted> --token <redacted>$/m,
     );
     expect(out).toMatch(
-      /^events\s+user\s+sse\s+all tools\s+https:\/\/user:\*\*\*@sse\.example\.com\/sse\?token=\*\*\*$/m,
+      /^events\s+user\s+sse\s+all tools\s+-\s+https:\/\/user:\*\*\*@sse\.example\.com\/sse\?token=\*\*\*$/m,
     );
-    expect(out).toMatch(/^remote\s+user\s+http\s+all tools\s+https:\/\/mcp\.example\.com\/mcp$/m);
+    expect(out).toMatch(
+      /^remote\s+user\s+http\s+all tools\s+-\s+https:\/\/mcp\.example\.com\/mcp$/m,
+    );
     expect(out).not.toMatch(/^broken/m);
     expect(out).toContain(`${file}:7:`);
     expect(out).toContain('servers.broken.timeout');
@@ -80,7 +82,7 @@ describe('epoch mcp list', () => {
     );
     const { out } = await run(['mcp', 'list', '--config', file]);
     expect(out).toMatch(
-      /^fs\s+user\s+stdio\s+all tools\s+npx -y server-fs '\/home\/me\/My Documents' 'it'\\''s' ''$/m,
+      /^fs\s+user\s+stdio\s+all tools\s+-\s+npx -y server-fs '\/home\/me\/My Documents' 'it'\\''s' ''$/m,
     );
   });
 

@@ -1,16 +1,22 @@
 // `epoch mcp list`: the servers epoch would start — the user's file and installed plugins — as it
-// read them, with what the files choose about each (disabled, which tools), and every problem it
-// found. It never connects; it answers "did epoch read my file the way I meant it?".
+// read them, with what the files choose about each (disabled, which tools) and how many tools that
+// leaves of the list each server gave at its last connection, and every problem it found. It never
+// connects; it answers "did epoch read my file the way I meant it?".
 import { terminalJson } from '@epoch-agent/infra';
 import type { McpServerChoice, McpToolPattern } from '@epoch-agent/runtime';
-import { type ConfiguredServer, readMcpServers } from '@epoch-agent/runtime/config';
+import {
+  type ConfiguredServer,
+  lastToolCounts,
+  readMcpServers,
+  type ToolCounts,
+} from '@epoch-agent/runtime/config';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
 import { shownLine } from '../render/server-text.js';
 import { renderTable } from '../render/table.js';
 import { printableConfig, target } from '../render/target.js';
-import { cut } from '../render/tools.js';
+import { cut, toolCount } from '../render/tools.js';
 
 /** `epoch mcp list`: its table entry (words, options, help) is in table.ts. */
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
@@ -21,23 +27,35 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     const servers = read.servers.map(shown);
     io.out(`${terminalJson({ file: read.configFile, servers, diagnostics }, 2)}\n`);
   } else {
-    io.out(renderServers(read.configFile, read.servers));
+    io.out(renderServers(read.configFile, read.servers, await lastToolCounts(read.servers)));
     io.out(renderDiagnostics(diagnostics));
   }
   return hasErrors(diagnostics) ? EXIT.failed : EXIT.ok;
 }
 
-function renderServers(file: string, servers: readonly ConfiguredServer[]): string {
+function renderServers(
+  file: string,
+  servers: readonly ConfiguredServer[],
+  counts: readonly (ToolCounts | undefined)[],
+): string {
   if (servers.length === 0) return `No MCP servers in ${file} or in installed plugins.\n`;
-  const rows = servers.map(({ config, origin }) => [
-    config.name,
-    origin.source,
-    config.transport,
-    chosen(config.choice),
-    target(config),
-  ]);
-  const header = ['NAME', 'SOURCE', 'TRANSPORT', 'CHOICE', 'TARGET'];
-  return `MCP servers (your file: ${file}):\n\n${renderTable(header, rows)}`;
+  const rows = servers.map(({ config, origin }, index) => {
+    const count = counts[index];
+    return [
+      config.name,
+      origin.source,
+      config.transport,
+      chosen(config.choice),
+      count === undefined ? '-' : toolCount(count.offered, count.off),
+      target(config),
+    ];
+  });
+  const header = ['NAME', 'SOURCE', 'TRANSPORT', 'CHOICE', 'TOOLS', 'TARGET'];
+  // Counted from the cached lists, so they say when they are from: "-" is a server not seen yet.
+  const note = counts.some((count) => count !== undefined)
+    ? '\nTOOLS: of the list each server gave when it last connected ("-": not yet, or turned off).\n'
+    : '';
+  return `MCP servers (your file: ${file}):\n\n${renderTable(header, rows)}${note}`;
 }
 
 // Longer lists are cut: `epoch mcp get <name>` shows them whole, with their lines.

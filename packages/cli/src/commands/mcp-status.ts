@@ -9,7 +9,7 @@ import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
 import { shownLine } from '../render/server-text.js';
 import { renderTable } from '../render/table.js';
-import { contextTokens, cut, enableHint, firstLine } from '../render/tools.js';
+import { contextTokens, cut, enableHint, firstLine, toolCount } from '../render/tools.js';
 import { withRuntime } from '../session.js';
 import { statusDetail } from './server-status.js';
 import { offeredTools, serverToolName, toolsOf } from './tools-of.js';
@@ -77,8 +77,7 @@ function renderStatuses(runtime: Runtime, statuses: readonly McpServerStatus[]):
 /** What the model is offered, and how many the user turned off: `15`, `15, 3 off`; `-` if off. */
 function toolCell(runtime: Runtime, status: McpServerStatus): string {
   if (status.state === 'disabled') return '-';
-  const offered = String(toolsOf(runtime, status.name).length);
-  return status.toolsOff === 0 ? offered : `${offered}, ${status.toolsOff} off`;
+  return toolCount(toolsOf(runtime, status.name).length, status.toolsOff);
 }
 
 function renderToolNames(runtime: Runtime, server: string, width: number): string {
@@ -94,8 +93,7 @@ function renderToolNames(runtime: Runtime, server: string, width: number): strin
   });
   const [example] = off;
   const hint = example === undefined ? '' : enableHint(server, serverToolName(example.tool));
-  const count = off.length === 0 ? `${tools.length}` : `${tools.length}, ${off.length} off`;
-  return `\nTools of ${server} (${count}):\n${lines.join('\n')}\n${hint}`;
+  return `\nTools of ${server} (${toolCount(tools.length, off.length)}):\n${lines.join('\n')}\n${hint}`;
 }
 
 /** The servers that should be connected and are not: one the user turned off is as asked. */

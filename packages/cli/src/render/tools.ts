@@ -85,6 +85,11 @@ export function renderTool(tool: EpochTool, width: number, off: boolean): string
 }
 
 /** The first line of a description, trimmed: what a one-line listing shows of it. */
+/** A server's tools as status and list count them: `15`, or `15, 3 off` when the user turned some off. */
+export function toolCount(offered: number, off: number): string {
+  return off === 0 ? `${offered}` : `${offered}, ${off} off`;
+}
+
 export function firstLine(description: string): string {
   return description.trim().split('\n')[0]?.trim() ?? '';
 }

@@ -24,10 +24,12 @@ export {
 } from './schema.js';
 export { suggest } from './suggest.js';
 export {
+  choiceCounts,
   EVERY_TOOL,
   matchesToolPattern,
   offersTool,
   sameChoice,
   serverToolName,
+  serverToolNames,
   unmatchedPatterns,
 } from './tool-choice.js';

@@ -1,7 +1,7 @@
 // Which of a server's tools the model is offered, by the user's `include_tools` / `exclude_tools`:
 // names as the server gives them, `*` matching any run of characters, exclude winning. The registry
 // filters with it, and the runtime warns with it about a name no tool of the server has.
-import type { McpEpochTool } from '../tools.js';
+import type { McpEpochTool, McpToolTarget } from '../tools.js';
 import type { McpServerChoice, McpToolPattern } from '../types.js';
 
 /** An entry without `enabled`, `include_tools` or `exclude_tools`: running, every tool offered. */
@@ -10,6 +10,33 @@ export const EVERY_TOOL: McpServerChoice = { enabled: true, excludeTools: [] };
 /** The name a tool has on its server, the one the patterns are written against. */
 export function serverToolName(tool: McpEpochTool): string {
   return tool.target.kind === 'tool' ? tool.target.name : tool.target.kind;
+}
+
+// A Record, so a new kind of tool of a server's own cannot be left out of the names below.
+const RESOURCE_TOOLS: Record<Exclude<McpToolTarget['kind'], 'tool'>, true> = {
+  list_resources: true,
+  read_resource: true,
+};
+
+/**
+ * The names the patterns are matched against, for a server that lists these tools: theirs, then
+ * the resource pair's when it declares resources (as the registry's tools are built).
+ */
+export function serverToolNames(schema: {
+  readonly tools: readonly { readonly name: string }[];
+  readonly resources: boolean;
+}): string[] {
+  const pair = schema.resources ? Object.keys(RESOURCE_TOOLS) : [];
+  return [...schema.tools.map(({ name }) => name), ...pair];
+}
+
+/** How many of those names the choice offers, and how many it turns off. */
+export function choiceCounts(
+  choice: McpServerChoice,
+  names: readonly string[],
+): { readonly offered: number; readonly off: number } {
+  const offered = names.filter((name) => offersTool(choice, name)).length;
+  return { offered, off: names.length - offered };
 }
 
 /** Whether the choice offers the server's tool of that name (its server being enabled). */
