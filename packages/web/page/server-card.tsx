@@ -218,7 +218,9 @@ export function ServerCard({ server, api }: Props) {
                 <td class="from">
                   {field.from.kind === 'file'
                     ? `written as "${field.from.key}", line ${field.from.line}`
-                    : field.from.kind}
+                    : field.from.kind === 'override'
+                      ? `your "overrides", line ${field.from.line}`
+                      : field.from.kind}
                 </td>
               </tr>
             ))}
