@@ -34,7 +34,7 @@ export {
   TokenStore,
   type TokenStoreOptions,
 } from './oauth/token-store.js';
-export { BINARY_TOKENS, type ToolOutputCap } from './output-cap.js';
+export type { ToolOutputCap } from './output-cap.js';
 export {
   McpRegistry,
   type McpRegistryOptions,
@@ -52,11 +52,7 @@ export {
   type ToolNameOptions,
 } from './tool-names.js';
 export { type ToolCallResult, toolCallResultSchema } from './tool-result.js';
-export {
-  defaultToolResultsDir,
-  TOOL_RESULTS_MAX_AGE_MS,
-  TOOL_RESULTS_MAX_BYTES,
-} from './tool-result-files.js';
+export { defaultToolResultsDir } from './tool-result-files.js';
 export {
   type McpEpochTool,
   type McpToolBackend,

@@ -62,7 +62,7 @@ export async function capToolResult(
   const saved = await saveWhole(result, cap, about);
   const note = [
     `[Cut to fit: this result is about ${count(total)} tokens, more than the ${count(maxTokens)} one result of MCP server "${about.server}" may take (its max_output_tokens).`,
-    `About ${count(total - used)} tokens are left out: ${blocks(result.content.length - whole, result.content.length)} cut or left out.`,
+    `About ${count(total - used)} tokens are left out${blocks(result.content.length - whole, result.content.length)}.`,
     ...(structuredContent !== undefined && !keepStructured
       ? [
           `Its structured content (about ${count(structuredTokens)} tokens) is over that limit alone, so it is left out too.`,
@@ -151,9 +151,10 @@ function redactStrings(value: unknown, redact: Redactor): unknown {
   return value;
 }
 
-/** "1 of its 1 content block is", "3 of its 5 content blocks are". */
+/** ": 1 of its 1 content block is cut or left out", ": 3 of its 5 content blocks are …"; or nothing. */
 function blocks(notWhole: number, all: number): string {
-  return `${notWhole} of its ${all} content block${all === 1 ? '' : 's'} ${notWhole === 1 ? 'is' : 'are'}`;
+  if (notWhole === 0) return '';
+  return `: ${notWhole} of its ${all} content block${all === 1 ? '' : 's'} ${notWhole === 1 ? 'is' : 'are'} cut or left out`;
 }
 
 function count(tokens: number): string {

@@ -30,8 +30,8 @@ export async function saveToolResult(
   dir: string,
   name: SavedResultName,
   data: string,
-  now: number = Date.now(),
 ): Promise<string> {
+  const now = Date.now();
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
   const file = join(
     dir,

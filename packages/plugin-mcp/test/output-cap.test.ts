@@ -17,13 +17,13 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { estimateTokens, REDACTED } from '@epoch-agent/infra';
+import { estimateTokens, REDACTED, secretRedactor } from '@epoch-agent/infra';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
-import { BINARY_TOKENS } from '../src/output-cap.js';
+import { BINARY_TOKENS, capToolResult } from '../src/output-cap.js';
 import { McpRegistry, type McpRegistryOptions } from '../src/registry.js';
-import { TOOL_RESULTS_MAX_AGE_MS } from '../src/tool-result-files.js';
+import { TOOL_RESULTS_MAX_AGE_MS, TOOL_RESULTS_MAX_BYTES } from '../src/tool-result-files.js';
 import type { McpEpochTool } from '../src/tools.js';
 import type { StdioServerConfig } from '../src/types.js';
 
@@ -236,6 +236,24 @@ describe('a results directory that cannot be written', () => {
     await cutWithout(/\((ENOTDIR|EEXIST)\)/);
   });
 
+  it('a full disk: the file is not written, no half-written file is left, the result is still cut', async (ctx) => {
+    await mkdir(resultsDir(), { mode: 0o700 });
+    // A 64 kB filesystem where the results go; only where this process may mount one.
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', resultsDir()], {
+        stdio: 'ignore',
+      });
+    } catch {
+      ctx.skip();
+    }
+    try {
+      await cutWithout(/\(ENOSPC\)/);
+      expect(await readdir(resultsDir())).toEqual([]);
+    } finally {
+      execFileSync('umount', [resultsDir()]);
+    }
+  });
+
   it.skipIf(process.getuid?.() === 0)('a read-only directory', async () => {
     await mkdir(resultsDir(), { mode: 0o500 });
     await cutWithout(/\(EACCES\)/);
@@ -258,8 +276,9 @@ describe('pruning when a result is saved', () => {
     await mkdir(resultsDir(), { recursive: true, mode: 0o700 });
     await aged('old.txt', 10, TOOL_RESULTS_MAX_AGE_MS + HOUR);
     await aged('week.txt', 10, TOOL_RESULTS_MAX_AGE_MS - HOUR);
-    await aged('newer.txt', 60 * 1024 * 1024, 1 * HOUR);
-    await aged('older.txt', 60 * 1024 * 1024, 2 * HOUR);
+    // Each 60% of the budget: the newer one stays beside the new result, the older one goes.
+    await aged('newer.txt', TOOL_RESULTS_MAX_BYTES * 0.6, 1 * HOUR);
+    await aged('older.txt', TOOL_RESULTS_MAX_BYTES * 0.6, 2 * HOUR);
     execFileSync('mkfifo', [join(resultsDir(), 'a-fifo')]);
 
     const registry = await connect([config('big')]);
@@ -268,5 +287,39 @@ describe('pruning when a result is saved', () => {
     expect((await readdir(resultsDir())).sort()).toEqual(
       ['a-fifo', 'newer.txt', saved.slice(resultsDir().length + 1), 'week.txt'].sort(),
     );
+  });
+});
+
+describe('capToolResult on its own', () => {
+  const cap = (maxTokens: number) => ({
+    maxTokens: () => maxTokens,
+    dir: resultsDir(),
+    redact: secretRedactor(),
+  });
+  const about = { server: 's', tool: 't' };
+
+  it('structured content alone over the cap: the text stays whole and the note names only it', async () => {
+    const result: ToolResult = {
+      content: [{ type: 'text', text: 'see the rows' }],
+      structuredContent: { rows: 'r'.repeat(8_000) },
+    };
+    const cut = await capToolResult(result, cap(1_000), about);
+    expect(cut.content[0]).toBe(result.content[0]);
+    expect(cut.structuredContent).toBeUndefined();
+    expect(note(cut)).toMatch(
+      /tokens are left out\. Its structured content \(about 2,003 tokens\)/,
+    );
+  });
+
+  it('a text resource is cut inside, keeping its uri; half a surrogate pair is never left at the end', async () => {
+    const resource: ToolResult = {
+      content: [{ type: 'resource', resource: { uri: 'doc://a', text: 'x'.repeat(10_000) } }],
+    };
+    const [kept] = (await capToolResult(resource, cap(100), about)).content;
+    expect(kept).toEqual({ type: 'resource', resource: { uri: 'doc://a', text: 'x'.repeat(392) } });
+
+    const emoji: ToolResult = { content: [{ type: 'text', text: `abc${'😀'.repeat(100)}` }] };
+    const [text] = texts(await capToolResult(emoji, cap(10), about));
+    expect(text).toBe(`abc${'😀'.repeat(18)}`);
   });
 });
