@@ -48,7 +48,7 @@ function safe(part: string): string {
   return part.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40);
 }
 
-/** Newest first, every file but `keep` that is too old, or would take the total past the budget, is removed. */
+/** Newest first: every file but `keep` that is too old, or would pass the size budget, goes. */
 async function prune(dir: string, keep: string, now: number): Promise<void> {
   const files: { readonly path: string; readonly size: number; readonly mtime: number }[] = [];
   for (const entry of await readdir(dir).catch(() => [])) {
