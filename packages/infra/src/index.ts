@@ -36,6 +36,7 @@ export {
   urlSecrets,
 } from './secrets.js';
 export { type AtomicWriteOptions, writeFileAtomic } from './secure-file.js';
+export { CHARS_PER_TOKEN, estimateTokens } from './tokens.js';
 export {
   bounded,
   MAX_VISIBLE_CHARS,

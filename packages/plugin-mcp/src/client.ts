@@ -83,6 +83,14 @@ export class McpClient implements McpToolBackend {
     return this.config.name;
   }
 
+  /**
+   * This server's redaction policy: its config's secrets and every one learned since (a login's
+   * tokens), for text about the server that is kept (a saved tool result).
+   */
+  get redactor(): Scrubber {
+    return this.#scrub;
+  }
+
   get state(): McpConnectionState {
     if (this.#starting) return CONNECTING;
     return this.#connection?.state ?? DISCONNECTED;

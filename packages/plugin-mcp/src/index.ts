@@ -34,6 +34,7 @@ export {
   TokenStore,
   type TokenStoreOptions,
 } from './oauth/token-store.js';
+export type { ToolOutputCap } from './output-cap.js';
 export {
   McpRegistry,
   type McpRegistryOptions,
@@ -51,6 +52,7 @@ export {
   type ToolNameOptions,
 } from './tool-names.js';
 export { type ToolCallResult, toolCallResultSchema } from './tool-result.js';
+export { defaultToolResultsDir } from './tool-result-files.js';
 export {
   type McpEpochTool,
   type McpToolBackend,

@@ -12,6 +12,7 @@ import { type Logger, silentLogger } from '@epoch-agent/infra';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { McpSchemaCache, type McpServerSchema } from './cache.js';
 import { loadConnectionModule, McpClient } from './client.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_LIMIT } from './config/output-tokens.js';
 import { offersTool, serverToolName } from './config/tool-choice.js';
 import type { McpConnectionState } from './connection-state.js';
 import { McpError } from './errors.js';
@@ -20,6 +21,7 @@ import { messageOf } from './request-options.js';
 import { DISABLED, serverStatus, type ToolCounts } from './status.js';
 import { diffTools, isEmptyDiff, type McpToolsDiff } from './tool-diff.js';
 import { MAX_TOOL_NAME_LENGTH } from './tool-names.js';
+import { defaultToolResultsDir } from './tool-result-files.js';
 import { type McpEpochTool, toEpochTools } from './tools.js';
 import { createTransport, type McpTransportFactory } from './transport/create.js';
 import type { ReapOptions } from './transport/reap.js';
@@ -48,6 +50,12 @@ export interface McpRegistryOptions {
    * — what a diagnostic that must see real connections (`epoch mcp status`) wants.
    */
   readonly schemaCache?: McpSchemaCache | null;
+  /**
+   * The most tokens one tool result may put into the model's context, for a server whose entry
+   * sets no `max_output_tokens`. Default 25,000. A longer result is cut, and kept whole under
+   * `$EPOCH_HOME/tool-results`.
+   */
+  readonly maxOutputTokens?: number;
 }
 
 /** Called with a server's new status whenever its state changes. */
@@ -112,6 +120,9 @@ export class McpRegistry {
   readonly #reconnectDelaysMs: readonly number[] | undefined;
   readonly #reap: ReapOptions | undefined;
   readonly #cache: McpSchemaCache | undefined;
+  readonly #maxOutputTokens: number;
+  /** Read when the registry is made, like the schema cache's: EPOCH_HOME then. */
+  readonly #toolResultsDir = defaultToolResultsDir();
   readonly #entries = new Map<string, Entry>();
   readonly #statusListeners: Listeners<McpServerStatus>;
   readonly #toolsListeners: Listeners<McpToolsChangedEvent>;
@@ -123,6 +134,17 @@ export class McpRegistry {
     this.#createTransport = options.createTransport ?? createTransport;
     this.#reconnectDelaysMs = options.reconnectDelaysMs;
     this.#reap = options.reap;
+    const maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+    if (
+      !Number.isSafeInteger(maxOutputTokens) ||
+      maxOutputTokens < 1 ||
+      maxOutputTokens > MAX_OUTPUT_TOKENS_LIMIT
+    ) {
+      throw new RangeError(
+        `maxOutputTokens must be an integer from 1 to ${MAX_OUTPUT_TOKENS_LIMIT}, got ${maxOutputTokens}`,
+      );
+    }
+    this.#maxOutputTokens = maxOutputTokens;
     this.#cache =
       options.schemaCache === null
         ? undefined
@@ -197,7 +219,7 @@ export class McpRegistry {
         this.#announce(entry, before, offeredBy(entry), 'choice');
       }
     } else if (client !== undefined && offer !== undefined) {
-      entry.offer = this.#offer(entry.config, client, offer.schema);
+      entry.offer = this.#offer(entry, client, offer.schema);
       const after = this.#counts(entry);
       if (after.offered !== counts.offered || after.off !== counts.off) {
         this.#statusListeners.emit(this.#status(entry));
@@ -205,6 +227,18 @@ export class McpRegistry {
       this.#announce(entry, before, offeredBy(entry), 'choice');
     }
     return this.#status(entry);
+  }
+
+  /**
+   * A registered server's new `max_output_tokens` (undefined: the registry's default), from its
+   * next tool call on: the connection and the tools offered stay as they are. `unknown_server` for
+   * a name that is not registered.
+   */
+  setMaxOutputTokens(name: string, maxOutputTokens: number | undefined): void {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) throw this.#unknown(name);
+    const { maxOutputTokens: _before, ...config } = entry.config;
+    entry.config = maxOutputTokens === undefined ? config : { ...config, maxOutputTokens };
   }
 
   /**
@@ -397,7 +431,7 @@ export class McpRegistry {
    */
   async #start(entry: Entry, client: McpClient): Promise<void> {
     const [schema] = await Promise.all([this.#cache?.get(entry.config), loadConnectionModule()]);
-    entry.offer = schema === undefined ? undefined : this.#offer(entry.config, client, schema);
+    entry.offer = schema === undefined ? undefined : this.#offer(entry, client, schema);
     const connection = this.#connect(entry, client);
     if (schema === undefined) await connection;
   }
@@ -447,7 +481,7 @@ export class McpRegistry {
       prompts: state.prompts,
     };
     if (before !== undefined && isDeepStrictEqual(before.schema, schema)) return undefined;
-    const after = this.#offer(entry.config, client, schema);
+    const after = this.#offer(entry, client, schema);
     entry.offer = after;
     void this.#cache?.set(entry.config, schema);
     if (before === undefined) return undefined;
@@ -470,12 +504,19 @@ export class McpRegistry {
   }
 
   /** For an enabled server: its tools call its client. */
-  #offer(config: McpServerConfig, client: McpClient, schema: McpServerSchema): Offer {
+  #offer(entry: Entry, client: McpClient, schema: McpServerSchema): Offer {
+    const { config } = entry;
     const tools = toEpochTools({
       server: config.name,
       tools: schema.tools,
       resources: schema.resources,
       backend: client,
+      cap: {
+        // entry.config at the call: setMaxOutputTokens replaces it.
+        maxTokens: () => entry.config.maxOutputTokens ?? this.#maxOutputTokens,
+        dir: this.#toolResultsDir,
+        redact: client.redactor,
+      },
       nameOptions: { maxLength: this.#toolNameMaxLength },
     });
     const offered = tools.filter((tool) => offersTool(config.choice, serverToolName(tool)));

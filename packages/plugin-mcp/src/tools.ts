@@ -1,16 +1,24 @@
 // One server's MCP tools as EpochTools: names, titles and annotations as the server gave them, calls
-// that carry the turn's AbortSignal to the server, and results that keep every kind of content.
+// that carry the turn's AbortSignal to the server, and results that keep every kind of content,
+// held to the server's max_output_tokens (output-cap.ts).
 // A server that declares resources also gets a list_resources / read_resource pair: resources are
 // read on demand as tools rather than injected into the context, because a server with dozens of
 // documents would otherwise cost their tokens on every turn.
 
-import type { EpochTool, ToolAnnotations, ToolContent, ToolResult } from '@epoch-agent/protocol';
+import type {
+  EpochTool,
+  ToolAnnotations,
+  ToolContent,
+  ToolContext,
+  ToolResult,
+} from '@epoch-agent/protocol';
 import type {
   ReadResourceResult,
   Resource,
   ResourceTemplateType,
   Tool,
 } from '@modelcontextprotocol/client';
+import { capToolResult, type ToolOutputCap } from './output-cap.js';
 import { resourceListing } from './resource-listing.js';
 import { assignToolNames, prefixedName, type ToolNameOptions } from './tool-names.js';
 import { embeddedResource, type ToolCallResult, toToolResult } from './tool-result.js';
@@ -45,6 +53,11 @@ export type McpToolTarget =
 export interface McpEpochTool extends EpochTool {
   readonly server: string;
   readonly target: McpToolTarget;
+  /**
+   * The result whole, as `execute` has it before holding it to the server's max_output_tokens:
+   * for a person who asked for all of it (`epoch mcp call`), never for a model.
+   */
+  executeUncut(args: { readonly [key: string]: unknown }, ctx: ToolContext): Promise<ToolResult>;
 }
 
 export interface ToEpochToolsOptions {
@@ -54,6 +67,8 @@ export interface ToEpochToolsOptions {
   /** The server declared the resources capability. */
   readonly resources: boolean;
   readonly backend: McpToolBackend;
+  /** How much of a result the model is given, and where a longer one is kept whole. */
+  readonly cap: ToolOutputCap;
   readonly nameOptions?: ToolNameOptions;
 }
 
@@ -63,9 +78,11 @@ export interface ToEpochToolsOptions {
  * with them or with another tool of the server is renamed with its hash (see `assignToolNames`).
  */
 export function toEpochTools(options: ToEpochToolsOptions): McpEpochTool[] {
-  const { server, tools, backend } = options;
+  const { server, tools, backend, cap } = options;
   const nameOptions = options.nameOptions ?? {};
-  const resourceTools = options.resources ? resourceToolPair(server, backend, nameOptions) : [];
+  const resourceTools = options.resources
+    ? resourceToolPair(server, backend, cap, nameOptions)
+    : [];
   const names = assignToolNames({
     server,
     tools: tools.map((tool) => tool.name),
@@ -73,14 +90,20 @@ export function toEpochTools(options: ToEpochToolsOptions): McpEpochTool[] {
     nameOptions,
   });
   const mcpTools = tools.map((tool, index) =>
-    mcpTool(server, tool, names[index] as string, backend),
+    mcpTool(server, tool, names[index] as string, backend, cap),
   );
   return [...mcpTools, ...resourceTools];
 }
 
 // Made for every tool of every server on each connect (10,000 for 100 servers of 100 tools), so
 // each is built as one object: no spread of a temporary one per optional field.
-function mcpTool(server: string, tool: Tool, name: string, backend: McpToolBackend): McpEpochTool {
+function mcpTool(
+  server: string,
+  tool: Tool,
+  name: string,
+  backend: McpToolBackend,
+  cap: ToolOutputCap,
+): McpEpochTool {
   const title = tool.title ?? tool.annotations?.title;
   const made: Mutable<McpEpochTool> = {
     name,
@@ -89,9 +112,12 @@ function mcpTool(server: string, tool: Tool, name: string, backend: McpToolBacke
     annotations: passAnnotations(tool.annotations),
     server,
     target: { kind: 'tool', name: tool.name },
-    async execute(args, ctx) {
+    async executeUncut(args, ctx) {
       const result = await backend.callTool(tool.name, { ...args }, ctx.signal);
       return toToolResult(result, `MCP server "${server}" tool "${tool.name}"`);
+    },
+    async execute(args, ctx) {
+      return capToolResult(await made.executeUncut(args, ctx), cap, { server, tool: tool.name });
     },
   };
   if (title !== undefined) made.title = title;
@@ -121,6 +147,7 @@ const RESOURCE_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idemp
 function resourceToolPair(
   server: string,
   backend: McpToolBackend,
+  cap: ToolOutputCap,
   nameOptions: ToolNameOptions,
 ): McpEpochTool[] {
   const listName = prefixedName(server, 'list_resources', nameOptions);
@@ -156,6 +183,12 @@ function resourceToolPair(
     server,
     target: { kind: 'list_resources' },
     async execute(args, ctx) {
+      return capToolResult(await list.executeUncut(args, ctx), cap, {
+        server,
+        tool: 'list_resources',
+      });
+    },
+    async executeUncut(args, ctx) {
       const { filter, offset } = args;
       if (filter !== undefined && typeof filter !== 'string') {
         return inputError(`${listName}: "filter" must be a string of words, or left out.`);
@@ -191,6 +224,12 @@ function resourceToolPair(
     server,
     target: { kind: 'read_resource' },
     async execute(args, ctx) {
+      return capToolResult(await read.executeUncut(args, ctx), cap, {
+        server,
+        tool: 'read_resource',
+      });
+    },
+    async executeUncut(args, ctx) {
       const uri = args.uri;
       if (typeof uri !== 'string' || uri === '') {
         return inputError(

@@ -41,6 +41,12 @@ export interface McpServerCommon {
   readonly supportsParallel: boolean;
   readonly skipPreflight: boolean;
   /**
+   * The most tokens one of its tool results may put into the model's context; a longer one is
+   * cut, and kept whole in a file. Absent: the runtime's default (25,000 unless the host sets
+   * another). Not part of its connection either (the fingerprint leaves it out).
+   */
+  readonly maxOutputTokens?: number;
+  /**
    * Whether it runs and which of its tools the model is offered: the user's choice, not part of
    * its connection (the fingerprint leaves it out), so changing it never reconnects anything.
    */

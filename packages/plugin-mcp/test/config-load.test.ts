@@ -162,7 +162,8 @@ const CASES: readonly Case[] = [
   },
   {
     fixture: 'range-errors.txt',
-    scenario: 'times out of range: zero timeout, negative, beyond a timer, infinite',
+    scenario:
+      'times and token caps out of range: zero, negative, fractional tokens, beyond a timer or the largest cap, infinite',
     servers: ['zeros-allowed:stdio', 'tiny:stdio'],
     diagnostics: [
       error('out_of_range', 'servers.zero-timeout.timeout', '3:52', '0', ['more than 0']),
@@ -177,6 +178,15 @@ const CASES: readonly Case[] = [
       ]),
       error('invalid_type', 'servers.infinite-idle.idle_timeout_seconds', '7:66', '1e400', [
         'too large',
+      ]),
+      error('out_of_range', 'servers.zero-tokens.max_output_tokens', '8:61', '0', [
+        'at least 1 token',
+      ]),
+      error('invalid_type', 'servers.fraction-tokens.maxOutputTokens', '9:63', '2.5', [
+        'whole number of tokens',
+      ]),
+      error('out_of_range', 'servers.huge-tokens.max_output_tokens', '10:61', '20000000', [
+        'at most 10,000,000 tokens',
       ]),
     ],
   },
@@ -449,6 +459,7 @@ describe('what the fields mean', () => {
     maxLifetimeMs: 3_600_000,
     supportsParallel: true,
     skipPreflight: true,
+    maxOutputTokens: 4000,
     choice: EVERY_TOOL,
   };
   const REMOTE: McpServerConfig = {
@@ -572,6 +583,8 @@ describe('what the fields mean', () => {
       'disabled',
       'include_tools',
       'exclude_tools',
+      // And how much of one tool result the model gets.
+      'max_output_tokens',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',

@@ -92,6 +92,14 @@ describe('fingerprint', () => {
     expect(fingerprint(off)).toBe(fingerprint({ ...off, choice: EVERY_TOOL }));
   });
 
+  it('does not depend on max_output_tokens: a new cap applies to the next call over the same connection', () => {
+    const capped = only('{ "command": "npx", "max_output_tokens": 1000 }');
+    expect(capped.maxOutputTokens).toBe(1000);
+    const { maxOutputTokens: _, ...uncapped } = capped;
+    expect(fingerprint(capped)).toBe(fingerprint(uncapped));
+    expect(fingerprint(capped)).toBe(fingerprint({ ...capped, maxOutputTokens: 50_000 }));
+  });
+
   it('does not depend on the server name', () => {
     expect(fingerprint({ ...STDIO, name: 'other' })).toBe(fingerprint(STDIO));
   });

@@ -7,8 +7,10 @@ import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/client.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../src/config/output-tokens.js';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { LISTING_BUDGET_CHARS } from '../src/resource-listing.js';
+import { defaultToolResultsDir } from '../src/tool-result-files.js';
 import { type McpEpochTool, toEpochTools } from '../src/tools.js';
 import type { StdioServerConfig } from '../src/types.js';
 import {
@@ -59,6 +61,11 @@ function listTool(client: McpClient): McpEpochTool {
     tools: state.tools,
     resources: state.resources,
     backend: client,
+    cap: {
+      maxTokens: () => DEFAULT_MAX_OUTPUT_TOKENS,
+      dir: defaultToolResultsDir(),
+      redact: client.redactor,
+    },
   });
   const tool = tools.find((candidate) => candidate.target.kind === 'list_resources');
   if (tool === undefined) throw new Error('no list_resources tool');

@@ -4,12 +4,15 @@
 // McpClient's part is tested with McpClient (resource listing: resource-tools.test.ts).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { secretRedactor } from '@epoch-agent/infra';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
 import { EVERYTHING_ENTRY } from '@epoch-agent/testkit';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../src/config/output-tokens.js';
 import { toolCallResultSchema } from '../src/tool-result.js';
+import { defaultToolResultsDir } from '../src/tool-result-files.js';
 import { type McpEpochTool, type McpToolBackend, toEpochTools } from '../src/tools.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'tool-shapes-server.mjs');
@@ -44,6 +47,11 @@ async function connect(
         tools,
         resources: declared,
         backend: sdkBackend(client, calls),
+        cap: {
+          maxTokens: () => DEFAULT_MAX_OUTPUT_TOKENS,
+          dir: defaultToolResultsDir(),
+          redact: secretRedactor(),
+        },
       }),
       close: () => client.close(),
     };

@@ -10,7 +10,8 @@
 //
 // A server whose connection is the same but whose choice (enabled, include_tools, exclude_tools)
 // changed is not reconnected: the registry starts or stops it, or changes which of its tools are
-// offered (McpRegistry.setChoice).
+// offered (McpRegistry.setChoice). One whose max_output_tokens changed is not reconnected either:
+// its next tool call is held to the new cap (McpRegistry.setMaxOutputTokens).
 //
 // Their `mcp:<server>` tool groups follow by themselves (see mcp-tool-groups.ts).
 import { isDeepStrictEqual } from 'node:util';
@@ -38,7 +39,7 @@ export interface McpConfigApplied {
    * `overrides`): started, stopped or given another tool list, and nothing reconnected.
    */
   readonly choiceChanged: readonly string[];
-  /** Left as they were. */
+  /** Left as they were (but for a new max_output_tokens, which needs no reconnect). */
   readonly unchanged: readonly string[];
   /** The file's diagnostics as read now; they replace the user's in runtime.diagnostics(). */
   readonly diagnostics: readonly RuntimeDiagnostic[];
@@ -103,6 +104,9 @@ export async function applyUserMcpConfig(
       reconnected.push(config);
     } else {
       if (!isDeepStrictEqual(current.choice, config.choice)) rechosen.push(config);
+      if (current.maxOutputTokens !== config.maxOutputTokens) {
+        mcp.setMaxOutputTokens(config.name, config.maxOutputTokens);
+      }
       (sameChoice(current.choice, config.choice) ? unchanged : choiceChanged).push(config.name);
     }
   }

@@ -61,6 +61,12 @@ export interface BuildRuntimeOptions extends ReadMcpServersOptions {
   readonly schemaCache?: McpSchemaCache | null;
   /** Default: the real transports. */
   readonly createTransport?: McpTransportFactory;
+  /**
+   * The most tokens one tool result may put into the model's context, for every server whose
+   * entry sets no `max_output_tokens` (the entry's wins). Default 25,000. A longer result reaches
+   * the model cut, with a note naming the file under `$EPOCH_HOME/tool-results` that holds it whole.
+   */
+  readonly maxOutputTokens?: number;
   /** Each server's wait before each reconnect attempt. Default 1 s, 2 s, 4 s. */
   readonly reconnectDelaysMs?: readonly number[];
   /** The grace periods of closing each stdio server (stdin EOF, then SIGTERM). Default 500 ms each. */
@@ -105,6 +111,7 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
       ? {}
       : { reconnectDelaysMs: options.reconnectDelaysMs }),
     ...(options.reap === undefined ? {} : { reap: options.reap }),
+    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
   };
   const only = options.connectOnly === undefined ? undefined : new Set(options.connectOnly);
   const runtime = new Runtime({

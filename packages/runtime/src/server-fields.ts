@@ -5,7 +5,7 @@
 import type { Position } from '@epoch-agent/infra';
 import { redact, redactArgs, redactUrl } from '@epoch-agent/infra';
 import type { McpConfigFieldName, McpServerConfig } from '@epoch-agent/plugin-mcp';
-import { MCP_CONFIG_FIELDS } from '@epoch-agent/plugin-mcp/config';
+import { DEFAULT_MAX_OUTPUT_TOKENS, MCP_CONFIG_FIELDS } from '@epoch-agent/plugin-mcp/config';
 import { entryPositions } from './key-position.js';
 import type { ConfiguredServer } from './read-servers.js';
 
@@ -72,6 +72,8 @@ const ROWS: Record<
   disabled: { sameAs: 'enabled' },
   include_tools: (c) => c.choice.includeTools?.map(({ pattern }) => pattern),
   exclude_tools: (c) => c.choice.excludeTools.map(({ pattern }) => pattern),
+  // The default as this command's runtime has it; a host that sets another knows it set one.
+  max_output_tokens: (c) => c.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
 };
 
 // The fields an override of a plugin's or host's server may write.

@@ -155,7 +155,13 @@ describe('serverFields', () => {
       'enabled',
       'include_tools',
       'exclude_tools',
+      'max_output_tokens',
     ]);
+    expect(byName.max_output_tokens).toEqual({
+      field: 'max_output_tokens',
+      value: 25_000,
+      from: { kind: 'default' },
+    });
     expect(byName.enabled).toEqual({ field: 'enabled', value: true, from: { kind: 'default' } });
     expect(byName.transport).toEqual({
       field: 'transport',

@@ -2,7 +2,15 @@
 // whatever order groups arrive in, each reported with both sides, nothing dropped or replaced.
 // MCP tools are built by the plugin's real adapter (toEpochTools) over a backend that records
 // which server a call reached.
-import { type McpToolBackend, prefixedName, toEpochTools } from '@epoch-agent/plugin-mcp';
+import { secretRedactor } from '@epoch-agent/infra';
+import {
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  defaultToolResultsDir,
+  type McpToolBackend,
+  prefixedName,
+  type ToolOutputCap,
+  toEpochTools,
+} from '@epoch-agent/plugin-mcp';
 import type { EpochTool } from '@epoch-agent/protocol';
 import { isRuntimeError, mcpGroup, ToolRegistry } from '@epoch-agent/runtime';
 import fc from 'fast-check';
@@ -12,6 +20,12 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
 const signal = new AbortController().signal;
 
 /** The tools of MCP server `server`; calling one answers with the server and raw tool name. */
+const CAP: ToolOutputCap = {
+  maxTokens: () => DEFAULT_MAX_OUTPUT_TOKENS,
+  dir: defaultToolResultsDir(),
+  redact: secretRedactor(),
+};
+
 function serverTools(server: string, tools: readonly string[]): EpochTool[] {
   const backend: McpToolBackend = {
     callTool: async (name) => ({ content: [{ type: 'text', text: `${server}/${name}` }] }),
@@ -24,6 +38,7 @@ function serverTools(server: string, tools: readonly string[]): EpochTool[] {
     tools: tools.map((name) => ({ name, inputSchema: { type: 'object' as const } })),
     resources: false,
     backend,
+    cap: CAP,
   });
 }
 
@@ -165,6 +180,7 @@ describe('ToolRegistry', () => {
         server,
         tools: [{ name: longTool, inputSchema: { type: 'object' } }],
         resources: false,
+        cap: CAP,
         backend: {
           callTool: async () => ({ content: [] }),
           listResources: async () => [],

@@ -1,14 +1,13 @@
 // A tool as the page shows it: the name the model is given, its parameters read from its input
 // schema, and what its definition costs in the model's context.
 //
-// The cost is an estimate on purpose: every provider tokenizes differently and wraps tool
-// definitions in its own way. About four characters of JSON per token is close enough to tell a
-// 200-token server from a 20,000-token one, which is the decision the number is for (a server
-// whose tool list eats the context is worth turning off).
+// The cost is an estimate on purpose (infra's estimateTokens, as every package counts): every
+// provider tokenizes differently and wraps tool definitions in its own way, and the estimate is
+// close enough to tell a 200-token server from a 20,000-token one, which is the decision the number
+// is for (a server whose tool list eats the context is worth turning off).
+import { estimateTokens } from '@epoch-agent/infra';
 import type { McpEpochTool } from '@epoch-agent/runtime';
 import type { ParameterView, ToolView } from './api-types.js';
-
-const CHARS_PER_TOKEN = 4;
 
 export function toolView(name: string, tool: McpEpochTool): ToolView {
   // The definition as a provider is sent it: name, description, parameters' schema.
@@ -24,7 +23,7 @@ export function toolView(name: string, tool: McpEpochTool): ToolView {
     description: tool.description,
     annotations: tool.annotations,
     parameters: parameters(tool.inputSchema),
-    contextTokens: Math.ceil(sent.length / CHARS_PER_TOKEN),
+    contextTokens: estimateTokens(sent),
   };
 }
 

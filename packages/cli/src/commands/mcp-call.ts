@@ -1,11 +1,11 @@
 // `epoch mcp call <name> <tool>`: runs one tool the way the agent does — through the ToolRegistry's
-// tool, with the turn's AbortSignal — and prints its result. Ctrl-C cancels the call: the server
-// gets notifications/cancelled before epoch closes it. Fixed exit codes: 0 ok, 1 the tool reported
-// an error, 2 usage (a server or tool the user turned off too), 3 needs login, 4 server
-// unreachable, 130 interrupted.
+// tool, with the turn's AbortSignal — and prints its result whole: a person who asked for it gets
+// all of it, where the model would get it cut at the server's max_output_tokens. Ctrl-C cancels
+// the call: the server gets notifications/cancelled before epoch closes it. Fixed exit codes: 0 ok,
+// 1 the tool reported an error, 2 usage (a server or tool the user turned off too), 3 needs login, 4 server unreachable, 130 interrupted.
 import { terminalJson } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
-import { isMcpError } from '@epoch-agent/runtime';
+import { isMcpError, type McpEpochTool } from '@epoch-agent/runtime';
 import {
   fail,
   type Invocation,
@@ -69,7 +69,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     );
     let result: Awaited<ReturnType<EpochTool['execute']>>;
     try {
-      result = await found.tool.execute(args, { signal: io.signal });
+      result = await (found.tool as McpEpochTool).executeUncut(args, { signal: io.signal });
     } catch (error) {
       if (!isMcpError(error)) throw error;
       return failure(exitOfError(error.code), error.code, error.message);

@@ -1,21 +1,21 @@
 // A server's tools as the model sees them: the name the ToolRegistry resolved, title, the
 // annotations the permission system reads, the parameters; and what the list costs in context.
+import { estimateTokens } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
 import { shownLine } from './server-text.js';
 
 /**
  * About how many tokens of every request the tools' definitions take: a provider sends each
- * tool's name, description and input schema with every turn. Counted as characters / 4 of that
- * JSON, the usual rule of thumb for English and JSON; a tokenizer of a given model differs by a
- * few percent, which is not what decides whether 100 tools are too many.
+ * tool's name, description and input schema with every turn (estimated as everything else is).
  */
 export function contextTokens(tools: readonly EpochTool[]): number {
-  const chars = tools.reduce(
-    (sum, { name, description, inputSchema }) =>
-      sum + JSON.stringify({ name, description, input_schema: inputSchema }).length,
-    0,
+  return estimateTokens(
+    tools
+      .map(({ name, description, inputSchema }) =>
+        JSON.stringify({ name, description, input_schema: inputSchema }),
+      )
+      .join(''),
   );
-  return Math.ceil(chars / 4);
 }
 
 /**

@@ -12,6 +12,9 @@
 // a transport is written: moving an entry in the file changes nothing about its connection. And
 // `choice` (enabled, include_tools, exclude_tools): which tools the model is offered is decided
 // over the same connection and the same cached list, so turning a tool off reconnects nothing.
+// And `maxOutputTokens`: how much of a result the model is given is decided after the server
+// answered, so a new cap takes effect at the next call (McpRegistry.setMaxOutputTokens) over the
+// same connection.
 //
 // Computed on the parsed config, so key order and snake_case/camelCase spellings in the file cannot
 // change it. Secrets (env, header values) go into the hash only; the hash reveals nothing of them.
@@ -40,7 +43,9 @@ export function fingerprint(config: McpServerConfig): string {
 }
 
 type WithoutName<T> = {
-  readonly [K in Exclude<keyof T, 'name' | 'inferredAt' | 'choice'>]-?: T[K] | undefined;
+  readonly [K in Exclude<keyof T, 'name' | 'inferredAt' | 'choice' | 'maxOutputTokens'>]-?:
+    | T[K]
+    | undefined;
 };
 
 // Each transport spelled out: a field added to a config type that is not listed here does not

@@ -14,6 +14,7 @@ export {
   parseMcpConfig,
   parseMcpServerEntries,
 } from './load.js';
+export { DEFAULT_MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_LIMIT } from './output-tokens.js';
 export {
   type FieldName as McpConfigFieldName,
   MCP_CONFIG_DIAGNOSTIC_CODES,

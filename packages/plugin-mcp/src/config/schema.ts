@@ -27,6 +27,7 @@ import {
 } from './check.js';
 import type { Locator } from './locate.js';
 import { oauthSchema } from './oauth.js';
+import { MAX_OUTPUT_TOKENS_LIMIT } from './output-tokens.js';
 import { suggest } from './suggest.js';
 
 /** Every `code` a config diagnostic can carry. Errors drop what they are in; warnings drop nothing. */
@@ -99,6 +100,19 @@ const kind = {
       (input) =>
         `${key} must be a list of tool names, e.g. "${key}": ["delete_*", "write_file"] (got ${describe(input)})`,
     ),
+  tokens: (key: string) =>
+    number(
+      (input) =>
+        `${key} must be a whole number of tokens, e.g. "${key}": 25000 (got ${describe(input)})`,
+      {
+        int: `${key} must be a whole number of tokens, without a fraction`,
+        min: [1, `${key} must be at least 1 token`],
+        max: [
+          MAX_OUTPUT_TOKENS_LIMIT,
+          `${key} must be at most ${MAX_OUTPUT_TOKENS_LIMIT.toLocaleString('en-US')} tokens`,
+        ],
+      },
+    ),
   seconds: (key: string) =>
     number(
       (input) => `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(input)})`,
@@ -135,6 +149,7 @@ export const FIELDS = {
   disabled: { kind: kind.flag, transports: ALL },
   include_tools: { kind: kind.toolList, transports: ALL },
   exclude_tools: { kind: kind.toolList, transports: ALL },
+  max_output_tokens: { kind: kind.tokens, transports: ALL },
 } as const;
 
 /** A server entry's field by its snake_case name (`type` and `disabled` are fields of their own: aliases). */

@@ -251,7 +251,7 @@ function toRemote<T extends 'sse' | 'http'>(
   });
 }
 
-function common({ name, fields, choice }: Entry): McpServerCommon {
+function common({ name, fields, choice }: Entry): Explicit<McpServerCommon> {
   return {
     name,
     timeoutMs: toMs(fields.timeout ?? 300),
@@ -261,6 +261,8 @@ function common({ name, fields, choice }: Entry): McpServerCommon {
     maxLifetimeMs: toMs(fields.max_lifetime_seconds ?? 0),
     supportsParallel: fields.supports_parallel ?? false,
     skipPreflight: fields.skip_preflight ?? false,
+    // Not written: the runtime's default, which a host may set (McpRegistryOptions.maxOutputTokens).
+    maxOutputTokens: fields.max_output_tokens,
     choice: {
       enabled: choice.enabled ?? EVERY_TOOL.enabled,
       ...(choice.includeTools === undefined ? {} : { includeTools: choice.includeTools }),

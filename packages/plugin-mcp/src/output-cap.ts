@@ -1,0 +1,162 @@
+// A tool result held to what one result may put into the model's context (`max_output_tokens`): a
+// longer one is cut there and ends with a note of how much was left out and which file holds the
+// whole of it. One result of 100,000 tokens would otherwise crowd the conversation out of a turn.
+//
+// Text is counted with the estimator every package uses (estimateTokens). An image, an audio clip
+// or a binary resource is counted as a fixed BINARY_TOKENS, never by the length of its base64: a
+// provider charges an image by its pixels, and scales large ones down to about that many. What
+// does not fit is left out whole: half an image is no image, and base64 as text is noise.
+import { CHARS_PER_TOKEN, estimateTokens, type Redactor } from '@epoch-agent/infra';
+import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
+import { type SavedResultName, saveToolResult } from './tool-result-files.js';
+
+/** What an image, audio clip or binary resource counts as (what a provider makes of a large image). */
+export const BINARY_TOKENS = 1_600;
+
+/** How one server's results are held to its cap. */
+export interface ToolOutputCap {
+  /** Read at each call, so that a new `max_output_tokens` takes effect without new tools. */
+  readonly maxTokens: () => number;
+  /** Where a cut result is kept whole (defaultToolResultsDir). */
+  readonly dir: string;
+  /** The server's redaction policy: a saved result holds none of the secrets of its config. */
+  readonly redact: Redactor;
+}
+
+/** `result` as it is when it fits the cap; else cut to it, with the note as its last block. */
+export async function capToolResult(
+  result: ToolResult,
+  cap: ToolOutputCap,
+  about: { readonly server: string; readonly tool: string },
+): Promise<ToolResult> {
+  const maxTokens = cap.maxTokens();
+  const { structuredContent } = result;
+  const structuredTokens =
+    structuredContent === undefined ? 0 : estimateTokens(JSON.stringify(structuredContent));
+  const blockTokens = result.content.map(tokensOf);
+  const total = blockTokens.reduce((sum, tokens) => sum + tokens, structuredTokens);
+  if (total <= maxTokens) return result;
+
+  // Structured content cannot be cut (half an object no longer matches the tool's output schema):
+  // it is kept whole when it fits, and the text gets what is left, or it is left out.
+  const keepStructured = structuredContent !== undefined && structuredTokens <= maxTokens;
+  let budget = maxTokens - (keepStructured ? structuredTokens : 0);
+  const content: ToolContent[] = [];
+  for (const [index, block] of result.content.entries()) {
+    const tokens = blockTokens[index] as number;
+    if (tokens <= budget) {
+      content.push(block);
+      budget -= tokens;
+      continue;
+    }
+    const cut = cutBlock(block, budget);
+    if (cut !== undefined) content.push(cut);
+    break;
+  }
+  const used = content.reduce(
+    (sum, block) => sum + tokensOf(block),
+    keepStructured ? structuredTokens : 0,
+  );
+  // The first block not kept as it came is either cut or left out; every one after it is left out.
+  const whole = content.filter((block, index) => block === result.content[index]).length;
+  const saved = await saveWhole(result, cap, about);
+  const note = [
+    `[Cut to fit: this result is about ${count(total)} tokens, more than the ${count(maxTokens)} one result of MCP server "${about.server}" may take (its max_output_tokens).`,
+    `About ${count(total - used)} tokens are left out${blocks(result.content.length - whole, result.content.length)}.`,
+    ...(structuredContent !== undefined && !keepStructured
+      ? [
+          `Its structured content (about ${count(structuredTokens)} tokens) is over that limit alone, so it is left out too.`,
+        ]
+      : []),
+    'file' in saved
+      ? `The whole result is saved in ${saved.file}: search or read the parts you need there rather than all of it, or call the tool again asking for less.]`
+      : `The whole result could not be saved to a file (${saved.failure}); call the tool again asking for less.]`,
+  ].join(' ');
+  return {
+    content: [...content, { type: 'text', text: note }],
+    ...(keepStructured ? { structuredContent } : {}),
+    ...(result.isError === undefined ? {} : { isError: result.isError }),
+  };
+}
+
+function tokensOf(block: ToolContent): number {
+  switch (block.type) {
+    case 'text':
+      return estimateTokens(block.text);
+    case 'image':
+    case 'audio':
+      return BINARY_TOKENS;
+    case 'resource': {
+      const { uri, text } = block.resource;
+      return text === undefined ? BINARY_TOKENS : estimateTokens(uri) + estimateTokens(text);
+    }
+    case 'resource_link':
+      return estimateTokens(JSON.stringify(block));
+  }
+}
+
+/** The start of a text (a text resource's too) within `budget`; undefined when none of it fits. */
+function cutBlock(block: ToolContent, budget: number): ToolContent | undefined {
+  if (block.type === 'text') {
+    const text = cutText(block.text, budget);
+    return text === '' ? undefined : { type: 'text', text };
+  }
+  if (block.type === 'resource' && block.resource.text !== undefined) {
+    const text = cutText(block.resource.text, budget - estimateTokens(block.resource.uri));
+    return text === '' ? undefined : { type: 'resource', resource: { ...block.resource, text } };
+  }
+  return undefined;
+}
+
+function cutText(text: string, budget: number): string {
+  if (budget <= 0) return '';
+  const cut = text.slice(0, budget * CHARS_PER_TOKEN);
+  // Half a surrogate pair is not a character: a provider rejects the string or shows garbage.
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
+/** The whole result, secrets blanked: as text when it is only text, else as JSON. */
+async function saveWhole(
+  result: ToolResult,
+  cap: ToolOutputCap,
+  about: { readonly server: string; readonly tool: string },
+): Promise<{ readonly file: string } | { readonly failure: string }> {
+  const textOnly =
+    result.structuredContent === undefined &&
+    result.content.every((block) => block.type === 'text');
+  const name: SavedResultName = { ...about, extension: textOnly ? 'txt' : 'json' };
+  const data = textOnly
+    ? result.content.map((block) => cap.redact((block as { text: string }).text)).join('\n')
+    : JSON.stringify(redactStrings(result, cap.redact), null, 2);
+  try {
+    return { file: await saveToolResult(cap.dir, name, data) };
+  } catch (error) {
+    // Its code only: the message names paths, and says nothing the model can act on.
+    const code = (error as NodeJS.ErrnoException).code;
+    return { failure: typeof code === 'string' ? code : 'an unknown error' };
+  }
+}
+
+// Each string on its own, before JSON escapes it: a secret with a quote or a backslash in it would
+// no longer be found in the escaped text.
+function redactStrings(value: unknown, redact: Redactor): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)]),
+    );
+  }
+  return value;
+}
+
+/** ": 1 of its 1 content block is cut or left out", ": 3 of its 5 content blocks are …"; or nothing. */
+function blocks(notWhole: number, all: number): string {
+  if (notWhole === 0) return '';
+  return `: ${notWhole} of its ${all} content block${all === 1 ? '' : 's'} ${notWhole === 1 ? 'is' : 'are'} cut or left out`;
+}
+
+function count(tokens: number): string {
+  return tokens.toLocaleString('en-US');
+}
