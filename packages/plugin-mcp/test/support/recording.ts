@@ -26,6 +26,8 @@ export interface Behavior {
   readonly forever?: readonly string[];
   readonly notFound?: readonly string[];
   readonly delayMs?: Readonly<Record<string, number>>;
+  /** Answer initialize only once `count` servers have started (each adds a line to `file`). */
+  readonly barrier?: { readonly file: string; readonly count: number };
   readonly stderr?: string;
   readonly exitAtStart?: number;
   readonly exitAtStartIf?: string;
