@@ -143,21 +143,22 @@ describe('faults during a call', () => {
     await h.finish();
   });
 
-  it('a 20 MB tool result arrives intact, in seconds', async () => {
+  it('a 20 MB tool result arrives intact (whole, as epoch mcp call prints it)', async () => {
     const size = 20 * 1024 * 1024;
     const h = start();
     await h.registry.connectAll(
       [h.healthy(), h.stdio('bulky', 'big', {}, [`--bytes=${size}`])],
       'user',
     );
-    const started = performance.now();
-    const result = await h.call('bulky', 'work');
-    const ms = performance.now() - started;
+    // The model's execute cuts it at max_output_tokens (output-cap.test.ts); the whole one is
+    // what crosses the transport.
+    const result = await h
+      .tool('bulky', 'work')
+      .executeUncut({}, { signal: new AbortController().signal });
     const [block] = result.content;
     if (block?.type !== 'text') throw new Error(`expected one text block, got ${block?.type}`);
     expect(block.text.length).toBe(size);
     expect(block.text === bigText(size)).toBe(true);
-    expect(ms).toBeLessThan(15_000);
     await h.expectEcho('bulky');
     await h.finish();
   });
