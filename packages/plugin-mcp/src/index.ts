@@ -82,6 +82,7 @@ export type {
   McpServerState,
   McpServerStatus,
   McpServerStatusCommon,
+  McpToolDeferral,
   McpToolPattern,
   McpTransportKind,
   RemoteServerConfig,

@@ -450,6 +450,7 @@ describe('what the fields mean', () => {
     supportsParallel: true,
     skipPreflight: true,
     choice: EVERY_TOOL,
+    defer: 'auto',
   };
   const REMOTE: McpServerConfig = {
     name: 'remote',
@@ -464,6 +465,7 @@ describe('what the fields mean', () => {
     supportsParallel: false,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
   };
 
   it('snake_case file: every field read, seconds become milliseconds', () => {
@@ -572,6 +574,7 @@ describe('what the fields mean', () => {
       'disabled',
       'include_tools',
       'exclude_tools',
+      'defer',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',
@@ -589,6 +592,7 @@ describe('what the fields mean', () => {
       supportsParallel: false,
       skipPreflight: false,
       choice: EVERY_TOOL,
+      defer: 'auto',
     };
     expect(byName(load, 'minimal-stdio')).toEqual({
       name: 'minimal-stdio',

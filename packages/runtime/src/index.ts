@@ -12,6 +12,7 @@ export type {
   McpServerSource,
   McpServerState,
   McpServerStatus,
+  McpToolDeferral,
   McpToolPattern,
   McpToolsChangedEvent,
   McpToolTarget,

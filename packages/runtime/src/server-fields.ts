@@ -66,6 +66,7 @@ const ROWS: Record<
   disabled: { sameAs: 'enabled' },
   include_tools: (c) => c.choice.includeTools?.map(({ pattern }) => pattern),
   exclude_tools: (c) => c.choice.excludeTools.map(({ pattern }) => pattern),
+  defer: (c) => c.defer,
 };
 
 export async function serverFields({ config, origin }: ConfiguredServer): Promise<ServerFields> {

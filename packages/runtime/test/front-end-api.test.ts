@@ -155,6 +155,7 @@ describe('serverFields', () => {
       'enabled',
       'include_tools',
       'exclude_tools',
+      'defer',
     ]);
     expect(byName.enabled).toEqual({ field: 'enabled', value: true, from: { kind: 'default' } });
     expect(byName.transport).toEqual({

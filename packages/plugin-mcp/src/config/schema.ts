@@ -16,6 +16,7 @@ import type { McpTransportKind } from '../types.js';
 import {
   type Check,
   type Checked,
+  deferral,
   flag,
   lenient,
   list,
@@ -99,6 +100,11 @@ const kind = {
       (input) =>
         `${key} must be a list of tool names, e.g. "${key}": ["delete_*", "write_file"] (got ${describe(input)})`,
     ),
+  defer: (key: string) =>
+    deferral(
+      (input) =>
+        `${key} must be true, false or "auto": whether the server's tools are found on demand instead of offered one by one (got ${describe(input)})`,
+    ),
   seconds: (key: string) =>
     number(
       (input) => `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(input)})`,
@@ -135,6 +141,7 @@ export const FIELDS = {
   disabled: { kind: kind.flag, transports: ALL },
   include_tools: { kind: kind.toolList, transports: ALL },
   exclude_tools: { kind: kind.toolList, transports: ALL },
+  defer: { kind: kind.defer, transports: ALL },
 } as const;
 
 /** A server entry's field by its snake_case name (`type` and `disabled` are fields of their own: aliases). */

@@ -266,6 +266,7 @@ function common({ name, fields, choice }: Entry): McpServerCommon {
       ...(choice.includeTools === undefined ? {} : { includeTools: choice.includeTools }),
       excludeTools: choice.excludeTools ?? EVERY_TOOL.excludeTools,
     },
+    defer: fields.defer ?? 'auto',
   };
 }
 
