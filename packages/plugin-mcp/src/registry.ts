@@ -29,6 +29,7 @@ import {
   type McpServerConfig,
   type McpServerSource,
   type McpServerStatus,
+  type McpToolDeferral,
 } from './types.js';
 
 export interface McpRegistryOptions {
@@ -91,7 +92,7 @@ interface Offer {
 }
 
 interface Entry {
-  /** Replaced by setChoice only, with the same connection and another choice. */
+  /** Replaced by setChoice and setDefer only, with the same connection. */
   config: McpServerConfig;
   readonly source: McpServerSource;
   /** None while the server is disabled: what has no client cannot start a process or a socket. */
@@ -203,6 +204,21 @@ export class McpRegistry {
         this.#statusListeners.emit(this.#status(entry));
       }
       this.#announce(entry, before, offeredBy(entry), 'choice');
+    }
+    return this.#status(entry);
+  }
+
+  /**
+   * Applies the user's new `defer` for a registered server: the same connection and the same
+   * tools, found on demand or offered one by one from now on. A status event says so (whoever
+   * offers the tools reads `configOf`). `unknown_server` for a name that is not registered.
+   */
+  setDefer(name: string, defer: McpToolDeferral): McpServerStatus {
+    const entry = this.#entries.get(name);
+    if (entry === undefined) throw this.#unknown(name);
+    if (entry.config.defer !== defer) {
+      entry.config = { ...entry.config, defer };
+      this.#statusListeners.emit(this.#status(entry));
     }
     return this.#status(entry);
   }

@@ -9,8 +9,8 @@
 // only when it is one of those; the others are read, and their names kept, but never started.
 //
 // A server whose connection is the same but whose choice (enabled, include_tools, exclude_tools)
-// changed is not reconnected: the registry starts or stops it, or changes which of its tools are
-// offered (McpRegistry.setChoice).
+// or `defer` changed is not reconnected: the registry starts or stops it, or changes which of its
+// tools are offered (McpRegistry.setChoice), or how (McpRegistry.setDefer).
 //
 // Their `mcp:<server>` tool groups follow by themselves (see mcp-tool-groups.ts).
 import { isDeepStrictEqual } from 'node:util';
@@ -35,7 +35,8 @@ export interface McpConfigApplied {
   readonly reconnected: readonly string[];
   /**
    * Servers turned on or off, or some of their tools (a plugin's or host's too, by the user's
-   * `overrides`): started, stopped or given another tool list, and nothing reconnected.
+   * `overrides`), or whose `defer` changed: started, stopped or given another tool list, and
+   * nothing reconnected.
    */
   readonly choiceChanged: readonly string[];
   /** Left as they were. */
@@ -49,6 +50,8 @@ export interface McpConfigApplied {
   readonly servers: readonly McpServerConfig[] | undefined;
   /** The file's `overrides` now; undefined when it could not be read (the ones before hold). */
   readonly overrides: readonly McpServerOverride[] | undefined;
+  /** The file's `tool_budget_tokens` now; absent when it does not say or could not be read. */
+  readonly toolBudgetTokens?: number;
 }
 
 export interface ApplyUserMcpConfigOptions {
@@ -103,7 +106,9 @@ export async function applyUserMcpConfig(
       reconnected.push(config);
     } else {
       if (!isDeepStrictEqual(current.choice, config.choice)) rechosen.push(config);
-      (sameChoice(current.choice, config.choice) ? unchanged : choiceChanged).push(config.name);
+      if (current.defer !== config.defer) mcp.setDefer(config.name, config.defer);
+      const same = sameChoice(current.choice, config.choice) && current.defer === config.defer;
+      (same ? unchanged : choiceChanged).push(config.name);
     }
   }
 
@@ -127,5 +132,6 @@ export async function applyUserMcpConfig(
     diagnostics,
     servers: load.servers,
     overrides: load.overrides,
+    ...(load.toolBudgetTokens === undefined ? {} : { toolBudgetTokens: load.toolBudgetTokens }),
   };
 }
