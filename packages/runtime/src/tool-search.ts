@@ -1,8 +1,9 @@
 // Finding deferred tools by what a task needs: a full-text index (MiniSearch, BM25+ ranking) over
 // each tool's name, title, description, parameter names and server. Words are matched by their
 // stems (the Porter stemmer), lower case, snake_case and camelCase split, so "deleting files"
-// meets `delete_file`; prefix and fuzzy matches count for less than exact ones.
-
+// meets `delete_file`; a query word also matches as the start of a longer one ("repo" meets
+// "repository"), and a tool's words are indexed with their everyday equivalents
+// (tool-vocabulary.ts), so "make a folder" meets `create_directory`.
 import { serverToolName } from '@epoch-agent/plugin-mcp/config';
 import type { EpochTool } from '@epoch-agent/protocol';
 import MiniSearch from 'minisearch';
