@@ -5,10 +5,12 @@
 const HEADER = ['metric', 'ours', 'raw SDK / base', 'ratio', 'goal', 'result'];
 
 /**
- * `rows`: `{ metric, ours, base, goal, unit? }`. `unit` is `ms` (the default), `MB` or `processes`;
+ * `rows`: `{ metric, ours, base, goal, unit? }`. `unit` is `ms` (the default), `MB`, `processes`,
+ * `tokens` or `%`;
  * `base` is undefined where nothing compares (no raw SDK counterpart). Goals:
  * `{ kind: 'ratio', max }`: ours / base <= max;
  * `{ kind: 'absolute', max }`: ours <= max, in the row's unit;
+ * `{ kind: 'atLeast', min }`: ours >= min, in the row's unit;
  * `{ kind: 'affine', factor, plusMs }`: ours <= factor x base + plusMs;
  * `{ kind: 'info' }`: shown, not judged.
  */
@@ -56,6 +58,8 @@ function describeGoal(goal, unit = 'ms') {
       return `ratio <= ${Number.isInteger(goal.max) ? goal.max.toFixed(1) : String(goal.max)}`;
     case 'absolute':
       return `ours <= ${goal.max} ${unit}`;
+    case 'atLeast':
+      return `ours >= ${goal.min} ${unit}`;
     case 'affine':
       return `ours <= ${goal.factor}x base + ${goal.plusMs} ms`;
     case 'info':
@@ -71,6 +75,8 @@ function verdict({ goal, ours, base }) {
       return ours / base <= goal.max ? 'PASS' : 'MISS';
     case 'absolute':
       return ours <= goal.max ? 'PASS' : 'MISS';
+    case 'atLeast':
+      return ours >= goal.min ? 'PASS' : 'MISS';
     case 'affine':
       return ours <= goal.factor * base + goal.plusMs ? 'PASS' : 'MISS';
     case 'info':
@@ -90,6 +96,10 @@ function formatValue(value, unit = 'ms') {
       return `${value.toFixed(3)} MB`;
     case 'processes':
       return String(value);
+    case 'tokens':
+      return value.toLocaleString('en-US');
+    case '%':
+      return `${value.toFixed(1)} %`;
     default:
       throw new Error(`unknown unit: ${unit}`);
   }

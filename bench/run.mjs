@@ -3,8 +3,8 @@
 // (a hand-written server and the reference server) and Streamable HTTP; connect + list of one
 // server; connectAll's wall time for 20 slow-to-start servers against one; a start with a warm
 // schema cache against a cold one; closing a polite and a hostile server; 100 servers x 100 tools;
-// and, in fresh processes, the import, the first connect, the memory of idle connections and a
-// cold `epoch mcp list`. Servers listen on 127.0.0.1 only; every one of them is stopped before the
+// tool definitions found on demand (tokens per request, search quality); and, in fresh processes,
+// the import, the first connect, the memory of idle connections and a cold `epoch mcp list`. Servers listen on 127.0.0.1 only; every one of them is stopped before the
 // table is printed, and a deadline bounds the whole run.
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { schemaCacheStartTime } from './cache.mjs';
 import { coldListTime } from './cold-cli.mjs';
 import { connectAllWallTime } from './connect.mjs';
 import { connectOneTime } from './connect-one.mjs';
+import { toolDeferral } from './deferral.mjs';
 import { disconnectTime, hostileCloseTime } from './disconnect.mjs';
 import { firstConnectTime, idleConnectionMemory, importTime } from './fresh.mjs';
 import { toolCallLatency } from './latency.mjs';
@@ -83,6 +84,7 @@ async function main() {
       )),
       ...(await step('hostile close over stdio', () => hostileCloseTime(signal))),
       ...(await step('100 servers x 100 tools', () => manyServers(signal))),
+      ...(await step('deferred tools, 10 real servers', () => toolDeferral(signal))),
       ...(await step('import, fresh processes', () => importTime(signal))),
       ...(await step('first connect, fresh processes', () => firstConnectTime(signal))),
       ...(await step('idle connection memory, fresh processes', () =>
@@ -122,6 +124,10 @@ it with setsid; processes left = those of the tree still running when the close 
 bench kills them afterwards). Over Streamable HTTP ours also ends the session with HTTP DELETE, as
 the spec asks of a client that leaves; the raw close() does not.
 100 x 100: servers over an in-memory transport; 10 pairs of names that collide after sanitizing.
+Deferred tools: 10 stdio servers (the four reference servers and six catalog servers of
+bench/fixtures), tokens = estimateToolTokens summed over runtime.tools.tools(); base = every tool
+offered. Search: mcp_search_tools over all 158 tools deferred; a phrasing counts when one of its
+tools is in the top 5. The held-out set was written after the search's vocabulary was fixed.
 Fresh processes: a new node for every sample. Import = \`import()\` of @epoch-agent/plugin-mcp
 against @modelcontextprotocol/client, timed inside the process. First connect = that import plus
 connect + list of the hand-written server (ours loads on it what the import left out). Memory =

@@ -112,7 +112,7 @@ async function runtimeOf(signal) {
       createTransport: inMemoryTransport,
       signal,
     });
-    const registered = runtime.tools.tools().length;
+    const registered = runtime.tools.entries().length;
     if (registered !== SERVERS * TOOLS) throw new Error(`scale bench: ${registered} registered`);
   } finally {
     await runtime?.close();

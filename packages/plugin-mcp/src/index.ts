@@ -84,6 +84,7 @@ export type {
   McpServerState,
   McpServerStatus,
   McpServerStatusCommon,
+  McpToolDeferral,
   McpToolPattern,
   McpTransportKind,
   RemoteServerConfig,

@@ -27,7 +27,6 @@ import { createTransport, type McpTransportFactory } from './transport/create.js
 import type { ReapOptions } from './transport/reap.js';
 import {
   assertNever,
-  type McpServerChoice,
   type McpServerConfig,
   type McpServerSource,
   type McpServerStatus,
@@ -76,7 +75,7 @@ export interface McpToolsChangedEvent extends McpToolsDiff {
    * `connect`: the list the server gave when it (re)connected differs from the one offered before
    * (the cached one, or the one from before `reconnect()`).
    * `list_changed`: the server sent notifications/tools/list_changed and was asked again.
-   * `choice`: the user turned the server or some of its tools on or off (setChoice).
+   * `choice`: the user turned the server or some of its tools on or off (update).
    */
   readonly reason: 'connect' | 'list_changed' | 'choice';
 }
@@ -99,7 +98,7 @@ interface Offer {
 }
 
 interface Entry {
-  /** Replaced by setChoice only, with the same connection and another choice. */
+  /** Replaced by update() only, with the same connection. */
   config: McpServerConfig;
   readonly source: McpServerSource;
   /** None while the server is disabled: what has no client cannot start a process or a socket. */
@@ -190,55 +189,49 @@ export class McpRegistry {
   }
 
   /**
-   * Applies the user's new choice for a registered server, whose connection is the same: turning
-   * it off closes it (its process tree reaped) and offers none of its tools; turning it on starts
-   * it as connectAll does; a new include/exclude list only changes which of its tools are
-   * offered. Nothing else reconnects. What the model is offered then differs: a tools-changed
-   * event (`choice`) says how. Resolves with its status once that is done (an enabled server
-   * connected or failed, or offering its cached tools). `unknown_server` for a name that is not
+   * Gives a registered server a config with the same connection (the same `fingerprint`: a
+   * different one is a disconnect and a connectAll) and another choice, `defer` or
+   * `max_output_tokens`, which take effect without reconnecting anything: turned off, it is closed
+   * (its process tree reaped) and offers none of its tools; turned on, it starts as connectAll
+   * starts it; a new include/exclude list changes which of its tools are offered, and a tools-changed
+   * event (`choice`) says how; `defer` and a status event tell whoever offers the tools how to;
+   * the cap holds from its next call. Resolves with its status once that is done (a server turned
+   * on connected or failed, or offering its cached tools). `unknown_server` for a name that is not
    * registered.
    */
-  async setChoice(name: string, choice: McpServerChoice): Promise<McpServerStatus> {
-    const entry = this.#entries.get(name);
-    if (entry === undefined) throw this.#unknown(name);
+  async update(config: McpServerConfig): Promise<McpServerStatus> {
+    const entry = this.#entries.get(config.name);
+    if (entry === undefined) throw this.#unknown(config.name);
     const before = offeredBy(entry);
     const counts = this.#counts(entry);
-    const { client, offer } = entry;
-    entry.config = { ...entry.config, choice };
-    if (client !== undefined && !choice.enabled) {
+    const { client, offer, config: previous } = entry;
+    entry.config = config;
+    const { enabled } = config.choice;
+    if (client !== undefined && !enabled) {
       entry.client = undefined;
       entry.offer = undefined;
       entry.connected = false;
       this.#statusListeners.emit(this.#status(entry));
       this.#announce(entry, before, [], 'choice');
       await client.close();
-    } else if (client === undefined && choice.enabled) {
+    } else if (client === undefined && enabled) {
       await this.#start(entry, this.#attach(entry));
       // Its first list is a change too here: the model was offered none of its tools before.
-      if (this.#entries.get(name) === entry) {
+      if (this.#entries.get(config.name) === entry) {
         this.#announce(entry, before, offeredBy(entry), 'choice');
       }
-    } else if (client !== undefined && offer !== undefined) {
-      entry.offer = this.#offer(entry, client, offer.schema);
+    } else {
+      if (client !== undefined && offer !== undefined) {
+        entry.offer = this.#offer(entry, client, offer.schema);
+      }
       const after = this.#counts(entry);
-      if (after.offered !== counts.offered || after.off !== counts.off) {
+      const counted = after.offered !== counts.offered || after.off !== counts.off;
+      if (counted || previous.defer !== config.defer) {
         this.#statusListeners.emit(this.#status(entry));
       }
       this.#announce(entry, before, offeredBy(entry), 'choice');
     }
     return this.#status(entry);
-  }
-
-  /**
-   * A registered server's new `max_output_tokens` (undefined: the registry's default), from its
-   * next tool call on: the connection and the tools offered stay as they are. `unknown_server` for
-   * a name that is not registered.
-   */
-  setMaxOutputTokens(name: string, maxOutputTokens: number | undefined): void {
-    const entry = this.#entries.get(name);
-    if (entry === undefined) throw this.#unknown(name);
-    const { maxOutputTokens: _before, ...config } = entry.config;
-    entry.config = maxOutputTokens === undefined ? config : { ...config, maxOutputTokens };
   }
 
   /**
@@ -512,7 +505,7 @@ export class McpRegistry {
       resources: schema.resources,
       backend: client,
       cap: {
-        // entry.config at the call: setMaxOutputTokens replaces it.
+        // entry.config at the call: update() replaces it.
         maxTokens: () => entry.config.maxOutputTokens ?? this.#maxOutputTokens,
         dir: this.#toolResultsDir,
         redact: client.redactor,

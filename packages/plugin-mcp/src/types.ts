@@ -51,7 +51,19 @@ export interface McpServerCommon {
    * its connection (the fingerprint leaves it out), so changing it never reconnects anything.
    */
   readonly choice: McpServerChoice;
+  /**
+   * How the model gets its tools: offered one by one, or found on demand (searched, then called
+   * by name) when all the offered tools would cost more context than the tool budget. Like
+   * `choice`, not part of its connection.
+   */
+  readonly defer: McpToolDeferral;
 }
+
+/**
+ * `true`: always found on demand; `false`: always offered one by one; `auto` (the default):
+ * found on demand when the tools offered exceed the tool budget, the largest servers first.
+ */
+export type McpToolDeferral = boolean | 'auto';
 
 /** `enabled`, `include_tools` and `exclude_tools` of an entry (or of the user's `overrides`). */
 export interface McpServerChoice {

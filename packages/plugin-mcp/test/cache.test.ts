@@ -27,6 +27,7 @@ const STDIO: StdioServerConfig = {
   supportsParallel: false,
   skipPreflight: false,
   choice: EVERY_TOOL,
+  defer: 'auto',
 };
 
 const SCHEMA: McpServerSchema = {

@@ -45,6 +45,7 @@ function client(
     supportsParallel: true,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
   };
   // No OAuth login for the server: a 401 must be needsLogin, never a stored token's refresh.
   const logins = ownLogins();

@@ -35,6 +35,7 @@ function remoteConfig<T extends 'sse' | 'http'>(
     supportsParallel: true,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
     ...overrides,
   };
 }

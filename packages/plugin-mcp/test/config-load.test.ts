@@ -461,6 +461,7 @@ describe('what the fields mean', () => {
     skipPreflight: true,
     maxOutputTokens: 4000,
     choice: EVERY_TOOL,
+    defer: 'auto',
   };
   const REMOTE: McpServerConfig = {
     name: 'remote',
@@ -475,6 +476,7 @@ describe('what the fields mean', () => {
     supportsParallel: false,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
   };
 
   it('snake_case file: every field read, seconds become milliseconds', () => {
@@ -585,6 +587,7 @@ describe('what the fields mean', () => {
       'exclude_tools',
       // And how much of one tool result the model gets.
       'max_output_tokens',
+      'defer',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',
@@ -602,6 +605,7 @@ describe('what the fields mean', () => {
       supportsParallel: false,
       skipPreflight: false,
       choice: EVERY_TOOL,
+      defer: 'auto',
     };
     expect(byName(load, 'minimal-stdio')).toEqual({
       name: 'minimal-stdio',

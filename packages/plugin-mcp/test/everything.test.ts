@@ -16,7 +16,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpRegistry } from '../src/registry.js';
-import type { McpServerConfig } from '../src/types.js';
+import type { McpServerCommon, McpServerConfig } from '../src/types.js';
 
 /** Every address of this machine that is not loopback (link-local IPv6 needs a scope: skipped). */
 function nonLoopbackAddresses(): string[] {
@@ -73,7 +73,7 @@ const SERVER = 'everything';
 
 function configFor(endpoint: EverythingEndpoint): McpServerConfig {
   // Keepalive, idle and lifetime timers stay off: they are not what this test is about.
-  const common = {
+  const common: McpServerCommon = {
     name: SERVER,
     timeoutMs: 20_000,
     connectTimeoutMs: 20_000,
@@ -83,6 +83,7 @@ function configFor(endpoint: EverythingEndpoint): McpServerConfig {
     supportsParallel: false,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
   };
   switch (endpoint.transport) {
     case 'stdio':

@@ -32,6 +32,7 @@ const STDIO: StdioServerConfig = {
   supportsParallel: false,
   skipPreflight: false,
   choice: EVERY_TOOL,
+  defer: 'auto',
 };
 const { cwd: _cwd, ...STDIO_WITHOUT_CWD } = STDIO;
 const HTTP: McpServerConfig = {
@@ -47,6 +48,7 @@ const HTTP: McpServerConfig = {
   supportsParallel: false,
   skipPreflight: false,
   choice: EVERY_TOOL,
+  defer: 'auto',
 };
 
 describe('fingerprint', () => {
@@ -98,6 +100,12 @@ describe('fingerprint', () => {
     const { maxOutputTokens: _, ...uncapped } = capped;
     expect(fingerprint(capped)).toBe(fingerprint(uncapped));
     expect(fingerprint(capped)).toBe(fingerprint({ ...capped, maxOutputTokens: 50_000 }));
+  });
+
+  it('does not depend on defer: finding tools on demand reconnects nothing', () => {
+    const deferred = only('{ "command": "npx", "defer": true }');
+    expect(deferred.defer).toBe(true);
+    expect(fingerprint(deferred)).toBe(fingerprint({ ...deferred, defer: 'auto' }));
   });
 
   it('does not depend on the server name', () => {

@@ -64,6 +64,7 @@ function http(
     supportsParallel: true,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
     ...overrides,
   };
 }

@@ -58,6 +58,7 @@ function client(
     supportsParallel: true,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
   };
   const created = new McpClient({ config, createTransport: logins.createTransport });
   cleanups.push(() => created.close());

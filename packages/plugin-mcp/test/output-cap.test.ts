@@ -46,6 +46,7 @@ function config(name: string, extra: Partial<StdioServerConfig> = {}): StdioServ
     supportsParallel: false,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
     ...extra,
   };
 }
@@ -199,9 +200,12 @@ describe('a result over the cap', () => {
     const roomy = tool(registry, 'roomy', 'text');
     expect(texts(await roomy.execute({ chars: 10_000 }, CTX))).toHaveLength(1);
 
-    registry.setMaxOutputTokens('roomy', 1_000);
+    const roomyConfig = registry.configOf('roomy');
+    if (roomyConfig === undefined) throw new Error('roomy is not registered');
+    const { maxOutputTokens: _cap, ...uncapped } = roomyConfig;
+    await registry.update({ ...uncapped, maxOutputTokens: 1_000 });
     expect(texts(await roomy.execute({ chars: 10_000 }, CTX))[0]).toHaveLength(4_000);
-    registry.setMaxOutputTokens('roomy', undefined);
+    await registry.update(uncapped);
     expect(texts(await roomy.execute({ chars: 10_000 }, CTX))[0]).toHaveLength(2_000);
   });
 

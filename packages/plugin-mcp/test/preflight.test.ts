@@ -64,6 +64,7 @@ function http(url: string, overrides: Partial<HttpServerConfig> = {}): HttpServe
     supportsParallel: false,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
     ...overrides,
   };
 }

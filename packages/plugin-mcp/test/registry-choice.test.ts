@@ -1,6 +1,6 @@
 // The registry's side of choosing what the model gets, on the reference server over stdio: which
 // tools it offers by include_tools / exclude_tools (the resource pair by its names too), what it
-// says is off, and setChoice changing that over the same connection — no new `connecting`, a
+// says is off, and update() changing that over the same connection — no new `connecting`, a
 // tools-changed event with the diff — or stopping and starting the server.
 import { EVERYTHING_ENTRY } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ describe('include_tools and exclude_tools on the reference server', () => {
   });
 });
 
-describe('setChoice', () => {
+describe('update with another choice', () => {
   it('a new exclude list: the same connection, a tools-changed event with the diff', async () => {
     const config = everything('');
     const mcp = await connect(config);
@@ -76,10 +76,7 @@ describe('setChoice', () => {
     mcp.onStatus((status) => statuses.push(status));
     mcp.onToolsChanged((event) => events.push(event));
 
-    const status = await mcp.setChoice(
-      'everything',
-      everything('"exclude_tools": ["echo"]').choice,
-    );
+    const status = await mcp.update(everything('"exclude_tools": ["echo"]'));
     expect(status).toMatchObject({ state: 'connected', toolCount: all.length - 1, toolsOff: 1 });
     expect(events).toEqual([
       {
@@ -94,7 +91,7 @@ describe('setChoice', () => {
     expect(statuses.map(({ state }) => state)).toEqual(['connected']);
     expect(mcp.configOf('everything')?.choice.excludeTools).toHaveLength(1);
 
-    await mcp.setChoice('everything', config.choice);
+    await mcp.update(config);
     expect(names(mcp.toolsOf('everything'))).toEqual(all);
     expect(events.at(-1)).toMatchObject({ added: ['mcp__everything__echo'], removed: [] });
   });
@@ -106,7 +103,7 @@ describe('setChoice', () => {
     const events: McpToolsChangedEvent[] = [];
     mcp.onToolsChanged((event) => events.push(event));
 
-    const off = await mcp.setChoice('everything', { ...config.choice, enabled: false });
+    const off = await mcp.update({ ...config, choice: { ...config.choice, enabled: false } });
     expect(off).toMatchObject({ state: 'disabled', toolCount: 0, toolsOff: 0 });
     expect(mcp.tools()).toEqual([]);
     expect(mcp.toolsOffOf('everything')).toEqual([]);
@@ -115,7 +112,7 @@ describe('setChoice', () => {
       code: 'server_disabled',
     });
 
-    const on = await mcp.setChoice('everything', config.choice);
+    const on = await mcp.update(config);
     expect(on.state).toBe('connected');
     expect(names(mcp.toolsOf('everything'))).toEqual(all);
     expect(events.at(-1)).toMatchObject({ reason: 'choice', added: all, removed: [] });

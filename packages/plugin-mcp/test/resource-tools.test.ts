@@ -49,6 +49,7 @@ function shapesConfig(flags: readonly string[]): StdioServerConfig {
     supportsParallel: false,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
   };
 }
 

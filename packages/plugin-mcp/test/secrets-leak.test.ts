@@ -155,6 +155,7 @@ const TIMES = {
   supportsParallel: false,
   skipPreflight: false,
   choice: EVERY_TOOL,
+  defer: 'auto',
 } as const;
 
 /**
@@ -304,6 +305,7 @@ describe('every state passes the policy', () => {
       name: 'injected',
       skipPreflight: true,
       choice: EVERY_TOOL,
+      defer: 'auto',
       transport: 'stdio',
       command: 'srv',
       args: [`--api-key=${secret}`],

@@ -55,6 +55,7 @@ const TIMES = {
   supportsParallel: false,
   skipPreflight: false,
   choice: EVERY_TOOL,
+  defer: 'auto',
 } as const;
 
 const stdio = fc

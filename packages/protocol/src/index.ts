@@ -57,5 +57,13 @@ export interface EpochTool {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly annotations: ToolAnnotations;
+  /**
+   * Only for a tool that runs another one in its place (the runtime's `mcp_call_tool`, which runs
+   * a tool the model found by searching): the tool a call with these arguments runs, so that a
+   * permission system judges that tool — its name, title and annotations — and never this one.
+   * Undefined when the arguments name no tool: then the call runs nothing and answers with an
+   * error.
+   */
+  delegate?(args: { readonly [key: string]: unknown }): EpochTool | undefined;
   execute(args: { readonly [key: string]: unknown }, ctx: ToolContext): Promise<ToolResult>;
 }

@@ -9,9 +9,9 @@
 // only when it is one of those; the others are read, and their names kept, but never started.
 //
 // A server whose connection is the same but whose choice (enabled, include_tools, exclude_tools)
-// changed is not reconnected: the registry starts or stops it, or changes which of its tools are
-// offered (McpRegistry.setChoice). One whose max_output_tokens changed is not reconnected either:
-// its next tool call is held to the new cap (McpRegistry.setMaxOutputTokens).
+// (or `defer`, or `max_output_tokens`) changed is not reconnected: the registry starts or stops
+// it, or changes which of its tools are offered, and how, or the cap of its next call
+// (McpRegistry.update).
 //
 // Their `mcp:<server>` tool groups follow by themselves (see mcp-tool-groups.ts).
 import { isDeepStrictEqual } from 'node:util';
@@ -36,7 +36,8 @@ export interface McpConfigApplied {
   readonly reconnected: readonly string[];
   /**
    * Servers turned on or off, or some of their tools (a plugin's or host's too, by the user's
-   * `overrides`): started, stopped or given another tool list, and nothing reconnected.
+   * `overrides`), or whose `defer` changed: started, stopped or given another tool list, and
+   * nothing reconnected.
    */
   readonly choiceChanged: readonly string[];
   /** Left as they were (but for a new max_output_tokens, which needs no reconnect). */
@@ -50,6 +51,8 @@ export interface McpConfigApplied {
   readonly servers: readonly McpServerConfig[] | undefined;
   /** The file's `overrides` now; undefined when it could not be read (the ones before hold). */
   readonly overrides: readonly McpServerOverride[] | undefined;
+  /** The file's `tool_budget_tokens` now; absent when it does not say or could not be read. */
+  readonly toolBudgetTokens?: number;
 }
 
 export interface ApplyUserMcpConfigOptions {
@@ -91,9 +94,9 @@ export async function applyUserMcpConfig(
   const removed = running.filter((name) => !wanted.has(name));
   const added: McpServerConfig[] = [];
   const reconnected: McpServerConfig[] = [];
-  // Given their new choice: those whose choice means something else, and those whose patterns only
-  // moved in the file (the unknown-tool warnings point at the new lines).
-  const rechosen: McpServerConfig[] = [];
+  // Given their new config over the same connection: a choice, defer or cap that means something
+  // else, or patterns that only moved in the file (the unknown-tool warnings point at the new lines).
+  const updated: McpServerConfig[] = [];
   const choiceChanged: string[] = [];
   const unchanged: string[] = [];
   for (const config of load.servers) {
@@ -103,17 +106,15 @@ export async function applyUserMcpConfig(
     } else if (fingerprint(current) !== fingerprint(config)) {
       reconnected.push(config);
     } else {
-      if (!isDeepStrictEqual(current.choice, config.choice)) rechosen.push(config);
-      if (current.maxOutputTokens !== config.maxOutputTokens) {
-        mcp.setMaxOutputTokens(config.name, config.maxOutputTokens);
-      }
-      (sameChoice(current.choice, config.choice) ? unchanged : choiceChanged).push(config.name);
+      if (!isDeepStrictEqual(current, config)) updated.push(config);
+      const same = sameChoice(current.choice, config.choice) && current.defer === config.defer;
+      (same ? unchanged : choiceChanged).push(config.name);
     }
   }
 
   await Promise.all([
     ...[...removed, ...reconnected.map(({ name }) => name)].map((name) => mcp.disconnect(name)),
-    ...rechosen.map(({ name, choice }) => mcp.setChoice(name, choice)),
+    ...updated.map((config) => mcp.update(config)),
   ]);
   const changed = new Set([...added, ...reconnected]);
   // Asked again, in the same tick as the connect: the runtime may have begun closing meanwhile.
@@ -131,5 +132,6 @@ export async function applyUserMcpConfig(
     diagnostics,
     servers: load.servers,
     overrides: load.overrides,
+    ...(load.toolBudgetTokens === undefined ? {} : { toolBudgetTokens: load.toolBudgetTokens }),
   };
 }

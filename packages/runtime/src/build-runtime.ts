@@ -46,6 +46,7 @@ import {
 } from './read-servers.js';
 import { fromSource, type RuntimeDiagnostic } from './server-names.js';
 import { applyOverrides } from './server-overrides.js';
+import { DEFAULT_TOOL_BUDGET_TOKENS } from './tool-deferral.js';
 import { ToolRegistry } from './tool-registry.js';
 import { unknownToolWarnings } from './unknown-tools.js';
 
@@ -54,6 +55,13 @@ export interface BuildRuntimeOptions extends ReadMcpServersOptions {
   readonly logger?: Logger;
   /** Longest tool name the model provider accepts. Default 128; 64 for providers that allow 64. */
   readonly toolNameMaxLength?: number;
+  /**
+   * How many tokens of every request the offered tools' definitions may take before servers'
+   * tools are found on demand (`mcp_search_tools` / `mcp_call_tool`) instead: the host knows its
+   * model's context. The user's `tool_budget_tokens` in mcp.json, when written, wins. Default
+   * 20,000, about 10% of a 200,000-token context.
+   */
+  readonly toolBudgetTokens?: number;
   /**
    * Where tool lists are remembered between runs (McpRegistryOptions.schemaCache). Default: the
    * cache under `$EPOCH_HOME`. `null`: none, so the runtime waits for every server's live answer.
@@ -114,10 +122,16 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
     ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
   };
   const only = options.connectOnly === undefined ? undefined : new Set(options.connectOnly);
+  const hostBudget = options.toolBudgetTokens ?? DEFAULT_TOOL_BUDGET_TOKENS;
   const runtime = new Runtime({
     read,
     mcp: new McpRegistry(registryOptions),
-    tools: new ToolRegistry({ logger, ...nameLength }),
+    tools: new ToolRegistry({
+      logger,
+      ...nameLength,
+      toolBudgetTokens: read.toolBudgetTokens ?? hostBudget,
+    }),
+    hostBudget,
     connects: (name) => only === undefined || only.has(name),
     configWrite: options.configWrite ?? {},
   });
@@ -151,6 +165,8 @@ interface RuntimeParts {
   readonly tools: ToolRegistry;
   readonly connects: (name: string) => boolean;
   readonly configWrite: McpConfigWriteOptions;
+  /** The budget when the user's file does not set one. */
+  readonly hostBudget: number;
 }
 
 /** What Runtime.addServer did: the text edit (see AddServerResult) and what it applied. */
@@ -185,6 +201,7 @@ export class Runtime {
   readonly configFile: string;
   readonly #connects: (name: string) => boolean;
   readonly #configWrite: McpConfigWriteOptions;
+  readonly #hostBudget: number;
   /** The host's and plugins' servers as their entries say; #fixed is them with the user's overrides. */
   readonly #entries: readonly ConfiguredServer[];
   #fixed: readonly ConfiguredServer[];
@@ -201,6 +218,7 @@ export class Runtime {
     this.configFile = parts.read.configFile;
     this.#connects = parts.connects;
     this.#configWrite = parts.configWrite;
+    this.#hostBudget = parts.hostBudget;
     this.#entries = parts.read.entries;
     this.#fixed = parts.read.servers.filter(({ origin }) => origin.source !== 'user');
     this.#user = parts.read.servers.filter(({ origin }) => origin.source === 'user');
@@ -371,6 +389,7 @@ export class Runtime {
     });
     this.#diagnostics.user = applied.diagnostics;
     if (applied.servers === undefined || applied.overrides === undefined) return applied;
+    this.tools.setToolBudget(applied.toolBudgetTokens ?? this.#hostBudget);
     const origin = { source: 'user', file: this.configFile } as const;
     this.#user = applied.servers.map((config) => ({ config, origin }));
     const overridden = applyOverrides(
@@ -390,7 +409,7 @@ export class Runtime {
         ? []
         : [{ config, changed: !sameChoice(current.choice, config.choice) }];
     });
-    await Promise.all(rechosen.map(({ config }) => this.mcp.setChoice(config.name, config.choice)));
+    await Promise.all(rechosen.map(({ config }) => this.mcp.update(config)));
     const names = rechosen.filter(({ changed }) => changed).map(({ config }) => config.name);
     return { ...applied, choiceChanged: [...names, ...applied.choiceChanged] };
   }

@@ -12,6 +12,7 @@ export type {
   McpServerSource,
   McpServerState,
   McpServerStatus,
+  McpToolDeferral,
   McpToolPattern,
   McpToolsChangedEvent,
   McpToolTarget,
@@ -31,6 +32,7 @@ export {
 } from './build-runtime.js';
 // Everything the config-only entry (./config) exports, from that one list.
 export * from './config.js';
+export { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from './deferred-tools.js';
 export {
   isRuntimeError,
   RuntimeError,
@@ -60,6 +62,7 @@ export {
 } from './mcp-config-write.js';
 export { pluginsDir } from './plugin-servers.js';
 export { HOST_NAMESPACE_PATTERN, PLUGIN_NAME_PATTERN } from './server-names.js';
+export { DEFAULT_TOOL_BUDGET_TOKENS } from './tool-deferral.js';
 export {
   MCP_GROUP_PREFIX,
   mcpGroup,
@@ -68,8 +71,10 @@ export {
   type ToolOrigin,
 } from './tool-name-resolution.js';
 export {
+  type ToolGroupOptions,
   ToolRegistry,
   type ToolRegistryChange,
   type ToolRegistryListener,
   type ToolRegistryOptions,
 } from './tool-registry.js';
+export { estimateToolTokens } from './tool-tokens.js';

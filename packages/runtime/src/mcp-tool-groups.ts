@@ -1,5 +1,5 @@
 // Keeps the ToolRegistry's `mcp:<server>` groups in step with the McpRegistry: a server's group
-// holds exactly the tools the registry offers for it now — set when it connects (or offers cached
+// holds exactly the tools the registry offers for it now, with the server's `defer` — set when it connects (or offers cached
 // tools while connecting) and when its tools change, removed when it fails or is disconnected.
 // The registry never touches the ToolRegistry itself; this is the one place that does.
 import type { McpRegistry } from '@epoch-agent/plugin-mcp';
@@ -10,10 +10,11 @@ import type { ToolRegistry } from './tool-registry.js';
 export function syncMcpToolGroups(mcp: McpRegistry, tools: ToolRegistry): () => void {
   const sync = (server: string): void => {
     const offered = mcp.toolsOf(server);
-    if (mcp.configOf(server) === undefined || offered.length === 0) {
+    const config = mcp.configOf(server);
+    if (config === undefined || offered.length === 0) {
       tools.removeGroup(mcpGroup(server));
     } else {
-      tools.setGroup(mcpGroup(server), offered);
+      tools.setGroup(mcpGroup(server), offered, { defer: config.defer });
     }
   };
   const stops = [

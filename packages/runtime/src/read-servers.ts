@@ -48,6 +48,8 @@ export interface McpServersRead {
   readonly servers: readonly ConfiguredServer[];
   /** The host's and plugins' servers as their own entries say, before the user's overrides. */
   readonly entries: readonly ConfiguredServer[];
+  /** The user's `tool_budget_tokens`; absent when the file does not say. */
+  readonly toolBudgetTokens?: number;
   /** The three loads' diagnostics, in the same order. */
   readonly diagnostics: {
     readonly [S in McpServerSource]: readonly RuntimeDiagnostic[];
@@ -96,6 +98,7 @@ export async function readMcpServers(options: ReadMcpServersOptions = {}): Promi
       })),
     ],
     entries,
+    ...(user.toolBudgetTokens === undefined ? {} : { toolBudgetTokens: user.toolBudgetTokens }),
     diagnostics: {
       host: fromSource('host', host.diagnostics),
       plugin: fromSource('plugin', plugin.diagnostics),

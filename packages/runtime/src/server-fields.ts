@@ -74,6 +74,7 @@ const ROWS: Record<
   exclude_tools: (c) => c.choice.excludeTools.map(({ pattern }) => pattern),
   // The default as this command's runtime has it; a host that sets another knows it set one.
   max_output_tokens: (c) => c.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+  defer: (c) => c.defer,
 };
 
 // The fields an override of a plugin's or host's server may write.

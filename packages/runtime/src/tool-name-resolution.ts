@@ -108,7 +108,8 @@ export function compareGroups(a: string, b: string): number {
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-function isMcpTool(tool: EpochTool): tool is McpEpochTool {
+/** An MCP server's tool (it knows its server and its raw name there), not a host's. */
+export function isMcpTool(tool: EpochTool): tool is McpEpochTool {
   return 'server' in tool && 'target' in tool;
 }
 

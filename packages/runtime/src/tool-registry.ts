@@ -1,31 +1,61 @@
 // ToolRegistry: every tool an agent can be given, kept in named groups that are set and removed
 // whole — `builtin` for a host's own tools, `mcp:<server>` for each MCP server's (the runtime keeps
-// those in step with the server). It owns the names the tools are offered under; see
-// tool-name-resolution.ts for how colliding names are settled.
+// those in step with the server). It owns the names the tools are offered under (see
+// tool-name-resolution.ts for how colliding names are settled) and which of them are offered one
+// by one and which are found on demand, within the tool budget (see tool-deferral.ts).
 import { type Logger, silentLogger } from '@epoch-agent/infra';
-import { MAX_TOOL_NAME_LENGTH, MIN_TOOL_NAME_LENGTH } from '@epoch-agent/plugin-mcp';
+import {
+  MAX_TOOL_NAME_LENGTH,
+  type McpToolDeferral,
+  MIN_TOOL_NAME_LENGTH,
+} from '@epoch-agent/plugin-mcp';
 import type { EpochTool } from '@epoch-agent/protocol';
+import {
+  CALL_TOOL_NAME,
+  callTool,
+  type DeferredTools,
+  SEARCH_TOOL_NAME,
+  searchTool,
+} from './deferred-tools.js';
 import { RuntimeError } from './errors.js';
+import { DEFAULT_TOOL_BUDGET_TOKENS, deferredGroups } from './tool-deferral.js';
 import {
   compareGroups,
+  isMcpTool,
+  MCP_GROUP_PREFIX,
   type ResolvedTool,
   resolveToolNames,
   type ToolNameCollision,
   type ToolNameResolution,
 } from './tool-name-resolution.js';
+import { ToolSearch } from './tool-search.js';
+import { estimateToolTokens } from './tool-tokens.js';
 
 export interface ToolRegistryOptions {
   /** Longest tool name the model provider accepts. Default 128; 64 for providers that allow 64. */
   readonly toolNameMaxLength?: number;
   /** Where a throwing change listener is reported. Default: silentLogger. */
   readonly logger?: Logger;
+  /**
+   * How many tokens of every request the offered tools' definitions may take (see
+   * estimateToolTokens) before servers' tools are found on demand instead. Default 20,000.
+   */
+  readonly toolBudgetTokens?: number;
 }
 
-/** A group was set (added or replaced) or removed; `tools()` already reflects it. */
-export interface ToolRegistryChange {
-  readonly group: string;
-  readonly kind: 'set' | 'removed';
+/** How a group's tools are offered; see McpToolDeferral. Default `false`: one by one. */
+export interface ToolGroupOptions {
+  readonly defer?: McpToolDeferral;
 }
+
+/**
+ * A group was set (added or replaced) or removed, or the tool budget changed; `tools()` already
+ * reflects it — which tools are deferred too, so one group's change can move another's tools
+ * between offered and deferred.
+ */
+export type ToolRegistryChange =
+  | { readonly kind: 'set' | 'removed'; readonly group: string }
+  | { readonly kind: 'budget'; readonly tokens: number };
 
 export type ToolRegistryListener = (change: ToolRegistryChange) => void;
 
@@ -34,13 +64,17 @@ export class ToolRegistry {
   readonly #namePattern: RegExp;
   readonly #logger: Logger;
   readonly #groups = new Map<string, readonly EpochTool[]>();
+  readonly #deferral = new Map<string, McpToolDeferral>();
   readonly #listeners = new Set<ToolRegistryListener>();
+  #budgetTokens: number;
   /**
-   * The names as last settled; undefined after a change until someone reads them. Servers that
-   * connect one after another set their groups one by one: settling every name after each would
-   * cost the square of the tools.
+   * The names and the deferral as last settled; undefined after a change until someone reads
+   * them. Servers that connect one after another set their groups one by one: settling every name
+   * after each would cost the square of the tools.
    */
-  #settled: { readonly resolution: ToolNameResolution; readonly offered: EpochTool[] } | undefined;
+  #settled: Settled | undefined;
+  /** The two tools that stand for the deferred ones: the same objects as long as this lives. */
+  readonly #searchTools: readonly EpochTool[];
 
   constructor(options: ToolRegistryOptions = {}) {
     const maxLength = options.toolNameMaxLength ?? MAX_TOOL_NAME_LENGTH;
@@ -56,14 +90,37 @@ export class ToolRegistry {
     this.#maxLength = maxLength;
     this.#namePattern = new RegExp(`^[a-zA-Z0-9_-]{1,${maxLength}}$`);
     this.#logger = options.logger ?? silentLogger;
+    this.#budgetTokens = checkedBudget(options.toolBudgetTokens ?? DEFAULT_TOOL_BUDGET_TOKENS);
+    const current = () => this.#names().deferred;
+    this.#searchTools = [searchTool(current), callTool(current)];
+  }
+
+  /** The tool budget now (ToolRegistryOptions.toolBudgetTokens). */
+  get toolBudgetTokens(): number {
+    return this.#budgetTokens;
+  }
+
+  /** Sets the tool budget (a `budget` change event when it differs). */
+  setToolBudget(tokens: number): void {
+    const budget = checkedBudget(tokens);
+    if (budget === this.#budgetTokens) return;
+    this.#budgetTokens = budget;
+    this.#changed({ kind: 'budget', tokens: budget });
   }
 
   /**
    * Sets group `group` to exactly `tools`, replacing what it held. Throws `invalid_tool_name` (and
    * changes nothing) for a tool whose name a provider would refuse.
    */
-  setGroup(group: string, tools: readonly EpochTool[]): void {
+  setGroup(group: string, tools: readonly EpochTool[], options: ToolGroupOptions = {}): void {
     for (const tool of tools) {
+      if (!group.startsWith(MCP_GROUP_PREFIX) && RESERVED.has(tool.name)) {
+        throw new RuntimeError(
+          'invalid_tool_name',
+          `Tool "${tool.name}" of group "${group}" cannot be registered: the runtime offers a tool of that name itself, to find and call MCP tools on demand. Rename the tool.`,
+          { group, tool: tool.name },
+        );
+      }
       if (!this.#namePattern.test(tool.name)) {
         throw new RuntimeError(
           'invalid_tool_name',
@@ -74,12 +131,14 @@ export class ToolRegistry {
       }
     }
     this.#groups.set(group, [...tools]);
+    this.#deferral.set(group, options.defer ?? false);
     this.#changed({ group, kind: 'set' });
   }
 
   /** Removes a group and all its tools; a group that is not there is a no-op (and no event). */
   removeGroup(group: string): void {
     if (!this.#groups.delete(group)) return;
+    this.#deferral.delete(group);
     this.#changed({ group, kind: 'removed' });
   }
 
@@ -88,17 +147,26 @@ export class ToolRegistry {
     return [...this.#groups.keys()].sort(compareGroups);
   }
 
-  /** Every tool under the name it is offered as, in group order. A snapshot. */
+  /**
+   * What to hand the agent loop: every tool offered one by one, under the name it is offered as,
+   * in group order; then, when some are deferred, `mcp_search_tools` and `mcp_call_tool`, which
+   * find and run those. A snapshot.
+   */
   tools(): EpochTool[] {
     return [...this.#names().offered];
   }
 
-  /** Every tool with its group and the name it is offered as. */
+  /** Every registered tool, deferred ones too, with its group and the name it is called by. */
   entries(): ResolvedTool[] {
     return [...this.#names().resolution.tools];
   }
 
-  /** The tool offered under `name`. */
+  /** The tools found on demand instead of offered, with their groups and names. */
+  deferred(): ResolvedTool[] {
+    return [...this.#names().deferredEntries];
+  }
+
+  /** The tool offered under `name` (mcp_search_tools and mcp_call_tool too). */
   get(name: string): EpochTool | undefined {
     return this.#names().offered.find((tool) => tool.name === name);
   }
@@ -114,13 +182,50 @@ export class ToolRegistry {
     return () => this.#listeners.delete(listener);
   }
 
-  #names(): { readonly resolution: ToolNameResolution; readonly offered: EpochTool[] } {
+  #names(): Settled {
     if (this.#settled === undefined) {
       const resolution = resolveToolNames(this.#groups, this.#maxLength);
-      const offered = resolution.tools.map(({ tool, name }) =>
+      const named = resolution.tools.map(({ tool, name }) =>
         name === tool.name ? tool : renamed(tool, name),
       );
-      this.#settled = { resolution, offered };
+      const tokens = new Map<string, number>();
+      resolution.tools.forEach(({ group, tool }) => {
+        tokens.set(group, (tokens.get(group) ?? 0) + tokensOf(tool));
+      });
+      const deferredSet = deferredGroups(
+        [...tokens].map(([group, cost]) => ({
+          group,
+          defer: this.#deferral.get(group) ?? false,
+          tokens: cost,
+        })),
+        this.#budgetTokens,
+        this.#searchTools.reduce((sum, tool) => sum + tokensOf(tool), 0),
+      );
+      const isDeferred = (index: number) => deferredSet.has(resolution.tools[index]?.group ?? '');
+      const offered = named.filter((_, index) => !isDeferred(index));
+      const deferredTools = named.filter((_, index) => isDeferred(index));
+      const byName = new Map(deferredTools.map((tool) => [tool.name, tool]));
+      const offeredNames = new Set(offered.map(({ name }) => name));
+      let search: ToolSearch | undefined;
+      this.#settled = {
+        resolution,
+        offered: deferredTools.length === 0 ? offered : [...offered, ...this.#searchTools],
+        deferredEntries: resolution.tools.filter((_, index) => isDeferred(index)),
+        deferred: {
+          // Built at the first search only: a turn that never searches never pays for it.
+          get search() {
+            search ??= new ToolSearch(
+              deferredTools.map((tool) => ({
+                tool,
+                server: isMcpTool(tool) ? tool.server : '',
+              })),
+            );
+            return search;
+          },
+          get: (name) => byName.get(name),
+          isOffered: (name) => offeredNames.has(name),
+        },
+      };
     }
     return this.#settled;
   }
@@ -133,11 +238,42 @@ export class ToolRegistry {
       } catch (error) {
         this.#logger.error(
           `A tool registry listener threw: ${error instanceof Error ? error.message : String(error)}`,
-          { group: change.group },
+          change.kind === 'budget' ? {} : { group: change.group },
         );
       }
     }
   }
+}
+
+interface Settled {
+  readonly resolution: ToolNameResolution;
+  readonly offered: EpochTool[];
+  readonly deferredEntries: readonly ResolvedTool[];
+  readonly deferred: DeferredTools;
+}
+
+const RESERVED = new Set([SEARCH_TOOL_NAME, CALL_TOOL_NAME]);
+
+// A tool's estimate is asked for at every change of any group: worked out once per tool object
+// (a server's tools are made once per list it gives).
+const estimates = new WeakMap<EpochTool, number>();
+
+function tokensOf(tool: EpochTool): number {
+  let tokens = estimates.get(tool);
+  if (tokens === undefined) {
+    tokens = estimateToolTokens(tool);
+    estimates.set(tool, tokens);
+  }
+  return tokens;
+}
+
+function checkedBudget(tokens: number): number {
+  if (!Number.isSafeInteger(tokens) || tokens < 0) {
+    throw new RangeError(
+      `toolBudgetTokens must be a whole number of tokens, 0 or more, got ${tokens}`,
+    );
+  }
+  return tokens;
 }
 
 // The same tool under another name. Its fields are read from the original (a class instance's
@@ -150,6 +286,7 @@ function renamed(tool: EpochTool, name: string): EpochTool {
     description: tool.description,
     inputSchema: tool.inputSchema,
     annotations: tool.annotations,
+    ...(tool.delegate === undefined ? {} : { delegate: (args) => tool.delegate?.(args) }),
     execute: (args, ctx) => tool.execute(args, ctx),
   };
 }

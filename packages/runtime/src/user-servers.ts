@@ -9,6 +9,8 @@ export interface UserServersLoad {
   readonly servers: readonly McpServerConfig[];
   /** What the user chose about plugins' and the host's servers (see server-overrides.ts). */
   readonly overrides: readonly McpServerOverride[];
+  /** The file's `tool_budget_tokens`; absent when it does not say. */
+  readonly toolBudgetTokens?: number;
   readonly diagnostics: readonly Diagnostic[];
   /**
    * Nothing could be read from the file (a syntax error, or it cannot be opened): its servers are
@@ -32,6 +34,7 @@ export async function loadUserServers(
     file,
     servers: kept.servers,
     overrides: load.overrides,
+    ...(load.toolBudgetTokens === undefined ? {} : { toolBudgetTokens: load.toolBudgetTokens }),
     diagnostics: [...load.diagnostics, ...kept.diagnostics],
     unreadable: load.diagnostics.some(
       ({ code }) => code === 'syntax_error' || code === 'unreadable_file',

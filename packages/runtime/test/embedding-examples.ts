@@ -46,6 +46,20 @@ export async function badNamespace() {
   }
 }
 
+export async function callWithPermission(
+  tool: EpochTool,
+  args: { readonly [key: string]: unknown },
+  signal: AbortSignal,
+  allowed: (judged: EpochTool) => Promise<boolean>,
+) {
+  // mcp_call_tool is judged as the deferred tool its arguments name; every other tool as itself.
+  const judged = tool.delegate?.(args) ?? tool;
+  if (!(await allowed(judged))) {
+    return { content: [{ type: 'text' as const, text: `The user did not allow ${judged.name}.` }] };
+  }
+  return tool.execute(args, { signal });
+}
+
 export async function events() {
   const runtime = await buildRuntime();
   runtime.mcp.onStatus((status) => {
@@ -54,9 +68,10 @@ export async function events() {
   runtime.mcp.onToolsChanged((event) => {
     console.log(`${event.server} (${event.source}) changed its tools (${event.reason})`);
   });
-  runtime.tools.onChange(({ group, kind }) => {
+  runtime.tools.onChange((change) => {
     // The agent loop's tool set is fixed for a turn: take runtime.tools.tools() at the next one.
-    console.log(`tool group ${group} ${kind}`);
+    if (change.kind === 'budget') console.log(`tool budget now ${change.tokens} tokens`);
+    else console.log(`tool group ${change.group} ${change.kind}`);
   });
   for (const collision of runtime.tools.collisions()) console.warn(collision.message);
 }

@@ -156,6 +156,7 @@ describe('serverFields', () => {
       'include_tools',
       'exclude_tools',
       'max_output_tokens',
+      'defer',
     ]);
     expect(byName.max_output_tokens).toEqual({
       field: 'max_output_tokens',

@@ -256,3 +256,41 @@ describe('ToolRegistry', () => {
     expect(registry.tools().map(({ name }) => name)).toEqual([prefixedName('fs', 'read.file')]);
   });
 });
+
+describe('deferral', () => {
+  it('refuses a host tool named like the two that stand for deferred tools', () => {
+    const registry = new ToolRegistry();
+    for (const name of ['mcp_search_tools', 'mcp_call_tool']) {
+      const thrown = (() => {
+        try {
+          registry.setGroup('builtin', [builtin(name)]);
+        } catch (error) {
+          return error;
+        }
+        return undefined;
+      })();
+      expect(isRuntimeError(thrown, 'invalid_tool_name')).toBe(true);
+    }
+    expect(registry.groups()).toEqual([]);
+  });
+
+  it('defers the same groups whatever order they were set in', () => {
+    const groups = [
+      ['big', Array.from({ length: 30 }, (_, i) => `tool_${i}`)],
+      ['mid', Array.from({ length: 10 }, (_, i) => `tool_${i}`)],
+      ['small', ['one']],
+    ] as const;
+    const deferredOf = (order: readonly (typeof groups)[number][]) => {
+      const registry = new ToolRegistry({ toolBudgetTokens: 600 });
+      for (const [server, tools] of order) {
+        registry.setGroup(mcpGroup(server), serverTools(server, tools), { defer: 'auto' });
+      }
+      return registry
+        .deferred()
+        .map(({ group }) => group)
+        .filter((group, index, all) => all.indexOf(group) === index);
+    };
+    expect(deferredOf(groups)).toEqual(['mcp:big']);
+    expect(deferredOf([...groups].reverse())).toEqual(['mcp:big']);
+  });
+});

@@ -12,5 +12,11 @@ export {
   startEverything,
 } from './everything.js';
 export { freeLoopbackPort, listeningAddresses } from './loopback.js';
+export {
+  CATALOGS,
+  manyToolServers,
+  SEARCH_PHRASINGS_FILE,
+  type StdioEntry,
+} from './many-tools.js';
 export { type LoadedModules, modulesLoadedBy } from './modules.js';
 export { rawControls } from './raw-controls.js';

@@ -67,6 +67,14 @@ export function flag(message: Message): Check<boolean> {
     typeof value === 'boolean' ? value : invalid(issues, 'invalid_type', path, message, value);
 }
 
+/** `true`, `false` or `"auto"`: the three answers of a server's `defer`. */
+export function deferral(message: Message): Check<boolean | 'auto'> {
+  return (value, path, issues) =>
+    typeof value === 'boolean' || value === 'auto'
+      ? value
+      : invalid(issues, 'invalid_type', path, message, value);
+}
+
 export function oneOf<const V extends readonly string[]>(
   values: V,
   message: Message,

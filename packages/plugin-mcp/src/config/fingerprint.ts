@@ -10,11 +10,10 @@
 // What stays out: `name`. It is the key the fingerprint is compared under; a renamed server with
 // the same connection may reuse its cached tool list. And `inferredAt`, where an SSE entry without
 // a transport is written: moving an entry in the file changes nothing about its connection. And
-// `choice` (enabled, include_tools, exclude_tools): which tools the model is offered is decided
-// over the same connection and the same cached list, so turning a tool off reconnects nothing.
-// And `maxOutputTokens`: how much of a result the model is given is decided after the server
-// answered, so a new cap takes effect at the next call (McpRegistry.setMaxOutputTokens) over the
-// same connection.
+// `choice` (enabled, include_tools, exclude_tools) and `defer`: which tools the model is offered,
+// and how, is decided over the same connection and the same cached list, so turning a tool off
+// reconnects nothing. And `maxOutputTokens`: how much of a result the model is given is decided
+// after the server answered, so a new cap takes effect at the next call over the same connection.
 //
 // Computed on the parsed config, so key order and snake_case/camelCase spellings in the file cannot
 // change it. Secrets (env, header values) go into the hash only; the hash reveals nothing of them.
@@ -43,9 +42,10 @@ export function fingerprint(config: McpServerConfig): string {
 }
 
 type WithoutName<T> = {
-  readonly [K in Exclude<keyof T, 'name' | 'inferredAt' | 'choice' | 'maxOutputTokens'>]-?:
-    | T[K]
-    | undefined;
+  readonly [K in Exclude<
+    keyof T,
+    'name' | 'inferredAt' | 'choice' | 'defer' | 'maxOutputTokens'
+  >]-?: T[K] | undefined;
 };
 
 // Each transport spelled out: a field added to a config type that is not listed here does not

@@ -35,12 +35,20 @@ export interface McpConfigLoad {
    * some of its tools) off. Only the user's mcp.json's count; the runtime ignores a plugin's.
    */
   readonly overrides: readonly McpServerOverride[];
+  /**
+   * `tool_budget_tokens`: how many tokens of every request the tools' definitions may take before
+   * servers' tools are found on demand instead; absent when the file does not say (or says
+   * something that is not a whole number of tokens: then a diagnostic says so).
+   */
+  readonly toolBudgetTokens?: number;
   /** Sorted by position in the file. */
   readonly diagnostics: readonly Diagnostic[];
 }
 
 const EMPTY: McpConfigLoad = { servers: [], overrides: [], diagnostics: [] };
-const TOP_LEVEL = ['servers', 'overrides'];
+// The budget in both spellings, as a server entry's fields; snake_case wins when both are written.
+const BUDGET_KEYS = ['tool_budget_tokens', 'toolBudgetTokens'];
+const TOP_LEVEL = ['servers', 'overrides', ...BUDGET_KEYS];
 
 /**
  * Reads mcp.json text (JSONC: comments and trailing commas allowed). `file` names it in diagnostics,
@@ -82,7 +90,13 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
   const diagnostics: Diagnostic[] = duplicateKeys(root, where);
   const servers: McpServerConfig[] = [];
   const overrides: McpServerOverride[] = [];
-  const done = () => ({ servers, overrides, diagnostics: sortByPosition(diagnostics) });
+  let toolBudgetTokens: number | undefined;
+  const done = (): McpConfigLoad => ({
+    servers,
+    overrides,
+    ...(toolBudgetTokens === undefined ? {} : { toolBudgetTokens }),
+    diagnostics: sortByPosition(diagnostics),
+  });
 
   if (root.type !== 'object') {
     diagnostics.push(
@@ -134,7 +148,57 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
     const override = parseOverride(key, value, where, diagnostics);
     if (override !== undefined) overrides.push(override);
   }
+  toolBudgetTokens = readToolBudget(root, where, diagnostics);
   return done();
+}
+
+// Up to a million: the largest context windows hold about that, and a budget beyond every
+// context is a typo, not a setting.
+const MAX_TOOL_BUDGET_TOKENS = 1_000_000;
+
+/** `tool_budget_tokens`, when it is a whole number of tokens from 0 to a million. */
+function readToolBudget(root: Node, where: Where, into: Diagnostic[]): number | undefined {
+  const properties = propertiesOf(root);
+  const key = BUDGET_KEYS.find((k) => properties.some((p) => p.key === k));
+  const node = properties.findLast((p) => p.key === key)?.value;
+  if (key === undefined || node === undefined) return undefined;
+  const camel = properties.find((p) => p.key === 'toolBudgetTokens');
+  if (key === 'tool_budget_tokens' && camel !== undefined) {
+    into.push(
+      diagnostic(
+        where,
+        'warning',
+        'duplicate_field',
+        ['toolBudgetTokens'],
+        '"toolBudgetTokens" and "tool_budget_tokens" are the same setting, given twice; "tool_budget_tokens" is used and "toolBudgetTokens" is ignored. Remove one.',
+        'key',
+      ),
+    );
+  }
+  const value: unknown = getNodeValue(node);
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    if (value >= 0 && value <= MAX_TOOL_BUDGET_TOKENS) return value;
+    into.push(
+      diagnostic(
+        where,
+        'error',
+        'out_of_range',
+        [key],
+        `"${key}" must be from 0 to ${MAX_TOOL_BUDGET_TOKENS.toLocaleString('en-US')} tokens (0 finds every server's tools on demand); the default budget is used.`,
+      ),
+    );
+    return undefined;
+  }
+  into.push(
+    diagnostic(
+      where,
+      'error',
+      'invalid_type',
+      [key],
+      `"${key}" must be a whole number of tokens, e.g. "${key}": 20000 (it holds ${typeof value === 'number' ? 'a fraction' : kindOf(node)}); the default budget is used.`,
+    ),
+  );
+  return undefined;
 }
 
 /**

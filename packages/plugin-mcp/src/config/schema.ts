@@ -16,6 +16,7 @@ import type { McpTransportKind } from '../types.js';
 import {
   type Check,
   type Checked,
+  deferral,
   flag,
   lenient,
   list,
@@ -113,6 +114,11 @@ const kind = {
         ],
       },
     ),
+  defer: (key: string) =>
+    deferral(
+      (input) =>
+        `${key} must be true, false or "auto": whether the server's tools are found on demand instead of offered one by one (got ${describe(input)})`,
+    ),
   seconds: (key: string) =>
     number(
       (input) => `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(input)})`,
@@ -150,6 +156,7 @@ export const FIELDS = {
   include_tools: { kind: kind.toolList, transports: ALL },
   exclude_tools: { kind: kind.toolList, transports: ALL },
   max_output_tokens: { kind: kind.tokens, transports: ALL },
+  defer: { kind: kind.defer, transports: ALL },
 } as const;
 
 /** A server entry's field by its snake_case name (`type` and `disabled` are fields of their own: aliases). */

@@ -268,6 +268,7 @@ function common({ name, fields, choice }: Entry): Explicit<McpServerCommon> {
       ...(choice.includeTools === undefined ? {} : { includeTools: choice.includeTools }),
       excludeTools: choice.excludeTools ?? EVERY_TOOL.excludeTools,
     },
+    defer: fields.defer ?? 'auto',
   };
 }
 

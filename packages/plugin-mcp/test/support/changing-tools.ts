@@ -62,6 +62,7 @@ export function changingToolsServer(
     supportsParallel: false,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
     ...options.overrides,
   };
   return {

@@ -116,6 +116,7 @@ export class FaultHarness {
       supportsParallel: false,
       skipPreflight: false,
       choice: EVERY_TOOL,
+      defer: 'auto',
       ...overrides,
     };
   }

@@ -74,6 +74,7 @@ export function recordingConfig(
     supportsParallel: false,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
     ...overrides,
   };
 }

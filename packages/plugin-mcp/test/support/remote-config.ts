@@ -23,6 +23,7 @@ export function remoteConfig<T extends 'sse' | 'http'>(
     supportsParallel: true,
     skipPreflight: false,
     choice: EVERY_TOOL,
+    defer: 'auto',
     ...overrides,
   };
 }
