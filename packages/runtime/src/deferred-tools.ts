@@ -8,7 +8,7 @@
 // server's timeout, notifications/cancelled on a stop, its results, errors and redaction. And
 // `delegate` tells a permission system which tool that is, before anything runs.
 import type { EpochTool, ToolResult } from '@epoch-agent/protocol';
-import type { ToolSearch } from './tool-search.js';
+import type { SearchableTool } from './tool-search.js';
 
 export const SEARCH_TOOL_NAME = 'mcp_search_tools';
 export const CALL_TOOL_NAME = 'mcp_call_tool';
@@ -18,8 +18,11 @@ const MAX_LIMIT = 20;
 
 /** What the two tools look up at each call. */
 export interface DeferredTools {
-  /** The deferred tools under their model-facing names, and their servers. */
-  readonly search: ToolSearch;
+  /** The deferred tools that best match `query`, best first (see tool-search.ts). */
+  search(
+    query: string,
+    options: { readonly server?: string; readonly limit: number },
+  ): Promise<readonly SearchableTool[]>;
   /** The deferred tool called by that name now. */
   get(name: string): EpochTool | undefined;
   /** Whether that name is a tool offered one by one: the model should call it directly. */
@@ -77,7 +80,7 @@ export function searchTool(current: () => DeferredTools): EpochTool {
           `${SEARCH_TOOL_NAME}: "limit" must be a whole number from 1 to ${MAX_LIMIT}, or left out.`,
         );
       }
-      const found = current().search.search(query, {
+      const found = await current().search(query, {
         ...(server === undefined ? {} : { server }),
         limit: limit as number,
       });

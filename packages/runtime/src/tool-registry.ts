@@ -28,7 +28,7 @@ import {
   type ToolNameCollision,
   type ToolNameResolution,
 } from './tool-name-resolution.js';
-import { ToolSearch } from './tool-search.js';
+import type { SearchableTool, ToolSearch } from './tool-search.js';
 import { estimateToolTokens } from './tool-tokens.js';
 
 export interface ToolRegistryOptions {
@@ -206,21 +206,27 @@ export class ToolRegistry {
       const deferredTools = named.filter((_, index) => isDeferred(index));
       const byName = new Map(deferredTools.map((tool) => [tool.name, tool]));
       const offeredNames = new Set(offered.map(({ name }) => name));
-      let search: ToolSearch | undefined;
+      let search: Promise<ToolSearch> | undefined;
       this.#settled = {
         resolution,
         offered: deferredTools.length === 0 ? offered : [...offered, ...this.#searchTools],
         deferredEntries: resolution.tools.filter((_, index) => isDeferred(index)),
         deferred: {
-          // Built at the first search only: a turn that never searches never pays for it.
-          get search() {
-            search ??= new ToolSearch(
-              deferredTools.map((tool) => ({
-                tool,
-                server: isMcpTool(tool) ? tool.server : '',
-              })),
+          // The index is built at the first search, and the search library loaded then: a process
+          // that never searches (most never defer anything) never pays for either.
+          search: async (query, options) => {
+            search ??= import('./tool-search.js').then(
+              ({ ToolSearch }) =>
+                new ToolSearch(
+                  deferredTools.map(
+                    (tool): SearchableTool => ({
+                      tool,
+                      server: isMcpTool(tool) ? tool.server : '',
+                    }),
+                  ),
+                ),
             );
-            return search;
+            return (await search).search(query, options);
           },
           get: (name) => byName.get(name),
           isOffered: (name) => offeredNames.has(name),
