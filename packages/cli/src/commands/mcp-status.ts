@@ -12,7 +12,7 @@ import { renderTable } from '../render/table.js';
 import { contextTokens, cut, enableHint, firstLine, toolCount } from '../render/tools.js';
 import { withRuntime } from '../session.js';
 import { statusDetail } from './server-status.js';
-import { offeredTools, serverToolName, toolsOf } from './tools-of.js';
+import { serverToolName, toolsByOffer, toolsOf } from './tools-of.js';
 
 // Tool lines are cut to the terminal's width; off a terminal (a pipe, a log) to this one.
 const DEFAULT_WIDTH = 100;
@@ -32,7 +32,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
         return {
           ...status,
           tools: toolsOf(runtime, status.name).map(({ name }) => name),
-          contextTokens: contextTokens(offeredTools(runtime, status.name)),
+          contextTokens: contextTokens(toolsByOffer(runtime, status.name).offered),
           offTools: off.map(({ name }) => name),
           offContextTokens: contextTokens(off),
         };

@@ -1,19 +1,27 @@
 // `epoch mcp tools [<name>]`: the tools the model is given, by the name it sees (as the
 // ToolRegistry resolved it), with title, the annotations the permission system reads (read-only,
 // destructive, …) and parameters — and what each server's list costs in context, every turn; then
-// the tools the user turned off, marked, with what they would add.
+// the tools found on demand (deferred: over the tool budget, behind mcp_search_tools) and those
+// the user turned off, marked, with what they would add; and the budget.
 import { terminalJson } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
 import { type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
-import { badges, contextTokens, enableHint, parameters, renderTool } from '../render/tools.js';
+import {
+  badges,
+  contextTokens,
+  enableHint,
+  parameters,
+  renderTool,
+  type ToolOffer,
+} from '../render/tools.js';
 import { withRuntime } from '../session.js';
 import { exitOfState } from './exit-of.js';
 import { findServer } from './server-lookup.js';
 import { statusDetail } from './server-status.js';
 import { settled } from './settle.js';
-import { offeredTools, serverToolName } from './tools-of.js';
+import { serverToolName, toolsByOffer } from './tools-of.js';
 
 const DEFAULT_WIDTH = 100;
 
@@ -34,7 +42,8 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     const statuses = await settled(runtime, names);
     if (invocation.json) {
       const servers = statuses.map((status) => shownServer(runtime, status));
-      io.out(`${terminalJson({ servers }, 2)}\n`);
+      const { toolBudgetTokens } = runtime.tools;
+      io.out(`${terminalJson({ servers, toolBudgetTokens }, 2)}\n`);
     } else {
       const width = Math.max(60, io.columns ?? DEFAULT_WIDTH);
       for (const status of statuses) io.out(renderServer(runtime, status, width));
@@ -52,40 +61,66 @@ function renderServer(runtime: Runtime, status: McpServerStatus, width: number):
   if (status.state !== 'connected') {
     return `${head}: ${status.state}\n${statusDetail(status).join('\n')}\n\n`;
   }
-  const tools = offeredTools(runtime, status.name);
+  const { offered, onDemand } = toolsByOffer(runtime, status.name);
   const off = runtime.mcp.toolsOffOf(status.name);
-  // Listed after the offered ones, so a person sees what they could turn back on.
-  const lines = [
-    ...tools.flatMap((tool) => renderTool(tool, width, false)),
-    ...off.flatMap((tool) => renderTool(tool, width, true)),
+  // Listed after the offered ones, so a person sees what the model finds only by searching, and
+  // what they could turn back on.
+  const shown: [readonly EpochTool[], ToolOffer][] = [
+    [offered, 'offered'],
+    [onDemand, 'on demand'],
+    [off, 'off'],
   ];
+  const lines = shown.flatMap(([tools, how]) =>
+    tools.flatMap((tool) => renderTool(tool, width, how)),
+  );
   const [example] = off;
   const hint = example === undefined ? '' : enableHint(status.name, serverToolName(example));
-  return `${head}: ${tools.length} tool(s), ${cost(tools, off)}\n${lines.join('\n')}\n${hint}\n`;
+  return `${head}: ${offered.length} tool(s), ${cost(offered, onDemand, off)}\n${lines.join('\n')}\n${hint}\n`;
 }
 
 function total(runtime: Runtime, statuses: readonly McpServerStatus[]): string {
   if (statuses.length === 0)
     return `No MCP servers in ${runtime.configFile} or in installed plugins.\n`;
-  const tools = statuses.flatMap(({ name }) => offeredTools(runtime, name));
+  // Everything the model is given, mcp_search_tools and mcp_call_tool included when they stand
+  // for tools found on demand.
+  const offered = runtime.tools.tools();
+  const onDemand = statuses.flatMap(({ name }) => toolsByOffer(runtime, name).onDemand);
   const off = statuses.flatMap(({ name }) => runtime.mcp.toolsOffOf(name));
-  return `In all: ${tools.length} tool(s) from ${statuses.length} server(s), ${cost(tools, off)}.\n`;
+  const budget = runtime.tools.toolBudgetTokens.toLocaleString('en-US');
+  const search =
+    onDemand.length === 0
+      ? ''
+      : ' The model finds those with mcp_search_tools and runs them with mcp_call_tool (both counted above).';
+  return `In all: ${offered.length} tool(s) from ${statuses.length} server(s), ${cost(offered, onDemand, off)}. Tool budget: ${budget} tokens (tool_budget_tokens).${search}\n`;
 }
 
-/** What the offered tools cost every request, and what the ones turned off would add. */
-function cost(tools: readonly EpochTool[], off: readonly EpochTool[]): string {
+/**
+ * What the offered tools cost every request, what the ones found on demand would cost if they
+ * were offered too, and what the ones turned off would add.
+ */
+function cost(
+  tools: readonly EpochTool[],
+  onDemand: readonly EpochTool[],
+  off: readonly EpochTool[],
+): string {
   const tokens = (list: readonly EpochTool[]) => contextTokens(list).toLocaleString('en-US');
+  const deferred =
+    onDemand.length === 0
+      ? ''
+      : `; ${onDemand.length} more found on demand, which offered would add about ${tokens(onDemand)}`;
   const more = off.length === 0 ? '' : `; ${off.length} tool(s) off would add about ${tokens(off)}`;
-  return `about ${tokens(tools)} tokens of context per request${more}`;
+  return `about ${tokens(tools)} tokens of context per request${deferred}${more}`;
 }
 
 function shownServer(runtime: Runtime, status: McpServerStatus): unknown {
-  const offered = offeredTools(runtime, status.name);
+  const { offered, onDemand } = toolsByOffer(runtime, status.name);
   const off = runtime.mcp.toolsOffOf(status.name);
   return {
     ...status,
     contextTokens: contextTokens(offered),
     tools: offered.map(shownTool),
+    onDemandContextTokens: contextTokens(onDemand),
+    onDemandTools: onDemand.map(shownTool),
     offContextTokens: contextTokens(off),
     offTools: off.map(shownTool),
   };

@@ -65,14 +65,14 @@ function typeOf(property: { type?: unknown; enum?: unknown } | undefined): strin
 }
 
 /**
- * The tool as lines: name, title, `(off)` for one the user turned off, and badges; its
+ * The tool as lines: name, title, how the model gets it (`(off)`, `(on demand)`), and badges; its
  * description's first line; one per parameter. Everything in them but the marks is the server's
  * text, shown by shownLine.
  */
-export function renderTool(tool: EpochTool, width: number, off: boolean): string[] {
+export function renderTool(tool: EpochTool, width: number, how: ToolOffer): string[] {
   const title = tool.title === undefined || tool.title === tool.name ? '' : `  ${tool.title}`;
   const marks = badges(tool).map((badge) => `[${badge}]`);
-  const name = `  ${shownLine(`${tool.name}${title}`)}${off ? ' (off)' : ''}`;
+  const name = `  ${shownLine(`${tool.name}${title}`)}${OFFER_MARK[how]}`;
   const head = [name, ...marks].join('  ');
   const about = firstLine(tool.description);
   const lines = [head];
@@ -84,11 +84,24 @@ export function renderTool(tool: EpochTool, width: number, off: boolean): string
   return lines;
 }
 
-/** The first line of a description, trimmed: what a one-line listing shows of it. */
+/**
+ * How the model gets a tool: one by one in every request, found on demand (deferred behind
+ * mcp_search_tools), or not at all (turned off by the user).
+ */
+export type ToolOffer = 'offered' | 'on demand' | 'off';
+
+const OFFER_MARK: Record<ToolOffer, string> = {
+  offered: '',
+  'on demand': ' (on demand)',
+  off: ' (off)',
+};
+
 /** A server's tools as status and list count them: `15`, or `15, 3 off` when the user turned some off. */
 export function toolCount(offered: number, off: number): string {
   return off === 0 ? `${offered}` : `${offered}, ${off} off`;
 }
+
+/** The first line of a description, trimmed: what a one-line listing shows of it. */
 
 export function firstLine(description: string): string {
   return description.trim().split('\n')[0]?.trim() ?? '';
