@@ -405,9 +405,9 @@ export class Runtime {
     // The user's overrides of plugins' and the host's servers: applied like a user server's choice.
     const rechosen = overridden.servers.flatMap(({ config }) => {
       const current = this.mcp.configOf(config.name);
-      return current === undefined || isDeepStrictEqual(current.choice, config.choice)
-        ? []
-        : [{ config, changed: !sameChoice(current.choice, config.choice) }];
+      if (current === undefined || isDeepStrictEqual(current, config)) return [];
+      const changed = !sameChoice(current.choice, config.choice) || current.defer !== config.defer;
+      return [{ config, changed }];
     });
     await Promise.all(rechosen.map(({ config }) => this.mcp.update(config)));
     const names = rechosen.filter(({ changed }) => changed).map(({ config }) => config.name);

@@ -5,7 +5,11 @@
 import type { Position } from '@epoch-agent/infra';
 import { redact, redactArgs, redactUrl } from '@epoch-agent/infra';
 import type { McpConfigFieldName, McpServerConfig } from '@epoch-agent/plugin-mcp';
-import { DEFAULT_MAX_OUTPUT_TOKENS, MCP_CONFIG_FIELDS } from '@epoch-agent/plugin-mcp/config';
+import {
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  MCP_CONFIG_FIELDS,
+  OVERRIDE_FIELDS,
+} from '@epoch-agent/plugin-mcp/config';
 import { entryPositions } from './key-position.js';
 import type { ConfiguredServer } from './read-servers.js';
 

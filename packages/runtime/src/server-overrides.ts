@@ -25,7 +25,11 @@ export function applyOverrides(
       ? server
       : {
           ...server,
-          config: { ...server.config, choice: withOverride(server.config.choice, override) },
+          config: {
+            ...server.config,
+            choice: withOverride(server.config.choice, override),
+            defer: override.defer ?? server.config.defer,
+          },
         };
   });
   const names = fixed.map(({ config }) => config.name);

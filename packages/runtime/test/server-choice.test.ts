@@ -173,6 +173,29 @@ describe('turning servers and tools on and off in a running runtime', () => {
   });
 });
 
+describe("a plugin's server deferred by the user", () => {
+  it('"defer": true in overrides: its tools are found on demand, applied live, the entry untouched', async () => {
+    const pluginFile = await t.home.writePluginConfig('weather', {
+      forecast: pidServer('--tool=alerts'),
+    });
+    const pluginText = await readFile(pluginFile, 'utf8');
+    await t.home.writeUserConfig({});
+    const runtime = await t.build({ schemaCache: null });
+    expect(runtime.tools.deferred()).toEqual([]);
+
+    await t.home.writeUserConfig(
+      '{ "servers": {}, "overrides": { "weather__forecast": { "defer": true } } }',
+    );
+    expect(await runtime.applyMcpConfig()).toMatchObject({ choiceChanged: ['weather__forecast'] });
+    expect(runtime.tools.deferred().map(({ name }) => name)).toEqual([
+      prefixedName('weather__forecast', 'whoami'),
+      prefixedName('weather__forecast', 'alerts'),
+    ]);
+    expect(runtime.diagnostics()).toEqual([]);
+    expect(await readFile(pluginFile, 'utf8')).toBe(pluginText);
+  });
+});
+
 describe('warnings about the choice', () => {
   it('a name no tool of the connected server has: a warning at its line, with a did-you-mean', async () => {
     await t.home.writeUserConfig(

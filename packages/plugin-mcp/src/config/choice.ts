@@ -7,6 +7,7 @@ import type {
   McpEntryPosition,
   McpFieldPosition,
   McpServerChoice,
+  McpToolDeferral,
   McpToolPattern,
 } from '../types.js';
 import type { Locator } from './locate.js';
@@ -26,6 +27,8 @@ export interface ChoiceWritten {
 export interface McpServerOverride extends ChoiceWritten {
   /** The full name: `<plugin>__<server>` or `<namespace>__<server>`. */
   readonly server: string;
+  /** Replaces the entry's `defer` when given. */
+  readonly defer?: McpToolDeferral;
   /** Where its key is written. */
   readonly at: McpEntryPosition;
 }

@@ -22,6 +22,7 @@ export {
   type McpConfigDiagnosticCode,
   type McpConfigField,
   type McpServerEntry,
+  OVERRIDE_FIELDS,
 } from './schema.js';
 export { suggest } from './suggest.js';
 export {

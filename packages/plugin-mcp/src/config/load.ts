@@ -252,6 +252,7 @@ function parseOverride(
     server,
     at: { file: where.file, ...where.locator.key(['overrides', server]) },
     ...choice,
+    ...(fields.defer === undefined ? {} : { defer: fields.defer }),
   };
 }
 

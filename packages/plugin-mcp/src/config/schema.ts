@@ -205,13 +205,21 @@ export const MCP_CONFIG_FIELDS: readonly McpConfigField[] = FIELD_NAMES.map((nam
  */
 export type EntryScope = 'servers' | 'overrides';
 
-/** The fields of an `overrides` entry: a plugin's or host's server keeps every other setting. */
-export const CHOICE_FIELDS = ['enabled', 'disabled', 'include_tools', 'exclude_tools'] as const;
-export type ChoiceFieldName = (typeof CHOICE_FIELDS)[number];
+/**
+ * The fields of an `overrides` entry: what the model gets from a plugin's or host's server, and
+ * how. The server keeps every other setting its entry gives it.
+ */
+export const OVERRIDE_FIELDS = [
+  'enabled',
+  'disabled',
+  'include_tools',
+  'exclude_tools',
+  'defer',
+] as const satisfies readonly FieldName[];
 
 const SCOPE_FIELDS: Record<EntryScope, readonly FieldName[]> = {
   servers: FIELD_NAMES,
-  overrides: CHOICE_FIELDS,
+  overrides: OVERRIDE_FIELDS,
 };
 
 /** Every key an entry of the scope may have, in both spellings, and the field each one is. */
@@ -330,8 +338,8 @@ export function readFields(
         'unknown_field',
         [key],
         SPELLINGS.servers.has(key)
-          ? `"${key}" cannot be set in "overrides" and is ignored: the server "${name}" keeps the settings its plugin or host gives it. Here only ${CHOICE_FIELDS.join(', ')} can be set.`
-          : `"${key}" is not a field of an "overrides" entry and is ignored. ${guess === undefined ? `The fields are: ${CHOICE_FIELDS.join(', ')}.` : `Did you mean "${guess}"?`}`,
+          ? `"${key}" cannot be set in "overrides" and is ignored: the server "${name}" keeps the settings its plugin or host gives it. Here only ${OVERRIDE_FIELDS.join(', ')} can be set.`
+          : `"${key}" is not a field of an "overrides" entry and is ignored. ${guess === undefined ? `The fields are: ${OVERRIDE_FIELDS.join(', ')}.` : `Did you mean "${guess}"?`}`,
         'key',
       );
       continue;
