@@ -81,12 +81,8 @@ const ROWS: Record<
   defer: (c) => c.defer,
 };
 
-// The fields an override of a plugin's or host's server may write.
-const CHOICE_FIELDS: ReadonlySet<McpConfigFieldName> = new Set([
-  'enabled',
-  'include_tools',
-  'exclude_tools',
-]);
+// The fields an override of a plugin's or host's server may write (`disabled` is `enabled`'s row).
+const OVERRIDDEN: ReadonlySet<McpConfigFieldName> = new Set(OVERRIDE_FIELDS);
 
 /** `userFile`: the user's mcp.json, where a plugin's or host's server may be overridden. */
 export async function serverFields(
@@ -96,7 +92,7 @@ export async function serverFields(
   const overrides =
     origin.source === 'user' ? undefined : await entryPositions(userFile, config.name, 'overrides');
   const overridden = (field: McpConfigFieldName): ServerFieldSource | undefined => {
-    if (overrides === undefined || !CHOICE_FIELDS.has(field)) return undefined;
+    if (overrides === undefined || !OVERRIDDEN.has(field)) return undefined;
     for (const key of spellings(field)) {
       const at = overrides.fields.get(key);
       if (at !== undefined) return { kind: 'override', file: userFile, key, ...at };
