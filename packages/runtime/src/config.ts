@@ -17,3 +17,4 @@ export {
   serverFields,
 } from './server-fields.js';
 export type { RuntimeDiagnostic, RuntimeDiagnosticCode } from './server-names.js';
+export { estimateToolTokens } from './tool-tokens.js';

@@ -77,4 +77,3 @@ export {
   type ToolRegistryListener,
   type ToolRegistryOptions,
 } from './tool-registry.js';
-export { estimateToolTokens } from './tool-tokens.js';

@@ -30,6 +30,7 @@ export function Connectors({ api }: { readonly api: Api }) {
             </>
           )}
         </p>
+        {view && <BudgetLine view={view} />}
       </header>
       <LiveBanner live={live} />
       {view &&
@@ -69,6 +70,26 @@ export function Connectors({ api }: { readonly api: Api }) {
       )}
       {view && <AddServerForm api={api} file={view.file} namePattern={view.namePattern} />}
     </main>
+  );
+}
+
+/**
+ * What every request carries of tool definitions now, against the budget; past it, the tools of
+ * the largest servers are found on demand instead (marked on their cards).
+ */
+function BudgetLine({ view }: { readonly view: McpView }) {
+  const onDemand = Object.values(view.groups)
+    .flat()
+    .flatMap((server) => server.tools)
+    .filter((tool) => tool.onDemand).length;
+  return (
+    <p class="budget">
+      Tool definitions in every request: ≈ {formatTokens(view.offeredTokens)} of a budget of{' '}
+      {formatTokens(view.toolBudgetTokens)} (<code>tool_budget_tokens</code>)
+      {onDemand > 0 &&
+        `; ${onDemand} ${onDemand === 1 ? 'tool is' : 'tools are'} found on demand through mcp_search_tools`}
+      .
+    </p>
   );
 }
 

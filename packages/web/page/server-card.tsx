@@ -233,16 +233,26 @@ export function ServerCard({ server, api }: Props) {
   );
 }
 
-/** `15 tools, 3 off · ≈ 2.1k tokens of context in every request; the 3 off would add ≈ 400 tokens` */
+/**
+ * `15 tools, 4 on demand, 3 off · ≈ 2.1k tokens of context in every request; the 4 on demand would
+ * add ≈ 900 tokens if offered, the 3 off would add ≈ 400 tokens`
+ */
 function ToolsCost({ server }: { readonly server: ServerView }) {
   const off = server.toolsOff.length;
+  const onDemand = server.tools.filter((tool) => tool.onDemand).length;
   const all = server.tools.length + off;
+  const more = [
+    onDemand > 0 &&
+      `the ${onDemand} on demand would add ≈ ${formatTokens(server.contextTokensOnDemand)} if offered`,
+    off > 0 && `the ${off} off would add ≈ ${formatTokens(server.contextTokensOff)}`,
+  ].filter((part) => part !== false);
   return (
     <p class="tokens">
       {all} {all === 1 ? 'tool' : 'tools'}
+      {onDemand > 0 && `, ${onDemand} on demand`}
       {off > 0 && `, ${off} off`} · ≈ {formatTokens(server.contextTokens)} of context in every
       request
-      {off > 0 && `; the ${off} off would add ≈ ${formatTokens(server.contextTokensOff)}`}
+      {more.length > 0 && `; ${more.join(', ')}`}
     </p>
   );
 }

@@ -85,10 +85,20 @@ function ToolRow({ tool, on, server, api, path }: RowProps) {
             </span>
           );
         })}
+        {on && tool.onDemand && (
+          <span
+            class="badge on-demand"
+            title="Over the tool budget: the model finds it with mcp_search_tools"
+          >
+            on demand
+          </span>
+        )}
         <span class="cost">
-          {on
-            ? `≈ ${formatTokens(tool.contextTokens)}`
-            : `off: would add ≈ ${formatTokens(tool.contextTokens)}`}
+          {!on
+            ? `off: would add ≈ ${formatTokens(tool.contextTokens)}`
+            : tool.onDemand
+              ? `if offered, would add ≈ ${formatTokens(tool.contextTokens)}`
+              : `≈ ${formatTokens(tool.contextTokens)}`}
         </span>
       </div>
       {outcome?.kind === 'saved' && (

@@ -30,6 +30,13 @@ export interface McpView {
   readonly groups: McpGroups<readonly ServerView[]>;
   /** What loading the servers found, each with its file, field path and line:column. */
   readonly diagnostics: readonly RuntimeDiagnostic[];
+  /** How much of every request the offered tools' definitions may take (tool_budget_tokens). */
+  readonly toolBudgetTokens: number;
+  /**
+   * About how many tokens of tool definitions every request carries now: every tool offered one by
+   * one, with mcp_search_tools and mcp_call_tool when some are found on demand.
+   */
+  readonly offeredTokens: number;
 }
 
 export interface ServerView {
@@ -50,8 +57,13 @@ export interface ServerView {
    * it is disabled, failed or not connected.
    */
   readonly toolsOff: readonly ToolView[];
-  /** About how many tokens its tool list adds to every request to the model (`tools` only). */
+  /**
+   * About how many tokens its tool list adds to every request to the model: its `tools` offered one
+   * by one, not those found on demand.
+   */
   readonly contextTokens: number;
+  /** About how many tokens its tools found on demand would add if they were offered one by one. */
+  readonly contextTokensOnDemand: number;
   /** About how many tokens `toolsOff` would add if they were turned back on. */
   readonly contextTokensOff: number;
   /** A login the page started that is not over, or the way the last one failed. */
@@ -72,6 +84,11 @@ export interface ToolView {
   readonly description: string;
   readonly annotations: McpEpochTool['annotations'];
   readonly parameters: readonly ParameterView[];
+  /**
+   * The model finds it on demand (mcp_search_tools) instead of being offered it in every request:
+   * the offered tools are over the tool budget.
+   */
+  readonly onDemand: boolean;
   /** About how many tokens its definition (name, description, input schema) costs. */
   readonly contextTokens: number;
 }

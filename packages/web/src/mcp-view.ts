@@ -1,9 +1,11 @@
 // GET /api/mcp: every server the runtime knows, grouped by source, with its status, its tools under
-// the names the model is given and those the user turned off, what they cost in context, and where
-// its entry is written; and the diagnostics of loading them. Config-derived values come from the
+// the names the model is given (those found on demand marked) and those the user turned off, what
+// they cost in context, and where its entry is written; the diagnostics of loading them; and the
+// tool budget with what every request carries now. Config-derived values come from the
 // runtime's serverFields, which redacts them; statuses are free of secrets by contract.
 import {
   type ConfiguredServer,
+  estimateToolTokens,
   type McpEpochTool,
   type McpServerStatus,
   mcpGroup,
@@ -29,6 +31,8 @@ export async function mcpView(runtime: Runtime, logins: PageLogins): Promise<Mcp
     namePattern: SERVER_NAME_PATTERN.source,
     groups,
     diagnostics: runtime.diagnostics(),
+    toolBudgetTokens: runtime.tools.toolBudgetTokens,
+    offeredTokens: runtime.tools.tools().reduce((sum, tool) => sum + estimateToolTokens(tool), 0),
   };
 }
 
@@ -46,12 +50,15 @@ export async function serverView(
 interface KnownNow {
   readonly statuses: ReadonlyMap<string, McpServerStatus>;
   readonly entries: readonly ResolvedTool[];
+  /** The names of the tools found on demand. */
+  readonly deferred: ReadonlySet<string>;
 }
 
 function knownNow(runtime: Runtime): KnownNow {
   return {
     statuses: new Map(runtime.mcp.statuses().map((status) => [status.name, status])),
     entries: runtime.tools.entries(),
+    deferred: new Set(runtime.tools.deferred().map(({ name }) => name)),
   };
 }
 
@@ -59,7 +66,7 @@ async function viewOf(
   runtime: Runtime,
   logins: PageLogins,
   server: ConfiguredServer,
-  { statuses, entries }: KnownNow,
+  { statuses, entries, deferred }: KnownNow,
 ): Promise<ServerView> {
   const { name } = server.config;
   const { at, fields } = await serverFields(server, runtime.configFile);
@@ -67,9 +74,9 @@ async function viewOf(
   // The runtime keeps exactly this server's McpEpochTools in its `mcp:<server>` group.
   const tools = entries
     .filter((entry) => entry.group === group)
-    .map((entry) => toolView(entry.name, entry.tool as McpEpochTool));
+    .map((entry) => toolView(entry.name, entry.tool as McpEpochTool, deferred.has(entry.name)));
   // Never in the tool registry, so under the name the plugin made for them.
-  const toolsOff = runtime.mcp.toolsOffOf(name).map((tool) => toolView(tool.name, tool));
+  const toolsOff = runtime.mcp.toolsOffOf(name).map((tool) => toolView(tool.name, tool, false));
   const status = statuses.get(name);
   const login = logins.view(name);
   return {
@@ -81,7 +88,8 @@ async function viewOf(
     fields,
     tools,
     toolsOff,
-    contextTokens: tokensOf(tools),
+    contextTokens: tokensOf(tools.filter(({ onDemand }) => !onDemand)),
+    contextTokensOnDemand: tokensOf(tools.filter(({ onDemand }) => onDemand)),
     contextTokensOff: tokensOf(toolsOff),
     ...(login === undefined ? {} : { login }),
   };

@@ -1,21 +1,15 @@
 // A tool as the page shows it: the name the model is given, its parameters read from its input
 // schema, and what its definition costs in the model's context.
 //
-// The cost is an estimate on purpose (infra's estimateTokens, as every package counts): every
-// provider tokenizes differently and wraps tool definitions in its own way, and the estimate is
-// close enough to tell a 200-token server from a 20,000-token one, which is the decision the number
-// is for (a server whose tool list eats the context is worth turning off).
-import { estimateTokens } from '@epoch-agent/infra';
-import type { McpEpochTool } from '@epoch-agent/runtime';
+// The cost is an estimate on purpose (the runtime's estimateToolTokens, as the tool budget counts):
+// every provider tokenizes differently and wraps tool definitions in its own way, and the estimate
+// is close enough to tell a 200-token server from a 20,000-token one, which is the decision the
+// number is for (a server whose tool list eats the context is worth turning off).
+import { estimateToolTokens, type McpEpochTool } from '@epoch-agent/runtime';
 import type { ParameterView, ToolView } from './api-types.js';
 
-export function toolView(name: string, tool: McpEpochTool): ToolView {
-  // The definition as a provider is sent it: name, description, parameters' schema.
-  const sent = JSON.stringify({
-    name,
-    description: tool.description,
-    input_schema: tool.inputSchema,
-  });
+/** `name`: the one the model is given; `onDemand`: found through mcp_search_tools. */
+export function toolView(name: string, tool: McpEpochTool, onDemand: boolean): ToolView {
   return {
     name,
     serverName: tool.target.kind === 'tool' ? tool.target.name : tool.target.kind,
@@ -23,7 +17,8 @@ export function toolView(name: string, tool: McpEpochTool): ToolView {
     description: tool.description,
     annotations: tool.annotations,
     parameters: parameters(tool.inputSchema),
-    contextTokens: estimateTokens(sent),
+    onDemand,
+    contextTokens: estimateToolTokens({ ...tool, name }),
   };
 }
 

@@ -140,6 +140,7 @@ describe('GET /api/mcp', () => {
         { name: 'mode', type: '"exact" | "fuzzy"', required: false },
         { name: 'tags', type: 'string[]', required: false },
       ],
+      onDemand: false,
       contextTokens: expect.any(Number),
     });
     expect(server(v, 'acme__helper')).toMatchObject({

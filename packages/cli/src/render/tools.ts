@@ -1,7 +1,7 @@
 // A server's tools as the model sees them: the name the ToolRegistry resolved, title, the
 // annotations the permission system reads, the parameters; and what the list costs in context.
-import { estimateTokens } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
+import { estimateToolTokens } from '@epoch-agent/runtime/config';
 import { shownLine } from './server-text.js';
 
 /**
@@ -9,13 +9,7 @@ import { shownLine } from './server-text.js';
  * tool's name, description and input schema with every turn (estimated as everything else is).
  */
 export function contextTokens(tools: readonly EpochTool[]): number {
-  return estimateTokens(
-    tools
-      .map(({ name, description, inputSchema }) =>
-        JSON.stringify({ name, description, input_schema: inputSchema }),
-      )
-      .join(''),
-  );
+  return tools.reduce((sum, tool) => sum + estimateToolTokens(tool), 0);
 }
 
 /**

@@ -1,0 +1,92 @@
+// Tools found on demand on the connectors page, in real Chromium against epoch web with real
+// fixture servers: a server written with `"defer": true` has its tools marked "on demand", its cost
+// line counts them apart, and the page says what every request carries against the tool budget —
+// as GET /api/mcp says it.
+import { writeFile } from 'node:fs/promises';
+import { mcpConfigPath } from '@epoch-agent/infra';
+import type { McpView, ServerView } from '@epoch-agent/web';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Chromium, launchChromium } from './chromium.js';
+import {
+  ANNOTATED_SERVER,
+  fixtureEntry,
+  PID_SERVER,
+  startTestWeb,
+  type TestWeb,
+} from './web-helpers.js';
+
+// Long enough for a server to connect on a loaded machine; a wait that runs out fails the test.
+const WAIT = { timeout: 20_000 };
+
+let chromium: Chromium;
+let web: TestWeb;
+let page: Page;
+
+beforeAll(async () => {
+  await writeFile(
+    mcpConfigPath(),
+    JSON.stringify({
+      tool_budget_tokens: 9000,
+      servers: {
+        words: fixtureEntry(ANNOTATED_SERVER),
+        later: {
+          command: process.execPath,
+          args: [PID_SERVER, '--tool=alpha'],
+          defer: true,
+        },
+      },
+    }),
+  );
+  [chromium, web] = await Promise.all([launchChromium(), startTestWeb()]);
+  page = await chromium.context.newPage();
+  await page.goto(web.url);
+});
+
+afterAll(async () => {
+  await page?.close();
+  await chromium?.close();
+  await web?.close();
+});
+
+async function view(): Promise<McpView> {
+  return (await (await web.api('/api/mcp')).json()) as McpView;
+}
+
+const server = (v: McpView, name: string) =>
+  v.groups.user.find((s) => s.name === name) as ServerView;
+
+describe('tools found on demand on the connectors page', () => {
+  it('the API marks them, counts them apart and gives the budget', async () => {
+    const v = await view();
+    expect(v.toolBudgetTokens).toBe(9000);
+    const later = server(v, 'later');
+    expect(later.tools.map(({ name, onDemand }) => [name, onDemand])).toEqual([
+      ['mcp__later__whoami', true],
+      ['mcp__later__alpha', true],
+    ]);
+    expect(later.contextTokens).toBe(0);
+    expect(later.contextTokensOnDemand).toBeGreaterThan(0);
+    const words = server(v, 'words');
+    expect(words.tools.every(({ onDemand }) => !onDemand)).toBe(true);
+    // What a request carries: words' tools and the two that stand for the deferred ones.
+    expect(v.offeredTokens).toBeGreaterThan(words.contextTokens);
+  });
+
+  it('the page marks them "on demand", says their cost apart and the budget', async () => {
+    const later = page.locator('article[data-server="later"]');
+    await later.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+    await expect(later.locator('.tokens').textContent()).resolves.toMatch(
+      /^2 tools, 2 on demand · ≈ 0 tokens of context in every request; the 2 on demand would add ≈ \d+ tokens if offered$/,
+    );
+    await later.locator('summary', { hasText: 'Tools (2)' }).click();
+    const alpha = later.locator('li[data-tool="mcp__later__alpha"]');
+    await expect(alpha.locator('.badge.on-demand').textContent()).resolves.toBe('on demand');
+    await expect(alpha.locator('.cost').textContent()).resolves.toMatch(
+      /^if offered, would add ≈ \d+ tokens$/,
+    );
+    await expect(page.locator('.budget').textContent()).resolves.toMatch(
+      /^Tool definitions in every request: ≈ [\d.k]+ tokens of a budget of 9\.0k tokens \(tool_budget_tokens\); 2 tools are found on demand through mcp_search_tools\.$/,
+    );
+  });
+});
