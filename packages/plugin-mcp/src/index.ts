@@ -49,6 +49,8 @@ export {
   MAX_TOOL_NAME_LENGTH,
   MIN_TOOL_NAME_LENGTH,
   prefixedName,
+  serverPrefix,
+  TOOL_NAME_PREFIX,
   type ToolNameOptions,
 } from './tool-names.js';
 export { type ToolCallResult, toolCallResultSchema } from './tool-result.js';

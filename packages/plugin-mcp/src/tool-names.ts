@@ -12,7 +12,9 @@ import { createHash } from 'node:crypto';
 /** The most any provider accepts. */
 export const MAX_TOOL_NAME_LENGTH = 128;
 
-const PREFIX = 'mcp__';
+/** What every model-visible MCP tool name starts with. */
+export const TOOL_NAME_PREFIX = 'mcp__';
+const PREFIX = TOOL_NAME_PREFIX;
 const SEPARATOR = '__';
 const HASH_HEX_LENGTH = 8;
 /** `_` + 8 hex characters. */
@@ -90,8 +92,8 @@ function checkedMaxLength(options: ToolNameOptions): number {
   return maxLength;
 }
 
-/** `mcp__<server>__`, sanitized. */
-function serverPrefix(server: string): string {
+/** `mcp__<server>__`, sanitized: what the model-visible names of a server's tools start with. */
+export function serverPrefix(server: string): string {
   return `${PREFIX}${sanitize(server)}${SEPARATOR}`;
 }
 

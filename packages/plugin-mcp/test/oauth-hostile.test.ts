@@ -16,7 +16,7 @@ import {
 } from './support/oauth-grant-server.js';
 import { type OtherOrigin, startOtherOrigin } from './support/other-origin.js';
 import { type OwnLogins, ownLogins } from './support/own-logins.js';
-import { remoteConfig } from './support/remote-config.js';
+import { remoteConfig } from './support/server-config.js';
 
 const API_KEY = 'SECRET-api-key-51c2';
 const STATIC_AUTH = 'Bearer SECRET-static-9e07';

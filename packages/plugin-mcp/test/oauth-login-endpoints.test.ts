@@ -17,7 +17,7 @@ import {
   startOAuthGrantServer,
 } from './support/oauth-grant-server.js';
 import { ownLogins } from './support/own-logins.js';
-import { remoteConfig } from './support/remote-config.js';
+import { remoteConfig } from './support/server-config.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 

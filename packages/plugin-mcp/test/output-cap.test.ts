@@ -20,35 +20,24 @@ import { fileURLToPath } from 'node:url';
 import { estimateTokens, REDACTED, secretRedactor } from '@epoch-agent/infra';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { BINARY_TOKENS, capToolResult } from '../src/output-cap.js';
 import { McpRegistry, type McpRegistryOptions } from '../src/registry.js';
 import { TOOL_RESULTS_MAX_AGE_MS, TOOL_RESULTS_MAX_BYTES } from '../src/tool-result-files.js';
 import type { McpEpochTool } from '../src/tools.js';
 import type { StdioServerConfig } from '../src/types.js';
+import { stdioConfig } from './support/server-config.js';
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'big-result-server.mjs');
 const SECRET = 'sk-tool-result-secret-4711';
 const CTX = { signal: new AbortController().signal };
 
 function config(name: string, extra: Partial<StdioServerConfig> = {}): StdioServerConfig {
-  return {
-    name,
-    transport: 'stdio',
-    command: process.execPath,
-    args: [SERVER],
+  return stdioConfig(name, process.execPath, [SERVER], {
     env: { API_TOKEN: SECRET },
     timeoutMs: 30_000,
     connectTimeoutMs: 20_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: false,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
     ...extra,
-  };
+  });
 }
 
 let home: string;

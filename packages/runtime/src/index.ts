@@ -19,7 +19,14 @@ export type {
   McpTransportKind,
   ReapOptions,
 } from '@epoch-agent/plugin-mcp';
-export { isMcpError, MCP_CONFIG_FIELDS, McpError, openInBrowser } from '@epoch-agent/plugin-mcp';
+export {
+  isMcpError,
+  MCP_CONFIG_FIELDS,
+  McpError,
+  openInBrowser,
+  serverPrefix,
+  TOOL_NAME_PREFIX,
+} from '@epoch-agent/plugin-mcp';
 export type { McpConfigApplied } from './apply-mcp-config.js';
 export {
   type BuildRuntimeOptions,

@@ -18,6 +18,9 @@ export function unknownToolWarnings(mcp: McpRegistry): RuntimeDiagnostic[] {
   return mcp.statuses().flatMap((status) => {
     const config = mcp.configOf(status.name);
     if (status.state !== 'connected' || config === undefined) return [];
+    // Asked for at every view of the page: a server with no lists costs nothing more.
+    const { includeTools, excludeTools } = config.choice;
+    if (includeTools === undefined && excludeTools.length === 0) return [];
     const names = [...mcp.toolsOf(status.name), ...mcp.toolsOffOf(status.name)].map(serverToolName);
     const included = new Set(config.choice.includeTools);
     return unmatchedPatterns(config.choice, names).map(

@@ -8,6 +8,8 @@ import {
   isMcpConfigWriteError,
   isRuntimeError,
   type RuntimeChoiceSet,
+  serverPrefix,
+  TOOL_NAME_PREFIX,
 } from '@epoch-agent/runtime';
 import { type CommandRun, fail, operands, stringOptions, UsageError } from '../command.js';
 import { EXIT } from '../io.js';
@@ -15,8 +17,6 @@ import { shownLine } from '../render/server-text.js';
 import { withRuntime } from '../session.js';
 import { problemsFound } from './server-lookup.js';
 import { failWrite } from './write-failure.js';
-
-const MODEL_PREFIX = 'mcp__';
 
 type Outcome =
   | { readonly kind: 'set'; readonly result: RuntimeChoiceSet; readonly serverOff: boolean }
@@ -30,12 +30,11 @@ export function choose(enabled: boolean): CommandRun {
     const tools = stringOptions(invocation, 'tool');
     // An empty name would be written into the list, and match no tool.
     if (tools.includes('')) throw new UsageError('--tool takes a tool name; one of them is empty');
-    const prefixed = tools.find((tool) => tool.startsWith(MODEL_PREFIX));
+    const prefixed = tools.find((tool) => tool.startsWith(TOOL_NAME_PREFIX));
     if (prefixed !== undefined) {
       // The name the model sees, copied from `epoch mcp tools`: the lists hold the server's own.
-      const own = prefixed.startsWith(`${MODEL_PREFIX}${name}__`)
-        ? ` ("${prefixed.slice(`${MODEL_PREFIX}${name}__`.length)}")`
-        : '';
+      const ofServer = serverPrefix(name);
+      const own = prefixed.startsWith(ofServer) ? ` ("${prefixed.slice(ofServer.length)}")` : '';
       throw new UsageError(
         `--tool takes a tool's name on its server${own}, not the name the model sees ("${prefixed}")`,
       );

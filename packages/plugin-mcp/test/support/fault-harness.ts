@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { EVERY_TOOL } from '../../src/config/tool-choice.js';
 import { McpRegistry, type McpRegistryOptions } from '../../src/registry.js';
 import type { McpEpochTool } from '../../src/tools.js';
 import type {
@@ -18,7 +17,7 @@ import type {
   StdioServerConfig,
 } from '../../src/types.js';
 import { isRunning, recordDir, records } from './recording.js';
-import { remoteConfig } from './remote-config.js';
+import { remoteConfig, stdioConfig } from './server-config.js';
 
 const FAULT_SERVER = fileURLToPath(new URL('../fixtures/fault-server.mjs', import.meta.url));
 
@@ -102,23 +101,12 @@ export class FaultHarness {
     overrides: Partial<StdioServerConfig> = {},
     flags: readonly string[] = [],
   ): StdioServerConfig {
-    return {
+    return stdioConfig(
       name,
-      transport: 'stdio',
-      command: process.execPath,
-      args: [FAULT_SERVER, this.#recordFile(name), `--fault=${fault}`, ...flags],
-      env: {},
-      timeoutMs: 10_000,
-      connectTimeoutMs: 10_000,
-      keepaliveIntervalMs: 0,
-      idleTimeoutMs: 0,
-      maxLifetimeMs: 0,
-      supportsParallel: false,
-      skipPreflight: false,
-      choice: EVERY_TOOL,
-      defer: 'auto',
-      ...overrides,
-    };
+      process.execPath,
+      [FAULT_SERVER, this.#recordFile(name), `--fault=${fault}`, ...flags],
+      overrides,
+    );
   }
 
   /** The healthy neighbour every fault test connects beside its faulty server. */
