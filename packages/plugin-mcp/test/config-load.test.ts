@@ -2,6 +2,7 @@
 // what each becomes, and the exact diagnostics (severity, code, path, line:column). Every expected
 // position also names the text found there, so a wrong number cannot pass by accident.
 
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -746,6 +747,32 @@ describe('did you mean', () => {
 });
 
 describe('text that is not a list of servers', () => {
+  // The scanner's end token after an unterminated block comment has length 1, every time it is
+  // asked: a loop that waited for a token of length 0 never ended, and `epoch` hung at start.
+  // Read in a child process (the built ./config entry, which `npm test` builds first), so that a
+  // loop that does not end fails this test at its timeout instead of hanging the test worker.
+  it.each([
+    ['a file that is only an unterminated comment', '/*'],
+    ['a file that ends in one', '{ "servers": {} }\n/* later'],
+    ['one after a stray word', 'e\n/*'],
+  ])('%s: a syntax error, read to its end', (_, text) => {
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { parseMcpConfig } from '@epoch-agent/plugin-mcp/config'; console.log(JSON.stringify(parseMcpConfig(process.argv[1], 'mcp.json').diagnostics.map((d) => d.code)));",
+        text,
+      ],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
+    expect(child.error).toBeUndefined();
+    expect(JSON.parse(child.stdout)).toEqual(['syntax_error']);
+    expect(parseMcpConfig(text, 'mcp.json').diagnostics.map((d) => d.code)).toEqual([
+      'syntax_error',
+    ]);
+  });
+
   it.each([
     ['an empty file', ''],
     ['only whitespace', '  \n\t\n'],

@@ -349,8 +349,10 @@ function tooDeepAt(source: string): number | undefined {
   const scanner = createScanner(source, true);
   let depth = 0;
   // A token of one character is punctuation or a stray one (a string has its quotes); the
-  // SyntaxKind enum is const, so the character is what is compared. The end is a token of none.
-  for (scanner.scan(); scanner.getTokenLength() > 0; scanner.scan()) {
+  // SyntaxKind enum is const, so the character is what is compared. The end is the first token
+  // that starts at the end of the text: the scanner's end token is not always of length 0 (after
+  // an unterminated `/*` it is 1, every time), and a test of its length never ended.
+  for (scanner.scan(); scanner.getTokenOffset() < source.length; scanner.scan()) {
     if (scanner.getTokenLength() !== 1) continue;
     const char = source[scanner.getTokenOffset()];
     if (char === '{' || char === '[') {
