@@ -3,7 +3,8 @@
 // (`"tool_budget_tokens": 1000000`) against a budget of 2,000 tokens, under which the largest
 // servers' tools are deferred behind mcp_search_tools / mcp_call_tool, and against the default
 // budget (20,000: these 158 tools fit in it, so nothing is deferred); and how often the search puts
-// the right tool in its top 5 for the phrasings of bench/fixtures/search-phrasings.json.
+// the right tool in its top 5 for the phrasings of bench/fixtures/search-phrasings*.json (the
+// `-blind` set was written by someone who had seen neither the search nor a ranking).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +40,7 @@ export async function toolDeferral(signal) {
     const sets = [
       ['', SEARCH_PHRASINGS_FILE],
       [', held out', SEARCH_PHRASINGS_FILE.replace(/\.json$/, '-held-out.json')],
+      [', written blind', SEARCH_PHRASINGS_FILE.replace(/\.json$/, '-blind.json')],
     ];
     const searchRows = [];
     for (const [label, file] of sets) {
@@ -49,7 +51,8 @@ export async function toolDeferral(signal) {
         ours: Math.round((hits / phrasings.length) * 1000) / 10,
         base: undefined,
         unit: '%',
-        goal: { kind: 'atLeast', min: 90 },
+        // The goal is for a set of at least 50 phrasings; a smaller one is shown, not judged.
+        goal: phrasings.length >= 50 ? { kind: 'atLeast', min: 90 } : { kind: 'info' },
       });
     }
     const size = `${Object.keys(servers).length} servers / ${all.tools.tools().length} tools`;

@@ -49,6 +49,9 @@ export class ToolSearch {
         return word === null ? null : (SAME_AS.get(word) ?? word);
       },
       searchOptions: {
+        // Plain BM25 (no BM25+ floor): the floor lifts a long description that names a word once
+        // in passing above a short one that is about it.
+        bm25: { k: 1.2, b: 0.7, d: 0 },
         prefix: true,
         fuzzy: false,
         combineWith: 'OR',
@@ -68,13 +71,20 @@ export class ToolSearch {
 }
 
 function toDocument({ tool, server }: SearchableTool, id: number): Document {
+  // The server's name counts once for each of its tools, in `server`: where a name or description
+  // repeats it (the resource tools' do), that tool would outrank the server's others on every
+  // query that names the server.
+  const serverWord = normalize(server);
+  const withoutServer = (text: string) =>
+    tokenize(text)
+      .filter((word) => normalize(word) !== serverWord)
+      .join(' ');
   return {
     id,
-    // The server's own name for the tool, not the prefixed one: `mcp` and the server's name would
-    // otherwise match every query that mentions the server.
-    name: isMcpTool(tool) ? serverToolName(tool) : tool.name,
-    title: tool.title ?? tool.annotations.title ?? '',
-    description: tool.description,
+    // The server's own name for the tool, not the prefixed one.
+    name: withoutServer(isMcpTool(tool) ? serverToolName(tool) : tool.name),
+    title: withoutServer(tool.title ?? tool.annotations.title ?? ''),
+    description: withoutServer(tool.description),
     parameters: parameterNames(tool.inputSchema).join(' '),
     server,
   };

@@ -17,6 +17,7 @@ const GROUPS = [
   'move rename',
   'create make new',
   'list show display',
+  'search find lookup locate look',
   'send post tell notify announce',
   'comment reply respond answer',
   'approve review',

@@ -210,21 +210,27 @@ describe('mcp_search_tools', () => {
     expect(textOf(result)).toContain('there is no MCP tool');
   });
 
-  it('on the phrasings of bench/fixtures over ten servers and 158 tools, the right tool is in the top 5 for at least 85%', async () => {
+  it('on the phrasings of bench/fixtures over ten servers and 158 tools, the right tool is in the top 5 for at least 90%', async () => {
     await t.home.writeUserConfig(manyToolServers(t.home.dir));
     const runtime = await t.build({ schemaCache: null, toolBudgetTokens: 0 });
     expect(runtime.tools.deferred()).toHaveLength(158);
-    const { phrasings } = JSON.parse(await readFile(SEARCH_PHRASINGS_FILE, 'utf8')) as {
-      phrasings: [string, string[]][];
-    };
-    expect(phrasings.length).toBeGreaterThanOrEqual(50);
-    let hits = 0;
-    for (const [query, expected] of phrasings) {
-      const found = await search(runtime, { query, limit: 5 });
-      if (expected.some((name) => found.includes(name))) hits += 1;
+    // The set written by someone who had seen neither the search nor a ranking, and the set the
+    // search was built on: each holds the goal on its own (today 58 of 60, and 62 of 68).
+    for (const file of [
+      SEARCH_PHRASINGS_FILE.replace(/\.json$/, '-blind.json'),
+      SEARCH_PHRASINGS_FILE,
+    ]) {
+      const { phrasings } = JSON.parse(await readFile(file, 'utf8')) as {
+        phrasings: [string, string[]][];
+      };
+      expect(phrasings.length).toBeGreaterThanOrEqual(50);
+      let hits = 0;
+      for (const [query, expected] of phrasings) {
+        const found = await search(runtime, { query, limit: 5 });
+        if (expected.some((name) => found.includes(name))) hits += 1;
+      }
+      expect(hits / phrasings.length, file).toBeGreaterThanOrEqual(0.9);
     }
-    // The goal is 90%; 60 of 68 (88.2%) is what the search does today. Below 85% is a regression.
-    expect(hits / phrasings.length).toBeGreaterThanOrEqual(0.85);
   });
 });
 
