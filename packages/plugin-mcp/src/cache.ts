@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { epochHome, type Logger, silentLogger, writeFileAtomic } from '@epoch-agent/infra';
 import type { Tool } from '@modelcontextprotocol/client';
 import { fingerprint } from './config/fingerprint.js';
-import { messageOf } from './request-options.js';
+import { messageOf } from './text.js';
 import type { McpServerConfig } from './types.js';
 
 /** What a server offers, as far as building its tools goes. */

@@ -7,17 +7,22 @@ export {
   type McpSchemaCacheOptions,
   type McpServerSchema,
 } from './cache.js';
-export { McpClient, type McpClientOptions, type McpStateListener } from './client.js';
 export { fingerprint } from './config/fingerprint.js';
 // Everything the config-only entry (./config) exports, from that one list.
 export * from './config/index.js';
+export { McpClient, type McpClientOptions, type McpStateListener } from './connection/client.js';
 export type {
   McpConnectionState,
   McpConnectionStateKind,
   McpServerInfo,
   McpStateError,
-} from './connection-state.js';
-export { isMcpError, McpError, type McpErrorCode, type McpErrorOptions } from './errors.js';
+} from './connection/state.js';
+export {
+  isMcpError,
+  McpError,
+  type McpErrorCode,
+  type McpErrorOptions,
+} from './errors/mcp-error.js';
 export {
   DEFAULT_REFRESH_SKEW_MS,
   OAuthConnectionAuth,
@@ -34,7 +39,6 @@ export {
   TokenStore,
   type TokenStoreOptions,
 } from './oauth/token-store.js';
-export type { ToolOutputCap } from './output-cap.js';
 export {
   McpRegistry,
   type McpRegistryOptions,
@@ -44,7 +48,14 @@ export {
   type McpToolsChangedListener,
 } from './registry.js';
 export { serverRedactor, serverSecrets } from './secrets.js';
-export type { McpToolsDiff } from './tool-diff.js';
+export type { McpToolsDiff } from './tools/diff.js';
+export {
+  type McpEpochTool,
+  type McpToolBackend,
+  type McpToolTarget,
+  type ToEpochToolsOptions,
+  toEpochTools,
+} from './tools/epoch-tools.js';
 export {
   MAX_TOOL_NAME_LENGTH,
   MIN_TOOL_NAME_LENGTH,
@@ -52,16 +63,10 @@ export {
   serverPrefix,
   TOOL_NAME_PREFIX,
   type ToolNameOptions,
-} from './tool-names.js';
-export { type ToolCallResult, toolCallResultSchema } from './tool-result.js';
-export { defaultToolResultsDir } from './tool-result-files.js';
-export {
-  type McpEpochTool,
-  type McpToolBackend,
-  type McpToolTarget,
-  type ToEpochToolsOptions,
-  toEpochTools,
-} from './tools.js';
+} from './tools/names.js';
+export type { ToolOutputCap } from './tools/output-cap.js';
+export { type ToolCallResult, toolCallResultSchema } from './tools/result.js';
+export { defaultToolResultsDir } from './tools/result-files.js';
 export {
   type CreateTransportOptions,
   createTransport,

@@ -3,7 +3,7 @@
 // is the command without its args (which may carry tokens) or the URL with credentials redacted;
 // messages and stderr were already scrubbed by the client.
 import { redactUrl } from '@epoch-agent/infra';
-import type { McpConnectionState } from './connection-state.js';
+import type { McpConnectionState } from './connection/state.js';
 import {
   assertNever,
   type McpServerConfig,

@@ -1,7 +1,7 @@
 // The plugin's public data types: what a server's configuration means once it has been read,
 // where a server came from, and how it is doing.
 import type { Position } from '@epoch-agent/infra';
-import type { McpErrorCode } from './errors.js';
+import type { McpErrorCode } from './errors/mcp-error.js';
 
 export type McpTransportKind = 'stdio' | 'sse' | 'http';
 

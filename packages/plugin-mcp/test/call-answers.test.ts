@@ -4,7 +4,7 @@
 // server in the middle of a call, which the SDK must still answer. Hand-written misbehaving server
 // (fixtures/fault-server.mjs); every test ends with harness.finish().
 import { describe, expect, it } from 'vitest';
-import { isMcpError } from '../src/errors.js';
+import { isMcpError } from '../src/errors/mcp-error.js';
 import { useFaultHarness } from './support/fault-harness.js';
 import { cancelledIds } from './support/recording.js';
 

@@ -5,9 +5,9 @@
 // retry) is refused, a legacy SSE one from its event stream.
 import { startEverything } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client.js';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
-import type { McpConnectionState } from '../src/connection-state.js';
+import { McpClient } from '../src/connection/client.js';
+import type { McpConnectionState } from '../src/connection/state.js';
 import type { RemoteServerConfig } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
 import { ownLogins } from './support/own-logins.js';

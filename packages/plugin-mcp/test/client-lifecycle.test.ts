@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { McpClient } from '../src/client.js';
-import type { McpConnectionState } from '../src/connection-state.js';
-import { isMcpError, type McpError } from '../src/errors.js';
+import type { McpClient } from '../src/connection/client.js';
+import type { McpConnectionState } from '../src/connection/state.js';
+import { isMcpError, type McpError } from '../src/errors/mcp-error.js';
 import type { StdioServerConfig } from '../src/types.js';
 import {
   type Behavior,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { McpClient } from '../src/client.js';
-import { isMcpError } from '../src/errors.js';
+import type { McpClient } from '../src/connection/client.js';
+import { isMcpError } from '../src/errors/mcp-error.js';
 import {
   type Behavior,
   memoryLogger,

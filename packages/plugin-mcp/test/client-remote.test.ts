@@ -4,9 +4,9 @@
 
 import { type RunningEverything, startEverything } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client.js';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
-import { isMcpError } from '../src/errors.js';
+import { McpClient } from '../src/connection/client.js';
+import { isMcpError } from '../src/errors/mcp-error.js';
 import type { RemoteServerConfig } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
 import { ownLogins } from './support/own-logins.js';

@@ -5,7 +5,7 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { McpClient } from '../src/client.js';
+import type { McpClient } from '../src/connection/client.js';
 import type { StdioServerConfig } from '../src/types.js';
 import {
   type Behavior,

@@ -5,7 +5,7 @@
 // beside a healthy stdio server in the same registry; every test ends with harness.finish() (see
 // support/fault-harness.ts).
 import { describe, expect, it } from 'vitest';
-import { isMcpError } from '../src/errors.js';
+import { isMcpError } from '../src/errors/mcp-error.js';
 import { type FaultHarness, timed, useFaultHarness } from './support/fault-harness.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
 import { NOT_FOUND_PAGE, startWebServer, type WebAnswer } from './support/web-server.js';

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isMcpError } from '../src/errors.js';
+import { isMcpError } from '../src/errors/mcp-error.js';
 import { timed, useFaultHarness } from './support/fault-harness.js';
 import { cancelledIds } from './support/recording.js';
 

@@ -10,9 +10,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client.js';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
-import { isMcpError } from '../src/errors.js';
+import { McpClient } from '../src/connection/client.js';
+import { isMcpError } from '../src/errors/mcp-error.js';
 import { loginToServer } from '../src/oauth/login.js';
 import type { HttpServerConfig, McpOAuthConfig } from '../src/types.js';
 import {

@@ -3,7 +3,7 @@
 // origin, 127.0.0.2 (support/other-origin.ts), which records whatever reaches it. No credential of
 // ours may arrive there: not the configured headers, a token, a client secret, a code or verifier.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isMcpError } from '../src/errors.js';
+import { isMcpError } from '../src/errors/mcp-error.js';
 import { loginToServer } from '../src/oauth/login.js';
 import { logoutFromServer } from '../src/oauth/logout.js';
 import { refreshLogin } from '../src/oauth/refresh.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freeLoopbackPort } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMcpError } from '../src/errors.js';
+import { isMcpError } from '../src/errors/mcp-error.js';
 import { refreshLogin } from '../src/oauth/refresh.js';
 import { type StoredLogin, TokenStore, toStoredTokens } from '../src/oauth/token-store.js';
 

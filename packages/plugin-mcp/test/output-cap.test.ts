@@ -20,10 +20,10 @@ import { fileURLToPath } from 'node:url';
 import { estimateTokens, REDACTED, secretRedactor } from '@epoch-agent/infra';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BINARY_TOKENS, capToolResult } from '../src/output-cap.js';
 import { McpRegistry, type McpRegistryOptions } from '../src/registry.js';
-import { TOOL_RESULTS_MAX_AGE_MS, TOOL_RESULTS_MAX_BYTES } from '../src/tool-result-files.js';
-import type { McpEpochTool } from '../src/tools.js';
+import type { McpEpochTool } from '../src/tools/epoch-tools.js';
+import { BINARY_TOKENS, capToolResult } from '../src/tools/output-cap.js';
+import { TOOL_RESULTS_MAX_AGE_MS, TOOL_RESULTS_MAX_BYTES } from '../src/tools/result-files.js';
 import type { StdioServerConfig } from '../src/types.js';
 import { stdioConfig } from './support/server-config.js';
 

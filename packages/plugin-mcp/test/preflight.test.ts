@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freeLoopbackPort } from '@epoch-agent/testkit';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client.js';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
-import { isMcpError, type McpError } from '../src/errors.js';
+import { McpClient } from '../src/connection/client.js';
+import { isMcpError, type McpError } from '../src/errors/mcp-error.js';
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from '../src/types.js';
 import { recordDir, recordingConfig } from './support/recording.js';
 
@@ -20,7 +20,7 @@ const FAST_MS = 200;
 
 // The connection's code (and the SDK) loads on a client's first connect, once per process: a
 // one-time cost that is no part of how fast a check fails, so it is paid before any is timed.
-beforeAll(() => import('../src/server-connection.js'));
+beforeAll(() => import('../src/connection/server-connection.js'));
 
 let dir: ReturnType<typeof recordDir>;
 let epochHome: string | undefined;

@@ -6,12 +6,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpClient } from '../src/client.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../src/config/output-tokens.js';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
-import { LISTING_BUDGET_CHARS } from '../src/resource-listing.js';
-import { defaultToolResultsDir } from '../src/tool-result-files.js';
-import { type McpEpochTool, toEpochTools } from '../src/tools.js';
+import { McpClient } from '../src/connection/client.js';
+import { type McpEpochTool, toEpochTools } from '../src/tools/epoch-tools.js';
+import { LISTING_BUDGET_CHARS } from '../src/tools/resource-listing.js';
+import { defaultToolResultsDir } from '../src/tools/result-files.js';
 import type { StdioServerConfig } from '../src/types.js';
 import {
   cancelledIds,

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { MIN_SECRET_LENGTH, REDACTED, secretRedactor } from '@epoch-agent/infra';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { McpClient } from '../src/client.js';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
+import { McpClient } from '../src/connection/client.js';
 import { McpRegistry } from '../src/registry.js';
-import { messageOf } from '../src/request-options.js';
 import type * as Secrets from '../src/secrets.js';
 import { serverStatus } from '../src/status.js';
+import { messageOf } from '../src/text.js';
 import type { McpServerConfig, McpServerStatus } from '../src/types.js';
 import {
   assertNoLeak,

@@ -1,6 +1,6 @@
 // SerialQueue with a concurrency above 1: how stdio starts are bounded (session.ts).
 import { describe, expect, it } from 'vitest';
-import { SerialQueue } from '../src/serial-queue.js';
+import { SerialQueue } from '../src/connection/serial-queue.js';
 
 describe('SerialQueue with concurrency', () => {
   it('runs at most `concurrency` tasks at once, the next starting as one settles', async () => {

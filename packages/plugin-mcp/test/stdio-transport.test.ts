@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMcpError } from '../src/errors.js';
+import { isMcpError } from '../src/errors/mcp-error.js';
 import { closeTransportAndReap } from '../src/transport/reap.js';
 import {
   STDERR_MAX_LINE_CHARS,

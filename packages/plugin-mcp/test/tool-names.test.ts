@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assignToolNames, MIN_TOOL_NAME_LENGTH, prefixedName } from '../src/tool-names.js';
+import { assignToolNames, MIN_TOOL_NAME_LENGTH, prefixedName } from '../src/tools/names.js';
 
 const PROVIDER_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
 const distToolNames = pathToFileURL(

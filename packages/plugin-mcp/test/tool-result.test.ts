@@ -2,7 +2,7 @@
 // are written by hand (they run on every call), so each rule of the lenient reading is pinned here.
 // Over the wire, with real servers, the same path is tested in tools.test.ts.
 import { describe, expect, it } from 'vitest';
-import { checkToolCallResult, toolCallResultSchema, toToolResult } from '../src/tool-result.js';
+import { checkToolCallResult, toolCallResultSchema, toToolResult } from '../src/tools/result.js';
 
 describe('checkToolCallResult', () => {
   it('keeps what was sent, a missing content being an empty list and a non-boolean isError dropped', () => {

@@ -11,9 +11,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../src/config/output-tokens.js';
-import { toolCallResultSchema } from '../src/tool-result.js';
-import { defaultToolResultsDir } from '../src/tool-result-files.js';
-import { type McpEpochTool, type McpToolBackend, toEpochTools } from '../src/tools.js';
+import { type McpEpochTool, type McpToolBackend, toEpochTools } from '../src/tools/epoch-tools.js';
+import { toolCallResultSchema } from '../src/tools/result.js';
+import { defaultToolResultsDir } from '../src/tools/result-files.js';
 
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'tool-shapes-server.mjs');
 const PROVIDER_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;

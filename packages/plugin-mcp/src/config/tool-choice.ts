@@ -1,7 +1,7 @@
 // Which of a server's tools the model is offered, by the user's `include_tools` / `exclude_tools`:
 // names as the server gives them, `*` matching any run of characters, exclude winning. The registry
 // filters with it, and the runtime warns with it about a name no tool of the server has.
-import type { McpEpochTool, McpToolTarget } from '../tools.js';
+import type { McpEpochTool, McpToolTarget } from '../tools/epoch-tools.js';
 import type { McpServerChoice, McpToolPattern } from '../types.js';
 
 /** An entry without `enabled`, `include_tools` or `exclude_tools`: running, every tool offered. */

@@ -7,7 +7,7 @@
 // network. RFC 8252 §7.3 loopback redirect.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpError } from '../errors.js';
+import { McpError } from '../errors/mcp-error.js';
 
 export const CALLBACK_PATH = '/callback';
 

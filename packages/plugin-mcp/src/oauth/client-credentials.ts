@@ -10,7 +10,7 @@ import {
   type AddClientAuthentication,
   createPrivateKeyJwtAuth,
 } from '@modelcontextprotocol/client';
-import { McpError } from '../errors.js';
+import { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
 import type { McpPrivateKeyJwt, McpSecretSource } from '../types.js';
 import type { MachineGrant } from './machine-auth.js';

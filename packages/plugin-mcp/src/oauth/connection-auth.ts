@@ -18,7 +18,7 @@
 // plugin's root entry (which exports this class); by then the transport has loaded the SDK anyway.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import type { AuthProvider, FetchLike } from '@modelcontextprotocol/client';
-import { McpError } from '../errors.js';
+import { McpError } from '../errors/mcp-error.js';
 import { loginSecrets, type Scrubber } from '../secrets.js';
 import { isExpired, type StoredLogin, type StoredTokens, type TokenStore } from './token-store.js';
 

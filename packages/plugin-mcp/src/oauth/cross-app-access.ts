@@ -12,9 +12,9 @@ import {
   discoverAuthorizationServerMetadata,
   requestJwtAuthorizationGrant,
 } from '@modelcontextprotocol/client';
-import { McpError } from '../errors.js';
-import { messageOf } from '../request-options.js';
+import { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
+import { messageOf } from '../text.js';
 import type { McpIdentityProvider } from '../types.js';
 import { readSecret } from './client-credentials.js';
 import type { GrantTarget, MachineGrant } from './machine-auth.js';

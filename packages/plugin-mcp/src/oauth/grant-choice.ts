@@ -13,7 +13,7 @@ import {
   extractWWWAuthenticateParams,
   type FetchLike,
 } from '@modelcontextprotocol/client';
-import { isMcpError, McpError } from '../errors.js';
+import { isMcpError, McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
 import { assertNever, type McpOAuthGrant, type RemoteServerConfig } from '../types.js';
 import { clientCredentialsGrant } from './client-credentials.js';

@@ -5,7 +5,7 @@
 // program the system registered for it, and a plain-http login page on another host would have the
 // user type a password in the clear, only for the SDK to refuse the token exchange afterwards.
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
-import { McpError } from '../errors.js';
+import { McpError } from '../errors/mcp-error.js';
 import { isBrowserUrl } from './open-url.js';
 
 export function checkLoginEndpoints(server: string, discovery: OAuthDiscoveryState): void {

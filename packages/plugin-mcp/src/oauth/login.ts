@@ -25,9 +25,9 @@ import {
   type FetchLike,
   OAuthError,
 } from '@modelcontextprotocol/client';
-import { McpError } from '../errors.js';
-import { messageOf } from '../request-options.js';
+import { McpError } from '../errors/mcp-error.js';
 import { loginSecrets, type Scrubber, serverRedactor } from '../secrets.js';
+import { messageOf } from '../text.js';
 import { remoteTransport } from '../transport/remote.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';

@@ -9,9 +9,9 @@ import {
   selectClientAuthMethod,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import { McpError } from '../errors.js';
-import { messageOf } from '../request-options.js';
+import { McpError } from '../errors/mcp-error.js';
 import { loginSecrets, serverRedactor } from '../secrets.js';
+import { messageOf } from '../text.js';
 import type { McpServerConfig } from '../types.js';
 import { oauthFetch } from './oauth-fetch.js';
 import { type StoredLogin, TokenStore } from './token-store.js';

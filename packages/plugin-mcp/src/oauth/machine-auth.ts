@@ -27,9 +27,9 @@ import {
   type StoredOAuthClientInformation,
   selectResourceURL,
 } from '@modelcontextprotocol/client';
-import { McpError } from '../errors.js';
-import { messageOf, sentence } from '../request-options.js';
+import { McpError } from '../errors/mcp-error.js';
 import { type Scrubber, tokenSecrets } from '../secrets.js';
+import { messageOf, sentence } from '../text.js';
 import { discoverServerInfo } from './legacy-issuer.js';
 import { oauthFetch } from './oauth-fetch.js';
 import { isExpired, type StoredTokens, toStoredTokens } from './token-store.js';

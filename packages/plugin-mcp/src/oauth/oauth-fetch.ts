@@ -7,7 +7,7 @@
 // An answer is read up to MAX_BODY_BYTES: metadata, a registration or tokens are a few KiB, and a
 // hostile server's endless or huge answer must not be buffered (nor its 1 MB client_id used).
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { McpError } from '../errors.js';
+import { McpError } from '../errors/mcp-error.js';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** As many as a real authorization server needs (a trailing slash, a path moved), no more. */

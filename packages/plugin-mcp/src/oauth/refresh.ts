@@ -13,9 +13,9 @@ import {
   OAuthErrorCode,
   refreshAuthorization,
 } from '@modelcontextprotocol/client';
-import { McpError } from '../errors.js';
-import { messageOf } from '../request-options.js';
+import { McpError } from '../errors/mcp-error.js';
 import { loginSecrets } from '../secrets.js';
+import { messageOf } from '../text.js';
 import { oauthFetch } from './oauth-fetch.js';
 import { isExpired, type StoredLogin, type TokenStore, toStoredTokens } from './token-store.js';
 

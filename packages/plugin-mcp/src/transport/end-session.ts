@@ -9,9 +9,9 @@
 // let clients end sessions) is an answer like 200.
 import type { Logger } from '@epoch-agent/infra';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { oneLine } from '../http-failures.js';
-import { messageOf } from '../request-options.js';
+import { oneLine } from '../errors/http.js';
 import type { Scrubber } from '../secrets.js';
+import { messageOf } from '../text.js';
 
 /** A live server answers a DELETE in milliseconds; a close must not wait on one that does not. */
 export const END_SESSION_TIMEOUT_MS = 1_000;

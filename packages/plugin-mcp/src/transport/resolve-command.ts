@@ -11,7 +11,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { delimiter, extname, resolve } from 'node:path';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { McpError } from '../errors.js';
+import { McpError } from '../errors/mcp-error.js';
 
 export type CommandLookup =
   | { readonly kind: 'found'; readonly path: string }

@@ -16,7 +16,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import spawn from 'cross-spawn';
-import { McpError } from '../errors.js';
+import { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
 import { assertNever, type StdioServerConfig } from '../types.js';
 import { type DescriptorSlot, descriptorBudget } from './descriptor-budget.js';

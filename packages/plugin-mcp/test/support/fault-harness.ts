@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { McpRegistry, type McpRegistryOptions } from '../../src/registry.js';
-import type { McpEpochTool } from '../../src/tools.js';
+import type { McpEpochTool } from '../../src/tools/epoch-tools.js';
 import type {
   McpServerState,
   McpServerStatus,

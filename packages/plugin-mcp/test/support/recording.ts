@@ -7,9 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LogFields, Logger } from '@epoch-agent/infra';
 import { afterEach, beforeEach } from 'vitest';
-import { McpClient } from '../../src/client.js';
 import { EVERY_TOOL } from '../../src/config/tool-choice.js';
-import type { McpConnectionState } from '../../src/connection-state.js';
+import { McpClient } from '../../src/connection/client.js';
+import type { McpConnectionState } from '../../src/connection/state.js';
 import type { StdioServerConfig } from '../../src/types.js';
 
 const FIXTURE = join(

@@ -1,8 +1,8 @@
 // Waiting helpers for tests of a client's life: poll until a state or a condition holds, and the
 // McpError a promise rejects with.
-import type { McpClient } from '../../src/client.js';
-import type { McpConnectionStateKind } from '../../src/connection-state.js';
-import { isMcpError, type McpError } from '../../src/errors.js';
+import type { McpClient } from '../../src/connection/client.js';
+import type { McpConnectionStateKind } from '../../src/connection/state.js';
+import { isMcpError, type McpError } from '../../src/errors/mcp-error.js';
 
 /** Polls until `condition` holds; throws `what` after `timeoutMs`. */
 export async function waitUntil(

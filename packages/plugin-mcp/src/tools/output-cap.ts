@@ -8,7 +8,7 @@
 // does not fit is left out whole: half an image is no image, and base64 as text is noise.
 import { CHARS_PER_TOKEN, estimateTokens, type Redactor } from '@epoch-agent/infra';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
-import { type SavedResultName, saveToolResult } from './tool-result-files.js';
+import { type SavedResultName, saveToolResult } from './result-files.js';
 
 /** What an image, audio clip or binary resource counts as (what a provider makes of a large image). */
 export const BINARY_TOKENS = 1_600;

@@ -2,10 +2,15 @@
 // timers run), at most one being opened, and old ones draining after a recycle (each closes once
 // its requests in flight have settled). closeAll() ends all of them; a second closeAll() while the
 // first runs skips what is left of the grace periods.
-import { closedWhileConnecting } from './connect-errors.js';
-import type { ConnectionTimers } from './connection-timers.js';
-import { messageOf } from './request-options.js';
-import { type OpenOutcome, type OpenSessionOptions, openSession, type Session } from './session.js';
+import { closedWhileConnecting } from '../errors/connect.js';
+import { messageOf } from '../text.js';
+import {
+  type OpenOutcome,
+  type OpenSessionOptions,
+  openSession,
+  type Session,
+} from './connection.js';
+import type { ConnectionTimers } from './timers.js';
 
 export interface SessionSlotOptions extends Omit<OpenSessionOptions, 'signal'> {
   /** A newly opened session is now the live one: start what watches it; returns its timers. */

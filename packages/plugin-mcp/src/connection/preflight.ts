@@ -10,15 +10,15 @@
 import { stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { redactUrl } from '@epoch-agent/infra';
-import { McpError } from './errors.js';
-import { seconds } from './request-options.js';
-import { childEnvironment, commandNotFound, resolveCommand } from './transport/resolve-command.js';
+import { McpError } from '../errors/mcp-error.js';
+import { seconds } from '../text.js';
+import { childEnvironment, commandNotFound, resolveCommand } from '../transport/resolve-command.js';
 import {
   assertNever,
   type McpServerConfig,
   type RemoteServerConfig,
   type StdioServerConfig,
-} from './types.js';
+} from '../types.js';
 
 /**
  * A TCP handshake to a live host takes milliseconds; one that has not happened after this long is

@@ -19,20 +19,21 @@ import {
   isSessionExpired,
   sessionExpiredAgain,
   type UnavailableSite,
-} from './connect-errors.js';
-import { ConnectionLifecycle } from './connection-lifecycle.js';
-import type { McpConnectionState } from './connection-state.js';
-import { McpError } from './errors.js';
+} from '../errors/connect.js';
+import { McpError } from '../errors/mcp-error.js';
+import { isMethodNotFound, requestError } from '../errors/request.js';
+import type { Scrubber } from '../secrets.js';
+import { messageOf } from '../text.js';
+import type { ToolCallResult } from '../tools/result.js';
+import type { McpTransportFactory } from '../transport/create.js';
+import type { ReapOptions } from '../transport/reap.js';
+import type { McpServerConfig } from '../types.js';
+import type { Session } from './connection.js';
+import { ConnectionLifecycle } from './lifecycle.js';
 import { type ListItem, type ListMethod, listAll } from './paginate.js';
-import { isMethodNotFound, requestError } from './request-errors.js';
-import { buildRequestOptions, messageOf, remoteUrl } from './request-options.js';
-import type { Scrubber } from './secrets.js';
+import { buildRequestOptions, remoteUrl } from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
-import type { Session } from './session.js';
-import type { ToolCallResult } from './tool-result.js';
-import type { McpTransportFactory } from './transport/create.js';
-import type { ReapOptions } from './transport/reap.js';
-import type { McpServerConfig } from './types.js';
+import type { McpConnectionState } from './state.js';
 
 export interface ServerConnectionOptions {
   readonly config: McpServerConfig;

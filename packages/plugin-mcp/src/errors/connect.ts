@@ -14,20 +14,20 @@ import {
   type Transport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
-import type { McpConnectionState, McpStateError } from './connection-state.js';
-import { isMcpError, McpError } from './errors.js';
-import { httpAnswer, networkFailure, oneLine } from './http-failures.js';
-import { messageOf, seconds, sentence } from './request-options.js';
-import type { Scrubber } from './secrets.js';
-import type { SessionLoss } from './session.js';
-import { MessageTooLongError } from './transport/message-lines.js';
-import type { Redirect } from './transport/redirects.js';
+import type { SessionLoss } from '../connection/connection.js';
+import type { McpConnectionState, McpStateError } from '../connection/state.js';
+import type { Scrubber } from '../secrets.js';
+import { messageOf, seconds, sentence } from '../text.js';
+import { MessageTooLongError } from '../transport/message-lines.js';
+import type { Redirect } from '../transport/redirects.js';
 import {
   assertNever,
   type McpServerConfig,
   type RemoteServerConfig,
   type StdioServerConfig,
-} from './types.js';
+} from '../types.js';
+import { httpAnswer, networkFailure, oneLine } from './http.js';
+import { isMcpError, McpError } from './mcp-error.js';
 
 export interface ConnectFailureSite {
   readonly config: McpServerConfig;

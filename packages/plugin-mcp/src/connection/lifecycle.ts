@@ -20,18 +20,19 @@ import {
   type UnavailableSite,
   unavailable,
   waitUnlessAborted,
-} from './connect-errors.js';
-import { type McpConnectionState, type McpStateError, redactState } from './connection-state.js';
-import { ConnectionTimers } from './connection-timers.js';
-import { McpError } from './errors.js';
-import { requestError } from './request-errors.js';
-import { buildRequestOptions, messageOf, remoteUrl } from './request-options.js';
-import type { Scrubber } from './secrets.js';
-import type { OpenOutcome, Session } from './session.js';
-import { SessionSlot } from './session-slot.js';
-import type { McpTransportFactory } from './transport/create.js';
-import type { ReapOptions } from './transport/reap.js';
-import type { McpServerConfig } from './types.js';
+} from '../errors/connect.js';
+import { McpError } from '../errors/mcp-error.js';
+import { requestError } from '../errors/request.js';
+import type { Scrubber } from '../secrets.js';
+import { messageOf } from '../text.js';
+import type { McpTransportFactory } from '../transport/create.js';
+import type { ReapOptions } from '../transport/reap.js';
+import type { McpServerConfig } from '../types.js';
+import type { OpenOutcome, Session } from './connection.js';
+import { buildRequestOptions, remoteUrl } from './request-options.js';
+import { SessionSlot } from './slot.js';
+import { type McpConnectionState, type McpStateError, redactState } from './state.js';
+import { ConnectionTimers } from './timers.js';
 import { type AttemptResult, Watchdog } from './watchdog.js';
 
 export interface ConnectionLifecycleOptions {

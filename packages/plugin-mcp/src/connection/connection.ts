@@ -5,24 +5,25 @@
 // (idle and draining before a recycle depend on it) and reports its own loss, once.
 import type { Logger } from '@epoch-agent/infra';
 import { Client, type RequestOptions, SseError, type Tool } from '@modelcontextprotocol/client';
-import { closedWhileConnecting, connectFailure } from './connect-errors.js';
-import type { McpServerInfo } from './connection-state.js';
+import { closedWhileConnecting, connectFailure } from '../errors/connect.js';
+import { type NetworkFailure, networkFailure } from '../errors/http.js';
+import type { McpError } from '../errors/mcp-error.js';
+import { requestError } from '../errors/request.js';
+import type { Scrubber } from '../secrets.js';
+import { messageOf } from '../text.js';
+import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
+import type { McpTransportFactory, McpTransportHandle } from '../transport/create.js';
+import { MessageTooLongError } from '../transport/message-lines.js';
+import { streamableInstead } from '../transport/probe.js';
+import type { ReapOptions } from '../transport/reap.js';
+import { commandNotFoundForHosts } from '../transport/resolve-command.js';
+import type { McpServerConfig } from '../types.js';
 import { DirectToolCalls } from './direct-calls.js';
-import type { McpError } from './errors.js';
-import { type NetworkFailure, networkFailure } from './http-failures.js';
 import { listAll } from './paginate.js';
 import { explainStdioFailure, preflight } from './preflight.js';
-import { requestError } from './request-errors.js';
-import { messageOf, remoteUrl } from './request-options.js';
-import type { Scrubber } from './secrets.js';
+import { remoteUrl } from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
-import { type ToolCallResult, toolCallResultSchema } from './tool-result.js';
-import type { McpTransportFactory, McpTransportHandle } from './transport/create.js';
-import { MessageTooLongError } from './transport/message-lines.js';
-import type { ReapOptions } from './transport/reap.js';
-import { commandNotFoundForHosts } from './transport/resolve-command.js';
-import { streamableInstead } from './transport-probe.js';
-import type { McpServerConfig } from './types.js';
+import type { McpServerInfo } from './state.js';
 
 // Only what every server may know about us. No sampling / elicitation / roots capabilities: the
 // seed rules them out until there is a permission story for a server asking things of us.

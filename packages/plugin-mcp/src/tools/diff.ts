@@ -2,7 +2,7 @@
 // name, so the diff also covers the resource tool pair appearing or going and a rename forced by a
 // name collision. "Changed" is anything a model or the permission system reads off a tool.
 import { isDeepStrictEqual } from 'node:util';
-import type { McpEpochTool } from './tools.js';
+import type { McpEpochTool } from './epoch-tools.js';
 
 export interface McpToolsDiff {
   /** Model-visible names (`mcp__<server>__<tool>`) that are new. */

@@ -12,15 +12,15 @@ import type {
   Resource,
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
-import type { McpConnectionState } from './connection-state.js';
+import { type Scrubber, serverRedactor } from '../secrets.js';
+import type { McpToolBackend } from '../tools/epoch-tools.js';
+import type { ToolCallResult } from '../tools/result.js';
+import { createTransport, type McpTransportFactory } from '../transport/create.js';
+import type { ReapOptions } from '../transport/reap.js';
+import type { McpServerConfig } from '../types.js';
 import { buildRequestOptions } from './request-options.js';
-import { type Scrubber, serverRedactor } from './secrets.js';
 import type { ServerConnection } from './server-connection.js';
-import type { ToolCallResult } from './tool-result.js';
-import type { McpToolBackend } from './tools.js';
-import { createTransport, type McpTransportFactory } from './transport/create.js';
-import type { ReapOptions } from './transport/reap.js';
-import type { McpServerConfig } from './types.js';
+import type { McpConnectionState } from './state.js';
 import { DEFAULT_RECONNECT_DELAYS_MS } from './watchdog.js';
 
 export interface McpClientOptions {

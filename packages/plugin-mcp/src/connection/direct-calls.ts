@@ -20,7 +20,7 @@ import {
   SdkErrorCode,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { checkToolCallResult, type ToolCallResult } from './tool-result.js';
+import { checkToolCallResult, type ToolCallResult } from '../tools/result.js';
 
 /**
  * Our ids count up from here: far above the SDK's own, which count from 0 (it would take it a

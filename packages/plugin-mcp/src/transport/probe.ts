@@ -5,10 +5,10 @@
 // HTTP session ended like any other (DELETE).
 import { redactUrl } from '@epoch-agent/infra';
 import { SseError } from '@modelcontextprotocol/client';
-import { McpError } from './errors.js';
-import { reasonOf } from './http-failures.js';
-import type { OpenOutcome } from './session.js';
-import type { HttpServerConfig, McpEntryPosition, McpServerConfig } from './types.js';
+import type { OpenOutcome } from '../connection/connection.js';
+import { reasonOf } from '../errors/http.js';
+import { McpError } from '../errors/mcp-error.js';
+import type { HttpServerConfig, McpEntryPosition, McpServerConfig } from '../types.js';
 
 // How a Streamable HTTP endpoint answers a GET without a session: 400 (no session id), 404 (no
 // such session) or 405 (no GET stream at all).

@@ -9,8 +9,8 @@
 //   connected --idle_timeout--> idle --next call--> connecting
 //   any --close()--> disconnected
 import type { Tool } from '@modelcontextprotocol/client';
-import type { McpErrorCode } from './errors.js';
-import { assertNever } from './types.js';
+import type { McpErrorCode } from '../errors/mcp-error.js';
+import { assertNever } from '../types.js';
 
 /** What the server said it is in its initialize answer. */
 export interface McpServerInfo {

@@ -18,10 +18,10 @@ import type {
   ResourceTemplateType,
   Tool,
 } from '@modelcontextprotocol/client';
+import { assignToolNames, prefixedName, type ToolNameOptions } from './names.js';
 import { capToolResult, type ToolOutputCap } from './output-cap.js';
 import { resourceListing } from './resource-listing.js';
-import { assignToolNames, prefixedName, type ToolNameOptions } from './tool-names.js';
-import { embeddedResource, type ToolCallResult, toToolResult } from './tool-result.js';
+import { embeddedResource, type ToolCallResult, toToolResult } from './result.js';
 
 /**
  * What the tools need from a connection to one server. `McpClient` implements it; every method

@@ -11,11 +11,11 @@ import {
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
-import { McpError, type McpErrorCode } from './errors.js';
-import { httpAnswer, networkFailure, oneLine } from './http-failures.js';
-import { messageOf, seconds } from './request-options.js';
-import type { Scrubber } from './secrets.js';
-import { STREAM_ENDED_CODE } from './transport/request-streams.js';
+import type { Scrubber } from '../secrets.js';
+import { messageOf, seconds } from '../text.js';
+import { STREAM_ENDED_CODE } from '../transport/request-streams.js';
+import { httpAnswer, networkFailure, oneLine } from './http.js';
+import { McpError, type McpErrorCode } from './mcp-error.js';
 
 /** Which request failed, for the message and the error's data. */
 export interface RequestSite {

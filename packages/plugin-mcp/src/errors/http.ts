@@ -7,8 +7,8 @@
 import { STATUS_CODES } from 'node:http';
 import { redactUrl } from '@epoch-agent/infra';
 import { SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
-import type { Scrubber } from './secrets.js';
-import type { Redirect } from './transport/redirects.js';
+import type { Scrubber } from '../secrets.js';
+import type { Redirect } from '../transport/redirects.js';
 
 /** A connection to the server that failed below HTTP. */
 export interface NetworkFailure {
