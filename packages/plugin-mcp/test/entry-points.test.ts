@@ -29,7 +29,7 @@ const HEAVY = [
   '/node_modules/@modelcontextprotocol/',
   '/node_modules/zod/',
   '/node_modules/cross-spawn/',
-  '/plugin-mcp/dist/connection/server-connection.js',
+  '/plugin-mcp/dist/connection/connection.js',
   '/plugin-mcp/dist/stdio.js',
   '/plugin-mcp/dist/transport/remote.js',
   '/plugin-mcp/dist/oauth/login.js',

@@ -20,7 +20,7 @@ const FAST_MS = 200;
 
 // The connection's code (and the SDK) loads on a client's first connect, once per process: a
 // one-time cost that is no part of how fast a check fails, so it is paid before any is timed.
-beforeAll(() => import('../src/connection/server-connection.js'));
+beforeAll(() => import('../src/connection/connection.js'));
 
 let dir: ReturnType<typeof recordDir>;
 let epochHome: string | undefined;

@@ -1,8 +1,10 @@
-// McpClient: ONE server, as the rest of the plugin sees it: its public face, the options of every
-// request (requestOptions), and its state. The connection itself (server-connection.ts: the call
-// queue, every request, the connection's life) is loaded with the SDK on the first connect or
-// request, so that importing the plugin, and a program that only reads mcp.json, pays for none of
-// it.
+// McpClient: ONE server, and the one owner of everything about it: its state and listeners, the
+// watchdog's series, the live connection's timers, the call queue, and the request path (a
+// request waits for a connect in progress, fails at once on a server that is down, is sent again
+// once on a forgotten HTTP session, and a 401 is a needed login). What one live link is (open,
+// the SDK's errors, close) is connection.ts's, loaded with the SDK on the first connect or
+// request, so that importing the plugin, and a program that only reads mcp.json, pays for none
+// of it: this module imports no SDK code.
 import { type Logger, redactingLogger, silentLogger } from '@epoch-agent/infra';
 import type {
   GetPromptResult,
@@ -11,20 +13,38 @@ import type {
   RequestOptions,
   Resource,
   ResourceTemplateType,
+  Tool,
 } from '@modelcontextprotocol/client';
+import { McpError } from '../errors/mcp-error.js';
+import {
+  closedWhileConnecting,
+  gaveUp,
+  keepaliveFailed,
+  lost,
+  needsLogin,
+  sessionExpiredAgain,
+  type UnavailableSite,
+  unavailable,
+  waitUnlessAborted,
+} from '../errors/unavailable.js';
 import { type Scrubber, serverRedactor } from '../secrets.js';
+import { messageOf } from '../text.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
 import type { ToolCallResult } from '../tools/result.js';
 import { createTransport, type McpTransportFactory } from '../transport/create.js';
 import type { ReapOptions } from '../transport/reap.js';
 import type { McpServerConfig } from '../types.js';
-import { buildRequestOptions } from './request-options.js';
-import type { ServerConnection } from './server-connection.js';
-import type { McpConnectionState } from './state.js';
-import { DEFAULT_RECONNECT_DELAYS_MS } from './watchdog.js';
+import type { Connection, OpenOutcome } from './connection.js';
+import type { ListItem, ListMethod } from './paginate.js';
+import { buildRequestOptions, remoteUrl } from './request-options.js';
+import { SerialQueue } from './serial-queue.js';
+import { ConnectionSlot } from './slot.js';
+import { type McpConnectionState, type McpStateError, redactState } from './state.js';
+import { ConnectionTimers } from './timers.js';
+import { type AttemptResult, DEFAULT_RECONNECT_DELAYS_MS, Watchdog } from './watchdog.js';
 
-export interface McpClientOptions {
-  readonly config: McpServerConfig;
+/** How every connection of a client behaves; McpRegistryOptions takes the same, for all its clients. */
+export interface McpConnectionOptions {
   /** Default: silentLogger. */
   readonly logger?: Logger;
   /** Default: the real transports (createTransport). Tests of higher layers may inject their own. */
@@ -38,45 +58,94 @@ export interface McpClientOptions {
   readonly reap?: ReapOptions;
 }
 
+export interface McpClientOptions extends McpConnectionOptions {
+  readonly config: McpServerConfig;
+}
+
 export type McpStateListener = (state: McpConnectionState) => void;
 
-const DISCONNECTED: McpConnectionState = { kind: 'disconnected' };
-const CONNECTING: McpConnectionState = { kind: 'connecting' };
+type ConnectionCode = typeof import('./connection.js');
 
-type ConnectionModule = typeof import('./server-connection.js');
-
-/** server-connection.ts once loaded: every client after the first uses it without waiting. */
-let connectionModule: ConnectionModule | undefined;
-let loadingModule: Promise<ConnectionModule> | undefined;
+/** connection.ts once loaded: every client after the first uses it without waiting. */
+let connectionCode: ConnectionCode | undefined;
+let loadingCode: Promise<ConnectionCode> | undefined;
 
 /**
  * Loads the connection's code (and the SDK) for every client of this process. A caller that
  * awaits it first (McpRegistry.connectAll) has its clients start as the first line of connect().
  */
-export function loadConnectionModule(): Promise<ConnectionModule> {
-  loadingModule ??= import('./server-connection.js').then((module) => {
-    connectionModule = module;
-    return module;
+export function loadConnectionModule(): Promise<ConnectionCode> {
+  loadingCode ??= import('./connection.js').then((code) => {
+    connectionCode = code;
+    return code;
   });
-  return loadingModule;
+  return loadingCode;
 }
+
+const CONNECTING: McpConnectionState = { kind: 'connecting' };
+
+type OpenFailure = Extract<OpenOutcome, { ok: false }>;
+
+/** The failure the watchdog works against: for the states of its series and its give-up. */
+interface Failure extends McpStateError {
+  readonly stderrTail: string;
+}
+
+interface RequestHow<T> {
+  /** The raw tool name, for tools/call. */
+  readonly tool?: string;
+  readonly serial?: boolean;
+  /** The capability the server must have declared; without it nothing is sent. */
+  readonly capability?: 'resources' | 'prompts';
+  /** The answer when the capability is missing; without it, `not_supported` is thrown. */
+  readonly otherwise?: () => T;
+}
+
+type Send<T> = (connection: Connection, options: RequestOptions) => Promise<T>;
 
 export class McpClient implements McpToolBackend {
   readonly config: McpServerConfig;
-  readonly #options: McpClientOptions;
   readonly #logger: Logger;
   readonly #scrub: Scrubber;
+  readonly #createTransport: McpTransportFactory;
+  readonly #reap: ReapOptions;
   readonly #listeners = new Set<McpStateListener>();
-  #connection: ServerConnection | undefined;
+  readonly #queue = new SerialQueue();
+  readonly #watchdog: Watchdog;
+  readonly #slot: ConnectionSlot;
+  #state: McpConnectionState = { kind: 'disconnected' };
+  /** The connection's code, once this client has needed it. */
+  #code: ConnectionCode | undefined;
   /** connect() or reconnect() waits for the connection's code to load: already `connecting`. */
   #starting = false;
+  /** The connection that took over from a replaced one. */
+  readonly #successors = new WeakMap<Connection, Promise<Connection>>();
+  #lastFailure: Failure | undefined;
+  #reconnecting: Promise<void> | undefined;
+  #closing: Promise<void> | undefined;
 
+  /** Every default of McpConnectionOptions is applied here, and only here. */
   constructor(options: McpClientOptions) {
-    this.config = options.config;
-    this.#options = options;
-    this.#scrub = serverRedactor(options.config);
+    const { config } = options;
+    this.config = config;
+    this.#scrub = serverRedactor(config);
     // Every line logged about this server passes its policy, whoever wrote the message.
     this.#logger = redactingLogger(options.logger ?? silentLogger, this.#scrub);
+    this.#createTransport = options.createTransport ?? createTransport;
+    this.#reap = options.reap ?? {};
+    this.#slot = new ConnectionSlot({
+      server: config.name,
+      logger: this.#logger,
+      scrub: this.#scrub,
+      open: (signal) => this.#open(signal),
+      onLive: (connection) => this.#adopt(connection),
+    });
+    this.#watchdog = new Watchdog({
+      delaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
+      onScheduled: (attempt, at) => this.#setState(this.#reconnectingState(attempt, at)),
+      attempt: (attempt) => this.#reconnectAttempt(attempt),
+      onExhausted: () => this.#giveUp(),
+    });
   }
 
   get name(): string {
@@ -92,8 +161,7 @@ export class McpClient implements McpToolBackend {
   }
 
   get state(): McpConnectionState {
-    if (this.#starting) return CONNECTING;
-    return this.#connection?.state ?? DISCONNECTED;
+    return this.#starting ? CONNECTING : this.#state;
   }
 
   /** Calls `listener` on every state change; returns the function that stops it. */
@@ -109,7 +177,11 @@ export class McpClient implements McpToolBackend {
    * then `failed` or `needsLogin`, or `disconnected` when close() ended the attempt).
    */
   connect(): Promise<void> {
-    return this.#use((connection) => connection.connect(), { starts: true });
+    return this.#withCode(() => {
+      if (this.#slot.live !== undefined) return Promise.resolve();
+      const opening = this.#slot.opening;
+      return opening === undefined ? this.#connectNow() : settled(opening.outcome);
+    }, true);
   }
 
   /**
@@ -118,7 +190,12 @@ export class McpClient implements McpToolBackend {
    * connected; rejects when the series gives up, the server needs a login, or close() ends it.
    */
   reconnect(): Promise<void> {
-    return this.#use((connection) => connection.reconnect(), { starts: true });
+    return this.#withCode(() => {
+      this.#reconnecting ??= this.#reconnectOnce().finally(() => {
+        this.#reconnecting = undefined;
+      });
+      return this.#reconnecting;
+    }, true);
   }
 
   /**
@@ -128,7 +205,17 @@ export class McpClient implements McpToolBackend {
    * while the first runs joins it and skips what is left of the grace periods.
    */
   close(): Promise<void> {
-    return this.#use((connection) => connection.close());
+    return this.#withCode((code) => {
+      this.#queue.close(code.connectionClosed());
+      if (this.#closing !== undefined) {
+        void this.#slot.closeAll(); // the second call: escalates
+        return this.#closing;
+      }
+      this.#closing = this.#closeOnce().finally(() => {
+        this.#closing = undefined;
+      });
+      return this.#closing;
+    });
   }
 
   /** The options of every request this client sends: the config's `timeout` and the caller's signal. */
@@ -146,26 +233,37 @@ export class McpClient implements McpToolBackend {
     args: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<ToolCallResult> {
-    return this.#use((connection) => connection.callTool(name, args, signal));
+    return this.#request(
+      'tools/call',
+      signal,
+      (connection, options) => connection.callTool(name, args, options),
+      { tool: name, serial: !this.config.supportsParallel },
+    );
   }
 
   /** Every page of resources/list; empty (and nothing sent) when the server declared no resources. */
   listResources(signal?: AbortSignal): Promise<Resource[]> {
-    return this.#use((connection) => connection.listResources(signal));
+    return this.#listAll('resources/list', 'resources', signal);
   }
 
   /** Every page of resources/templates/list; empty when the server declared no resources. */
   listResourceTemplates(signal?: AbortSignal): Promise<ResourceTemplateType[]> {
-    return this.#use((connection) => connection.listResourceTemplates(signal));
+    return this.#listAll('resources/templates/list', 'resources', signal);
   }
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    return this.#use((connection) => connection.readResource(uri, signal));
+    return this.#request(
+      'resources/read',
+      signal,
+      (connection, options) =>
+        connection.sdk.request({ method: 'resources/read', params: { uri } }, options),
+      { capability: 'resources' },
+    );
   }
 
   /** Every page of prompts/list; empty (and nothing sent) when the server declared no prompts. */
   listPrompts(signal?: AbortSignal): Promise<Prompt[]> {
-    return this.#use((connection) => connection.listPrompts(signal));
+    return this.#listAll('prompts/list', 'prompts', signal);
   }
 
   getPrompt(
@@ -173,39 +271,478 @@ export class McpClient implements McpToolBackend {
     args: Record<string, string> | undefined,
     signal?: AbortSignal,
   ): Promise<GetPromptResult> {
-    return this.#use((connection) => connection.getPrompt(name, args, signal));
+    return this.#request(
+      'prompts/get',
+      signal,
+      (connection, options) =>
+        connection.sdk.getPrompt(
+          args === undefined ? { name } : { name, arguments: args },
+          options,
+        ),
+      { capability: 'prompts' },
+    );
   }
 
-  ping(signal?: AbortSignal): Promise<void> {
-    return this.#use((connection) => connection.ping(signal));
+  async ping(signal?: AbortSignal): Promise<void> {
+    await this.#request('ping', signal, (connection, options) => connection.sdk.ping(options));
   }
 
   /**
-   * `run` on the connection; the first time any client of this process needs one, after its code
-   * (and the SDK) has loaded. `starts`: the client reads as `connecting` while it loads.
+   * `run` with the connection's code; the first time any client of this process needs it, after
+   * it (and the SDK) has loaded. `starts`: the client reads as `connecting` while it loads.
    */
-  #use<T>(run: (connection: ServerConnection) => Promise<T>, { starts = false } = {}): Promise<T> {
-    if (this.#connection !== undefined) return run(this.#connection);
-    if (connectionModule !== undefined) return run(this.#create(connectionModule));
+  #withCode<T>(run: (code: ConnectionCode) => Promise<T>, starts = false): Promise<T> {
+    this.#code ??= connectionCode;
+    if (this.#code !== undefined) return run(this.#code);
     if (starts) this.#starting = true;
-    return loadConnectionModule().then((module) => {
-      const connection = this.#connection ?? this.#create(module);
+    return loadConnectionModule().then((code) => {
+      this.#code = code;
       if (starts) this.#starting = false;
-      return run(connection);
+      return run(code);
     });
   }
 
-  #create(module: ConnectionModule): ServerConnection {
-    const options = this.#options;
-    this.#connection = new module.ServerConnection({
-      config: options.config,
-      logger: this.#logger,
-      scrub: this.#scrub,
-      createTransport: options.createTransport ?? createTransport,
-      reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
-      reap: options.reap,
-      listeners: this.#listeners,
+  // ---- the request path ----
+
+  /**
+   * One request, through the queue when `how.serial`, on the live connection (or the one a start
+   * or reconnect is making). A call is the hot path of a turn: when the connection is live nothing
+   * here waits, and no promise of ours stands between the caller and the request's own.
+   */
+  #request<T>(
+    method: string,
+    signal: AbortSignal | undefined,
+    send: Send<T>,
+    how: RequestHow<T> = {},
+  ): Promise<T> {
+    return this.#withCode((code) => {
+      const site: UnavailableSite = { server: this.name, method, tool: how.tool };
+      let sent = false;
+      const sendOn = (connection: Connection): Promise<T> => {
+        if (how.capability !== undefined && !connection.info[how.capability]) {
+          if (how.otherwise !== undefined) return Promise.resolve(how.otherwise());
+          return Promise.reject(
+            new McpError(
+              'not_supported',
+              `MCP server "${this.name}" does not offer ${how.capability} (it did not declare the capability), so ${method} was not sent.`,
+              { server: this.name },
+            ),
+          );
+        }
+        sent = true;
+        return this.#send(connection, site, signal, send);
+      };
+      const run = (): Promise<T> => {
+        if (signal?.aborted) return Promise.reject(signal.reason);
+        // In the queue, not before it: a call that waited goes to the connection live by then.
+        const live = this.#slot.live;
+        return live !== undefined ? sendOn(live) : this.#connectionFor(site, signal).then(sendOn);
+      };
+      return (how.serial ? this.#queue.run(run, signal) : run()).catch((error: unknown) => {
+        throw code.requestError(error, {
+          server: this.name,
+          method,
+          ...(how.tool === undefined ? {} : { tool: how.tool }),
+          timeoutMs: this.config.timeoutMs,
+          signal,
+          sent,
+          scrub: this.#scrub,
+          url: remoteUrl(this.config),
+        });
+      });
     });
-    return this.#connection;
   }
+
+  /**
+   * Sends on `connection`. A Streamable HTTP server that forgot the session (404) gets a new one
+   * and the request once more, with what is left of its timeout; a 401 means `needsLogin`.
+   */
+  #send<T>(
+    connection: Connection,
+    site: UnavailableSite,
+    signal: AbortSignal | undefined,
+    send: Send<T>,
+  ): Promise<T> {
+    const started = Date.now();
+    return connection
+      .run(() => send(connection, buildRequestOptions(this.config.timeoutMs, signal)))
+      .catch((error: unknown) => {
+        const failure = connection.failure(error);
+        if (failure === 'refused') throw this.#refused(connection, error, site);
+        if (failure !== 'forgotten') throw error;
+        return this.#sendAgain(connection, site, signal, send, started);
+      });
+  }
+
+  async #sendAgain<T>(
+    forgotten: Connection,
+    site: UnavailableSite,
+    signal: AbortSignal | undefined,
+    send: Send<T>,
+    started: number,
+  ): Promise<T> {
+    const next = await this.#successor(forgotten, site, signal);
+    const left = Math.max(1, this.config.timeoutMs - (Date.now() - started));
+    try {
+      return await next.run(() => send(next, buildRequestOptions(left, signal)));
+    } catch (error) {
+      const failure = next.failure(error);
+      if (failure === 'refused') throw this.#refused(next, error, site);
+      if (failure === 'forgotten') throw sessionExpiredAgain(site, error);
+      throw error;
+    }
+  }
+
+  /**
+   * Every page of `method`, a list the server offers under `capability`: empty (and nothing sent)
+   * when the capability is missing. Method-not-found is empty too: some servers declare a
+   * capability without implementing all of it, and "there are none" is closer to the truth than
+   * a failure.
+   */
+  async #listAll<M extends Exclude<ListMethod, 'tools/list'>>(
+    method: M,
+    capability: 'resources' | 'prompts',
+    signal: AbortSignal | undefined,
+  ): Promise<ListItem[M][]> {
+    try {
+      return await this.#request<ListItem[M][]>(
+        method,
+        signal,
+        (connection, options) => connection.list(method, options, this.#listSite()),
+        { capability, otherwise: () => [] },
+      );
+    } catch (error) {
+      // #request has loaded the connection's code.
+      const code = this.#code as ConnectionCode;
+      if (error instanceof McpError && code.isMethodNotFound(error.cause)) return [];
+      throw error;
+    }
+  }
+
+  /** After notifications/tools/list_changed: a new `connected` state carries the new tool list. */
+  async #refreshTools(connection: Connection): Promise<void> {
+    if (this.#slot.live !== connection) return;
+    try {
+      const tools = await this.#request('tools/list', undefined, (live, options) =>
+        live.list('tools/list', options, this.#listSite()),
+      );
+      this.#setTools(connection, tools);
+    } catch (error) {
+      this.#logger.warn(
+        `MCP server "${this.name}" announced a new tool list, but asking for it failed: ${messageOf(error)}. Its previous tools stay in use.`,
+        { server: this.name },
+      );
+    }
+  }
+
+  #listSite(): { readonly server: string; readonly logger: Logger } {
+    return { server: this.name, logger: this.#logger };
+  }
+
+  /**
+   * The connection a request goes to. A connect in progress (not a watchdog attempt) is waited
+   * for, bounded by its connect_timeout and the caller's signal; an idle server is woken and
+   * waited for. Otherwise a server that is down fails the request at once, and a `failed` one
+   * also starts a new reconnect series in the background.
+   */
+  async #connectionFor(
+    site: UnavailableSite,
+    signal: AbortSignal | undefined,
+  ): Promise<Connection> {
+    const live = this.#slot.live;
+    if (live !== undefined) return live;
+    if (this.#slot.opening === undefined && this.#state.kind === 'idle') {
+      void this.#connectNow().catch(() => {});
+    }
+    const opening = this.#slot.opening;
+    if (opening?.waitable) {
+      const outcome = await waitUnlessAborted(opening.outcome, signal, site);
+      const next = this.#slot.live;
+      if (next !== undefined) return next;
+      const closed = !outcome.ok && outcome.error.code === 'connection_closed';
+      throw unavailable(closed ? { kind: 'disconnected' } : this.#state, site);
+    }
+    const state = this.#state;
+    if (state.kind === 'failed') {
+      const { code, message, stderrTail } = state;
+      this.#down(this.#lastFailure ?? { code, message, stderrTail });
+    }
+    throw unavailable(this.#state, site);
+  }
+
+  /**
+   * The server forgot `old`'s Streamable HTTP session (404): the connection that takes over from
+   * it (a new initialize), waited for as in #connectionFor.
+   */
+  #successor(
+    old: Connection,
+    site: UnavailableSite,
+    signal: AbortSignal | undefined,
+  ): Promise<Connection> {
+    this.#logger.info(
+      `MCP server "${this.name}" no longer knows our session (HTTP 404); opening a new one and sending ${site.method} again.`,
+      { server: this.name },
+    );
+    const next = this.#replace(old).catch(() => {
+      throw unavailable(this.#state, site);
+    });
+    return waitUnlessAborted(next, signal, site);
+  }
+
+  /**
+   * The server refused our credentials on `connection`: if it is the live one it is closed and
+   * the state is `needsLogin`, which no retry leaves. Returns the error for the request.
+   */
+  #refused(connection: Connection, cause: unknown, site: UnavailableSite): McpError {
+    const error = needsLogin(this.name, cause);
+    if (this.#slot.live === connection) {
+      this.#watchdog.stop();
+      void this.#slot.end(this.#slot.detach());
+      this.#setState({ kind: 'needsLogin', message: error.message });
+    }
+    const tool = site.tool === undefined ? {} : { tool: site.tool };
+    return new McpError('needs_login', error.message, { server: this.name, ...tool, cause });
+  }
+
+  // ---- the connection's life ----
+
+  /** One attempt at a connection, within connect_timeout (connection.ts). Never rejects. */
+  #open(signal: AbortSignal): Promise<OpenOutcome> {
+    // Every entry point has loaded the code before anything opens.
+    const code = this.#code as ConnectionCode;
+    return code.openConnection({
+      config: this.config,
+      logger: this.#logger,
+      createTransport: this.#createTransport,
+      scrub: this.#scrub,
+      reap: this.#reap,
+      signal,
+      onToolsChanged: (connection) => void this.#refreshTools(connection),
+    });
+  }
+
+  async #connectNow(): Promise<void> {
+    if (this.#closing !== undefined) await this.#closing;
+    const opening = this.#slot.opening;
+    if (opening !== undefined) return settled(opening.outcome);
+    this.#watchdog.stop();
+    this.#setState({ kind: 'connecting' });
+    const outcome = await this.#slot.open(true);
+    if (outcome.ok) return;
+    this.#fail(outcome);
+    throw outcome.error;
+  }
+
+  async #reconnectOnce(): Promise<void> {
+    if (this.#closing !== undefined) await this.#closing;
+    // An attempt in flight settles first (within its connect_timeout); then we start over.
+    await this.#slot.opening?.outcome;
+    this.#watchdog.stop();
+    const old = this.#slot.detach();
+    if (old !== undefined) this.#slot.retire(old);
+    this.#setState({ kind: 'connecting' });
+    const outcome = await this.#slot.open(true);
+    if (outcome.ok) return;
+    const { error } = outcome;
+    if (error.code === 'connection_closed' || error.code === 'needs_login') {
+      this.#fail(outcome);
+      throw error;
+    }
+    this.#lastFailure = failureOf(outcome);
+    await this.#watchdog.start(true);
+    if (this.#slot.live === undefined) throw this.#stateError();
+  }
+
+  async #closeOnce(): Promise<void> {
+    this.#watchdog.stop();
+    await this.#slot.closeAll();
+    this.#lastFailure = undefined;
+    this.#setState({ kind: 'disconnected' });
+  }
+
+  /** A new connection is the live one: watch it, time it, say so. Returns its timers. */
+  #adopt(connection: Connection): ConnectionTimers {
+    const { config } = this;
+    this.#lastFailure = undefined;
+    connection.onLost((loss) => this.#dead(connection, lost(config.name, loss)));
+    const timers = new ConnectionTimers({
+      keepaliveIntervalMs: config.keepaliveIntervalMs,
+      idleTimeoutMs: config.idleTimeoutMs,
+      maxLifetimeMs: config.maxLifetimeMs,
+      // The same bound as requestOptions(): `timeout`.
+      ping: () => connection.keepalive(buildRequestOptions(config.timeoutMs)),
+      onPingFailed: (error) => this.#pingFailed(connection, error),
+      onIdle: () => this.#idle(connection),
+      onLifetimeEnd: () => void this.#replace(connection).catch(() => {}),
+    });
+    connection.onBusy((busy) => timers.busy(busy));
+    this.#setState({ kind: 'connected', ...connection.info });
+    return timers;
+  }
+
+  /** The live connection's server has a new tool list: a new `connected` state carries it. */
+  #setTools(connection: Connection, tools: readonly Tool[]): void {
+    const state = this.#state;
+    if (this.#slot.live === connection && state.kind === 'connected') {
+      this.#setState({ ...state, tools });
+    }
+  }
+
+  /**
+   * A new connection takes over from `old` (its lifetime ended, or the server forgot its HTTP
+   * session); new requests wait for it while `old` finishes what runs on it. Callers for the
+   * same `old` share one replacement.
+   */
+  #replace(old: Connection): Promise<Connection> {
+    const existing = this.#successors.get(old);
+    if (existing !== undefined) return existing;
+    if (this.#slot.live !== old) return Promise.reject(new Error('not the live connection'));
+    this.#slot.detach();
+    this.#slot.retire(old);
+    const next = this.#slot.open(true).then((outcome) => {
+      if (outcome.ok) return outcome.connection;
+      if (outcome.error.code === 'needs_login') this.#fail(outcome);
+      else if (outcome.error.code !== 'connection_closed') this.#down(failureOf(outcome));
+      throw outcome.error;
+    });
+    next.catch(() => {});
+    this.#successors.set(old, next);
+    return next;
+  }
+
+  /** The live connection died (exit, stream loss, failed keepalive): the watchdog takes over. */
+  #dead(connection: Connection, error: McpStateError): void {
+    if (this.#slot.live !== connection) return;
+    // What is left of the tree (a helper the server started) is reaped in the background.
+    void this.#slot.end(this.#slot.detach());
+    this.#logger.warn(error.message, { server: this.name });
+    this.#down({ ...error, stderrTail: connection.handle.stderrTail() });
+  }
+
+  #down(failure: Failure): void {
+    this.#lastFailure = failure;
+    void this.#watchdog.start(false);
+  }
+
+  async #reconnectAttempt(attempt: number): Promise<AttemptResult> {
+    // No state of its own: the one that scheduled it says when it starts, and a reader sees the
+    // time has passed. A second `reconnecting` per attempt reads as the same event twice.
+    const outcome = await this.#slot.open(false);
+    if (outcome.ok) return 'connected';
+    const { error } = outcome;
+    if (error.code === 'connection_closed') return 'stop';
+    if (error.code === 'needs_login') {
+      this.#fail(outcome);
+      return 'stop';
+    }
+    this.#lastFailure = failureOf(outcome);
+    this.#logger.warn(
+      `${error.message} (reconnect attempt ${attempt} of ${this.#watchdog.attempts})`,
+      { server: this.name },
+    );
+    return 'retry';
+  }
+
+  #giveUp(): void {
+    const last = this.#lastFailure ?? this.#unknownFailure();
+    const message = gaveUp(last.message, this.#watchdog.attempts);
+    this.#logger.warn(message, { server: this.name });
+    this.#setState({ kind: 'failed', code: last.code, message, stderrTail: last.stderrTail });
+  }
+
+  /** A connect that failed: `needsLogin` for a refused login (never retried), else `failed`. */
+  #fail(outcome: OpenFailure): void {
+    const { error } = outcome;
+    if (error.code === 'connection_closed') return;
+    this.#watchdog.stop();
+    if (error.code === 'needs_login') {
+      this.#setState({ kind: 'needsLogin', message: error.message });
+      return;
+    }
+    const failure = failureOf(outcome);
+    this.#lastFailure = failure;
+    this.#setState({ kind: 'failed', ...failure });
+  }
+
+  #idle(connection: Connection): void {
+    if (this.#slot.live !== connection || connection.inFlight > 0) return;
+    void this.#slot.end(this.#slot.detach());
+    this.#setState({ kind: 'idle', since: Date.now() });
+  }
+
+  #pingFailed(connection: Connection, error: unknown): void {
+    if (this.#slot.live !== connection) return;
+    const site = { server: this.name, method: 'ping' };
+    const failure = connection.failure(error);
+    if (failure === 'refused') {
+      this.#refused(connection, error, site);
+      return;
+    }
+    if (failure === 'forgotten') {
+      void this.#replace(connection).catch(() => {});
+      return;
+    }
+    const code = this.#code as ConnectionCode;
+    const failed = code.requestError(error, {
+      ...site,
+      timeoutMs: this.config.timeoutMs,
+      sent: true,
+      scrub: this.#scrub,
+      url: remoteUrl(this.config),
+    });
+    this.#dead(connection, { code: failed.code, message: keepaliveFailed(failed.message) });
+  }
+
+  #reconnectingState(attempt: number, at: number): McpConnectionState {
+    const { code, message, stderrTail } = this.#lastFailure ?? this.#unknownFailure();
+    return {
+      kind: 'reconnecting',
+      attempt,
+      attempts: this.#watchdog.attempts,
+      nextAttemptAt: at,
+      error: { code, message },
+      stderrTail,
+    };
+  }
+
+  #unknownFailure(): Failure {
+    return { ...lost(this.name, { kind: 'closed' }), stderrTail: '' };
+  }
+
+  /** Why reconnect() ended without a connection. */
+  #stateError(): McpError {
+    const state = this.#state;
+    const server = this.name;
+    if (state.kind === 'failed') return new McpError(state.code, state.message, { server });
+    if (state.kind === 'needsLogin') return new McpError('needs_login', state.message, { server });
+    return closedWhileConnecting(server);
+  }
+
+  #setState(next: McpConnectionState): void {
+    // Every state passes here, so none can carry a secret, whatever text went into it: an
+    // injected transport's stderr, a message made before a token was learned.
+    const state = redactState(next, this.#scrub);
+    this.#state = state;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(state);
+      } catch (error) {
+        this.#logger.error(
+          `MCP server "${this.name}": a state listener threw: ${messageOf(error)}`,
+          { server: this.name },
+        );
+      }
+    }
+  }
+}
+
+function failureOf(outcome: OpenFailure): Failure {
+  const { error, stderrTail } = outcome;
+  return { code: error.code, message: error.message, stderrTail };
+}
+
+/** Resolves when the open succeeded; rejects with its error otherwise. */
+async function settled(outcome: Promise<OpenOutcome>): Promise<void> {
+  const result = await outcome;
+  if (!result.ok) throw result.error;
 }

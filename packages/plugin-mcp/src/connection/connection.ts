@@ -1,14 +1,25 @@
-// One connection to one server: the SDK client over one transport, from opening it (preflight,
-// spawn or connect, initialize, first tools/list, all within connect_timeout) until it is closed.
-// An McpClient goes through many of these: the watchdog, an idle close, a lifetime recycle and a
-// forgotten HTTP session each end one and open the next. A session knows its requests in flight
-// (idle and draining before a recycle depend on it) and reports its own loss, once.
+// One live link to one server, and the only module of the connection that is loaded late, with
+// the SDK (client.ts loads it on a client's first connect or request): opening it (preflight,
+// spawn or connect, initialize, first tools/list, all within connect_timeout), what the SDK's
+// errors on it mean (a refused login, a forgotten HTTP session), and closing it. An McpClient goes
+// through many of these: the watchdog, an idle close, a lifetime recycle and a forgotten HTTP
+// session each end one and open the next. A connection knows its requests in flight (idle and
+// draining before a recycle depend on it) and reports its own loss, once.
 import type { Logger } from '@epoch-agent/infra';
-import { Client, type RequestOptions, SseError, type Tool } from '@modelcontextprotocol/client';
-import { closedWhileConnecting, connectFailure } from '../errors/connect.js';
+import {
+  Client,
+  ProtocolError,
+  type RequestOptions,
+  SdkError,
+  SdkErrorCode,
+  SseError,
+  type Tool,
+} from '@modelcontextprotocol/client';
+import { connectFailure, isAuthFailure, isSessionExpired } from '../errors/connect.js';
 import { type NetworkFailure, networkFailure } from '../errors/http.js';
 import type { McpError } from '../errors/mcp-error.js';
-import { requestError } from '../errors/request.js';
+import { isMethodNotFound, requestError } from '../errors/request.js';
+import { closedWhileConnecting } from '../errors/unavailable.js';
 import type { Scrubber } from '../secrets.js';
 import { messageOf } from '../text.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
@@ -19,7 +30,7 @@ import type { ReapOptions } from '../transport/reap.js';
 import { commandNotFoundForHosts } from '../transport/resolve-command.js';
 import type { McpServerConfig } from '../types.js';
 import { DirectToolCalls } from './direct-calls.js';
-import { listAll } from './paginate.js';
+import { type ListItem, type ListMethod, type ListSite, listAll } from './paginate.js';
 import { explainStdioFailure, preflight } from './preflight.js';
 import { remoteUrl } from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
@@ -33,8 +44,8 @@ const CLIENT_INFO = { name: 'epoch-agent', version: '0.1.0' };
 // announces each): one tools/list after the burst settles, not one per notification.
 const TOOLS_LIST_CHANGED_DEBOUNCE_MS = 250;
 
-/** What the server offered when this session opened. */
-export interface SessionInfo {
+/** What the server offered when this connection opened. */
+export interface ConnectionInfo {
   readonly serverInfo: McpServerInfo;
   readonly tools: readonly Tool[];
   readonly resources: boolean;
@@ -42,40 +53,40 @@ export interface SessionInfo {
 }
 
 /**
- * How a session ended without close(): `closed` (the process exited, the transport closed),
+ * How a connection ended without close(): `closed` (the process exited, the transport closed),
  * `tooLong` (a stdio server's line outgrew the bound, so the transport stopped it),
  * `stream` (a legacy SSE event stream dropped) or `unreachable` (a request to a remote server found
  * its connection refused or cut).
  */
-export type SessionLoss =
+export type ConnectionLoss =
   | { readonly kind: 'closed' }
   /** A stdio server wrote a line over the transport's bound; the transport stopped it. */
   | { readonly kind: 'tooLong'; readonly error: MessageTooLongError }
   | { readonly kind: 'stream' }
   | { readonly kind: 'unreachable'; readonly failure: NetworkFailure };
 
-export interface SessionOptions {
+export interface ConnectionParts {
   readonly sdk: Client;
   readonly handle: McpTransportHandle;
-  readonly info: SessionInfo;
+  readonly info: ConnectionInfo;
   /** SSE or Streamable HTTP: a refused or cut connection on any request means the server is gone. */
   readonly remote: boolean;
 }
 
-export class Session {
+export class Connection {
   readonly sdk: Client;
   readonly handle: McpTransportHandle;
-  readonly info: SessionInfo;
-  /** How tools/call goes: direct-calls.ts on a stdio session of the 2025 era, else the SDK's request. */
+  readonly info: ConnectionInfo;
+  /** How tools/call goes: direct-calls.ts on a stdio connection of the 2025 era, else the SDK's request. */
   readonly #calls: DirectToolCalls | undefined;
   #inFlight = 0;
   #quiet: Array<() => void> = [];
   #onBusy: ((busy: boolean) => void) | undefined;
-  #onLost: ((loss: SessionLoss) => void) | undefined;
-  #lost: SessionLoss | undefined;
+  #onLost: ((loss: ConnectionLoss) => void) | undefined;
+  #lost: ConnectionLoss | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor({ sdk, handle, info, remote }: SessionOptions) {
+  constructor({ sdk, handle, info, remote }: ConnectionParts) {
     this.sdk = sdk;
     this.handle = handle;
     this.info = info;
@@ -106,13 +117,13 @@ export class Session {
     };
   }
 
-  /** Requests running on this session now (keepalive pings not counted). */
+  /** Requests running on this connection now (keepalive pings not counted). */
   get inFlight(): number {
     return this.#inFlight;
   }
 
-  /** Called once if the session ends without close(); at once if that already happened. */
-  onLost(listener: (loss: SessionLoss) => void): void {
+  /** Called once if the connection ends without close(); at once if that already happened. */
+  onLost(listener: (loss: ConnectionLoss) => void): void {
     this.#onLost = listener;
     const lost = this.#lost;
     if (lost !== undefined) queueMicrotask(() => listener(lost));
@@ -124,7 +135,7 @@ export class Session {
   }
 
   /**
-   * Runs one request on this session, counted as in flight until it settles. The request's own
+   * Runs one request on this connection, counted as in flight until it settles. The request's own
    * promise is returned: the count is settled by a reaction registered before the caller's, so it
    * is up to date when the caller resumes, without a promise of ours in between.
    */
@@ -163,14 +174,46 @@ export class Session {
     );
   }
 
-  /** Resolves when no request runs on this session. */
+  /**
+   * What a request's failure on this connection asks of the client: `refused` (HTTP 401: a login
+   * is needed), `forgotten` (a Streamable HTTP server answered 404 to our session id: a new
+   * initialize), or nothing special. Decided on the SDK's typed errors, never on message text.
+   */
+  failure(error: unknown): 'refused' | 'forgotten' | undefined {
+    if (isAuthFailure(error)) return 'refused';
+    if (isSessionExpired(error, this.handle.transport)) return 'forgotten';
+    return undefined;
+  }
+
+  /**
+   * A keepalive ping, not run() (a ping is not activity, or idle_timeout could never pass).
+   * Rejects when the server did not answer; a JSON-RPC error is still an answer: it is alive.
+   */
+  async keepalive(options: RequestOptions): Promise<void> {
+    try {
+      await this.sdk.ping(options);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+    }
+  }
+
+  /** Every page of a list; run() it to have it counted. */
+  list<M extends ListMethod>(
+    method: M,
+    options: RequestOptions,
+    site: ListSite,
+  ): Promise<ListItem[M][]> {
+    return listAll(this.sdk, method, options, site);
+  }
+
+  /** Resolves when no request runs on this connection. */
   whenQuiet(): Promise<void> {
     if (this.#inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => this.#quiet.push(resolve));
   }
 
   /**
-   * Ends the session for good (a stdio server's tree is reaped); requests in flight reject with
+   * Ends the connection for good (a stdio server's tree is reaped); requests in flight reject with
    * connection_closed. Idempotent; `force()` is the escalation.
    */
   close(): Promise<void> {
@@ -183,28 +226,28 @@ export class Session {
     void this.handle.close().catch(() => {});
   }
 
-  #markLost(loss: SessionLoss): void {
+  #markLost(loss: ConnectionLoss): void {
     if (this.#lost !== undefined || this.#closing !== undefined) return;
     this.#lost = loss;
     this.#onLost?.(loss);
   }
 }
 
-export interface OpenSessionOptions {
+export interface OpenConnectionParts {
   readonly config: McpServerConfig;
   readonly logger: Logger;
   readonly createTransport: McpTransportFactory;
   readonly scrub: Scrubber;
-  /** The grace periods of closing a stdio server; the transport's defaults when absent. */
-  readonly reap: ReapOptions | undefined;
+  /** The grace periods of closing a stdio server. */
+  readonly reap: ReapOptions;
   /** Aborting it ends the attempt: close() was called. */
   readonly signal: AbortSignal;
-  /** The server sent notifications/tools/list_changed on this session (debounced). */
-  readonly onToolsChanged: (session: Session) => void;
+  /** The server sent notifications/tools/list_changed on this connection (debounced). */
+  readonly onToolsChanged: (connection: Connection) => void;
 }
 
 export type OpenOutcome =
-  | { readonly ok: true; readonly session: Session }
+  | { readonly ok: true; readonly connection: Connection }
   | {
       readonly ok: false;
       /** `needs_login`, `connect_timeout`, `command_not_found`, ...; `connection_closed` when
@@ -213,6 +256,15 @@ export type OpenOutcome =
       /** The server's last stderr lines (stdio), secrets blanked by its transport. */
       readonly stderrTail: string;
     };
+
+// What McpClient needs of the SDK's classes, loaded with this module: the error a request's
+// failure becomes, whether it was a method-not-found, and the one that settles the calls still
+// queued when the client closes.
+export { isMethodNotFound, requestError };
+
+export function connectionClosed(): Error {
+  return new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
+}
 
 /** Why an attempt was aborted. */
 const TIMED_OUT = 'connect_timeout';
@@ -228,10 +280,10 @@ const STDIO_STARTS = 32;
 const stdioStarts = new SerialQueue({ concurrency: STDIO_STARTS });
 
 /**
- * Opens one session within connect_timeout. Never rejects: a failure is an outcome. A stdio server
+ * Opens one connection within connect_timeout. Never rejects: a failure is an outcome. A stdio server
  * waits for its turn among the starts first; its connect_timeout runs from its own start.
  */
-export function openSession(options: OpenSessionOptions): Promise<OpenOutcome> {
+export function openConnection(options: OpenConnectionParts): Promise<OpenOutcome> {
   if (options.config.transport !== 'stdio') return openNow(options);
   return stdioStarts
     .run(() => openNow(options), options.signal)
@@ -244,7 +296,7 @@ export function openSession(options: OpenSessionOptions): Promise<OpenOutcome> {
     );
 }
 
-async function openNow(options: OpenSessionOptions): Promise<OpenOutcome> {
+async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
   const { config, logger, scrub } = options;
   const attempt = new AbortController();
   const onClose = (): void => attempt.abort(CLOSED);
@@ -261,9 +313,9 @@ async function openNow(options: OpenSessionOptions): Promise<OpenOutcome> {
     handle = await options.createTransport(config, {
       logger,
       scrub,
-      ...(options.reap === undefined ? {} : { reap: options.reap }),
+      reap: options.reap,
     });
-    let opened: Session | undefined;
+    let opened: Connection | undefined;
     const sdk = new Client(CLIENT_INFO, {
       capabilities: {},
       // The SDK debounces (and, on a 2026-era connection, subscribes); the list itself is asked by
@@ -279,7 +331,7 @@ async function openNow(options: OpenSessionOptions): Promise<OpenOutcome> {
       },
     });
     // The transport stops a server whose line is too long; the connect then fails as "closed", so
-    // the reason is kept from its report (the session installs its own handler once open).
+    // the reason is kept from its report (the connection installs its own handler once open).
     sdk.onerror = (error) => {
       if (error instanceof MessageTooLongError) tooLong ??= error;
     };
@@ -309,10 +361,10 @@ async function openNow(options: OpenSessionOptions): Promise<OpenOutcome> {
         )
       : [];
     if (attempt.signal.aborted) throw attempt.signal.reason;
-    // Closed between its answers and now: checked in the same tick the session starts watching.
+    // Closed between its answers and now: checked in the same tick the connection starts watching.
     if (sdk.transport === undefined) throw new Error('the server closed the connection');
     const info = sdk.getServerVersion();
-    opened = new Session({
+    opened = new Connection({
       sdk,
       handle,
       info: {
@@ -323,7 +375,7 @@ async function openNow(options: OpenSessionOptions): Promise<OpenOutcome> {
       },
       remote: config.transport !== 'stdio',
     });
-    return { ok: true, session: opened };
+    return { ok: true, connection: opened };
   } catch (error) {
     await handle
       ?.close()
@@ -353,7 +405,7 @@ async function openNow(options: OpenSessionOptions): Promise<OpenOutcome> {
     }
     // Within this attempt's deadline: the probe ends with it (timeout or close()).
     const probed = await streamableInstead(config, error, (http) =>
-      openSession({ ...options, config: http, signal: attempt.signal }),
+      openConnection({ ...options, config: http, signal: attempt.signal }),
     );
     return { ok: false, error: probed ?? failure, stderrTail };
   } finally {

@@ -1,4 +1,4 @@
-// tools/call on a stdio session of the 2025 protocol era, sent as plain JSON-RPC on the session's
+// tools/call on a stdio connection of the 2025 protocol era, sent as plain JSON-RPC on the connection's
 // transport instead of through the SDK's request funnel. A call is what a turn repeats, and over a
 // pipe the SDK's funnel (era codecs, every incoming message checked against its zod schemas twice
 // before it is routed, a chain of promises per answer) cost more than everything else the client

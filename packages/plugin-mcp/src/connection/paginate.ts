@@ -50,6 +50,12 @@ export interface ListItem {
 
 export type ListMethod = keyof ListItem;
 
+/** Whose list it is, for the warning about a list that never ends. */
+export interface ListSite {
+  readonly server: string;
+  readonly logger: Logger;
+}
+
 export type PageFetcher<M extends ListMethod> = (
   sdk: Client,
   cursor: string | undefined,
@@ -88,7 +94,7 @@ export function listAll<M extends ListMethod>(
   sdk: Client,
   method: M,
   options: RequestOptions,
-  site: { readonly server: string; readonly logger: Logger },
+  site: ListSite,
 ): Promise<ListItem[M][]> {
   const page: PageFetcher<M> = PAGE_FETCHERS[method];
   return collectPages({

@@ -2,19 +2,21 @@
 // timers run), at most one being opened, and old ones draining after a recycle (each closes once
 // its requests in flight have settled). closeAll() ends all of them; a second closeAll() while the
 // first runs skips what is left of the grace periods.
-import { closedWhileConnecting } from '../errors/connect.js';
+import type { Logger } from '@epoch-agent/infra';
+import { closedWhileConnecting } from '../errors/unavailable.js';
+import type { Scrubber } from '../secrets.js';
 import { messageOf } from '../text.js';
-import {
-  type OpenOutcome,
-  type OpenSessionOptions,
-  openSession,
-  type Session,
-} from './connection.js';
+import type { Connection, OpenOutcome } from './connection.js';
 import type { ConnectionTimers } from './timers.js';
 
-export interface SessionSlotOptions extends Omit<OpenSessionOptions, 'signal'> {
-  /** A newly opened session is now the live one: start what watches it; returns its timers. */
-  readonly onLive: (session: Session) => ConnectionTimers;
+export interface ConnectionSlotOptions {
+  readonly server: string;
+  readonly logger: Logger;
+  readonly scrub: Scrubber;
+  /** Opens one connection (connection.ts's openConnection); aborting `signal` ends the attempt. */
+  readonly open: (signal: AbortSignal) => Promise<OpenOutcome>;
+  /** A newly opened connection is now the live one: start what watches it; returns its timers. */
+  readonly onLive: (connection: Connection) => ConnectionTimers;
 }
 
 /** A connection being opened. */
@@ -26,24 +28,24 @@ export interface Opening {
 }
 
 interface Live {
-  readonly session: Session;
+  readonly connection: Connection;
   timers?: ConnectionTimers;
 }
 
-export class SessionSlot {
-  readonly #options: SessionSlotOptions;
+export class ConnectionSlot {
+  readonly #options: ConnectionSlotOptions;
   #live: Live | undefined;
   #opening: (Opening & { readonly abort: AbortController }) | undefined;
-  readonly #retiring = new Set<Session>();
+  readonly #retiring = new Set<Connection>();
   #closing: Promise<void> | undefined;
 
-  constructor(options: SessionSlotOptions) {
+  constructor(options: ConnectionSlotOptions) {
     this.#options = options;
   }
 
   /** The live connection. */
-  get live(): Session | undefined {
-    return this.#live?.session;
+  get live(): Connection | undefined {
+    return this.#live?.connection;
   }
 
   get opening(): Opening | undefined {
@@ -53,56 +55,54 @@ export class SessionSlot {
   /** Opens a connection and, unless closeAll() ended the attempt, makes it the live one. */
   open(waitable: boolean): Promise<OpenOutcome> {
     const abort = new AbortController();
-    const outcome = openSession({ ...this.#options, signal: abort.signal }).then(
-      (result): OpenOutcome => {
-        if (this.#opening === opening) this.#opening = undefined;
-        if (!result.ok) return result;
-        if (abort.signal.aborted) {
-          void this.end(result.session);
-          const error = closedWhileConnecting(this.#options.config.name);
-          return { ok: false, error, stderrTail: '' };
-        }
-        const live: Live = { session: result.session };
-        this.#live = live;
-        const timers = this.#options.onLive(result.session);
-        // A state listener may have ended it already (close() from inside the callback).
-        if (this.#live === live) live.timers = timers;
-        else timers.stop();
-        return result;
-      },
-    );
+    const outcome = this.#options.open(abort.signal).then((result): OpenOutcome => {
+      if (this.#opening === opening) this.#opening = undefined;
+      if (!result.ok) return result;
+      if (abort.signal.aborted) {
+        void this.end(result.connection);
+        const error = closedWhileConnecting(this.#options.server);
+        return { ok: false, error, stderrTail: '' };
+      }
+      const live: Live = { connection: result.connection };
+      this.#live = live;
+      const timers = this.#options.onLive(result.connection);
+      // A state listener may have ended it already (close() from inside the callback).
+      if (this.#live === live) live.timers = timers;
+      else timers.stop();
+      return result;
+    });
     const opening = { outcome, waitable, abort };
     this.#opening = opening;
     return outcome;
   }
 
   /** Takes the live connection out of service: no new request reaches it, its timers stop. */
-  detach(): Session | undefined {
+  detach(): Connection | undefined {
     const live = this.#live;
     this.#live = undefined;
     live?.timers?.stop();
-    return live?.session;
+    return live?.connection;
   }
 
   /** A replaced connection closes once the requests still running on it have settled. */
-  retire(session: Session): void {
-    this.#retiring.add(session);
-    void session
+  retire(connection: Connection): void {
+    this.#retiring.add(connection);
+    void connection
       .whenQuiet()
-      .then(() => this.end(session))
-      .finally(() => this.#retiring.delete(session));
+      .then(() => this.end(connection))
+      .finally(() => this.#retiring.delete(connection));
   }
 
-  /** Closes `session` for good (a stdio server's tree is reaped); never rejects. */
-  end(session: Session | undefined): Promise<void> {
-    if (session === undefined) return Promise.resolve();
-    const { config, logger, scrub } = this.#options;
-    return session
+  /** Closes `connection` for good (a stdio server's tree is reaped); never rejects. */
+  end(connection: Connection | undefined): Promise<void> {
+    if (connection === undefined) return Promise.resolve();
+    const { server, logger, scrub } = this.#options;
+    return connection
       .close()
       .catch((error: unknown) =>
         logger.warn(
-          `MCP server "${config.name}": closing the connection failed: ${scrub(messageOf(error))}`,
-          { server: config.name },
+          `MCP server "${server}": closing the connection failed: ${scrub(messageOf(error))}`,
+          { server },
         ),
       );
   }
@@ -113,15 +113,15 @@ export class SessionSlot {
    */
   closeAll(): Promise<void> {
     if (this.#closing !== undefined) {
-      for (const session of this.#retiring) session.force();
+      for (const connection of this.#retiring) connection.force();
       return this.#closing;
     }
     const opening = this.#opening;
     opening?.abort.abort();
     const live = this.detach();
     if (live !== undefined) this.#retiring.add(live);
-    const ending = [...this.#retiring].map((session) =>
-      this.end(session).finally(() => this.#retiring.delete(session)),
+    const ending = [...this.#retiring].map((connection) =>
+      this.end(connection).finally(() => this.#retiring.delete(connection)),
     );
     this.#closing = Promise.all([...ending, opening?.outcome]).then(() => {
       this.#closing = undefined;

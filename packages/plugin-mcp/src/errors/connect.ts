@@ -1,9 +1,7 @@
-// What a person or model reads when a server cannot be used: it did not connect, it refused our
-// credentials, or a request came while it was not connected. Each message names the server, says
-// what happened and what to do. Also which transport failures mean "log in again" (HTTP 401) and
-// "the server forgot our session" (HTTP 404 on a Streamable HTTP session), decided on the SDK's
-// typed errors, never on message text. And how a request waits for a connection being opened:
-// until it is, or until the caller stops it (then the request was never sent).
+// Why a connect failed, in words that name the server, say what happened and what to do. Also
+// which transport failures mean "log in again" (HTTP 401) and "the server forgot our session"
+// (HTTP 404 on a Streamable HTTP session), decided on the SDK's typed errors, never on message
+// text. What a request reads while a server is down is unavailable.ts's.
 import { basename } from 'node:path';
 import { redactUrl } from '@epoch-agent/infra';
 import {
@@ -14,20 +12,14 @@ import {
   type Transport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
-import type { SessionLoss } from '../connection/connection.js';
-import type { McpConnectionState, McpStateError } from '../connection/state.js';
 import type { Scrubber } from '../secrets.js';
 import { messageOf, seconds, sentence } from '../text.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
 import type { Redirect } from '../transport/redirects.js';
-import {
-  assertNever,
-  type McpServerConfig,
-  type RemoteServerConfig,
-  type StdioServerConfig,
-} from '../types.js';
+import type { McpServerConfig, RemoteServerConfig, StdioServerConfig } from '../types.js';
 import { httpAnswer, networkFailure, oneLine } from './http.js';
 import { isMcpError, McpError } from './mcp-error.js';
+import { needsLogin } from './unavailable.js';
 
 export interface ConnectFailureSite {
   readonly config: McpServerConfig;
@@ -135,39 +127,6 @@ function isClosed(error: unknown): boolean {
   );
 }
 
-/** A connect attempt that close() ended. */
-export function closedWhileConnecting(server: string, cause?: unknown): McpError {
-  return new McpError(
-    'connection_closed',
-    `MCP server "${server}": connect was ended by close().`,
-    {
-      server,
-      ...(cause === undefined ? {} : { cause }),
-    },
-  );
-}
-
-/**
- * The server refused our credentials. When the OAuth layer gave up (`cause` is, or wraps, its
- * `needs_login`), its message is kept: it says why, e.g. that the refresh token was refused.
- */
-export function needsLogin(server: string, cause?: unknown): McpError {
-  const message =
-    oauthVerdict(cause)?.message ??
-    `MCP server "${server}" refused our credentials (HTTP 401 Unauthorized). Run \`epoch mcp login ${server}\` to sign in again (or fix its "headers" in mcp.json), then reconnect it. Retrying without that will not help, so it is not retried.`;
-  return new McpError('needs_login', message, {
-    server,
-    ...(cause === undefined ? {} : { cause }),
-  });
-}
-
-function oauthVerdict(error: unknown): McpError | undefined {
-  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    if (isMcpError(e, 'needs_login')) return e;
-  }
-  return undefined;
-}
-
 /**
  * HTTP 401 from either remote transport: the SDK's UnauthorizedError (an OAuth provider gave up),
  * a Streamable HTTP status, or the SSE stream's refused GET. Looks through `cause` too, because
@@ -188,130 +147,4 @@ export function isAuthFailure(error: unknown): boolean {
  */
 export function isSessionExpired(error: unknown, transport: Transport): boolean {
   return error instanceof SdkHttpError && error.status === 404 && transport.sessionId !== undefined;
-}
-
-/** The live connection ended without close(). */
-export function lost(server: string, loss: SessionLoss): McpStateError {
-  const what = lostHow(loss);
-  return {
-    code: 'connection_closed',
-    message: `MCP server "${server}" ${what}; reconnecting in the background.`,
-  };
-}
-
-function lostHow(loss: SessionLoss): string {
-  switch (loss.kind) {
-    case 'closed':
-      return 'closed the connection (for a stdio server: the process exited)';
-    case 'tooLong':
-      return loss.error.did;
-    case 'stream':
-      return 'dropped its SSE event stream';
-    case 'unreachable':
-      return `cannot be reached any more: ${loss.failure.text}, so the connection counts as dead`;
-    default:
-      return assertNever(loss, 'session loss');
-  }
-}
-
-/** A keepalive ping failed (`failure` is the ping's request error message). */
-export function keepaliveFailed(failure: string): string {
-  return `${sentence(failure)} That was a keepalive ping, so the connection counts as dead; reconnecting in the background.`;
-}
-
-/** The watchdog's series ended without a connection (`last` is the last attempt's failure). */
-export function gaveUp(last: string, attempts: number): string {
-  return `${sentence(last)} Gave up after ${attempts} reconnect attempts; the next tool call, or a reconnect, starts a new series.`;
-}
-
-export interface UnavailableSite {
-  readonly server: string;
-  readonly method: string;
-  readonly tool?: string | undefined;
-}
-
-/** A request on a server that cannot take it now: fails at once, never waits. */
-export function unavailable(state: McpConnectionState, site: UnavailableSite): McpError {
-  const what = describe(site);
-  const options = { server: site.server, ...(site.tool === undefined ? {} : { tool: site.tool }) };
-  if (state.kind === 'needsLogin') {
-    return new McpError('needs_login', `${what} cannot be sent: ${state.message}`, options);
-  }
-  return new McpError(
-    'connection_closed',
-    `${what} cannot be sent because ${sentence(reason(state))}`,
-    options,
-  );
-}
-
-/** The request got a 404 for its session again, right after a new initialize. Not retried again. */
-export function sessionExpiredAgain(site: UnavailableSite, cause: unknown): McpError {
-  return new McpError(
-    'request_failed',
-    `${describe(site)} failed: the server forgot our session (HTTP 404), and after a new initialize it answered 404 again, so it was not sent a third time. The server's session handling looks broken; check it (or restart it).`,
-    { server: site.server, ...(site.tool === undefined ? {} : { tool: site.tool }), cause },
-  );
-}
-
-/** The caller's signal aborted while the request waited for the server to connect. */
-export function abortedWhileConnecting(site: UnavailableSite, cause: unknown): McpError {
-  return new McpError(
-    'aborted',
-    `${describe(site)} was stopped by the user while it waited for the server to connect; it was never sent.`,
-    { server: site.server, ...(site.tool === undefined ? {} : { tool: site.tool }), cause },
-  );
-}
-
-function describe(site: UnavailableSite): string {
-  const what = site.tool === undefined ? site.method : `${site.method} "${site.tool}"`;
-  return `MCP server "${site.server}": ${what}`;
-}
-
-function reason(state: McpConnectionState): string {
-  switch (state.kind) {
-    case 'connecting':
-      return 'it is still connecting; try again shortly';
-    case 'reconnecting': {
-      const { attempt, attempts, nextAttemptAt } = state;
-      const wait = nextAttemptAt - Date.now();
-      const when =
-        wait <= 0
-          ? `attempt ${attempt} of ${attempts} is running now`
-          : `next attempt in ${inSeconds(wait)} (attempt ${attempt} of ${attempts})`;
-      return `it is reconnecting; ${when}. Try again after that. It went down because: ${state.error.message}`;
-    }
-    case 'idle':
-      return 'it was closed for being idle; try again';
-    case 'needsLogin':
-      return state.message;
-    case 'failed':
-      return `it failed: ${state.message}`;
-    case 'disconnected':
-    case 'connected':
-      return 'it is not connected';
-    default:
-      return assertNever(state, 'connection state');
-  }
-}
-
-function inSeconds(ms: number): string {
-  return `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
-}
-
-/**
- * `promise` (a connection being opened), unless the caller's signal aborts first: then the
- * request that waited for it fails as never sent.
- */
-export function waitUnlessAborted<T>(
-  promise: Promise<T>,
-  signal: AbortSignal | undefined,
-  site: UnavailableSite,
-): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(abortedWhileConnecting(site, signal.reason));
-  return new Promise<T>((resolve, reject) => {
-    const abort = (): void => reject(abortedWhileConnecting(site, signal.reason));
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
 }

@@ -92,7 +92,7 @@ export function requestError(error: unknown, site: RequestSite): McpError {
 }
 
 /**
- * What went wrong on the way to a remote server: its connection refused or cut (the session has
+ * What went wrong on the way to a remote server: its connection refused or cut (the connection has
  * seen the same error and the watchdog took over), or an HTTP answer that is not MCP.
  */
 function remoteFailure(

@@ -30,7 +30,7 @@ export async function streamableInstead(
   const { inferredAt, ...sse } = config;
   const outcome = await open({ ...sse, transport: 'http' });
   if (!outcome.ok) return undefined;
-  await outcome.session.close().catch(() => {});
+  await outcome.connection.close().catch(() => {});
   return wrongTransport(config.name, config.url, error, inferredAt);
 }
 
