@@ -24,7 +24,7 @@ export async function toolDeferral(signal) {
       const configFile = join(dir, `mcp-${budget ?? 'default'}.json`);
       const file = budget === undefined ? { servers } : { servers, tool_budget_tokens: budget };
       await writeFile(configFile, JSON.stringify(file));
-      const runtime = await buildRuntime({ configFile, schemaCache: null, signal });
+      const runtime = await buildRuntime({ configFile, registry: { schemaCache: null }, signal });
       defer(() => runtime.close());
       const down = runtime.mcp.statuses().filter(({ state }) => state !== 'connected');
       if (down.length > 0) throw new Error(`deferral bench: ${down.map((s) => s.name)} not up`);

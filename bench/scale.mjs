@@ -108,8 +108,7 @@ async function runtimeOf(signal) {
     await writeFile(configFile, JSON.stringify({ servers: entries() }));
     runtime = await buildRuntime({
       configFile,
-      schemaCache: null,
-      createTransport: inMemoryTransport,
+      registry: { schemaCache: null, createTransport: inMemoryTransport },
       signal,
     });
     const registered = runtime.tools.entries().length;

@@ -6,7 +6,7 @@ import type { Invocation } from './command.js';
 import type { CliIo } from './io.js';
 import { startProgress } from './progress.js';
 
-export type SessionOptions = Pick<BuildRuntimeOptions, 'connectOnly' | 'schemaCache'>;
+export type SessionOptions = Pick<BuildRuntimeOptions, 'connectOnly' | 'registry'>;
 
 export async function withRuntime<T>(
   io: CliIo,

@@ -11,6 +11,7 @@ export { fingerprint } from './config/fingerprint.js';
 // Everything the config-only entry (./config) exports, from that one list.
 export * from './config/index.js';
 export { McpClient, type McpClientOptions, type McpStateListener } from './connection/client.js';
+export type { McpConnectionOptions } from './connection/options.js';
 export type {
   McpConnectionState,
   McpConnectionStateKind,

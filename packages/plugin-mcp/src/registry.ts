@@ -8,12 +8,17 @@
 // (at connect, or after notifications/tools/list_changed) the cache is replaced and a
 // tools-changed event says what changed.
 import { isDeepStrictEqual } from 'node:util';
-import { type Logger, silentLogger } from '@epoch-agent/infra';
+import type { Logger } from '@epoch-agent/infra';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { McpSchemaCache, type McpServerSchema } from './cache.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_LIMIT } from './config/output-tokens.js';
 import { offersTool, serverToolName } from './config/tool-choice.js';
 import { loadConnectionModule, McpClient } from './connection/client.js';
+import {
+  type ConnectionSettings,
+  connectionSettings,
+  type McpConnectionOptions,
+} from './connection/options.js';
 import type { McpConnectionState } from './connection/state.js';
 import { McpError } from './errors/mcp-error.js';
 import { Listeners } from './listeners.js';
@@ -23,8 +28,6 @@ import { diffTools, isEmptyDiff, type McpToolsDiff } from './tools/diff.js';
 import { type McpEpochTool, toEpochTools } from './tools/epoch-tools.js';
 import { MAX_TOOL_NAME_LENGTH } from './tools/names.js';
 import { defaultToolResultsDir } from './tools/result-files.js';
-import { createTransport, type McpTransportFactory } from './transport/create.js';
-import type { ReapOptions } from './transport/reap.js';
 import {
   assertNever,
   type McpServerConfig,
@@ -32,17 +35,10 @@ import {
   type McpServerStatus,
 } from './types.js';
 
-export interface McpRegistryOptions {
-  /** Default: silentLogger. */
-  readonly logger?: Logger;
+/** Every client's McpConnectionOptions, and what the registry itself needs. */
+export interface McpRegistryOptions extends McpConnectionOptions {
   /** Longest tool name the model provider accepts. Default 128 (MAX_TOOL_NAME_LENGTH). */
   readonly toolNameMaxLength?: number;
-  /** Default: the real transports. Injectable so registry logic can be tested on its own. */
-  readonly createTransport?: McpTransportFactory;
-  /** Each client's wait before each reconnect attempt (McpClientOptions). Default 1 s, 2 s, 4 s. */
-  readonly reconnectDelaysMs?: readonly number[];
-  /** The grace periods of closing each stdio server (McpClientOptions). Default 500 ms each. */
-  readonly reap?: ReapOptions;
   /**
    * Where tool lists are remembered between runs. Default: a cache under `$EPOCH_HOME` (see
    * McpSchemaCache), logging to `logger`. `null`: no cache, so connectAll waits for every server
@@ -114,10 +110,9 @@ interface Entry {
 
 export class McpRegistry {
   readonly #logger: Logger;
+  /** What each client is made with. */
+  readonly #connection: ConnectionSettings;
   readonly #toolNameMaxLength: number;
-  readonly #createTransport: McpTransportFactory;
-  readonly #reconnectDelaysMs: readonly number[] | undefined;
-  readonly #reap: ReapOptions | undefined;
   readonly #cache: McpSchemaCache | undefined;
   readonly #maxOutputTokens: number;
   /** Read when the registry is made, like the schema cache's: EPOCH_HOME then. */
@@ -127,12 +122,10 @@ export class McpRegistry {
   readonly #toolsListeners: Listeners<McpToolsChangedEvent>;
 
   constructor(options: McpRegistryOptions = {}) {
-    const logger = options.logger ?? silentLogger;
+    this.#connection = connectionSettings(options);
+    const { logger } = this.#connection;
     this.#logger = logger;
     this.#toolNameMaxLength = options.toolNameMaxLength ?? MAX_TOOL_NAME_LENGTH;
-    this.#createTransport = options.createTransport ?? createTransport;
-    this.#reconnectDelaysMs = options.reconnectDelaysMs;
-    this.#reap = options.reap;
     const maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
     if (
       !Number.isSafeInteger(maxOutputTokens) ||
@@ -394,15 +387,7 @@ export class McpRegistry {
   /** Gives an enabled server its client, not started yet. */
   #attach(entry: Entry): McpClient {
     const { config } = entry;
-    const client = new McpClient({
-      config,
-      logger: this.#logger,
-      createTransport: this.#createTransport,
-      ...(this.#reconnectDelaysMs === undefined
-        ? {}
-        : { reconnectDelaysMs: this.#reconnectDelaysMs }),
-      ...(this.#reap === undefined ? {} : { reap: this.#reap }),
-    });
+    const client = new McpClient({ ...this.#connection, config });
     entry.client = client;
     client.onStateChange((state) => {
       // A server being disconnected reports its own last status; a removed one, or a client

@@ -4,7 +4,7 @@
 // keeps their tools, next to the host's own, in one ToolRegistry.
 
 import { isDeepStrictEqual } from 'node:util';
-import { type Logger, silentLogger } from '@epoch-agent/infra';
+import { silentLogger } from '@epoch-agent/infra';
 import {
   loginToServer,
   logoutFromServer,
@@ -13,13 +13,10 @@ import {
   type McpLogoutResult,
   McpRegistry,
   type McpRegistryOptions,
-  type McpSchemaCache,
   type McpServerConfig,
   type McpServerSource,
   type McpServerStatus,
   type McpStatusListener,
-  type McpTransportFactory,
-  type ReapOptions,
   sameChoice,
 } from '@epoch-agent/plugin-mcp';
 import { suggest } from '@epoch-agent/plugin-mcp/config';
@@ -47,38 +44,17 @@ import {
 import { fromSource, type RuntimeDiagnostic } from './server-names.js';
 import { applyOverrides } from './server-overrides.js';
 import { DEFAULT_TOOL_BUDGET_TOKENS } from './tool-deferral.js';
-import { ToolRegistry } from './tool-registry.js';
+import { ToolRegistry, type ToolRegistryOptions } from './tool-registry.js';
 import { unknownToolWarnings } from './unknown-tools.js';
 
-export interface BuildRuntimeOptions extends ReadMcpServersOptions {
-  /** Default: silentLogger. */
-  readonly logger?: Logger;
-  /** Longest tool name the model provider accepts. Default 128; 64 for providers that allow 64. */
-  readonly toolNameMaxLength?: number;
+export interface BuildRuntimeOptions
+  extends ReadMcpServersOptions,
+    Pick<ToolRegistryOptions, 'logger' | 'toolBudgetTokens'> {
   /**
-   * How many tokens of every request the offered tools' definitions may take before servers'
-   * tools are found on demand (`mcp_search_tools` / `mcp_call_tool`) instead: the host knows its
-   * model's context. The user's `tool_budget_tokens` in mcp.json, when written, wins. Default
-   * 20,000, about 10% of a 200,000-token context.
+   * How the MCP servers are connected (McpRegistryOptions: toolNameMaxLength, maxOutputTokens,
+   * schemaCache, createTransport, reconnectDelaysMs, reap); the logger is the one above.
    */
-  readonly toolBudgetTokens?: number;
-  /**
-   * Where tool lists are remembered between runs (McpRegistryOptions.schemaCache). Default: the
-   * cache under `$EPOCH_HOME`. `null`: none, so the runtime waits for every server's live answer.
-   */
-  readonly schemaCache?: McpSchemaCache | null;
-  /** Default: the real transports. */
-  readonly createTransport?: McpTransportFactory;
-  /**
-   * The most tokens one tool result may put into the model's context, for every server whose
-   * entry sets no `max_output_tokens` (the entry's wins). Default 25,000. A longer result reaches
-   * the model cut, with a note naming the file under `$EPOCH_HOME/tool-results` that holds it whole.
-   */
-  readonly maxOutputTokens?: number;
-  /** Each server's wait before each reconnect attempt. Default 1 s, 2 s, 4 s. */
-  readonly reconnectDelaysMs?: readonly number[];
-  /** The grace periods of closing each stdio server (stdin EOF, then SIGTERM). Default 500 ms each. */
-  readonly reap?: ReapOptions;
+  readonly registry?: Omit<McpRegistryOptions, 'logger'>;
   /**
    * Connect only the servers of these names, now and when applyMcpConfig finds them added; every
    * other server is still read (its name, origin and diagnostics are known) but never started.
@@ -108,27 +84,16 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
   signal?.throwIfAborted();
   const read = await readMcpServers(options);
   const logger = options.logger ?? silentLogger;
-  const nameLength =
-    options.toolNameMaxLength === undefined ? {} : { toolNameMaxLength: options.toolNameMaxLength };
-  const registryOptions: McpRegistryOptions = {
-    logger,
-    ...nameLength,
-    ...(options.schemaCache === undefined ? {} : { schemaCache: options.schemaCache }),
-    ...(options.createTransport === undefined ? {} : { createTransport: options.createTransport }),
-    ...(options.reconnectDelaysMs === undefined
-      ? {}
-      : { reconnectDelaysMs: options.reconnectDelaysMs }),
-    ...(options.reap === undefined ? {} : { reap: options.reap }),
-    ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
-  };
   const only = options.connectOnly === undefined ? undefined : new Set(options.connectOnly);
   const hostBudget = options.toolBudgetTokens ?? DEFAULT_TOOL_BUDGET_TOKENS;
   const runtime = new Runtime({
     read,
-    mcp: new McpRegistry(registryOptions),
+    mcp: new McpRegistry({ ...options.registry, logger }),
     tools: new ToolRegistry({
+      ...(options.registry?.toolNameMaxLength === undefined
+        ? {}
+        : { toolNameMaxLength: options.registry.toolNameMaxLength }),
       logger,
-      ...nameLength,
       toolBudgetTokens: read.toolBudgetTokens ?? hostBudget,
     }),
     hostBudget,

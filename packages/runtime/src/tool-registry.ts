@@ -6,6 +6,7 @@
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import {
   MAX_TOOL_NAME_LENGTH,
+  type McpRegistryOptions,
   type McpToolDeferral,
   MIN_TOOL_NAME_LENGTH,
 } from '@epoch-agent/plugin-mcp';
@@ -31,14 +32,14 @@ import {
 import type { SearchableTool, ToolSearch } from './tool-search.js';
 import { estimateToolTokens } from './tool-tokens.js';
 
-export interface ToolRegistryOptions {
-  /** Longest tool name the model provider accepts. Default 128; 64 for providers that allow 64. */
-  readonly toolNameMaxLength?: number;
-  /** Where a throwing change listener is reported. Default: silentLogger. */
-  readonly logger?: Logger;
+/** The longest tool name is the MCP registry's (one setting names both); its logger gets throwing listeners. */
+export interface ToolRegistryOptions
+  extends Pick<McpRegistryOptions, 'logger' | 'toolNameMaxLength'> {
   /**
    * How many tokens of every request the offered tools' definitions may take (see
-   * estimateToolTokens) before servers' tools are found on demand instead. Default 20,000.
+   * estimateToolTokens) before servers' tools are found on demand (`mcp_search_tools` /
+   * `mcp_call_tool`) instead: the host knows its model's context. Default 20,000, about 10% of a
+   * 200,000-token context. Through buildRuntime, the user's `tool_budget_tokens` in mcp.json wins.
    */
   readonly toolBudgetTokens?: number;
 }

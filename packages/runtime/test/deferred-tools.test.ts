@@ -78,7 +78,7 @@ describe('the tool budget', () => {
         'everything-sse': { ...servers['everything-sse'], url: url(sse.endpoint) },
         'everything-http': { ...servers['everything-http'], url: url(http.endpoint) },
       });
-      const runtime = await t.build({ schemaCache: null });
+      const runtime = await t.build({ registry: { schemaCache: null } });
       expect(runtime.mcp.statuses().map(({ state }) => state)).toEqual([
         'connected',
         'connected',
@@ -99,7 +99,7 @@ describe('the tool budget', () => {
       filesystem: { ...some('filesystem').filesystem, defer: true },
       browser: { ...some('browser').browser, defer: false },
     });
-    const runtime = await t.build({ schemaCache: null, toolBudgetTokens: 1_000_000 });
+    const runtime = await t.build({ registry: { schemaCache: null }, toolBudgetTokens: 1_000_000 });
     const builtin: EpochTool = {
       name: 'read_notes',
       description: 'Read the notes the user keeps.',
@@ -149,7 +149,7 @@ describe('the tool budget', () => {
     await t.home.writeUserConfig(
       JSON.stringify({ servers: some('memory'), tool_budget_tokens: 1_000_000 }),
     );
-    const runtime = await t.build({ schemaCache: null, toolBudgetTokens: 0 });
+    const runtime = await t.build({ registry: { schemaCache: null }, toolBudgetTokens: 0 });
     expect(runtime.tools.toolBudgetTokens).toBe(1_000_000);
     expect(runtime.tools.deferred()).toEqual([]);
     const changes: string[] = [];
@@ -172,7 +172,7 @@ describe('the tool budget', () => {
 describe('mcp_search_tools', () => {
   it('finds a tool by a phrasing that shares no word with its name', async () => {
     await t.home.writeUserConfig(some('filesystem', 'memory', 'github'));
-    const runtime = await t.build({ schemaCache: null, toolBudgetTokens: 0 });
+    const runtime = await t.build({ registry: { schemaCache: null }, toolBudgetTokens: 0 });
     const phrasing = 'make a new folder for the reports';
     const wanted = 'mcp__filesystem__create_directory';
     const words = new Set(phrasing.split(' '));
@@ -198,7 +198,7 @@ describe('mcp_search_tools', () => {
   it('never finds a tool the user turned off, and mcp_call_tool does not run it', async () => {
     const fs = some('filesystem').filesystem;
     await t.home.writeUserConfig({ filesystem: { ...fs, exclude_tools: ['create_directory'] } });
-    const runtime = await t.build({ schemaCache: null, toolBudgetTokens: 0 });
+    const runtime = await t.build({ registry: { schemaCache: null }, toolBudgetTokens: 0 });
     const found = await search(runtime, { query: 'create directory folder', limit: 20 });
     expect(found.length).toBeGreaterThan(0);
     expect(found).not.toContain('mcp__filesystem__create_directory');
@@ -212,7 +212,7 @@ describe('mcp_search_tools', () => {
 
   it('on the phrasings of bench/fixtures over ten servers and 158 tools, the right tool is in the top 5 for at least 90%', async () => {
     await t.home.writeUserConfig(manyToolServers(t.home.dir));
-    const runtime = await t.build({ schemaCache: null, toolBudgetTokens: 0 });
+    const runtime = await t.build({ registry: { schemaCache: null }, toolBudgetTokens: 0 });
     expect(runtime.tools.deferred()).toHaveLength(158);
     // The set written by someone who had seen neither the search nor a ranking, and the set the
     // search was built on: each holds the goal on its own (today 58 of 60, and 62 of 68).
@@ -237,7 +237,7 @@ describe('mcp_search_tools', () => {
 describe('mcp_call_tool', () => {
   it('a destructive deferred tool is judged by its own annotations, never as read-only', async () => {
     await t.home.writeUserConfig({ memory: { ...some('memory').memory, defer: true } });
-    const runtime = await t.build({ schemaCache: null });
+    const runtime = await t.build({ registry: { schemaCache: null } });
     const call = meta(runtime, CALL_TOOL_NAME);
     expect(call.annotations.readOnlyHint).not.toBe(true);
     expect(call.annotations.destructiveHint).toBe(true);
@@ -285,7 +285,7 @@ describe('mcp_call_tool', () => {
         timeout: 0.3,
       },
     });
-    const runtime = await t.build({ schemaCache: null });
+    const runtime = await t.build({ registry: { schemaCache: null } });
     const call = meta(runtime, CALL_TOOL_NAME);
 
     const stop = new AbortController();
@@ -309,7 +309,7 @@ describe('mcp_call_tool', () => {
       memory: { ...some('memory').memory, defer: false },
       github: { ...some('github').github, defer: true },
     });
-    const runtime = await t.build({ schemaCache: null });
+    const runtime = await t.build({ registry: { schemaCache: null } });
     const call = meta(runtime, CALL_TOOL_NAME);
     const offered = await call.execute({ name: 'mcp__memory__read_graph' }, { signal: signal() });
     expect(textOf(offered)).toContain('call it directly');

@@ -36,7 +36,7 @@ async function textGiven(runtime: Runtime, server: string): Promise<number> {
 
 it('the runtime’s maxOutputTokens holds every server whose entry sets none; the entry’s own wins, and an edit of it needs no reconnect', async () => {
   await t.home.writeUserConfig({ plain: big, own: { ...big, max_output_tokens: 1_000 } });
-  const runtime = await t.build({ schemaCache: null, maxOutputTokens: 500 });
+  const runtime = await t.build({ registry: { schemaCache: null, maxOutputTokens: 500 } });
   expect(await textGiven(runtime, 'plain')).toBe(2_000);
   expect(await textGiven(runtime, 'own')).toBe(4_000);
 
@@ -53,6 +53,6 @@ it('the runtime’s maxOutputTokens holds every server whose entry sets none; th
 
 it('a maxOutputTokens that is not a whole number of tokens from 1 to 10,000,000 is refused', async () => {
   for (const maxOutputTokens of [0, 2.5, 20_000_000]) {
-    await expect(t.build({ maxOutputTokens })).rejects.toThrow(RangeError);
+    await expect(t.build({ registry: { maxOutputTokens } })).rejects.toThrow(RangeError);
   }
 });

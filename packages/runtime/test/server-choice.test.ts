@@ -45,7 +45,7 @@ describe('a disabled server', () => {
       alias: { ...pidServer(tag, '--alias'), disabled: true },
       on: pidServer(),
     });
-    const runtime = await t.build({ schemaCache: null });
+    const runtime = await t.build({ registry: { schemaCache: null } });
 
     expect(processesTagged(tag)).toEqual([]);
     const states = Object.fromEntries(
@@ -69,7 +69,7 @@ describe('a disabled server', () => {
     await t.home.writeUserConfig(
       '{ "servers": {}, "overrides": { "weather__forecast": { "enabled": false } } }',
     );
-    const runtime = await t.build({ schemaCache: null });
+    const runtime = await t.build({ registry: { schemaCache: null } });
 
     expect(processesTagged(tag)).toEqual([]);
     expect(runtime.mcp.statuses()).toMatchObject([
@@ -85,7 +85,7 @@ describe('turning servers and tools on and off in a running runtime', () => {
     const tag = `--tag=${randomUUID()}`;
     const toggled = pidServer(tag, '--tool=alpha');
     await t.home.writeUserConfig({ toggled, other: pidServer() });
-    const runtime = await t.build({ schemaCache: null });
+    const runtime = await t.build({ registry: { schemaCache: null } });
     const events = recordToolChanges(runtime);
     const first = await pidOf(runtime, 'toggled');
     const other = await pidOf(runtime, 'other');
@@ -122,7 +122,7 @@ describe('turning servers and tools on and off in a running runtime', () => {
   it('single tools: exclude_tools and include_tools (globs, camelCase) change the offered tools over the same process', async () => {
     const server = pidServer('--tool=read_a', '--tool=read_b', '--tool=write_a');
     await t.home.writeUserConfig({ files: server });
-    const runtime = await t.build({ schemaCache: null });
+    const runtime = await t.build({ registry: { schemaCache: null } });
     const events = recordToolChanges(runtime);
     const pid = await pidOf(runtime, 'files');
 
@@ -156,7 +156,7 @@ describe('turning servers and tools on and off in a running runtime', () => {
   it("a plugin's tool off through overrides, and back: live, the plugin's server not reconnected", async () => {
     await t.home.writePluginConfig('weather', { forecast: pidServer('--tool=alerts') });
     await t.home.writeUserConfig({});
-    const runtime = await t.build({ schemaCache: null });
+    const runtime = await t.build({ registry: { schemaCache: null } });
     const pid = await pidOf(runtime, 'weather__forecast');
 
     await t.home.writeUserConfig(
@@ -180,7 +180,7 @@ describe("a plugin's server deferred by the user", () => {
     });
     const pluginText = await readFile(pluginFile, 'utf8');
     await t.home.writeUserConfig({});
-    const runtime = await t.build({ schemaCache: null });
+    const runtime = await t.build({ registry: { schemaCache: null } });
     expect(runtime.tools.deferred()).toEqual([]);
 
     await t.home.writeUserConfig(
@@ -209,7 +209,7 @@ describe('warnings about the choice', () => {
         '} }',
       ].join('\n'),
     );
-    const runtime = await t.build({ schemaCache: null });
+    const runtime = await t.build({ registry: { schemaCache: null } });
     const warnings = runtime.diagnostics().filter(({ code }) => code === 'unknown_tool');
     expect(warnings).toMatchObject([
       { severity: 'warning', path: 'servers.files.exclude_tools[0]', line: 5, column: 23 },
@@ -248,7 +248,7 @@ describe('Runtime.setServerChoice', () => {
     await t.home.writeUserConfig(text);
     const pluginFile = await t.home.writePluginConfig('weather', { forecast: pidServer() });
     const pluginText = await readFile(pluginFile, 'utf8');
-    const runtime = await t.build({ schemaCache: null });
+    const runtime = await t.build({ registry: { schemaCache: null } });
     const pid = await pidOf(runtime, 'mine');
 
     const off = await runtime.setServerChoice('mine', {

@@ -56,7 +56,7 @@ beforeAll(async () => {
   [chromium, web] = await Promise.all([
     launchChromium(),
     startTestWeb({
-      reconnectDelaysMs: [RECONNECT_DELAY_MS],
+      registry: { reconnectDelaysMs: [RECONNECT_DELAY_MS] },
       hostCapabilities: {
         namespace: 'acme',
         mcpServers: { helper: fixtureEntry(ANNOTATED_SERVER) },

@@ -40,7 +40,10 @@ export interface ApiInit {
 
 /** startWeb with reconnects quick enough for tests. */
 export async function startTestWeb(options: StartWebOptions = {}): Promise<TestWeb> {
-  const web = await startWeb({ reconnectDelaysMs: [100, 200, 400], ...options });
+  const web = await startWeb({
+    ...options,
+    registry: { reconnectDelaysMs: [100, 200, 400], ...options.registry },
+  });
   const url = new URL(web.url);
   const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
   return {

@@ -23,7 +23,7 @@ const MIN_WIDTH = 60;
 export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   operands(invocation);
   // No schema cache: a cached server would be reported `connecting` instead of being tried.
-  return withRuntime(io, invocation, { schemaCache: null }, async (runtime) => {
+  return withRuntime(io, invocation, { registry: { schemaCache: null } }, async (runtime) => {
     const statuses = runtime.mcp.statuses();
     const diagnostics = runtime.diagnostics();
     if (invocation.json) {

@@ -5,7 +5,7 @@
 // the SDK's errors, close) is connection.ts's, loaded with the SDK on the first connect or
 // request, so that importing the plugin, and a program that only reads mcp.json, pays for none
 // of it: this module imports no SDK code.
-import { type Logger, redactingLogger, silentLogger } from '@epoch-agent/infra';
+import { type Logger, redactingLogger } from '@epoch-agent/infra';
 import type {
   GetPromptResult,
   Prompt,
@@ -31,32 +31,20 @@ import { type Scrubber, serverRedactor } from '../secrets.js';
 import { messageOf } from '../text.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
 import type { ToolCallResult } from '../tools/result.js';
-import { createTransport, type McpTransportFactory } from '../transport/create.js';
-import type { ReapOptions } from '../transport/reap.js';
 import type { McpServerConfig } from '../types.js';
 import type { Connection, OpenOutcome } from './connection.js';
+import {
+  type ConnectionSettings,
+  connectionSettings,
+  type McpConnectionOptions,
+} from './options.js';
 import type { ListItem, ListMethod } from './paginate.js';
 import { buildRequestOptions, remoteUrl } from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
 import { ConnectionSlot } from './slot.js';
 import { type McpConnectionState, type McpStateError, redactState } from './state.js';
 import { ConnectionTimers } from './timers.js';
-import { type AttemptResult, DEFAULT_RECONNECT_DELAYS_MS, Watchdog } from './watchdog.js';
-
-/** How every connection of a client behaves; McpRegistryOptions takes the same, for all its clients. */
-export interface McpConnectionOptions {
-  /** Default: silentLogger. */
-  readonly logger?: Logger;
-  /** Default: the real transports (createTransport). Tests of higher layers may inject their own. */
-  readonly createTransport?: McpTransportFactory;
-  /** The wait before each attempt of a reconnect series; one attempt per entry. Default 1 s, 2 s, 4 s. */
-  readonly reconnectDelaysMs?: readonly number[];
-  /**
-   * The grace periods of closing a stdio server: stdin EOF, then SIGTERM, then the tree is killed.
-   * Default 500 ms each (see ReapOptions).
-   */
-  readonly reap?: ReapOptions;
-}
+import { type AttemptResult, Watchdog } from './watchdog.js';
 
 export interface McpClientOptions extends McpConnectionOptions {
   readonly config: McpServerConfig;
@@ -105,10 +93,10 @@ type Send<T> = (connection: Connection, options: RequestOptions) => Promise<T>;
 
 export class McpClient implements McpToolBackend {
   readonly config: McpServerConfig;
+  /** Its logger passes the server's redaction policy. */
+  readonly #settings: ConnectionSettings;
   readonly #logger: Logger;
   readonly #scrub: Scrubber;
-  readonly #createTransport: McpTransportFactory;
-  readonly #reap: ReapOptions;
   readonly #listeners = new Set<McpStateListener>();
   readonly #queue = new SerialQueue();
   readonly #watchdog: Watchdog;
@@ -124,15 +112,13 @@ export class McpClient implements McpToolBackend {
   #reconnecting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
 
-  /** Every default of McpConnectionOptions is applied here, and only here. */
-  constructor(options: McpClientOptions) {
-    const { config } = options;
+  constructor({ config, ...options }: McpClientOptions) {
     this.config = config;
     this.#scrub = serverRedactor(config);
+    const settings = connectionSettings(options);
     // Every line logged about this server passes its policy, whoever wrote the message.
-    this.#logger = redactingLogger(options.logger ?? silentLogger, this.#scrub);
-    this.#createTransport = options.createTransport ?? createTransport;
-    this.#reap = options.reap ?? {};
+    this.#logger = redactingLogger(settings.logger, this.#scrub);
+    this.#settings = { ...settings, logger: this.#logger };
     this.#slot = new ConnectionSlot({
       server: config.name,
       logger: this.#logger,
@@ -141,7 +127,7 @@ export class McpClient implements McpToolBackend {
       onLive: (connection) => this.#adopt(connection),
     });
     this.#watchdog = new Watchdog({
-      delaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
+      delaysMs: settings.reconnectDelaysMs,
       onScheduled: (attempt, at) => this.#setState(this.#reconnectingState(attempt, at)),
       attempt: (attempt) => this.#reconnectAttempt(attempt),
       onExhausted: () => this.#giveUp(),
@@ -512,10 +498,8 @@ export class McpClient implements McpToolBackend {
     const code = this.#code as ConnectionCode;
     return code.openConnection({
       config: this.config,
-      logger: this.#logger,
-      createTransport: this.#createTransport,
+      settings: this.#settings,
       scrub: this.#scrub,
-      reap: this.#reap,
       signal,
       onToolsChanged: (connection) => void this.#refreshTools(connection),
     });

@@ -5,7 +5,6 @@
 // through many of these: the watchdog, an idle close, a lifetime recycle and a forgotten HTTP
 // session each end one and open the next. A connection knows its requests in flight (idle and
 // draining before a recycle depend on it) and reports its own loss, once.
-import type { Logger } from '@epoch-agent/infra';
 import {
   Client,
   ProtocolError,
@@ -23,13 +22,13 @@ import { closedWhileConnecting } from '../errors/unavailable.js';
 import type { Scrubber } from '../secrets.js';
 import { messageOf } from '../text.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
-import type { McpTransportFactory, McpTransportHandle } from '../transport/create.js';
+import type { McpTransportHandle } from '../transport/create.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
 import { streamableInstead } from '../transport/probe.js';
-import type { ReapOptions } from '../transport/reap.js';
 import { commandNotFoundForHosts } from '../transport/resolve-command.js';
 import type { McpServerConfig } from '../types.js';
 import { DirectToolCalls } from './direct-calls.js';
+import type { ConnectionSettings } from './options.js';
 import { type ListItem, type ListMethod, type ListSite, listAll } from './paginate.js';
 import { explainStdioFailure, preflight } from './preflight.js';
 import { remoteUrl } from './request-options.js';
@@ -235,11 +234,9 @@ export class Connection {
 
 export interface OpenConnectionParts {
   readonly config: McpServerConfig;
-  readonly logger: Logger;
-  readonly createTransport: McpTransportFactory;
+  /** The client's, its logger already passing the server's redaction policy. */
+  readonly settings: ConnectionSettings;
   readonly scrub: Scrubber;
-  /** The grace periods of closing a stdio server. */
-  readonly reap: ReapOptions;
   /** Aborting it ends the attempt: close() was called. */
   readonly signal: AbortSignal;
   /** The server sent notifications/tools/list_changed on this connection (debounced). */
@@ -297,7 +294,8 @@ export function openConnection(options: OpenConnectionParts): Promise<OpenOutcom
 }
 
 async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
-  const { config, logger, scrub } = options;
+  const { config, settings, scrub } = options;
+  const { logger } = settings;
   const attempt = new AbortController();
   const onClose = (): void => attempt.abort(CLOSED);
   if (options.signal.aborted) onClose();
@@ -310,11 +308,7 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
   try {
     // A stdio server's checks only explain a connect that failed (below).
     if (config.transport !== 'stdio') await preflight(config, attempt.signal);
-    handle = await options.createTransport(config, {
-      logger,
-      scrub,
-      reap: options.reap,
-    });
+    handle = await settings.createTransport(config, { logger, scrub, reap: settings.reap });
     let opened: Connection | undefined;
     const sdk = new Client(CLIENT_INFO, {
       capabilities: {},

@@ -10,8 +10,8 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { TokenStore } from '../oauth/token-store.js';
 import type { Scrubber } from '../secrets.js';
 import { assertNever, type McpServerConfig, type StdioServerConfig } from '../types.js';
-import type { ReapOptions } from './reap.js';
 import type { Redirect } from './redirects.js';
+import type { StdioTransportOptions } from './stdio.js';
 
 export interface McpTransportHandle {
   readonly transport: Transport;
@@ -29,7 +29,7 @@ export interface McpTransportHandle {
   close(): Promise<void>;
 }
 
-export interface CreateTransportOptions {
+export interface CreateTransportOptions extends Pick<StdioTransportOptions, 'reap'> {
   /** Receives the server's stderr lines (debug level, secrets blanked). */
   readonly logger: Logger;
   /**
@@ -40,8 +40,6 @@ export interface CreateTransportOptions {
   readonly scrub: Scrubber;
   /** OAuth of remote servers. Default: logins under `$EPOCH_HOME/oauth`, refreshed 60 s early. */
   readonly oauth?: TransportOAuthOptions;
-  /** The grace periods of closing a stdio server (reap.ts has the defaults and why). */
-  readonly reap?: ReapOptions;
 }
 
 export interface TransportOAuthOptions {
