@@ -22,8 +22,8 @@ import {
   keepaliveFailed,
   lost,
   needsLogin,
+  type RequestTarget,
   sessionExpiredAgain,
-  type UnavailableSite,
   unavailable,
   waitUnlessAborted,
 } from '../errors/unavailable.js';
@@ -79,7 +79,7 @@ interface Failure extends McpStateError {
   readonly stderrTail: string;
 }
 
-interface RequestHow<T> {
+interface RequestSpec<T> {
   /** The raw tool name, for tools/call. */
   readonly tool?: string;
   readonly serial?: boolean;
@@ -291,7 +291,7 @@ export class McpClient implements McpToolBackend {
   // ---- the request path ----
 
   /**
-   * One request, through the queue when `how.serial`, on the live connection (or the one a start
+   * One request, through the queue when `spec.serial`, on the live connection (or the one a start
    * or reconnect is making). A call is the hot path of a turn: when the connection is live nothing
    * here waits, and no promise of ours stands between the caller and the request's own.
    */
@@ -299,36 +299,36 @@ export class McpClient implements McpToolBackend {
     method: string,
     signal: AbortSignal | undefined,
     send: Send<T>,
-    how: RequestHow<T> = {},
+    spec: RequestSpec<T> = {},
   ): Promise<T> {
     return this.#withCode((code) => {
-      const site: UnavailableSite = { server: this.name, method, tool: how.tool };
+      const target: RequestTarget = { server: this.name, method, tool: spec.tool };
       let sent = false;
       const sendOn = (connection: Connection): Promise<T> => {
-        if (how.capability !== undefined && !connection.info[how.capability]) {
-          if (how.otherwise !== undefined) return Promise.resolve(how.otherwise());
+        if (spec.capability !== undefined && !connection.info[spec.capability]) {
+          if (spec.otherwise !== undefined) return Promise.resolve(spec.otherwise());
           return Promise.reject(
             new McpError(
               'not_supported',
-              `MCP server "${this.name}" does not offer ${how.capability} (it did not declare the capability), so ${method} was not sent.`,
+              `MCP server "${this.name}" does not offer ${spec.capability} (it did not declare the capability), so ${method} was not sent.`,
               { server: this.name },
             ),
           );
         }
         sent = true;
-        return this.#send(connection, site, signal, send);
+        return this.#send(connection, target, signal, send);
       };
       const run = (): Promise<T> => {
         if (signal?.aborted) return Promise.reject(signal.reason);
         // In the queue, not before it: a call that waited goes to the connection live by then.
         const live = this.#slot.live;
-        return live !== undefined ? sendOn(live) : this.#connectionFor(site, signal).then(sendOn);
+        return live !== undefined ? sendOn(live) : this.#connectionFor(target, signal).then(sendOn);
       };
-      return (how.serial ? this.#queue.run(run, signal) : run()).catch((error: unknown) => {
+      return (spec.serial ? this.#queue.run(run, signal) : run()).catch((error: unknown) => {
         throw code.requestError(error, {
           server: this.name,
           method,
-          ...(how.tool === undefined ? {} : { tool: how.tool }),
+          tool: spec.tool,
           timeoutMs: this.config.timeoutMs,
           signal,
           sent,
@@ -345,7 +345,7 @@ export class McpClient implements McpToolBackend {
    */
   #send<T>(
     connection: Connection,
-    site: UnavailableSite,
+    target: RequestTarget,
     signal: AbortSignal | undefined,
     send: Send<T>,
   ): Promise<T> {
@@ -354,27 +354,27 @@ export class McpClient implements McpToolBackend {
       .run(() => send(connection, buildRequestOptions(this.config.timeoutMs, signal)))
       .catch((error: unknown) => {
         const failure = connection.failure(error);
-        if (failure === 'refused') throw this.#refused(connection, error, site);
+        if (failure === 'refused') throw this.#refused(connection, error, target);
         if (failure !== 'forgotten') throw error;
-        return this.#sendAgain(connection, site, signal, send, started);
+        return this.#sendAgain(connection, target, signal, send, started);
       });
   }
 
   async #sendAgain<T>(
     forgotten: Connection,
-    site: UnavailableSite,
+    target: RequestTarget,
     signal: AbortSignal | undefined,
     send: Send<T>,
     started: number,
   ): Promise<T> {
-    const next = await this.#successor(forgotten, site, signal);
+    const next = await this.#successor(forgotten, target, signal);
     const left = Math.max(1, this.config.timeoutMs - (Date.now() - started));
     try {
       return await next.run(() => send(next, buildRequestOptions(left, signal)));
     } catch (error) {
       const failure = next.failure(error);
-      if (failure === 'refused') throw this.#refused(next, error, site);
-      if (failure === 'forgotten') throw sessionExpiredAgain(site, error);
+      if (failure === 'refused') throw this.#refused(next, error, target);
+      if (failure === 'forgotten') throw sessionExpiredAgain(target, error);
       throw error;
     }
   }
@@ -394,7 +394,7 @@ export class McpClient implements McpToolBackend {
       return await this.#request<ListItem[M][]>(
         method,
         signal,
-        (connection, options) => connection.list(method, options, this.#listSite()),
+        (connection, options) => connection.list(method, options, this.#listOwner()),
         { capability, otherwise: () => [] },
       );
     } catch (error) {
@@ -410,7 +410,7 @@ export class McpClient implements McpToolBackend {
     if (this.#slot.live !== connection) return;
     try {
       const tools = await this.#request('tools/list', undefined, (live, options) =>
-        live.list('tools/list', options, this.#listSite()),
+        live.list('tools/list', options, this.#listOwner()),
       );
       this.#setTools(connection, tools);
     } catch (error) {
@@ -421,7 +421,7 @@ export class McpClient implements McpToolBackend {
     }
   }
 
-  #listSite(): { readonly server: string; readonly logger: Logger } {
+  #listOwner(): { readonly server: string; readonly logger: Logger } {
     return { server: this.name, logger: this.#logger };
   }
 
@@ -432,7 +432,7 @@ export class McpClient implements McpToolBackend {
    * also starts a new reconnect series in the background.
    */
   async #connectionFor(
-    site: UnavailableSite,
+    target: RequestTarget,
     signal: AbortSignal | undefined,
   ): Promise<Connection> {
     const live = this.#slot.live;
@@ -442,18 +442,18 @@ export class McpClient implements McpToolBackend {
     }
     const opening = this.#slot.opening;
     if (opening?.waitable) {
-      const outcome = await waitUnlessAborted(opening.outcome, signal, site);
+      const outcome = await waitUnlessAborted(opening.outcome, signal, target);
       const next = this.#slot.live;
       if (next !== undefined) return next;
       const closed = !outcome.ok && outcome.error.code === 'connection_closed';
-      throw unavailable(closed ? { kind: 'disconnected' } : this.#state, site);
+      throw unavailable(closed ? { kind: 'disconnected' } : this.#state, target);
     }
     const state = this.#state;
     if (state.kind === 'failed') {
       const { code, message, stderrTail } = state;
       this.#down(this.#lastFailure ?? { code, message, stderrTail });
     }
-    throw unavailable(this.#state, site);
+    throw unavailable(this.#state, target);
   }
 
   /**
@@ -462,32 +462,35 @@ export class McpClient implements McpToolBackend {
    */
   #successor(
     old: Connection,
-    site: UnavailableSite,
+    target: RequestTarget,
     signal: AbortSignal | undefined,
   ): Promise<Connection> {
     this.#logger.info(
-      `MCP server "${this.name}" no longer knows our session (HTTP 404); opening a new one and sending ${site.method} again.`,
+      `MCP server "${this.name}" no longer knows our session (HTTP 404); opening a new one and sending ${target.method} again.`,
       { server: this.name },
     );
     const next = this.#replace(old).catch(() => {
-      throw unavailable(this.#state, site);
+      throw unavailable(this.#state, target);
     });
-    return waitUnlessAborted(next, signal, site);
+    return waitUnlessAborted(next, signal, target);
   }
 
   /**
    * The server refused our credentials on `connection`: if it is the live one it is closed and
    * the state is `needsLogin`, which no retry leaves. Returns the error for the request.
    */
-  #refused(connection: Connection, cause: unknown, site: UnavailableSite): McpError {
+  #refused(connection: Connection, cause: unknown, target: RequestTarget): McpError {
     const error = needsLogin(this.name, cause);
     if (this.#slot.live === connection) {
       this.#watchdog.stop();
       void this.#slot.end(this.#slot.detach());
       this.#setState({ kind: 'needsLogin', message: error.message });
     }
-    const tool = site.tool === undefined ? {} : { tool: site.tool };
-    return new McpError('needs_login', error.message, { server: this.name, ...tool, cause });
+    return new McpError('needs_login', error.message, {
+      server: this.name,
+      tool: target.tool,
+      cause,
+    });
   }
 
   // ---- the connection's life ----
@@ -656,10 +659,10 @@ export class McpClient implements McpToolBackend {
 
   #pingFailed(connection: Connection, error: unknown): void {
     if (this.#slot.live !== connection) return;
-    const site = { server: this.name, method: 'ping' };
+    const target = { server: this.name, method: 'ping' };
     const failure = connection.failure(error);
     if (failure === 'refused') {
-      this.#refused(connection, error, site);
+      this.#refused(connection, error, target);
       return;
     }
     if (failure === 'forgotten') {
@@ -668,7 +671,7 @@ export class McpClient implements McpToolBackend {
     }
     const code = this.#code as ConnectionCode;
     const failed = code.requestError(error, {
-      ...site,
+      ...target,
       timeoutMs: this.config.timeoutMs,
       sent: true,
       scrub: this.#scrub,

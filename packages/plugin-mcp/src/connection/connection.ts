@@ -29,7 +29,7 @@ import { commandNotFoundForHosts } from '../transport/resolve-command.js';
 import type { McpServerConfig } from '../types.js';
 import { DirectToolCalls } from './direct-calls.js';
 import type { ConnectionSettings } from './options.js';
-import { type ListItem, type ListMethod, type ListSite, listAll } from './paginate.js';
+import { type ListItem, type ListMethod, type ListOwner, listAll } from './paginate.js';
 import { explainStdioFailure, preflight } from './preflight.js';
 import { remoteUrl } from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
@@ -200,9 +200,9 @@ export class Connection {
   list<M extends ListMethod>(
     method: M,
     options: RequestOptions,
-    site: ListSite,
+    owner: ListOwner,
   ): Promise<ListItem[M][]> {
-    return listAll(this.sdk, method, options, site);
+    return listAll(this.sdk, method, options, owner);
   }
 
   /** Resolves when no request runs on this connection. */

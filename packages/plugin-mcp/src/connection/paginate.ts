@@ -51,7 +51,7 @@ export interface ListItem {
 export type ListMethod = keyof ListItem;
 
 /** Whose list it is, for the warning about a list that never ends. */
-export interface ListSite {
+export interface ListOwner {
   readonly server: string;
   readonly logger: Logger;
 }
@@ -94,15 +94,15 @@ export function listAll<M extends ListMethod>(
   sdk: Client,
   method: M,
   options: RequestOptions,
-  site: ListSite,
+  owner: ListOwner,
 ): Promise<ListItem[M][]> {
   const page: PageFetcher<M> = PAGE_FETCHERS[method];
   return collectPages({
     fetchPage: (cursor) => page(sdk, cursor, options),
     onTruncated: () =>
-      site.logger.warn(
-        `MCP server "${site.server}": ${method} still had a nextCursor after ${MAX_PAGES} pages; using those ${MAX_PAGES} pages and asking no further. The server's pagination may be broken.`,
-        { server: site.server, method },
+      owner.logger.warn(
+        `MCP server "${owner.server}": ${method} still had a nextCursor after ${MAX_PAGES} pages; using those ${MAX_PAGES} pages and asking no further. The server's pagination may be broken.`,
+        { server: owner.server, method },
       ),
   });
 }

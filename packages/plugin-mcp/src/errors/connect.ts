@@ -21,7 +21,7 @@ import { httpAnswer, networkFailure, oneLine } from './http.js';
 import { isMcpError, McpError } from './mcp-error.js';
 import { needsLogin } from './unavailable.js';
 
-export interface ConnectFailureSite {
+export interface FailedConnect {
   readonly config: McpServerConfig;
   /** The connect deadline passed (the attempt was aborted for it). */
   readonly timedOut: boolean;
@@ -32,22 +32,24 @@ export interface ConnectFailureSite {
   readonly scrub: Scrubber;
 }
 
-export function connectFailure(error: unknown, site: ConnectFailureSite): McpError {
-  const { config } = site;
+export function connectFailure(error: unknown, attempt: FailedConnect): McpError {
+  const { config } = attempt;
   const server = config.name;
   // The OAuth layer's own verdict first: its message has the real reason (no login stored, a
   // refresh token the authorization server refused), which the generic 401 text would hide.
   if (isMcpError(error, 'needs_login')) return error;
   if (isAuthFailure(error)) return needsLogin(server, error);
-  if (site.timedOut) {
+  if (attempt.timedOut) {
     return new McpError(
       'connect_timeout',
-      `MCP server "${server}" did not finish connecting within ${seconds(config.connectTimeoutMs)} (connect_timeout covers start, initialize and the first tools/list). ${afterTimeout(site)}`,
+      `MCP server "${server}" did not finish connecting within ${seconds(config.connectTimeoutMs)} (connect_timeout covers start, initialize and the first tools/list). ${afterTimeout(attempt)}`,
       { server, cause: error },
     );
   }
   const what =
-    config.transport === 'stdio' ? stdioFailure(error, site) : remoteFailure(error, config, site);
+    config.transport === 'stdio'
+      ? stdioFailure(error, attempt)
+      : remoteFailure(error, config, attempt);
   if (what instanceof McpError) return what;
   return new McpError('connect_failed', `MCP server "${server}" failed to connect: ${what}`, {
     server,
@@ -56,7 +58,7 @@ export function connectFailure(error: unknown, site: ConnectFailureSite): McpErr
 }
 
 /** What to do about a connect that timed out: remote servers have no stderr to look at. */
-function afterTimeout({ config, stderrTail }: ConnectFailureSite): string {
+function afterTimeout({ config, stderrTail }: FailedConnect): string {
   const raise = `raise "connect_timeout" for it in mcp.json`;
   if (config.transport !== 'stdio') {
     return `If it is just slow, ${raise}; otherwise check that ${redactUrl(config.url)} is the server's MCP endpoint and that it answers.`;
@@ -81,10 +83,7 @@ function packageRunner(config: StdioServerConfig): string | undefined {
 }
 
 /** A stdio server's connect failure in words, or its own McpError (spawn errors keep their code). */
-function stdioFailure(
-  error: unknown,
-  { stderrTail, scrub }: ConnectFailureSite,
-): string | McpError {
+function stdioFailure(error: unknown, { stderrTail, scrub }: FailedConnect): string | McpError {
   // A timed-out tools/list keeps its own code; a closed connection is the server's failure to
   // connect (a send that hit a dead pipe says the same thing less clearly).
   if (error instanceof McpError && error.code !== 'connection_closed') return error;
@@ -103,7 +102,7 @@ function stdioFailure(
 function remoteFailure(
   error: unknown,
   config: RemoteServerConfig<'sse' | 'http'>,
-  { scrub, redirect }: ConnectFailureSite,
+  { scrub, redirect }: FailedConnect,
 ): string | McpError {
   // The preflight's verdict and a timed-out tools/list keep their own code and words.
   if (error instanceof McpError && error.code !== 'connection_closed') return error;

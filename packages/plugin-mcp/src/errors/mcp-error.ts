@@ -56,7 +56,7 @@ export type McpErrorCode =
 export interface McpErrorOptions {
   readonly server: string;
   /** The tool (raw MCP name) the failed request was for, when it was a tools/call. */
-  readonly tool?: string;
+  readonly tool?: string | undefined;
   readonly cause?: unknown;
 }
 

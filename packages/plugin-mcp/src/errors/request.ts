@@ -18,12 +18,12 @@ import { httpAnswer, networkFailure, oneLine } from './http.js';
 import { McpError, type McpErrorCode } from './mcp-error.js';
 
 /** Which request failed, for the message and the error's data. */
-export interface RequestSite {
+export interface FailedRequest {
   readonly server: string;
   /** The MCP method: `tools/call`, `resources/read`, ... */
   readonly method: string;
   /** The raw tool name, for tools/call. */
-  readonly tool?: string;
+  readonly tool?: string | undefined;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
   /** False when the request was still waiting in the server's call queue: nothing was sent. */
@@ -33,32 +33,29 @@ export interface RequestSite {
   readonly url?: string | undefined;
 }
 
-export function requestError(error: unknown, site: RequestSite): McpError {
+export function requestError(error: unknown, request: FailedRequest): McpError {
   if (error instanceof McpError) return error;
-  const what = site.tool === undefined ? site.method : `${site.method} "${site.tool}"`;
-  const prefix = `MCP server "${site.server}": ${what}`;
+  const what = request.tool === undefined ? request.method : `${request.method} "${request.tool}"`;
+  const prefix = `MCP server "${request.server}": ${what}`;
   const make = (code: McpError['code'], message: string): McpError =>
-    new McpError(code, message, {
-      server: site.server,
-      ...(site.tool === undefined ? {} : { tool: site.tool }),
-      cause: error,
-    });
-  if (site.signal?.aborted) {
+    new McpError(code, message, { server: request.server, tool: request.tool, cause: error });
+  if (request.signal?.aborted) {
     return make(
       'aborted',
-      site.sent
+      request.sent
         ? `${prefix} was stopped by the user; the server was sent notifications/cancelled.`
         : `${prefix} was stopped by the user while it waited for an earlier call to this server; it was never sent.`,
     );
   }
-  const remote = site.url === undefined ? undefined : remoteFailure(error, site.url, site.scrub);
+  const remote =
+    request.url === undefined ? undefined : remoteFailure(error, request.url, request.scrub);
   if (remote !== undefined) return make(remote.code, `${prefix} failed: ${remote.message}`);
   if (error instanceof SdkError) {
     switch (error.code) {
       case SdkErrorCode.RequestTimeout:
         return make(
           'request_timeout',
-          `${prefix} got no answer within ${seconds(site.timeoutMs)} and was cancelled (the server was sent notifications/cancelled). If it needs longer, raise "timeout" for this server in mcp.json.`,
+          `${prefix} got no answer within ${seconds(request.timeoutMs)} and was cancelled (the server was sent notifications/cancelled). If it needs longer, raise "timeout" for this server in mcp.json.`,
         );
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:
@@ -70,10 +67,10 @@ export function requestError(error: unknown, site: RequestSite): McpError {
       case SdkErrorCode.InvalidResult:
         return make(
           'server_error',
-          `${prefix} failed: the server's answer is not valid MCP: ${site.scrub(error.message)}`,
+          `${prefix} failed: the server's answer is not valid MCP: ${request.scrub(error.message)}`,
         );
       default:
-        return make('request_failed', `${prefix} failed: ${site.scrub(error.message)}`);
+        return make('request_failed', `${prefix} failed: ${request.scrub(error.message)}`);
     }
   }
   if (error instanceof ProtocolError && error.code === STREAM_ENDED_CODE) {
@@ -85,10 +82,10 @@ export function requestError(error: unknown, site: RequestSite): McpError {
   if (error instanceof ProtocolError) {
     return make(
       'server_error',
-      `${prefix} failed: the server answered with error ${error.code}: ${site.scrub(withoutCode(error))}`,
+      `${prefix} failed: the server answered with error ${error.code}: ${request.scrub(withoutCode(error))}`,
     );
   }
-  return make('request_failed', `${prefix} failed: ${site.scrub(oneLine(messageOf(error)))}`);
+  return make('request_failed', `${prefix} failed: ${request.scrub(oneLine(messageOf(error)))}`);
 }
 
 /**

@@ -14,10 +14,7 @@ export function closedWhileConnecting(server: string, cause?: unknown): McpError
   return new McpError(
     'connection_closed',
     `MCP server "${server}": connect was ended by close().`,
-    {
-      server,
-      ...(cause === undefined ? {} : { cause }),
-    },
+    { server, cause },
   );
 }
 
@@ -29,10 +26,7 @@ export function needsLogin(server: string, cause?: unknown): McpError {
   const message =
     oauthVerdict(cause)?.message ??
     `MCP server "${server}" refused our credentials (HTTP 401 Unauthorized). Run \`epoch mcp login ${server}\` to sign in again (or fix its "headers" in mcp.json), then reconnect it. Retrying without that will not help, so it is not retried.`;
-  return new McpError('needs_login', message, {
-    server,
-    ...(cause === undefined ? {} : { cause }),
-  });
+  return new McpError('needs_login', message, { server, cause });
 }
 
 function oauthVerdict(error: unknown): McpError | undefined {
@@ -76,16 +70,16 @@ export function gaveUp(last: string, attempts: number): string {
   return `${sentence(last)} Gave up after ${attempts} reconnect attempts; the next tool call, or a reconnect, starts a new series.`;
 }
 
-export interface UnavailableSite {
+export interface RequestTarget {
   readonly server: string;
   readonly method: string;
   readonly tool?: string | undefined;
 }
 
 /** A request on a server that cannot take it now: fails at once, never waits. */
-export function unavailable(state: McpConnectionState, site: UnavailableSite): McpError {
-  const what = describe(site);
-  const options = { server: site.server, ...(site.tool === undefined ? {} : { tool: site.tool }) };
+export function unavailable(state: McpConnectionState, target: RequestTarget): McpError {
+  const what = describe(target);
+  const options = { server: target.server, tool: target.tool };
   if (state.kind === 'needsLogin') {
     return new McpError('needs_login', `${what} cannot be sent: ${state.message}`, options);
   }
@@ -97,26 +91,26 @@ export function unavailable(state: McpConnectionState, site: UnavailableSite): M
 }
 
 /** The request got a 404 for its session again, right after a new initialize. Not retried again. */
-export function sessionExpiredAgain(site: UnavailableSite, cause: unknown): McpError {
+export function sessionExpiredAgain(target: RequestTarget, cause: unknown): McpError {
   return new McpError(
     'request_failed',
-    `${describe(site)} failed: the server forgot our session (HTTP 404), and after a new initialize it answered 404 again, so it was not sent a third time. The server's session handling looks broken; check it (or restart it).`,
-    { server: site.server, ...(site.tool === undefined ? {} : { tool: site.tool }), cause },
+    `${describe(target)} failed: the server forgot our session (HTTP 404), and after a new initialize it answered 404 again, so it was not sent a third time. The server's session handling looks broken; check it (or restart it).`,
+    { server: target.server, tool: target.tool, cause },
   );
 }
 
 /** The caller's signal aborted while the request waited for the server to connect. */
-export function abortedWhileConnecting(site: UnavailableSite, cause: unknown): McpError {
+export function abortedWhileConnecting(target: RequestTarget, cause: unknown): McpError {
   return new McpError(
     'aborted',
-    `${describe(site)} was stopped by the user while it waited for the server to connect; it was never sent.`,
-    { server: site.server, ...(site.tool === undefined ? {} : { tool: site.tool }), cause },
+    `${describe(target)} was stopped by the user while it waited for the server to connect; it was never sent.`,
+    { server: target.server, tool: target.tool, cause },
   );
 }
 
-function describe(site: UnavailableSite): string {
-  const what = site.tool === undefined ? site.method : `${site.method} "${site.tool}"`;
-  return `MCP server "${site.server}": ${what}`;
+function describe(target: RequestTarget): string {
+  const what = target.tool === undefined ? target.method : `${target.method} "${target.tool}"`;
+  return `MCP server "${target.server}": ${what}`;
 }
 
 function reason(state: McpConnectionState): string {
@@ -157,12 +151,12 @@ function inSeconds(ms: number): string {
 export function waitUnlessAborted<T>(
   promise: Promise<T>,
   signal: AbortSignal | undefined,
-  site: UnavailableSite,
+  target: RequestTarget,
 ): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(abortedWhileConnecting(site, signal.reason));
+  if (signal.aborted) return Promise.reject(abortedWhileConnecting(target, signal.reason));
   return new Promise<T>((resolve, reject) => {
-    const abort = (): void => reject(abortedWhileConnecting(site, signal.reason));
+    const abort = (): void => reject(abortedWhileConnecting(target, signal.reason));
     signal.addEventListener('abort', abort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
   });
