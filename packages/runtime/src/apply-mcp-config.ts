@@ -1,6 +1,6 @@
-// Applying an edited mcp.json to a running process: re-read the user's file and reconcile the
-// user's servers only. Removed servers are disconnected, changed ones (another fingerprint) are
-// reconnected, new ones connected, and unchanged ones are not touched at all — not even
+// Applying an edited mcp.json to a running process: reconcile the user's servers only with the
+// user's file as read again. Removed servers are disconnected, changed ones (another fingerprint)
+// are reconnected, new ones connected, and unchanged ones are not touched at all — not even
 // reconnected, so their processes and in-flight calls live on. Host and plugin servers are not in
 // that file and are never disconnected, not even for a moment: disconnecting everything and
 // connecting the file again would take them down with it.
@@ -19,12 +19,11 @@ import {
   fingerprint,
   type McpRegistry,
   type McpServerConfig,
-  type McpServerSource,
   sameChoice,
 } from '@epoch-agent/plugin-mcp';
 import type { McpServerOverride } from '@epoch-agent/plugin-mcp/config';
 import { fromSource, type RuntimeDiagnostic } from './server-names.js';
-import { loadUserServers } from './user-servers.js';
+import type { UserServersLoad } from './user-servers.js';
 
 /** What applyMcpConfig did, by server name (file order, removed ones in registry order). */
 export interface McpConfigApplied {
@@ -56,23 +55,23 @@ export interface McpConfigApplied {
 }
 
 export interface ApplyUserMcpConfigOptions {
-  /** The user's mcp.json. */
-  readonly file: string;
-  /** Names host and plugin servers hold, connected or not; a user server reusing one is left out. */
-  readonly taken: ReadonlyMap<string, McpServerSource>;
+  /**
+   * The user's mcp.json as read now, a server whose name a host or plugin server holds left out:
+   * the caller keeps it to list the servers it applied.
+   */
+  readonly load: UserServersLoad;
   /** Whether a server the file adds (or changes) is started now. */
   readonly connects: (name: string) => boolean;
 }
 
 export async function applyUserMcpConfig(
   mcp: McpRegistry,
-  options: ApplyUserMcpConfigOptions,
+  { load, connects }: ApplyUserMcpConfigOptions,
 ): Promise<McpConfigApplied> {
   const running = mcp
     .statuses()
     .filter(({ source }) => source === 'user')
     .map(({ name }) => name);
-  const load = await loadUserServers(options.file, options.taken);
   const diagnostics = fromSource('user', load.diagnostics);
   if (load.unreadable) {
     // A file that cannot be read says nothing about which servers the user wants: keep them all
@@ -102,7 +101,7 @@ export async function applyUserMcpConfig(
   for (const config of load.servers) {
     const current = mcp.configOf(config.name);
     if (current === undefined) {
-      if (options.connects(config.name)) added.push(config);
+      if (connects(config.name)) added.push(config);
     } else if (fingerprint(current) !== fingerprint(config)) {
       reconnected.push(config);
     } else {
@@ -119,7 +118,7 @@ export async function applyUserMcpConfig(
   const changed = new Set([...added, ...reconnected]);
   // Asked again, in the same tick as the connect: the runtime may have begun closing meanwhile.
   await mcp.connectAll(
-    load.servers.filter((config) => changed.has(config) && options.connects(config.name)),
+    load.servers.filter((config) => changed.has(config) && connects(config.name)),
     'user',
   );
   return {

@@ -46,6 +46,7 @@ import { applyOverrides } from './server-overrides.js';
 import { DEFAULT_TOOL_BUDGET_TOKENS } from './tool-deferral.js';
 import { ToolRegistry, type ToolRegistryOptions } from './tool-registry.js';
 import { unknownToolWarnings } from './unknown-tools.js';
+import { configuredUserServers, loadUserServers } from './user-servers.js';
 
 export interface BuildRuntimeOptions
   extends ReadMcpServersOptions,
@@ -347,21 +348,16 @@ export class Runtime {
     const taken = new Map(
       this.#fixed.map(({ config, origin }) => [config.name, origin.source] as const),
     );
+    const load = await loadUserServers(this.configFile, taken);
     const applied = await applyUserMcpConfig(this.mcp, {
-      file: this.configFile,
-      taken,
+      load,
       connects: (name) => this.connects(name),
     });
     this.#diagnostics.user = applied.diagnostics;
-    if (applied.servers === undefined || applied.overrides === undefined) return applied;
-    this.tools.setToolBudget(applied.toolBudgetTokens ?? this.#hostBudget);
-    const origin = { source: 'user', file: this.configFile } as const;
-    this.#user = applied.servers.map((config) => ({ config, origin }));
-    const overridden = applyOverrides(
-      this.#entries,
-      applied.overrides,
-      applied.servers.map(({ name }) => name),
-    );
+    if (load.unreadable) return applied;
+    this.tools.setToolBudget(load.toolBudgetTokens ?? this.#hostBudget);
+    this.#user = configuredUserServers(load);
+    const overridden = applyOverrides(this.#entries, load);
     this.#fixed = overridden.servers;
     this.#diagnostics.user = [
       ...applied.diagnostics,

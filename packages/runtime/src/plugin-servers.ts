@@ -5,12 +5,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Diagnostic, epochHome } from '@epoch-agent/infra';
-import type { McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
+import type { McpKeyPositions, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
 import { loadMcpConfig } from '@epoch-agent/plugin-mcp/config';
 import { SERVER_NAME_PATTERN } from './config-edit/new-server.js';
-import { serverKeyPosition } from './key-position.js';
 import {
   type KeyedServer,
+  keyAt,
   PLUGIN_NAME_PATTERN,
   type RuntimeDiagnosticCode,
   scopedServerName,
@@ -27,6 +27,8 @@ export interface PluginServer {
   readonly config: McpServerConfig;
   readonly plugin: string;
   readonly file: string;
+  /** Where its entry is written in that file, under its name without the plugin's prefix. */
+  readonly positions: McpKeyPositions | undefined;
 }
 
 /**
@@ -85,10 +87,12 @@ export async function loadPluginServers(
     }
     const keyed: KeyedServer[] = [];
     for (const config of load.servers) {
+      const positions = load.positions?.servers.get(config.name);
       if (SERVER_NAME_PATTERN.test(config.name)) {
         keyed.push({
           key: config.name,
           config: { ...config, name: scopedServerName(name, config.name) },
+          positions,
         });
         continue;
       }
@@ -97,12 +101,14 @@ export async function loadPluginServers(
         code: 'invalid_server_name' satisfies RuntimeDiagnosticCode,
         file,
         path: `servers.${config.name}`,
-        ...(await serverKeyPosition(file, config.name)),
+        ...keyAt(positions),
         message: `MCP server "${config.name}" of plugin "${name}" is skipped: a plugin's server names must match ${SERVER_NAME_PATTERN.source} (letters, digits, "_" and "-"), because they become part of tool names sent to model providers. Rename it in ${file}.`,
       });
     }
-    const kept = await withoutTakenNames(keyed, file, taken);
-    servers.push(...kept.servers.map((config) => ({ config, plugin: name, file })));
+    const kept = withoutTakenNames(keyed, file, taken);
+    servers.push(
+      ...kept.servers.map(({ config, positions }) => ({ config, plugin: name, file, positions })),
+    );
     diagnostics.push(...kept.diagnostics);
   }
   return { servers, diagnostics };

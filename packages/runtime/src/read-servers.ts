@@ -9,12 +9,12 @@
 // like one of theirs is left out with a diagnostic instead of making the whole start fail.
 import { resolve } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
-import type { McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
+import type { McpKeyPositions, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
 import { type HostCapabilities, loadHostServers } from './host-servers.js';
 import { loadPluginServers } from './plugin-servers.js';
 import { fromSource, type RuntimeDiagnostic } from './server-names.js';
 import { applyOverrides } from './server-overrides.js';
-import { loadUserServers } from './user-servers.js';
+import { configuredUserServers, loadUserServers } from './user-servers.js';
 
 export interface ReadMcpServersOptions {
   /** What an embedding host brings: its namespace and its MCP servers. */
@@ -36,6 +36,10 @@ export type McpServerOrigin =
 export interface ConfiguredServer {
   readonly config: McpServerConfig;
   readonly origin: McpServerOrigin;
+  /** Where its entry and the keys of its fields are written in its origin's file; not a host's. */
+  readonly positions?: McpKeyPositions;
+  /** A plugin's or host's server: where the user's mcp.json writes its `overrides` entry. */
+  readonly overridePositions?: McpKeyPositions;
 }
 
 export interface McpServersRead {
@@ -78,25 +82,16 @@ export async function readMcpServers(options: ReadMcpServersOptions = {}): Promi
       config,
       origin: { source: 'host' as const, namespace },
     })),
-    ...plugin.servers.map(({ config, file, plugin: name }) => ({
+    ...plugin.servers.map(({ config, file, plugin: name, positions }) => ({
       config,
       origin: { source: 'plugin' as const, plugin: name, file },
+      ...(positions === undefined ? {} : { positions }),
     })),
   ];
-  const overridden = applyOverrides(
-    entries,
-    user.overrides,
-    user.servers.map(({ name }) => name),
-  );
+  const overridden = applyOverrides(entries, user);
   return {
     configFile: user.file,
-    servers: [
-      ...overridden.servers,
-      ...user.servers.map((config) => ({
-        config,
-        origin: { source: 'user' as const, file: user.file },
-      })),
-    ],
+    servers: [...overridden.servers, ...configuredUserServers(user)],
     entries,
     ...(user.toolBudgetTokens === undefined ? {} : { toolBudgetTokens: user.toolBudgetTokens }),
     diagnostics: {

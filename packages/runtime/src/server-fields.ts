@@ -10,7 +10,6 @@ import {
   MCP_CONFIG_FIELDS,
   OVERRIDE_FIELDS,
 } from '@epoch-agent/plugin-mcp/config';
-import { entryPositions } from './key-position.js';
 import type { ConfiguredServer } from './read-servers.js';
 
 /** Where a field's value comes from. */
@@ -85,16 +84,14 @@ const ROWS: Record<
 const OVERRIDDEN: ReadonlySet<McpConfigFieldName> = new Set(OVERRIDE_FIELDS);
 
 /** `userFile`: the user's mcp.json, where a plugin's or host's server may be overridden. */
-export async function serverFields(
-  { config, origin }: ConfiguredServer,
+export function serverFields(
+  { config, origin, positions, overridePositions }: ConfiguredServer,
   userFile: string,
-): Promise<ServerFields> {
-  const overrides =
-    origin.source === 'user' ? undefined : await entryPositions(userFile, config.name, 'overrides');
+): ServerFields {
   const overridden = (field: McpConfigFieldName): ServerFieldSource | undefined => {
-    if (overrides === undefined || !OVERRIDDEN.has(field)) return undefined;
+    if (overridePositions === undefined || !OVERRIDDEN.has(field)) return undefined;
     for (const key of spellings(field)) {
-      const at = overrides.fields.get(key);
+      const at = overridePositions.fields.get(key);
       if (at !== undefined) return { kind: 'override', file: userFile, key, ...at };
     }
     return undefined;
@@ -105,10 +102,6 @@ export async function serverFields(
       fields: rows(config, (field) => overridden(field) ?? { kind: 'host' }),
     };
   }
-  // A plugin's file names the server without the plugin's prefix.
-  const key =
-    origin.source === 'plugin' ? config.name.slice(origin.plugin.length + 2) : config.name;
-  const positions = await entryPositions(origin.file, key);
   const written = (field: McpConfigFieldName): ServerFieldSource | undefined => {
     for (const key of spellings(field)) {
       const at = positions?.fields.get(key);
@@ -117,7 +110,7 @@ export async function serverFields(
     return undefined;
   };
   return {
-    at: positions === undefined ? undefined : { file: origin.file, ...positions.entry },
+    at: positions === undefined ? undefined : { file: origin.file, ...positions.key },
     fields: rows(
       config,
       (field) =>

@@ -6,9 +6,8 @@
 // sanitized into tool names, and the user sees what they wrote); names the assembly builds for host
 // and plugin servers are held to that character set from the start, so they reach the provider
 // unchanged. Two underscores join the parts: `:` would be refused.
-import type { Diagnostic } from '@epoch-agent/infra';
-import type { McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
-import { serverKeyPosition } from './key-position.js';
+import type { Diagnostic, Position } from '@epoch-agent/infra';
+import type { McpKeyPositions, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
 
 /** An embedding host's namespace: the prefix of its servers' names, checked by buildRuntime. */
 export const HOST_NAMESPACE_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -52,10 +51,16 @@ export function fromSource(
   return diagnostics.map((diagnostic) => ({ ...diagnostic, source }));
 }
 
-/** A server read from a file, by its key there and the config it becomes. */
+/** A server read from a file, by its key there, the config it becomes and where it is written. */
 export interface KeyedServer {
   readonly key: string;
   readonly config: McpServerConfig;
+  readonly positions: McpKeyPositions | undefined;
+}
+
+/** Where a diagnostic about an entry's name points: its key, or 1:1 when that is not known. */
+export function keyAt(positions: McpKeyPositions | undefined): Position {
+  return positions?.key ?? { line: 1, column: 1 };
 }
 
 /**
@@ -63,17 +68,18 @@ export interface KeyedServer {
  * server, a plugin named like the host's namespace): the earlier one keeps running, and the one
  * left out is an error diagnostic at its key. connectAll would refuse the whole batch otherwise.
  */
-export async function withoutTakenNames(
+export function withoutTakenNames(
   servers: readonly KeyedServer[],
   file: string,
   taken: ReadonlyMap<string, McpServerSource>,
-): Promise<{ servers: McpServerConfig[]; diagnostics: Diagnostic[] }> {
-  const kept: McpServerConfig[] = [];
+): { servers: KeyedServer[]; diagnostics: Diagnostic[] } {
+  const kept: KeyedServer[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const { key, config } of servers) {
+  for (const server of servers) {
+    const { key, config, positions } = server;
     const owner = taken.get(config.name);
     if (owner === undefined) {
-      kept.push(config);
+      kept.push(server);
       continue;
     }
     diagnostics.push({
@@ -81,7 +87,7 @@ export async function withoutTakenNames(
       code: 'server_name_taken' satisfies RuntimeDiagnosticCode,
       file,
       path: `servers.${key}`,
-      ...(await serverKeyPosition(file, key)),
+      ...keyAt(positions),
       message: `MCP server "${config.name}" is not connected: a ${owner} server already has that name and keeps it. Rename "${key}" in ${file}.`,
     });
   }

@@ -4,39 +4,46 @@
 // in its code; their own entries are never touched. Applied on top of what their entry says
 // (withOverride), at start and at every applyMcpConfig.
 import type { Diagnostic } from '@epoch-agent/infra';
-import { type McpServerOverride, suggest, withOverride } from '@epoch-agent/plugin-mcp/config';
+import { suggest, withOverride } from '@epoch-agent/plugin-mcp/config';
 import type { ConfiguredServer } from './read-servers.js';
 import type { RuntimeDiagnosticCode } from './server-names.js';
+import type { UserServersLoad } from './user-servers.js';
 
 /**
- * `fixed`: the host's and plugins' servers as their entries say. Returns them with the overrides
- * applied, and a warning for each override that names no such server (a user's own server is
- * chosen in its entry; a removed plugin's override just waits).
+ * `fixed`: the host's and plugins' servers as their entries say. Returns them with the user's
+ * overrides applied, each with where its override is written, and a warning for each override
+ * that names no such server (a user's own server is chosen in its entry; a removed plugin's
+ * override just waits).
  */
 export function applyOverrides(
   fixed: readonly ConfiguredServer[],
-  overrides: readonly McpServerOverride[],
-  userServers: readonly string[],
+  { overrides, servers: userServers, positions }: UserServersLoad,
 ): { servers: ConfiguredServer[]; diagnostics: Diagnostic[] } {
   const byName = new Map(overrides.map((override) => [override.server, override]));
-  const servers = fixed.map((server) => {
+  const servers = fixed.map((server): ConfiguredServer => {
     const override = byName.get(server.config.name);
-    return override === undefined
-      ? server
-      : {
-          ...server,
-          config: {
-            ...server.config,
-            choice: withOverride(server.config.choice, override),
-            defer: override.defer ?? server.config.defer,
-          },
-        };
+    // By name, as the file writes it: an entry that did not load (its diagnostic says why) is
+    // still pointed at where it is written.
+    const written = positions?.overrides.get(server.config.name);
+    return {
+      ...server,
+      ...(written === undefined ? {} : { overridePositions: written }),
+      ...(override === undefined
+        ? {}
+        : {
+            config: {
+              ...server.config,
+              choice: withOverride(server.config.choice, override),
+              defer: override.defer ?? server.config.defer,
+            },
+          }),
+    };
   });
   const names = fixed.map(({ config }) => config.name);
   const diagnostics = overrides
     .filter(({ server }) => !names.includes(server))
     .map(({ server, at }): Diagnostic => {
-      const own = userServers.includes(server);
+      const own = userServers.some(({ name }) => name === server);
       const guess = own ? undefined : suggest(server, names);
       const code: RuntimeDiagnosticCode = own ? 'override_of_user_server' : 'unknown_override';
       return {

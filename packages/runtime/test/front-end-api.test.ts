@@ -137,7 +137,7 @@ describe('serverFields', () => {
     const runtime = await t.build({ connectOnly: [] });
     const server = runtime.server('far');
     if (server === undefined) throw new Error('far is not read');
-    const { at, fields } = await serverFields(server, runtime.configFile);
+    const { at, fields } = serverFields(server, runtime.configFile);
     expect(at).toEqual({ file: runtime.configFile, line: 3, column: 5 });
     const byName = Object.fromEntries(fields.map((f) => [f.field, f]));
     expect(Object.keys(byName)).toEqual([
@@ -187,7 +187,7 @@ describe('serverFields', () => {
     const runtime = await t.build({ connectOnly: [] });
     const server = runtime.server('weather__forecast');
     if (server === undefined) throw new Error('not read');
-    const { at, fields } = await serverFields(server, runtime.configFile);
+    const { at, fields } = serverFields(server, runtime.configFile);
     expect(at).toMatchObject({ file: pluginFile, line: 3 });
     expect(fields[0]).toMatchObject({
       field: 'transport',
@@ -214,7 +214,7 @@ describe('serverFields', () => {
     const runtime = await t.build({ connectOnly: [] });
     const server = runtime.server('weather__forecast');
     if (server === undefined) throw new Error('not read');
-    const { fields } = await serverFields(server, runtime.configFile);
+    const { fields } = serverFields(server, runtime.configFile);
     const byName = Object.fromEntries(fields.map((f) => [f.field, f]));
     const file = runtime.configFile;
     expect(byName.enabled).toEqual({

@@ -72,7 +72,7 @@ export function createApp(parts: AppParts): Hono {
   });
   app.use('/api/*', tokenGuard(parts.token));
 
-  app.get('/api/mcp', async (c) => c.json(await view()));
+  app.get('/api/mcp', (c) => c.json(view()));
 
   app.get('/api/events', (c) =>
     feed.stream(c, view, (error) =>

@@ -54,14 +54,14 @@ export function choiceRoutes({ runtime, logins, feed }: ChoiceRouteParts): Hono 
       );
     }
     try {
-      const before = await serverView(runtime, logins, name);
+      const before = serverView(runtime, logins, name);
       // A name no source has: the runtime looks the server up before it writes anything, and
       // refuses with the names there are (unknown_server).
       const wanted =
         before === undefined ? { kind: 'server' as const, enabled } : edit(enabled, before);
       if ('status' in wanted) return send(c, wanted);
       const set = await runtime.setServerChoice(name, wanted);
-      const server = await serverView(runtime, logins, name);
+      const server = serverView(runtime, logins, name);
       if (server === undefined) throw new Error(`server "${name}" is gone after the change`);
       const answer: ChoiceSet = {
         file: set.file,

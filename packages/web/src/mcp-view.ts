@@ -19,13 +19,12 @@ import type { McpGroups, McpView, ServerTarget, ServerView, ToolView } from './a
 import type { PageLogins } from './page-logins.js';
 import { toolView } from './tool-view.js';
 
-export async function mcpView(runtime: Runtime, logins: PageLogins): Promise<McpView> {
+export function mcpView(runtime: Runtime, logins: PageLogins): McpView {
   const known = knownNow(runtime);
   const groups: McpGroups<ServerView[]> = { user: [], host: [], plugin: [] };
-  const servers = await Promise.all(
-    runtime.servers().map((server) => viewOf(runtime, logins, server, known)),
-  );
-  for (const server of servers) groups[server.origin.source].push(server);
+  for (const server of runtime.servers()) {
+    groups[server.origin.source].push(viewOf(runtime, logins, server, known));
+  }
   return {
     file: runtime.configFile,
     namePattern: SERVER_NAME_PATTERN.source,
@@ -37,11 +36,11 @@ export async function mcpView(runtime: Runtime, logins: PageLogins): Promise<Mcp
 }
 
 /** One server as GET /api/mcp shows it; undefined when the runtime has no server of that name. */
-export async function serverView(
+export function serverView(
   runtime: Runtime,
   logins: PageLogins,
   name: string,
-): Promise<ServerView | undefined> {
+): ServerView | undefined {
   const server = runtime.server(name);
   return server === undefined ? undefined : viewOf(runtime, logins, server, knownNow(runtime));
 }
@@ -62,14 +61,14 @@ function knownNow(runtime: Runtime): KnownNow {
   };
 }
 
-async function viewOf(
+function viewOf(
   runtime: Runtime,
   logins: PageLogins,
   server: ConfiguredServer,
   { statuses, entries, deferred }: KnownNow,
-): Promise<ServerView> {
+): ServerView {
   const { name } = server.config;
-  const { at, fields } = await serverFields(server, runtime.configFile);
+  const { at, fields } = serverFields(server, runtime.configFile);
   const group = mcpGroup(name);
   // The runtime keeps exactly this server's McpEpochTools in its `mcp:<server>` group.
   const tools = entries

@@ -30,7 +30,7 @@ export class ViewFeed {
   }
 
   /** The event stream of `view()`; `onError` hears a view that could not be sent. */
-  stream(c: Context, view: () => Promise<McpView>, onError: (error: Error) => void): Response {
+  stream(c: Context, view: () => McpView, onError: (error: Error) => void): Response {
     return streamSSE(
       c,
       async (stream) => {
@@ -46,7 +46,7 @@ export class ViewFeed {
             await stream.write(': waiting for changes\n\n');
           } else {
             sent = this.#version;
-            await stream.writeSSE({ event: 'mcp', data: JSON.stringify(await view()) });
+            await stream.writeSSE({ event: 'mcp', data: JSON.stringify(view()) });
           }
           await this.#next(sent, over);
           if (!over()) await delay(COALESCE_MS);

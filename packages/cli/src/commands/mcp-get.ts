@@ -22,7 +22,7 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     name,
     read.configFile,
   );
-  const { at, fields } = await serverFields(server, read.configFile);
+  const { at, fields } = serverFields(server, read.configFile);
   const { source } = server.origin;
   if (invocation.json) {
     const json = { name, source, transport: server.config.transport, at, fields };

@@ -7,6 +7,7 @@ export {
   type McpServerOverride,
   withOverride,
 } from './choice.js';
+export type { McpConfigPositions, McpKeyPositions } from './key-positions.js';
 export {
   loadMcpConfig,
   type McpConfigLoad,

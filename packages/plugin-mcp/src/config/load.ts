@@ -22,7 +22,9 @@ import {
 } from 'jsonc-parser';
 import type { McpServerConfig } from '../types.js';
 import { type McpServerOverride, readChoice } from './choice.js';
+import { configPositions, type McpConfigPositions } from './key-positions.js';
 import { createLocator, describeSyntaxError, type Locator } from './locate.js';
+import { type Property, propertiesOf } from './properties.js';
 import { diagnostic, readFields, reporter, type Where } from './schema.js';
 import { parseServer } from './server.js';
 import { suggest } from './suggest.js';
@@ -41,6 +43,11 @@ export interface McpConfigLoad {
    * something that is not a whole number of tokens: then a diagnostic says so).
    */
   readonly toolBudgetTokens?: number;
+  /**
+   * Where each entry of `servers` and `overrides` is written, and the keys of its fields; absent
+   * when the file writes none, or nothing is loaded from it.
+   */
+  readonly positions?: McpConfigPositions;
   /** Sorted by position in the file. */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -88,16 +95,6 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
   if (root === undefined) return EMPTY;
 
   const diagnostics: Diagnostic[] = duplicateKeys(root, where);
-  const servers: McpServerConfig[] = [];
-  const overrides: McpServerOverride[] = [];
-  let toolBudgetTokens: number | undefined;
-  const done = (): McpConfigLoad => ({
-    servers,
-    overrides,
-    ...(toolBudgetTokens === undefined ? {} : { toolBudgetTokens }),
-    diagnostics: sortByPosition(diagnostics),
-  });
-
   if (root.type !== 'object') {
     diagnostics.push(
       diagnostic(
@@ -108,7 +105,7 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
         `the file must hold an object like { "servers": { "name": { … } } } (it holds ${kindOf(root)}).`,
       ),
     );
-    return done();
+    return { servers: [], overrides: [], diagnostics: sortByPosition(diagnostics) };
   }
   for (const key of keysOf(root)) {
     if (TOP_LEVEL.includes(key)) continue;
@@ -132,8 +129,9 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
     where,
     diagnostics,
   );
+  const servers: McpServerConfig[] = [];
   for (const { key, value } of serverEntries) {
-    const result = parseServer(key, value, where);
+    const result = parseServer(key, getNodeValue(value), where);
     diagnostics.push(...result.diagnostics);
     if (result.config !== undefined) servers.push(result.config);
   }
@@ -144,12 +142,20 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
     where,
     diagnostics,
   );
+  const overrides: McpServerOverride[] = [];
   for (const { key, value } of overrideEntries) {
-    const override = parseOverride(key, value, where, diagnostics);
+    const override = parseOverride(key, getNodeValue(value), where, diagnostics);
     if (override !== undefined) overrides.push(override);
   }
-  toolBudgetTokens = readToolBudget(root, where, diagnostics);
-  return done();
+  const toolBudgetTokens = readToolBudget(root, where, diagnostics);
+  const positions = configPositions(serverEntries, overrideEntries, where.locator);
+  return {
+    servers,
+    overrides,
+    ...(toolBudgetTokens === undefined ? {} : { toolBudgetTokens }),
+    ...(positions === undefined ? {} : { positions }),
+    diagnostics: sortByPosition(diagnostics),
+  };
 }
 
 // Up to a million: the largest context windows hold about that, and a budget beyond every
@@ -202,8 +208,8 @@ function readToolBudget(root: Node, where: Where, into: Diagnostic[]): number | 
 }
 
 /**
- * The entries of the top-level object `field` (`servers`, `overrides`) as values, the later of a
- * name given twice only (as JSON.parse keeps it); none when it is absent or not an object.
+ * The entries of the top-level object `field` (`servers`, `overrides`), the later of a name given
+ * twice only (as JSON.parse keeps it); none when it is absent or not an object.
  */
 function entriesOf(
   root: Node,
@@ -211,7 +217,7 @@ function entriesOf(
   example: string,
   where: Where,
   into: Diagnostic[],
-): { key: string; value: unknown }[] {
+): Property[] {
   const node = propertiesOf(root).findLast((p) => p.key === field)?.value;
   if (node === undefined) return [];
   if (node.type !== 'object') {
@@ -227,9 +233,9 @@ function entriesOf(
     return [];
   }
   const entries = propertiesOf(node);
-  return entries
-    .filter(({ key }, index) => !entries.slice(index + 1).some((later) => later.key === key))
-    .map(({ key, value }) => ({ key, value: getNodeValue(value) }));
+  return entries.filter(
+    ({ key }, index) => !entries.slice(index + 1).some((later) => later.key === key),
+  );
 }
 
 function parseOverride(
@@ -363,23 +369,6 @@ function tooDeepAt(source: string): number | undefined {
     }
   }
   return undefined;
-}
-
-interface Property {
-  readonly key: string;
-  readonly keyNode: Node;
-  readonly value: Node;
-}
-
-function propertiesOf(node: Node): Property[] {
-  const out: Property[] = [];
-  for (const property of node.children ?? []) {
-    const [keyNode, value] = property.children ?? [];
-    if (keyNode !== undefined && value !== undefined) {
-      out.push({ key: String(keyNode.value), keyNode, value });
-    }
-  }
-  return out;
 }
 
 function keysOf(node: Node): string[] {
