@@ -15,10 +15,10 @@ import {
   type Tool,
 } from '@modelcontextprotocol/client';
 import { connectFailure, isAuthFailure, isSessionExpired } from '../errors/connect.js';
-import { type NetworkFailure, networkFailure } from '../errors/http.js';
+import { networkFailure } from '../errors/http.js';
 import type { McpError } from '../errors/mcp-error.js';
 import { isMethodNotFound, requestError } from '../errors/request.js';
-import { closedWhileConnecting } from '../errors/unavailable.js';
+import { type ConnectionLoss, closedWhileConnecting } from '../errors/unavailable.js';
 import type { Scrubber } from '../secrets.js';
 import { messageOf } from '../text.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
@@ -50,19 +50,6 @@ export interface ConnectionInfo {
   readonly resources: boolean;
   readonly prompts: boolean;
 }
-
-/**
- * How a connection ended without close(): `closed` (the process exited, the transport closed),
- * `tooLong` (a stdio server's line outgrew the bound, so the transport stopped it),
- * `stream` (a legacy SSE event stream dropped) or `unreachable` (a request to a remote server found
- * its connection refused or cut).
- */
-export type ConnectionLoss =
-  | { readonly kind: 'closed' }
-  /** A stdio server wrote a line over the transport's bound; the transport stopped it. */
-  | { readonly kind: 'tooLong'; readonly error: MessageTooLongError }
-  | { readonly kind: 'stream' }
-  | { readonly kind: 'unreachable'; readonly failure: NetworkFailure };
 
 export interface ConnectionParts {
   readonly sdk: Client;
@@ -398,9 +385,11 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
       logger.warn(commandNotFoundForHosts(config.name), { server: config.name });
     }
     // Within this attempt's deadline: the probe ends with it (timeout or close()).
-    const probed = await streamableInstead(config, error, (http) =>
-      openConnection({ ...options, config: http, signal: attempt.signal }),
-    );
+    const probed = await streamableInstead(config, error, async (http) => {
+      const probe = await openConnection({ ...options, config: http, signal: attempt.signal });
+      if (probe.ok) await probe.connection.close().catch(() => {});
+      return probe.ok;
+    });
     return { ok: false, error: probed ?? failure, stderrTail };
   } finally {
     clearTimeout(timer);

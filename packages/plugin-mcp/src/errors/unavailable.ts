@@ -3,10 +3,11 @@
 // server was down (it fails at once, never waits). And how a request waits for a connection being
 // opened: until it is, or until the caller stops it (then the request was never sent). Free of the
 // SDK: McpClient builds these before the connection's code has loaded.
-import type { ConnectionLoss } from '../connection/connection.js';
 import type { McpConnectionState, McpStateError } from '../connection/state.js';
 import { sentence } from '../text.js';
+import type { MessageTooLongError } from '../transport/message-lines.js';
 import { assertNever } from '../types.js';
+import type { NetworkFailure } from './http.js';
 import { isMcpError, McpError } from './mcp-error.js';
 
 /** A connect attempt that close() ended. */
@@ -35,6 +36,19 @@ function oauthVerdict(error: unknown): McpError | undefined {
   }
   return undefined;
 }
+
+/**
+ * How a connection ended without close(): `closed` (the process exited, the transport closed),
+ * `tooLong` (a stdio server's line outgrew the bound, so the transport stopped it),
+ * `stream` (a legacy SSE event stream dropped) or `unreachable` (a request to a remote server found
+ * its connection refused or cut).
+ */
+export type ConnectionLoss =
+  | { readonly kind: 'closed' }
+  /** A stdio server wrote a line over the transport's bound; the transport stopped it. */
+  | { readonly kind: 'tooLong'; readonly error: MessageTooLongError }
+  | { readonly kind: 'stream' }
+  | { readonly kind: 'unreachable'; readonly failure: NetworkFailure };
 
 /** The live connection ended without close(). */
 export function lost(server: string, loss: ConnectionLoss): McpStateError {

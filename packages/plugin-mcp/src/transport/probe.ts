@@ -5,7 +5,6 @@
 // HTTP session ended like any other (DELETE).
 import { redactUrl } from '@epoch-agent/infra';
 import { SseError } from '@modelcontextprotocol/client';
-import type { OpenOutcome } from '../connection/connection.js';
 import { reasonOf } from '../errors/http.js';
 import { McpError } from '../errors/mcp-error.js';
 import type { HttpServerConfig, McpEntryPosition, McpServerConfig } from '../types.js';
@@ -16,21 +15,20 @@ const STREAMABLE_REFUSALS = new Set([400, 404, 405]);
 
 /**
  * When `error` is an inferred SSE server's event stream refused the way a Streamable HTTP
- * endpoint refuses it, and the same url connects as Streamable HTTP (`open`, which must stay
- * within what is left of the connect deadline): the error that says to add `"type": "http"`.
+ * endpoint refuses it, and the same url connects as Streamable HTTP (`open` says whether it did,
+ * and closes what it opened; it must stay within what is left of the connect deadline): the
+ * error that says to add `"type": "http"`.
  * Undefined otherwise, and the original failure stands.
  */
 export async function streamableInstead(
   config: McpServerConfig,
   error: unknown,
-  open: (config: HttpServerConfig) => Promise<OpenOutcome>,
+  open: (config: HttpServerConfig) => Promise<boolean>,
 ): Promise<McpError | undefined> {
   if (config.transport !== 'sse' || config.inferredAt === undefined) return undefined;
   if (!(error instanceof SseError) || !STREAMABLE_REFUSALS.has(error.code ?? 0)) return undefined;
   const { inferredAt, ...sse } = config;
-  const outcome = await open({ ...sse, transport: 'http' });
-  if (!outcome.ok) return undefined;
-  await outcome.connection.close().catch(() => {});
+  if (!(await open({ ...sse, transport: 'http' }))) return undefined;
   return wrongTransport(config.name, config.url, error, inferredAt);
 }
 
