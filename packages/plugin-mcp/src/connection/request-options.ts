@@ -7,7 +7,7 @@ export function buildRequestOptions(timeoutMs: number, signal?: AbortSignal): Re
   return signal === undefined ? { timeout: timeoutMs } : { timeout: timeoutMs, signal };
 }
 
-/** The URL of a remote server, for a request's error (request-errors.ts); undefined for a stdio server. */
+/** The URL of a remote server, for a request's error (errors/request.ts); undefined for a stdio server. */
 export function remoteUrl(config: McpServerConfig): string | undefined {
   return config.transport === 'stdio' ? undefined : config.url;
 }
