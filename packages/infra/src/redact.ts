@@ -1,5 +1,6 @@
-// Printers of config (CLI, web, logs, statuses): they hide what secrets.ts says is a secret, by
-// field, whatever its length. Free text is redactor.ts's.
+// Config made safe to print (CLI, web, logs, statuses): every value its field makes a secret
+// (secrets.ts has the rules) is hidden, whatever its length. Secrets inside free text, such as a
+// server's stderr, are the redaction policy's (redactor.ts).
 import { isCredentialName, scanArgs } from './secrets.js';
 
 export const REDACTED = '<redacted>';

@@ -1,15 +1,24 @@
-// @epoch-agent/plugin-mcp: the MCP client plugin. The public surface, written by hand: nothing
-// outside this package imports anything but what is exported here.
+// @epoch-agent/plugin-mcp: the MCP client plugin. The public surface, written by hand: what hosts
+// use (the runtime, the benches, the conformance driver, README.md and EMBEDDING.md) and nothing
+// more. The package's own tests import anything else from its module.
+
+// The servers of one agent: start, stop and reconnect them, their statuses and their tools.
 
 export {
-  defaultSchemaCacheDir,
-  McpSchemaCache,
-  type McpSchemaCacheOptions,
-  type McpServerSchema,
-} from './cache.js';
-export { fingerprint } from './config/fingerprint.js';
-// Everything the config-only entry (./config) exports, from that one list.
-export * from './config/index.js';
+  McpRegistry,
+  type McpRegistryOptions,
+  type McpStatusListener,
+  type McpToolsChangedEvent,
+} from './registry.js';
+export type {
+  McpServerSource,
+  McpServerState,
+  McpServerStatus,
+  McpTransportKind,
+} from './types.js';
+
+// One server's client, for a host that manages a server by itself.
+
 export { McpClient, type McpClientOptions, type McpStateListener } from './connection/client.js';
 export type { McpConnectionOptions } from './connection/options.js';
 export type {
@@ -18,43 +27,30 @@ export type {
   McpServerInfo,
   McpStateError,
 } from './connection/state.js';
-export {
-  isMcpError,
-  McpError,
-  type McpErrorCode,
-  type McpErrorOptions,
-} from './errors/mcp-error.js';
-export {
-  DEFAULT_REFRESH_SKEW_MS,
-  OAuthConnectionAuth,
-  type OAuthConnectionAuthOptions,
-} from './oauth/connection-auth.js';
-export { loginToServer, logoutFromServer, MAX_ROUNDS } from './oauth/entry.js';
-export type { McpLoginOptions, McpLoginResult } from './oauth/login.js';
-export type { McpLogoutOptions, McpLogoutResult } from './oauth/logout.js';
-export { openInBrowser } from './oauth/open-url.js';
-export {
-  defaultTokenDir,
-  type StoredLogin,
-  type StoredTokens,
-  TokenStore,
-  type TokenStoreOptions,
-} from './oauth/token-store.js';
-export {
-  McpRegistry,
-  type McpRegistryOptions,
-  type McpServerPrompt,
-  type McpStatusListener,
-  type McpToolsChangedEvent,
-  type McpToolsChangedListener,
-} from './registry.js';
-export { serverRedactor, serverSecrets } from './secrets.js';
-export type { McpToolsDiff } from './tools/diff.js';
+
+// Errors: one class, decided on by `code`.
+
+export { isMcpError, McpError, type McpErrorCode } from './errors/mcp-error.js';
+
+// Reading mcp.json: everything the config-only entry (./config) exports, from that one list, and
+// what a read config means.
+
+export { fingerprint } from './config/fingerprint.js';
+export * from './config/index.js';
+export type {
+  McpServerChoice,
+  McpServerConfig,
+  McpToolDeferral,
+  McpToolPattern,
+} from './types.js';
+
+// A server's tools as epoch tools: the names the model is given, and results held to
+// max_output_tokens.
+
 export {
   type McpEpochTool,
   type McpToolBackend,
   type McpToolTarget,
-  type ToEpochToolsOptions,
   toEpochTools,
 } from './tools/epoch-tools.js';
 export {
@@ -63,39 +59,27 @@ export {
   prefixedName,
   serverPrefix,
   TOOL_NAME_PREFIX,
-  type ToolNameOptions,
 } from './tools/names.js';
 export type { ToolOutputCap } from './tools/output-cap.js';
-export { type ToolCallResult, toolCallResultSchema } from './tools/result.js';
 export { defaultToolResultsDir } from './tools/result-files.js';
-export {
-  type CreateTransportOptions,
-  createTransport,
-  type McpTransportFactory,
-  type McpTransportHandle,
-  type TransportOAuthOptions,
-} from './transport/create.js';
+
+// OAuth: logging in to a server and out of it; the OAuth code loads when a login starts.
+
+export { loginToServer, logoutFromServer } from './oauth/entry.js';
+export type { McpLoginOptions, McpLoginResult } from './oauth/login.js';
+export type { McpLogoutResult } from './oauth/logout.js';
+export { openInBrowser } from './oauth/open-url.js';
+
+// How servers are reached and stopped: a transport factory in place of the real transports (tests,
+// in-memory servers), and how long closing a stdio server waits.
+
+export type { McpTransportFactory } from './transport/create.js';
 export type { ReapOptions } from './transport/reap.js';
-export type {
-  HttpServerConfig,
-  McpEntryPosition,
-  McpFieldPosition,
-  McpIdentityProvider,
-  McpOAuthConfig,
-  McpOAuthGrant,
-  McpPrivateKeyJwt,
-  McpSecretSource,
-  McpServerChoice,
-  McpServerCommon,
-  McpServerConfig,
-  McpServerSource,
-  McpServerState,
-  McpServerStatus,
-  McpServerStatusCommon,
-  McpToolDeferral,
-  McpToolPattern,
-  McpTransportKind,
-  RemoteServerConfig,
-  SseServerConfig,
-  StdioServerConfig,
-} from './types.js';
+
+// What each server offered when it last connected, so the next start shows its tools at once.
+
+export { McpSchemaCache } from './cache.js';
+
+// The redaction policy of one server's secrets (README: "The `epoch` command").
+
+export { serverRedactor } from './secrets.js';

@@ -188,10 +188,10 @@ export interface McpIdentityProvider {
 
 export interface SseServerConfig extends RemoteServerConfig<'sse'> {
   /**
-   * Set when the entry named no transport and its `url` alone made it SSE (the seed's rule): where
-   * the entry is written. Such a url is often a Streamable HTTP endpoint; then the connect failure
-   * says which file and line need `"type": "http"`. Where an entry is written is not part of its
-   * connection, so the fingerprint leaves it out.
+   * Set when the entry named no transport and its `url` alone made it SSE (README, "mcp.json"):
+   * where the entry is written. Such a url is often a Streamable HTTP endpoint; then the connect
+   * failure says which file and line need `"type": "http"`. Where an entry is written is not part
+   * of its connection, so the fingerprint leaves it out.
    */
   readonly inferredAt?: McpEntryPosition;
 }

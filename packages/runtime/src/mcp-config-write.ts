@@ -1,7 +1,8 @@
 // mcp-config-write: adds a server to the user's mcp.json (or removes one) as a TEXT EDIT. It is how
 // the connectors page's "add server" (POST /api/mcp) writes the file.
 //
-// The criteria (the seed: "你的注释、键序、缩进、以及 connect_timeout / type 这类别名一个字节都不动"):
+// The criteria: not one byte of the user's comments, key order, indentation or aliases
+// (`connect_timeout` / `type`) changes.
 // - The file is the user's. They write comments in it, order servers their way, indent their way,
 //   and use aliases (`type` for `transport`, `connectTimeout` for `connect_timeout`). Read -> modify
 //   -> write-whole would parse all of that away and print the file back in our format. So the new

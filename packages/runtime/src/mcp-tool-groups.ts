@@ -1,6 +1,7 @@
 // Keeps the ToolRegistry's `mcp:<server>` groups in step with the McpRegistry: a server's group
-// holds exactly the tools the registry offers for it now, with the server's `defer` — set when it connects (or offers cached
-// tools while connecting) and when its tools change, removed when it fails or is disconnected.
+// holds exactly the tools the registry offers for it now, with the server's `defer` — set when it
+// connects (or offers cached tools while connecting) and when its tools change, removed when it
+// fails or is disconnected.
 // The registry never touches the ToolRegistry itself; this is the one place that does.
 import type { McpRegistry } from '@epoch-agent/plugin-mcp';
 import { mcpGroup } from './tool-name-resolution.js';

@@ -1,6 +1,7 @@
 // @epoch-agent/testkit: real servers for tests, benchmarks and the example — never mocks. The
 // reference MCP server in all three transports, pinned to 127.0.0.1, the loopback port helpers
-// around it, and what a fresh process loads (modulesLoadedBy). Private: no published package depends on it at run time.
+// around it, and what a fresh process loads (modulesLoadedBy). Private: no published package
+// depends on it at run time.
 
 export { isTestkitError, TestkitError, type TestkitErrorCode } from './errors.js';
 export {

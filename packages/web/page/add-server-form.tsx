@@ -1,8 +1,8 @@
-// "Add server": a name and the three things the seed's form asks — the transport, the command (or
-// URL), and env variables as rows. A command line pasted from a README is split as a shell would
-// split it (split-command.ts) and shown as the words epoch will run; leading NAME=value words go
-// to the environment. Everything else (timeouts, oauth, headers) is written by hand in the file,
-// and after adding, the form says which file and which fields.
+// "Add server": a name and three things — the transport, the command (or URL), and env variables as
+// rows. A command line pasted from a README is split as a shell would split it (split-command.ts)
+// and shown as the words epoch will run; leading NAME=value words go to the environment. Everything
+// else (timeouts, oauth, headers) is written by hand in the file, and after adding, the form says
+// which file and which fields.
 import { useState } from 'preact/hooks';
 import type {
   AddServerField,

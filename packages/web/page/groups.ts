@@ -1,8 +1,8 @@
 // The connectors page's groups, one per McpServerSource. A Record (McpGroups), not an array: a
-// source added to the plugin without a group here fails to compile. The seed's MCP_GROUPS was
-// `satisfies readonly {…}[]`, so a missing source compiled, and the page, which renders group by
-// group, showed none of its servers and no error. The page renders the groups in this object's
-// key order.
+// source added to the plugin without a group here fails to compile. An array (`satisfies
+// readonly {…}[]`) would let a missing source compile, and the page, which renders group by group,
+// would show none of its servers and no error. The page renders the groups in this object's key
+// order.
 import type { McpGroups } from '../src/api-types.js';
 
 export interface McpGroup {

@@ -1,5 +1,6 @@
 // How the API answers when the runtime refuses: the HTTP status for each error code, and the body
 // the page shows (the error's own message, which names the server, file or field and what to do).
+// The routes let a refusal throw and the app's one error handler (apiErrorHandler) answers it.
 // The tables are Records over each error's codes, so a code added to the runtime or the plugin
 // without a status here fails to compile instead of falling through to a 500.
 import {
@@ -11,6 +12,8 @@ import {
   type McpErrorCode,
   type RuntimeErrorCode,
 } from '@epoch-agent/runtime';
+import type { Context, ErrorHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AddServerField, ApiErrorBody } from './api-types.js';
 
@@ -27,6 +30,22 @@ export function apiError(
 ): ApiError {
   return { status, body: { error: { code, message, ...extra } } };
 }
+
+export function sendApiError(c: Context, { status, body }: ApiError): Response {
+  return c.json(body, status);
+}
+
+/**
+ * The app's error handler: whatever a route throws, answered as fromError says. Hono's own
+ * exceptions (the token guard's 401) keep the answer they carry, as Hono's default handler does.
+ */
+export const apiErrorHandler: ErrorHandler = (error, c) => {
+  if (error instanceof HTTPException) {
+    const res = error.getResponse();
+    return c.newResponse(res.body, res);
+  }
+  return sendApiError(c, fromError(error));
+};
 
 const CONFIG_WRITE_STATUS: Record<McpConfigWriteErrorCode, ContentfulStatusCode> = {
   invalid_name: 400,
@@ -82,7 +101,7 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
 };
 
 /** The answer to an error a runtime call threw; anything unknown is a 500 with its message. */
-export function fromError(error: unknown): ApiError {
+function fromError(error: unknown): ApiError {
   if (isMcpConfigWriteError(error)) {
     const diagnostics = error.diagnostics.map(({ file, path, line, column, message }) => ({
       file,

@@ -1,8 +1,8 @@
 // The JSON the connectors page and its HTTP API exchange: what GET /api/mcp and the event stream
-// send, what POST /api/mcp and the on/off switches (PUT …/enabled) take and answer, and every
-// error body. Types only, imported by the
-// page as well, so the two sides cannot drift apart. Nothing in here carries an env or header
-// value: statuses are free of secrets, and every config-derived value comes redacted.
+// send, what POST /api/mcp and the on/off switches (PUT …/enabled) take and answer, and every error
+// body. Types only, imported by the page as well, so the two sides cannot drift apart. Nothing in
+// here carries an env or header value: statuses are free of secrets, and every config-derived value
+// comes redacted.
 import type {
   ChoiceChange,
   McpEpochTool,
@@ -17,7 +17,7 @@ import type {
 /**
  * One entry per source. A mapped type over McpServerSource, so a source added there without a
  * group here fails to compile: a UI that filters servers by group silently shows nothing for a
- * source it has no group for (the seed's MCP_GROUPS pitfall).
+ * source it has no group for.
  */
 export type McpGroups<T> = { readonly [S in McpServerSource]: T };
 

@@ -21,7 +21,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { checkAddRequest } from './add-request.js';
-import { type ApiError, apiError, fromError } from './api-errors.js';
+import { apiError, apiErrorHandler, sendApiError as send } from './api-errors.js';
 import type { AddServerResponse, LoginStarted } from './api-types.js';
 import { choiceRoutes } from './choice-routes.js';
 import { hostAndOriginGuard, tokenGuard } from './guard.js';
@@ -49,9 +49,10 @@ export interface AppParts {
 export function createApp(parts: AppParts): Hono {
   const { runtime, logins, feed, logger } = parts;
   const view = () => mcpView(runtime, logins);
-  const send = (c: Context, { status, body }: ApiError) => c.json(body, status);
 
   const app = new Hono();
+  // A route lets the runtime's refusal throw; it is answered with the status of its code.
+  app.onError(apiErrorHandler);
   app.use(hostAndOriginGuard(parts.port));
   app.use(
     secureHeaders({
@@ -111,6 +112,7 @@ export function createApp(parts: AppParts): Hono {
         }),
       );
     }
+    // Made or refused, the live view is sent again; the error handler answers a refusal.
     try {
       const added = await runtime.addServer(checked.input);
       const status = runtime.mcp.statuses().find(({ name }) => name === checked.input.name);
@@ -120,8 +122,6 @@ export function createApp(parts: AppParts): Hono {
         setByHand: added.setByHand,
       };
       return c.json(answer, 201);
-    } catch (error) {
-      return send(c, fromError(error));
     } finally {
       feed.changed();
     }
@@ -131,29 +131,19 @@ export function createApp(parts: AppParts): Hono {
     try {
       const removed = await runtime.removeServer(c.req.param('name'));
       return c.json({ file: removed.file });
-    } catch (error) {
-      return send(c, fromError(error));
     } finally {
       feed.changed();
     }
   });
 
-  app.post('/api/mcp/:name/reconnect', async (c) => {
-    try {
-      return c.json({ status: await runtime.mcp.reconnect(c.req.param('name')) });
-    } catch (error) {
-      return send(c, fromError(error));
-    }
-  });
+  app.post('/api/mcp/:name/reconnect', async (c) =>
+    c.json({ status: await runtime.mcp.reconnect(c.req.param('name')) }),
+  );
 
   app.post('/api/mcp/:name/login', async (c) => {
-    try {
-      const authorizationUrl = await logins.start(c.req.param('name'));
-      const answer: LoginStarted = authorizationUrl === undefined ? {} : { authorizationUrl };
-      return c.json(answer);
-    } catch (error) {
-      return send(c, fromError(error));
-    }
+    const authorizationUrl = await logins.start(c.req.param('name'));
+    const answer: LoginStarted = authorizationUrl === undefined ? {} : { authorizationUrl };
+    return c.json(answer);
   });
 
   app.route('/api/mcp', choiceRoutes({ runtime, logins, feed }));

@@ -6,11 +6,11 @@
 // Each is a text edit of the user's mcp.json (Runtime.setServerChoice: a user server's own entry, a
 // plugin's or the host's under `overrides`), applied before the answer, which says what was
 // written on which line and shows the server as it is then (ChoiceSet). Mounted under the app's
-// guards, like every /api route.
+// guards and its error handler, which answers what the runtime refuses, like every /api route.
 import type { ChoiceEdit, Runtime } from '@epoch-agent/runtime';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { type ApiError, apiError, fromError } from './api-errors.js';
+import { type ApiError, apiError, sendApiError as send } from './api-errors.js';
 import type { ChoiceSet, ServerView } from './api-types.js';
 import { readJsonBody } from './json-body.js';
 import { serverView } from './mcp-view.js';
@@ -28,7 +28,6 @@ export interface ChoiceRouteParts {
 
 /** The two routes, to be mounted at /api/mcp. */
 export function choiceRoutes({ runtime, logins, feed }: ChoiceRouteParts): Hono {
-  const send = (c: Context, { status, body }: ApiError) => c.json(body, status);
   const limit = bodyLimit({
     maxSize: CHOICE_BYTES,
     onError: (c) => {
@@ -71,8 +70,6 @@ export function choiceRoutes({ runtime, logins, feed }: ChoiceRouteParts): Hono 
         server,
       };
       return c.json(answer);
-    } catch (error) {
-      return send(c, fromError(error));
     } finally {
       feed.changed();
     }

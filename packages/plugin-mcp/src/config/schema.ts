@@ -132,7 +132,10 @@ const kind = {
     ),
 };
 
-/** The fields of a server entry, by their snake_case name (the seed's table), and who reads them. */
+/**
+ * The fields of a server entry, by their snake_case name (as the README's table under "mcp.json"
+ * writes them), and who reads them.
+ */
 export const FIELDS = {
   transport: { kind: kind.transport, transports: ALL },
   type: { kind: kind.transport, transports: ALL },
@@ -184,7 +187,7 @@ export function camelCase<S extends string>(name: S): CamelCase<S> {
 }
 
 export interface McpConfigField {
-  /** As the seed's table writes it. */
+  /** In snake_case, as the README's table under "mcp.json" writes it. */
   readonly name: FieldName;
   /** The same field in camelCase; equal to `name` for one-word fields. */
   readonly camelCase: string;
@@ -390,7 +393,7 @@ export function readFields(
   );
 }
 
-// Both spellings given: snake_case wins, because it is the spelling of the seed's table.
+// Both spellings given: snake_case wins, the spelling the README's table under "mcp.json" uses.
 function foldSpellings(
   raw: Readonly<Record<string, unknown>>,
   names: readonly FieldName[],

@@ -14,8 +14,9 @@
 // nothing the origin could not already claim. That, and only that, is accepted: only when the
 // server has no protected-resource metadata (with one, its `authorization_servers` is what the
 // issuer must match, strictly), and only an issuer of the same origin. Everywhere else the SDK's
-// check stands. (The conformance suite's own mock was later changed to publish `<origin>` itself:
-// modelcontextprotocol/conformance#359; servers in the wild need not have been.)
+// check stands. (The conformance suite's own mock was later changed to publish `<origin>` itself,
+// https://github.com/modelcontextprotocol/conformance/issues/359; servers in the wild need not
+// have been.)
 import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,

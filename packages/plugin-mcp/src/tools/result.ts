@@ -80,7 +80,7 @@ const UNKNOWN_CONTENT_PREVIEW = 1_000;
 
 type Block = { readonly type: string } & Readonly<Record<string, unknown>>;
 
-/** A block the spec defines, with the fields we pass on as the spec types them; else text. */
+/** A block the MCP spec defines, with the fields we pass on as the spec types them; else text. */
 function toToolContent(value: unknown, origin: string): ToolContent {
   if (!isBlock(value)) return unknownContent(value, origin);
   const block = value;

@@ -1,8 +1,9 @@
-// Leaving a Streamable HTTP session: the spec has a client that is done with a session send HTTP
-// DELETE with its Mcp-Session-Id, so the server can free what the session holds. A gateway keeps a
-// child process per session (supergateway: 30 minutes each), so a client that only drops the
-// connection leaks one per run. Every close of a connection comes here: disconnect, an idle close,
-// a lifetime recycle, a dead connection, the close of the whole runtime.
+// Leaving a Streamable HTTP session: the MCP spec (Streamable HTTP, "Session Management") has a
+// client that is done with a session send HTTP DELETE with its Mcp-Session-Id, so the server can
+// free what the session holds. A gateway keeps a child process per session (supergateway: 30
+// minutes each), so a client that only drops the connection leaks one per run. Every close of a
+// connection comes here: disconnect, an idle close, a lifetime recycle, a dead connection, the
+// close of the whole runtime.
 //
 // A courtesy, so bounded: a server that does not answer within END_SESSION_TIMEOUT_MS is left to
 // expire the session on its own, and a close never fails because of it. 405 (the server does not

@@ -1,4 +1,4 @@
-// An entry with only a `url` is SSE (the seed's rule), but many servers today speak Streamable
+// An entry with only a `url` is SSE (README, "mcp.json"), but many servers today speak Streamable
 // HTTP only, and refuse the SSE event stream's GET with 400, 404 or 405. Such a refusal is worth
 // one more try: the same url as Streamable HTTP. If that connects, the failure says what to change
 // and where: `"type": "http"` on the entry's line. The probe's connection is closed at once, its

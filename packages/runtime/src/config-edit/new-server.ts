@@ -91,7 +91,10 @@ export function renderServer(
   };
 }
 
-/** JSON on one line, spaced as the seed's example writes lists and env: `["-y", "x"]`, `{ "K": "v" }`. */
+/**
+ * JSON on one line, spaced as the README's example under "mcp.json" writes lists and env:
+ * `["-y", "x"]`, `{ "K": "v" }`.
+ */
 function inlineJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(inlineJson).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
