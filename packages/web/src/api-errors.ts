@@ -3,6 +3,8 @@
 // The routes let a refusal throw and the app's one error handler (apiErrorHandler) answers it.
 // The tables are Records over each error's codes, so a code added to the runtime or the plugin
 // without a status here fails to compile instead of falling through to a 500.
+
+import type { Logger } from '@epoch-agent/infra';
 import {
   isMcpConfigWriteError,
   isMcpError,
@@ -38,14 +40,21 @@ export function sendApiError(c: Context, { status, body }: ApiError): Response {
 /**
  * The app's error handler: whatever a route throws, answered as fromError says. Hono's own
  * exceptions (the token guard's 401) keep the answer they carry, as Hono's default handler does.
+ * An error no table knows is a bug of ours: it is logged too, so it is not lost in a browser tab.
  */
-export const apiErrorHandler: ErrorHandler = (error, c) => {
-  if (error instanceof HTTPException) {
-    const res = error.getResponse();
-    return c.newResponse(res.body, res);
-  }
-  return sendApiError(c, fromError(error));
-};
+export function apiErrorHandler(logger: Logger): ErrorHandler {
+  return (error, c) => {
+    if (error instanceof HTTPException) {
+      const res = error.getResponse();
+      return c.newResponse(res.body, res);
+    }
+    const answer = fromError(error);
+    if (answer.status === 500) {
+      logger.error(`epoch web: ${c.req.method} ${c.req.path} failed: ${answer.body.error.message}`);
+    }
+    return sendApiError(c, answer);
+  };
+}
 
 const CONFIG_WRITE_STATUS: Record<McpConfigWriteErrorCode, ContentfulStatusCode> = {
   invalid_name: 400,

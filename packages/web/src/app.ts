@@ -52,7 +52,7 @@ export function createApp(parts: AppParts): Hono {
 
   const app = new Hono();
   // A route lets the runtime's refusal throw; it is answered with the status of its code.
-  app.onError(apiErrorHandler);
+  app.onError(apiErrorHandler(logger));
   app.use(hostAndOriginGuard(parts.port));
   app.use(
     secureHeaders({

@@ -35,8 +35,8 @@ import { remoteUrl } from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
 import type { McpServerInfo } from './state.js';
 
-// Only what every server may know about us. No sampling / elicitation / roots capabilities: the
-// seed rules them out until there is a permission story for a server asking things of us.
+// Only what every server may know about us. No sampling / elicitation / roots capabilities: a
+// server asking things of us needs a permission story first, and there is none yet.
 const CLIENT_INFO = { name: 'epoch-agent', version: '0.1.0' };
 
 // notifications/tools/list_changed tends to come in bursts (a server that registers several tools
@@ -316,8 +316,8 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
     sdk.onerror = (error) => {
       if (error instanceof MessageTooLongError) tooLong ??= error;
     };
-    // The handshake is connect_timeout's alone (the seed: 建连(含握手)超时); `timeout` is per
-    // request, so it bounds each page of the first tools/list inside the same deadline.
+    // The handshake is connect_timeout's alone (the README's mcp.json table: start + handshake);
+    // `timeout` is per request, so it bounds each page of the first tools/list inside the same deadline.
     await untilAborted(
       sdk.connect(handle.transport, { timeout: config.connectTimeoutMs, signal: attempt.signal }),
       attempt.signal,

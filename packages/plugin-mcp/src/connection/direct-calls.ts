@@ -11,7 +11,7 @@
 //
 // What a call does is what the SDK's request does: a timeout or the caller's abort sends
 // notifications/cancelled and rejects, an error answer is the SDK's ProtocolError, a closed
-// connection rejects with ConnectionClosed. So request-errors.ts reads either the same way.
+// connection rejects with ConnectionClosed. So errors/request.ts reads either the same way.
 import {
   type JSONRPCMessage,
   ProtocolError,
