@@ -16,7 +16,9 @@ import { OAuthConnectionAuth } from '../src/oauth/connection-auth.js';
 import { type StoredLogin, TokenStore, toStoredTokens } from '../src/oauth/token-store.js';
 import { startHttpMcpServer } from './support/http-mcp-server.js';
 
-const BUILT = pathToFileURL(fileURLToPath(new URL('../dist/index.js', import.meta.url))).href;
+const BUILT = pathToFileURL(
+  fileURLToPath(new URL('../dist/oauth/token-store.js', import.meta.url)),
+).href;
 const TOKEN = 'access-token-from-a-login';
 
 /** A TokenStore that counts how often a connection reads it. */

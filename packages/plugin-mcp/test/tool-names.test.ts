@@ -7,7 +7,7 @@ import { assignToolNames, MIN_TOOL_NAME_LENGTH, prefixedName } from '../src/tool
 
 const PROVIDER_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
 const distToolNames = pathToFileURL(
-  join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'tool-names.js'),
+  join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'tools', 'names.js'),
 ).href;
 
 // Any code points, lone surrogates included: a server may send anything in a tool name.
