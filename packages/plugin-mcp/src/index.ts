@@ -2,13 +2,16 @@
 // use (the runtime, the benches, the conformance driver, README.md and EMBEDDING.md) and nothing
 // more. The package's own tests import anything else from its module.
 
-// The servers of one agent: start, stop and reconnect them, their statuses and their tools.
+// The servers of one agent: start, stop and reconnect them, their statuses and their tools (with
+// the types of its methods, so a host can name what they take and give).
 
 export {
   McpRegistry,
   type McpRegistryOptions,
+  type McpServerPrompt,
   type McpStatusListener,
   type McpToolsChangedEvent,
+  type McpToolsChangedListener,
 } from './registry.js';
 export type {
   McpServerSource,
