@@ -3,9 +3,8 @@
 // once and the call sent again; a 401 is `needsLogin` and never retried; a server that goes away
 // is noticed without any keepalive: a Streamable HTTP one when a request (here its event stream's
 // retry) is refused, a legacy SSE one from its event stream.
-import { startEverything } from '@epoch-agent/testkit';
+import { remoteConfig, startEverything } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpClient } from '../src/connection/client.js';
 import type { McpConnectionState } from '../src/connection/state.js';
 import type { RemoteServerConfig } from '../src/types.js';
@@ -32,21 +31,10 @@ function client(
   url: string,
   headers: Record<string, string> = {},
 ): { client: McpClient; states: McpConnectionState[] } {
-  const config: RemoteServerConfig<typeof transport> = {
-    name: 'far',
-    transport,
-    url,
+  const config: RemoteServerConfig<typeof transport> = remoteConfig('far', transport, url, {
     headers,
-    timeoutMs: 10_000,
     connectTimeoutMs: 5_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: true,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
-  };
+  });
   // No OAuth login for the server: a 401 must be needsLogin, never a stored token's refresh.
   const logins = ownLogins();
   cleanups.push(async () => logins.remove());

@@ -2,8 +2,8 @@
 // it: disconnect(), disconnectAll() (how a runtime and `epoch mcp status` end), an idle close and
 // a lifetime recycle. Proven on a recording server on 127.0.0.1 (support/http-mcp-server.ts),
 // which also answers DELETE with 405 or never, to show neither holds a close up for long.
+import { remoteConfig } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpRegistry } from '../src/registry.js';
 import { END_SESSION_TIMEOUT_MS } from '../src/transport/end-session.js';
 import type { HttpServerConfig, McpServerState } from '../src/types.js';
@@ -51,22 +51,7 @@ function http(
   running: RunningHttpMcpServer,
   overrides: Partial<HttpServerConfig> = {},
 ): HttpServerConfig {
-  return {
-    name,
-    transport: 'http',
-    url: running.url,
-    headers: {},
-    timeoutMs: 10_000,
-    connectTimeoutMs: 5_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: true,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
-    ...overrides,
-  };
+  return remoteConfig(name, 'http', running.url, { connectTimeoutMs: 5_000, ...overrides });
 }
 
 /** The sessions the client used, in the order it first used them. */

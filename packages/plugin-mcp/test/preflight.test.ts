@@ -7,9 +7,8 @@ import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from '
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freeLoopbackPort } from '@epoch-agent/testkit';
+import { freeLoopbackPort, remoteConfig } from '@epoch-agent/testkit';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpClient } from '../src/connection/client.js';
 import { isMcpError, type McpError } from '../src/errors/mcp-error.js';
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from '../src/types.js';
@@ -51,22 +50,12 @@ function stdio(overrides: Partial<StdioServerConfig> = {}): StdioServerConfig {
 }
 
 function http(url: string, overrides: Partial<HttpServerConfig> = {}): HttpServerConfig {
-  return {
-    name: 'pre-http',
-    transport: 'http',
-    url,
-    headers: {},
+  return remoteConfig('pre-http', 'http', url, {
     timeoutMs: 300_000,
     connectTimeoutMs: 20_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
     supportsParallel: false,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
     ...overrides,
-  };
+  });
 }
 
 /** connect()'s rejection, how long it took, and the failed state's message. */

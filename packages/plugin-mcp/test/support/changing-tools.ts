@@ -4,8 +4,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stdioConfig } from '@epoch-agent/testkit';
 import type { Tool } from '@modelcontextprotocol/client';
-import { EVERY_TOOL } from '../../src/config/tool-choice.js';
 import type { StdioServerConfig } from '../../src/types.js';
 import { requests } from './recording.js';
 
@@ -48,23 +48,12 @@ export function changingToolsServer(
   const setTools = (tools: readonly Tool[]): void =>
     writeFileSync(toolsFile, JSON.stringify(tools));
   setTools(options.tools);
-  const config: StdioServerConfig = {
+  const config: StdioServerConfig = stdioConfig(
     name,
-    transport: 'stdio',
-    command: process.execPath,
-    args: [FIXTURE, toolsFile, recordFile, String(options.initializeDelayMs ?? 0)],
-    env: {},
-    timeoutMs: 30_000,
-    connectTimeoutMs: 20_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: false,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
-    ...options.overrides,
-  };
+    process.execPath,
+    [FIXTURE, toolsFile, recordFile, String(options.initializeDelayMs ?? 0)],
+    { timeoutMs: 30_000, connectTimeoutMs: 20_000, ...options.overrides },
+  );
   return {
     config,
     recordFile,

@@ -7,6 +7,7 @@ import { createHook } from 'node:async_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
+import { remoteConfig, stdioConfig } from '@epoch-agent/testkit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { McpRegistry, type McpRegistryOptions } from '../../src/registry.js';
 import type { McpEpochTool } from '../../src/tools/epoch-tools.js';
@@ -17,7 +18,6 @@ import type {
   StdioServerConfig,
 } from '../../src/types.js';
 import { isRunning, recordDir, records } from './recording.js';
-import { remoteConfig, stdioConfig } from './server-config.js';
 
 const FAULT_SERVER = fileURLToPath(new URL('../fixtures/fault-server.mjs', import.meta.url));
 

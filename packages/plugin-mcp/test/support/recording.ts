@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LogFields, Logger } from '@epoch-agent/infra';
+import { stdioConfig } from '@epoch-agent/testkit';
 import { afterEach, beforeEach } from 'vitest';
-import { EVERY_TOOL } from '../../src/config/tool-choice.js';
 import { McpClient } from '../../src/connection/client.js';
 import type { McpConnectionState } from '../../src/connection/state.js';
 import type { StdioServerConfig } from '../../src/types.js';
@@ -60,23 +60,11 @@ export function recordingConfig(
   behavior: Behavior = {},
   overrides: Partial<StdioServerConfig> = {},
 ): StdioServerConfig {
-  return {
-    name,
-    transport: 'stdio',
-    command: process.execPath,
-    args: [FIXTURE, recordFile, JSON.stringify(behavior)],
-    env: {},
+  return stdioConfig(name, process.execPath, [FIXTURE, recordFile, JSON.stringify(behavior)], {
     timeoutMs: 300_000,
     connectTimeoutMs: 20_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: false,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
     ...overrides,
-  };
+  });
 }
 
 export interface StartOptions {
