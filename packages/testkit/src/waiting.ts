@@ -13,12 +13,13 @@ type NotYet = undefined | null | false;
 
 /**
  * Calls `probe` every few milliseconds until it returns something other than undefined, null or
- * false, and resolves with that (a condition resolves with `true`). Throws, naming `what`, after
- * `timeoutMs`; a probe that throws ends the wait with its error.
+ * false, and resolves with that (a condition resolves with `true`). Throws, naming `what` (a
+ * function: asked then, so it can tell what there was instead), after `timeoutMs`; a probe that
+ * throws ends the wait with its error.
  */
 export async function waitUntil<T>(
   probe: () => T | Promise<T>,
-  what: string,
+  what: string | (() => string),
   timeoutMs = WAIT_UNTIL_DEFAULT_MS,
 ): Promise<Exclude<T, NotYet>> {
   const deadline = Date.now() + timeoutMs;
@@ -27,8 +28,10 @@ export async function waitUntil<T>(
     if (value !== undefined && value !== null && value !== false) {
       return value as Exclude<T, NotYet>;
     }
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const awaited = typeof what === 'string' ? what : what();
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${awaited}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
