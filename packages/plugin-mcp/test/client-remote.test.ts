@@ -2,7 +2,12 @@
 // on 127.0.0.1: configured headers reach every request (the SSE GET stream included), a timeout is
 // cancelled on the server, and the reference server works in both modes.
 
-import { type RunningEverything, remoteConfig, startEverything } from '@epoch-agent/testkit';
+import {
+  type RunningEverything,
+  remoteConfig,
+  startEverything,
+  waitUntil,
+} from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
@@ -87,7 +92,10 @@ describe.each(['sse', 'http'] as const)('%s transport', (mode) => {
     const error = await c.callTool('hang', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'request_timeout')).toBe(true);
     const call = server.records.find((r) => r.rpc === 'tools/call');
-    await waitFor(() => server.records.some((r) => r.rpc === 'notifications/cancelled'));
+    await waitUntil(
+      () => server.records.some((r) => r.rpc === 'notifications/cancelled'),
+      'the cancellation to reach the server',
+    );
     const cancelled = server.records.find((r) => r.rpc === 'notifications/cancelled');
     expect(call?.id).toBeTypeOf('number');
     expect(cancelled?.params?.requestId).toBe(call?.id);
@@ -110,11 +118,3 @@ describe.each(['sse', 'http'] as const)('reference server (server-everything) ov
     expect((await c.listResources()).length).toBeGreaterThan(0);
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition never held');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

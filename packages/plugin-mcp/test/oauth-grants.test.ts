@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { remoteConfig } from '@epoch-agent/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import { loginToServer } from '../src/oauth/login.js';
@@ -163,8 +163,15 @@ describe('client_credentials', () => {
       grant: { kind: 'client_credentials' },
     });
     await c.connect();
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    await c.callTool('whoami', {});
+    // The clock is moved on past the token's life, not waited out: only Date is faked, so the
+    // sockets and timers the call needs run as they do.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      vi.setSystemTime(Date.now() + 1_200);
+      await c.callTool('whoami', {});
+    } finally {
+      vi.useRealTimers();
+    }
     expect(server.tokenRequests.map((r) => r.form.get('grant_type'))).toEqual([
       'client_credentials',
       'client_credentials',

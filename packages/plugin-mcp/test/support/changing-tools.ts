@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stdioConfig } from '@epoch-agent/testkit';
+import { stdioConfig, waitUntil } from '@epoch-agent/testkit';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { StdioServerConfig } from '../../src/types.js';
 import { requests } from './recording.js';
@@ -92,19 +92,21 @@ export function tempHome(): TempHome {
   };
 }
 
-/** Polls until `predicate` holds: cache writes and re-lists happen in the background. */
+/**
+ * Polls until `predicate` holds of what `probe` gives, and resolves with that: cache files are
+ * written and servers record requests in the background, with no event to wait on.
+ */
 export async function eventually<T>(
   what: string,
   probe: () => T,
   predicate: (value: T) => boolean,
-  timeoutMs = 10_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (predicate(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`${what}: never happened; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const found = await waitUntil(
+    () => {
+      const value = probe();
+      return predicate(value) ? { value } : undefined;
+    },
+    () => `${what}; last: ${JSON.stringify(probe())}`,
+  );
+  return found.value;
 }
