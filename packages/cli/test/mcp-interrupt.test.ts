@@ -6,12 +6,13 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fixtureServerArgs } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEpoch } from './epoch-process.js';
 import { identify, isRunning, killAll, type ProcessIdentity, recordedPids } from './processes.js';
 
-const TOOL_SERVER = fileURLToPath(new URL('./fixtures/tool-server.mjs', import.meta.url));
+/** The fixture server's `cli` tools (echo, fail, image, slow, whoami): arguments after node. */
+const TOOL_SERVER = fixtureServerArgs('cli');
 
 let dir: string;
 let pidFile: string;
@@ -33,7 +34,7 @@ afterEach(async () => {
 /** A config whose one server is the hostile fixture behind `/bin/sh -c` (the shell stays: `; :`). */
 async function hostileConfig(...flags: string[]): Promise<string> {
   const file = join(dir, 'mcp.json');
-  const line = [process.execPath, TOOL_SERVER, '--hostile', ...flags]
+  const line = [process.execPath, ...TOOL_SERVER, '--hostile', ...flags]
     .map((w) => `'${w}'`)
     .join(' ');
   await writeFile(

@@ -4,13 +4,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fixtureServerArgs } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { fakeOpener } from '../../plugin-mcp/test/support/fake-opener.js';
 import { type EpochProcess, startEpoch } from './epoch-process.js';
 import { identify, isRunning, killAll, type ProcessIdentity, recordedPids } from './processes.js';
 
-const TOOL_SERVER = fileURLToPath(new URL('./fixtures/tool-server.mjs', import.meta.url));
+/** The fixture server's `cli` tools (echo, fail, image, slow, whoami): arguments after node. */
+const TOOL_SERVER = fixtureServerArgs('cli');
 
 let dir: string;
 let seen: ProcessIdentity[];
@@ -32,7 +33,7 @@ it('epoch web prints a URL with its key, serves the servers of the file, and Ctr
     file,
     JSON.stringify({
       servers: {
-        tools: { command: process.execPath, args: [TOOL_SERVER], env: { PID_FILE: pidFile } },
+        tools: { command: process.execPath, args: [...TOOL_SERVER], env: { PID_FILE: pidFile } },
       },
     }),
   );

@@ -1,7 +1,8 @@
 // @epoch-agent/testkit: real servers for tests, benchmarks and the example — never mocks. The
 // reference MCP server in all three transports, pinned to 127.0.0.1, the loopback port helpers
-// around it, what a fresh process loads (modulesLoadedBy), the server configs tests build in code,
-// and the one polling wait for what has no event. Private: no published package depends on it at
+// around it, the one hand-written stdio fixture server, what a fresh process loads
+// (modulesLoadedBy), the server configs tests build in code, and the one polling wait for what has
+// no event. Private: no published package depends on it at
 // run time.
 
 export { isTestkitError, TestkitError, type TestkitErrorCode } from './errors.js';
@@ -13,6 +14,12 @@ export {
   type StartEverythingOptions,
   startEverything,
 } from './everything.js';
+export {
+  FIXTURE_SERVER,
+  type FixtureCatalog,
+  fixtureServerArgs,
+  fixtureServerEntry,
+} from './fixture-server.js';
 export { freeLoopbackPort, listeningAddresses } from './loopback.js';
 export {
   CATALOGS,

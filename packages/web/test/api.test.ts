@@ -174,7 +174,7 @@ describe('POST /api/mcp', () => {
         name: 'dictionary',
         transport: 'stdio',
         command: process.execPath,
-        args: [ANNOTATED_SERVER],
+        args: [...ANNOTATED_SERVER],
         env: { DICT_TOKEN: SECRETS[3] },
       },
     });

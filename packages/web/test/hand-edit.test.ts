@@ -16,7 +16,7 @@ import {
 
 let web: TestWeb;
 let file: string;
-const entry = (tag: string) => ({ command: process.execPath, args: [ANNOTATED_SERVER, tag] });
+const entry = (tag: string) => ({ command: process.execPath, args: [...ANNOTATED_SERVER, tag] });
 const KEPT = `--kept-${process.pid}`;
 
 beforeAll(async () => {
