@@ -98,11 +98,6 @@ it('epoch web --open gives the opener a one-time address without the key, which 
 
 /** The page's URL once `epoch web` has printed it. */
 async function printedUrl(run: EpochProcess): Promise<URL> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(run.out())?.[0];
-    if (found !== undefined) return new URL(found);
-    if (Date.now() > deadline) throw new Error(`no URL printed: ${run.out()} ${run.err()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const [found] = await run.printed(/http:\/\/127\.0\.0\.1:\d+\/#token=\S+\s/);
+  return new URL(found.trim());
 }
