@@ -4,9 +4,11 @@
 // file runs: a test never runs yesterday's build, and a clone that was never built still works.
 //
 // `tsc -b` is incremental (a couple of seconds when nothing changed); the page's bundle (vite) is
-// rebuilt only when a source it is made from is newer than it.
+// rebuilt only when a source it is made from is newer than it. tsc never deletes what a module
+// that moved or went away left in dist/, where a test could still load it and pass on a machine
+// where a clean build fails: those leftovers are removed first.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +21,7 @@ const PAGE_SOURCES = ['web/page', 'web/src', 'runtime/src', 'plugin-mcp/src', 'i
 );
 
 export default function buildBeforeTests(): void {
+  removeLeftovers();
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   run('the packages (tsc -b)', process.execPath, [tsc, '-b']);
   if (newest(PAGE_SOURCES) > modified(PAGE)) {
@@ -48,6 +51,21 @@ function run(what: string, command: string, args: string[]): void {
 function npm(): [string, string[]] {
   const cli = process.env.npm_execpath;
   return cli?.endsWith('.js') ? [process.execPath, [cli]] : ['npm', []];
+}
+
+/** Removes every output in a package's dist/ whose source in src/ is gone (the page aside). */
+function removeLeftovers(): void {
+  const packages = join(ROOT, 'packages');
+  for (const name of readdirSync(packages)) {
+    const dist = join(packages, name, 'dist');
+    if (!existsSync(dist)) continue;
+    for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+      const module = /^(.*)\.(?:js|d\.ts)(?:\.map)?$/.exec(file)?.[1];
+      if (module === undefined || module.startsWith('page/')) continue;
+      const source = join(packages, name, 'src', module);
+      if (!existsSync(`${source}.ts`) && !existsSync(`${source}.tsx`)) rmSync(join(dist, file));
+    }
+  }
 }
 
 /** The latest modification time of any file below `dirs`. */
