@@ -4,12 +4,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fixtureServerArgs } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
 const ESC = String.fromCharCode(27);
-const TOOL_SERVER = fileURLToPath(new URL('./fixtures/tool-server.mjs', import.meta.url));
+/** The fixture server's `cli` tools (echo, fail, image, slow, whoami): arguments after node. */
+const TOOL_SERVER = fixtureServerArgs('cli');
 
 let dir: string;
 let slowFile: string;
@@ -18,7 +19,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'epoch-cli-surface-'));
   slowFile = join(dir, 'mcp.json');
   // Answers initialize after 700 ms: long enough for several redraws of the progress line.
-  const slow = { command: process.execPath, args: [TOOL_SERVER, '--slow-start=700'] };
+  const slow = { command: process.execPath, args: [...TOOL_SERVER, '--slow-start=700'] };
   await writeFile(slowFile, JSON.stringify({ servers: { slowpoke: slow } }));
 });
 

@@ -19,6 +19,11 @@ export interface EpochProcess {
   err(): string;
   /** Resolves when it has exited. */
   readonly done: Promise<EpochRun>;
+  /**
+   * Resolves with the first match of `pattern` in stdout, as soon as it is printed; rejects, with
+   * what was printed, when the process ends without printing it.
+   */
+  printed(pattern: RegExp): Promise<RegExpExecArray>;
 }
 
 /**
@@ -38,17 +43,36 @@ export function startEpoch(
   });
   let out = '';
   let err = '';
+  let ended = false;
+  const waiting = new Set<() => void>();
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     out += chunk;
+    for (const check of waiting) check();
   });
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     err += chunk;
   });
   const done = new Promise<EpochRun>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, out, err }));
+    child.on('close', (code, signal) => {
+      ended = true;
+      for (const check of waiting) check();
+      resolve({ code, signal, out, err });
+    });
   });
-  return { child, out: () => out, err: () => err, done };
+  const printed = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const found = pattern.exec(out);
+        if (found === null && !ended) return;
+        waiting.delete(check);
+        if (found !== null) resolve(found);
+        else reject(new Error(`epoch ended without printing ${pattern}: ${out} ${err}`));
+      };
+      waiting.add(check);
+      check();
+    });
+  return { child, out: () => out, err: () => err, done, printed };
 }
 
 /** Runs `epoch <argv>` to its end. */

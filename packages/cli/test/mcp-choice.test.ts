@@ -7,15 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { FIXTURE_SERVER, fixtureServerArgs } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epoch } from './epoch-process.js';
 import { processesWith, recordedPids } from './processes.js';
 
-const PID_SERVER = fileURLToPath(
-  new URL('../../runtime/test/fixtures/pid-server.mjs', import.meta.url),
-);
-const TOOL_SERVER = fileURLToPath(new URL('./fixtures/tool-server.mjs', import.meta.url));
+/** The fixture server's script: its default catalog is the `pid` tools. */
+const PID_SERVER = FIXTURE_SERVER;
+/** The fixture server's `cli` tools (echo, fail, image, slow, whoami): arguments after node. */
+const TOOL_SERVER = fixtureServerArgs('cli');
 
 let dir: string;
 
@@ -249,7 +249,7 @@ describe('a disabled server and off tools in the other commands', () => {
     const servers = {
       off: {
         command: process.execPath,
-        args: [TOOL_SERVER, tag],
+        args: [...TOOL_SERVER, tag],
         env: { PID_FILE: pidFile },
         enabled: false,
       },

@@ -8,9 +8,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   EVERYTHING_ENTRY,
+  fixtureServerArgs,
   freeLoopbackPort,
   type RunningEverything,
   startEverything,
@@ -18,7 +18,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epoch } from './epoch-process.js';
 
-const TOOL_SERVER = fileURLToPath(new URL('./fixtures/tool-server.mjs', import.meta.url));
+/** The fixture server's `cli` tools (echo, fail, image, slow, whoami): arguments after node. */
+const TOOL_SERVER = fixtureServerArgs('cli');
 const SECRET = 'sk-e2e-must-never-print-42';
 
 let dir: string;
@@ -53,7 +54,7 @@ const ORIGINAL = [
   '    "mine": {',
   '      "type": "stdio",',
   `      "command": ${JSON.stringify(process.execPath)},`,
-  `      "args": [${JSON.stringify(TOOL_SERVER)}],`,
+  `      "args": ${JSON.stringify(TOOL_SERVER)},`,
   '      "connectTimeout": 20, // seconds',
   '    },',
   '  },',
@@ -117,7 +118,7 @@ describe('epoch mcp, end to end on a hand-written file', () => {
       'mcp',
       'add-json',
       'fixture',
-      JSON.stringify({ command: process.execPath, args: [TOOL_SERVER], timeout: 30 }),
+      JSON.stringify({ command: process.execPath, args: [...TOOL_SERVER], timeout: 30 }),
     );
     expect(json.code).toBe(0);
     expect(json.out).toContain('Added fixture (stdio)');
@@ -251,7 +252,9 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     );
     await writeFile(
       pluginFile,
-      JSON.stringify({ servers: { forecast: { command: process.execPath, args: [TOOL_SERVER] } } }),
+      JSON.stringify({
+        servers: { forecast: { command: process.execPath, args: [...TOOL_SERVER] } },
+      }),
     );
     const file = await configFile(ORIGINAL);
     const list = await epoch(['mcp', 'list', '--config', file], { EPOCH_HOME: home });
@@ -283,7 +286,7 @@ describe('epoch mcp call exit codes', () => {
     file = await configFile(
       JSON.stringify({
         servers: {
-          tools: { command: process.execPath, args: [TOOL_SERVER] },
+          tools: { command: process.execPath, args: [...TOOL_SERVER] },
           locked: { type: 'http', url: `http://127.0.0.1:${port}/mcp` },
           gone: { type: 'http', url: `http://127.0.0.1:${closed}/mcp` },
           missing: { command: 'epoch-test-no-such-command' },

@@ -6,12 +6,13 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fixtureServerArgs, waitUntil } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEpoch } from './epoch-process.js';
 import { identify, isRunning, killAll, type ProcessIdentity, recordedPids } from './processes.js';
 
-const TOOL_SERVER = fileURLToPath(new URL('./fixtures/tool-server.mjs', import.meta.url));
+/** The fixture server's `cli` tools (echo, fail, image, slow, whoami): arguments after node. */
+const TOOL_SERVER = fixtureServerArgs('cli');
 
 let dir: string;
 let pidFile: string;
@@ -33,7 +34,7 @@ afterEach(async () => {
 /** A config whose one server is the hostile fixture behind `/bin/sh -c` (the shell stays: `; :`). */
 async function hostileConfig(...flags: string[]): Promise<string> {
   const file = join(dir, 'mcp.json');
-  const line = [process.execPath, TOOL_SERVER, '--hostile', ...flags]
+  const line = [process.execPath, ...TOOL_SERVER, '--hostile', ...flags]
     .map((w) => `'${w}'`)
     .join(' ');
   await writeFile(
@@ -52,17 +53,9 @@ async function hostileConfig(...flags: string[]): Promise<string> {
   return file;
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** The server and both helpers have recorded themselves (3 pids); remembered for the cleanup. */
 async function serverTreeUp(): Promise<ProcessIdentity[]> {
-  await until('the server and its two helpers', () => recordedPids(pidFile).length >= 3);
+  await waitUntil(() => recordedPids(pidFile).length >= 3, 'the server and its two helpers');
   const tree = recordedPids(pidFile).flatMap((pid) => identify(pid) ?? []);
   seen.push(...tree);
   return tree;
@@ -84,8 +77,9 @@ describe('an interrupted epoch', () => {
     const run = startEpoch(['mcp', 'call', 'hostile', 'slow', '--config', file]);
     const tree = await serverTreeUp();
     expect(tree).toHaveLength(3);
-    await until('the tools/call to reach the server', async () =>
-      (await records()).some(({ method }) => method === 'tools/call'),
+    await waitUntil(
+      async () => (await records()).some(({ method }) => method === 'tools/call'),
+      'the tools/call to reach the server',
     );
     run.child.kill('SIGINT');
     const { code } = await run.done;
@@ -118,8 +112,9 @@ describe('an interrupted epoch', () => {
     const file = await hostileConfig();
     const run = startEpoch(['mcp', 'call', 'hostile', 'slow', '--config', file]);
     const tree = await serverTreeUp();
-    await until('the tools/call to reach the server', async () =>
-      (await records()).some(({ method }) => method === 'tools/call'),
+    await waitUntil(
+      async () => (await records()).some(({ method }) => method === 'tools/call'),
+      'the tools/call to reach the server',
     );
     run.child.kill('SIGTERM');
     expect((await run.done).code).toBe(130);

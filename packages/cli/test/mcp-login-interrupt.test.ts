@@ -29,14 +29,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function until(what: string, check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('an interrupted epoch mcp login', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)(
     '%s while it waits for the browser: the listener closes, nothing is stored, exit 130',
@@ -48,7 +40,7 @@ describe('an interrupted epoch mcp login', () => {
         PATH: dir,
       });
       try {
-        await until('the authorization URL', () => run.out().includes('Waiting for the login'));
+        await run.printed(/Waiting for the login/);
         const url = /^ {2}(http\S+)$/m.exec(run.out())?.[1];
         if (url === undefined) throw new Error(`no URL in: ${run.out()}`);
         const tokensBefore = fixture.events.filter((e) => e.event === 'token').length;

@@ -22,6 +22,7 @@ import {
   McpRegistry,
   type McpServerStatus,
 } from '@epoch-agent/plugin-mcp';
+import { fixtureServerArgs, stdioConfig, waitUntil } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginBrowser } from './login-browser.js';
 import { type OAuthFixture, startOAuthFixture } from './oauth-fixture.js';
@@ -147,7 +148,51 @@ async function storedLogin(): Promise<{
   return JSON.parse(await readFile(only, 'utf8'));
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Paces a loop of calls; never what ends it. */
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Resolves once a whole reconnect series with the host's delays (50, 50, 50 ms), started now on
+ * another registry, has given up on a server that keeps dying: the positive event by which a
+ * watchdog of the host, had it scheduled anything before, would have tried.
+ */
+async function aSeriesLater(): Promise<void> {
+  const flag = join(dir, 'dying');
+  const yardstick = new McpRegistry({ schemaCache: null, reconnectDelaysMs: [50, 50, 50] });
+  try {
+    const config = stdioConfig(
+      'yardstick',
+      process.execPath,
+      fixtureServerArgs('pid', `--exit-at-start-if=${flag}`),
+    );
+    await yardstick.connectAll([config], 'user');
+    const failed = new Promise<void>((resolve) =>
+      yardstick.onStatus((status) => {
+        if (status.state === 'failed') resolve();
+      }),
+    );
+    await writeFile(flag, '');
+    const whoami = yardstick.tools().find((t) => t.name === 'mcp__yardstick__whoami');
+    const answer = await whoami?.execute({}, { signal: AbortSignal.timeout(10_000) });
+    const first = answer?.content[0];
+    const { pid } = JSON.parse(first?.type === 'text' ? first.text : '{}') as { pid: number };
+    process.kill(pid, 'SIGKILL');
+    await failed;
+  } finally {
+    await yardstick.disconnectAll();
+    await rm(flag, { force: true });
+  }
+}
+
+/** Calls the tool, paced, until a call fails; resolves with that failure. */
+function firstFailure(tool: McpEpochTool): Promise<Error> {
+  return waitUntil(async () => {
+    const answer = await call(tool);
+    if (answer instanceof Error) return answer;
+    await pause(100);
+    return undefined;
+  }, 'a call to fail');
+}
 
 describe('epoch mcp login, end to end against a real authorization server', () => {
   it('a host without a stored login shows needsLogin with the command to run, and does not retry', async () => {
@@ -158,7 +203,7 @@ describe('epoch mcp login, end to end against a real authorization server', () =
     expect(status.error.message).toContain('none is stored for it');
     expect(status.error.message).toContain(`epoch mcp login ${SERVER}`);
     const seen = fixture.events.length;
-    await sleep(400); // far past the 50 ms reconnect delays: a watchdog would have tried by now
+    await aSeriesLater(); // a watchdog would have tried by now
     expect(statusOf(registry).state).toBe('needsLogin');
     expect(fixture.events.length).toBe(seen);
   });
@@ -189,11 +234,13 @@ describe('epoch mcp login, end to end against a real authorization server', () =
     const refusedBefore = fixture.events.filter((e) => e.event === 'refused').length;
     const refreshesBefore = fixture.refreshes().length;
     const answers: (string | Error)[] = [];
-    const until = Date.now() + 5_000; // 2.5 lifetimes of a 2 s token
-    while (Date.now() < until) {
+    // Calls until three refreshes have been made (a 2 s token is due after 1 s): what ends the
+    // loop is the refreshes, however slowly the calls go.
+    await waitUntil(async () => {
       answers.push(await call(tool));
-      await sleep(100);
-    }
+      await pause(100);
+      return fixture.refreshes().length - refreshesBefore >= 3;
+    }, 'three refreshes');
     expect(answers.filter((a) => a !== 'you are fixture-user')).toEqual([]);
     expect(fixture.refreshes().length - refreshesBefore).toBeGreaterThanOrEqual(3);
     // Proactive: no request went out with an expired token, so the server refused none.
@@ -210,7 +257,9 @@ describe('epoch mcp login, end to end against a real authorization server', () =
       // Both hold the same tokens; start when they are due, so both want to refresh right away.
       const { tokens } = await storedLogin();
       const lifetime = 2_000;
-      await sleep(Math.max(0, (tokens?.expires_at ?? 0) - lifetime / 2 - Date.now()));
+      // The rule under test is one of wall-clock time (a token is due half its life before it
+      // expires), in other processes: this waits for that instant. Late is as good as on time.
+      await pause(Math.max(0, (tokens?.expires_at ?? 0) - lifetime / 2 - Date.now()));
       for (const c of children) c.process.stdin?.write('go\n');
       const results = await Promise.all(children.map((c) => c.result));
       for (const result of results) {
@@ -262,12 +311,7 @@ describe('epoch mcp login, end to end against a real authorization server', () =
     });
     expect(revoked.status).toBe(200);
     // The access token still works until it is due; then the refresh is refused.
-    let failure: string | Error = '';
-    const until = Date.now() + 6_000;
-    while (Date.now() < until && !(failure instanceof Error)) {
-      failure = await call(tool);
-      await sleep(100);
-    }
+    const failure = await firstFailure(tool);
     expect(isMcpError(failure, 'needs_login')).toBe(true);
     const message = (failure as Error).message;
     expect(message).toContain('invalid_grant');
@@ -281,7 +325,7 @@ describe('epoch mcp login, end to end against a real authorization server', () =
     expect((await storedLogin()).tokens).toBeUndefined();
 
     const seen = fixture.events.length;
-    await sleep(400);
+    await aSeriesLater();
     expect(statusOf(registry).state).toBe('needsLogin');
     const next = await call(tool);
     expect(isMcpError(next, 'needs_login')).toBe(true);
@@ -310,12 +354,7 @@ describe('epoch mcp login, end to end against a real authorization server', () =
     ]);
     // The running host learns at its next refresh that the login is gone.
     const tool = whoami(registry);
-    let failure: string | Error = '';
-    const until = Date.now() + 6_000;
-    while (Date.now() < until && !(failure instanceof Error)) {
-      failure = await call(tool);
-      await sleep(100);
-    }
+    const failure = await firstFailure(tool);
     expect(isMcpError(failure, 'needs_login')).toBe(true);
     expect((failure as Error).message).toContain('stored login is gone');
     const nothing = await cli('mcp', 'logout', SERVER);

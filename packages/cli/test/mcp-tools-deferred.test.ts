@@ -4,13 +4,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { FIXTURE_SERVER } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epoch } from './epoch-process.js';
 
-const PID_SERVER = fileURLToPath(
-  new URL('../../runtime/test/fixtures/pid-server.mjs', import.meta.url),
-);
+/** The fixture server's script: its default catalog is the `pid` tools. */
+const PID_SERVER = FIXTURE_SERVER;
 
 let root: string;
 

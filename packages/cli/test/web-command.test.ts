@@ -4,13 +4,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fixtureServerArgs } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { fakeOpener } from '../../plugin-mcp/test/support/fake-opener.js';
 import { type EpochProcess, startEpoch } from './epoch-process.js';
 import { identify, isRunning, killAll, type ProcessIdentity, recordedPids } from './processes.js';
 
-const TOOL_SERVER = fileURLToPath(new URL('./fixtures/tool-server.mjs', import.meta.url));
+/** The fixture server's `cli` tools (echo, fail, image, slow, whoami): arguments after node. */
+const TOOL_SERVER = fixtureServerArgs('cli');
 
 let dir: string;
 let seen: ProcessIdentity[];
@@ -32,7 +33,7 @@ it('epoch web prints a URL with its key, serves the servers of the file, and Ctr
     file,
     JSON.stringify({
       servers: {
-        tools: { command: process.execPath, args: [TOOL_SERVER], env: { PID_FILE: pidFile } },
+        tools: { command: process.execPath, args: [...TOOL_SERVER], env: { PID_FILE: pidFile } },
       },
     }),
   );
@@ -97,11 +98,6 @@ it('epoch web --open gives the opener a one-time address without the key, which 
 
 /** The page's URL once `epoch web` has printed it. */
 async function printedUrl(run: EpochProcess): Promise<URL> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = /http:\/\/127\.0\.0\.1:\d+\/#token=\S+/.exec(run.out())?.[0];
-    if (found !== undefined) return new URL(found);
-    if (Date.now() > deadline) throw new Error(`no URL printed: ${run.out()} ${run.err()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const [found] = await run.printed(/http:\/\/127\.0\.0\.1:\d+\/#token=\S+\s/);
+  return new URL(found.trim());
 }

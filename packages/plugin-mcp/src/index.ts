@@ -42,9 +42,12 @@ export { fingerprint } from './config/fingerprint.js';
 export * from './config/index.js';
 export type {
   McpServerChoice,
+  McpServerCommon,
   McpServerConfig,
   McpToolDeferral,
   McpToolPattern,
+  RemoteServerConfig,
+  StdioServerConfig,
 } from './types.js';
 
 // A server's tools as epoch tools: the names the model is given, and results held to

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { McpClient } from '../src/connection/client.js';
-import { isMcpError, type McpError } from '../src/errors/mcp-error.js';
 import {
   type Behavior,
   cancelledIds,
@@ -8,6 +7,7 @@ import {
   useRecordingClients,
   waitForRecords,
 } from './support/recording.js';
+import { rejection } from './support/waiting.js';
 
 const ALL = { tools: {}, resources: {}, prompts: {} };
 
@@ -24,15 +24,6 @@ const servers = useRecordingClients();
 
 function start(behavior: Behavior, timeoutMs = 300_000) {
   return servers.start(behavior, { config: { timeoutMs } });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isMcpError(error)) throw new Error(`expected an McpError, got ${String(error)}`);
-  return error;
 }
 
 /** Waits until the server got notifications/cancelled for the (only) request of `method`. */

@@ -1,7 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { McpClient } from '../src/connection/client.js';
-import type { McpConnectionState } from '../src/connection/state.js';
-import { isMcpError, type McpError } from '../src/errors/mcp-error.js';
 import type { StdioServerConfig } from '../src/types.js';
 import {
   type Behavior,
@@ -11,6 +10,7 @@ import {
   useRecordingClients,
   waitForRecords,
 } from './support/recording.js';
+import { rejection, waitForState } from './support/waiting.js';
 
 const servers = useRecordingClients();
 
@@ -19,15 +19,6 @@ const WAITING_SERIES = [60_000];
 
 function start(behavior: Behavior, config: Partial<StdioServerConfig> = {}) {
   return servers.start(behavior, { name: 'life', config, reconnectDelaysMs: WAITING_SERIES });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isMcpError(error)) throw new Error(`expected an McpError, got ${String(error)}`);
-  return error;
 }
 
 function serverPid(file: string): number {
@@ -50,14 +41,21 @@ describe('supports_parallel', () => {
   });
 
   it('true: calls run concurrently', async () => {
-    const { client, file } = start({}, { supportsParallel: true });
+    // The calls end only once the test releases them: all three are seen running at once.
+    const release = join(servers.dir(), 'release');
+    const { client, file } = start({ release }, { supportsParallel: true });
     await client.connect();
-    await Promise.all([1, 2, 3].map(() => client.callTool('sleep', { ms: 300 })));
+    const calls = Promise.all([1, 2, 3].map(() => client.callTool('sleep', { ms: 300 })));
+    await waitForRecords(file, (e) => e.filter((r) => r.event === 'call-start').length === 3);
+    writeFileSync(release, '');
+    await calls;
     expect(maxActive(file)).toBe(3);
   });
 
   it('a queued call that is aborted leaves the queue without ever reaching the server', async () => {
-    const { client, file } = start({}, { supportsParallel: false });
+    // The first call holds the queue until the test releases it, after the abort.
+    const release = join(servers.dir(), 'release');
+    const { client, file } = start({ release }, { supportsParallel: false });
     await client.connect();
     const first = client.callTool('sleep', { ms: 300 });
     const stop = new AbortController();
@@ -67,6 +65,7 @@ describe('supports_parallel', () => {
     const error = await rejection(queued);
     expect(error.code).toBe('aborted');
     expect(error.message).toContain('never sent');
+    writeFileSync(release, '');
     await first;
     const after = await client.callTool('echo', { text: 'next' });
     expect(after.content).toEqual([{ type: 'text', text: 'next' }]);
@@ -195,12 +194,3 @@ describe('a server that exits on its own', () => {
     );
   });
 });
-
-async function waitForState(client: McpClient, kind: McpConnectionState['kind']): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (client.state.kind !== kind) {
-    if (Date.now() > deadline)
-      throw new Error(`state stayed ${client.state.kind}, expected ${kind}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

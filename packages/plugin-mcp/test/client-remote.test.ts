@@ -2,9 +2,13 @@
 // on 127.0.0.1: configured headers reach every request (the SSE GET stream included), a timeout is
 // cancelled on the server, and the reference server works in both modes.
 
-import { type RunningEverything, startEverything } from '@epoch-agent/testkit';
+import {
+  type RunningEverything,
+  remoteConfig,
+  startEverything,
+  waitUntil,
+} from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpClient } from '../src/connection/client.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import type { RemoteServerConfig } from '../src/types.js';
@@ -17,27 +21,16 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function remoteConfig<T extends 'sse' | 'http'>(
+function remote<T extends 'sse' | 'http'>(
   transport: T,
   url: string,
   overrides: Partial<RemoteServerConfig<T>> = {},
 ): RemoteServerConfig<T> {
-  return {
-    name: `remote-${transport}`,
-    transport,
-    url,
-    headers: {},
+  return remoteConfig(`remote-${transport}`, transport, url, {
     timeoutMs: 300_000,
     connectTimeoutMs: 20_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: true,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
     ...overrides,
-  };
+  });
 }
 
 async function fixture(mode: 'sse' | 'http'): Promise<RunningHttpMcpServer> {
@@ -58,7 +51,7 @@ function client(config: RemoteServerConfig<'sse' | 'http'>): McpClient {
 describe.each(['sse', 'http'] as const)('%s transport', (mode) => {
   it('sends the configured headers on every request, the event stream included', async () => {
     const server = await fixture(mode);
-    const c = client(remoteConfig(mode, server.url, { headers: { 'X-Api-Key': 'k-123' } }));
+    const c = client(remote(mode, server.url, { headers: { 'X-Api-Key': 'k-123' } }));
     await c.connect();
     const result = await c.callTool('echo', { text: 'over http' });
     expect(result.content).toEqual([{ type: 'text', text: 'over http' }]);
@@ -82,7 +75,7 @@ describe.each(['sse', 'http'] as const)('%s transport', (mode) => {
 
   it('without the header the server requires, connect ends in needsLogin (HTTP 401)', async () => {
     const server = await fixture(mode);
-    const c = client(remoteConfig(mode, server.url, { connectTimeoutMs: 5_000 }));
+    const c = client(remote(mode, server.url, { connectTimeoutMs: 5_000 }));
     const error = await c.connect().catch((e: unknown) => e);
     expect(isMcpError(error, 'needs_login')).toBe(true);
     const state = c.state;
@@ -93,13 +86,16 @@ describe.each(['sse', 'http'] as const)('%s transport', (mode) => {
   it('a timed-out call is cancelled on the server with its request id', async () => {
     const server = await fixture(mode);
     const c = client(
-      remoteConfig(mode, server.url, { headers: { 'X-Api-Key': 'k-123' }, timeoutMs: 300 }),
+      remote(mode, server.url, { headers: { 'X-Api-Key': 'k-123' }, timeoutMs: 300 }),
     );
     await c.connect();
     const error = await c.callTool('hang', {}).catch((e: unknown) => e);
     expect(isMcpError(error, 'request_timeout')).toBe(true);
     const call = server.records.find((r) => r.rpc === 'tools/call');
-    await waitFor(() => server.records.some((r) => r.rpc === 'notifications/cancelled'));
+    await waitUntil(
+      () => server.records.some((r) => r.rpc === 'notifications/cancelled'),
+      'the cancellation to reach the server',
+    );
     const cancelled = server.records.find((r) => r.rpc === 'notifications/cancelled');
     expect(call?.id).toBeTypeOf('number');
     expect(cancelled?.params?.requestId).toBe(call?.id);
@@ -111,7 +107,7 @@ describe.each(['sse', 'http'] as const)('reference server (server-everything) ov
     const everything: RunningEverything = await startEverything(mode);
     cleanups.push(() => everything.stop());
     if (everything.endpoint.transport === 'stdio') throw new Error('expected a remote endpoint');
-    const c = client(remoteConfig(mode, everything.endpoint.url));
+    const c = client(remote(mode, everything.endpoint.url));
     await c.connect();
     const state = c.state;
     if (state.kind !== 'connected') throw new Error(`expected connected, got ${state.kind}`);
@@ -122,11 +118,3 @@ describe.each(['sse', 'http'] as const)('reference server (server-everything) ov
     expect((await c.listResources()).length).toBeGreaterThan(0);
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition never held');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { waitUntil } from '@epoch-agent/testkit';
 import { describe, expect, it } from 'vitest';
 import type { StdioServerConfig } from '../src/types.js';
 import {
@@ -6,8 +9,9 @@ import {
   records,
   requests,
   useRecordingClients,
+  waitForRecords,
 } from './support/recording.js';
-import { sleep, waitForState, waitUntil } from './support/waiting.js';
+import { rejection, waitForState } from './support/waiting.js';
 
 const servers = useRecordingClients();
 
@@ -15,15 +19,22 @@ function start(name: string, behavior: Behavior, config: Partial<StdioServerConf
   return servers.start(behavior, { name, config, reconnectDelaysMs: [100, 200, 400] });
 }
 
+/** Resolves once the server behind `file` has received `count` more pings than it had so far. */
+function morePings(file: string, count: number): Promise<unknown> {
+  const before = requests(file, 'ping').length;
+  return waitForRecords(file, () => requests(file, 'ping').length >= before + count);
+}
+
 describe('keepalive', () => {
   it('sends a ping every keepalive_interval, and none when it is 0', async () => {
     const on = start('on', {}, { keepaliveIntervalMs: 200 });
     const off = start('off', {}, { keepaliveIntervalMs: 0 });
     await Promise.all([on.client.connect(), off.client.connect()]);
-    await sleep(1_100);
+    // Both connected together: by the third ping of `on` (600 ms at the least), `off` would have
+    // sent one too if it sent any.
+    await morePings(on.file, 3);
     const times = requests(on.file, 'ping').map((r) => r.t);
     expect(times.length).toBeGreaterThanOrEqual(3);
-    expect(times.length).toBeLessThanOrEqual(5);
     for (let i = 1; i < times.length; i++) {
       expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(180);
     }
@@ -38,7 +49,7 @@ describe('keepalive', () => {
     );
     await client.connect();
     const [first] = starts();
-    await waitForState(client, 'reconnecting', 3_000);
+    await waitForState(client, 'reconnecting');
     const down = client.state;
     if (down.kind !== 'reconnecting') throw new Error('unreachable');
     expect(down.error.code).toBe('request_timeout');
@@ -50,7 +61,7 @@ describe('keepalive', () => {
       () => records(file).some((r) => r.event === 'cancelled' && r.id === unanswered?.in?.id),
       'the unanswered ping to be cancelled on the server',
     );
-    await waitForState(client, 'connected', 3_000);
+    await waitForState(client, 'connected');
     const [, second] = starts();
     expect(second).toBeDefined();
     expect(second).not.toBe(first);
@@ -67,12 +78,17 @@ describe('idle_timeout', () => {
       { idleTimeoutMs: 400, keepaliveIntervalMs: 100, supportsParallel: true },
     );
     await client.connect();
-    // A call in flight is not idle: the 700 ms call outlives the 400 ms timeout.
-    const sleeping = client.callTool('sleep', { ms: 700 });
-    await sleep(550);
+    // A call in flight is not idle: a call that ends only when the test ends it is still running
+    // when six pings have followed it (each 100 ms after the one before answered), by which time
+    // the 400 ms timeout would have fired had the call not suspended it.
+    const stop = new AbortController();
+    const hanging = rejection(client.callTool('hang', {}, stop.signal));
+    await waitForRecords(file, (e) => e.some((r) => r.in?.method === 'tools/call'));
+    await morePings(file, 6);
     expect(client.state.kind).toBe('connected');
-    await sleeping;
-    await waitForState(client, 'idle', 2_000);
+    stop.abort();
+    expect((await hanging).code).toBe('aborted');
+    await waitForState(client, 'idle');
     const [first] = starts();
     await waitUntil(() => !isRunning(first ?? 0), 'the idle process to be reaped');
     const idle = client.state;
@@ -95,15 +111,17 @@ describe('idle_timeout', () => {
 
 describe('max_lifetime', () => {
   it('recycles after the call in flight finishes, while a call arriving meanwhile runs on the new process', async () => {
+    // The long call ends only once the test releases it, after the new process has answered.
+    const release = join(servers.dir(), 'release');
     const { client, file, starts } = start(
       'aging',
-      {},
+      { release },
       { maxLifetimeMs: 800, supportsParallel: true },
     );
     await client.connect();
     const [first] = starts();
     const long = client.callTool('sleep', { ms: 1_800 });
-    await waitUntil(() => starts().length === 2, 'a new process after the lifetime', 3_000);
+    await waitUntil(() => starts().length === 2, 'a new process after the lifetime');
     const [, second] = starts();
     const quick = await client.callTool('echo', { text: 'new' });
     expect(quick.content).toEqual([{ type: 'text', text: 'new' }]);
@@ -111,6 +129,7 @@ describe('max_lifetime', () => {
     expect(echoCall?.pid).toBe(second);
     // The old process still runs the long call; it is not cut off.
     expect(isRunning(first ?? 0)).toBe(true);
+    writeFileSync(release, '');
     expect((await long).content).toEqual([{ type: 'text', text: 'slept 1800' }]);
     const sleepCall = requests(file, 'tools/call').find((r) => r.in?.params?.name === 'sleep');
     expect(sleepCall?.pid).toBe(first);
@@ -125,10 +144,13 @@ describe('close()', () => {
       {},
       { keepaliveIntervalMs: 100, idleTimeoutMs: 200, maxLifetimeMs: 300 },
     );
-    await client.connect();
+    // Another connection's pings tell the time: its fourth after the close is sent 400 ms after
+    // it at the least, when every timer of the closed one (scheduled before) would have fired.
+    const sentinel = start('sentinel', {}, { keepaliveIntervalMs: 100 });
+    await Promise.all([client.connect(), sentinel.client.connect()]);
     await client.close();
     const seen = states.length;
-    await sleep(600);
+    await morePings(sentinel.file, 4);
     expect(requests(file, 'ping')).toEqual([]);
     expect(starts()).toHaveLength(1);
     expect(states.length).toBe(seen);

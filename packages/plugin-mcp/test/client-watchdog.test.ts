@@ -2,8 +2,9 @@
 // series' schedule (short injected delays for its shape; the default 1 s/2 s/4 s once, read off
 // the schedule), a call never waits on a dead server, a server that keeps dying ends `failed` until
 // a call or reconnect() starts a new series, and a call made during the first connect waits for it.
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { waitUntil } from '@epoch-agent/testkit';
 import { describe, expect, it } from 'vitest';
 import type { McpClient } from '../src/connection/client.js';
 import type { StdioServerConfig } from '../src/types.js';
@@ -13,8 +14,9 @@ import {
   records,
   requests,
   useRecordingClients,
+  waitForRecords,
 } from './support/recording.js';
-import { rejection, sleep, timedRejection, waitForState, waitUntil } from './support/waiting.js';
+import { rejection, timedRejection, waitForState } from './support/waiting.js';
 
 /** A call on a dead server must fail this fast (the issue's bound). */
 const AT_ONCE_MS = 100;
@@ -34,6 +36,25 @@ function start(
 
 function echo(client: McpClient, text = 'hi') {
   return client.callTool('echo', { text });
+}
+
+/**
+ * A connected client of a healthy server whose `passed()` is the positive event that replaces
+ * "wait N ms, then see that nothing ran": its server is killed and its own reconnect, scheduled
+ * then with `delayMs`, completes. Node fires timers in the order they fall due, so by then any
+ * attempt another client had pending, scheduled earlier and due within `delayMs`, has started,
+ * and its state change was seen.
+ */
+async function sentinel(delayMs: number): Promise<{ passed(): Promise<void> }> {
+  const { client, starts } = servers.start({}, { name: 'sentinel', reconnectDelaysMs: [delayMs] });
+  await client.connect();
+  return {
+    async passed() {
+      process.kill(starts().at(-1) ?? 0, 'SIGKILL');
+      await waitForState(client, 'reconnecting');
+      await waitForState(client, 'connected');
+    },
+  };
 }
 
 describe('watchdog', () => {
@@ -90,19 +111,23 @@ describe('watchdog', () => {
 
   it('a server that keeps dying is failed after three attempts; the next call starts a new series', async () => {
     const flag = join(servers.dir(), 'die');
-    const { client, starts } = start({ exitAtStartIf: flag }, { delays: [50, 100, 200] });
+    const { client, starts, states } = start({ exitAtStartIf: flag }, { delays: [50, 100, 200] });
+    const later = await sentinel(500);
     await client.connect();
     writeFileSync(flag, '');
     process.kill(starts()[0] ?? 0, 'SIGKILL');
     await waitForState(client, 'failed');
+    const failedAt = states.length;
     const failed = client.state;
     if (failed.kind !== 'failed') throw new Error('unreachable');
     expect(failed.code).toBe('connect_failed');
     expect(failed.message).toContain('Gave up after 3 reconnect attempts');
     expect(failed.stderrTail).toContain('dying: the test asked for it');
     expect(starts()).toHaveLength(4);
-    // Failed means failed: no attempt runs on its own any more.
-    await sleep(500);
+    // Failed means failed: no attempt runs on its own any more, not even once a reconnect
+    // scheduled after the failure, 500 ms away, has come and gone.
+    await later.passed();
+    expect(states.slice(failedAt)).toEqual([]);
     expect(starts()).toHaveLength(4);
 
     rmSync(flag);
@@ -135,13 +160,17 @@ describe('watchdog', () => {
   });
 
   it('close() during a series stops it: no attempt runs afterwards', async () => {
-    const { client, starts } = start({}, { delays: [300, 300, 300] });
+    const { client, starts, states } = start({}, { delays: [300, 300, 300] });
+    const later = await sentinel(700);
     await client.connect();
     process.kill(starts()[0] ?? 0, 'SIGKILL');
     await waitForState(client, 'reconnecting');
     await client.close();
     expect(client.state.kind).toBe('disconnected');
-    await sleep(700);
+    const closedAt = states.length;
+    // Past the series' first two attempts: a reconnect scheduled after close(), 700 ms away, is done.
+    await later.passed();
+    expect(states.slice(closedAt)).toEqual([]);
     expect(starts()).toHaveLength(1);
     expect(client.state.kind).toBe('disconnected');
   });
@@ -166,7 +195,7 @@ describe('default reconnect delays', () => {
     await client.connect();
     writeFileSync(flag, '');
     process.kill(starts()[0] ?? 0, 'SIGKILL');
-    await waitUntil(() => scheduled.length === 3, 'the third attempt to be scheduled', 15_000);
+    await waitUntil(() => scheduled.length === 3, 'the third attempt to be scheduled');
 
     expect(scheduled.map(({ attempt, attempts }) => [attempt, attempts])).toEqual([
       [1, 3],
@@ -199,17 +228,21 @@ describe('a call during the first connect', () => {
   });
 
   it("ends with the caller's signal, never sent; the connect goes on", async () => {
-    const { client, file } = start({ delayMs: { initialize: 1_000 } }, { delays: [50] });
+    // The server answers initialize only once the test opens its gate (a second line in the
+    // barrier file): the call's end cannot be the connect's.
+    const gate = { file: join(servers.dir(), 'gate'), count: 2 };
+    const { client, file } = start({ barrier: gate }, { delays: [50] });
     const connecting = client.connect();
     const stop = new AbortController();
-    setTimeout(() => stop.abort(), 100);
-    const { ms, error } = await timedRejection(() =>
-      client.callTool('echo', { text: 'x' }, stop.signal),
-    );
+    const calling = rejection(client.callTool('echo', { text: 'x' }, stop.signal));
+    await waitForRecords(file, (e) => e.some((r) => r.in?.method === 'initialize'));
+    stop.abort();
+    const error = await calling;
     expect(error.code).toBe('aborted');
     expect(error.message).toContain('while it waited for the server to connect');
     expect(error.message).toContain('never sent');
-    expect(ms).toBeLessThan(800);
+    expect(client.state.kind).toBe('connecting');
+    appendFileSync(gate.file, 'open\n');
     await connecting;
     expect(client.state.kind).toBe('connected');
     expect(requests(file, 'tools/call')).toEqual([]);
@@ -226,6 +259,6 @@ describe('a call during the first connect', () => {
     expect(ms).toBeGreaterThanOrEqual(300);
     expect(ms).toBeLessThan(3_000);
     expect((await connecting).code).toBe('connect_timeout');
-    await waitUntil(() => client.state.kind === 'failed', 'failed');
+    await waitForState(client, 'failed');
   });
 });

@@ -9,14 +9,14 @@ import type { EpochTool, ToolContent, ToolResult } from '@epoch-agent/protocol';
 import {
   type EverythingEndpoint,
   type EverythingTransport,
+  endpointConfig,
   listeningAddresses,
   type RunningEverything,
   startEverything,
 } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpRegistry } from '../src/registry.js';
-import type { McpServerCommon, McpServerConfig } from '../src/types.js';
+import type { McpServerConfig } from '../src/types.js';
 
 /** Every address of this machine that is not loopback (link-local IPv6 needs a scope: skipped). */
 function nonLoopbackAddresses(): string[] {
@@ -73,31 +73,11 @@ const SERVER = 'everything';
 
 function configFor(endpoint: EverythingEndpoint): McpServerConfig {
   // Keepalive, idle and lifetime timers stay off: they are not what this test is about.
-  const common: McpServerCommon = {
-    name: SERVER,
+  return endpointConfig(SERVER, endpoint, {
     timeoutMs: 20_000,
     connectTimeoutMs: 20_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
     supportsParallel: false,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
-  };
-  switch (endpoint.transport) {
-    case 'stdio':
-      return {
-        ...common,
-        transport: 'stdio',
-        command: endpoint.command,
-        args: endpoint.args,
-        env: {},
-      };
-    case 'sse':
-    case 'http':
-      return { ...common, transport: endpoint.transport, url: endpoint.url, headers: {} };
-  }
+  });
 }
 
 function toolNamed(tools: readonly EpochTool[], name: string): EpochTool {

@@ -83,7 +83,7 @@ describe('HTTP faults', () => {
     expect((error as Error).message).toContain('"flaky"');
     expect((error as Error).message).toContain('"drop"');
     expect(ms).toBeLessThan(3_000);
-    await h.waitForState('flaky', 'connected', 10_000);
+    await h.waitForState('flaky', 'connected');
     expect(h.states('flaky')).toContain('reconnecting');
     expect(h.states('flaky')).not.toContain('failed');
     expect(server.records.filter((r) => r.rpc === 'initialize')).toHaveLength(2);
@@ -122,7 +122,7 @@ describe('a remote server that goes away mid-session', () => {
     expect((again.error as Error).message).not.toContain('..');
     expect(again.ms).toBeLessThan(100);
 
-    await h.waitForState('gone', 'failed', 5_000);
+    await h.waitForState('gone', 'failed');
     const failed = h.status('gone');
     if (failed.state !== 'failed') throw new Error('unreachable');
     expect(failed.error.message).toContain('nothing accepts connections at 127.0.0.1:');
@@ -154,7 +154,7 @@ describe('a remote server that goes away mid-session', () => {
     );
     expect(ms).toBeLessThan(1_000);
     expect(h.status('cut').state).toBe('reconnecting');
-    await h.waitForState('cut', 'connected', 5_000);
+    await h.waitForState('cut', 'connected');
     expect(h.states('cut')).toEqual(['connecting', 'connected', 'reconnecting', 'connected']);
     await h.expectEcho('cut');
     expect(server.records.filter((r) => r.rpc === 'initialize')).toHaveLength(2);

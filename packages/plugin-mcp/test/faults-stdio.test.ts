@@ -196,7 +196,7 @@ describe('a line over the 64 MiB bound', () => {
     });
     const { error } = await timed(h.call('flood', 'work'));
     expect(isMcpError(error, 'connection_closed')).toBe(true);
-    await h.waitForState('flood', 'connected', 10_000);
+    await h.waitForState('flood', 'connected');
     expect(lost[0]).toContain(`"flood" ${said}`);
     expect(lost[0]).toContain('so the server was stopped; reconnecting in the background');
     await h.finish();
@@ -212,7 +212,7 @@ describe('a server that dies, and the watchdog', () => {
     expect(isMcpError(error, 'connection_closed')).toBe(true);
     expect((error as Error).message).toContain('"fragile"');
     expect(ms).toBeLessThan(2_000);
-    await h.waitForState('fragile', 'reconnecting', 2_000);
+    await h.waitForState('fragile', 'reconnecting');
     const status = h.status('fragile');
     if (status.state !== 'reconnecting') throw new Error('unreachable');
     expect(status.stderrTail).toContain('fatal: segfault in work');
@@ -224,7 +224,7 @@ describe('a server that dies, and the watchdog', () => {
     expect((during.error as Error).message).toContain('"fragile"');
     expect((during.error as Error).message).toMatch(/reconnect/i);
     expect(during.ms).toBeLessThan(100);
-    await h.waitForState('fragile', 'connected', 10_000);
+    await h.waitForState('fragile', 'connected');
     expect(h.states('fragile')).toContain('reconnecting');
     expect(h.pids('fragile').length).toBeGreaterThanOrEqual(2);
     await h.expectEcho('fragile');
@@ -237,7 +237,7 @@ describe('a server that dies, and the watchdog', () => {
     const work = h.tool('doomed', 'work');
     const started = performance.now();
     await h.call('doomed', 'work').catch(() => {});
-    await h.waitForState('doomed', 'failed', 10_000);
+    await h.waitForState('doomed', 'failed');
     // 100 + 200 + 400 ms of waits and three starts that crash at once.
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(h.states('doomed')).toContain('reconnecting');
@@ -261,7 +261,7 @@ describe('a server that dies, and the watchdog', () => {
     expect(isMcpError(error, 'connection_closed')).toBe(true);
     expect((error as Error).message).toContain('"halfway"');
     expect(ms).toBeLessThan(2_000);
-    await h.waitForState('halfway', 'connected', 10_000);
+    await h.waitForState('halfway', 'connected');
     expect(h.states('halfway')).toContain('reconnecting');
     await h.expectEcho('halfway');
     await h.finish();
@@ -276,8 +276,8 @@ describe('a server that dies, and the watchdog', () => {
     await h.expectEcho('tired');
     await h.expectEcho('tired');
     const [first] = h.pids('tired');
-    await h.waitForState('tired', 'reconnecting', 2_000);
-    await h.waitForState('tired', 'connected', 10_000);
+    await h.waitForState('tired', 'reconnecting');
+    await h.waitForState('tired', 'connected');
     expect(h.pids('tired')).toHaveLength(2);
     expect(h.pids('tired')[0]).toBe(first);
     await h.expectEcho('tired');

@@ -2,15 +2,15 @@
 // it: disconnect(), disconnectAll() (how a runtime and `epoch mcp status` end), an idle close and
 // a lifetime recycle. Proven on a recording server on 127.0.0.1 (support/http-mcp-server.ts),
 // which also answers DELETE with 405 or never, to show neither holds a close up for long.
+import { remoteConfig, waitUntil } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpRegistry } from '../src/registry.js';
 import { END_SESSION_TIMEOUT_MS } from '../src/transport/end-session.js';
 import type { HttpServerConfig, McpServerState } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
 import { ownLogins } from './support/own-logins.js';
 import { memoryLogger } from './support/recording.js';
-import { waitUntil } from './support/waiting.js';
+import { waitForStatus } from './support/waiting.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -51,22 +51,7 @@ function http(
   running: RunningHttpMcpServer,
   overrides: Partial<HttpServerConfig> = {},
 ): HttpServerConfig {
-  return {
-    name,
-    transport: 'http',
-    url: running.url,
-    headers: {},
-    timeoutMs: 10_000,
-    connectTimeoutMs: 5_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: true,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
-    ...overrides,
-  };
+  return remoteConfig(name, 'http', running.url, { connectTimeoutMs: 5_000, ...overrides });
 }
 
 /** The sessions the client used, in the order it first used them. */
@@ -117,8 +102,8 @@ describe('a Streamable HTTP session ends with DELETE', () => {
     const running = await server();
     const { reg, states } = registry();
     await reg.connectAll([http('sleepy', running, { idleTimeoutMs: 200 })], 'user');
-    await waitUntil(() => reg.statuses()[0]?.state === 'idle', 'the idle close');
-    await waitUntil(() => deleted(running).length === 1, 'the DELETE', 1_000);
+    await waitForStatus(reg, 'sleepy', 'idle');
+    await waitUntil(() => deleted(running).length === 1, 'the DELETE');
     expect(deleted(running)).toEqual(['session-1']);
     expect(await echo(reg, 'sleepy', 'awake')).toEqual([{ type: 'text', text: 'awake' }]);
     expect(sessionsUsed(running)).toEqual(['session-1', 'session-2']);
@@ -129,7 +114,7 @@ describe('a Streamable HTTP session ends with DELETE', () => {
     const running = await server();
     const { reg, states } = registry();
     await reg.connectAll([http('aging', running, { maxLifetimeMs: 300 })], 'user');
-    await waitUntil(() => deleted(running).length >= 1, 'the first recycle', 3_000);
+    await waitUntil(() => deleted(running).length >= 1, 'the first recycle');
     expect(deleted(running)[0]).toBe('session-1');
     await waitUntil(() => states('aging').length === 3, 'the new session to be live');
     expect(sessionsUsed(running).slice(0, 2)).toEqual(['session-1', 'session-2']);

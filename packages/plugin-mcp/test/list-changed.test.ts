@@ -16,10 +16,6 @@ import {
   tool,
 } from './support/changing-tools.js';
 
-// Longer than the client's debounce (250 ms) with room for a loaded machine: a second tools/list
-// after a burst would have been sent by then.
-const SETTLE_MS = 1_000;
-
 let home: TempHome;
 let reg: McpRegistry;
 let s: ChangingToolsServer;
@@ -48,6 +44,21 @@ async function changeTools(tools: readonly Tool[], notifications: number): Promi
   const change = reg.tools().find((t) => t.name === 'mcp__live__change_tools');
   if (change === undefined) throw new Error('change_tools is not offered');
   await change.execute({ tools, notifications }, { signal: new AbortController().signal });
+}
+
+/**
+ * The positive event after which any tools/list the client still owed for earlier notifications
+ * has reached the server: one more change (the tool `marker` added, everything in `keep` kept),
+ * announced by one notification and seen as its own tools-changed event. The client's debounce
+ * timers fire in the order they were set, and the server reads requests in the order sent.
+ */
+async function afterAMarker(keep: readonly Tool[]): Promise<void> {
+  await changeTools([...keep, tool('marker')], 1);
+  await eventually(
+    'the marker',
+    () => events.some((event) => event.added.includes('mcp__live__marker')),
+    Boolean,
+  );
 }
 
 function cachedToolNames(): string[] | undefined {
@@ -86,10 +97,10 @@ describe('notifications/tools/list_changed', () => {
       cachedToolNames,
       (names) => names?.join() === 'change_tools,alpha,beta',
     );
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    // The one at connect, and one for the whole burst of five.
-    expect(s.toolsListCount()).toBe(2);
-    expect(events).toHaveLength(1);
+    await afterAMarker([CHANGE_TOOLS, tool('alpha', 'Alpha, now different.'), tool('beta')]);
+    // The one at connect, and one for the whole burst of five (then the marker's own).
+    expect(s.toolsListCount()).toBe(2 + 1);
+    expect(events).toHaveLength(1 + 1);
   });
 
   it('tools taken before the change keep working: the registry swaps nothing under a running agent', async () => {
@@ -112,8 +123,9 @@ describe('notifications/tools/list_changed', () => {
       () => s.toolsListCount(),
       (n) => n === 2,
     );
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    expect(s.toolsListCount()).toBe(2);
-    expect(events).toEqual([]);
+    await afterAMarker([CHANGE_TOOLS, tool('alpha')]);
+    expect(s.toolsListCount()).toBe(2 + 1);
+    // Nothing but the marker's own event.
+    expect(events.map((event) => event.added)).toEqual([['mcp__live__marker']]);
   });
 });

@@ -9,8 +9,8 @@ import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { EVERY_TOOL } from '../src/config/tool-choice.js';
+import { remoteConfig } from '@epoch-agent/testkit';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import { loginToServer } from '../src/oauth/login.js';
@@ -44,22 +44,11 @@ function client(
 ): { client: McpClient; loginFiles: () => string[] } {
   const logins = ownLogins();
   cleanups.push(() => logins.remove());
-  const config: HttpServerConfig = {
-    name: 'machine',
-    transport: 'http',
-    url,
-    headers: {},
+  const config: HttpServerConfig = remoteConfig('machine', 'http', url, {
     oauth,
     timeoutMs: 20_000,
     connectTimeoutMs: 20_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: true,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
-  };
+  });
   const created = new McpClient({ config, createTransport: logins.createTransport });
   cleanups.push(() => created.close());
   return { client: created, loginFiles: () => readdirSync(logins.store.dir) };
@@ -174,8 +163,15 @@ describe('client_credentials', () => {
       grant: { kind: 'client_credentials' },
     });
     await c.connect();
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    await c.callTool('whoami', {});
+    // The clock is moved on past the token's life, not waited out: only Date is faked, so the
+    // sockets and timers the call needs run as they do.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      vi.setSystemTime(Date.now() + 1_200);
+      await c.callTool('whoami', {});
+    } finally {
+      vi.useRealTimers();
+    }
     expect(server.tokenRequests.map((r) => r.form.get('grant_type'))).toEqual([
       'client_credentials',
       'client_credentials',

@@ -2,6 +2,8 @@
 // (support/oauth-grant-server.ts) that answers chosen requests its own way — a redirect to another
 // origin, 127.0.0.2 (support/other-origin.ts), which records whatever reaches it. No credential of
 // ours may arrive there: not the configured headers, a token, a client secret, a code or verifier.
+
+import { remoteConfig } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import { loginToServer } from '../src/oauth/login.js';
@@ -16,7 +18,6 @@ import {
 } from './support/oauth-grant-server.js';
 import { type OtherOrigin, startOtherOrigin } from './support/other-origin.js';
 import { type OwnLogins, ownLogins } from './support/own-logins.js';
-import { remoteConfig } from './support/server-config.js';
 
 const API_KEY = 'SECRET-api-key-51c2';
 const STATIC_AUTH = 'Bearer SECRET-static-9e07';

@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { remoteConfig } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import { loginToServer } from '../src/oauth/login.js';
@@ -17,7 +18,6 @@ import {
   startOAuthGrantServer,
 } from './support/oauth-grant-server.js';
 import { ownLogins } from './support/own-logins.js';
-import { remoteConfig } from './support/server-config.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 

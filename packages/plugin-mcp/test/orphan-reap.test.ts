@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitUntil } from '@epoch-agent/testkit';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -67,11 +68,7 @@ async function startTree(flags: readonly string[], pids: number): Promise<StdioT
   expect(client.getServerVersion()?.name).toBe('fixture');
   const tree = [transport.pid as number, ...(await waitForPids(pidFile, pids - 1))];
   const runs = pids - flags.filter((flag) => ORPHAN_MODES.has(flag)).length;
-  const deadline = Date.now() + 15_000;
-  while (identities(tree).length > runs) {
-    if (Date.now() > deadline) throw new Error('the orphaning intermediates did not exit');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await waitUntil(() => identities(tree).length <= runs, 'the orphaning intermediates to exit');
   started = identities(tree);
   expect(started).toHaveLength(runs);
   return transport;

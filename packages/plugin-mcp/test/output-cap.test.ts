@@ -19,13 +19,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { estimateTokens, REDACTED, secretRedactor } from '@epoch-agent/infra';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
+import { stdioConfig } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpRegistry, type McpRegistryOptions } from '../src/registry.js';
 import type { McpEpochTool } from '../src/tools/epoch-tools.js';
 import { BINARY_TOKENS, capToolResult } from '../src/tools/output-cap.js';
 import { TOOL_RESULTS_MAX_AGE_MS, TOOL_RESULTS_MAX_BYTES } from '../src/tools/result-files.js';
 import type { StdioServerConfig } from '../src/types.js';
-import { stdioConfig } from './support/server-config.js';
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'big-result-server.mjs');
 const SECRET = 'sk-tool-result-secret-4711';

@@ -3,13 +3,19 @@
 // parse), instead of after connect_timeout; `skip_preflight` leaves the finding to the spawn or the
 // transport; the TCP probe is bounded and honours the connect attempt.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freeLoopbackPort } from '@epoch-agent/testkit';
+import { freeLoopbackPort, remoteConfig, waitUntil } from '@epoch-agent/testkit';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpClient } from '../src/connection/client.js';
 import { isMcpError, type McpError } from '../src/errors/mcp-error.js';
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from '../src/types.js';
@@ -51,22 +57,12 @@ function stdio(overrides: Partial<StdioServerConfig> = {}): StdioServerConfig {
 }
 
 function http(url: string, overrides: Partial<HttpServerConfig> = {}): HttpServerConfig {
-  return {
-    name: 'pre-http',
-    transport: 'http',
-    url,
-    headers: {},
+  return remoteConfig('pre-http', 'http', url, {
     timeoutMs: 300_000,
     connectTimeoutMs: 20_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
     supportsParallel: false,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
     ...overrides,
-  };
+  });
 }
 
 /** connect()'s rejection, how long it took, and the failed state's message. */
@@ -236,8 +232,10 @@ describe('remote preflight', () => {
   it('close() during the probe ends the connect attempt at once', async () => {
     const port = await unansweredPort();
     const c = client(http(`http://127.0.0.1:${port}/mcp`));
+    const before = socketsTo(port);
     const connecting = c.connect().catch((e: unknown) => e);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The probe is under way once its socket is (its SYN out, unanswered).
+    await waitUntil(() => socketsTo(port) > before, "the probe's socket");
     const started = performance.now();
     await c.close();
     const error = await connecting;
@@ -246,6 +244,23 @@ describe('remote preflight', () => {
     expect(c.state.kind).toBe('disconnected');
   });
 });
+
+/** How many sockets here connect, or are connected, to 127.0.0.1:`port` (/proc/net/tcp). */
+function socketsTo(port: number): number {
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .filter((line) => {
+      const [, , remote, state] = line.trim().split(/\s+/);
+      const established = '01';
+      const synSent = '02';
+      return (
+        (state === established || state === synSent) &&
+        Number.parseInt(remote?.split(':')[1] ?? '', 16) === port
+      );
+    }).length;
+}
 
 /**
  * A 127.0.0.1 port whose accept queue is full (fixtures/full-backlog.mjs): a new connect() there

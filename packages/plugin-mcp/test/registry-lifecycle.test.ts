@@ -9,7 +9,7 @@ import type { HttpServerConfig, McpServerStatus, StdioServerConfig } from '../sr
 import { startHttpMcpServer } from './support/http-mcp-server.js';
 import { ownLogins } from './support/own-logins.js';
 import { type Behavior, recordDir, recordingConfig, records } from './support/recording.js';
-import { waitUntil } from './support/waiting.js';
+import { waitForStatus } from './support/waiting.js';
 
 let dir: ReturnType<typeof recordDir>;
 const cleanups: Array<() => Promise<void>> = [];
@@ -57,7 +57,8 @@ describe('status events', () => {
     const { reg, events } = registry();
     await reg.connectAll([server('k', { stderr: 'k: ready' })], 'user');
     process.kill(pids('k')[0] ?? 0, 'SIGKILL');
-    await waitUntil(() => events.at(-1)?.state === 'connected' && events.length > 2, 'reconnect');
+    await waitForStatus(reg, 'k', 'reconnecting');
+    await waitForStatus(reg, 'k', 'connected');
     // One event per attempt, not one when it is scheduled and another when it starts.
     expect(events.map((e) => e.state)).toEqual([
       'connecting',
@@ -90,7 +91,7 @@ describe('status events', () => {
       headers: {},
     };
     await reg.connectAll([server('sleepy', {}, { idleTimeoutMs: 200 }), locked], 'user');
-    await waitUntil(() => reg.statuses()[0]?.state === 'idle', 'sleepy to go idle');
+    await waitForStatus(reg, 'sleepy', 'idle');
     const [sleepy, refused] = reg.statuses();
     expect(sleepy?.state === 'idle' && sleepy.since).toBeLessThanOrEqual(Date.now());
     expect(refused).toMatchObject({ state: 'needsLogin', error: { code: 'needs_login' } });
@@ -107,7 +108,7 @@ describe('reconnect(name)', () => {
     await reg.connectAll([server('phoenix', { exitAtStartIf: flag })], 'user');
     writeFileSync(flag, '');
     process.kill(pids('phoenix')[0] ?? 0, 'SIGKILL');
-    await waitUntil(() => reg.statuses()[0]?.state === 'failed', 'phoenix to fail', 5_000);
+    await waitForStatus(reg, 'phoenix', 'failed');
     rmSync(flag);
     const status = await reg.reconnect('phoenix');
     expect(status).toMatchObject({ name: 'phoenix', state: 'connected', toolCount: 4 });

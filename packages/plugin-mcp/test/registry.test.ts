@@ -233,14 +233,22 @@ describe('disconnect', () => {
 
   it('the grace periods come from the options: a 20 s stdin grace is waited, not the 500 ms default', async () => {
     const reg = registry({ reap: { stdinGraceMs: 20_000, termGraceMs: 100 } });
+    // The yardstick: the same server in a registry whose grace is three times the default. Once
+    // its disconnect (started later) is done, a server given the default grace would be gone: it
+    // dies on the SIGTERM that follows the grace.
+    const yardstick = registry({ reap: { stdinGraceMs: 1_500, termGraceMs: 100 } });
     const pidFile = join(dir.path, 'patient.pids');
     const { command, args, env } = serverLaunch({ flags: ['--ignore-eof'], pidFile });
+    const { name: _, ...measure } = serverLaunch({
+      flags: ['--ignore-eof'],
+      pidFile: join(dir.path, 'measure.pids'),
+    });
     await reg.connectAll([server('patient', {}, { command, args, env })], 'user');
+    await yardstick.connectAll([server('measure', {}, measure)], 'user');
     const [pid = 0] = await waitForPids(pidFile, 1);
 
     const closing = reg.disconnect('patient');
-    // Three times the default grace: with it, the server (which dies on SIGTERM) would be gone.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await yardstick.disconnect('measure');
     expect(isRunning(pid)).toBe(true);
     process.kill(pid, 'SIGTERM');
     await closing;

@@ -5,9 +5,9 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
+import { stdioConfig } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../src/config/output-tokens.js';
-import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpClient } from '../src/connection/client.js';
 import { type McpEpochTool, toEpochTools } from '../src/tools/epoch-tools.js';
 import { LISTING_BUDGET_CHARS } from '../src/tools/resource-listing.js';
@@ -35,22 +35,10 @@ interface Listing {
 }
 
 function shapesConfig(flags: readonly string[]): StdioServerConfig {
-  return {
-    name: 'shapes',
-    transport: 'stdio',
-    command: process.execPath,
-    args: [SHAPES, ...flags],
-    env: {},
+  return stdioConfig('shapes', process.execPath, [SHAPES, ...flags], {
     timeoutMs: 30_000,
     connectTimeoutMs: 20_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: false,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
-  };
+  });
 }
 
 /** The list_resources tool of a connected client, as the registry builds it. */

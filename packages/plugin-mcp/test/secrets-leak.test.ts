@@ -7,6 +7,7 @@
 // one of those surfaces, so the search is known to work.
 import { join } from 'node:path';
 import { MIN_SECRET_LENGTH, REDACTED, secretRedactor } from '@epoch-agent/infra';
+import { TEST_SERVER_DEFAULTS } from '@epoch-agent/testkit';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
@@ -147,15 +148,10 @@ function stdioServer(
 }
 
 const TIMES = {
+  ...TEST_SERVER_DEFAULTS,
   timeoutMs: 20_000,
   connectTimeoutMs: 20_000,
-  keepaliveIntervalMs: 0,
-  idleTimeoutMs: 0,
-  maxLifetimeMs: 0,
   supportsParallel: false,
-  skipPreflight: false,
-  choice: EVERY_TOOL,
-  defer: 'auto',
 } as const;
 
 /**

@@ -4,9 +4,9 @@
 // multi-line key, fed to a stderr ring in random chunks: no value the policy promises to hide
 // survives. And what a login adds later (its tokens, its client's secret) is hidden once learned.
 import { MIN_SECRET_LENGTH, REDACTED, type SecretKind } from '@epoch-agent/infra';
+import { TEST_SERVER_DEFAULTS } from '@epoch-agent/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import type { StoredLogin } from '../src/oauth/token-store.js';
 import { loginSecrets, serverRedactor } from '../src/secrets.js';
 import { StderrRing } from '../src/transport/stderr-ring.js';
@@ -46,17 +46,7 @@ const credential = (v: string): Placed => ({ value: v, kind: 'credential' });
 const setting = (v: string): Placed => ({ value: v, kind: 'setting' });
 const enc = encodeURIComponent;
 
-const TIMES = {
-  timeoutMs: 1000,
-  connectTimeoutMs: 1000,
-  keepaliveIntervalMs: 0,
-  idleTimeoutMs: 0,
-  maxLifetimeMs: 0,
-  supportsParallel: false,
-  skipPreflight: false,
-  choice: EVERY_TOOL,
-  defer: 'auto',
-} as const;
+const TIMES = { ...TEST_SERVER_DEFAULTS, supportsParallel: false } as const;
 
 const stdio = fc
   .record({

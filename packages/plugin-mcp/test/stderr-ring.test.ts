@@ -86,18 +86,22 @@ describe('a real server writing its secrets a few bytes at a time', () => {
 
   async function run(scrub: ReturnType<typeof secretRedactor> | undefined) {
     const lines: string[] = [];
+    let sawEcho: () => void = () => {};
+    const echoed = new Promise<void>((resolve) => {
+      sawEcho = resolve;
+    });
     const transport = new StdioTransport({
       server: launch,
-      onStderrLine: (line) => lines.push(line),
+      onStderrLine: (line) => {
+        lines.push(line);
+        if (line.startsWith('DB_PASSWORD=')) sawEcho();
+      },
       ...(scrub === undefined ? {} : { scrub }),
     });
     try {
       await transport.start();
-      const deadline = Date.now() + 10_000;
-      while (!transport.stderrTail().includes('DB_PASSWORD=')) {
-        if (Date.now() > deadline) throw new Error('the server never echoed its environment');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      // The whole line, not only its start: the echo arrives a few bytes at a time.
+      await echoed;
       return { lines: lines.join('\n'), tail: transport.stderrTail() };
     } finally {
       await closeTransportAndReap(transport, { stdinGraceMs: 100, termGraceMs: 100 });

@@ -3,6 +3,7 @@
 // that reads /proc on its own rather than trusting the reaper's code.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '@epoch-agent/testkit';
 import type { StdioLaunch } from '../src/transport/stdio.js';
 
 export const SERVER_FIXTURE = fileURLToPath(
@@ -38,28 +39,27 @@ export function readPids(file: string): number[] {
 }
 
 /** Waits until the tree has recorded `count` distinct pids (its helpers start asynchronously). */
-export async function waitForPids(file: string, count: number): Promise<number[]> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const pids = readPids(file);
-    if (pids.length >= count) return pids;
-    if (Date.now() > deadline) throw new Error(`only ${pids.length} of ${count} pids recorded`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+export function waitForPids(file: string, count: number): Promise<number[]> {
+  return waitUntil(
+    () => {
+      const pids = readPids(file);
+      return pids.length >= count ? pids : undefined;
+    },
+    () => `${count} pids recorded (there are ${readPids(file).length})`,
+  );
 }
 
 /** Waits until process group `pgid` has `count` running members (read from /proc). */
 export async function waitForGroup(pgid: number, count: number): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const members = readdirSync('/proc').filter((name) => {
+  const members = () =>
+    readdirSync('/proc').filter((name) => {
       const fields = statFields(Number(name));
       return fields !== undefined && fields[0] !== 'Z' && Number(fields[2]) === pgid;
-    });
-    if (members.length >= count) return;
-    if (Date.now() > deadline) throw new Error(`group ${pgid} has ${members.length} of ${count}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    }).length;
+  await waitUntil(
+    () => members() >= count,
+    () => `group ${pgid} to have ${count} members (it has ${members()})`,
+  );
 }
 
 export interface ProcessIdentity {

@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitUntil } from '@epoch-agent/testkit';
 import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
@@ -49,14 +50,6 @@ function open(options: StdioTransportOptions): StdioTransport {
   const transport = new StdioTransport(options);
   transports.push(transport);
   return transport;
-}
-
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -110,7 +103,7 @@ describe('spawning', () => {
         onStderrLine: (line) => lines.push(line),
       });
       await transport.start();
-      await eventually(() => lines.some((line) => line.startsWith('ENV ')), 'the ENV line');
+      await waitUntil(() => lines.some((line) => line.startsWith('ENV ')), 'the ENV line');
     } finally {
       delete process.env.EPOCH_TEST_PARENT_ONLY;
     }
@@ -138,7 +131,7 @@ describe('framing', () => {
     };
     await transport.start();
     await transport.send({ jsonrpc: '2.0', id: 1, method: 'fixture/burst' });
-    await eventually(() => received.some((message) => 'id' in message), 'the burst reply');
+    await waitUntil(() => received.some((message) => 'id' in message), 'the burst reply');
     const notes = received.filter((message) => 'method' in message);
     expect(notes.map((message) => (message.params as { data: number }).data)).toEqual(
       Array.from({ length: 50 }, (_, i) => i),
@@ -159,7 +152,7 @@ describe('stderr', () => {
     await new Client({ name: 'stderr-test', version: '1.0.0' }).connect(transport, {
       timeout: 20_000,
     });
-    await eventually(() => lines.length === 10_000, 'all stderr lines');
+    await waitUntil(() => lines.length === 10_000, 'all stderr lines');
     expect(lines[0]).toMatch(/^stderr line 0 x+$/);
     expect(lines[9999]).toMatch(/^stderr line 9999 x+$/);
     expect(lines.every((line) => line.length === 99)).toBe(true);
@@ -176,7 +169,7 @@ describe('stderr', () => {
       server: serverLaunch({ flags: ['--stderr-lines=1000', '--stderr-width=20'] }),
     });
     await transport.start();
-    await eventually(() => transport.stderrTail().includes('stderr line 999 '), 'line 999');
+    await waitUntil(() => transport.stderrTail().includes('stderr line 999 '), 'line 999');
     const tail = transport.stderrTail().split('\n');
     expect(tail).toHaveLength(STDERR_TAIL_MAX_LINES);
     expect(tail[0]).toMatch(/^stderr line 800 x+$/);
@@ -206,9 +199,14 @@ describe('stderr', () => {
 
 describe('closing', () => {
   it('closes join; close() never escalates, a second closeTransportAndReap kills at once; onclose once', async () => {
+    const stderr: string[] = [];
     const transport = open({
-      server: serverLaunch({ flags: ['--ignore-eof', '--ignore-sigterm'], pidFile }),
+      server: serverLaunch({
+        flags: ['--ignore-eof', '--ignore-sigterm', '--tick-after-eof=100'],
+        pidFile,
+      }),
       reap: { stdinGraceMs: 20_000, termGraceMs: 20_000 },
+      onStderrLine: (line) => stderr.push(line),
     });
     let closes = 0;
     transport.onclose = () => {
@@ -220,7 +218,8 @@ describe('closing', () => {
     const begin = performance.now();
     // What the SDK Client does (it may call close() on its own): joins, and waits out the grace.
     const bySdk = [transport.close(), transport.close()];
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server itself says it is still there: three ticks, 100 ms apart, after its stdin ended.
+    await waitUntil(() => stderr.includes('tick 3'), 'the third tick after the end of stdin');
     expect(survivors(started)).toHaveLength(1);
     const byCaller = [closeTransportAndReap(transport), closeTransportAndReap(transport)];
     await Promise.all([...bySdk, ...byCaller]);
@@ -289,9 +288,9 @@ describe('closing', () => {
     expect(started).toHaveLength(2);
 
     await transport.send({ jsonrpc: '2.0', id: 1, method: 'fixture/exit' });
-    await eventually(() => closes === 1, 'onclose');
+    await waitUntil(() => closes === 1, 'onclose');
     expect(tailAtClose.split('\n').at(-1)).toBe('fatal: last words');
-    await eventually(() => survivors(started).length === 0, 'the helper to be reaped');
+    await waitUntil(() => survivors(started).length === 0, 'the helper to be reaped');
     // A caller's close afterwards joins the reap the exit started.
     await transport.close();
     expect(closes).toBe(1);

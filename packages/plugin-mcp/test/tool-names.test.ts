@@ -1,14 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assignToolNames, MIN_TOOL_NAME_LENGTH, prefixedName } from '../src/tools/names.js';
 
 const PROVIDER_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
-const distToolNames = pathToFileURL(
-  join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'tools', 'names.js'),
-).href;
+// The built package's public entry, not a module inside it: a module that moves (tool-names.js
+// became tools/names.js) would leave a stale copy in dist/ for this to load, or none on a clone.
+const distToolNames = new URL('../dist/index.js', import.meta.url).href;
 
 // Any code points, lone surrogates included: a server may send anything in a tool name.
 const anyText = fc.string({ unit: 'binary', maxLength: 300 });

@@ -20,6 +20,8 @@ const PROVIDER_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
 
 interface Connected {
   readonly tools: McpEpochTool[];
+  /** Resolves when the adapter next hands a call of the server's tool `name` to the client. */
+  calling(name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,15 +40,26 @@ async function connect(
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }),
   );
+  const waiting = new Map<string, () => void>();
+  const backend = sdkBackend(client, calls);
   try {
     const { tools } = await client.listTools();
     const declared = client.getServerCapabilities()?.resources !== undefined;
     return {
+      calling: (name) => new Promise((resolve) => waiting.set(name, resolve)),
       tools: toEpochTools({
         server,
         tools,
         resources: declared,
-        backend: sdkBackend(client, calls),
+        backend: {
+          ...backend,
+          callTool: (name, callArgs, signal) => {
+            const pending = backend.callTool(name, callArgs, signal);
+            waiting.get(name)?.();
+            waiting.delete(name);
+            return pending;
+          },
+        },
         cap: {
           maxTokens: () => DEFAULT_MAX_OUTPUT_TOKENS,
           dir: defaultToolResultsDir(),
@@ -244,11 +257,14 @@ describe('reference server tools over stdio', () => {
   it('rejects a call when ctx.signal aborts, and the connection keeps working', async () => {
     const longRunning = byName(server.tools, 'mcp__everything__trigger-long-running-operation');
     const controller = new AbortController();
+    // Stopped once the call is on its way to the server, not at a time that may come first.
+    const sent = server.calling('trigger-long-running-operation');
     const pending = longRunning.execute(
       { duration: 120, steps: 120 },
       { signal: controller.signal },
     );
-    setTimeout(() => controller.abort(new Error('user pressed stop')), 200);
+    await sent;
+    controller.abort(new Error('user pressed stop'));
     await expect(pending).rejects.toThrow();
     const echo = await run(byName(server.tools, 'mcp__everything__echo'), {
       message: 'still here',

@@ -19,6 +19,7 @@ import {
   SEARCH_PHRASINGS_FILE,
   type StdioEntry,
   startEverything,
+  waitUntil,
 } from '@epoch-agent/testkit';
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
@@ -290,18 +291,21 @@ describe('mcp_call_tool', () => {
 
     const stop = new AbortController();
     const stopped = call.execute({ name: 'mcp__slow__hang' }, { signal: stop.signal });
-    const id = await waitFor(() => callId(record));
+    const id = await waitUntil(() => callId(record), 'the call to reach the server');
     stop.abort();
     const error = await rejection(stopped);
     expect(isMcpError(error)).toBe(true);
-    await waitFor(() => (cancelled(record).includes(id) ? true : undefined));
+    await waitUntil(() => cancelled(record).includes(id), 'the cancellation to reach the server');
 
     const timedOut = await rejection(
       call.execute({ name: 'mcp__quick__hang' }, { signal: signal() }),
     );
     expect(isMcpError(timedOut, 'request_timeout')).toBe(true);
-    const quickId = await waitFor(() => callId(`${record}.quick`));
-    await waitFor(() => (cancelled(`${record}.quick`).includes(quickId) ? true : undefined));
+    const quickId = await waitUntil(() => callId(`${record}.quick`), 'the quick call');
+    await waitUntil(
+      () => cancelled(`${record}.quick`).includes(quickId),
+      'the quick call to be cancelled',
+    );
   });
 
   it('a name that is offered directly, or arguments that are not an object: an error the model reads', async () => {
@@ -344,13 +348,4 @@ function cancelled(file: string): (number | undefined)[] {
   return entries(file)
     .filter((entry) => entry.event === 'cancelled')
     .map((entry) => entry.id);
-}
-
-/** Polls until `probe` gives a value; the test's own timeout bounds it. */
-async function waitFor<T>(probe: () => T | undefined): Promise<T> {
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

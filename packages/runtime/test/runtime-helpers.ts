@@ -1,19 +1,17 @@
 // Shared by the runtime tests: a temp EPOCH_HOME per test, mcp.json files written into it, and the
-// pid-server fixture, whose `whoami` tool says which process answers.
+// testkit's fixture server with its `pid` tools, whose `whoami` says which process answers.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { type McpServerEntry, prefixedName } from '@epoch-agent/plugin-mcp';
 import { type BuildRuntimeOptions, buildRuntime, type Runtime } from '@epoch-agent/runtime';
+import { FIXTURE_SERVER } from '@epoch-agent/testkit';
 import { afterEach, beforeEach } from 'vitest';
 
-const PID_SERVER = fileURLToPath(new URL('./fixtures/pid-server.mjs', import.meta.url));
-
-/** A stdio entry running the pid-server fixture with `args`. */
+/** A stdio entry running the fixture server's `pid` tools (its default catalog) with `args`. */
 export function pidServer(...args: string[]): McpServerEntry {
-  return { command: process.execPath, args: [PID_SERVER, ...args] };
+  return { command: process.execPath, args: [FIXTURE_SERVER, ...args] };
 }
 
 export interface TempHome {

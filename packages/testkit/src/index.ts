@@ -1,7 +1,8 @@
 // @epoch-agent/testkit: real servers for tests, benchmarks and the example — never mocks. The
 // reference MCP server in all three transports, pinned to 127.0.0.1, the loopback port helpers
-// around it, and what a fresh process loads (modulesLoadedBy). Private: no published package
-// depends on it at run time.
+// around it, the one hand-written stdio fixture server, what a fresh process loads
+// (modulesLoadedBy), the server configs tests build in code, and the one polling wait for what has
+// no event. Private: no published package depends on it at run time.
 
 export { isTestkitError, TestkitError, type TestkitErrorCode } from './errors.js';
 export {
@@ -12,6 +13,12 @@ export {
   type StartEverythingOptions,
   startEverything,
 } from './everything.js';
+export {
+  FIXTURE_SERVER,
+  type FixtureCatalog,
+  fixtureServerArgs,
+  fixtureServerEntry,
+} from './fixture-server.js';
 export { freeLoopbackPort, listeningAddresses } from './loopback.js';
 export {
   CATALOGS,
@@ -21,3 +28,10 @@ export {
 } from './many-tools.js';
 export { type LoadedModules, modulesLoadedBy } from './modules.js';
 export { rawControls } from './raw-controls.js';
+export {
+  endpointConfig,
+  remoteConfig,
+  stdioConfig,
+  TEST_SERVER_DEFAULTS,
+} from './server-config.js';
+export { WAIT_UNTIL_DEFAULT_MS, waitUntil } from './waiting.js';

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { TestkitError } from './errors.js';
+import { waitUntil } from './waiting.js';
 
 const LOOPBACK = '127.0.0.1';
 
@@ -47,13 +48,16 @@ export async function waitForListening(
   gone: () => string | undefined,
   timeoutMs: number,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await accepts(port))) {
-    const exit = gone();
-    if (exit !== undefined) throw new Error(`it exited (${exit})`);
-    if (Date.now() > deadline) throw new Error(`not listening after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntil(
+    async () => {
+      if (await accepts(port)) return true;
+      const exit = gone();
+      if (exit !== undefined) throw new Error(`it exited (${exit})`);
+      return false;
+    },
+    `127.0.0.1:${port} to accept a connection`,
+    timeoutMs,
+  );
 }
 
 /**

@@ -4,7 +4,7 @@
 // and a host's fixture server — and every status code the API answers.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mcpConfigPath } from '@epoch-agent/infra';
+import { mcpConfigPath, writeFileAtomic } from '@epoch-agent/infra';
 import { type RunningEverything, startEverything } from '@epoch-agent/testkit';
 import type { AddServerResponse, ApiErrorBody, McpView, ServerView } from '@epoch-agent/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,7 +174,7 @@ describe('POST /api/mcp', () => {
         name: 'dictionary',
         transport: 'stdio',
         command: process.execPath,
-        args: [ANNOTATED_SERVER],
+        args: [...ANNOTATED_SERVER],
         env: { DICT_TOKEN: SECRETS[3] },
       },
     });
@@ -312,7 +312,11 @@ describe('POST /api/mcp', () => {
 
   it('409 while the file does not parse, with where; nothing is written', async () => {
     const broken = original.replace('"remote": {', '"remote": {{');
-    await writeFile(file, broken);
+    // Replaced, never rewritten in place: the page watches this file, and a read between the
+    // truncation and the write of an in-place save sees an empty file, which says "no servers":
+    // every user server would be disconnected until the next read, and a later test would find
+    // none of them (a 404 for `everything`).
+    await writeFileAtomic(file, broken);
     try {
       const response = await web.api('/api/mcp', {
         method: 'POST',
@@ -324,7 +328,7 @@ describe('POST /api/mcp', () => {
       expect(error.diagnostics?.[0]).toMatchObject({ file, line: 9 });
       expect(await readFile(file, 'utf8')).toBe(broken);
     } finally {
-      await writeFile(file, original);
+      await writeFileAtomic(file, original);
     }
   });
 });

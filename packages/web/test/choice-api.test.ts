@@ -32,7 +32,7 @@ beforeAll(async () => {
   original = `{
   // the dictionary
   "servers": {
-    "words": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(ANNOTATED_SERVER)}] },
+    "words": { "command": ${JSON.stringify(process.execPath)}, "args": ${JSON.stringify(ANNOTATED_SERVER)} },
     /* says who it is */
     "pids": {
       "command": ${JSON.stringify(process.execPath)},

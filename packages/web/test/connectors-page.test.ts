@@ -40,7 +40,7 @@ beforeAll(async () => {
     '  "servers": {',
     `    "words": ${JSON.stringify(fixtureEntry(ANNOTATED_SERVER))},`,
     `    "broken": ${JSON.stringify(fixtureEntry(FAILING_SERVER))},`,
-    `    "mortal": ${JSON.stringify({ command: process.execPath, args: [ANNOTATED_SERVER, MORTAL] })},`,
+    `    "mortal": ${JSON.stringify({ command: process.execPath, args: [...ANNOTATED_SERVER, MORTAL] })},`,
     `    "sleepy": ${JSON.stringify(fixtureEntry(ANNOTATED_SERVER, { idle_timeout_seconds: 1 }))}`,
     '  }',
     '}',
@@ -245,7 +245,7 @@ describe('the connectors page', () => {
         name: 'elsewhere',
         transport: 'stdio',
         command: process.execPath,
-        args: [ANNOTATED_SERVER, marker],
+        args: [...ANNOTATED_SERVER, marker],
       },
     });
     expect(added.status).toBe(201);

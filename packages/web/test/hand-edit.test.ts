@@ -3,7 +3,7 @@
 // process, a save that does not parse changes nothing but shows where it is wrong, and a server or
 // tool turned off there shows as off.
 import { writeFile } from 'node:fs/promises';
-import { mcpConfigPath } from '@epoch-agent/infra';
+import { mcpConfigPath, writeFileAtomic } from '@epoch-agent/infra';
 import type { McpView } from '@epoch-agent/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,7 +16,7 @@ import {
 
 let web: TestWeb;
 let file: string;
-const entry = (tag: string) => ({ command: process.execPath, args: [ANNOTATED_SERVER, tag] });
+const entry = (tag: string) => ({ command: process.execPath, args: [...ANNOTATED_SERVER, tag] });
 const KEPT = `--kept-${process.pid}`;
 
 beforeAll(async () => {
@@ -29,6 +29,11 @@ afterAll(async () => {
   await web?.close();
 });
 
+// Each edit replaces the file the way an editor's safe save does, never in place: a read of the
+// watched file between the truncation and the write of an in-place save sees an empty file, which
+// says "no servers", and would take down the server the test expects to be left alone.
+const save = (text: string) => writeFileAtomic(file, text);
+
 /** The first view of the event stream that passes `test`. */
 async function viewWhere(test: (view: McpView) => boolean): Promise<McpView> {
   const views = await readViewsUntil(await web.api('/api/events'), test);
@@ -39,8 +44,7 @@ describe('a hand edit of mcp.json while the page is open', () => {
   it('connects the server written there and leaves the others running; a broken save changes nothing and says where', async () => {
     const keptPid = processesWith(KEPT);
     expect(keptPid).toHaveLength(1);
-    await writeFile(
-      file,
+    await save(
       JSON.stringify({ servers: { kept: entry(KEPT), handmade: entry('--handmade') } }, null, 2),
     );
     const view = await viewWhere((v) =>
@@ -49,7 +53,7 @@ describe('a hand edit of mcp.json while the page is open', () => {
     expect(view.groups.user.map((s) => s.name)).toEqual(['kept', 'handmade']);
     expect(processesWith(KEPT)).toEqual(keptPid);
 
-    await writeFile(file, '{ "servers": { "kept": ');
+    await save('{ "servers": { "kept": ');
     const broken = await viewWhere((v) => v.diagnostics.some((d) => d.code === 'syntax_error'));
     expect(broken.diagnostics[0]).toMatchObject({ file, line: 1, source: 'user' });
     expect(broken.groups.user.map((s) => s.status?.state)).toEqual(['connected', 'connected']);
@@ -58,16 +62,16 @@ describe('a hand edit of mcp.json while the page is open', () => {
 
   it('a tool or a server turned off by hand shows as off, and back on when the edit is undone', async () => {
     const servers = (kept: object) => ({ servers: { kept: { ...entry(KEPT), ...kept } } });
-    await writeFile(file, JSON.stringify(servers({ exclude_tools: ['forget'] })));
+    await save(JSON.stringify(servers({ exclude_tools: ['forget'] })));
     const off = await viewWhere((v) => v.groups.user[0]?.toolsOff.length === 1);
     expect(off.groups.user[0]?.tools.map((t) => t.serverName)).toEqual(['lookup']);
     expect(off.groups.user[0]?.toolsOff.map((t) => t.serverName)).toEqual(['forget']);
 
-    await writeFile(file, JSON.stringify(servers({ disabled: true })));
+    await save(JSON.stringify(servers({ disabled: true })));
     const disabled = await viewWhere((v) => v.groups.user[0]?.status?.state === 'disabled');
     expect(disabled.groups.user[0]).toMatchObject({ tools: [], toolsOff: [] });
 
-    await writeFile(file, JSON.stringify(servers({})));
+    await save(JSON.stringify(servers({})));
     const back = await viewWhere(
       (v) => v.groups.user[0]?.tools.length === 2 && v.groups.user[0]?.status?.state !== 'disabled',
     );

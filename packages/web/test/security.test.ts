@@ -240,7 +240,7 @@ describe('close', () => {
     await writeFile(
       other,
       JSON.stringify({
-        servers: { marked: { command: process.execPath, args: [ANNOTATED_SERVER, marker] } },
+        servers: { marked: { command: process.execPath, args: [...ANNOTATED_SERVER, marker] } },
       }),
     );
     const closing = await startTestWeb({ configFile: other });

@@ -4,23 +4,31 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { FIXTURE_SERVER, fixtureServerArgs } from '@epoch-agent/testkit';
 import { type McpView, type RunningWeb, type StartWebOptions, startWeb } from '@epoch-agent/web';
 import { expect } from 'vitest';
 
-export const ANNOTATED_SERVER = fileURLToPath(
-  new URL('./fixtures/annotated-server.mjs', import.meta.url),
-);
+/** The fixture server's `annotated` tools (lookup, forget): arguments after node. */
+export const ANNOTATED_SERVER = fixtureServerArgs('annotated');
 export const FAILING_SERVER = fileURLToPath(
   new URL('./fixtures/failing-server.mjs', import.meta.url),
 );
-/** Tools `whoami` and one per `--tool=<name>`; answers with its pid (the runtime's fixture). */
-export const PID_SERVER = fileURLToPath(
-  new URL('../../runtime/test/fixtures/pid-server.mjs', import.meta.url),
-);
+/**
+ * The fixture server's `pid` tools, `whoami` and one per `--tool=<name>`, answering with its pid:
+ * its script, whose default catalog they are.
+ */
+export const PID_SERVER = FIXTURE_SERVER;
 
-/** An mcp.json entry running a fixture server with this Node. */
-export function fixtureEntry(script: string, extra: Record<string, unknown> = {}) {
-  return { command: process.execPath, args: [script], ...extra };
+/** An mcp.json entry running a fixture server (a script, or arguments after node) with this Node. */
+export function fixtureEntry(
+  script: string | readonly string[],
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    command: process.execPath,
+    args: typeof script === 'string' ? [script] : [...script],
+    ...extra,
+  };
 }
 
 export interface TestWeb extends RunningWeb {

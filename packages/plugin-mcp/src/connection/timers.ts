@@ -7,6 +7,8 @@
 // None of them keeps the process alive (unref): each one's job only matters while something else
 // (a pending call, a server's pipes or sockets) is keeping the process up anyway.
 
+import { type Clock, type ClockTimer, realClock } from './clock.js';
+
 export interface ConnectionTimersOptions {
   /** 0 turns it off; so for idleTimeoutMs and maxLifetimeMs. */
   readonly keepaliveIntervalMs: number;
@@ -20,22 +22,26 @@ export interface ConnectionTimersOptions {
   readonly onIdle: () => void;
   /** max_lifetime passed. */
   readonly onLifetimeEnd: () => void;
+  /** What the intervals are measured on; default the real clock. */
+  readonly clock?: Clock;
 }
 
 export class ConnectionTimers {
   readonly #options: ConnectionTimersOptions;
+  readonly #clock: Clock;
   #stopped = false;
-  #keepalive: NodeJS.Timeout | undefined;
-  #idle: NodeJS.Timeout | undefined;
-  #lifetime: NodeJS.Timeout | undefined;
+  #keepalive: ClockTimer | undefined;
+  #idle: ClockTimer | undefined;
+  #lifetime: ClockTimer | undefined;
 
   /** Starts every timer that is on; the connection starts with no request in flight. */
   constructor(options: ConnectionTimersOptions) {
     this.#options = options;
+    this.#clock = options.clock ?? realClock;
     this.#scheduleKeepalive();
     this.busy(false);
     if (options.maxLifetimeMs > 0) {
-      this.#lifetime = later(options.maxLifetimeMs, () => {
+      this.#lifetime = this.#later(options.maxLifetimeMs, () => {
         if (!this.#stopped) options.onLifetimeEnd();
       });
     }
@@ -43,27 +49,27 @@ export class ConnectionTimers {
 
   /** A request started (true), or the last one in flight settled (false): idle is re-armed. */
   busy(busy: boolean): void {
-    clearTimeout(this.#idle);
+    this.#idle?.cancel();
     this.#idle = undefined;
     const { idleTimeoutMs, onIdle } = this.#options;
     if (busy || this.#stopped || idleTimeoutMs <= 0) return;
-    this.#idle = later(idleTimeoutMs, () => {
+    this.#idle = this.#later(idleTimeoutMs, () => {
       if (!this.#stopped) onIdle();
     });
   }
 
   stop(): void {
     this.#stopped = true;
-    clearTimeout(this.#keepalive);
-    clearTimeout(this.#idle);
-    clearTimeout(this.#lifetime);
+    this.#keepalive?.cancel();
+    this.#idle?.cancel();
+    this.#lifetime?.cancel();
   }
 
   // One ping at a time: the next interval starts when the previous ping has answered.
   #scheduleKeepalive(): void {
     const { keepaliveIntervalMs, ping, onPingFailed } = this.#options;
     if (keepaliveIntervalMs <= 0) return;
-    this.#keepalive = later(keepaliveIntervalMs, () => {
+    this.#keepalive = this.#later(keepaliveIntervalMs, () => {
       if (this.#stopped) return;
       ping().then(
         () => {
@@ -75,10 +81,8 @@ export class ConnectionTimers {
       );
     });
   }
-}
 
-function later(ms: number, run: () => void): NodeJS.Timeout {
-  const timer = setTimeout(run, ms);
-  timer.unref();
-  return timer;
+  #later(ms: number, run: () => void): ClockTimer {
+    return this.#clock.later(ms, run, false);
+  }
 }

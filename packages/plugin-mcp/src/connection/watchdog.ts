@@ -5,6 +5,8 @@
 // Its timers do not keep the process alive on their own (a host that is done may exit while a
 // server it no longer uses is reconnecting), except while someone awaits the series.
 
+import { type Clock, type ClockTimer, realClock } from './clock.js';
+
 /** The delay before each attempt of a series; a series makes one attempt per entry. */
 export const DEFAULT_RECONNECT_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000];
 
@@ -22,17 +24,21 @@ export interface WatchdogOptions {
   readonly attempt: (attempt: number) => Promise<AttemptResult>;
   /** Every attempt of the series failed. */
   readonly onExhausted: () => void;
+  /** What the delays are measured on; default the real clock. */
+  readonly clock?: Clock;
 }
 
 export class Watchdog {
   readonly #options: WatchdogOptions;
+  readonly #clock: Clock;
   /** Bumped by start() and stop(): a timer or attempt of an older series sees it is stale. */
   #series = 0;
-  #timer: NodeJS.Timeout | undefined;
+  #timer: ClockTimer | undefined;
   #settle: (() => void) | undefined;
 
   constructor(options: WatchdogOptions) {
     this.#options = options;
+    this.#clock = options.clock ?? realClock;
   }
 
   get attempts(): number {
@@ -61,7 +67,7 @@ export class Watchdog {
   /** Ends the series: its timer is cleared and the result of an attempt in flight is ignored. */
   stop(): void {
     this.#series += 1;
-    clearTimeout(this.#timer);
+    this.#timer?.cancel();
     this.#timer = undefined;
     this.#end();
   }
@@ -73,10 +79,8 @@ export class Watchdog {
       this.#end();
       return;
     }
-    this.#options.onScheduled(attempt, Date.now() + delay);
-    const timer = setTimeout(() => void this.#run(series, attempt, awaited), delay);
-    if (!awaited) timer.unref();
-    this.#timer = timer;
+    this.#options.onScheduled(attempt, this.#clock.now() + delay);
+    this.#timer = this.#clock.later(delay, () => void this.#run(series, attempt, awaited), awaited);
   }
 
   async #run(series: number, attempt: number, awaited: boolean): Promise<void> {

@@ -4,8 +4,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stdioConfig, waitUntil } from '@epoch-agent/testkit';
 import type { Tool } from '@modelcontextprotocol/client';
-import { EVERY_TOOL } from '../../src/config/tool-choice.js';
 import type { StdioServerConfig } from '../../src/types.js';
 import { requests } from './recording.js';
 
@@ -48,23 +48,12 @@ export function changingToolsServer(
   const setTools = (tools: readonly Tool[]): void =>
     writeFileSync(toolsFile, JSON.stringify(tools));
   setTools(options.tools);
-  const config: StdioServerConfig = {
+  const config: StdioServerConfig = stdioConfig(
     name,
-    transport: 'stdio',
-    command: process.execPath,
-    args: [FIXTURE, toolsFile, recordFile, String(options.initializeDelayMs ?? 0)],
-    env: {},
-    timeoutMs: 30_000,
-    connectTimeoutMs: 20_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: false,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
-    ...options.overrides,
-  };
+    process.execPath,
+    [FIXTURE, toolsFile, recordFile, String(options.initializeDelayMs ?? 0)],
+    { timeoutMs: 30_000, connectTimeoutMs: 20_000, ...options.overrides },
+  );
   return {
     config,
     recordFile,
@@ -103,19 +92,21 @@ export function tempHome(): TempHome {
   };
 }
 
-/** Polls until `predicate` holds: cache writes and re-lists happen in the background. */
+/**
+ * Polls until `predicate` holds of what `probe` gives, and resolves with that: cache files are
+ * written and servers record requests in the background, with no event to wait on.
+ */
 export async function eventually<T>(
   what: string,
   probe: () => T,
   predicate: (value: T) => boolean,
-  timeoutMs = 10_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (predicate(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`${what}: never happened; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const found = await waitUntil(
+    () => {
+      const value = probe();
+      return predicate(value) ? { value } : undefined;
+    },
+    () => `${what}; last: ${JSON.stringify(probe())}`,
+  );
+  return found.value;
 }

@@ -4,6 +4,7 @@
 // local user could have read in `ps`.
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { waitUntil } from '@epoch-agent/testkit';
 
 export interface FakeOpener {
   /** Put in the environment of `epoch`: PATH with the fake opener first. */
@@ -11,7 +12,7 @@ export interface FakeOpener {
   /** The argument lists of every run so far. */
   runs(): Promise<string[][]>;
   /** The argument list of the first run, once there is one. */
-  firstRun(timeoutMs?: number): Promise<string[]>;
+  firstRun(): Promise<string[]>;
 }
 
 export async function fakeOpener(dir: string): Promise<FakeOpener> {
@@ -34,14 +35,7 @@ export async function fakeOpener(dir: string): Promise<FakeOpener> {
   return {
     env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
     runs,
-    firstRun: async (timeoutMs = 20_000) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const [first] = await runs();
-        if (first !== undefined) return first;
-        if (Date.now() > deadline) throw new Error('the opener was never run');
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
+    // The opener is another process that only leaves its log file: polled, there is no event.
+    firstRun: () => waitUntil(async () => (await runs())[0], 'the opener to be run'),
   };
 }

@@ -7,6 +7,7 @@ import { createHook } from 'node:async_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
+import { remoteConfig, stdioConfig, waitUntil } from '@epoch-agent/testkit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { McpRegistry, type McpRegistryOptions } from '../../src/registry.js';
 import type { McpEpochTool } from '../../src/tools/epoch-tools.js';
@@ -17,7 +18,7 @@ import type {
   StdioServerConfig,
 } from '../../src/types.js';
 import { isRunning, recordDir, records } from './recording.js';
-import { remoteConfig, stdioConfig } from './server-config.js';
+import { waitForStatus } from './waiting.js';
 
 const FAULT_SERVER = fileURLToPath(new URL('../fixtures/fault-server.mjs', import.meta.url));
 
@@ -172,16 +173,13 @@ export class FaultHarness {
     expect(result.content).toEqual([{ type: 'text', text: `still here: ${server}` }]);
   }
 
-  async waitForState(name: string, state: McpServerState, timeoutMs = 10_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.status(name).state !== state) {
-      if (Date.now() > deadline) {
-        throw new Error(
-          `"${name}" stayed ${this.status(name).state}, expected ${state}; went through ${this.states(name).join(' -> ')}`,
-        );
-      }
-      await sleep(10);
-    }
+  /** Resolves when `name`'s status is `state`: now, or at the status event into it. */
+  async waitForState(name: string, state: McpServerState): Promise<void> {
+    await waitForStatus(this.registry, name, state).catch((error: unknown) => {
+      throw new Error(
+        `${(error as Error).message}; went through ${this.states(name).join(' -> ')}`,
+      );
+    });
   }
 
   /** The fixture processes `name` has started so far, oldest first. */
@@ -282,23 +280,20 @@ function resourceCounts(): Map<string, number> {
 
 /**
  * The tracked handles open now beyond `baseline`, by type; empty when none. Sockets and pipes
- * finish closing on later ticks, so this waits (up to 3 s) for them to go.
+ * finish closing on later ticks with no event of ours to wait on, so this polls (generously) for
+ * them to go, and returns what is left.
  */
 async function settledLeaks(baseline: Map<string, number>): Promise<Record<string, number>> {
-  const deadline = Date.now() + 3_000;
-  for (;;) {
-    const extra: Record<string, number> = {};
+  const extra = (): Record<string, number> => {
+    const over: Record<string, number> = {};
     for (const [type, count] of resourceCounts()) {
-      const over = count - (baseline.get(type) ?? 0);
-      if (over > 0) extra[type] = over;
+      const more = count - (baseline.get(type) ?? 0);
+      if (more > 0) over[type] = more;
     }
-    if (Object.keys(extra).length === 0 || Date.now() > deadline) return extra;
-    await sleep(20);
-  }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+    return over;
+  };
+  await waitUntil(() => Object.keys(extra()).length === 0, 'handles to close').catch(() => {});
+  return extra();
 }
 
 /** How long `promise` took to settle, and its rejection (undefined when it resolved). */

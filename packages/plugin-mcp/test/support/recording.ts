@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LogFields, Logger } from '@epoch-agent/infra';
+import { stdioConfig, waitUntil } from '@epoch-agent/testkit';
 import { afterEach, beforeEach } from 'vitest';
-import { EVERY_TOOL } from '../../src/config/tool-choice.js';
 import { McpClient } from '../../src/connection/client.js';
 import type { McpConnectionState } from '../../src/connection/state.js';
 import type { StdioServerConfig } from '../../src/types.js';
@@ -32,6 +32,8 @@ export interface Behavior {
   readonly exitAtStart?: number;
   readonly exitAtStartIf?: string;
   readonly echoEnv?: string;
+  /** A `sleep` call answers only once this file exists too. */
+  readonly release?: string;
 }
 
 export interface RecordEntry {
@@ -60,23 +62,11 @@ export function recordingConfig(
   behavior: Behavior = {},
   overrides: Partial<StdioServerConfig> = {},
 ): StdioServerConfig {
-  return {
-    name,
-    transport: 'stdio',
-    command: process.execPath,
-    args: [FIXTURE, recordFile, JSON.stringify(behavior)],
-    env: {},
+  return stdioConfig(name, process.execPath, [FIXTURE, recordFile, JSON.stringify(behavior)], {
     timeoutMs: 300_000,
     connectTimeoutMs: 20_000,
-    keepaliveIntervalMs: 0,
-    idleTimeoutMs: 0,
-    maxLifetimeMs: 0,
-    supportsParallel: false,
-    skipPreflight: false,
-    choice: EVERY_TOOL,
-    defer: 'auto',
     ...overrides,
-  };
+  });
 }
 
 export interface StartOptions {
@@ -162,23 +152,24 @@ export function requests(file: string, method: string): RecordEntry[] {
   return records(file).filter((r) => r.in?.method === method && r.in.id !== undefined);
 }
 
-/** Polls the record file until `predicate` holds; the notification we wait for is sent async. */
-export async function waitForRecords(
+/**
+ * Polls the record file until `predicate` holds: another process writes it, so there is no event
+ * to wait on (a notification, say, is recorded when the server reads it).
+ */
+export function waitForRecords(
   file: string,
   predicate: (entries: RecordEntry[]) => boolean,
-  timeoutMs = 5_000,
 ): Promise<RecordEntry[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const entries = records(file);
-    if (predicate(entries)) return entries;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `record file never matched; it holds:\n${entries.map((e) => JSON.stringify(e)).join('\n')}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return waitUntil(
+    () => {
+      const entries = records(file);
+      return predicate(entries) ? entries : undefined;
+    },
+    () =>
+      `the record file to match; it holds:\n${records(file)
+        .map((e) => JSON.stringify(e))
+        .join('\n')}`,
+  );
 }
 
 /** The notifications/cancelled the server received, by request id. */

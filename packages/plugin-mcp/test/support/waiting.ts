@@ -1,30 +1,75 @@
-// Waiting helpers for tests of a client's life: poll until a state or a condition holds, and the
-// McpError a promise rejects with.
+// Waiting helpers for tests of a client's life: a client's state or a registry server's status
+// reached (told by their own listeners, not polled), and the McpError a promise rejects with.
+import { WAIT_UNTIL_DEFAULT_MS } from '@epoch-agent/testkit';
 import type { McpClient } from '../../src/connection/client.js';
 import type { McpConnectionStateKind } from '../../src/connection/state.js';
 import { isMcpError, type McpError } from '../../src/errors/mcp-error.js';
+import type { McpRegistry } from '../../src/registry.js';
+import type { McpServerState } from '../../src/types.js';
 
-/** Polls until `condition` holds; throws `what` after `timeoutMs`. */
-export async function waitUntil(
-  condition: () => boolean,
-  what: string,
-  timeoutMs = 5_000,
+/**
+ * Resolves when `holds()` is true: at once if it is now, else at the first event (from
+ * `subscribe`, which returns its unsubscribe) after which it is. The deadline only turns a hang
+ * into a failure that says what was awaited.
+ */
+function whenEvent(
+  holds: () => boolean,
+  subscribe: (check: () => void) => () => void,
+  what: () => string,
+  timeoutMs: number,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  if (holds()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`timed out waiting for ${what()}`));
+    }, timeoutMs);
+    const stop = subscribe(() => {
+      if (!holds()) return;
+      clearTimeout(timer);
+      stop();
+      resolve();
+    });
+  });
 }
 
+/** Resolves when `client` is in state `kind`: now, or at its change into it. */
 export function waitForState(
   client: McpClient,
   kind: McpConnectionStateKind,
-  timeoutMs = 5_000,
+  timeoutMs = WAIT_UNTIL_DEFAULT_MS,
 ): Promise<void> {
-  return waitUntil(
-    () => client.state.kind === kind,
-    `state ${kind} (it is ${client.state.kind})`,
+  let last = client.state.kind;
+  return whenEvent(
+    () => last === kind,
+    (check) =>
+      client.onStateChange((state) => {
+        last = state.kind;
+        check();
+      }),
+    () => `state ${kind} (it is ${client.state.kind})`,
+    timeoutMs,
+  );
+}
+
+/** Resolves when `registry`'s server `name` has status `state`: now, or at its change into it. */
+export function waitForStatus(
+  registry: McpRegistry,
+  name: string,
+  state: McpServerState,
+  timeoutMs = WAIT_UNTIL_DEFAULT_MS,
+): Promise<void> {
+  const now = () => registry.statuses().find((s) => s.name === name)?.state;
+  let last = now();
+  return whenEvent(
+    () => last === state,
+    (check) =>
+      registry.onStatus((status) => {
+        if (status.name !== name) return;
+        last = status.state;
+        check();
+      }),
+    () => `"${name}" to be ${state} (it is ${now()})`,
     timeoutMs,
   );
 }
@@ -46,8 +91,4 @@ export async function timedRejection(
   const started = performance.now();
   const error = await rejection(run());
   return { ms: performance.now() - started, error };
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

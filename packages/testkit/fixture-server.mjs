@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// The one hand-written stdio MCP server for tests across the packages: a well-behaved server whose
+// tools, records and few misbehaviours are chosen by arguments and environment. Servers that must
+// break the protocol or the framing on purpose live beside their tests instead.
+//
+// Tools, by catalog (`--catalog=`):
+//   pid (default)   `whoami` plus one tool per `--tool=<name>`; every call answers
+//                   `{"pid": <its pid>, "tool": <name>}`, so a test tells a server left running from
+//                   one restarted. `--growable` adds `grow`, which adds `grown` and sends
+//                   notifications/tools/list_changed after its answer.
+//   annotated       `lookup` and `forget`: a title, each annotation hint (true and false) and
+//                   parameters of several schema types, one required; every call answers "done".
+//   cli             echo (text back, `times` over), fail (a result with isError), image (a 3-byte
+//                   PNG), slow (answers only when cancelled: never), whoami ({"pid": ...}).
+// Any other argument (`--tag=v2`, a marker) is ignored: changing it changes the config, not the
+// server.
+//
+// Records and misbehaviour:
+//   $RECORD_FILE           one JSON line per message received ({method, id, params})
+//   $PID_FILE              the pid of this process and of each helper it starts, one per line
+//   --slow-start=MS        answer initialize only after MS milliseconds
+//   --never-start          never answer initialize
+//   --exit-at-start-if=F   exit with code 3 at start while file F exists (a server that keeps dying
+//                          until the test removes F)
+//   --hostile              what the worst real servers do: ignore SIGTERM and the end of stdin, and
+//                          start two helpers that do the same, a grandchild in our group and one
+//                          that escapes it with setsid
+// Otherwise it exits when stdin ends, like a well-behaved server.
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { methodNotFound, reply, send, serveStdio } from './stdio-fixture.mjs';
+
+const args = process.argv.slice(2);
+const self = fileURLToPath(import.meta.url);
+const option = (name) =>
+  args.filter((arg) => arg.startsWith(`--${name}=`)).map((arg) => arg.slice(name.length + 3));
+const recordPid = (pid) => {
+  if (process.env.PID_FILE) appendFileSync(process.env.PID_FILE, `${pid}\n`);
+};
+
+const CATALOGS = {
+  pid: {
+    serverInfo: { name: 'pid-server', version: '1.0.0' },
+    capabilities: { tools: { listChanged: true } },
+    tools: () =>
+      ['whoami', ...extraTools].map((name) => ({
+        name,
+        description: `${name} of pid-server`,
+        inputSchema: { type: 'object' },
+      })),
+    call: callPid,
+  },
+  annotated: {
+    serverInfo: { name: 'annotated-server', version: '1.0.0' },
+    capabilities: { tools: {} },
+    tools: () => ANNOTATED_TOOLS,
+    call: (message) => reply(message, { content: [{ type: 'text', text: 'done' }] }),
+  },
+  cli: {
+    serverInfo: { name: 'cli-tool-server', version: '1.0.0' },
+    capabilities: { tools: {} },
+    tools: () => CLI_TOOLS,
+    call: callCli,
+  },
+};
+
+const ANNOTATED_TOOLS = [
+  {
+    name: 'lookup',
+    title: 'Look up a word',
+    description: 'Finds a word in the dictionary.',
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    inputSchema: {
+      type: 'object',
+      properties: {
+        word: { type: 'string', description: 'The word to find' },
+        limit: { type: 'integer' },
+        mode: { enum: ['exact', 'fuzzy'] },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['word'],
+    },
+  },
+  {
+    name: 'forget',
+    description: 'Deletes a word from the dictionary.',
+    annotations: { destructiveHint: true, idempotentHint: true },
+    inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+  },
+];
+
+const CLI_TOOLS = [
+  {
+    name: 'echo',
+    title: 'Echo',
+    description: 'Says back what it is given',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        text: { type: 'string', description: 'what to say' },
+        times: { type: 'integer' },
+      },
+      required: ['text'],
+    },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: 'fail',
+    description: 'Always reports an error',
+    inputSchema: { type: 'object' },
+    annotations: { destructiveHint: true },
+  },
+  { name: 'image', description: 'A tiny image', inputSchema: { type: 'object' } },
+  { name: 'slow', description: 'Answers only when cancelled', inputSchema: { type: 'object' } },
+  { name: 'whoami', description: 'Its pid', inputSchema: { type: 'object' } },
+];
+
+const extraTools = option('tool');
+if (args.includes('--growable')) extraTools.push('grow');
+
+function callPid(message) {
+  const { name } = message.params;
+  if (name === 'grow' && !extraTools.includes('grown')) {
+    extraTools.push('grown');
+    setImmediate(() => send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
+  }
+  return reply(message, {
+    content: [{ type: 'text', text: JSON.stringify({ pid: process.pid, tool: name }) }],
+  });
+}
+
+function callCli(message) {
+  const { name, arguments: input = {} } = message.params;
+  switch (name) {
+    case 'echo':
+      return reply(message, {
+        content: [{ type: 'text', text: String(input.text).repeat(input.times ?? 1) }],
+      });
+    case 'fail':
+      return reply(message, { content: [{ type: 'text', text: 'it broke' }], isError: true });
+    case 'image':
+      return reply(message, { content: [{ type: 'image', data: 'iVBO', mimeType: 'image/png' }] });
+    case 'whoami':
+      return reply(message, {
+        content: [{ type: 'text', text: JSON.stringify({ pid: process.pid }) }],
+      });
+    case 'slow':
+      return;
+    default:
+      return send({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: -32602, message: `unknown tool ${name}` },
+      });
+  }
+}
+
+const catalog = CATALOGS[option('catalog')[0] ?? 'pid'];
+if (catalog === undefined) {
+  process.stderr.write(`fixture-server: no catalog ${option('catalog')[0]}\n`);
+  process.exit(2);
+}
+
+function handle(message) {
+  if (process.env.RECORD_FILE) {
+    const { method, id, params } = message;
+    appendFileSync(process.env.RECORD_FILE, `${JSON.stringify({ method, id, params })}\n`);
+  }
+  if (message.id === undefined) return;
+  switch (message.method) {
+    case 'initialize': {
+      if (args.includes('--never-start')) return;
+      const answer = () =>
+        reply(message, {
+          protocolVersion: message.params.protocolVersion,
+          capabilities: catalog.capabilities,
+          serverInfo: catalog.serverInfo,
+        });
+      const slowStart = Number(option('slow-start')[0] ?? 0);
+      return slowStart > 0 ? setTimeout(answer, slowStart) : answer();
+    }
+    case 'ping':
+      return reply(message, {});
+    case 'tools/list':
+      return reply(message, { tools: catalog.tools() });
+    case 'tools/call':
+      return catalog.call(message);
+    default:
+      return methodNotFound(message);
+  }
+}
+
+recordPid(process.pid);
+if (args.includes('--helper')) {
+  // A helper of a hostile server: ignores SIGTERM and runs until killed.
+  process.on('SIGTERM', () => {});
+  setInterval(() => {}, 1 << 30);
+} else {
+  const [dieIf] = option('exit-at-start-if');
+  if (dieIf !== undefined && existsSync(dieIf)) {
+    process.stderr.write('dying: the test asked for it\n');
+    process.exit(3);
+  }
+  const hostile = args.includes('--hostile');
+  if (hostile) {
+    process.on('SIGTERM', () => {});
+    for (const [command, argv] of [
+      [process.execPath, [self, '--helper']],
+      ['setsid', [process.execPath, self, '--helper']],
+    ]) {
+      const child = spawn(command, argv, { stdio: 'ignore' });
+      recordPid(child.pid);
+    }
+  }
+  serveStdio(handle, hostile ? () => {} : undefined);
+}
