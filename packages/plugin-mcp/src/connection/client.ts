@@ -27,6 +27,7 @@ import {
   unavailable,
   waitUnlessAborted,
 } from '../errors/unavailable.js';
+import { Listeners } from '../listeners.js';
 import { type Scrubber, serverRedactor } from '../secrets.js';
 import { messageOf } from '../text.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
@@ -97,7 +98,7 @@ export class McpClient implements McpToolBackend {
   readonly #settings: ConnectionSettings;
   readonly #logger: Logger;
   readonly #scrub: Scrubber;
-  readonly #listeners = new Set<McpStateListener>();
+  readonly #listeners: Listeners<McpConnectionState>;
   readonly #queue = new SerialQueue();
   readonly #watchdog: Watchdog;
   readonly #slot: ConnectionSlot;
@@ -119,6 +120,14 @@ export class McpClient implements McpToolBackend {
     // Every line logged about this server passes its policy, whoever wrote the message.
     this.#logger = redactingLogger(settings.logger, this.#scrub);
     this.#settings = { ...settings, logger: this.#logger };
+    this.#listeners = new Listeners((error) =>
+      this.#logger.error(
+        `MCP server "${config.name}": a state listener threw: ${messageOf(error)}`,
+        {
+          server: config.name,
+        },
+      ),
+    );
     this.#slot = new ConnectionSlot({
       server: config.name,
       logger: this.#logger,
@@ -152,8 +161,7 @@ export class McpClient implements McpToolBackend {
 
   /** Calls `listener` on every state change; returns the function that stops it. */
   onStateChange(listener: McpStateListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#listeners.add(listener);
   }
 
   /**
@@ -710,16 +718,7 @@ export class McpClient implements McpToolBackend {
     // injected transport's stderr, a message made before a token was learned.
     const state = redactState(next, this.#scrub);
     this.#state = state;
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(state);
-      } catch (error) {
-        this.#logger.error(
-          `MCP server "${this.name}": a state listener threw: ${messageOf(error)}`,
-          { server: this.name },
-        );
-      }
-    }
+    this.#listeners.emit(state);
   }
 }
 
