@@ -299,6 +299,7 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
     let opened: Connection | undefined;
     const sdk = new Client(CLIENT_INFO, {
       capabilities: {},
+      versionNegotiation: { mode: 'auto' },
       // The SDK debounces (and, on a 2026-era connection, subscribes); the list itself is asked by
       // the client so that it gets the client's request options and page limit.
       listChanged: {
