@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { epochHome, type Logger, silentLogger, writeFileAtomic } from '@epoch-agent/infra';
 import type { Tool } from '@modelcontextprotocol/client';
 import { fingerprint } from './config/fingerprint.js';
+import type { McpConnectMemory, McpEraVerdict } from './connection/protocol.js';
 import { messageOf } from './text.js';
 import type { McpServerConfig } from './types.js';
 
@@ -26,6 +27,8 @@ export interface McpServerSchema {
   /** The server declared the resources capability (it gets list_resources / read_resource). */
   readonly resources: boolean;
   readonly prompts: boolean;
+  /** How the connection that listed it met the server: the next connect starts from there. */
+  readonly memory?: McpConnectMemory;
 }
 
 export interface McpSchemaCacheOptions {
@@ -160,8 +163,8 @@ export class McpSchemaCache {
       this.#ignored(server, file, 'it belongs to another configuration');
       return undefined;
     }
-    const { tools, resources, prompts } = entry;
-    return { tools, resources, prompts };
+    const { tools, resources, prompts, memory } = entry;
+    return { tools, resources, prompts, ...(memory === undefined ? {} : { memory }) };
   }
 
   #ignored(server: string, file: string, why: string): void {
@@ -200,7 +203,10 @@ export class McpSchemaCache {
  */
 async function cacheFile(json: unknown): Promise<CacheFile | undefined> {
   if (typeof json !== 'object' || json === null) return undefined;
-  const { version, fingerprint, tools, resources, prompts } = json as Record<string, unknown>;
+  const { version, fingerprint, tools, resources, prompts, memory } = json as Record<
+    string,
+    unknown
+  >;
   if (
     version !== FORMAT_VERSION ||
     typeof fingerprint !== 'string' ||
@@ -212,5 +218,27 @@ async function cacheFile(json: unknown): Promise<CacheFile | undefined> {
   }
   const { isSpecType } = await import('@modelcontextprotocol/client');
   if (!tools.every((tool) => isSpecType.Tool(tool))) return undefined;
-  return { version, fingerprint, tools: tools as Tool[], resources, prompts };
+  const entry: CacheFile = { version, fingerprint, tools: tools as Tool[], resources, prompts };
+  if (memory === undefined) return entry;
+  const remembered = connectMemory(memory, isSpecType.DiscoverResult);
+  return remembered === undefined ? undefined : { ...entry, memory: remembered };
+}
+
+function connectMemory(
+  json: unknown,
+  isDiscoverResult: (value: unknown) => boolean,
+): McpConnectMemory | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const { verdict, toolsFreshUntil } = json as Record<string, unknown>;
+  if (toolsFreshUntil !== undefined && typeof toolsFreshUntil !== 'number') return undefined;
+  if (typeof verdict !== 'object' || verdict === null) return undefined;
+  const { era, version, discover } = verdict as Record<string, unknown>;
+  if (typeof version !== 'string') return undefined;
+  let checked: McpEraVerdict;
+  if (era === 'legacy') checked = { era, version };
+  else if (era === 'modern' && isDiscoverResult(discover)) {
+    const modern = discover as Extract<McpEraVerdict, { era: 'modern' }>['discover'];
+    checked = { era, version, discover: modern };
+  } else return undefined;
+  return { verdict: checked, ...(toolsFreshUntil === undefined ? {} : { toolsFreshUntil }) };
 }

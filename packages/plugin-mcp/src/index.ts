@@ -24,6 +24,7 @@ export type {
 
 export { McpClient, type McpClientOptions, type McpStateListener } from './connection/client.js';
 export type { McpConnectionOptions } from './connection/options.js';
+export type { McpProtocol, McpProtocolEra } from './connection/protocol.js';
 export type {
   McpConnectionState,
   McpConnectionStateKind,

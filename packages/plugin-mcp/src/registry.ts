@@ -409,6 +409,7 @@ export class McpRegistry {
    */
   async #start(entry: Entry, client: McpClient): Promise<void> {
     const [schema] = await Promise.all([this.#cache?.get(entry.config), loadConnectionModule()]);
+    client.remember(schema);
     entry.offer = schema === undefined ? undefined : this.#offer(entry, client, schema);
     const connection = this.#connect(entry, client);
     if (schema === undefined) await connection;
@@ -453,15 +454,22 @@ export class McpRegistry {
       }
     | undefined {
     const before = entry.offer;
+    const { memory } = client;
     const schema: McpServerSchema = {
       tools: state.tools,
       resources: state.resources,
       prompts: state.prompts,
+      ...(memory === undefined ? {} : { memory }),
     };
     if (before !== undefined && isDeepStrictEqual(before.schema, schema)) return undefined;
+    void this.#cache?.set(entry.config, schema);
+    // What the connection learned may be new while the tools are not: nothing to announce.
+    if (before !== undefined && sameTools(before.schema, schema)) {
+      entry.offer = { ...before, schema };
+      return undefined;
+    }
     const after = this.#offer(entry, client, schema);
     entry.offer = after;
-    void this.#cache?.set(entry.config, schema);
     if (before === undefined) return undefined;
     return {
       before: before.tools,
@@ -563,4 +571,10 @@ function offersTools(state: McpConnectionState): boolean {
     default:
       return assertNever(state, 'connection state');
   }
+}
+
+function sameTools(a: McpServerSchema, b: McpServerSchema): boolean {
+  return (
+    a.resources === b.resources && a.prompts === b.prompts && isDeepStrictEqual(a.tools, b.tools)
+  );
 }

@@ -41,7 +41,12 @@ export function serverStatus(
     case 'disconnected':
       return { ...common, state: state.kind };
     case 'connected':
-      return { ...common, state: 'connected', serverInfo: state.serverInfo };
+      return {
+        ...common,
+        state: 'connected',
+        serverInfo: state.serverInfo,
+        protocol: state.protocol,
+      };
     case 'reconnecting': {
       const { attempt, attempts, nextAttemptAt } = state;
       return {

@@ -1,6 +1,7 @@
 // The plugin's public data types: what a server's configuration means once it has been read,
 // where a server came from, and how it is doing.
 import type { Position } from '@epoch-agent/infra';
+import type { McpProtocol } from './connection/protocol.js';
 import type { McpErrorCode } from './errors/mcp-error.js';
 
 export type McpTransportKind = 'stdio' | 'sse' | 'http';
@@ -228,8 +229,10 @@ export type McpServerStatus =
   | (McpServerStatusCommon & { readonly state: 'connecting' })
   | (McpServerStatusCommon & {
       readonly state: 'connected';
-      /** As the server named itself in its initialize answer. */
+      /** As the server named itself (its initialize answer, or its server/discover `_meta`). */
       readonly serverInfo: { readonly name: string; readonly version: string };
+      /** The protocol era and revision the connection speaks. */
+      readonly protocol: McpProtocol;
     })
   | (McpServerStatusCommon & {
       /** The connection died; the watchdog is retrying in the background (1 s, 2 s, 4 s). */

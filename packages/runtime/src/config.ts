@@ -2,7 +2,7 @@
 // user's mcp.json) read and checked, without connecting any: what `epoch mcp list` and `epoch mcp
 // get` need, and only that. The root entry exports the same, with the registry, the ToolRegistry
 // and the config writer that a program which connects needs too. Written by hand.
-export { lastToolCounts, type ToolCounts } from './last-tool-counts.js';
+export { lastProtocol, lastToolCounts, type ToolCounts } from './last-tool-counts.js';
 export {
   type ConfiguredServer,
   type McpServerOrigin,

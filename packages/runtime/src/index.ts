@@ -7,6 +7,7 @@ export type {
   McpErrorCode,
   McpLoginResult,
   McpLogoutResult,
+  McpProtocol,
   McpServerChoice,
   McpServerConfig,
   McpServerSource,

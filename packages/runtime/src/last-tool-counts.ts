@@ -1,7 +1,8 @@
-// What can be said about a server's tools without connecting it: how many its last connection
-// listed (the schema cache, kept per connection fingerprint), offered or off under the choice the
-// files make now. For `epoch mcp list`, which never connects; a server whose config changed since,
-// or that never connected, has no counts.
+// What can be said about a server without connecting it, from what its last connection left in
+// the schema cache (kept per connection fingerprint): how many tools it listed, offered or off under
+// the choice the files make now (`epoch mcp list`), and which protocol it spoke (`epoch mcp get`).
+// A server whose config changed since, or that never connected, has neither.
+import type { McpProtocol } from '@epoch-agent/plugin-mcp';
 import { McpSchemaCache } from '@epoch-agent/plugin-mcp/cache';
 import { choiceCounts, serverToolNames } from '@epoch-agent/plugin-mcp/config';
 import type { ConfiguredServer } from './read-servers.js';
@@ -25,4 +26,12 @@ export async function lastToolCounts(
         : choiceCounts(config.choice, serverToolNames(schema));
     }),
   );
+}
+
+/** The protocol era and revision the server spoke when this config last connected. */
+export async function lastProtocol(
+  config: ConfiguredServer['config'],
+): Promise<McpProtocol | undefined> {
+  const verdict = (await new McpSchemaCache().get(config))?.memory?.verdict;
+  return verdict === undefined ? undefined : { era: verdict.era, version: verdict.version };
 }

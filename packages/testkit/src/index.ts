@@ -1,6 +1,6 @@
 // @epoch-agent/testkit: real servers for tests, benchmarks and the example — never mocks. The
 // reference MCP server in all three transports, pinned to 127.0.0.1, the loopback port helpers
-// around it, the one hand-written stdio fixture server, what a fresh process loads
+// around it, the one hand-written stdio fixture server, a 2026-07-28 server built on the server SDK, what a fresh process loads
 // (modulesLoadedBy), the server configs tests build in code, and the one polling wait for what has
 // no event. Private: no published package depends on it at run time.
 
@@ -26,6 +26,7 @@ export {
   SEARCH_PHRASINGS_FILE,
   type StdioEntry,
 } from './many-tools.js';
+export { MODERN_SERVER, type RunningModernServer, startModernHttp } from './modern-server.js';
 export { type LoadedModules, modulesLoadedBy } from './modules.js';
 export { rawControls } from './raw-controls.js';
 export {

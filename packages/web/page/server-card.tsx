@@ -87,6 +87,7 @@ export function ServerCard({ server, api }: Props) {
         {status?.state === 'connected' && (
           <span class="detail">
             {serverText(`${status.serverInfo.name} ${status.serverInfo.version}`)}
+            {` · MCP ${status.protocol.version}`}
           </span>
         )}
         <span class="actions">

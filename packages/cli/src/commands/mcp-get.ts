@@ -1,7 +1,9 @@
 // `epoch mcp get <name>`: one server as it takes effect — every field of its transport, written,
 // defaulted or inferred, and the file and line each written one comes from. Secrets redacted.
 import { terminalJson } from '@epoch-agent/infra';
+import type { McpProtocol } from '@epoch-agent/runtime';
 import {
+  lastProtocol,
   readMcpServers,
   type ServerField,
   type ServerFieldSource,
@@ -24,15 +26,25 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
   );
   const { at, fields } = serverFields(server, read.configFile);
   const { source } = server.origin;
+  const protocol = await lastProtocol(server.config);
   if (invocation.json) {
-    const json = { name, source, transport: server.config.transport, at, fields };
+    const json = { name, source, transport: server.config.transport, at, fields, protocol };
     io.out(`${terminalJson(json, 2)}\n`);
     return EXIT.ok;
   }
   const where = at === undefined ? 'given in code' : `${at.file}:${at.line}:${at.column}`;
   io.out(`${name} (${source} server, ${server.config.transport}) — ${where}\n\n`);
   io.out(renderTable(['FIELD', 'FROM', 'VALUE'], fields.map(row)));
+  io.out(`\n${protocolLine(protocol)}\n`);
   return EXIT.ok;
+}
+
+// Known only from the last connection with this very config: get never connects.
+function protocolLine(protocol: McpProtocol | undefined): string {
+  if (protocol === undefined)
+    return 'protocol: not known yet (it has not connected with this config)';
+  const era = protocol.era === 'modern' ? 'no handshake' : 'initialize handshake';
+  return `protocol: MCP ${protocol.version} (${era}), as it last connected`;
 }
 
 function row({ field, value, from }: ServerField): string[] {

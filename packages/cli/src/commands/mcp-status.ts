@@ -59,10 +59,11 @@ function renderStatuses(runtime: Runtime, statuses: readonly McpServerStatus[]):
     status.source,
     status.transport,
     status.state,
+    status.state === 'connected' ? status.protocol.version : '-',
     toolCell(runtime, status),
   ]);
   const [header = '', ...lines] = renderTable(
-    ['NAME', 'SOURCE', 'TRANSPORT', 'STATE', 'TOOLS'],
+    ['NAME', 'SOURCE', 'TRANSPORT', 'STATE', 'PROTOCOL', 'TOOLS'],
     rows,
   )
     .trimEnd()

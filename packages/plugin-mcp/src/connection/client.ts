@@ -15,6 +15,7 @@ import type {
   ResourceTemplateType,
   Tool,
 } from '@modelcontextprotocol/client';
+import type { McpServerSchema } from '../cache.js';
 import { McpError } from '../errors/mcp-error.js';
 import {
   closedWhileConnecting,
@@ -40,6 +41,7 @@ import {
   type McpConnectionOptions,
 } from './options.js';
 import type { ListItem, ListMethod } from './paginate.js';
+import type { McpConnectMemory } from './protocol.js';
 import { buildRequestOptions, remoteUrl } from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
 import { ConnectionSlot } from './slot.js';
@@ -112,6 +114,11 @@ export class McpClient implements McpToolBackend {
   #lastFailure: Failure | undefined;
   #reconnecting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
+  /**
+   * Where the next connect starts: the schema cache's entry for this config, then what each
+   * connection learned (its era verdict, and its tool list while the server says it stays fresh).
+   */
+  #remembered: McpServerSchema | undefined;
 
   constructor({ config, ...options }: McpClientOptions) {
     this.config = config;
@@ -159,6 +166,16 @@ export class McpClient implements McpToolBackend {
     return this.#starting ? CONNECTING : this.#state;
   }
 
+  /** Has the next connect start from the schema cache's entry for this config (the registry). */
+  remember(schema: McpServerSchema | undefined): void {
+    this.#remembered = schema;
+  }
+
+  /** What the connections so far learned for the next one; the registry caches it. */
+  get memory(): McpConnectMemory | undefined {
+    return this.#remembered?.memory;
+  }
+
   /** Calls `listener` on every state change; returns the function that stops it. */
   onStateChange(listener: McpStateListener): () => void {
     return this.#listeners.add(listener);
@@ -184,6 +201,8 @@ export class McpClient implements McpToolBackend {
    * connected; rejects when the series gives up, the server needs a login, or close() ends it.
    */
   reconnect(): Promise<void> {
+    // A reconnect is how a user says "ask it again": its era and its tools alike.
+    this.#remembered = undefined;
     return this.#withCode(() => {
       this.#reconnecting ??= this.#reconnectOnce().finally(() => {
         this.#reconnecting = undefined;
@@ -513,6 +532,7 @@ export class McpClient implements McpToolBackend {
       scrub: this.#scrub,
       signal,
       onToolsChanged: (connection) => void this.#refreshTools(connection),
+      remembered: this.#remembered,
     });
   }
 
@@ -571,7 +591,14 @@ export class McpClient implements McpToolBackend {
       onLifetimeEnd: () => void this.#replace(connection).catch(() => {}),
     });
     connection.onBusy((busy) => timers.busy(busy));
-    this.#setState({ kind: 'connected', ...connection.info });
+    const { memory, ...shown } = connection.info;
+    this.#remembered = {
+      tools: shown.tools,
+      resources: shown.resources,
+      prompts: shown.prompts,
+      memory,
+    };
+    this.#setState({ kind: 'connected', ...shown });
     return timers;
   }
 
@@ -579,6 +606,11 @@ export class McpClient implements McpToolBackend {
   #setTools(connection: Connection, tools: readonly Tool[]): void {
     const state = this.#state;
     if (this.#slot.live === connection && state.kind === 'connected') {
+      // The server's freshness promise was for the list it replaced.
+      const remembered = this.#remembered;
+      if (remembered?.memory !== undefined) {
+        this.#remembered = { ...remembered, tools, memory: { verdict: remembered.memory.verdict } };
+      }
       this.#setState({ ...state, tools });
     }
   }

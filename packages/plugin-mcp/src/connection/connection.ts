@@ -7,6 +7,8 @@
 // draining before a recycle depend on it) and reports its own loss, once.
 import {
   Client,
+  type McpSubscription,
+  type PriorDiscovery,
   ProtocolError,
   type RequestOptions,
   SdkError,
@@ -14,6 +16,7 @@ import {
   SseError,
   type Tool,
 } from '@modelcontextprotocol/client';
+import type { McpServerSchema } from '../cache.js';
 import { connectFailure, isAuthFailure, isSessionExpired } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
 import type { McpError } from '../errors/mcp-error.js';
@@ -29,8 +32,9 @@ import { commandNotFoundForHosts } from '../transport/resolve-command.js';
 import type { McpServerConfig } from '../types.js';
 import { DirectToolCalls } from './direct-calls.js';
 import type { ConnectionSettings } from './options.js';
-import { type ListItem, type ListMethod, type ListOwner, listAll } from './paginate.js';
+import { type ListItem, type ListMethod, type ListOwner, listAll, listTools } from './paginate.js';
 import { explainStdioFailure, preflight } from './preflight.js';
+import type { McpConnectMemory, McpEraVerdict, McpProtocol } from './protocol.js';
 import { remoteUrl } from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
 import type { McpServerInfo } from './state.js';
@@ -46,9 +50,12 @@ const TOOLS_LIST_CHANGED_DEBOUNCE_MS = 250;
 /** What the server offered when this connection opened. */
 export interface ConnectionInfo {
   readonly serverInfo: McpServerInfo;
+  readonly protocol: McpProtocol;
   readonly tools: readonly Tool[];
   readonly resources: boolean;
   readonly prompts: boolean;
+  /** What the next connection to this config starts from. */
+  readonly memory: McpConnectMemory;
 }
 
 export interface ConnectionParts {
@@ -65,6 +72,8 @@ export class Connection {
   readonly info: ConnectionInfo;
   /** How tools/call goes: direct-calls.ts on a stdio connection of the 2025 era, else the SDK's request. */
   readonly #calls: DirectToolCalls | undefined;
+  /** The subscriptions/listen stream list changes come by on a 2026-07-28 connection. */
+  #subscription: McpSubscription | undefined;
   #inFlight = 0;
   #quiet: Array<() => void> = [];
   #onBusy: ((busy: boolean) => void) | undefined;
@@ -106,6 +115,17 @@ export class Connection {
   /** Requests running on this connection now (keepalive pings not counted). */
   get inFlight(): number {
     return this.#inFlight;
+  }
+
+  /**
+   * Watches the 2026-07-28 stream list changes come by. The server ending it, or losing it, is a
+   * lost connection: the reconnect lists the tools again and listens anew, so no change is missed.
+   */
+  watch(subscription: McpSubscription): void {
+    this.#subscription = subscription;
+    void subscription.closed.then((how) => {
+      if (how !== 'local') this.#markLost({ kind: 'subscription' });
+    });
   }
 
   /** Called once if the connection ends without close(); at once if that already happened. */
@@ -172,12 +192,15 @@ export class Connection {
   }
 
   /**
-   * A keepalive ping, not run() (a ping is not activity, or idle_timeout could never pass).
-   * Rejects when the server did not answer; a JSON-RPC error is still an answer: it is alive.
+   * A keepalive check, not run() (it is not activity, or idle_timeout could never pass): a ping,
+   * or on a 2026-07-28 connection, which has no ping, a server/discover, the one request every
+   * server of that era must answer and that changes nothing. Rejects when the server did not
+   * answer; a JSON-RPC error is still an answer: it is alive.
    */
   async keepalive(options: RequestOptions): Promise<void> {
     try {
-      await this.sdk.ping(options);
+      if (this.info.protocol.era === 'modern') await this.sdk.discover(options);
+      else await this.sdk.ping(options);
     } catch (error) {
       if (!(error instanceof ProtocolError)) throw error;
     }
@@ -203,8 +226,14 @@ export class Connection {
    * connection_closed. Idempotent; `force()` is the escalation.
    */
   close(): Promise<void> {
-    this.#closing ??= this.handle.close();
+    this.#closing ??= this.#end();
     return this.#closing;
+  }
+
+  async #end(): Promise<void> {
+    // Its own cancellation first, so the server stops holding the stream for us.
+    await this.#subscription?.close().catch(() => {});
+    await this.handle.close();
   }
 
   /** A second close of the transport: the reaper skips what is left of its grace periods. */
@@ -228,6 +257,8 @@ export interface OpenConnectionParts {
   readonly signal: AbortSignal;
   /** The server sent notifications/tools/list_changed on this connection (debounced). */
   readonly onToolsChanged: (connection: Connection) => void;
+  /** What the schema cache holds for this config: its era verdict and, while fresh, its tools. */
+  readonly remembered?: McpServerSchema | undefined;
 }
 
 export type OpenOutcome =
@@ -268,9 +299,9 @@ const stdioStarts = new SerialQueue({ concurrency: STDIO_STARTS });
  * waits for its turn among the starts first; its connect_timeout runs from its own start.
  */
 export function openConnection(options: OpenConnectionParts): Promise<OpenOutcome> {
-  if (options.config.transport !== 'stdio') return openNow(options);
+  if (options.config.transport !== 'stdio') return openRemembering(options);
   return stdioStarts
-    .run(() => openNow(options), options.signal)
+    .run(() => openRemembering(options), options.signal)
     .catch(
       (error: unknown): OpenOutcome => ({
         ok: false,
@@ -278,6 +309,25 @@ export function openConnection(options: OpenConnectionParts): Promise<OpenOutcom
         stderrTail: '',
       }),
     );
+}
+
+/**
+ * Opens from the remembered era verdict; when that fails for a reason a changed server explains
+ * (not a timeout, a close() or a refused login), once more with a probe, as a first connect does.
+ */
+async function openRemembering(options: OpenConnectionParts): Promise<OpenOutcome> {
+  const outcome = await openNow(options);
+  if (outcome.ok || options.remembered?.memory === undefined || options.signal.aborted) {
+    return outcome;
+  }
+  if (['connect_timeout', 'connection_closed', 'needs_login'].includes(outcome.error.code)) {
+    return outcome;
+  }
+  options.settings.logger.info(
+    `MCP server "${options.config.name}": connecting as it was met last time failed (${outcome.error.message}); asking it which protocol it speaks now.`,
+    { server: options.config.name },
+  );
+  return openNow({ ...options, remembered: undefined });
 }
 
 async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
@@ -319,44 +369,79 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
     };
     // The handshake is connect_timeout's alone (the README's mcp.json table: start + handshake);
     // `timeout` is per request, so it bounds each page of the first tools/list inside the same deadline.
+    const remembered = options.remembered;
+    const verdict = remembered?.memory?.verdict;
     await untilAborted(
-      sdk.connect(handle.transport, { timeout: config.connectTimeoutMs, signal: attempt.signal }),
+      sdk.connect(handle.transport, {
+        timeout: config.connectTimeoutMs,
+        signal: attempt.signal,
+        ...(verdict === undefined ? {} : { prior: priorDiscovery(verdict) }),
+      }),
       attempt.signal,
     );
     const connectOptions = { timeout: config.timeoutMs, signal: attempt.signal };
     const capabilities = sdk.getServerCapabilities() ?? {};
-    const tools = capabilities.tools
-      ? await untilAborted(
-          listAll(sdk, 'tools/list', connectOptions, { server: config.name, logger }).catch(
-            (error: unknown) => {
-              throw requestError(error, {
-                server: config.name,
-                method: 'tools/list',
-                timeoutMs: config.timeoutMs,
-                sent: true,
-                scrub,
-                url: remoteUrl(config),
-              });
-            },
-          ),
-          attempt.signal,
-        )
-      : [];
+    const era = sdk.getProtocolEra() ?? 'legacy';
+    const freshUntil = remembered?.memory?.toolsFreshUntil;
+    // A list the server said stays fresh is not asked for again until then.
+    const listed =
+      !capabilities.tools || (freshUntil !== undefined && freshUntil > Date.now())
+        ? { tools: capabilities.tools ? [...(remembered?.tools ?? [])] : [], freshUntil }
+        : await untilAborted(
+            listTools(sdk, connectOptions, { server: config.name, logger }).then(
+              ({ tools, ttlMs }) => ({
+                tools,
+                freshUntil: ttlMs === undefined ? undefined : Date.now() + ttlMs,
+              }),
+              (error: unknown) => {
+                throw requestError(error, {
+                  server: config.name,
+                  method: 'tools/list',
+                  timeoutMs: config.timeoutMs,
+                  sent: true,
+                  scrub,
+                  url: remoteUrl(config),
+                });
+              },
+            ),
+            attempt.signal,
+          );
+    // On 2026-07-28 list changes come by a subscriptions/listen stream. A probed connect has the
+    // SDK open it; a remembered one (no round trip at all) opens it here.
+    const subscription =
+      era === 'modern' && capabilities.tools?.listChanged
+        ? (sdk.autoOpenedSubscription ??
+          (await untilAborted(
+            sdk.listen({ toolsListChanged: true }, connectOptions),
+            attempt.signal,
+          )))
+        : undefined;
     if (attempt.signal.aborted) throw attempt.signal.reason;
     // Closed between its answers and now: checked in the same tick the connection starts watching.
     if (sdk.transport === undefined) throw new Error('the server closed the connection');
     const info = sdk.getServerVersion();
+    const discover = sdk.getDiscoverResult();
+    const protocol = { era, version: sdk.getNegotiatedProtocolVersion() ?? '' };
     opened = new Connection({
       sdk,
       handle,
       info: {
         serverInfo: { name: info?.name ?? '', version: info?.version ?? '' },
-        tools,
+        protocol,
+        tools: listed.tools,
         resources: capabilities.resources !== undefined,
         prompts: capabilities.prompts !== undefined,
+        memory: {
+          verdict:
+            era === 'modern' && discover !== undefined
+              ? { ...protocol, era, discover }
+              : { ...protocol, era: 'legacy' },
+          ...(listed.freshUntil === undefined ? {} : { toolsFreshUntil: listed.freshUntil }),
+        },
       },
       remote: config.transport !== 'stdio',
     });
+    if (subscription !== undefined) opened.watch(subscription);
     return { ok: true, connection: opened };
   } catch (error) {
     await handle
@@ -396,6 +481,12 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onClose);
   }
+}
+
+function priorDiscovery(verdict: McpEraVerdict): PriorDiscovery {
+  return verdict.era === 'modern'
+    ? { kind: 'modern', discover: verdict.discover }
+    : { kind: 'legacy' };
 }
 
 /**

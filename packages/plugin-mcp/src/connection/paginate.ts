@@ -20,6 +20,8 @@ export const MAX_PAGES = 50;
 export interface Page<T> {
   readonly items: readonly T[];
   readonly nextCursor?: string | undefined;
+  /** The cache hint of a 2026-07-28 list: how long the answer stays fresh (SEP-2549). */
+  readonly ttlMs?: number | undefined;
 }
 
 export interface CollectPagesOptions<T> {
@@ -67,7 +69,7 @@ export type PageFetcher<M extends ListMethod> = (
 export const PAGE_FETCHERS: { readonly [M in ListMethod]: PageFetcher<M> } = {
   'tools/list': async (sdk, cursor, options) => {
     const page = await sdk.request({ method: 'tools/list', ...cursorParams(cursor) }, options);
-    return { items: page.tools, nextCursor: page.nextCursor };
+    return { items: page.tools, nextCursor: page.nextCursor, ttlMs: ttlOf(page) };
   },
   'prompts/list': async (sdk, cursor, options) => {
     const page = await sdk.request({ method: 'prompts/list', ...cursorParams(cursor) }, options);
@@ -99,12 +101,48 @@ export function listAll<M extends ListMethod>(
   const page: PageFetcher<M> = PAGE_FETCHERS[method];
   return collectPages({
     fetchPage: (cursor) => page(sdk, cursor, options),
-    onTruncated: () =>
-      owner.logger.warn(
-        `MCP server "${owner.server}": ${method} still had a nextCursor after ${MAX_PAGES} pages; using those ${MAX_PAGES} pages and asking no further. The server's pagination may be broken.`,
-        { server: owner.server, method },
-      ),
+    onTruncated: () => warnTruncated(owner, method),
   });
+}
+
+/** A server's ttlMs is honoured up to a day (the SDK's own bound): no list is pinned for good. */
+const MAX_TTL_MS = 24 * 60 * 60_000;
+
+/**
+ * Every page of tools/list, as listAll(), and how long the list stays fresh: the first page's
+ * `ttlMs` (at most a day, so a server cannot pin a list for good); undefined when the server gave
+ * none (every 2025-era server), or 0, which means "ask again every time".
+ */
+export async function listTools(
+  sdk: Client,
+  options: RequestOptions,
+  owner: ListOwner,
+): Promise<{ readonly tools: Tool[]; readonly ttlMs: number | undefined }> {
+  let ttlMs: number | undefined;
+  const tools = await collectPages({
+    fetchPage: async (cursor) => {
+      const page = await PAGE_FETCHERS['tools/list'](sdk, cursor, options);
+      if (cursor === undefined && page.ttlMs !== undefined && page.ttlMs > 0) {
+        ttlMs = Math.min(page.ttlMs, MAX_TTL_MS);
+      }
+      return page;
+    },
+    onTruncated: () => warnTruncated(owner, 'tools/list'),
+  });
+  return { tools, ttlMs };
+}
+
+function warnTruncated(owner: ListOwner, method: ListMethod): void {
+  owner.logger.warn(
+    `MCP server "${owner.server}": ${method} still had a nextCursor after ${MAX_PAGES} pages; using those ${MAX_PAGES} pages and asking no further. The server's pagination may be broken.`,
+    { server: owner.server, method },
+  );
+}
+
+// Cache hints ride on the result body outside the SDK's result types (the loose schema keeps them).
+function ttlOf(result: object): number | undefined {
+  const { ttlMs } = result as { ttlMs?: unknown };
+  return typeof ttlMs === 'number' && Number.isFinite(ttlMs) ? ttlMs : undefined;
 }
 
 export function cursorParams(cursor: string | undefined): { params?: { cursor: string } } {

@@ -11,8 +11,9 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpErrorCode } from '../errors/mcp-error.js';
 import { assertNever } from '../types.js';
+import type { McpProtocol } from './protocol.js';
 
-/** What the server said it is in its initialize answer. */
+/** What the server said it is (its initialize answer, or its server/discover `_meta`). */
 export interface McpServerInfo {
   readonly name: string;
   readonly version: string;
@@ -32,6 +33,8 @@ export type McpConnectionState =
   | {
       readonly kind: 'connected';
       readonly serverInfo: McpServerInfo;
+      /** The protocol era and revision this connection speaks. */
+      readonly protocol: McpProtocol;
       readonly tools: readonly Tool[];
       /** The server declared these capabilities; only then are resources/* and prompts/* asked. */
       readonly resources: boolean;

@@ -48,6 +48,8 @@ export type ConnectionLoss =
   /** A stdio server wrote a line over the transport's bound; the transport stopped it. */
   | { readonly kind: 'tooLong'; readonly error: MessageTooLongError }
   | { readonly kind: 'stream' }
+  /** The server ended our subscriptions/listen stream (2026-07-28): list changes would be missed. */
+  | { readonly kind: 'subscription' }
   | { readonly kind: 'unreachable'; readonly failure: NetworkFailure };
 
 /** The live connection ended without close(). */
@@ -67,6 +69,8 @@ function lostHow(loss: ConnectionLoss): string {
       return loss.error.did;
     case 'stream':
       return 'dropped its SSE event stream';
+    case 'subscription':
+      return 'ended its subscriptions/listen stream, so tool list changes would go unseen';
     case 'unreachable':
       return `cannot be reached any more: ${loss.failure.text}, so the connection counts as dead`;
     default:
@@ -74,9 +78,12 @@ function lostHow(loss: ConnectionLoss): string {
   }
 }
 
-/** A keepalive ping failed (`failure` is the ping's request error message). */
+/**
+ * A keepalive failed (`failure` is its request error message): a ping, or on a 2026-07-28
+ * connection, which has no ping, a server/discover.
+ */
 export function keepaliveFailed(failure: string): string {
-  return `${sentence(failure)} That was a keepalive ping, so the connection counts as dead; reconnecting in the background.`;
+  return `${sentence(failure)} That was a keepalive check, so the connection counts as dead; reconnecting in the background.`;
 }
 
 /** The watchdog's series ended without a connection (`last` is the last attempt's failure). */

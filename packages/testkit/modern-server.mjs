@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// A server of the 2026-07-28 protocol era, built on the official server SDK
+// (`@modelcontextprotocol/server`), the way a server author writes one: one factory, served over
+// stdio (serveStdio) or Streamable HTTP (createMcpHandler on 127.0.0.1). It speaks the 2025 revisions
+// too, as the SDK's entries do by default, unless `--modern-only`: then a client that cannot
+// negotiate 2026-07-28 cannot connect at all.
+//
+// Tools: echo (text back), whoami ({"pid": ...}), slow (answers only when cancelled), grow (adds
+// the tool `grown`, which every later connection sees too, and announces the change on open
+// subscriptions/listen streams).
+//
+//   --http             Streamable HTTP: prints `listening <url>` on stdout once it listens
+//   --modern-only      refuse the 2025 revisions
+//   --tools-ttl-ms=N   tools/list carries the cache hint ttlMs N with cacheScope "public"
+//   $RECORD_FILE       one JSON line per process start ({"start": pid}), per message received over
+//                      stdio ({"method": ...}), per tools/call ({"tool": ...}) and per cancellation
+//                      ({"cancelled": true})
+// Over stdio it exits when stdin ends; over HTTP on SIGTERM or when stdin ends.
+import { appendFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(`--${name}`);
+const option = (name) =>
+  args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? undefined;
+const record = (entry) => {
+  if (process.env.RECORD_FILE)
+    appendFileSync(process.env.RECORD_FILE, `${JSON.stringify(entry)}\n`);
+};
+
+record({ start: process.pid });
+const legacy = flag('modern-only') ? 'reject' : 'serve';
+const toolsTtlMs = option('tools-ttl-ms');
+/** Shared by every instance the factory makes: `grow` is seen by every later connection. */
+let grown = false;
+/** The instances serving now (stdio: one per connection): `grow` gives each the new tool. */
+const live = new Set();
+/**
+ * How `grow` reaches open subscriptions/listen streams: over stdio a tool registered on a live
+ * instance announces itself; over HTTP every request has its own instance, so the handler's bus does.
+ */
+let announce = () => {
+  for (const each of live) addGrown(each);
+};
+
+const text = (value) => ({ content: [{ type: 'text', text: value }] });
+const schema = (properties) => fromJsonSchema({ type: 'object', properties });
+
+function factory() {
+  const server = new McpServer(
+    { name: 'modern-server', version: '2.4.0' },
+    {
+      capabilities: { tools: { listChanged: true } },
+      ...(toolsTtlMs === undefined
+        ? {}
+        : { cacheHints: { 'tools/list': { ttlMs: Number(toolsTtlMs), cacheScope: 'public' } } }),
+    },
+  );
+  live.add(server);
+  server.server.onclose = () => live.delete(server);
+  const tool = (name, description, properties, handler) =>
+    server.registerTool(
+      name,
+      { description, inputSchema: schema(properties) },
+      async (input, ctx) => {
+        record({ tool: name });
+        return handler(input, ctx);
+      },
+    );
+  tool('echo', 'Says the text back', { text: { type: 'string' } }, ({ text: said }) => text(said));
+  tool('whoami', 'The pid of the server', {}, () => text(JSON.stringify({ pid: process.pid })));
+  tool('slow', 'Answers only when cancelled', {}, (_input, ctx) => {
+    const signal = ctx.mcpReq.signal;
+    return new Promise((_resolve, reject) => {
+      signal.addEventListener('abort', () => {
+        record({ cancelled: true });
+        reject(signal.reason);
+      });
+    });
+  });
+  tool('grow', 'Adds the tool grown', {}, () => {
+    grown = true;
+    announce();
+    return text('grown');
+  });
+  if (grown) addGrown(server);
+  return server;
+}
+
+function addGrown(server) {
+  if (server.grownTool !== undefined) return;
+  server.grownTool = server.registerTool(
+    'grown',
+    { description: 'Added by grow', inputSchema: schema({}) },
+    () => text('here'),
+  );
+}
+
+if (flag('http')) {
+  const handler = createMcpHandler(factory, { legacy });
+  announce = () => handler.notify.toolsChanged();
+  const http = createServer(async (request, response) => {
+    const body = await readBody(request);
+    const answer = await handler.fetch(
+      new Request(`http://${request.headers.host}${request.url}`, {
+        method: request.method,
+        headers: Object.entries(request.headers).flatMap(([name, value]) =>
+          value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]],
+        ),
+        body: body.length > 0 ? body : undefined,
+      }),
+    );
+    response.writeHead(answer.status, Object.fromEntries(answer.headers));
+    if (answer.body === null) {
+      response.end();
+      return;
+    }
+    // A streamed answer (SSE) is written as it comes, and given up when the client leaves.
+    const reader = answer.body.getReader();
+    response.on('close', () => reader.cancel().catch(() => {}));
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true }));
+      if (done) break;
+      response.write(value);
+    }
+    response.end();
+  });
+  http.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`listening http://127.0.0.1:${http.address().port}/mcp\n`);
+  });
+  const stop = () => {
+    http.closeAllConnections();
+    http.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.stdin.on('end', stop).resume();
+} else {
+  // Every message as it arrives, before the SDK routes it: a test sees which handshake was made.
+  const transport = new StdioServerTransport();
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    const route = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ('method' in message) record({ method: message.method });
+      route?.(message, extra);
+    };
+    return start();
+  };
+  serveStdio(factory, { legacy, transport });
+}
+
+async function readBody(request) {
+  const chunks = [];
+  for await (const chunk of request) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
