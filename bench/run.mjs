@@ -2,7 +2,8 @@
 // in one run, printed as a table of ratios with each figure's goal. Tool-call latency over stdio
 // (a hand-written server and the reference server) and Streamable HTTP; connect + list of one
 // server; connectAll's wall time for 20 slow-to-start servers against one; a start with a warm
-// schema cache against a cold one; closing a polite and a hostile server; 100 servers x 100 tools;
+// schema cache against a cold one; a 2026-07-28 server against a 2025-era one (connect + list, warm
+// start, tool call); closing a polite and a hostile server; 100 servers x 100 tools;
 // tool definitions found on demand (tokens per request, search quality); and, in fresh processes,
 // the import, the first connect, the memory of idle connections and a cold `epoch mcp list`. Servers listen on 127.0.0.1 only; every one of them is stopped before the
 // table is printed, and a deadline bounds the whole run.
@@ -17,6 +18,7 @@ import { connectAllWallTime } from './connect.mjs';
 import { connectOneTime } from './connect-one.mjs';
 import { toolDeferral } from './deferral.mjs';
 import { disconnectTime, hostileCloseTime } from './disconnect.mjs';
+import { eraComparison } from './eras.mjs';
 import { firstConnectTime, idleConnectionMemory, importTime } from './fresh.mjs';
 import { toolCallLatency } from './latency.mjs';
 import { formatTable, summary } from './report.mjs';
@@ -74,6 +76,7 @@ async function main() {
         toolCallLatency('HTTP', httpEndpoint, signal),
       )),
       ...(await step('connect + list', () => connectOneTime(ECHO_SERVER, signal))),
+      ...(await step('2026-07-28 against 2025', () => eraComparison(signal))),
       ...(await step('connectAll', () => connectAllWallTime(signal))),
       ...(await step('schema cache', () => schemaCacheStartTime(signal))),
       ...(await step('polite close over stdio', () =>
@@ -112,6 +115,11 @@ StreamableHTTPClientTransport, on the same server program. The hand-written serv
 work; server-everything's rows include a real server's, which no client can make faster.
 Connect + list: McpRegistry.connectAll with an empty default schema cache (a first start) against
 the SDK Client's connect + listTools, each on a fresh server process, in this warmed-up process.
+Eras: testkit's modern-server.mjs (the official server SDK) met as a 2026-07-28 server, against the
+same program wired the 2025 way; ours both. First start = no cache (a 2025 server answers the
+server/discover probe with "method not found", then initialize, on the same process); warm start =
+until connected from the cache an earlier start left (the era verdict, and the server's ttlMs of 10
+minutes on its tool list); tool call = EpochTool.execute, 3,000 calls each, taking turns every 10.
 connectAll: servers that wait 500 ms before answering initialize; base = the same connectAll for 1
 server (goal), or 20 raw SDK clients connected with Promise.all (info).
 Schema cache: connectAll of 10 servers that take 1.5 s to start, each run on a new registry and

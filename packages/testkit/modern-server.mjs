@@ -5,12 +5,14 @@
 // too, as the SDK's entries do by default, unless `--modern-only`: then a client that cannot
 // negotiate 2026-07-28 cannot connect at all.
 //
-// Tools: echo (text back), whoami ({"pid": ...}), slow (answers only when cancelled), grow (adds
+// Tools: echo (`message` back), whoami ({"pid": ...}), slow (answers only when cancelled), grow (adds
 // the tool `grown`, which every later connection sees too, and announces the change on open
 // subscriptions/listen streams).
 //
 //   --http             Streamable HTTP: prints `listening <url>` on stdout once it listens
 //   --modern-only      refuse the 2025 revisions
+//   --legacy-only      stdio: the same server wired the 2025 way (McpServer.connect, no era entry),
+//                      so a bench compares the eras on one server program
 //   --tools-ttl-ms=N   tools/list carries the cache hint ttlMs N with cacheScope "public"
 //   $RECORD_FILE       one JSON line per process start ({"start": pid}), per message received over
 //                      stdio ({"method": ...}), per tools/call ({"tool": ...}) and per cancellation
@@ -69,7 +71,9 @@ function factory() {
         return handler(input, ctx);
       },
     );
-  tool('echo', 'Says the text back', { text: { type: 'string' } }, ({ text: said }) => text(said));
+  tool('echo', 'Says the message back', { message: { type: 'string' } }, ({ message }) =>
+    text(message),
+  );
   tool('whoami', 'The pid of the server', {}, () => text(JSON.stringify({ pid: process.pid })));
   tool('slow', 'Answers only when cancelled', {}, (_input, ctx) => {
     const signal = ctx.mcpReq.signal;
@@ -137,6 +141,8 @@ if (flag('http')) {
   };
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop).resume();
+} else if (flag('legacy-only')) {
+  await factory().connect(new StdioServerTransport());
 } else {
   // Every message as it arrives, before the SDK routes it: a test sees which handshake was made.
   const transport = new StdioServerTransport();

@@ -93,7 +93,7 @@ describe('progress while servers start', () => {
     expect(err.split(`${ESC}[1F${ESC}[J`).length - 1).toBe(lines.length);
     expect(err.endsWith(`${ESC}[1F${ESC}[J`)).toBe(true);
     expect(err).toContain(`${ESC}[2m`);
-    expect(out).toMatch(/^slowpoke\s+user\s+stdio\s+connected\s+5$/m);
+    expect(out).toMatch(/^slowpoke\s+user\s+stdio\s+connected\s+2025-11-25\s+5$/m);
   });
 
   it('NO_COLOR: the same lines without colour', async () => {

@@ -295,9 +295,9 @@ describe('a disabled server and off tools in the other commands', () => {
     expect(status.err).toBe('');
     expect(status.code).toBe(0);
     expect(status.out).toMatch(
-      /^off\s+user\s+stdio\s+disabled\s+-\n {2}turned off; turn it on with "epoch mcp enable off"$/m,
+      /^off\s+user\s+stdio\s+disabled\s+-\s+-\n {2}turned off; turn it on with "epoch mcp enable off"$/m,
     );
-    expect(status.out).toMatch(/^on\s+user\s+stdio\s+connected\s+2, 1 off$/m);
+    expect(status.out).toMatch(/^on\s+user\s+stdio\s+connected\s+2025-11-25\s+2, 1 off$/m);
     expect(status.out).toContain(
       [
         'Tools of on (2, 1 off):',
@@ -416,7 +416,7 @@ describe('a disabled server and off tools in the other commands', () => {
     const on = await run('mcp', 'enable', 'off');
     expect(on.code).toBe(0);
     const status = await run('mcp', 'status');
-    expect(status.out).toMatch(/^off\s+user\s+stdio\s+connected\s+5$/m);
+    expect(status.out).toMatch(/^off\s+user\s+stdio\s+connected\s+2025-11-25\s+5$/m);
     expect(recordedPids(pidFile)).toHaveLength(1);
   });
 });

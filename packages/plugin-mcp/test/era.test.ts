@@ -110,7 +110,7 @@ describe('a 2026-07-28 server over stdio', () => {
     // The second process was asked nothing before it was listened to: no discover, no list.
     const [, secondRun = []] = splitByStart(recorded());
     expect(secondRun.flatMap(({ method }) => method ?? [])).toEqual(['subscriptions/listen']);
-    expect(await call(second, 'mcp__modern__echo', { text: 'warm' })).toMatchObject({
+    expect(await call(second, 'mcp__modern__echo', { message: 'warm' })).toMatchObject({
       content: [{ type: 'text', text: 'warm' }],
     });
   });
@@ -151,7 +151,7 @@ describe('a 2026-07-28 server over stdio', () => {
     const reg = registry();
     await connected(reg, { ...modernStdio(), idleTimeoutMs: 100 });
     await waitUntil(() => reg.statuses()[0]?.state === 'idle', 'the idle close');
-    expect(await call(reg, 'mcp__modern__echo', { text: 'again' })).toMatchObject({
+    expect(await call(reg, 'mcp__modern__echo', { message: 'again' })).toMatchObject({
       content: [{ type: 'text', text: 'again' }],
     });
     expect(starts()).toBe(2);
@@ -209,7 +209,7 @@ describe('a 2026-07-28 server over Streamable HTTP', () => {
     reg.onToolsChanged((event) => events.push(event));
     const status = await connected(reg, remoteConfig('web', 'http', http.url));
     expect(status).toMatchObject({ protocol: { era: 'modern', version: '2026-07-28' } });
-    expect(await call(reg, 'mcp__web__echo', { text: 'over http' })).toMatchObject({
+    expect(await call(reg, 'mcp__web__echo', { message: 'over http' })).toMatchObject({
       content: [{ type: 'text', text: 'over http' }],
     });
     await call(reg, 'mcp__web__grow');

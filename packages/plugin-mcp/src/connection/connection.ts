@@ -349,7 +349,8 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
     let opened: Connection | undefined;
     const sdk = new Client(CLIENT_INFO, {
       capabilities: {},
-      versionNegotiation: { mode: 'auto' },
+      // SSE is a transport of the 2025 revisions only: no 2026-07-28 server is reached by it.
+      versionNegotiation: { mode: config.transport === 'sse' ? 'legacy' : 'auto' },
       // The SDK debounces (and, on a 2026-era connection, subscribes); the list itself is asked by
       // the client so that it gets the client's request options and page limit.
       listChanged: {
@@ -443,7 +444,8 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
     });
     if (subscription !== undefined) opened.watch(subscription);
     return { ok: true, connection: opened };
-  } catch (error) {
+  } catch (thrown) {
+    const error = probeCause(thrown);
     await handle
       ?.close()
       .catch((closeError: unknown) =>
@@ -481,6 +483,19 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onClose);
   }
+}
+
+/**
+ * What failed under the SDK's "version negotiation probe failed": the probe is only the first
+ * request a server gets, so why it failed (a refused port, a web page, a 404) is told as for any
+ * connect.
+ */
+function probeCause(error: unknown): unknown {
+  return error instanceof SdkError &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    error.cause !== undefined
+    ? error.cause
+    : error;
 }
 
 function priorDiscovery(verdict: McpEraVerdict): PriorDiscovery {
