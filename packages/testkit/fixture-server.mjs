@@ -20,6 +20,8 @@
 //   $PID_FILE              the pid of this process and of each helper it starts, one per line
 //   --slow-start=MS        answer initialize only after MS milliseconds
 //   --never-start          never answer initialize
+//   --initialize-first     exit with code 1 when a request comes before initialize, as the servers of
+//                          some SDKs do
 //   --exit-at-start-if=F   exit with code 3 at start while file F exists (a server that keeps dying
 //                          until the test removes F)
 //   --hostile              what the worst real servers do: ignore SIGTERM and the end of stdin, and
@@ -162,12 +164,16 @@ if (catalog === undefined) {
   process.exit(2);
 }
 
+let initialized = false;
+
 function handle(message) {
   if (process.env.RECORD_FILE) {
     const { method, id, params } = message;
     appendFileSync(process.env.RECORD_FILE, `${JSON.stringify({ method, id, params })}\n`);
   }
   if (message.id === undefined) return;
+  if (message.method === 'initialize') initialized = true;
+  else if (!initialized && args.includes('--initialize-first')) process.exit(1);
   switch (message.method) {
     case 'initialize': {
       if (args.includes('--never-start')) return;

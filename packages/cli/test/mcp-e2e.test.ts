@@ -266,7 +266,9 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     expect(removed.err).toContain(`plugin "weather" (${pluginFile})`);
     const status = await epoch(['mcp', 'status', '--config', file], { EPOCH_HOME: home });
     expect(status.code).toBe(0);
-    expect(status.out).toMatch(/^weather__forecast\s+plugin\s+stdio\s+connected\s+2025-11-25\s+5$/m);
+    expect(status.out).toMatch(
+      /^weather__forecast\s+plugin\s+stdio\s+connected\s+2025-11-25\s+5$/m,
+    );
     expect(status.out).toContain('mcp__weather__forecast__echo');
   });
 });

@@ -90,17 +90,19 @@ describe('epoch mcp status', () => {
 
     expect(code).toBe(1);
     expect(err).toBe('');
-    expect(out).toMatch(/^NAME\s+SOURCE\s+TRANSPORT\s+STATE\s+TOOLS$/m);
+    expect(out).toMatch(/^NAME\s+SOURCE\s+TRANSPORT\s+STATE\s+PROTOCOL\s+TOOLS$/m);
     const count = (server: string) =>
-      Number(out.match(new RegExp(`^${server}\\s+\\S+\\s+\\S+\\s+\\S+\\s+(\\d+)$`, 'm'))?.[1]);
-    expect(out).toMatch(/^local\s+user\s+stdio\s+connected\s+\d+$/m);
-    expect(out).toMatch(/^remote\s+user\s+http\s+connected\s+\d+$/m);
+      Number(
+        out.match(new RegExp(`^${server}\\s+\\S+\\s+\\S+\\s+\\S+\\s+\\S+\\s+(\\d+)$`, 'm'))?.[1],
+      );
+    expect(out).toMatch(/^local\s+user\s+stdio\s+connected\s+20\d\d-\d\d-\d\d\s+\d+$/m);
+    expect(out).toMatch(/^remote\s+user\s+http\s+connected\s+20\d\d-\d\d-\d\d\s+\d+$/m);
     // The reason sits indented right under the failed row.
     expect(out).toMatch(
-      /^missing\s+user\s+stdio\s+failed\s+0\n {2}MCP server "missing".*not found on PATH/m,
+      /^missing\s+user\s+stdio\s+failed\s+-\s+0\n {2}MCP server "missing".*not found on PATH/m,
     );
     expect(out).toMatch(
-      /^crashing\s+user\s+stdio\s+failed\s+0\n {2}MCP server "crashing".*\n {2}stderr \(last lines\):\n {4}cannot start: token .* rejected$/m,
+      /^crashing\s+user\s+stdio\s+failed\s+-\s+0\n {2}MCP server "crashing".*\n {2}stderr \(last lines\):\n {4}cannot start: token .* rejected$/m,
     );
 
     // The tools lists match the TOOLS column, names prefixed, one line each within 80 columns.
@@ -135,8 +137,8 @@ describe('epoch mcp status', () => {
     const file = await configFile({ local: { ...local(), conect_timeout: 5 }, remote: http() });
     const { code, out } = await status(file);
     expect(code).toBe(0);
-    expect(out).toMatch(/^local\s+user\s+stdio\s+connected\s+\d+$/m);
-    expect(out).toMatch(/^remote\s+user\s+http\s+connected\s+\d+$/m);
+    expect(out).toMatch(/^local\s+user\s+stdio\s+connected\s+20\d\d-\d\d-\d\d\s+\d+$/m);
+    expect(out).toMatch(/^remote\s+user\s+http\s+connected\s+20\d\d-\d\d-\d\d\s+\d+$/m);
     expect(out).toContain('servers.local.conect_timeout');
     expect(out).toContain('connect_timeout');
     expect(out).toContain('All 2 MCP server(s) connected.');
@@ -147,7 +149,7 @@ describe('epoch mcp status', () => {
     const file = await configFile({ remote: http(), broken: { command: 'x', timeout: '30' } });
     const { code, out } = await status(file);
     expect(code).toBe(1);
-    expect(out).toMatch(/^remote\s+user\s+http\s+connected\s+\d+$/m);
+    expect(out).toMatch(/^remote\s+user\s+http\s+connected\s+20\d\d-\d\d-\d\d\s+\d+$/m);
     expect(out).not.toMatch(/^broken/m);
     expect(out).toContain('servers.broken.timeout');
     expect(out).toContain('All 1 MCP server(s) connected.');

@@ -54,8 +54,8 @@ function modernStdio(...args: string[]): McpServerConfig {
   });
 }
 
-function legacyStdio(): McpServerConfig {
-  return stdioConfig('legacy', process.execPath, fixtureServerArgs('pid'), {
+function legacyStdio(...args: string[]): McpServerConfig {
+  return stdioConfig('legacy', process.execPath, fixtureServerArgs('pid', ...args), {
     env: { RECORD_FILE: record, PID_FILE: join(dir, 'pids') },
   });
 }
@@ -175,6 +175,28 @@ describe('a 2025-era server over stdio', () => {
     await waitUntil(() => warm.statuses()[0]?.state === 'connected', 'the warm start to connect');
     expect(methods()[before]).toBe('initialize');
     expect(methods().slice(before)).not.toContain('server/discover');
+  });
+
+  it('one that exits on a request before initialize is started again with initialize, once', async () => {
+    const config = legacyStdio('--initialize-first');
+    const status = await connected(registry(), config);
+    expect(status.state === 'connected' && status.protocol.era).toBe('legacy');
+    expect(methods()).toEqual([
+      'server/discover',
+      'initialize',
+      'notifications/initialized',
+      'tools/list',
+    ]);
+    const pids = () => readFileSync(join(dir, 'pids'), 'utf8').trim().split('\n');
+    expect(pids()).toHaveLength(2);
+    await registries[0]?.disconnectAll();
+
+    // The verdict is kept: the next start is one process, asked no probe.
+    const warm = registry();
+    await warm.connectAll([config], 'user');
+    await waitUntil(() => warm.statuses()[0]?.state === 'connected', 'the warm start to connect');
+    expect(pids()).toHaveLength(3);
+    expect(methods().filter((method) => method === 'server/discover')).toHaveLength(1);
   });
 
   it('a remembered verdict that no longer holds costs one attempt, then a probe', async () => {

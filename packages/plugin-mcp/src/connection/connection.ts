@@ -311,26 +311,51 @@ export function openConnection(options: OpenConnectionParts): Promise<OpenOutcom
     );
 }
 
+/** What a first connect meets a server with when it is known to be of the 2025 era. */
+const LEGACY: PriorDiscovery = { kind: 'legacy' };
+
 /**
- * Opens from the remembered era verdict; when that fails for a reason a changed server explains
- * (not a timeout, a close() or a refused login), once more with a probe, as a first connect does.
+ * Opens from the remembered era verdict, or with a probe when there is none. A verdict that fails
+ * for a reason a changed server explains (not a timeout, a close() or a refused login) gets one
+ * more attempt with a probe. A stdio server that exited when probed is of the 2025 era (servers of
+ * some SDKs end on any request before initialize): it is started once more, with initialize.
  */
 async function openRemembering(options: OpenConnectionParts): Promise<OpenOutcome> {
-  const outcome = await openNow(options);
-  if (outcome.ok || options.remembered?.memory === undefined || options.signal.aborted) {
-    return outcome;
+  const verdict = options.remembered?.memory?.verdict;
+  const first = await openNow(options, verdict === undefined ? undefined : priorDiscovery(verdict));
+  const { outcome } = first;
+  if (outcome.ok || options.signal.aborted) return outcome;
+  const { logger } = options.settings;
+  const server = options.config.name;
+  if (verdict === undefined) {
+    if (!first.exitedWhileProbing) return outcome;
+    logger.info(
+      `MCP server "${server}" exited when asked server/discover before initialize, as some 2025-era servers do; starting it again with initialize.`,
+      { server },
+    );
+    return (await openNow(options, LEGACY)).outcome;
   }
   if (['connect_timeout', 'connection_closed', 'needs_login'].includes(outcome.error.code)) {
     return outcome;
   }
-  options.settings.logger.info(
-    `MCP server "${options.config.name}": connecting as it was met last time failed (${outcome.error.message}); asking it which protocol it speaks now.`,
-    { server: options.config.name },
+  logger.info(
+    `MCP server "${server}": connecting as it was met last time failed (${outcome.error.message}); asking it which protocol it speaks now.`,
+    { server },
   );
-  return openNow({ ...options, remembered: undefined });
+  return (await openNow({ ...options, remembered: undefined }, undefined)).outcome;
 }
 
-async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
+interface Attempt {
+  readonly outcome: OpenOutcome;
+  /** A stdio server exited before the connect's first answer, which was the era probe's. */
+  readonly exitedWhileProbing: boolean;
+}
+
+/** One attempt; `prior` skips the probe (a verdict), none probes with server/discover. */
+async function openNow(
+  options: OpenConnectionParts,
+  prior: PriorDiscovery | undefined,
+): Promise<Attempt> {
   const { config, settings, scrub } = options;
   const { logger } = settings;
   const attempt = new AbortController();
@@ -342,6 +367,8 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
   const timer = setTimeout(() => attempt.abort(TIMED_OUT), config.connectTimeoutMs);
   let handle: McpTransportHandle | undefined;
   let tooLong: MessageTooLongError | undefined;
+  let exited = false;
+  let handshaken = false;
   try {
     // A stdio server's checks only explain a connect that failed (below).
     if (config.transport !== 'stdio') await preflight(config, attempt.signal);
@@ -371,15 +398,19 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
     // The handshake is connect_timeout's alone (the README's mcp.json table: start + handshake);
     // `timeout` is per request, so it bounds each page of the first tools/list inside the same deadline.
     const remembered = options.remembered;
-    const verdict = remembered?.memory?.verdict;
+    // Chained by the SDK's own close handling: did the process end before any answer came?
+    handle.transport.onclose = () => {
+      exited = true;
+    };
     await untilAborted(
       sdk.connect(handle.transport, {
         timeout: config.connectTimeoutMs,
         signal: attempt.signal,
-        ...(verdict === undefined ? {} : { prior: priorDiscovery(verdict) }),
+        ...(prior === undefined ? {} : { prior }),
       }),
       attempt.signal,
     );
+    handshaken = true;
     const connectOptions = { timeout: config.timeoutMs, signal: attempt.signal };
     const capabilities = sdk.getServerCapabilities() ?? {};
     const era = sdk.getProtocolEra() ?? 'legacy';
@@ -443,7 +474,7 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
       remote: config.transport !== 'stdio',
     });
     if (subscription !== undefined) opened.watch(subscription);
-    return { ok: true, connection: opened };
+    return { outcome: { ok: true, connection: opened }, exitedWhileProbing: false };
   } catch (thrown) {
     const error = probeCause(thrown);
     await handle
@@ -456,7 +487,8 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
       );
     const stderrTail = handle?.stderrTail() ?? '';
     if (attempt.signal.reason === CLOSED) {
-      return { ok: false, error: closedWhileConnecting(config.name, error), stderrTail };
+      const closed = closedWhileConnecting(config.name, error);
+      return { outcome: { ok: false, error: closed, stderrTail }, exitedWhileProbing: false };
     }
     const failure = connectFailure(
       tooLong ?? (await explainStdioFailure(config, error, attempt.signal)),
@@ -478,7 +510,11 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
       if (probe.ok) await probe.connection.close().catch(() => {});
       return probe.ok;
     });
-    return { ok: false, error: probed ?? failure, stderrTail };
+    return {
+      outcome: { ok: false, error: probed ?? failure, stderrTail },
+      exitedWhileProbing:
+        config.transport === 'stdio' && prior === undefined && exited && !handshaken,
+    };
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener('abort', onClose);
