@@ -13,9 +13,10 @@
 //   --modern-only      refuse the 2025 revisions
 //   --legacy-only      stdio: the same server wired the 2025 way (McpServer.connect, no era entry),
 //                      so a bench compares the eras on one server program
-//   --tools-ttl-ms=N   tools/list carries the cache hint ttlMs N with cacheScope "public"
-//   $RECORD_FILE       one JSON line per process start ({"start": pid}), per message received over
-//                      stdio ({"method": ...}), per tools/call ({"tool": ...}) and per cancellation
+//   --tools-ttl-ms=N   tools/list carries the cache hint ttlMs N
+//   --tools-scope=S    and cacheScope S (public or private; the SDK's default is private, ttlMs 0)
+//   $RECORD_FILE       one JSON line per process start ({"start": pid}), per message received
+//                      ({"method": ...}), per tools/call ({"tool": ...}) and per cancellation
 //                      ({"cancelled": true})
 // Over stdio it exits when stdin ends; over HTTP on SIGTERM or when stdin ends.
 import { appendFileSync } from 'node:fs';
@@ -34,7 +35,10 @@ const record = (entry) => {
 
 record({ start: process.pid });
 const legacy = flag('modern-only') ? 'reject' : 'serve';
-const toolsTtlMs = option('tools-ttl-ms');
+const toolsHint = {
+  ...(option('tools-ttl-ms') === undefined ? {} : { ttlMs: Number(option('tools-ttl-ms')) }),
+  ...(option('tools-scope') === undefined ? {} : { cacheScope: option('tools-scope') }),
+};
 /** Shared by every instance the factory makes: `grow` is seen by every later connection. */
 let grown = false;
 /** The instances serving now (stdio: one per connection): `grow` gives each the new tool. */
@@ -55,9 +59,7 @@ function factory() {
     { name: 'modern-server', version: '2.4.0' },
     {
       capabilities: { tools: { listChanged: true } },
-      ...(toolsTtlMs === undefined
-        ? {}
-        : { cacheHints: { 'tools/list': { ttlMs: Number(toolsTtlMs), cacheScope: 'public' } } }),
+      cacheHints: { 'tools/list': toolsHint },
     },
   );
   live.add(server);
@@ -107,6 +109,7 @@ if (flag('http')) {
   announce = () => handler.notify.toolsChanged();
   const http = createServer(async (request, response) => {
     const body = await readBody(request);
+    recordMethod(body);
     const answer = await handler.fetch(
       new Request(`http://${request.headers.host}${request.url}`, {
         method: request.method,
@@ -156,6 +159,15 @@ if (flag('http')) {
     return start();
   };
   serveStdio(factory, { legacy, transport });
+}
+
+function recordMethod(body) {
+  try {
+    const { method } = JSON.parse(body.toString('utf8'));
+    if (typeof method === 'string') record({ method });
+  } catch {
+    // Not a JSON-RPC message (a GET, a DELETE): nothing to record.
+  }
 }
 
 async function readBody(request) {

@@ -80,11 +80,16 @@ export class McpSchemaCache {
     return loaded;
   }
 
-  /** Remembers `schema` for this config and writes it to disk (0600). Never rejects. */
+  /**
+   * Remembers `schema` for this config and writes it to disk (0600), unless it is a `private` list
+   * of a server reached with a login (see onDisk). Never rejects.
+   */
   set(config: McpServerConfig, schema: McpServerSchema): Promise<void> {
     const key = fingerprint(config);
     this.#bump(key);
     this.#memory.set(key, schema);
+    // Nor may an older file of this config outlive it for the next process.
+    if (!onDisk(config, schema)) return this.#delete(key, config);
     const data = JSON.stringify({ version: FORMAT_VERSION, fingerprint: key, ...schema });
     const file = this.#file(key);
     return this.#queue(key, async () => {
@@ -105,6 +110,10 @@ export class McpSchemaCache {
     const key = fingerprint(config);
     this.#bump(key);
     this.#memory.delete(key);
+    return this.#delete(key, config);
+  }
+
+  #delete(key: string, config: McpServerConfig): Promise<void> {
     const file = this.#file(key);
     return this.#queue(key, async () => {
       try {
@@ -197,6 +206,19 @@ export class McpSchemaCache {
 }
 
 /**
+ * Whether an entry may be written to disk. A list the server marked `private` (SEP-2549) belongs
+ * to the authorization context it was listed in. The fingerprint covers a config's env and headers,
+ * so for a stdio server, or a remote one given its Authorization header, that context is the config
+ * itself. A remote server reached otherwise may be reached with an OAuth login, which is not in the
+ * config and may change under it (a logout, a login as someone else): its private list stays in
+ * this process's memory only.
+ */
+function onDisk(config: McpServerConfig, schema: McpServerSchema): boolean {
+  if (schema.memory?.toolsScope !== 'private' || config.transport === 'stdio') return true;
+  return Object.keys(config.headers).some((name) => name.toLowerCase() === 'authorization');
+}
+
+/**
  * `json` as a cache file of this format, every tool a valid MCP Tool; undefined when it is not.
  * The SDK's check of a Tool is loaded here, on the first read: a warm start connects its servers
  * anyway, and that needs the SDK too.
@@ -229,8 +251,11 @@ function connectMemory(
   isDiscoverResult: (value: unknown) => boolean,
 ): McpConnectMemory | undefined {
   if (typeof json !== 'object' || json === null) return undefined;
-  const { verdict, toolsFreshUntil } = json as Record<string, unknown>;
+  const { verdict, toolsFreshUntil, toolsScope } = json as Record<string, unknown>;
   if (toolsFreshUntil !== undefined && typeof toolsFreshUntil !== 'number') return undefined;
+  if (toolsScope !== undefined && toolsScope !== 'public' && toolsScope !== 'private') {
+    return undefined;
+  }
   if (typeof verdict !== 'object' || verdict === null) return undefined;
   const { era, version, discover } = verdict as Record<string, unknown>;
   if (typeof version !== 'string') return undefined;
@@ -240,5 +265,9 @@ function connectMemory(
     const modern = discover as Extract<McpEraVerdict, { era: 'modern' }>['discover'];
     checked = { era, version, discover: modern };
   } else return undefined;
-  return { verdict: checked, ...(toolsFreshUntil === undefined ? {} : { toolsFreshUntil }) };
+  return {
+    verdict: checked,
+    ...(toolsFreshUntil === undefined ? {} : { toolsFreshUntil }),
+    ...(toolsScope === undefined ? {} : { toolsScope }),
+  };
 }

@@ -4,7 +4,7 @@
 // own pipe (one process per start, never a second), and a later start begins from the verdict the
 // schema cache kept: no probe at all, and on 2026-07-28 no handshake and, while the server's ttlMs
 // holds, no tools/list. Cancellation, keepalive, list changes and idle work in the new era too.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import {
@@ -19,7 +19,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpSchemaCache } from '../src/cache.js';
 import { McpRegistry, type McpToolsChangedEvent } from '../src/registry.js';
-import type { McpServerConfig, McpServerStatus } from '../src/types.js';
+import type { McpServerConfig, McpServerStatus, StdioServerConfig } from '../src/types.js';
 
 let dir: string;
 let record: string;
@@ -48,13 +48,13 @@ function registry(): McpRegistry {
   return created;
 }
 
-function modernStdio(...args: string[]): McpServerConfig {
+function modernStdio(...args: string[]): StdioServerConfig {
   return stdioConfig('modern', process.execPath, [MODERN_SERVER, ...args], {
     env: { RECORD_FILE: record },
   });
 }
 
-function legacyStdio(...args: string[]): McpServerConfig {
+function legacyStdio(...args: string[]): StdioServerConfig {
   return stdioConfig('legacy', process.execPath, fixtureServerArgs('pid', ...args), {
     env: { RECORD_FILE: record, PID_FILE: join(dir, 'pids') },
   });
@@ -159,6 +159,34 @@ describe('a 2026-07-28 server over stdio', () => {
   });
 });
 
+describe('a 2026-07-28 server over stdio, recycled and restarted', () => {
+  it('max_lifetime recycles it into a new process, met from the verdict (no second probe)', async () => {
+    const reg = registry();
+    await connected(reg, { ...modernStdio(), maxLifetimeMs: 200 });
+    await waitUntil(() => starts() >= 2, 'the recycle to start a second process');
+    expect(await call(reg, 'mcp__modern__echo', { message: 'recycled' })).toMatchObject({
+      content: [{ type: 'text', text: 'recycled' }],
+    });
+    expect(methods().filter((method) => method === 'server/discover')).toHaveLength(1);
+  });
+
+  it('the watchdog brings back a server that died, in the modern era', async () => {
+    const reg = registry();
+    await connected(reg, modernStdio());
+    const [answer] = (await call(reg, 'mcp__modern__whoami')).content;
+    const { pid } = JSON.parse(answer?.type === 'text' ? answer.text : '{}');
+    process.kill(pid, 'SIGKILL');
+    await waitUntil(
+      () => starts() >= 2 && reg.statuses()[0]?.state === 'connected',
+      'the reconnect',
+    );
+    expect(reg.statuses()[0]).toMatchObject({ protocol: { era: 'modern' } });
+    expect(await call(reg, 'mcp__modern__echo', { message: 'back' })).toMatchObject({
+      content: [{ type: 'text', text: 'back' }],
+    });
+  });
+});
+
 describe('a 2025-era server over stdio', () => {
   it('is probed once on its own pipe, answers initialize, and a warm start skips the probe', async () => {
     const config = legacyStdio();
@@ -204,10 +232,7 @@ describe('a 2025-era server over stdio', () => {
     const modern = modernStdio();
     await connected(registry(), modern);
     await registries[0]?.disconnectAll();
-    const legacyUnderSameConfig: McpServerConfig = {
-      ...modern,
-      args: fixtureServerArgs('pid'),
-    };
+    const legacyUnderSameConfig: StdioServerConfig = { ...modern, args: fixtureServerArgs('pid') };
     const cache = new McpSchemaCache({ dir: join(dir, 'cache') });
     const remembered = await cache.get(modern);
     if (remembered === undefined) throw new Error('nothing cached');
@@ -237,6 +262,48 @@ describe('a 2026-07-28 server over Streamable HTTP', () => {
     await call(reg, 'mcp__web__grow');
     const event = await waitUntil(() => events[0], 'the tools-changed event');
     expect(event).toMatchObject({ reason: 'list_changed', added: ['mcp__web__grown'] });
+  });
+});
+
+describe('the cache hints of a 2026-07-28 list (ttlMs, cacheScope)', () => {
+  const cacheFiles = (): string[] => {
+    try {
+      return readdirSync(join(dir, 'cache'));
+    } catch {
+      return [];
+    }
+  };
+
+  it('a public list fresh for 10 minutes is written, and a warm start asks only for the subscription', async () => {
+    http = await startModernHttp(['--tools-ttl-ms=600000', '--tools-scope=public'], {
+      RECORD_FILE: record,
+    });
+    const config = remoteConfig('web', 'http', http.url);
+    await connected(registry(), config);
+    expect(methods()).toEqual(['server/discover', 'subscriptions/listen', 'tools/list']);
+    await registries[0]?.disconnectAll();
+    expect(cacheFiles()).toHaveLength(1);
+    const before = methods().length;
+
+    const warm = registry();
+    await warm.connectAll([config], 'user');
+    await waitUntil(() => warm.statuses()[0]?.state === 'connected', 'the warm start to connect');
+    expect(methods().slice(before)).toEqual(['subscriptions/listen']);
+    expect(warm.tools().map(({ name }) => name)).toContain('mcp__web__echo');
+  });
+
+  it('a private list of a server that may be reached with a login is never written to disk', async () => {
+    http = await startModernHttp(['--tools-ttl-ms=600000', '--tools-scope=private']);
+    await connected(registry(), remoteConfig('web', 'http', http.url));
+    await registries[0]?.disconnectAll();
+    expect(cacheFiles()).toEqual([]);
+    // Given in its own Authorization header, the login is the config's: the list may be kept.
+    const withHeader = remoteConfig('web', 'http', http.url, {
+      headers: { Authorization: 'Bearer config-token' },
+    });
+    await connected(registry(), withHeader);
+    await registries[1]?.disconnectAll();
+    expect(cacheFiles()).toHaveLength(1);
   });
 });
 

@@ -606,10 +606,11 @@ export class McpClient implements McpToolBackend {
   #setTools(connection: Connection, tools: readonly Tool[]): void {
     const state = this.#state;
     if (this.#slot.live === connection && state.kind === 'connected') {
-      // The server's freshness promise was for the list it replaced.
+      // The server's freshness promise was for the list it replaced; its scope still holds.
       const remembered = this.#remembered;
       if (remembered?.memory !== undefined) {
-        this.#remembered = { ...remembered, tools, memory: { verdict: remembered.memory.verdict } };
+        const { toolsFreshUntil: _, ...kept } = remembered.memory;
+        this.#remembered = { ...remembered, tools, memory: kept };
       }
       this.#setState({ ...state, tools });
     }

@@ -418,12 +418,17 @@ async function openNow(
     // A list the server said stays fresh is not asked for again until then.
     const listed =
       !capabilities.tools || (freshUntil !== undefined && freshUntil > Date.now())
-        ? { tools: capabilities.tools ? [...(remembered?.tools ?? [])] : [], freshUntil }
+        ? {
+            tools: capabilities.tools ? [...(remembered?.tools ?? [])] : [],
+            freshUntil,
+            scope: remembered?.memory?.toolsScope,
+          }
         : await untilAborted(
             listTools(sdk, connectOptions, { server: config.name, logger }).then(
-              ({ tools, ttlMs }) => ({
+              ({ tools, ttlMs, scope }) => ({
                 tools,
                 freshUntil: ttlMs === undefined ? undefined : Date.now() + ttlMs,
+                scope,
               }),
               (error: unknown) => {
                 throw requestError(error, {
@@ -469,6 +474,7 @@ async function openNow(
               ? { ...protocol, era, discover }
               : { ...protocol, era: 'legacy' },
           ...(listed.freshUntil === undefined ? {} : { toolsFreshUntil: listed.freshUntil }),
+          ...(listed.scope === undefined ? {} : { toolsScope: listed.scope }),
         },
       },
       remote: config.transport !== 'stdio',

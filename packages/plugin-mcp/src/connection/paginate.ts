@@ -20,8 +20,9 @@ export const MAX_PAGES = 50;
 export interface Page<T> {
   readonly items: readonly T[];
   readonly nextCursor?: string | undefined;
-  /** The cache hint of a 2026-07-28 list: how long the answer stays fresh (SEP-2549). */
+  /** The cache hints of a 2026-07-28 list (SEP-2549): how long the answer stays fresh, and for whom. */
   readonly ttlMs?: number | undefined;
+  readonly cacheScope?: 'public' | 'private' | undefined;
 }
 
 export interface CollectPagesOptions<T> {
@@ -69,7 +70,7 @@ export type PageFetcher<M extends ListMethod> = (
 export const PAGE_FETCHERS: { readonly [M in ListMethod]: PageFetcher<M> } = {
   'tools/list': async (sdk, cursor, options) => {
     const page = await sdk.request({ method: 'tools/list', ...cursorParams(cursor) }, options);
-    return { items: page.tools, nextCursor: page.nextCursor, ttlMs: ttlOf(page) };
+    return { items: page.tools, nextCursor: page.nextCursor, ...cacheHints(page) };
   },
   'prompts/list': async (sdk, cursor, options) => {
     const page = await sdk.request({ method: 'prompts/list', ...cursorParams(cursor) }, options);
@@ -108,28 +109,39 @@ export function listAll<M extends ListMethod>(
 /** A server's ttlMs is honoured up to a day (the SDK's own bound): no list is pinned for good. */
 const MAX_TTL_MS = 24 * 60 * 60_000;
 
-/**
- * Every page of tools/list, as listAll(), and how long the list stays fresh: the first page's
- * `ttlMs` (at most a day, so a server cannot pin a list for good); undefined when the server gave
- * none (every 2025-era server), or 0, which means "ask again every time".
- */
+export interface ListedTools {
+  readonly tools: Tool[];
+  /**
+   * How long the list stays fresh: the first page's `ttlMs`, at most a day (so a server cannot pin
+   * a list for good); undefined when the server gave none (every 2025-era server) or 0, which
+   * means "ask again every time".
+   */
+  readonly ttlMs: number | undefined;
+  /** The first page's `cacheScope`; undefined when the server gave none. */
+  readonly scope: 'public' | 'private' | undefined;
+}
+
+/** Every page of tools/list, as listAll(), with the first page's cache hints. */
 export async function listTools(
   sdk: Client,
   options: RequestOptions,
   owner: ListOwner,
-): Promise<{ readonly tools: Tool[]; readonly ttlMs: number | undefined }> {
-  let ttlMs: number | undefined;
+): Promise<ListedTools> {
+  let first: Page<Tool> | undefined;
   const tools = await collectPages({
     fetchPage: async (cursor) => {
       const page = await PAGE_FETCHERS['tools/list'](sdk, cursor, options);
-      if (cursor === undefined && page.ttlMs !== undefined && page.ttlMs > 0) {
-        ttlMs = Math.min(page.ttlMs, MAX_TTL_MS);
-      }
+      first ??= page;
       return page;
     },
     onTruncated: () => warnTruncated(owner, 'tools/list'),
   });
-  return { tools, ttlMs };
+  const ttlMs = first?.ttlMs;
+  return {
+    tools,
+    ttlMs: ttlMs !== undefined && ttlMs > 0 ? Math.min(ttlMs, MAX_TTL_MS) : undefined,
+    scope: first?.cacheScope,
+  };
 }
 
 function warnTruncated(owner: ListOwner, method: ListMethod): void {
@@ -140,9 +152,12 @@ function warnTruncated(owner: ListOwner, method: ListMethod): void {
 }
 
 // Cache hints ride on the result body outside the SDK's result types (the loose schema keeps them).
-function ttlOf(result: object): number | undefined {
-  const { ttlMs } = result as { ttlMs?: unknown };
-  return typeof ttlMs === 'number' && Number.isFinite(ttlMs) ? ttlMs : undefined;
+function cacheHints(result: object): Pick<Page<unknown>, 'ttlMs' | 'cacheScope'> {
+  const { ttlMs, cacheScope } = result as { ttlMs?: unknown; cacheScope?: unknown };
+  return {
+    ttlMs: typeof ttlMs === 'number' && Number.isFinite(ttlMs) ? ttlMs : undefined,
+    cacheScope: cacheScope === 'public' || cacheScope === 'private' ? cacheScope : undefined,
+  };
 }
 
 export function cursorParams(cursor: string | undefined): { params?: { cursor: string } } {

@@ -30,4 +30,9 @@ export interface McpConnectMemory {
    * again: the server's `ttlMs` on that list, counted from when it answered. Absent: ask again.
    */
   readonly toolsFreshUntil?: number;
+  /**
+   * The server's `cacheScope` on that list: `private` lists belong to the authorization context
+   * they were listed in (the schema cache keeps them accordingly). Absent: the server gave none.
+   */
+  readonly toolsScope?: 'public' | 'private';
 }
