@@ -145,6 +145,7 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     expect(get.out).toMatch(/^transport\s+line 6 \(as "type"\)\s+stdio$/m);
     expect(get.out).toMatch(/^connect_timeout\s+line 9 \(as "connectTimeout"\)\s+20 s$/m);
     expect(get.out).toMatch(/^timeout\s+default\s+300 s$/m);
+    expect(get.out).toContain('protocol: not known yet (it has not connected with this config)');
     const getJson = await run('mcp', 'get', 'ref-http', '--json');
     const shown = JSON.parse(getJson.out) as { fields: { field: string; value: unknown }[] };
     expect(shown.fields.find((f) => f.field === 'headers')?.value).toEqual({
@@ -170,6 +171,13 @@ describe('epoch mcp, end to end on a hand-written file', () => {
       .servers;
     expect(server?.name).toBe('ref-http');
     expect(server?.tools.length).toBeGreaterThan(5);
+    // get never connects: the protocol is the one the last connection (tools, above) met.
+    const met = await run('mcp', 'get', 'mine');
+    expect(met.out).toContain(
+      'protocol: MCP 2025-11-25 (initialize handshake), as it last connected',
+    );
+    const metJson = JSON.parse((await run('mcp', 'get', 'mine', '--json')).out);
+    expect(metJson.protocol).toEqual({ era: 'legacy', version: '2025-11-25' });
 
     // call: on every transport, by the raw name and by the model's name.
     for (const name of ['ref-stdio', 'ref-sse', 'ref-http']) {

@@ -43,7 +43,7 @@ describe('server text on the connectors page', () => {
     const hostile = page.locator('article[data-server="hostile"][data-state="connected"]');
     await hostile.waitFor(WAIT);
     await expect(hostile.locator('.detail').textContent()).resolves.toBe(
-      `hostile ${SHOWN} ${SHOWN}`,
+      `hostile ${SHOWN} ${SHOWN} · MCP 2025-11-25`,
     );
     await hostile.locator('summary', { hasText: 'Tools (4)' }).click();
     await expect(hostile.locator('.title').first().textContent()).resolves.toBe(`Say ${SHOWN}`);
