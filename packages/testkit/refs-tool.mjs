@@ -19,7 +19,7 @@ export function refsTool(networkRef) {
         city: { $anchor: 'city', type: 'string', description: 'A city, as the ticket names it' },
         nights: { $ref: '#/$defs/count', description: 'Nights away' },
         count: { type: 'integer', minimum: 1 },
-        'seat/class~': { type: 'string', enum: ['economy', 'business'] },
+        'seat/class~': { type: 'string', enum: ['1', '2'] },
         party: {
           type: 'object',
           properties: { adults: { type: 'integer' }, children: { type: 'integer' } },

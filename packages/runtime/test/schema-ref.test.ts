@@ -156,7 +156,7 @@ describe('toolParameters', () => {
       },
       {
         name: 'class',
-        type: '"economy" | "business"',
+        type: '"1" | "2"',
         required: false,
         refs: ['#/$defs/seat~1class~0'],
       },
