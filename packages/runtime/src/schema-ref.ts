@@ -116,7 +116,8 @@ function anchored(root: Schema, name: string): Schema | undefined {
   while (stack.length > 0) {
     const at = stack.pop();
     if (Array.isArray(at)) {
-      stack.push(...at);
+      // One by one: spreading a long array into push() would pass it as that many arguments.
+      for (const item of at) stack.push(item);
       continue;
     }
     if (!isSchema(at) || (at !== root && typeof at.$id === 'string')) continue;

@@ -122,10 +122,12 @@ describe('followRefs', () => {
     }
   });
 
-  it('an anchor search through a schema nested deeper than the call stack goes', () => {
+  it('an anchor search through a schema nested deeper, or wider, than the call stack goes', () => {
     let deep: Schema = { $anchor: 'bottom', type: 'string' };
     for (let level = 0; level < 100_000; level++) deep = { items: deep };
     expect(follow({ $defs: { deep } }, '#bottom')).toMatchObject({ schema: { type: 'string' } });
+    const wide = { allOf: [...Array.from({ length: 200_000 }, () => ({})), { $anchor: 'last' }] };
+    expect(follow(wide, '#last')).toMatchObject({ kind: 'schema', refs: ['#last'] });
   });
 });
 
