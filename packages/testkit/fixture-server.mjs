@@ -12,6 +12,9 @@
 //                   parameters of several schema types, one required; every call answers "done".
 //   cli             echo (text back, `times` over), fail (a result with isError), image (a 3-byte
 //                   PNG), slow (answers only when cancelled: never), whoami ({"pid": ...}).
+//   refs            `book_trip` (refs-tool.mjs): an input schema of `$defs` and `$ref`s, some leading
+//                   nowhere; `--network-ref=<url>` is its one ref to another document. A call
+//                   answers with its arguments as JSON, so a test sees how each was typed.
 // Any other argument (`--tag=v2`, a marker) is ignored: changing it changes the config, not the
 // server.
 //
@@ -31,6 +34,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { refsTool } from './refs-tool.mjs';
 import { methodNotFound, reply, send, serveStdio } from './stdio-fixture.mjs';
 
 const args = process.argv.slice(2);
@@ -64,6 +68,16 @@ const CATALOGS = {
     capabilities: { tools: {} },
     tools: () => CLI_TOOLS,
     call: callCli,
+  },
+  refs: {
+    serverInfo: { name: 'refs-server', version: '1.0.0' },
+    capabilities: { tools: {} },
+    // `.invalid` never resolves: without the option, a client that fetched it would fail anyway.
+    tools: () => [refsTool(option('network-ref')[0] ?? 'https://schemas.invalid/airline.json')],
+    call: (message) =>
+      reply(message, {
+        content: [{ type: 'text', text: JSON.stringify(message.params.arguments ?? {}) }],
+      }),
   },
 };
 

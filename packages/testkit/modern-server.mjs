@@ -7,7 +7,8 @@
 //
 // Tools: echo (`message` back), whoami ({"pid": ...}), slow (answers only when cancelled), grow (adds
 // the tool `grown`, which every later connection sees too, and announces the change on open
-// subscriptions/listen streams).
+// subscriptions/listen streams). With `--catalog=refs`, only `book_trip` of refs-tool.mjs instead
+// (its `$ref` to another document is `--network-ref=`), which answers with its arguments as JSON.
 //
 //   --http             Streamable HTTP: prints `listening <url>` on stdout once it listens
 //   --modern-only      refuse the 2025 revisions
@@ -23,6 +24,7 @@ import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { refsTool } from './refs-tool.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
@@ -53,15 +55,40 @@ let announce = () => {
 
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
 const schema = (properties) => fromJsonSchema({ type: 'object', properties });
+/**
+ * The server SDK compiles an input schema to check calls against it; the refs tool is served to see
+ * what a client keeps of its schema, refs that lead nowhere included, so nothing is checked.
+ */
+const unchecked = {
+  getValidator: () => (data) => ({ valid: true, data, errorMessage: undefined }),
+};
 
 function factory() {
-  const server = new McpServer(
-    { name: 'modern-server', version: '2.4.0' },
-    {
-      capabilities: { tools: { listChanged: true } },
-      cacheHints: { 'tools/list': toolsHint },
-    },
+  return option('catalog') === 'refs' ? refsFactory() : toolsFactory();
+}
+
+function refsFactory() {
+  const server = new McpServer({ name: 'modern-server', version: '2.4.0' }, serverOptions());
+  const { name, title, description, inputSchema } = refsTool(
+    option('network-ref') ?? 'https://schemas.invalid/airline.json',
   );
+  server.registerTool(
+    name,
+    { title, description, inputSchema: fromJsonSchema(inputSchema, unchecked) },
+    (input) => text(JSON.stringify(input)),
+  );
+  return server;
+}
+
+function serverOptions() {
+  return {
+    capabilities: { tools: { listChanged: true } },
+    cacheHints: { 'tools/list': toolsHint },
+  };
+}
+
+function toolsFactory() {
+  const server = new McpServer({ name: 'modern-server', version: '2.4.0' }, serverOptions());
   live.add(server);
   server.server.onclose = () => live.delete(server);
   const tool = (name, description, properties, handler) =>

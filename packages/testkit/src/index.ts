@@ -1,8 +1,9 @@
 // @epoch-agent/testkit: real servers for tests, benchmarks and the example — never mocks. The
 // reference MCP server in all three transports, pinned to 127.0.0.1, the loopback port helpers
-// around it, the one hand-written stdio fixture server, a 2026-07-28 server built on the server SDK, what a fresh process loads
-// (modulesLoadedBy), the server configs tests build in code, and the one polling wait for what has
-// no event. Private: no published package depends on it at run time.
+// around it, the one hand-written stdio fixture server, a 2026-07-28 server built on the server SDK
+// (stdio and Streamable HTTP), what a fresh process loads (modulesLoadedBy), the server configs
+// tests build in code, a listener nothing may touch (startTripwire), and the one polling wait for
+// what has no event. Private: no published package depends on it at run time.
 
 export { isTestkitError, TestkitError, type TestkitErrorCode } from './errors.js';
 export {
@@ -35,4 +36,5 @@ export {
   stdioConfig,
   TEST_SERVER_DEFAULTS,
 } from './server-config.js';
+export { startTripwire, type Tripwire } from './tripwire.js';
 export { WAIT_UNTIL_DEFAULT_MS, waitUntil } from './waiting.js';

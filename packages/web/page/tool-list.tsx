@@ -1,8 +1,9 @@
 // A server's tools: those the model is given, under the name it sees, and those the user turned
 // off, greyed, so they can be turned back on. Each with its switch, the title, the annotation hints
-// as badges, the description, the parameters and what it costs (or would) in the context.
+// as badges, the description, the parameters (with where a `$ref` one got its type) and what it
+// costs (or would) in the context.
 import { useRef, useState } from 'preact/hooks';
-import type { ServerView, ToolView } from '../src/api-types.js';
+import type { ParameterView, ServerView, ToolView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
 import { formatTokens, serverText } from './text.js';
@@ -128,6 +129,7 @@ function ToolRow({ tool, on, server, api, path }: RowProps) {
                 </th>
                 <td>
                   <code>{serverText(p.type)}</code>
+                  <RefNote parameter={p} />
                 </td>
                 <td>{p.description === undefined ? null : serverText(p.description)}</td>
               </tr>
@@ -136,6 +138,22 @@ function ToolRow({ tool, on, server, api, path }: RowProps) {
         </table>
       )}
     </li>
+  );
+}
+
+/**
+ * Where a parameter defined by `$ref` got its type and description (the refs followed), or why it
+ * has none: a ref that goes round in a circle, names nothing, or is in a document never fetched.
+ */
+function RefNote({ parameter }: { readonly parameter: ParameterView }) {
+  if (parameter.problem !== undefined) {
+    return <span class="ref problem">{serverText(parameter.problem)}</span>;
+  }
+  if (parameter.refs === undefined) return null;
+  return (
+    <span class="ref">
+      from <code>{serverText(parameter.refs.join(' → '))}</code>
+    </span>
   );
 }
 

@@ -12,6 +12,7 @@ import type {
   McpTransportKind,
   RuntimeDiagnostic,
   ServerField,
+  ToolParameter,
 } from '@epoch-agent/runtime';
 
 /**
@@ -93,13 +94,11 @@ export interface ToolView {
   readonly contextTokens: number;
 }
 
-export interface ParameterView {
-  readonly name: string;
-  /** The JSON Schema type as a person reads it: `string`, `number[]`, `"a" | "b"`, `object`. */
-  readonly type: string;
-  readonly required: boolean;
-  readonly description?: string;
-}
+/**
+ * A parameter as the runtime reads it: its type as a person reads it (`string`, `number[]`,
+ * `"a" | "b"`, `object`), and for one defined by `$ref` the refs followed, or what is wrong with them.
+ */
+export type ParameterView = ToolParameter;
 
 export type LoginView =
   /** Waiting for the browser; `authorizationUrl` is where the current round wants it. */

@@ -1,8 +1,9 @@
 // A tool's arguments from the command line: `--args '<json object>'`, then each `--arg key=value`
 // on top, the value read as the tool's input schema says (a string stays a string: `--arg n=007`
-// for a string parameter is "007", for a number 7). Missing required parameters are named before
-// anything is sent.
-import type { EpochTool } from '@epoch-agent/protocol';
+// for a string parameter is "007", for a number 7), through the parameter's `$ref`s where it has
+// them. Missing required parameters are named before anything is sent.
+import type { EpochTool, JsonSchema } from '@epoch-agent/protocol';
+import { followRefs, refProblemText } from '@epoch-agent/runtime/config';
 import { UsageError } from '../command.js';
 import { parameters } from '../render/tools.js';
 
@@ -12,12 +13,11 @@ export function toolArgs(
   pairs: readonly string[],
 ): Record<string, unknown> {
   const args: Record<string, unknown> = json === undefined ? {} : parseObject(json);
-  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at <= 0) throw new UsageError('--arg takes key=value: one of them has no name before "="');
     const key = pair.slice(0, at);
-    args[key] = typed(key, pair.slice(at + 1), properties[key]?.type);
+    args[key] = typed(key, pair.slice(at + 1), declaredType(tool, key));
   }
   const missing = parameters(tool).filter(({ name, required }) => required && !(name in args));
   if (missing.length > 0) {
@@ -41,6 +41,24 @@ function parseObject(text: string): Record<string, unknown> {
     throw new UsageError(`--args must be one JSON object: --args '{"key": "value"}'`);
   }
   return value as Record<string, unknown>;
+}
+
+/** The `type` the input schema gives parameter `key`, its `$ref`s followed; undefined for none. */
+function declaredType(tool: EpochTool, key: string): unknown {
+  const properties = tool.inputSchema.properties;
+  const property: unknown =
+    properties !== null && typeof properties === 'object' && Object.hasOwn(properties, key)
+      ? (properties as JsonSchema)[key]
+      : undefined;
+  if (property === null || typeof property !== 'object') return undefined;
+  const followed = followRefs(tool.inputSchema, property as JsonSchema);
+  if (followed.kind === 'schema') return followed.schema.type;
+  // Another document is never fetched: the value is read as one whose type the schema does not say.
+  if (followed.code === 'remote') return undefined;
+  // A ref that leads nowhere is the server's mistake; guessing a type would hide it.
+  throw new UsageError(
+    `tool "${tool.name}": --arg ${key} cannot be read as its input schema says: ${refProblemText(followed)}. Give it in --args '{"${key}": ...}' instead`,
+  );
 }
 
 function typed(key: string, value: string, type: unknown): unknown {

@@ -1,7 +1,11 @@
 // A server's tools as the model sees them: the name the ToolRegistry resolved, title, the
 // annotations the permission system reads, the parameters; and what the list costs in context.
 import type { EpochTool } from '@epoch-agent/protocol';
-import { estimateToolTokens } from '@epoch-agent/runtime/config';
+import {
+  estimateToolTokens,
+  type ToolParameter,
+  toolParameters,
+} from '@epoch-agent/runtime/config';
 import { shownLine } from './server-text.js';
 
 /**
@@ -29,39 +33,19 @@ export function badges(tool: EpochTool): string[] {
   return out;
 }
 
-export interface Parameter {
-  readonly name: string;
-  readonly type: string;
-  readonly required: boolean;
-  readonly description: string;
-}
-
-/** The top-level properties of the input schema, required ones first, each in schema order. */
-export function parameters(tool: EpochTool): Parameter[] {
-  const schema = tool.inputSchema as {
-    properties?: Record<string, { type?: unknown; description?: unknown; enum?: unknown }>;
-    required?: unknown;
-  };
-  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
-  const all = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
-    name,
-    type: typeOf(property),
-    required: required.has(name),
-    description: typeof property?.description === 'string' ? property.description : '',
-  }));
+/**
+ * The top-level properties of the input schema as the runtime reads them (`$ref`s followed),
+ * required ones first, each in schema order.
+ */
+export function parameters(tool: EpochTool): ToolParameter[] {
+  const all = toolParameters(tool.inputSchema);
   return [...all.filter((p) => p.required), ...all.filter((p) => !p.required)];
-}
-
-function typeOf(property: { type?: unknown; enum?: unknown } | undefined): string {
-  if (Array.isArray(property?.enum)) return property.enum.map((v) => JSON.stringify(v)).join(' | ');
-  if (Array.isArray(property?.type)) return property.type.join(' | ');
-  return typeof property?.type === 'string' ? property.type : 'any';
 }
 
 /**
  * The tool as lines: name, title, how the model gets it (`(off)`, `(on demand)`), and badges; its
- * description's first line; one per parameter. Everything in them but the marks is the server's
- * text, shown by shownLine.
+ * description's first line; one per parameter, with what is wrong with its `$ref` if anything.
+ * Everything in them but the marks is the server's text, shown by shownLine.
  */
 export function renderTool(tool: EpochTool, width: number, how: ToolOffer): string[] {
   const title = tool.title === undefined || tool.title === tool.name ? '' : `  ${tool.title}`;
@@ -72,7 +56,9 @@ export function renderTool(tool: EpochTool, width: number, how: ToolOffer): stri
   const lines = [head];
   if (about !== '') lines.push(cut(`      ${shownLine(about)}`, width));
   for (const p of parameters(tool)) {
-    const text = `${p.name}: ${p.type}${p.required ? ' (required)' : ''}${p.description === '' ? '' : ` — ${p.description}`}`;
+    // A broken `$ref` is said beside the `any` it leaves, so the type is not taken at its word.
+    const notes = [p.description, p.problem].filter(Boolean).join('; ');
+    const text = `${p.name}: ${p.type}${p.required ? ' (required)' : ''}${notes === '' ? '' : ` — ${notes}`}`;
     lines.push(cut(`      ${shownLine(text)}`, width));
   }
   return lines;
