@@ -19,7 +19,7 @@ import {
 import type { McpServerSchema } from '../cache.js';
 import { connectFailure, isAuthFailure, isSessionExpired } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
-import type { McpError } from '../errors/mcp-error.js';
+import type { McpError, McpErrorCode } from '../errors/mcp-error.js';
 import { isMethodNotFound, requestError } from '../errors/request.js';
 import { type ConnectionLoss, closedWhileConnecting } from '../errors/unavailable.js';
 import type { Scrubber } from '../secrets.js';
@@ -311,6 +311,13 @@ export function openConnection(options: OpenConnectionParts): Promise<OpenOutcom
     );
 }
 
+/** Failures that say nothing about which protocol the server speaks now. */
+const NOT_A_CHANGED_SERVER: ReadonlySet<McpErrorCode> = new Set([
+  'connect_timeout',
+  'connection_closed',
+  'needs_login',
+]);
+
 /** What a first connect meets a server with when it is known to be of the 2025 era. */
 const LEGACY: PriorDiscovery = { kind: 'legacy' };
 
@@ -335,9 +342,7 @@ async function openRemembering(options: OpenConnectionParts): Promise<OpenOutcom
     );
     return (await openNow(options, LEGACY)).outcome;
   }
-  if (['connect_timeout', 'connection_closed', 'needs_login'].includes(outcome.error.code)) {
-    return outcome;
-  }
+  if (NOT_A_CHANGED_SERVER.has(outcome.error.code)) return outcome;
   logger.info(
     `MCP server "${server}": connecting as it was met last time failed (${outcome.error.message}); asking it which protocol it speaks now.`,
     { server },
@@ -444,12 +449,19 @@ async function openNow(
             attempt.signal,
           );
     // On 2026-07-28 list changes come by a subscriptions/listen stream. A probed connect has the
-    // SDK open it; a remembered one (no round trip at all) opens it here.
+    // SDK open it; a remembered one (no round trip at all) opens it here. A server that refuses
+    // it is still usable: its tools are known, only their changes would go unseen.
     const subscription =
       era === 'modern' && capabilities.tools?.listChanged
         ? (sdk.autoOpenedSubscription ??
           (await untilAborted(
-            sdk.listen({ toolsListChanged: true }, connectOptions),
+            sdk.listen({ toolsListChanged: true }, connectOptions).catch((error: unknown) => {
+              logger.warn(
+                `MCP server "${config.name}" refused subscriptions/listen (${scrub(messageOf(error))}), so a change to its tools is seen only when it reconnects.`,
+                { server: config.name },
+              );
+              return undefined;
+            }),
             attempt.signal,
           )))
         : undefined;
