@@ -53,7 +53,8 @@ describe('keepalive', () => {
     const down = client.state;
     if (down.kind !== 'reconnecting') throw new Error('unreachable');
     expect(down.error.code).toBe('request_timeout');
-    expect(down.error.message).toContain('keepalive ping');
+    expect(down.error.message).toContain('ping got no answer');
+    expect(down.error.message).toContain('That was a keepalive check');
     // The unanswered ping was cancelled on the server, like any timed-out request. The server
     // records the notification when it reads it, which may be a moment after the state changed.
     const [, unanswered] = requests(file, 'ping');

@@ -201,8 +201,9 @@ export class McpClient implements McpToolBackend {
    * connected; rejects when the series gives up, the server needs a login, or close() ends it.
    */
   reconnect(): Promise<void> {
-    // A reconnect is how a user says "ask it again": its era and its tools alike.
-    this.#remembered = undefined;
+    // A reconnect is how a user says "ask it again": its tools, whatever their ttlMs. Its era is
+    // asked again only if the server refuses it.
+    this.#remembered = withoutFreshness(this.#remembered);
     return this.#withCode(() => {
       this.#reconnecting ??= this.#reconnectOnce().finally(() => {
         this.#reconnecting = undefined;
@@ -606,12 +607,9 @@ export class McpClient implements McpToolBackend {
   #setTools(connection: Connection, tools: readonly Tool[]): void {
     const state = this.#state;
     if (this.#slot.live === connection && state.kind === 'connected') {
-      // The server's freshness promise was for the list it replaced; its scope still holds.
-      const remembered = this.#remembered;
-      if (remembered?.memory !== undefined) {
-        const { toolsFreshUntil: _, ...kept } = remembered.memory;
-        this.#remembered = { ...remembered, tools, memory: kept };
-      }
+      // The server's freshness promise was for the list it replaced.
+      const remembered = withoutFreshness(this.#remembered);
+      if (remembered !== undefined) this.#remembered = { ...remembered, tools };
       this.#setState({ ...state, tools });
     }
   }
@@ -764,4 +762,11 @@ function failureOf(outcome: OpenFailure): Failure {
 async function settled(outcome: Promise<OpenOutcome>): Promise<void> {
   const result = await outcome;
   if (!result.ok) throw result.error;
+}
+
+/** `schema` with its tool list no longer fresh: the next connect asks for it. */
+function withoutFreshness(schema: McpServerSchema | undefined): McpServerSchema | undefined {
+  if (schema?.memory?.toolsFreshUntil === undefined) return schema;
+  const { toolsFreshUntil: _, ...memory } = schema.memory;
+  return { ...schema, memory };
 }

@@ -19,7 +19,7 @@ import {
 import type { McpServerSchema } from '../cache.js';
 import { connectFailure, isAuthFailure, isSessionExpired } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
-import type { McpError, McpErrorCode } from '../errors/mcp-error.js';
+import type { McpError } from '../errors/mcp-error.js';
 import { isMethodNotFound, requestError } from '../errors/request.js';
 import { type ConnectionLoss, closedWhileConnecting } from '../errors/unavailable.js';
 import type { Scrubber } from '../secrets.js';
@@ -311,20 +311,13 @@ export function openConnection(options: OpenConnectionParts): Promise<OpenOutcom
     );
 }
 
-/** Failures that say nothing about which protocol the server speaks now. */
-const NOT_A_CHANGED_SERVER: ReadonlySet<McpErrorCode> = new Set([
-  'connect_timeout',
-  'connection_closed',
-  'needs_login',
-]);
-
 /** What a first connect meets a server with when it is known to be of the 2025 era. */
 const LEGACY: PriorDiscovery = { kind: 'legacy' };
 
 /**
- * Opens from the remembered era verdict, or with a probe when there is none. A verdict that fails
- * for a reason a changed server explains (not a timeout, a close() or a refused login) gets one
- * more attempt with a probe. A stdio server that exited when probed is of the 2025 era (servers of
+ * Opens from the remembered era verdict, or with a probe when there is none. A server that
+ * refused the remembered verdict (it answered, and not with a 401) may have changed era: one more
+ * attempt, with a probe. A stdio server that exited when probed is of the 2025 era (servers of
  * some SDKs end on any request before initialize): it is started once more, with initialize.
  */
 async function openRemembering(options: OpenConnectionParts): Promise<OpenOutcome> {
@@ -342,7 +335,7 @@ async function openRemembering(options: OpenConnectionParts): Promise<OpenOutcom
     );
     return (await openNow(options, LEGACY)).outcome;
   }
-  if (NOT_A_CHANGED_SERVER.has(outcome.error.code)) return outcome;
+  if (!first.verdictRefused) return outcome;
   logger.info(
     `MCP server "${server}": connecting as it was met last time failed (${outcome.error.message}); asking it which protocol it speaks now.`,
     { server },
@@ -354,6 +347,11 @@ interface Attempt {
   readonly outcome: OpenOutcome;
   /** A stdio server exited before the connect's first answer, which was the era probe's. */
   readonly exitedWhileProbing: boolean;
+  /**
+   * Connecting from a remembered verdict failed while the server was there to answer: no
+   * timeout, no close(), no process that exited, no unreachable host, no refused login.
+   */
+  readonly verdictRefused: boolean;
 }
 
 /** One attempt; `prior` skips the probe (a verdict), none probes with server/discover. */
@@ -492,9 +490,21 @@ async function openNow(
       remote: config.transport !== 'stdio',
     });
     if (subscription !== undefined) opened.watch(subscription);
-    return { outcome: { ok: true, connection: opened }, exitedWhileProbing: false };
+    const outcome: OpenOutcome = { ok: true, connection: opened };
+    return { outcome, exitedWhileProbing: false, verdictRefused: false };
   } catch (thrown) {
     const error = probeCause(thrown);
+    // Before the close below, which ends the process too; a timeout is not a server that exited.
+    const answered =
+      !attempt.signal.aborted &&
+      (config.transport === 'stdio' ? !exited : networkFailure(error) === undefined);
+    const exitedWhileProbing =
+      config.transport === 'stdio' &&
+      prior === undefined &&
+      exited &&
+      !handshaken &&
+      !attempt.signal.aborted;
+    const verdictRefused = prior !== undefined && answered && !isAuthFailure(error);
     await handle
       ?.close()
       .catch((closeError: unknown) =>
@@ -506,7 +516,8 @@ async function openNow(
     const stderrTail = handle?.stderrTail() ?? '';
     if (attempt.signal.reason === CLOSED) {
       const closed = closedWhileConnecting(config.name, error);
-      return { outcome: { ok: false, error: closed, stderrTail }, exitedWhileProbing: false };
+      const outcome: OpenOutcome = { ok: false, error: closed, stderrTail };
+      return { outcome, exitedWhileProbing: false, verdictRefused: false };
     }
     const failure = connectFailure(
       tooLong ?? (await explainStdioFailure(config, error, attempt.signal)),
@@ -530,8 +541,8 @@ async function openNow(
     });
     return {
       outcome: { ok: false, error: probed ?? failure, stderrTail },
-      exitedWhileProbing:
-        config.transport === 'stdio' && prior === undefined && exited && !handshaken,
+      exitedWhileProbing,
+      verdictRefused,
     };
   } finally {
     clearTimeout(timer);
