@@ -19,7 +19,7 @@ import {
 import type { McpServerSchema } from '../cache.js';
 import { connectFailure, isAuthFailure, isSessionExpired } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
-import type { McpError } from '../errors/mcp-error.js';
+import { isMcpError, type McpError } from '../errors/mcp-error.js';
 import { isMethodNotFound, requestError } from '../errors/request.js';
 import { type ConnectionLoss, closedWhileConnecting } from '../errors/unavailable.js';
 import type { Scrubber } from '../secrets.js';
@@ -498,12 +498,14 @@ async function openNow(
     const answered =
       !attempt.signal.aborted &&
       (config.transport === 'stdio' ? !exited : networkFailure(error) === undefined);
+    // A spawn that failed (our transport's McpError: command not found, no descriptor) ran nothing.
     const exitedWhileProbing =
       config.transport === 'stdio' &&
       prior === undefined &&
       exited &&
       !handshaken &&
-      !attempt.signal.aborted;
+      !attempt.signal.aborted &&
+      !isMcpError(error);
     const verdictRefused = prior !== undefined && answered && !isAuthFailure(error);
     await handle
       ?.close()
