@@ -30,6 +30,7 @@ import { MessageTooLongError } from '../transport/message-lines.js';
 import { streamableInstead } from '../transport/probe.js';
 import { commandNotFoundForHosts } from '../transport/resolve-command.js';
 import type { McpServerConfig } from '../types.js';
+import { CLIENT_INFO, clientOptions } from './client-options.js';
 import { DirectToolCalls } from './direct-calls.js';
 import type { ConnectionSettings } from './options.js';
 import { type ListItem, type ListMethod, type ListOwner, listAll, listTools } from './paginate.js';
@@ -38,10 +39,6 @@ import type { McpConnectMemory, McpEraVerdict, McpProtocol } from './protocol.js
 import { remoteUrl } from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
 import type { McpServerInfo } from './state.js';
-
-// Only what every server may know about us. No sampling / elicitation / roots capabilities: a
-// server asking things of us needs a permission story first, and there is none yet.
-const CLIENT_INFO = { name: 'epoch-agent', version: '0.1.0' };
 
 // notifications/tools/list_changed tends to come in bursts (a server that registers several tools
 // announces each): one tools/list after the burst settles, not one per notification.
@@ -378,9 +375,7 @@ async function openNow(
     handle = await settings.createTransport(config, { logger, scrub, reap: settings.reap });
     let opened: Connection | undefined;
     const sdk = new Client(CLIENT_INFO, {
-      capabilities: {},
-      // SSE is a transport of the 2025 revisions only: no 2026-07-28 server is reached by it.
-      versionNegotiation: { mode: config.transport === 'sse' ? 'legacy' : 'auto' },
+      ...clientOptions(config.transport),
       // The SDK debounces (and, on a 2026-era connection, subscribes); the list itself is asked by
       // the client so that it gets the client's request options and page limit.
       listChanged: {
