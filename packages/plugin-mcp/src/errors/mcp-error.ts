@@ -77,3 +77,14 @@ export class McpError extends Error {
 export function isMcpError(error: unknown, code?: McpErrorCode): error is McpError {
   return error instanceof McpError && (code === undefined || error.code === code);
 }
+
+/**
+ * The McpError (of `code`, when given) that `error` is or wraps. The SDK wraps what our transport's
+ * fetch and auth provider throw (a connect's version negotiation, for one), keeping it as `cause`.
+ */
+export function mcpErrorIn(error: unknown, code?: McpErrorCode): McpError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (isMcpError(e, code)) return e;
+  }
+  return undefined;
+}

@@ -8,7 +8,7 @@ import { sentence } from '../text.js';
 import type { MessageTooLongError } from '../transport/message-lines.js';
 import { assertNever } from '../types.js';
 import type { NetworkFailure } from './http.js';
-import { isMcpError, McpError } from './mcp-error.js';
+import { McpError, mcpErrorIn } from './mcp-error.js';
 
 /** A connect attempt that close() ended. */
 export function closedWhileConnecting(server: string, cause?: unknown): McpError {
@@ -25,16 +25,9 @@ export function closedWhileConnecting(server: string, cause?: unknown): McpError
  */
 export function needsLogin(server: string, cause?: unknown): McpError {
   const message =
-    oauthVerdict(cause)?.message ??
+    mcpErrorIn(cause, 'needs_login')?.message ??
     `MCP server "${server}" refused our credentials (HTTP 401 Unauthorized). Run \`epoch mcp login ${server}\` to sign in again (or fix its "headers" in mcp.json), then reconnect it. Retrying without that will not help, so it is not retried.`;
   return new McpError('needs_login', message, { server, cause });
-}
-
-function oauthVerdict(error: unknown): McpError | undefined {
-  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    if (isMcpError(e, 'needs_login')) return e;
-  }
-  return undefined;
 }
 
 /**
