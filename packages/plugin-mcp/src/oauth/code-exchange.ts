@@ -22,7 +22,8 @@ export async function exchangeCode(
     authorizationCode: code,
     fetchFn,
     ...(metadata === undefined ? {} : { metadata }),
-    ...(provider.resource === undefined ? {} : { resource: new URL(provider.resource) }),
+    // As the metadata spells it: a URL's href would add a `/` to a pathless resource indicator.
+    ...(provider.resource === undefined ? {} : { resource: provider.resource }),
     ...(iss === null ? {} : { iss }),
   });
   await provider.saveTokens({ ...tokens, issuer }, { issuer });
