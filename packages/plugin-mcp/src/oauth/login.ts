@@ -23,6 +23,7 @@ import {
   computeScopeUnion,
   extractWWWAuthenticateParams,
   type FetchLike,
+  IssuerMismatchError,
   OAuthError,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
@@ -369,6 +370,7 @@ function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {
 
 function loginError(server: string, error: unknown, scrub: Scrubber): McpError {
   if (error instanceof McpError) return error;
+  if (error instanceof IssuerMismatchError) return issuerError(server, error);
   // An OAuth error's code is what says why (invalid_grant, invalid_client); its text only explains.
   const why =
     error instanceof OAuthError
@@ -379,6 +381,29 @@ function loginError(server: string, error: unknown, scrub: Scrubber): McpError {
     'login_failed',
     `Login to MCP server "${server}" failed: ${bounded(scrub(why))}. Run \`epoch mcp login ${server}\` to try again.`,
     { server, cause: error },
+  );
+}
+
+/**
+ * An issuer check that failed: RFC 8414's on the authorization server's metadata, or RFC 9207's
+ * on the authorization response (the callback's `iss`). Neither issuer is shown, and the SDK's
+ * error is not kept as the cause (its message quotes them): the one received is whatever the
+ * other side chose to send.
+ */
+function issuerError(server: string, error: IssuerMismatchError): McpError {
+  const response = error.kind === 'authorization_response';
+  const what = !response
+    ? "its authorization server's metadata names an issuer other than the one it was found as"
+    : error.received === undefined
+      ? 'the authorization response carried no issuer (`iss`), though its authorization server says it always sends one'
+      : 'the authorization response named an issuer (`iss`) other than the authorization server the login started with';
+  const then = response
+    ? 'The code was not used and nothing was stored: this is what a mix-up of authorization servers looks like.'
+    : 'Nothing was sent to it.';
+  return new McpError(
+    'login_failed',
+    `Login to MCP server "${server}" was stopped: ${what}. ${then} Run \`epoch mcp login ${server}\` again; if it fails the same way, tell the server's operator.`,
+    { server },
   );
 }
 
