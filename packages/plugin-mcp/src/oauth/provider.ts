@@ -80,6 +80,10 @@ export class LoginProvider implements OAuthClientProvider {
     const { oauth } = this.#options;
     return {
       client_name: 'epoch-agent',
+      // Said, not left to a guess from the redirect URI: the code comes back to a loopback
+      // listener on the user's machine, a native application's (RFC 8252), and an authorization
+      // server that takes OpenID registration assumes `web` and refuses such a URI otherwise.
+      application_type: 'native',
       redirect_uris: [this.#redirectUrl],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
