@@ -1,12 +1,17 @@
 // `epoch mcp login <name>`'s backend: an interactive OAuth login to one remote server.
 //
-// 1. Ask the server without a token; its 401 challenge names the protected-resource metadata and
-//    the scope it wants.
-// 2. A round: a loopback callback server with a fresh `state`; the SDK's auth() discovers,
-//    registers, and builds the authorization URL; the user is sent there (printed, and a browser
-//    opened where there is one); the callback's code is exchanged and the login saved.
+// 1. Connect without a token (login-checks.ts); the 401 challenge names the protected-resource
+//    metadata and the scope the server wants. The scope asked for adds what the last login asked
+//    and what the server demanded since: scopes accumulate across step-ups.
+// 2. A round: a loopback callback server with a fresh `state`; the SDK's auth() discovers (anew
+//    each round), picks the client — one registered with this issuer before, a Client ID Metadata
+//    Document URL where the authorization server takes one, else dynamic registration — and
+//    builds the authorization URL; the user is sent there (printed, and a browser opened where
+//    there is one); the callback's `iss` is checked and its code exchanged, and the login saved.
 // 3. Connect the way the agent will (stored token, tools/list). A 403 insufficient_scope there is a
-//    step-up: another round asking for the wider scope, at most MAX_ROUNDS rounds in all.
+//    step-up: another round asking for the wider scope. A 401 from a server that has meanwhile
+//    moved to another authorization server: another round, with that one. At most MAX_ROUNDS
+//    rounds in all.
 // One deadline covers everything; a login not finished in time is `login_timeout`.
 import { randomBytes } from 'node:crypto';
 import {
@@ -19,9 +24,7 @@ import {
 } from '@epoch-agent/infra';
 import {
   auth,
-  Client,
   computeScopeUnion,
-  extractWWWAuthenticateParams,
   type FetchLike,
   IssuerMismatchError,
   OAuthError,
@@ -29,12 +32,12 @@ import {
 import { McpError } from '../errors/mcp-error.js';
 import { loginSecrets, type Scrubber, serverRedactor } from '../secrets.js';
 import { messageOf } from '../text.js';
-import { remoteTransport } from '../transport/remote.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';
 import { exchangeCode } from './code-exchange.js';
 import { MAX_ROUNDS } from './entry.js';
 import { legacyIssuerDiscovery } from './legacy-issuer.js';
+import { challengeOf, movedAway, type Verified, verify } from './login-checks.js';
 import { oauthFetch } from './oauth-fetch.js';
 import { LoginProvider } from './provider.js';
 import { TokenStore } from './token-store.js';
@@ -120,9 +123,12 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
   try {
     // Held past the deadline by the last check connection at most; a dead holder's is taken over.
     return await oneAtATime(store, config, timeoutMs + 60_000, async () => {
-      const challenge = await probe(config, fetchFn);
+      const signal = deadline.signal;
+      let challenge = await challengeOf(config, fetchFn, signal);
       const fixedPort = config.oauth?.callbackPort;
       let port = fixedPort ?? (await previousPort(store, config.url));
+      // Scopes accumulate: what the last login asked for and what the server demanded since
+      // (requiredScope), so a step-up never drops what an earlier login asked for.
       let scope = computeScopeUnion(
         config.oauth?.scopes?.join(' ') ?? challenge.scope,
         (await store.load(config.url))?.requiredScope,
@@ -136,11 +142,11 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
           scope,
           resourceMetadataUrl: challenge.resourceMetadataUrl,
           fetchFn,
-          signal: deadline.signal,
+          signal,
           returnUrl: options.returnUrl,
           scrub,
         });
-        const verified = await verify(config, { store, logger, scrub });
+        const verified = await verify(config, { store, logger, scrub }, signal);
         if (verified.kind === 'failed') throw verified.error;
         const saved = provider.saved;
         if (verified.kind === 'ok' && saved !== undefined) {
@@ -151,15 +157,19 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
             toolCount: verified.toolCount,
           };
         }
-        const wanted = verified.kind === 'step_up' ? verified.scope : undefined;
-        if (round >= MAX_ROUNDS) {
-          throw new McpError(
-            'login_failed',
-            `Login to MCP server "${name}": the server still asks for more scope after ${MAX_ROUNDS} logins (it wants "${wanted ?? 'unknown'}"). The authorization server may not grant it to this account.`,
-            { server: name },
-          );
+        if (verified.kind === 'refused') {
+          // A login just made and refused: a server that moved to another authorization server
+          // meanwhile gets a round with that one (discovered anew, LoginProvider.beginRound); for
+          // any other server another round would end the same way.
+          challenge = await challengeOf(config, fetchFn, signal);
+          if (saved === undefined || !(await movedAway(config, challenge, saved, fetchFn))) {
+            throw refused(name);
+          }
+          scope = computeScopeUnion(scope, challenge.scope);
+        } else if (verified.kind === 'step_up') {
+          scope = computeScopeUnion(scope, verified.scope);
         }
-        scope = computeScopeUnion(scope, wanted);
+        if (round >= MAX_ROUNDS) throw tooManyRounds(name, verified);
       }
     });
   } catch (error) {
@@ -210,7 +220,7 @@ async function authorizeOnce(round: RoundOptions): Promise<number> {
     return listen(0);
   });
   try {
-    provider.beginRound(callback.redirectUrl, state);
+    provider.beginRound(callback.redirectUrl, state, scope);
     const common = {
       serverUrl: config.url,
       fetchFn,
@@ -248,66 +258,6 @@ async function authorizeOnce(round: RoundOptions): Promise<number> {
   } finally {
     await callback.close();
   }
-}
-
-type Verified =
-  | { readonly kind: 'ok'; readonly toolCount: number }
-  | { readonly kind: 'step_up'; readonly scope: string | undefined }
-  | { readonly kind: 'failed'; readonly error: unknown };
-
-/** Connects with the stored login exactly as the agent will, and lists the tools. */
-async function verify(
-  config: RemoteServerConfig<'sse' | 'http'>,
-  { store, logger, scrub }: { store: TokenStore; logger: Logger; scrub: Scrubber },
-): Promise<Verified> {
-  const handle = remoteTransport(config, { logger, scrub, oauth: { store } });
-  const client = new Client({ name: 'epoch-agent', version: '0.1.0' }, { capabilities: {} });
-  try {
-    await client.connect(handle.transport, { timeout: config.connectTimeoutMs });
-    const toolCount = client.getServerCapabilities()?.tools
-      ? (await client.listTools(undefined, { timeout: config.timeoutMs })).tools.length
-      : 0;
-    return { kind: 'ok', toolCount };
-  } catch (error) {
-    if (error instanceof McpError && error.code === 'insufficient_scope') {
-      return { kind: 'step_up', scope: (await store.load(config.url))?.requiredScope };
-    }
-    return { kind: 'failed', error };
-  } finally {
-    await handle.close().catch(() => {});
-  }
-}
-
-/** The server's answer to a request without a token: its challenge, when it gave one. */
-async function probe(
-  config: RemoteServerConfig<'sse' | 'http'>,
-  fetchFn: FetchLike,
-): Promise<{ scope?: string; resourceMetadataUrl?: URL }> {
-  const headers = { ...config.headers, accept: 'application/json, text/event-stream' };
-  const response =
-    config.transport === 'http'
-      ? await fetchFn(config.url, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 0,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 'epoch-agent', version: '0.1.0' },
-            },
-          }),
-        })
-      : await fetchFn(config.url, { headers });
-  await response.body?.cancel().catch(() => {});
-  if (response.status !== 401) return {};
-  const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
-  return {
-    ...(scope === undefined ? {} : { scope }),
-    ...(resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl }),
-  };
 }
 
 /** The callback port a dynamically registered client of an earlier login was registered with. */
@@ -366,6 +316,31 @@ function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {
     );
   }
   return config;
+}
+
+function refused(server: string): McpError {
+  return new McpError(
+    'login_failed',
+    `Login to MCP server "${server}": the server refused the login just made (HTTP 401), though the authorization server it names issued it. Tell the server's operator; \`epoch mcp login ${server}\` will not do better until that is fixed.`,
+    { server },
+  );
+}
+
+/** The last round's verdict, when it was not yet a login the server takes. */
+function tooManyRounds(server: string, verified: Verified): McpError {
+  if (verified.kind === 'refused') {
+    return new McpError(
+      'login_failed',
+      `Login to MCP server "${server}": the server moved to another authorization server after each of ${MAX_ROUNDS} logins and refused them all (HTTP 401). Tell the server's operator.`,
+      { server },
+    );
+  }
+  const wanted = verified.kind === 'step_up' ? verified.scope : undefined;
+  return new McpError(
+    'login_failed',
+    `Login to MCP server "${server}": the server still asks for more scope after ${MAX_ROUNDS} logins (it wants "${wanted ?? 'unknown'}"). The authorization server may not grant it to this account.`,
+    { server },
+  );
 }
 
 function loginError(server: string, error: unknown, scrub: Scrubber): McpError {

@@ -1,10 +1,13 @@
 // The SDK `OAuthClientProvider` of an interactive login (`epoch mcp login`). The SDK's auth()
 // drives it and does the protocol: protected-resource and authorization-server discovery, dynamic
-// client registration or a Client ID Metadata Document URL as the client id, PKCE S256, the RFC
-// 8707 `resource`, the scope choice (challenge, then `scopes_supported`), the code exchange with
-// the RFC 9207 issuer check. This side supplies what is ours: the redirect URI of the loopback
-// callback, a fresh `state` per round (checked by the callback server), the configured client,
-// and saving the result — client, tokens and discovery in one file — once the code is exchanged.
+// client registration or a Client ID Metadata Document URL as the client id (preferred where the
+// authorization server takes one), PKCE S256, the RFC 8707 `resource`, the scope choice
+// (challenge, then `scopes_supported`, plus `offline_access` where the authorization server lists
+// it). This side supplies what is ours: the redirect URI of the loopback callback, a fresh `state`
+// per round (checked by the callback server), the configured client, and saving the result —
+// client, tokens and discovery in one file per issuer — once the code is exchanged (with the RFC
+// 9207 issuer check, code-exchange.ts). One authorization server's client is never offered to
+// another.
 //
 // It never refreshes (tokens() is empty): a login always asks the authorization server anew.
 import type {
@@ -41,6 +44,7 @@ export class LoginProvider implements OAuthClientProvider {
   #codeVerifier: string | undefined;
   #discovery: OAuthDiscoveryState | undefined;
   #resource: string | undefined;
+  #scope: string | undefined;
   /** Registered (or chosen) in this login; saved with the tokens. */
   #client: StoredOAuthClientInformation | undefined;
   /** The authorization server said the stored client is no good (invalid_client). */
@@ -55,11 +59,17 @@ export class LoginProvider implements OAuthClientProvider {
     if (url !== undefined) this.clientMetadataUrl = url;
   }
 
-  /** Starts an authorization round: where the callback goes, and the state it must carry back. */
-  beginRound(redirectUrl: string, state: string): void {
+  /**
+   * Starts an authorization round: where the callback goes, the state it must carry back, and
+   * the scope it asks for (undefined: the SDK's choice). Discovery starts over: a round after one
+   * the server refused follows its new challenge, which may name another authorization server.
+   */
+  beginRound(redirectUrl: string, state: string, scope: string | undefined): void {
     this.#redirectUrl = redirectUrl;
     this.#state = state;
+    this.#scope = scope;
     this.#codeVerifier = undefined;
+    this.#discovery = undefined;
   }
 
   /** The login saved by the last code exchange. */
@@ -109,9 +119,11 @@ export class LoginProvider implements OAuthClientProvider {
         ...(ctx === undefined ? {} : { issuer: ctx.issuer }),
       };
     }
-    if (this.#client !== undefined || ctx === undefined || this.#storedClientRefused) {
-      return this.#client;
-    }
+    if (ctx === undefined) return this.#client;
+    // A client belongs to the authorization server that issued it: one registered earlier in this
+    // login with another (the server has since named a new one) is not offered to this one.
+    if (this.#client?.issuer === ctx.issuer) return this.#client;
+    if (this.#storedClientRefused) return undefined;
     // A client registered by an earlier login is reused when it fits this round's redirect URI.
     const client = (await store.load(serverUrl, ctx.issuer))?.client;
     if (client === undefined) return undefined;
@@ -155,6 +167,7 @@ export class LoginProvider implements OAuthClientProvider {
         ? {}
         : { resourceMetadata: discovery.resourceMetadata }),
       ...(this.#resource === undefined ? {} : { resource: this.#resource }),
+      ...(this.#scope === undefined ? {} : { requiredScope: this.#scope }),
     };
     const { store, signal } = this.#options;
     // Under the lock: a connection refreshing the previous login must not write over this one.

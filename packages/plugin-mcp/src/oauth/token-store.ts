@@ -50,7 +50,10 @@ export interface StoredLogin {
   readonly resourceMetadata?: OAuthProtectedResourceMetadata;
   /** The RFC 8707 resource indicator the tokens were issued for. */
   readonly resource?: string;
-  /** Scopes the server demanded (403 insufficient_scope) beyond the login's; the next login asks. */
+  /**
+   * The scopes a login to this server must ask for: those the last one asked for, and every one
+   * the server demanded since (403 insufficient_scope). The next login asks for all of them.
+   */
   readonly requiredScope?: string;
 }
 
