@@ -171,6 +171,27 @@ describe('the issuer of the authorization response (RFC 9207)', () => {
     },
   );
 
+  it.each([
+    [
+      'another authorization server',
+      'other',
+      'was stopped: the authorization response named an issuer',
+    ],
+    ['its own', 'issuer', 'was refused by the authorization server (access_denied)'],
+  ] as const)(
+    'an error answer with the iss of %s is reported as that',
+    async (_whose, issParameter, shown) => {
+      const s = await setup({
+        issParameterSupported: true,
+        issParameter,
+        authorizationError: 'access_denied',
+      });
+      const error = await s.login().catch((e: unknown) => e);
+      expect(isMcpError(error, 'login_failed')).toBe(true);
+      expect((error as Error).message).toContain(shown);
+    },
+  );
+
   it('an answer without one is taken from an authorization server that does not promise it', async () => {
     const s = await setup({ issParameter: 'none' });
     expect((await s.login()).toolCount).toBe(1);

@@ -1,6 +1,25 @@
-// The code leg of an interactive login's round: the authorization code exchanged for tokens, once.
-import { type FetchLike, fetchToken } from '@modelcontextprotocol/client';
+// The code leg of an interactive login's round: the authorization response's issuer checked, and
+// its authorization code exchanged for tokens, once.
+import {
+  type FetchLike,
+  fetchToken,
+  validateAuthorizationResponseIssuer,
+} from '@modelcontextprotocol/client';
 import type { LoginProvider } from './provider.js';
+
+/**
+ * RFC 9207: the authorization response's `iss` is checked before anything else of it is believed,
+ * its `error` included; a response that fails is another authorization server's answer (a mix-up)
+ * and throws the SDK's IssuerMismatchError. (The exchange checks it again: the SDK's always does.)
+ */
+export function checkResponseIssuer(provider: LoginProvider, iss: string | null): void {
+  const metadata = provider.discoveryState()?.authorizationServerMetadata;
+  validateAuthorizationResponseIssuer({
+    iss: iss ?? undefined,
+    expectedIssuer: metadata?.issuer,
+    issParameterSupported: metadata?.authorization_response_iss_parameter_supported === true,
+  });
+}
 
 /**
  * The code leg of a round, sent once. Not by the SDK's auth(): on `invalid_grant` it would send the

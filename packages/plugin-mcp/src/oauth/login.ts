@@ -34,7 +34,7 @@ import { loginSecrets, type Scrubber, serverRedactor } from '../secrets.js';
 import { messageOf } from '../text.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';
-import { exchangeCode } from './code-exchange.js';
+import { checkResponseIssuer, exchangeCode } from './code-exchange.js';
 import { MAX_ROUNDS } from './entry.js';
 import { legacyIssuerDiscovery } from './legacy-issuer.js';
 import { challengeOf, movedAway, type Verified, verify } from './login-checks.js';
@@ -242,6 +242,7 @@ async function authorizeOnce(round: RoundOptions): Promise<number> {
       await auth(provider, { ...common, forceReauthorization: true });
     });
     const params = await callback.callback;
+    checkResponseIssuer(provider, params.get('iss'));
     const error = params.get('error');
     if (error !== null) {
       throw new McpError(

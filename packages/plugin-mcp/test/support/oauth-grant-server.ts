@@ -79,6 +79,8 @@ export interface OAuthGrantServerOptions {
   readonly openHandshake?: boolean;
   /** The `iss` of the authorization response: the issuer (default), none, or another one. */
   readonly issParameter?: 'issuer' | 'none' | 'other';
+  /** The authorization response carries this error instead of a code (the user said no). */
+  readonly authorizationError?: string;
   /** The metadata's authorization_response_iss_parameter_supported. Default: not there. */
   readonly issParameterSupported?: boolean;
   /** The metadata's client_id_metadata_document_supported. Default: not there. */
@@ -208,7 +210,8 @@ export async function startOAuthGrantServer(
       const code = `code-${requests.length}`;
       scopeOf.set(code, query.get('scope') ?? '');
       const back = new URL(query.get('redirect_uri') ?? '');
-      back.searchParams.set('code', code);
+      if (options.authorizationError === undefined) back.searchParams.set('code', code);
+      else back.searchParams.set('error', options.authorizationError);
       back.searchParams.set('state', query.get('state') ?? '');
       const iss = options.issParameter ?? 'issuer';
       if (iss !== 'none') {
