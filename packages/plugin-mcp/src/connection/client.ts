@@ -249,8 +249,7 @@ export class McpClient implements McpToolBackend {
     return this.#request(
       'resources/read',
       signal,
-      (connection, options) =>
-        connection.sdk.request({ method: 'resources/read', params: { uri } }, options),
+      (connection, options) => connection.readResource(uri, options),
       { capability: 'resources' },
     );
   }
@@ -268,11 +267,7 @@ export class McpClient implements McpToolBackend {
     return this.#request(
       'prompts/get',
       signal,
-      (connection, options) =>
-        connection.sdk.getPrompt(
-          args === undefined ? { name } : { name, arguments: args },
-          options,
-        ),
+      (connection, options) => connection.getPrompt(name, args, options),
       { capability: 'prompts' },
     );
   }

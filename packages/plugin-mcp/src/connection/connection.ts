@@ -7,12 +7,15 @@
 // draining before a recycle depend on it) and reports its own loss, once.
 import {
   Client,
+  type GetPromptResult,
   ProtocolError,
+  type ReadResourceResult,
   type RequestOptions,
   SdkError,
   SdkErrorCode,
   SseError,
   type Tool,
+  withInputRequired,
 } from '@modelcontextprotocol/client';
 import { connectFailure, isAuthFailure, isSessionExpired } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
@@ -28,6 +31,7 @@ import { streamableInstead } from '../transport/probe.js';
 import { commandNotFoundForHosts } from '../transport/resolve-command.js';
 import type { McpServerConfig } from '../types.js';
 import { DirectToolCalls } from './direct-calls.js';
+import { withInputAnswered } from './input-required.js';
 import type { ConnectionSettings } from './options.js';
 import { type ListItem, type ListMethod, type ListOwner, listAll } from './paginate.js';
 import { explainStdioFailure, preflight } from './preflight.js';
@@ -36,8 +40,13 @@ import { SerialQueue } from './serial-queue.js';
 import type { McpServerInfo } from './state.js';
 
 // Only what every server may know about us. No sampling / elicitation / roots capabilities: a
-// server asking things of us needs a permission story first, and there is none yet.
+// server asking things of us needs a permission story first, and there is none yet. So the SDK
+// fulfils no input_required result itself (it would find no handler); input-required.ts answers
+// what can be answered without one.
 const CLIENT_INFO = { name: 'epoch-agent', version: '0.1.0' };
+
+/** A tools/call answer, or (2026 era) the server asking for input first. */
+const TOOL_CALL_OR_INPUT = withInputRequired(toolCallResultSchema);
 
 // notifications/tools/list_changed tends to come in bursts (a server that registers several tools
 // announces each): one tools/list after the burst settles, not one per notification.
@@ -52,6 +61,7 @@ export interface ConnectionInfo {
 }
 
 export interface ConnectionParts {
+  readonly server: string;
   readonly sdk: Client;
   readonly handle: McpTransportHandle;
   readonly info: ConnectionInfo;
@@ -63,6 +73,7 @@ export class Connection {
   readonly sdk: Client;
   readonly handle: McpTransportHandle;
   readonly info: ConnectionInfo;
+  readonly #server: string;
   /** How tools/call goes: direct-calls.ts on a stdio connection of the 2025 era, else the SDK's request. */
   readonly #calls: DirectToolCalls | undefined;
   #inFlight = 0;
@@ -72,10 +83,11 @@ export class Connection {
   #lost: ConnectionLoss | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor({ sdk, handle, info, remote }: ConnectionParts) {
+  constructor({ server, sdk, handle, info, remote }: ConnectionParts) {
     this.sdk = sdk;
     this.handle = handle;
     this.info = info;
+    this.#server = server;
     sdk.onclose = () => this.#markLost({ kind: 'closed' });
     this.#calls =
       !remote && sdk.getProtocolEra() === 'legacy'
@@ -146,17 +158,56 @@ export class Connection {
     }
   };
 
-  /** tools/call; run() it to have it counted. */
+  /**
+   * tools/call; run() it to have it counted. On a 2026-era connection the server may ask for input
+   * first (input-required.ts).
+   */
   callTool(
     name: string,
     args: Record<string, unknown>,
     options: RequestOptions,
   ): Promise<ToolCallResult> {
     if (this.#calls !== undefined) return this.#calls.call(name, args, options);
-    return this.sdk.request(
-      { method: 'tools/call', params: { name, arguments: args } },
-      toolCallResultSchema,
+    return withInputAnswered(
+      { server: this.#server, method: 'tools/call', name },
       options,
+      (retry, leg) =>
+        this.sdk.request(
+          { method: 'tools/call', params: { name, arguments: args, ...retry } },
+          TOOL_CALL_OR_INPUT,
+          { ...leg, allowInputRequired: true },
+        ),
+    );
+  }
+
+  /** resources/read; run() it to have it counted. The server may ask for input first. */
+  readResource(uri: string, options: RequestOptions): Promise<ReadResourceResult> {
+    return withInputAnswered(
+      { server: this.#server, method: 'resources/read', name: uri },
+      options,
+      (retry, leg) =>
+        this.sdk.request(
+          { method: 'resources/read', params: { uri, ...retry } },
+          { ...leg, allowInputRequired: true },
+        ),
+    );
+  }
+
+  /** prompts/get; run() it to have it counted. The server may ask for input first. */
+  getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    options: RequestOptions,
+  ): Promise<GetPromptResult> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return withInputAnswered(
+      { server: this.#server, method: 'prompts/get', name },
+      options,
+      (retry, leg) =>
+        this.sdk.request(
+          { method: 'prompts/get', params: { ...params, ...retry } },
+          { ...leg, allowInputRequired: true },
+        ),
     );
   }
 
@@ -300,6 +351,7 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
     const sdk = new Client(CLIENT_INFO, {
       capabilities: {},
       versionNegotiation: { mode: 'auto' },
+      inputRequired: { autoFulfill: false },
       // The SDK debounces (and, on a 2026-era connection, subscribes); the list itself is asked by
       // the client so that it gets the client's request options and page limit.
       listChanged: {
@@ -347,6 +399,7 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
     if (sdk.transport === undefined) throw new Error('the server closed the connection');
     const info = sdk.getServerVersion();
     opened = new Connection({
+      server: config.name,
       sdk,
       handle,
       info: {

@@ -46,6 +46,9 @@ export type McpErrorCode =
   | 'login_timeout'
   /** The server did not declare the capability the request needs; nothing was sent. */
   | 'not_supported'
+  /** A 2026-era server wanted input before it would answer (sampling, or elicitation or roots
+   * again after one answer) that epoch does not give; the request was ended, not retried. */
+  | 'input_required'
   /** No server of that name is registered. */
   | 'unknown_server'
   /** The server is turned off (`"enabled": false`): it is not started, so nothing can be asked of it. */
