@@ -413,7 +413,7 @@ export class McpClient implements McpToolBackend {
     if (this.#slot.live !== connection) return;
     try {
       const tools = await this.#request('tools/list', undefined, (live, options) =>
-        live.list('tools/list', options, this.#listOwner()),
+        live.listTools(options, this.#listOwner()),
       );
       this.#setTools(connection, tools);
     } catch (error) {

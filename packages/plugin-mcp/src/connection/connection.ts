@@ -27,6 +27,7 @@ import { messageOf } from '../text.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
 import type { McpTransportHandle } from '../transport/create.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
+import { type ParamHeader, paramHeaders } from '../transport/param-headers.js';
 import { streamableInstead } from '../transport/probe.js';
 import { commandNotFoundForHosts } from '../transport/resolve-command.js';
 import type { McpServerConfig } from '../types.js';
@@ -38,6 +39,7 @@ import { explainStdioFailure, preflight } from './preflight.js';
 import { remoteUrl } from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
 import type { McpServerInfo } from './state.js';
+import { listTools, type ToolList } from './tool-list.js';
 
 // Only what every server may know about us. No sampling / elicitation / roots capabilities: a
 // server asking things of us needs a permission story first, and there is none yet. So the SDK
@@ -67,6 +69,10 @@ export interface ConnectionParts {
   readonly info: ConnectionInfo;
   /** SSE or Streamable HTTP: a refused or cut connection on any request means the server is gone. */
   readonly remote: boolean;
+  /** Tool parameters go into headers too (2026 era, Streamable HTTP): tool-list.ts checks each tool. */
+  readonly mirrors: boolean;
+  /** The marked tools of the first tools/list, by name (tool-list.ts). */
+  readonly paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
 }
 
 export class Connection {
@@ -76,6 +82,9 @@ export class Connection {
   readonly #server: string;
   /** How tools/call goes: direct-calls.ts on a stdio connection of the 2025 era, else the SDK's request. */
   readonly #calls: DirectToolCalls | undefined;
+  readonly #mirrors: boolean;
+  /** Of the latest tools/list on this connection: what each call of a marked tool carries. */
+  #paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
   #inFlight = 0;
   #quiet: Array<() => void> = [];
   #onBusy: ((busy: boolean) => void) | undefined;
@@ -83,11 +92,13 @@ export class Connection {
   #lost: ConnectionLoss | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor({ server, sdk, handle, info, remote }: ConnectionParts) {
+  constructor({ server, sdk, handle, info, remote, mirrors, paramHeaders }: ConnectionParts) {
     this.sdk = sdk;
     this.handle = handle;
     this.info = info;
     this.#server = server;
+    this.#mirrors = mirrors;
+    this.#paramHeaders = paramHeaders;
     sdk.onclose = () => this.#markLost({ kind: 'closed' });
     this.#calls =
       !remote && sdk.getProtocolEra() === 'legacy'
@@ -160,7 +171,7 @@ export class Connection {
 
   /**
    * tools/call; run() it to have it counted. On a 2026-era connection the server may ask for input
-   * first (input-required.ts).
+   * first (input-required.ts), and a marked tool's parameters go into headers too.
    */
   callTool(
     name: string,
@@ -168,9 +179,12 @@ export class Connection {
     options: RequestOptions,
   ): Promise<ToolCallResult> {
     if (this.#calls !== undefined) return this.#calls.call(name, args, options);
+    const marked = this.#paramHeaders.get(name);
+    const callOptions =
+      marked === undefined ? options : { ...options, headers: paramHeaders(marked, args) };
     return withInputAnswered(
       { server: this.#server, method: 'tools/call', name },
-      options,
+      callOptions,
       (retry, leg) =>
         this.sdk.request(
           { method: 'tools/call', params: { name, arguments: args, ...retry } },
@@ -234,13 +248,20 @@ export class Connection {
     }
   }
 
-  /** Every page of a list; run() it to have it counted. */
-  list<M extends ListMethod>(
+  /** Every page of a list other than tools/list; run() it to have it counted. */
+  list<M extends Exclude<ListMethod, 'tools/list'>>(
     method: M,
     options: RequestOptions,
     owner: ListOwner,
   ): Promise<ListItem[M][]> {
     return listAll(this.sdk, method, options, owner);
+  }
+
+  /** Every tool the server offers now (tool-list.ts); run() it to have it counted. */
+  async listTools(options: RequestOptions, owner: ListOwner): Promise<Tool[]> {
+    const { tools, paramHeaders } = await listTools(this.sdk, options, owner, this.#mirrors);
+    this.#paramHeaders = paramHeaders;
+    return tools;
   }
 
   /** Resolves when no request runs on this connection. */
@@ -377,23 +398,24 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
     );
     const connectOptions = { timeout: config.timeoutMs, signal: attempt.signal };
     const capabilities = sdk.getServerCapabilities() ?? {};
-    const tools = capabilities.tools
+    // SEP-2243 binds Streamable HTTP only; the 2025 era has no such headers.
+    const mirrors = config.transport === 'http' && sdk.getProtocolEra() === 'modern';
+    const owner = { server: config.name, logger };
+    const listed: ToolList = capabilities.tools
       ? await untilAborted(
-          listAll(sdk, 'tools/list', connectOptions, { server: config.name, logger }).catch(
-            (error: unknown) => {
-              throw requestError(error, {
-                server: config.name,
-                method: 'tools/list',
-                timeoutMs: config.timeoutMs,
-                sent: true,
-                scrub,
-                url: remoteUrl(config),
-              });
-            },
-          ),
+          listTools(sdk, connectOptions, owner, mirrors).catch((error: unknown) => {
+            throw requestError(error, {
+              server: config.name,
+              method: 'tools/list',
+              timeoutMs: config.timeoutMs,
+              sent: true,
+              scrub,
+              url: remoteUrl(config),
+            });
+          }),
           attempt.signal,
         )
-      : [];
+      : { tools: [], paramHeaders: new Map() };
     if (attempt.signal.aborted) throw attempt.signal.reason;
     // Closed between its answers and now: checked in the same tick the connection starts watching.
     if (sdk.transport === undefined) throw new Error('the server closed the connection');
@@ -404,11 +426,13 @@ async function openNow(options: OpenConnectionParts): Promise<OpenOutcome> {
       handle,
       info: {
         serverInfo: { name: info?.name ?? '', version: info?.version ?? '' },
-        tools,
+        tools: listed.tools,
         resources: capabilities.resources !== undefined,
         prompts: capabilities.prompts !== undefined,
       },
       remote: config.transport !== 'stdio',
+      mirrors,
+      paramHeaders: listed.paramHeaders,
     });
     return { ok: true, connection: opened };
   } catch (error) {
