@@ -14,9 +14,9 @@ export type McpErrorCode =
   | 'preflight_failed'
   /** connect() (spawn/connect + initialize + first tools/list) did not finish within connect_timeout. */
   | 'connect_timeout'
-  /** A request did not answer within `timeout`; the server was sent notifications/cancelled. */
+  /** A request did not answer within `timeout`; the server was told to cancel it. */
   | 'request_timeout'
-  /** The caller's signal aborted the request; the server was sent notifications/cancelled. */
+  /** The caller's signal aborted the request; the server was told to cancel it. */
   | 'aborted'
   /** The connection closed (or was closed) while the request was pending or before it was sent. */
   | 'connection_closed'

@@ -1,10 +1,12 @@
 // What a failed request means to the caller: an McpError whose code decides what happens next and
 // whose message names the server, the method or tool, and what to do.
 //
-// Both ways a request can end early reach the server as notifications/cancelled with the
-// request's id: the SDK sends it when the caller's signal aborts (a user stop) and when `timeout`
-// passes. The SDK rejects both with the same REQUEST_TIMEOUT code, though, so which one happened is
-// read off the caller's signal, and the caller gets `aborted` or `request_timeout` accordingly.
+// Both ways a request can end early reach the server as a cancellation — notifications/cancelled
+// with the request's id, or on a 2026-era Streamable HTTP connection the close of the request's
+// stream, which that revision makes the signal: the SDK cancels when the caller's signal aborts
+// (a user stop) and when `timeout` passes. The SDK rejects both with the same REQUEST_TIMEOUT
+// code, though, so which one happened is read off the caller's signal, and the caller gets
+// `aborted` or `request_timeout` accordingly.
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -43,7 +45,7 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
     return make(
       'aborted',
       request.sent
-        ? `${prefix} was stopped by the user; the server was sent notifications/cancelled.`
+        ? `${prefix} was stopped by the user; the server was told to cancel it.`
         : `${prefix} was stopped by the user while it waited for an earlier call to this server; it was never sent.`,
     );
   }
@@ -55,7 +57,7 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
       case SdkErrorCode.RequestTimeout:
         return make(
           'request_timeout',
-          `${prefix} got no answer within ${seconds(request.timeoutMs)} and was cancelled (the server was sent notifications/cancelled). If it needs longer, raise "timeout" for this server in mcp.json.`,
+          `${prefix} got no answer within ${seconds(request.timeoutMs)} and was cancelled (the server was told to stop). If it needs longer, raise "timeout" for this server in mcp.json.`,
         );
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:
