@@ -25,27 +25,26 @@ async function connected(tools: readonly ModernTool[]) {
   return { server, client, logger };
 }
 
-const QUERY: ModernTool = {
-  name: 'query',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      region: { type: 'string', 'x-mcp-header': 'Region' },
-      priority: { type: 'integer', 'x-mcp-header': 'Priority' },
-      dryRun: { type: 'boolean', 'x-mcp-header': 'Dry-Run' },
-      greeting: { type: 'string', 'x-mcp-header': 'Greeting' },
-      padded: { type: 'string', 'x-mcp-header': 'Padded' },
-      empty: { type: 'string', 'x-mcp-header': 'Empty' },
-      missing: { type: 'string', 'x-mcp-header': 'Missing' },
-      nothing: { type: 'string', 'x-mcp-header': 'Nothing' },
-      where: {
-        type: 'object',
-        properties: { zone: { type: 'string', 'x-mcp-header': 'Zone' } },
-      },
-      sql: { type: 'string' },
+const QUERY_SCHEMA = {
+  type: 'object',
+  properties: {
+    region: { type: 'string', 'x-mcp-header': 'Region' },
+    priority: { type: 'integer', 'x-mcp-header': 'Priority' },
+    dryRun: { type: 'boolean', 'x-mcp-header': 'Dry-Run' },
+    greeting: { type: 'string', 'x-mcp-header': 'Greeting' },
+    padded: { type: 'string', 'x-mcp-header': 'Padded' },
+    empty: { type: 'string', 'x-mcp-header': 'Empty' },
+    missing: { type: 'string', 'x-mcp-header': 'Missing' },
+    nothing: { type: 'string', 'x-mcp-header': 'Nothing' },
+    where: {
+      type: 'object',
+      properties: { zone: { type: 'string', 'x-mcp-header': 'Zone' } },
     },
+    sql: { type: 'string' },
   },
 };
+
+const QUERY: ModernTool = { name: 'query', inputSchema: QUERY_SCHEMA };
 
 describe('2026-era Streamable HTTP headers', () => {
   it('every request carries Mcp-Method, a call Mcp-Name, and a marked parameter its Mcp-Param header', async () => {
@@ -83,7 +82,7 @@ describe('2026-era Streamable HTTP headers', () => {
 
   it('a tool whose x-mcp-header breaks the rules is not offered, with a warning naming the server, the tool and why', async () => {
     const { server, client, logger } = await connected([
-      { name: 'fine', inputSchema: QUERY.inputSchema },
+      { name: 'fine', inputSchema: QUERY_SCHEMA },
       {
         name: 'float',
         inputSchema: {
