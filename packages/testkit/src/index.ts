@@ -2,7 +2,8 @@
 // reference MCP server in all three transports, pinned to 127.0.0.1, the loopback port helpers
 // around it, the one hand-written stdio fixture server, what a fresh process loads
 // (modulesLoadedBy), the server configs tests build in code, and the one polling wait for what has
-// no event. Private: no published package depends on it at run time.
+// no event. A 2026-07-28 server built on the MCP server SDK has its own subpath
+// (`@epoch-agent/testkit/sdk-server`). Private: no published package depends on it at run time.
 
 export { isTestkitError, TestkitError, type TestkitErrorCode } from './errors.js';
 export {

@@ -1,30 +1,40 @@
-// What a person or model reads when a 2026-era server wanted input that epoch does not give
-// before it would answer (connection/input-required.ts decides when): the server, the tool (or
-// resource, or prompt), the feature it asked for, and that epoch does not support it. One code,
-// `input_required`: sending the same request again meets the same question.
+// What a person or model reads when a 2026-era server wanted input that epoch does not give before
+// it would answer: the server, the tool (or resource, or prompt), the feature, and that epoch does
+// not support it. One code, `input_required`, for the three ways it shows: the server asked for
+// it in an input_required result (connection/input-required.ts decides when that cannot be
+// answered), asked again after one answer, or refused the request up front because epoch declares
+// no such capability (-32021, the spec's way for a server that must not ask). Sending the same
+// request again meets the same question.
 import { McpError } from './mcp-error.js';
 
-/** The request a server answered with input_required. */
+/** The request that needed the input. */
 export interface InputTarget {
   readonly server: string;
-  readonly method: 'tools/call' | 'resources/read' | 'prompts/get';
-  /** The tool's raw name, the resource's uri or the prompt's name. */
-  readonly name: string;
+  /** The MCP method: tools/call, resources/read or prompts/get (the requests that may ask). */
+  readonly method: string;
+  /** The tool's raw name, the resource's uri or the prompt's name, when known. */
+  readonly name?: string | undefined;
 }
 
-/** Each feature as a reader who does not know the method names understands it. */
+/** Each client feature as a reader who does not know the capability names understands it. */
 const FEATURES: Readonly<Record<string, string>> = {
-  'sampling/createMessage': "sampling (a message written by epoch's model for the server)",
-  'elicitation/create': 'elicitation (a question put to the user)',
-  'roots/list': 'roots (the folders the user shares with servers)',
+  sampling: "sampling (a message written by epoch's model for the server)",
+  elicitation: 'elicitation (a question put to the user)',
+  roots: 'roots (the folders the user shares with servers)',
+};
+
+/** The capability behind each input request a server can embed. */
+const CAPABILITY_OF: Readonly<Record<string, string>> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
 };
 
 /** The server asked for something epoch cannot answer honestly (sampling, or a method it does not know). */
 export function inputNotSupported(target: InputTarget, method: string): McpError {
-  const feature = FEATURES[method] ?? `"${method}", which is not an input request MCP defines`;
   return made(
     target,
-    `${prefix(target)} asked for ${feature} before it would answer; epoch does not support that, so the request was ended without an answer.`,
+    `${prefix(target)} asked for ${requested(method)} before it would answer; epoch does not support that, so the request was ended without an answer.`,
   );
 }
 
@@ -36,29 +46,47 @@ export function inputAskedAgain(target: InputTarget, methods: readonly string[])
   const wanted =
     methods.length === 0
       ? 'to be asked once more with its request state'
-      : `again for ${[...new Set(methods)].map((method) => FEATURES[method] ?? `"${method}"`).join(' and ')}`;
+      : `again for ${[...new Set(methods)].map(requested).join(' and ')}`;
   return made(
     target,
     `${prefix(target)} asked ${wanted} after epoch had answered it once (an elicitation is cancelled, as nobody is asked; roots are none); epoch does not support more than that, so the request was ended without an answer.`,
   );
 }
 
-function made(target: InputTarget, message: string): McpError {
+/** The server refused the request because epoch does not declare `capabilities` (-32021). */
+export function capabilitiesMissing(
+  target: InputTarget,
+  capabilities: readonly string[],
+  cause: unknown,
+): McpError {
+  const features = capabilities.map((name) => FEATURES[name] ?? `"${name}"`).join(' and ');
+  return made(
+    target,
+    `${prefix(target)} needs ${features || 'a client capability'} from the client, which epoch does not support; the server refused the request without running it.`,
+    cause,
+  );
+}
+
+function made(target: InputTarget, message: string, cause?: unknown): McpError {
   const tool = target.method === 'tools/call' ? target.name : undefined;
-  return new McpError('input_required', message, { server: target.server, tool });
+  return new McpError('input_required', message, { server: target.server, tool, cause });
 }
 
-function prefix(target: InputTarget): string {
-  return `MCP server "${target.server}": ${noun(target)} "${target.name}"`;
+function requested(method: string): string {
+  const capability = CAPABILITY_OF[method];
+  return capability === undefined
+    ? `"${method}", which is not an input request MCP defines`
+    : (FEATURES[capability] as string);
 }
 
-function noun({ method }: InputTarget): string {
-  switch (method) {
-    case 'tools/call':
-      return 'tool';
-    case 'resources/read':
-      return 'resource';
-    case 'prompts/get':
-      return 'prompt';
-  }
+function prefix({ server, method, name }: InputTarget): string {
+  const noun = NOUNS[method];
+  const what = noun === undefined || name === undefined ? method : `${noun} "${name}"`;
+  return `MCP server "${server}": ${what}`;
 }
+
+const NOUNS: Readonly<Record<string, string>> = {
+  'tools/call': 'tool',
+  'resources/read': 'resource',
+  'prompts/get': 'prompt',
+};

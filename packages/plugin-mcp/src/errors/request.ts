@@ -8,6 +8,7 @@
 // code, though, so which one happened is read off the caller's signal, and the caller gets
 // `aborted` or `request_timeout` accordingly.
 import {
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   SdkError,
@@ -17,6 +18,7 @@ import type { Scrubber } from '../secrets.js';
 import { messageOf, seconds } from '../text.js';
 import { STREAM_ENDED_CODE } from '../transport/request-streams.js';
 import { httpAnswer, networkFailure, oneLine } from './http.js';
+import { capabilitiesMissing } from './input-required.js';
 import { McpError, type McpErrorCode } from './mcp-error.js';
 
 /** Which request failed, for the message and the error's data. */
@@ -80,6 +82,11 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
       'request_failed',
       `${prefix} failed: the HTTP stream that carried the answer broke off before the server answered (the server may have restarted, or a proxy cut the connection). The call may or may not have run on the server; check before repeating it.`,
     );
+  }
+  if (error instanceof MissingRequiredClientCapabilityError) {
+    const { server, method, tool } = request;
+    const missing = Object.keys(error.requiredCapabilities);
+    return capabilitiesMissing({ server, method, name: tool }, missing, error);
   }
   if (error instanceof ProtocolError) {
     return make(
