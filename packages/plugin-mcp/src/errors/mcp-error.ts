@@ -46,8 +46,9 @@ export type McpErrorCode =
   | 'login_timeout'
   /** The server did not declare the capability the request needs; nothing was sent. */
   | 'not_supported'
-  /** A 2026-era server wanted input before it would answer (sampling, or elicitation or roots
-   * again after one answer) that epoch does not give; the request was ended, not retried. */
+  /** A 2026-era server wanted input before it would answer that epoch does not give (sampling,
+   * elicitation or roots again after one answer, or any of them as a capability epoch does not
+   * declare); the request was ended, not retried. */
   | 'input_required'
   /** No server of that name is registered. */
   | 'unknown_server'
