@@ -21,6 +21,10 @@ import { httpAnswer, networkFailure, oneLine } from './http.js';
 import { capabilitiesMissing } from './input-required.js';
 import { McpError, type McpErrorCode } from './mcp-error.js';
 
+/** How a request that ended early is cancelled on the server, in the era and transport it used. */
+const TOLD_TO_CANCEL =
+  'the server was told to cancel it (notifications/cancelled; on a 2026-era HTTP connection, the close of its request stream)';
+
 /** Which request failed, for the message and the error's data. */
 export interface FailedRequest {
   readonly server: string;
@@ -47,7 +51,7 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
     return make(
       'aborted',
       request.sent
-        ? `${prefix} was stopped by the user; the server was told to cancel it.`
+        ? `${prefix} was stopped by the user; ${TOLD_TO_CANCEL}.`
         : `${prefix} was stopped by the user while it waited for an earlier call to this server; it was never sent.`,
     );
   }
@@ -59,7 +63,7 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
       case SdkErrorCode.RequestTimeout:
         return make(
           'request_timeout',
-          `${prefix} got no answer within ${seconds(request.timeoutMs)} and was cancelled (the server was told to stop). If it needs longer, raise "timeout" for this server in mcp.json.`,
+          `${prefix} got no answer within ${seconds(request.timeoutMs)} and was cancelled: ${TOLD_TO_CANCEL}. If it needs longer, raise "timeout" for this server in mcp.json.`,
         );
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:
