@@ -136,7 +136,22 @@ function remoteFailure(
 function isClosed(error: unknown): boolean {
   return (
     error instanceof McpError ||
-    (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed)
+    (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) ||
+    closedInProbe(error)
+  );
+}
+
+/**
+ * The connection closed during the era probe, before the server answered it: on stdio, where the
+ * probe runs on the connection itself, the SDK says so with an EraNegotiationFailed that wraps
+ * nothing (what a server answered is always its cause, and an HTTP status is an SdkHttpError).
+ */
+function closedInProbe(error: unknown): boolean {
+  return (
+    error instanceof SdkError &&
+    !(error instanceof SdkHttpError) &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    error.cause === undefined
   );
 }
 
