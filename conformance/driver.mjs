@@ -1,23 +1,25 @@
 // The client under test of the official conformance suite: what the runner starts for every client
 // scenario, as `<node> driver.mjs <server url>`. Built only on the plugin's public API, the way a
 // host and its user use it: an http config read by parseMcpConfig, McpRegistry.connectAll, then
-// every tool the server offers is called once through EpochTool.execute, then disconnectAll.
-// A server that wants a login gets one as `epoch mcp login` does it — loginToServer with the
-// plugin's own loopback callback server — except that the "browser" is an HTTP client that follows
-// the authorization server's redirect back to that callback; then the server is reconnected and
-// what failed is tried once more. It never looks at the scenario's name: what a scenario checks
-// must follow from ordinary client behaviour.
+// the tool calls the scenario's plan names (plans.mjs; most scenarios: every tool the server
+// offers, once) through EpochTool.execute — the arguments and schemas the model would be handed —
+// then disconnectAll. A server that wants a login gets one as `epoch mcp login` does it —
+// loginToServer with the plugin's own loopback callback server — except that the "browser" is an
+// HTTP client that follows the authorization server's redirect back to that callback; then the
+// server is reconnected and what failed is tried once more. The scenario's name
+// (MCP_CONFORMANCE_SCENARIO) only picks the plan: how the client behaves is the plugin's.
 //
 // The runner's MCP_CONFORMANCE_CONTEXT carries what a user would have written in mcp.json (a
 // pre-registered client's id and secret or private key, an identity provider and the user's ID
 // token from it); the driver puts it in the server's `oauth` field, under that field's names.
-// Which grant follows from those fields and the authorization server, as for any user.
+// Which grant follows from those fields and the authorization server, as for any user. A context
+// may also name the exact tool calls to make (`toolCalls`).
 //
 // Runs on the machine's Node (the runner alone runs on Node 22). Exit code 0 when the server was
-// reached and every tool call came back; anything else is printed to stderr, which the runner
-// keeps beside the scenario's checks.
+// reached and every call came back (or failed as its plan allows); anything else is printed to
+// stderr, which the runner keeps beside the scenario's checks.
 import { isMcpError, loginToServer, McpRegistry, parseMcpConfig } from '@epoch-agent/plugin-mcp';
-import { sampleArguments } from './sample-arguments.mjs';
+import { planFor } from './plans.mjs';
 
 /** Below the runner's own client timeout (run.mjs gives it 30 s), so the driver reports first. */
 const DEADLINE_MS = 25_000;
@@ -40,6 +42,8 @@ const OAUTH_CONTEXT_FIELDS = new Map([
   ['idp_client_id', 'idp_client_id'],
   ['idp_id_token', 'idp_id_token'],
 ]);
+/** Context fields that are not login fields: the scenario's name, and the calls it wants. */
+const OTHER_CONTEXT_FIELDS = new Set(['name', 'toolCalls']);
 /** Errors only a (new) login fixes: no login, or a login without the scope a request needs. */
 const LOGIN_ERRORS = new Set(['needs_login', 'insufficient_scope']);
 
@@ -56,7 +60,9 @@ async function main() {
     throw new Error('usage: driver.mjs <server url> (the conformance runner appends it)');
   }
   const signal = AbortSignal.timeout(DEADLINE_MS);
-  const config = serverConfig(url, oauthFromContext(process.env.MCP_CONFORMANCE_CONTEXT));
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+  const plan = planFor(process.env.MCP_CONFORMANCE_SCENARIO ?? '', context);
+  const config = serverConfig(url, oauthFromContext(context));
   // No schema cache: every run must meet the server, never a tool list remembered from before.
   const registry = new McpRegistry({ logger: stderrLogger, schemaCache: null });
   try {
@@ -70,21 +76,51 @@ async function main() {
     }
     const { name, version } = status.serverInfo;
     console.log(`connected to ${name} ${version}, the driver on Node ${process.version}`);
-    const tools = registry.tools().filter(({ target }) => target.kind === 'tool');
-    for (const { target, inputSchema } of tools) {
-      const args = sampleArguments(inputSchema);
-      const call = () => toolNamed(registry, target.name).execute(args, { signal });
-      const result = await call().catch(async (error) => {
-        if (!isMcpError(error) || !LOGIN_ERRORS.has(error.code)) throw error;
-        console.error(`driver: tool "${target.name}": ${error.message}`);
-        await login(config);
-        await registry.reconnect(SERVER);
-        return call();
-      });
-      console.log(`${target.name}: ${JSON.stringify(result)}`);
+    const offered = registry
+      .tools()
+      .filter(({ target }) => target.kind === 'tool')
+      .map(({ target, inputSchema }) => ({ name: target.name, inputSchema }));
+    for (const { name, args } of plan.calls(offered)) {
+      const call = () => toolNamed(registry, name).execute(args, { signal });
+      const result = await call()
+        .catch(async (error) => {
+          if (!isMcpError(error) || !LOGIN_ERRORS.has(error.code)) throw error;
+          console.error(`driver: tool "${name}": ${error.message}`);
+          await login(config);
+          await registry.reconnect(SERVER);
+          return call();
+        })
+        .catch((error) => {
+          if (!isMcpError(error) || plan.mayFail.get(name) !== error.code) throw error;
+          return `failed as its plan allows: ${error.message}`;
+        });
+      console.log(`${name}: ${JSON.stringify(result)}`);
     }
+    if (plan.readsAndGets) await readAndGet(registry, signal);
   } finally {
     await registry.disconnectAll();
+  }
+}
+
+// One resources/read and one prompts/get, each of the first the server lists (when it offers
+// them): through the resource tools the model is given, and the registry's prompts as a host
+// reads them.
+async function readAndGet(registry, signal) {
+  const tools = registry.tools();
+  const list = tools.find(({ target }) => target.kind === 'list_resources');
+  const read = tools.find(({ target }) => target.kind === 'read_resource');
+  if (list !== undefined && read !== undefined) {
+    const listing = await list.execute({}, { signal });
+    const [first] = JSON.parse(listing.content[0]?.text ?? '{}').resources ?? [];
+    if (first?.uri !== undefined) {
+      const result = await read.execute({ uri: first.uri }, { signal });
+      console.log(`${first.uri}: ${JSON.stringify(result)}`);
+    }
+  }
+  const [prompt] = await registry.listPrompts(signal);
+  if (prompt !== undefined) {
+    const got = await registry.getPrompt(SERVER, prompt.prompt.name, {}, signal);
+    console.log(`prompt ${prompt.prompt.name}: ${JSON.stringify(got)}`);
   }
 }
 
@@ -110,19 +146,18 @@ function toolNamed(registry, name) {
   const tool = registry
     .tools()
     .find(({ target }) => target.kind === 'tool' && target.name === name);
-  if (tool === undefined) throw new Error(`server "${SERVER}" no longer offers tool "${name}"`);
+  if (tool === undefined) throw new Error(`server "${SERVER}" does not offer tool "${name}"`);
   return tool;
 }
 
-function oauthFromContext(json) {
-  const context = json === undefined ? {} : JSON.parse(json);
+function oauthFromContext(context) {
   const oauth = Object.fromEntries(
     [...OAUTH_CONTEXT_FIELDS]
       .filter(([field]) => typeof context[field] === 'string')
       .map(([field, name]) => [name, context[field]]),
   );
   const unused = Object.keys(context).filter(
-    (key) => key !== 'name' && !OAUTH_CONTEXT_FIELDS.has(key),
+    (key) => !OTHER_CONTEXT_FIELDS.has(key) && !OAUTH_CONTEXT_FIELDS.has(key),
   );
   if (unused.length > 0) {
     console.error(`driver: mcp.json's oauth field has no place for context fields ${unused}`);

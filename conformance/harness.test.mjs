@@ -1,33 +1,55 @@
-// The conformance harness itself, on real runs of the official runner: it runs on Node 22 while
-// the driver (the plugin) runs on the machine's Node, its scenario servers listen on 127.0.0.1
-// only, a passing scenario counts as passed, and the elicitation scenario counts as an expected
-// failure only while it fails for the reason given.
+// The conformance harness itself, on real runs of the official runners: they run on Node 22 while
+// the driver (the plugin) runs on the machine's Node, each suite lists the scenarios it should,
+// their scenario servers listen on 127.0.0.1 only, a passing scenario counts as passed (a 2025 and
+// a 2026-07-28 one), and the elicitation scenario counts as an expected failure only while it fails
+// for the reason given.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { listeningAddresses } from '@epoch-agent/testkit';
 import { describe, expect, it } from 'vitest';
-import { LOOPBACK_PRELOAD, RUNNER, RUNNER_NODE } from './paths.mjs';
+import { LOOPBACK_PRELOAD, RUNNER_NODE } from './paths.mjs';
 import { formatSummary, verdict } from './report.mjs';
 import { listClientScenarios, runScenario } from './scenario.mjs';
+import { ALPHA_2025, ALPHA_2026, STABLE, SUITES, scenarioName } from './suites.mjs';
 
 /** A scenario starts Node 22, the runner, its servers and the driver: room for a loaded box. */
 const SCENARIO_TEST_TIMEOUT_MS = 120_000;
 const ELICITATION = 'elicitation-sep1034-client-defaults';
 
 describe('conformance harness', () => {
-  it('runs the runner on Node 22, which lists 26 client scenarios', async () => {
+  it('runs the runners on Node 22, and each suite lists its client scenarios', async () => {
     expect(execFileSync(RUNNER_NODE, ['--version'], { encoding: 'utf8' })).toMatch(/^v22\./);
-    const scenarios = await listClientScenarios();
-    expect(scenarios).toHaveLength(26);
-    expect(scenarios).toEqual(expect.arrayContaining(['initialize', 'sse-retry', ELICITATION]));
+    expect(SUITES.map(({ name }) => name)).toEqual(['0.1.16', '2025-11-25', '2026-07-28']);
+    const stable = await listClientScenarios(STABLE);
+    expect(stable).toHaveLength(26);
+    expect(stable).toEqual(expect.arrayContaining(['initialize', 'sse-retry', ELICITATION]));
+    const at2025 = await listClientScenarios(ALPHA_2025);
+    expect(at2025).toHaveLength(19);
+    expect(at2025).toEqual(
+      expect.arrayContaining(['initialize', ELICITATION, 'json-schema-2020-12-preservation']),
+    );
+    const at2026 = await listClientScenarios(ALPHA_2026);
+    expect(at2026).toHaveLength(33);
+    expect(at2026).toEqual(
+      expect.arrayContaining([
+        'sep-2322-client-request-state',
+        'http-custom-headers',
+        'auth/iss-supported',
+      ]),
+    );
+    // Scenarios of the 2025 era alone are not in the 2026-07-28 suite.
+    expect(at2026).not.toContain('initialize');
   });
 
-  it('a scenario server of the runner listens on 127.0.0.1 only', async () => {
+  it.each([
+    ['the stable runner', STABLE.runner],
+    ['the runner of the 2026-07-28 build', ALPHA_2026.runner],
+  ])('a scenario server of %s listens on 127.0.0.1 only', async (_, runnerFile) => {
     // Without --command the runner starts the scenario's server, prints its URL and waits.
     const runner = spawn(
       RUNNER_NODE,
-      ['--import', LOOPBACK_PRELOAD, RUNNER, 'client', '--scenario', 'tools_call'],
+      ['--import', LOOPBACK_PRELOAD, runnerFile, 'client', '--scenario', 'tools_call'],
       { detached: true, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     try {
@@ -41,9 +63,10 @@ describe('conformance harness', () => {
   });
 
   it(
-    'initialize passes, with the driver on the machine Node',
+    '0.1.16 initialize passes, with the driver on the machine Node',
     async () => {
-      const run = await runScenario('initialize');
+      const run = await runScenario(STABLE, 'initialize');
+      expect(run.scenario).toBe('0.1.16 initialize');
       expect(run.checks).toContainEqual(
         expect.objectContaining({ id: 'mcp-client-initialization', status: 'SUCCESS' }),
       );
@@ -55,17 +78,39 @@ describe('conformance harness', () => {
   );
 
   it(
+    '2026-07-28 sep-2322-client-request-state passes: the server asked for input, and the 2026 era was spoken',
+    async () => {
+      const run = await runScenario(ALPHA_2026, 'sep-2322-client-request-state');
+      expect(run.scenario).toBe('2026-07-28 sep-2322-client-request-state');
+      const passed = run.checks.filter(({ status }) => status === 'SUCCESS').map(({ id }) => id);
+      expect(passed).toEqual(
+        expect.arrayContaining([
+          'sep-2322-client-request-state-echoed',
+          'sep-2322-client-jsonrpc-id-different',
+          'sep-2322-client-no-state-omitted',
+        ]),
+      );
+      expect(run.driverOutput).toContain(`the driver on Node ${process.version}`);
+      expect(run.passed).toBe(true);
+      expect(verdict(run).outcome).toBe('passed');
+    },
+    SCENARIO_TEST_TIMEOUT_MS,
+  );
+
+  it(
     'elicitation-sep1034-client-defaults is an expected failure only while the client neither declares nor answers elicitation',
     async () => {
-      const run = await runScenario(ELICITATION);
+      const name = scenarioName(STABLE, ELICITATION);
+      const run = await runScenario(STABLE, ELICITATION);
       expect(run.passed).toBe(false);
       const expected = verdict(run);
       expect(expected).toMatchObject({
+        scenario: name,
         outcome: 'expected failure',
         detail: "the plugin does not implement elicitation (seed: won't do)",
       });
       expect(formatSummary([expected]).split('\n')).toEqual([
-        `1 expected failure (see the table): ${ELICITATION}`,
+        `1 expected failure (see the table): ${name}`,
         'conformance: 0 passed, 0 failed',
       ]);
 
@@ -81,6 +126,10 @@ describe('conformance harness', () => {
       // The same run, had the driver never called the tool.
       const notAsked = run.checks.filter(({ id }) => id !== 'client-elicitation-sep1034-general');
       expect(verdict({ ...run, checks: notAsked })).toMatchObject({ outcome: 'failed' });
+      // The same checks in a suite where the scenario is not expected to fail.
+      expect(verdict({ ...run, scenario: scenarioName(ALPHA_2026, ELICITATION) })).toMatchObject({
+        outcome: 'failed',
+      });
     },
     SCENARIO_TEST_TIMEOUT_MS,
   );

@@ -1,13 +1,15 @@
-// One client scenario, run by the official runner against the driver: the runner starts the
-// scenario's server (on 127.0.0.1, through the loopback preload), runs the driver with the server's
-// URL, and writes the checks it made to checks.json. Each scenario gets its own temp dir, which
-// holds those results and the driver's EPOCH_HOME (so no token or cache outlives the scenario),
-// and is removed afterwards.
+// One client scenario of one suite (suites.mjs), run by that suite's official runner against the
+// driver: the runner starts the scenario's server (on 127.0.0.1, through the loopback preload),
+// runs the driver with the server's URL (and, at a spec version, tells it which one), and writes
+// the checks it made to checks.json. Each scenario gets its own temp dir, which holds those results
+// and the driver's EPOCH_HOME (so no token or cache outlives the scenario), and is removed
+// afterwards.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { DRIVER, DRIVER_NODE, LOOPBACK_PRELOAD, RUNNER, RUNNER_NODE } from './paths.mjs';
+import { DRIVER, DRIVER_NODE, LOOPBACK_PRELOAD, RUNNER_NODE } from './paths.mjs';
+import { scenarioName } from './suites.mjs';
 
 /** How long the runner lets the driver run before it kills it and fails the scenario. */
 const CLIENT_TIMEOUT_MS = 30_000;
@@ -18,14 +20,16 @@ const OUTPUT_TAIL_CHARS = 4_000;
 /**
  * @typedef {{ id: string, name: string, status: string, description?: string,
  *   errorMessage?: string, details?: Record<string, unknown> }} Check
+ * @typedef {import('./suites.mjs').Suite} Suite
  * @typedef {{ scenario: string, passed: boolean, checks: Check[], output: string,
  *   driverOutput: string }} ScenarioRun
- *   output: the runner's (the tail); driverOutput: what the driver printed.
+ *   scenario: its name with its suite's; output: the runner's (the tail); driverOutput: what the
+ *   driver printed.
  */
 
-/** Every client scenario the runner knows, in its order. */
-export async function listClientScenarios() {
-  const { code, output } = await runRunner(['list', '--client'], {});
+/** Every client scenario of `suite`, in its runner's order, by the runner's names. */
+export async function listClientScenarios(suite) {
+  const { code, output } = await runRunner(suite, ['list', '--client', ...specVersion(suite)], {});
   if (code !== 0) throw new Error(`the runner could not list its scenarios:\n${output}`);
   return output
     .split('\n')
@@ -34,17 +38,19 @@ export async function listClientScenarios() {
 }
 
 /** @returns {Promise<ScenarioRun>} passed: the runner's verdict (exit code 0). */
-export async function runScenario(scenario) {
+export async function runScenario(suite, scenario) {
   const dir = await mkdtemp(join(os.tmpdir(), 'epoch-conformance-'));
   try {
     const results = join(dir, 'results');
     const { code, output } = await runRunner(
+      suite,
       [
         'client',
         '--command',
         `${shellQuote(DRIVER_NODE)} ${shellQuote(DRIVER)}`,
         '--scenario',
         scenario,
+        ...specVersion(suite),
         '--timeout',
         String(CLIENT_TIMEOUT_MS),
         '--output-dir',
@@ -54,7 +60,7 @@ export async function runScenario(scenario) {
     );
     const { checks, driverOutput } = await readResults(results);
     return {
-      scenario,
+      scenario: scenarioName(suite, scenario),
       passed: code === 0 && checks !== undefined,
       checks: checks ?? [],
       output,
@@ -65,9 +71,14 @@ export async function runScenario(scenario) {
   }
 }
 
-function runRunner(args, env) {
+/** The runner's `--spec-version`, for a suite that runs at one. */
+function specVersion(suite) {
+  return suite.specVersion === undefined ? [] : ['--spec-version', suite.specVersion];
+}
+
+function runRunner(suite, args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(RUNNER_NODE, ['--import', LOOPBACK_PRELOAD, RUNNER, ...args], {
+    const child = spawn(RUNNER_NODE, ['--import', LOOPBACK_PRELOAD, suite.runner, ...args], {
       env: { ...process.env, ...env },
       // Its own process group, so a kill takes the driver (the runner's child) down with it.
       detached: true,

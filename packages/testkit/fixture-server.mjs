@@ -25,6 +25,7 @@
 //   --never-start          never answer initialize
 //   --initialize-first     exit with code 1 when a request comes before initialize, as the servers of
 //                          some SDKs do
+//   --silent-unknown       never answer a request for a method it does not know
 //   --exit-at-start-if=F   exit with code 3 at start while file F exists (a server that keeps dying
 //                          until the test removes F)
 //   --hostile              what the worst real servers do: ignore SIGTERM and the end of stdin, and
@@ -207,6 +208,7 @@ function handle(message) {
     case 'tools/call':
       return catalog.call(message);
     default:
+      if (args.includes('--silent-unknown')) return;
       return methodNotFound(message);
   }
 }

@@ -24,6 +24,7 @@ import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { bridge } from './http-bridge.mjs';
 import { refsTool } from './refs-tool.mjs';
 
 const args = process.argv.slice(2);
@@ -134,32 +135,8 @@ function addGrown(server) {
 if (flag('http')) {
   const handler = createMcpHandler(factory, { legacy });
   announce = () => handler.notify.toolsChanged();
-  const http = createServer(async (request, response) => {
-    const body = await readBody(request);
-    recordMethod(body);
-    const answer = await handler.fetch(
-      new Request(`http://${request.headers.host}${request.url}`, {
-        method: request.method,
-        headers: Object.entries(request.headers).flatMap(([name, value]) =>
-          value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]],
-        ),
-        body: body.length > 0 ? body : undefined,
-      }),
-    );
-    response.writeHead(answer.status, Object.fromEntries(answer.headers));
-    if (answer.body === null) {
-      response.end();
-      return;
-    }
-    // A streamed answer (SSE) is written as it comes, and given up when the client leaves.
-    const reader = answer.body.getReader();
-    response.on('close', () => reader.cancel().catch(() => {}));
-    for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true }));
-      if (done) break;
-      response.write(value);
-    }
-    response.end();
+  const http = createServer((request, response) => {
+    bridge(handler.fetch, request, response, recordMethod).catch(() => response.destroy());
   });
   http.listen(0, '127.0.0.1', () => {
     process.stdout.write(`listening http://127.0.0.1:${http.address().port}/mcp\n`);
@@ -195,10 +172,4 @@ function recordMethod(body) {
   } catch {
     // Not a JSON-RPC message (a GET, a DELETE): nothing to record.
   }
-}
-
-async function readBody(request) {
-  const chunks = [];
-  for await (const chunk of request) chunks.push(chunk);
-  return Buffer.concat(chunks);
 }

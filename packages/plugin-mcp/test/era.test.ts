@@ -227,6 +227,14 @@ describe('a 2025-era server over stdio', () => {
     expect(methods().filter((method) => method === 'server/discover')).toHaveLength(1);
   });
 
+  it('one that never answers what it does not know: the probe gives up, initialize follows on the same process', async () => {
+    const config = { ...legacyStdio('--silent-unknown'), connectTimeoutMs: 2_000 };
+    const status = await connected(registry(), config);
+    expect(status.state === 'connected' && status.protocol.era).toBe('legacy');
+    expect(methods().slice(0, 2)).toEqual(['server/discover', 'initialize']);
+    expect(readFileSync(join(dir, 'pids'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
   it('a remembered verdict that no longer holds costs one attempt, then a probe', async () => {
     // The cache says modern (a 2026 server ran under this config); now a 2025-era one answers.
     const modern = modernStdio();

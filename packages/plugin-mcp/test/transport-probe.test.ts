@@ -102,8 +102,8 @@ describe('the probe stays out of the way', () => {
     expect(gw.error.message).toBe(
       `MCP server "gateway" failed to connect: the server answered GET ${url} (the SSE event stream) with HTTP 404 Not Found. Check "url": it must be the server's MCP endpoint (often ending in /mcp or /sse).`,
     );
-    // It was asked once as Streamable HTTP (server/discover, then initialize when that was not
-    // found), which answered with the same page.
+    // It was tried once as Streamable HTTP, which answered with the same page: to server/discover,
+    // and to the initialize that an answer which is not MCP falls back to.
     expect(site.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'POST']);
     expect(ms).toBeLessThan(2_000);
   });

@@ -1,9 +1,11 @@
 // @epoch-agent/testkit: real servers for tests, benchmarks and the example — never mocks. The
 // reference MCP server in all three transports, pinned to 127.0.0.1, the loopback port helpers
 // around it, the one hand-written stdio fixture server, a 2026-07-28 server built on the server SDK
-// (stdio and Streamable HTTP), what a fresh process loads (modulesLoadedBy), the server configs
-// tests build in code, a listener nothing may touch (startTripwire), and the one polling wait for
-// what has no event. Private: no published package depends on it at run time.
+// (modern-server.mjs, over stdio and Streamable HTTP, in its own process), what a fresh process
+// loads (modulesLoadedBy), the server configs tests build in code, a listener nothing may touch
+// (startTripwire), and the one polling wait for what has no event. A 2026-07-28 server in the
+// test's own process, its tools given by the test, has its own subpath
+// (`@epoch-agent/testkit/sdk-server`). Private: no published package depends on it at run time.
 
 export { isTestkitError, TestkitError, type TestkitErrorCode } from './errors.js';
 export {

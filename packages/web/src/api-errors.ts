@@ -104,6 +104,7 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   needs_login: 502,
   insufficient_scope: 502,
   not_supported: 502,
+  input_required: 502,
   duplicate_server: 409,
   // Asked of a server the user turned off: turn it on first.
   server_disabled: 409,

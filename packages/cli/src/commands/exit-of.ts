@@ -22,6 +22,7 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   redirect_refused: EXIT.failed,
   request_timeout: EXIT.failed,
   not_supported: EXIT.failed,
+  input_required: EXIT.failed,
   unknown_server: EXIT.failed,
   // Asked of a server the user turned off: the command, not the server, needs changing.
   server_disabled: EXIT.usage,

@@ -1,22 +1,51 @@
 // Who we are to every server, and which protocol revision we speak: one definition for the SDK
 // Client of an agent's connection (connection.ts) and of a login's checks (oauth/login-checks.ts),
 // so a login meets the server exactly as the agent will afterwards.
-import type { ClientOptions } from '@modelcontextprotocol/client';
-import type { McpServerConfig } from '../types.js';
+import type { ClientOptions, VersionNegotiationOptions } from '@modelcontextprotocol/client';
+import { assertNever, type McpServerConfig } from '../types.js';
 
 export const CLIENT_INFO = { name: 'epoch-agent', version: '0.1.0' };
 
-/** The SDK Client's options for a server reached by `transport`. */
+/**
+ * How long a stdio server may take to answer the era probe before it counts as a 2025-era server
+ * that ignores what it does not know (then initialize follows on the same pipe): a server that
+ * answers at all does so within moments of starting. At most half of connect_timeout, so the
+ * initialize has time too.
+ */
+const STDIO_PROBE_TIMEOUT_MS = 10_000;
+
+/** The SDK Client's options for a server. */
 export function clientOptions(
-  transport: McpServerConfig['transport'],
+  server: Pick<McpServerConfig, 'transport' | 'connectTimeoutMs'>,
 ): Pick<ClientOptions, 'capabilities' | 'versionNegotiation'> {
   return {
     // Only what every server may know about us. No sampling / elicitation / roots capabilities: a
     // server asking things of us needs a permission story first, and there is none yet.
     capabilities: {},
-    // 2026-07-28 (server/discover) with a server that offers it, a 2025 revision (initialize) with
-    // one that does not. SSE is a transport of the 2025 revisions only: no 2026-07-28 server is
-    // reached by it.
-    versionNegotiation: { mode: transport === 'sse' ? 'legacy' : 'auto' },
+    versionNegotiation: negotiation(server),
   };
+}
+
+/**
+ * 2026-07-28 (server/discover) with a server that offers it, a 2025 revision (initialize) with one
+ * that does not. SSE is a transport of the 2025 revisions only: no 2026-07-28 server is reached by
+ * it. Over HTTP the probe's silence is an outage (the SDK's verdict); over stdio it is bounded.
+ */
+function negotiation({
+  transport,
+  connectTimeoutMs,
+}: Pick<McpServerConfig, 'transport' | 'connectTimeoutMs'>): VersionNegotiationOptions {
+  switch (transport) {
+    case 'sse':
+      return { mode: 'legacy' };
+    case 'http':
+      return { mode: 'auto' };
+    case 'stdio':
+      return {
+        mode: 'auto',
+        probe: { timeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, connectTimeoutMs / 2) },
+      };
+    default:
+      return assertNever(transport, 'transport');
+  }
 }

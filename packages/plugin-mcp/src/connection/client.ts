@@ -269,8 +269,7 @@ export class McpClient implements McpToolBackend {
     return this.#request(
       'resources/read',
       signal,
-      (connection, options) =>
-        connection.sdk.request({ method: 'resources/read', params: { uri } }, options),
+      (connection, options) => connection.readResource(uri, options),
       { capability: 'resources' },
     );
   }
@@ -288,11 +287,7 @@ export class McpClient implements McpToolBackend {
     return this.#request(
       'prompts/get',
       signal,
-      (connection, options) =>
-        connection.sdk.getPrompt(
-          args === undefined ? { name } : { name, arguments: args },
-          options,
-        ),
+      (connection, options) => connection.getPrompt(name, args, options),
       { capability: 'prompts' },
     );
   }
@@ -438,7 +433,7 @@ export class McpClient implements McpToolBackend {
     if (this.#slot.live !== connection) return;
     try {
       const tools = await this.#request('tools/list', undefined, (live, options) =>
-        live.list('tools/list', options, this.#listOwner()),
+        live.listTools(options, this.#listOwner()),
       );
       this.#setTools(connection, tools);
     } catch (error) {

@@ -7,14 +7,17 @@
 // draining before a recycle depend on it) and reports its own loss, once.
 import {
   Client,
+  type GetPromptResult,
   type McpSubscription,
   type PriorDiscovery,
   ProtocolError,
+  type ReadResourceResult,
   type RequestOptions,
   SdkError,
   SdkErrorCode,
   SseError,
   type Tool,
+  withInputRequired,
 } from '@modelcontextprotocol/client';
 import type { McpServerSchema } from '../cache.js';
 import { connectFailure, isAuthFailure, isSessionExpired } from '../errors/connect.js';
@@ -27,18 +30,24 @@ import { messageOf } from '../text.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
 import type { McpTransportHandle } from '../transport/create.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
+import { type ParamHeader, paramHeaders } from '../transport/param-headers.js';
 import { streamableInstead } from '../transport/probe.js';
 import { commandNotFoundForHosts } from '../transport/resolve-command.js';
 import type { McpServerConfig } from '../types.js';
 import { CLIENT_INFO, clientOptions } from './client-options.js';
 import { DirectToolCalls } from './direct-calls.js';
+import { withInputAnswered } from './input-required.js';
 import type { ConnectionSettings } from './options.js';
-import { type ListItem, type ListMethod, type ListOwner, listAll, listTools } from './paginate.js';
+import { type ListItem, type ListMethod, type ListOwner, listAll } from './paginate.js';
 import { explainStdioFailure, preflight } from './preflight.js';
 import type { McpConnectMemory, McpEraVerdict, McpProtocol } from './protocol.js';
 import { remoteUrl } from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
 import type { McpServerInfo } from './state.js';
+import { listTools, markedTools, type ToolList } from './tool-list.js';
+
+/** A tools/call answer, or (2026 era) the server asking for input first. */
+const TOOL_CALL_OR_INPUT = withInputRequired(toolCallResultSchema);
 
 // notifications/tools/list_changed tends to come in bursts (a server that registers several tools
 // announces each): one tools/list after the burst settles, not one per notification.
@@ -56,19 +65,28 @@ export interface ConnectionInfo {
 }
 
 export interface ConnectionParts {
+  readonly server: string;
   readonly sdk: Client;
   readonly handle: McpTransportHandle;
   readonly info: ConnectionInfo;
   /** SSE or Streamable HTTP: a refused or cut connection on any request means the server is gone. */
   readonly remote: boolean;
+  /** Tool parameters go into headers too (2026 era, Streamable HTTP): tool-list.ts checks each tool. */
+  readonly mirrors: boolean;
+  /** The marked tools of the first tools/list, by name (tool-list.ts). */
+  readonly paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
 }
 
 export class Connection {
   readonly sdk: Client;
   readonly handle: McpTransportHandle;
   readonly info: ConnectionInfo;
+  readonly #server: string;
   /** How tools/call goes: direct-calls.ts on a stdio connection of the 2025 era, else the SDK's request. */
   readonly #calls: DirectToolCalls | undefined;
+  readonly #mirrors: boolean;
+  /** Of the latest tools/list on this connection: what each call of a marked tool carries. */
+  #paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
   /** The subscriptions/listen stream list changes come by on a 2026-07-28 connection. */
   #subscription: McpSubscription | undefined;
   #inFlight = 0;
@@ -78,10 +96,13 @@ export class Connection {
   #lost: ConnectionLoss | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor({ sdk, handle, info, remote }: ConnectionParts) {
+  constructor({ server, sdk, handle, info, remote, mirrors, paramHeaders }: ConnectionParts) {
     this.sdk = sdk;
     this.handle = handle;
     this.info = info;
+    this.#server = server;
+    this.#mirrors = mirrors;
+    this.#paramHeaders = paramHeaders;
     sdk.onclose = () => this.#markLost({ kind: 'closed' });
     this.#calls =
       !remote && sdk.getProtocolEra() === 'legacy'
@@ -163,17 +184,59 @@ export class Connection {
     }
   };
 
-  /** tools/call; run() it to have it counted. */
+  /**
+   * tools/call; run() it to have it counted. On a 2026-era connection the server may ask for input
+   * first (input-required.ts), and a marked tool's parameters go into headers too.
+   */
   callTool(
     name: string,
     args: Record<string, unknown>,
     options: RequestOptions,
   ): Promise<ToolCallResult> {
     if (this.#calls !== undefined) return this.#calls.call(name, args, options);
-    return this.sdk.request(
-      { method: 'tools/call', params: { name, arguments: args } },
-      toolCallResultSchema,
+    const marked = this.#paramHeaders.get(name);
+    const callOptions =
+      marked === undefined ? options : { ...options, headers: paramHeaders(marked, args) };
+    return withInputAnswered(
+      { server: this.#server, method: 'tools/call', name },
+      callOptions,
+      (retry, leg) =>
+        this.sdk.request(
+          { method: 'tools/call', params: { name, arguments: args, ...retry } },
+          TOOL_CALL_OR_INPUT,
+          { ...leg, allowInputRequired: true },
+        ),
+    );
+  }
+
+  /** resources/read; run() it to have it counted. The server may ask for input first. */
+  readResource(uri: string, options: RequestOptions): Promise<ReadResourceResult> {
+    return withInputAnswered(
+      { server: this.#server, method: 'resources/read', name: uri },
       options,
+      (retry, leg) =>
+        this.sdk.request(
+          { method: 'resources/read', params: { uri, ...retry } },
+          { ...leg, allowInputRequired: true },
+        ),
+    );
+  }
+
+  /** prompts/get; run() it to have it counted. The server may ask for input first. */
+  getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    options: RequestOptions,
+  ): Promise<GetPromptResult> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return withInputAnswered(
+      { server: this.#server, method: 'prompts/get', name },
+      options,
+      (retry, leg) =>
+        this.sdk.request(
+          { method: 'prompts/get', params: { ...params, ...retry } },
+          { ...leg, allowInputRequired: true },
+        ),
     );
   }
 
@@ -203,13 +266,20 @@ export class Connection {
     }
   }
 
-  /** Every page of a list; run() it to have it counted. */
-  list<M extends ListMethod>(
+  /** Every page of a list other than tools/list; run() it to have it counted. */
+  list<M extends Exclude<ListMethod, 'tools/list'>>(
     method: M,
     options: RequestOptions,
     owner: ListOwner,
   ): Promise<ListItem[M][]> {
     return listAll(this.sdk, method, options, owner);
+  }
+
+  /** Every tool the server offers now (tool-list.ts); run() it to have it counted. */
+  async listTools(options: RequestOptions, owner: ListOwner): Promise<Tool[]> {
+    const { tools, paramHeaders } = await listTools(this.sdk, options, owner, this.#mirrors);
+    this.#paramHeaders = paramHeaders;
+    return tools;
   }
 
   /** Resolves when no request runs on this connection. */
@@ -375,7 +445,10 @@ async function openNow(
     handle = await settings.createTransport(config, { logger, scrub, reap: settings.reap });
     let opened: Connection | undefined;
     const sdk = new Client(CLIENT_INFO, {
-      ...clientOptions(config.transport),
+      ...clientOptions(config),
+      // The SDK would find no handler to fulfil an input_required result with: input-required.ts
+      // answers what can be answered without one.
+      inputRequired: { autoFulfill: false },
       // The SDK debounces (and, on a 2026-era connection, subscribes); the list itself is asked by
       // the client so that it gets the client's request options and page limit.
       listChanged: {
@@ -412,21 +485,28 @@ async function openNow(
     const connectOptions = { timeout: config.timeoutMs, signal: attempt.signal };
     const capabilities = sdk.getServerCapabilities() ?? {};
     const era = sdk.getProtocolEra() ?? 'legacy';
+    // SEP-2243 binds Streamable HTTP only; the 2025 era has no such headers.
+    const mirrors = config.transport === 'http' && era === 'modern';
+    const owner = { server: config.name, logger };
     const freshUntil = remembered?.memory?.toolsFreshUntil;
     // A list the server said stays fresh is not asked for again until then.
-    const listed =
+    const listed: ToolList & { readonly freshUntil: number | undefined } =
       !capabilities.tools || (freshUntil !== undefined && freshUntil > Date.now())
         ? {
-            tools: capabilities.tools ? [...(remembered?.tools ?? [])] : [],
-            freshUntil,
+            ...markedTools(
+              capabilities.tools ? [...(remembered?.tools ?? [])] : [],
+              owner,
+              mirrors,
+            ),
+            ttlMs: undefined,
             scope: remembered?.memory?.toolsScope,
+            freshUntil,
           }
         : await untilAborted(
-            listTools(sdk, connectOptions, { server: config.name, logger }).then(
-              ({ tools, ttlMs, scope }) => ({
-                tools,
-                freshUntil: ttlMs === undefined ? undefined : Date.now() + ttlMs,
-                scope,
+            listTools(sdk, connectOptions, owner, mirrors).then(
+              (list) => ({
+                ...list,
+                freshUntil: list.ttlMs === undefined ? undefined : Date.now() + list.ttlMs,
               }),
               (error: unknown) => {
                 throw requestError(error, {
@@ -465,6 +545,7 @@ async function openNow(
     const discover = sdk.getDiscoverResult();
     const protocol = { era, version: sdk.getNegotiatedProtocolVersion() ?? '' };
     opened = new Connection({
+      server: config.name,
       sdk,
       handle,
       info: {
@@ -483,6 +564,8 @@ async function openNow(
         },
       },
       remote: config.transport !== 'stdio',
+      mirrors,
+      paramHeaders: listed.paramHeaders,
     });
     if (subscription !== undefined) opened.watch(subscription);
     const outcome: OpenOutcome = { ok: true, connection: opened };

@@ -122,7 +122,7 @@ export interface ListedTools {
 }
 
 /** Every page of tools/list, as listAll(), with the first page's cache hints. */
-export async function listTools(
+export async function listToolPages(
   sdk: Client,
   options: RequestOptions,
   owner: ListOwner,

@@ -32,7 +32,8 @@ export interface FailedConnect {
   readonly scrub: Scrubber;
 }
 
-export function connectFailure(error: unknown, attempt: FailedConnect): McpError {
+export function connectFailure(failed: unknown, attempt: FailedConnect): McpError {
+  const error = withoutProbe(failed);
   const { config } = attempt;
   const server = config.name;
   // The OAuth layer's own verdict first: its message has the real reason (no login stored, a
@@ -55,6 +56,19 @@ export function connectFailure(error: unknown, attempt: FailedConnect): McpError
     server,
     cause: error,
   });
+}
+
+/**
+ * What the server did to the first request of a connect. When that was the era probe
+ * (server/discover), the SDK wraps what went wrong in an EraNegotiationFailed error whose cause is
+ * the server's answer, which means the same as it would have to initialize.
+ */
+function withoutProbe(error: unknown): unknown {
+  const probe =
+    error instanceof SdkError &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    error.cause !== undefined;
+  return probe ? error.cause : error;
 }
 
 /** What to do about a connect that timed out: remote servers have no stderr to look at. */
@@ -122,7 +136,22 @@ function remoteFailure(
 function isClosed(error: unknown): boolean {
   return (
     error instanceof McpError ||
-    (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed)
+    (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) ||
+    closedInProbe(error)
+  );
+}
+
+/**
+ * The connection closed during the era probe, before the server answered it: on stdio, where the
+ * probe runs on the connection itself, the SDK says so with an EraNegotiationFailed that wraps
+ * nothing (what a server answered is always its cause, and an HTTP status is an SdkHttpError).
+ */
+function closedInProbe(error: unknown): boolean {
+  return (
+    error instanceof SdkError &&
+    !(error instanceof SdkHttpError) &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    error.cause === undefined
   );
 }
 

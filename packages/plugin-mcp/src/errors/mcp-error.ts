@@ -14,9 +14,9 @@ export type McpErrorCode =
   | 'preflight_failed'
   /** connect() (spawn/connect + initialize + first tools/list) did not finish within connect_timeout. */
   | 'connect_timeout'
-  /** A request did not answer within `timeout`; the server was sent notifications/cancelled. */
+  /** A request did not answer within `timeout`; the server was told to cancel it. */
   | 'request_timeout'
-  /** The caller's signal aborted the request; the server was sent notifications/cancelled. */
+  /** The caller's signal aborted the request; the server was told to cancel it. */
   | 'aborted'
   /** The connection closed (or was closed) while the request was pending or before it was sent. */
   | 'connection_closed'
@@ -46,6 +46,10 @@ export type McpErrorCode =
   | 'login_timeout'
   /** The server did not declare the capability the request needs; nothing was sent. */
   | 'not_supported'
+  /** A 2026-era server wanted input before it would answer that epoch does not give (sampling,
+   * elicitation or roots again after one answer, or any of them as a capability epoch does not
+   * declare); the request was ended, not retried. */
+  | 'input_required'
   /** No server of that name is registered. */
   | 'unknown_server'
   /** The server is turned off (`"enabled": false`): it is not started, so nothing can be asked of it. */

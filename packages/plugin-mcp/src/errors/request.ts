@@ -1,11 +1,14 @@
 // What a failed request means to the caller: an McpError whose code decides what happens next and
 // whose message names the server, the method or tool, and what to do.
 //
-// Both ways a request can end early reach the server as notifications/cancelled with the
-// request's id: the SDK sends it when the caller's signal aborts (a user stop) and when `timeout`
-// passes. The SDK rejects both with the same REQUEST_TIMEOUT code, though, so which one happened is
-// read off the caller's signal, and the caller gets `aborted` or `request_timeout` accordingly.
+// Both ways a request can end early reach the server as a cancellation — notifications/cancelled
+// with the request's id, or on a 2026-era Streamable HTTP connection the close of the request's
+// stream, which that revision makes the signal: the SDK cancels when the caller's signal aborts
+// (a user stop) and when `timeout` passes. The SDK rejects both with the same REQUEST_TIMEOUT
+// code, though, so which one happened is read off the caller's signal, and the caller gets
+// `aborted` or `request_timeout` accordingly.
 import {
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   SdkError,
@@ -15,7 +18,12 @@ import type { Scrubber } from '../secrets.js';
 import { messageOf, seconds } from '../text.js';
 import { STREAM_ENDED_CODE } from '../transport/request-streams.js';
 import { httpAnswer, networkFailure, oneLine } from './http.js';
+import { capabilitiesMissing } from './input-required.js';
 import { McpError, type McpErrorCode } from './mcp-error.js';
+
+/** How a request that ended early is cancelled on the server, in the era and transport it used. */
+const TOLD_TO_CANCEL =
+  'the server was told to cancel it (notifications/cancelled; on a 2026-era HTTP connection, the close of its request stream)';
 
 /** Which request failed, for the message and the error's data. */
 export interface FailedRequest {
@@ -43,7 +51,7 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
     return make(
       'aborted',
       request.sent
-        ? `${prefix} was stopped by the user; the server was sent notifications/cancelled.`
+        ? `${prefix} was stopped by the user; ${TOLD_TO_CANCEL}.`
         : `${prefix} was stopped by the user while it waited for an earlier call to this server; it was never sent.`,
     );
   }
@@ -55,7 +63,7 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
       case SdkErrorCode.RequestTimeout:
         return make(
           'request_timeout',
-          `${prefix} got no answer within ${seconds(request.timeoutMs)} and was cancelled (the server was sent notifications/cancelled). If it needs longer, raise "timeout" for this server in mcp.json.`,
+          `${prefix} got no answer within ${seconds(request.timeoutMs)} and was cancelled: ${TOLD_TO_CANCEL}. If it needs longer, raise "timeout" for this server in mcp.json.`,
         );
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:
@@ -78,6 +86,11 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
       'request_failed',
       `${prefix} failed: the HTTP stream that carried the answer broke off before the server answered (the server may have restarted, or a proxy cut the connection). The call may or may not have run on the server; check before repeating it.`,
     );
+  }
+  if (error instanceof MissingRequiredClientCapabilityError) {
+    const { server, method, tool } = request;
+    const missing = Object.keys(error.requiredCapabilities);
+    return capabilitiesMissing({ server, method, name: tool }, missing, error);
   }
   if (error instanceof ProtocolError) {
     return make(

@@ -51,7 +51,7 @@ export async function challengeOf(
     config.transport === 'sse'
       ? new SSEClientTransport(url, options)
       : new StreamableHTTPClientTransport(url, options);
-  const client = new Client(CLIENT_INFO, clientOptions(config.transport));
+  const client = new Client(CLIENT_INFO, clientOptions(config));
   try {
     await connectAndList(client, transport, config, signal);
   } catch (error) {
@@ -81,7 +81,7 @@ export async function verify(
   signal: AbortSignal,
 ): Promise<Verified> {
   const handle = remoteTransport(config, { logger, scrub, oauth: { store } });
-  const client = new Client(CLIENT_INFO, clientOptions(config.transport));
+  const client = new Client(CLIENT_INFO, clientOptions(config));
   try {
     const toolCount = await connectAndList(client, handle.transport, config, signal);
     return { kind: 'ok', toolCount };

@@ -42,6 +42,9 @@ export function answerBrokenStreams(
     }
     const { id, method } = message;
     pending.add(id);
+    // In the 2026 era a timed-out or aborted request is cancelled by closing its stream instead
+    // of notifications/cancelled: its caller has its answer already, too.
+    options?.requestSignal?.addEventListener('abort', () => pending.delete(id), { once: true });
     const onRequestStreamEnd = (): void => {
       options?.onRequestStreamEnd?.();
       if (!pending.delete(id)) return;

@@ -79,6 +79,13 @@ export class StdioTransport implements Transport, ReapableTransport {
     this.#stderr = new StderrRing({ onLine: options.onStderrLine, scrub: options.scrub });
   }
 
+  /**
+   * Always null: stderr is read here (stderrTail). It is here at all because the SDK tells a stdio
+   * transport by its shape (`stderr` beside `pid`), and on stdio a server that closes or stays
+   * silent during the era probe (server/discover) is a 2025 one to fall back from, not a failure.
+   */
+  readonly stderr = null;
+
   /** The server's pid once spawned (also after close, for diagnostics); undefined before. */
   get pid(): number | undefined {
     return this.#leader?.pid;

@@ -34,6 +34,8 @@ export interface Behavior {
   readonly echoEnv?: string;
   /** A `sleep` call answers only once this file exists too. */
   readonly release?: string;
+  /** Speak the 2026-07-28 revision (server/discover, resultType), not the 2025 one. */
+  readonly modern?: boolean;
 }
 
 export interface RecordEntry {

@@ -1,0 +1,83 @@
+// A request that a 2026-era server may answer with input_required (tools/call, resources/read,
+// prompts/get): the server wants elicitation, roots or sampling first, then the same request again.
+// epoch declares none of those capabilities — a server asking things of us needs a permission story
+// first, and there is none — so it answers only what it can answer honestly and stops there:
+//
+//   elicitation/create      { action: 'cancel' }: nobody was asked (`decline` would say the user said no)
+//   roots/list              { roots: [] }: epoch shares no folders
+//   sampling/createMessage  no honest answer (a message our model never wrote): the request ends
+//                           at once with `input_required`, nothing more is sent
+//
+// The request is sent again at most once, as a new request (the SDK gives it a new JSON-RPC id),
+// with those answers and the server's requestState echoed byte for byte (none when it sent none);
+// a server that asks again ends it with the same error, never a loop. The retry's fields are made
+// for that one retry and kept nowhere else, so no other request can carry them. Both legs share one
+// deadline: the retry gets what is left of the request's timeout.
+import {
+  type InputRequiredResult,
+  isInputRequiredResult,
+  type RequestOptions,
+} from '@modelcontextprotocol/client';
+import { type InputTarget, inputAskedAgain, inputNotSupported } from '../errors/input-required.js';
+
+/** What the retry adds to the request's params, and only to that retry. */
+export interface InputRetry {
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  readonly requestState?: string;
+}
+
+/** Sends the request (with `retry`'s fields when there are some) and hands back its answer. */
+export type InputLeg<T> = (
+  retry: InputRetry | undefined,
+  options: RequestOptions,
+) => Promise<T | InputRequiredResult>;
+
+export async function withInputAnswered<T>(
+  target: InputTarget,
+  options: RequestOptions,
+  send: InputLeg<T>,
+): Promise<T> {
+  const started = Date.now();
+  const first = await send(undefined, options);
+  if (!isInputRequiredResult(first)) return first as T;
+  const retry = retryOf(first, target);
+  const second = await send(retry, whatIsLeft(options, started));
+  if (isInputRequiredResult(second)) {
+    throw inputAskedAgain(target, Object.values(second.inputRequests ?? {}).map(methodOf));
+  }
+  return second as T;
+}
+
+function retryOf(asked: InputRequiredResult, target: InputTarget): InputRetry {
+  const requests = Object.entries(asked.inputRequests ?? {});
+  const responses = Object.fromEntries(
+    requests.map(([key, request]) => [key, answerTo(methodOf(request), target)]),
+  );
+  return {
+    ...(requests.length > 0 ? { inputResponses: responses } : {}),
+    // Only when the server sent one: a retry must not carry state the server never gave.
+    ...(asked.requestState !== undefined ? { requestState: asked.requestState } : {}),
+  };
+}
+
+function answerTo(method: string, target: InputTarget): unknown {
+  switch (method) {
+    case 'elicitation/create':
+      return { action: 'cancel' };
+    case 'roots/list':
+      return { roots: [] };
+    default:
+      throw inputNotSupported(target, method);
+  }
+}
+
+function methodOf(request: unknown): string {
+  const method = (request as { readonly method?: unknown } | null)?.method;
+  return typeof method === 'string' ? method : String(method);
+}
+
+/** The request's options with what is left of its timeout, never a fresh one. */
+function whatIsLeft(options: RequestOptions, started: number): RequestOptions {
+  if (options.timeout === undefined) return options;
+  return { ...options, timeout: Math.max(1, options.timeout - (Date.now() - started)) };
+}
