@@ -2,51 +2,36 @@
 // fixture servers: a server written with `"defer": true` has its tools marked "on demand", its cost
 // line counts them apart, and the page says what every request carries against the tool budget —
 // as GET /api/mcp says it.
-import { writeFile } from 'node:fs/promises';
-import { mcpConfigPath } from '@epoch-agent/infra';
 import type { McpView, ServerView } from '@epoch-agent/web';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Chromium, launchChromium } from './chromium.js';
-import {
-  ANNOTATED_SERVER,
-  fixtureEntry,
-  PID_SERVER,
-  startTestWeb,
-  type TestWeb,
-} from './web-helpers.js';
+import { openPage, type PageSession } from './page-session.js';
+import { ANNOTATED_SERVER, fixtureEntry, PID_SERVER, type TestWeb } from './web-helpers.js';
 
 // Long enough for a server to connect on a loaded machine; a wait that runs out fails the test.
 const WAIT = { timeout: 20_000 };
 
-let chromium: Chromium;
+let session: PageSession;
 let web: TestWeb;
 let page: Page;
 
 beforeAll(async () => {
-  await writeFile(
-    mcpConfigPath(),
-    JSON.stringify({
-      tool_budget_tokens: 9000,
-      servers: {
-        words: fixtureEntry(ANNOTATED_SERVER),
-        later: {
-          command: process.execPath,
-          args: [PID_SERVER, '--tool=alpha'],
-          defer: true,
-        },
+  session = await openPage({
+    tool_budget_tokens: 9000,
+    servers: {
+      words: fixtureEntry(ANNOTATED_SERVER),
+      later: {
+        command: process.execPath,
+        args: [PID_SERVER, '--tool=alpha'],
+        defer: true,
       },
-    }),
-  );
-  [chromium, web] = await Promise.all([launchChromium(), startTestWeb()]);
-  page = await chromium.context.newPage();
-  await page.goto(web.url);
+    },
+  });
+  ({ web, page } = session);
 });
 
 afterAll(async () => {
-  await page?.close();
-  await chromium?.close();
-  await web?.close();
+  await session?.close();
 });
 
 async function view(): Promise<McpView> {

@@ -1,14 +1,12 @@
 // The connectors page in real Chromium with a server that writes terminal escapes and bidi
 // overrides into every text it controls (the CLI's hostile-text-server.mjs): the page shows them
 // as visible escapes — serverInfo, tool titles, names, descriptions, parameters, the stderr tail.
-import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { mcpConfigPath } from '@epoch-agent/infra';
 import { rawControls } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Chromium, launchChromium } from './chromium.js';
-import { fixtureEntry, startTestWeb, type TestWeb } from './web-helpers.js';
+import { openPage, type PageSession } from './page-session.js';
+import { fixtureEntry } from './web-helpers.js';
 
 const HOSTILE_SERVER = fileURLToPath(
   new URL('../../cli/test/fixtures/hostile-text-server.mjs', import.meta.url),
@@ -17,8 +15,7 @@ const SHOWN =
   '\\x1b[2J\\x1b[H\\x1b]0;pwned\\x07\\x1b]52;c;cm0gLXJmIH4=\\x07\\x9b31m\\u202eevil\\u2066 Logged in';
 const WAIT = { timeout: 20_000 };
 
-let chromium: Chromium;
-let web: TestWeb;
+let session: PageSession;
 let page: Page;
 
 beforeAll(async () => {
@@ -26,16 +23,12 @@ beforeAll(async () => {
     hostile: fixtureEntry(HOSTILE_SERVER),
     dying: fixtureEntry(HOSTILE_SERVER, { args: [HOSTILE_SERVER, '--die'] }),
   };
-  await writeFile(mcpConfigPath(), JSON.stringify({ servers }));
-  [chromium, web] = await Promise.all([launchChromium(), startTestWeb()]);
-  page = await chromium.context.newPage();
-  await page.goto(web.url);
+  session = await openPage({ servers });
+  ({ page } = session);
 });
 
 afterAll(async () => {
-  await page?.close();
-  await chromium?.close();
-  await web?.close();
+  await session?.close();
 });
 
 describe('server text on the connectors page', () => {

@@ -1,18 +1,15 @@
 // The connectors page in real Chromium shows which protocol each connected server speaks: a
 // 2026-07-28 server (testkit's modern-server.mjs, built on the official server SDK) and a 2025-era
 // one (testkit's fixture server), side by side.
-import { writeFile } from 'node:fs/promises';
-import { mcpConfigPath } from '@epoch-agent/infra';
 import { MODERN_SERVER } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Chromium, launchChromium } from './chromium.js';
-import { ANNOTATED_SERVER, fixtureEntry, startTestWeb, type TestWeb } from './web-helpers.js';
+import { openPage, type PageSession } from './page-session.js';
+import { ANNOTATED_SERVER, fixtureEntry } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
 
-let chromium: Chromium;
-let web: TestWeb;
+let session: PageSession;
 let page: Page;
 
 beforeAll(async () => {
@@ -20,16 +17,12 @@ beforeAll(async () => {
     modern: fixtureEntry(MODERN_SERVER),
     legacy: fixtureEntry(ANNOTATED_SERVER),
   };
-  await writeFile(mcpConfigPath(), JSON.stringify({ servers }));
-  [chromium, web] = await Promise.all([launchChromium(), startTestWeb()]);
-  page = await chromium.context.newPage();
-  await page.goto(web.url);
+  session = await openPage({ servers });
+  ({ page } = session);
 });
 
 afterAll(async () => {
-  await page?.close();
-  await chromium?.close();
-  await web?.close();
+  await session?.close();
 });
 
 describe('the protocol of a connected server on the connectors page', () => {

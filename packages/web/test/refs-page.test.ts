@@ -3,20 +3,18 @@
 // refs it came from, or says why there is none (a cycle, a missing target, another document) — as
 // GET /api/mcp says it. The other document is a listener on 127.0.0.1 that nothing may touch, the
 // server, epoch web and the browser included.
-import { writeFile } from 'node:fs/promises';
-import { mcpConfigPath } from '@epoch-agent/infra';
 import { fixtureServerArgs, startTripwire, type Tripwire } from '@epoch-agent/testkit';
 import type { McpView } from '@epoch-agent/web';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Chromium, launchChromium } from './chromium.js';
-import { fixtureEntry, startTestWeb, type TestWeb } from './web-helpers.js';
+import { openPage, type PageSession } from './page-session.js';
+import { fixtureEntry, type TestWeb } from './web-helpers.js';
 
 // Long enough for a server to connect on a loaded machine; a wait that runs out fails the test.
 const WAIT = { timeout: 20_000 };
 
 let tripwire: Tripwire;
-let chromium: Chromium;
+let session: PageSession;
 let web: TestWeb;
 let page: Page;
 let airline: string;
@@ -25,16 +23,12 @@ beforeAll(async () => {
   tripwire = await startTripwire();
   airline = `${tripwire.origin}/airline.json`;
   const args = fixtureServerArgs('refs', `--network-ref=${airline}`);
-  await writeFile(mcpConfigPath(), JSON.stringify({ servers: { trips: fixtureEntry(args) } }));
-  [chromium, web] = await Promise.all([launchChromium(), startTestWeb()]);
-  page = await chromium.context.newPage();
-  await page.goto(web.url);
+  session = await openPage({ servers: { trips: fixtureEntry(args) } });
+  ({ web, page } = session);
 });
 
 afterAll(async () => {
-  await page?.close();
-  await chromium?.close();
-  await web?.close();
+  await session?.close();
   // Last, once everything that could have fetched it is gone.
   expect(tripwire.hits()).toEqual([]);
   await tripwire.close();
