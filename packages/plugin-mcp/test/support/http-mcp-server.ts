@@ -20,6 +20,7 @@
 // stop() finds nothing listening (ECONNREFUSED) rather than a pooled socket.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './read-body.js';
 
 export interface HttpRecord {
   readonly httpMethod: string;
@@ -242,16 +243,4 @@ function answerFor(message: RpcMessage, resources: boolean): Answer | undefined 
 
 function toolOf(message: RpcMessage): unknown {
   return message.params?.name;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    req.on('end', () => resolve(body));
-    req.on('error', reject);
-  });
 }

@@ -15,6 +15,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WAIT_UNTIL_DEFAULT_MS } from '@epoch-agent/testkit';
+import { readBody } from './read-body.js';
 
 export const MODERN = '2026-07-28';
 
@@ -170,16 +171,4 @@ export async function startModernServer(options: {
 /** A script that answers with one text block. */
 export function textOf(text: string): Script {
   return () => ({ content: [{ type: 'text', text }] });
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    req.on('end', () => resolve(body));
-    req.on('error', reject);
-  });
 }

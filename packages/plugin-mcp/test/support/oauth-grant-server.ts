@@ -21,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import { answerMcp, type McpMessage } from './mcp-answers.js';
+import { readBody } from './read-body.js';
 
 export interface TokenRequest {
   /** /token (the authorization server) or /idp/token (the identity provider). */
@@ -367,16 +368,4 @@ async function forward(
     return;
   }
   Readable.fromWeb(answer.body as ReadableStream<Uint8Array>).pipe(res);
-}
-
-export function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    req.on('end', () => resolve(body));
-    req.on('error', reject);
-  });
 }

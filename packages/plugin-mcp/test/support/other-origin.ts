@@ -3,7 +3,8 @@
 // every request it receives and answers each with an empty JSON object.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readBody, type SeenRequest } from './oauth-grant-server.js';
+import type { SeenRequest } from './oauth-grant-server.js';
+import { readBody } from './read-body.js';
 
 export interface OtherOrigin {
   readonly origin: string;
