@@ -20,6 +20,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpSchemaCache } from '../src/cache.js';
 import { McpRegistry, type McpToolsChangedEvent } from '../src/registry.js';
 import type { McpServerConfig, McpServerStatus, StdioServerConfig } from '../src/types.js';
+import { jsonLines } from './support/recording.js';
 
 let dir: string;
 let record: string;
@@ -61,19 +62,7 @@ function legacyStdio(...args: string[]): StdioServerConfig {
 }
 
 /** What the server recorded, one entry per line. */
-function recorded(): Record<string, unknown>[] {
-  let text: string;
-  try {
-    text = readFileSync(record, 'utf8');
-  } catch {
-    return [];
-  }
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line));
-}
-
+const recorded = (): Record<string, unknown>[] => jsonLines(record);
 const methods = (): unknown[] => recorded().flatMap(({ method }) => method ?? []);
 const starts = (): number => recorded().filter((entry) => 'start' in entry).length;
 

@@ -137,6 +137,11 @@ export function useRecordingClients(): {
 }
 
 export function records(file: string): RecordEntry[] {
+  return jsonLines<RecordEntry>(file);
+}
+
+/** A file a server appends one JSON value per line to; none yet when it does not exist. */
+export function jsonLines<T>(file: string): T[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -146,7 +151,7 @@ export function records(file: string): RecordEntry[] {
   return text
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as RecordEntry);
+    .map((line) => JSON.parse(line) as T);
 }
 
 /** The requests (with ids) the server received for `method`. */
