@@ -388,8 +388,11 @@ const LEGACY: PriorDiscovery = { kind: 'legacy' };
  * some SDKs end on any request before initialize): it is started once more, with initialize.
  */
 async function openRemembering(options: OpenConnectionParts): Promise<OpenOutcome> {
+  // One connect_timeout for the attempt and its one more: a second try spends what the first left.
+  const deadline = Date.now() + options.config.connectTimeoutMs;
   const verdict = options.remembered?.memory?.verdict;
-  const first = await openNow(options, verdict === undefined ? undefined : priorDiscovery(verdict));
+  const prior = verdict === undefined ? undefined : priorDiscovery(verdict);
+  const first = await openNow(options, prior, deadline);
   const { outcome } = first;
   if (outcome.ok || options.signal.aborted) return outcome;
   const { logger } = options.settings;
@@ -400,14 +403,14 @@ async function openRemembering(options: OpenConnectionParts): Promise<OpenOutcom
       `MCP server "${server}" exited when asked server/discover before initialize, as some 2025-era servers do; starting it again with initialize.`,
       { server },
     );
-    return (await openNow(options, LEGACY)).outcome;
+    return (await openNow(options, LEGACY, deadline)).outcome;
   }
   if (!first.verdictRefused) return outcome;
   logger.info(
     `MCP server "${server}": connecting as it was met last time failed (${outcome.error.message}); asking it which protocol it speaks now.`,
     { server },
   );
-  return (await openNow({ ...options, remembered: undefined }, undefined)).outcome;
+  return (await openNow({ ...options, remembered: undefined }, undefined, deadline)).outcome;
 }
 
 interface Attempt {
@@ -421,10 +424,14 @@ interface Attempt {
   readonly verdictRefused: boolean;
 }
 
-/** One attempt; `prior` skips the probe (a verdict), none probes with server/discover. */
+/**
+ * One attempt, ended at `deadline` (Date.now() milliseconds); `prior` skips the probe (a verdict),
+ * none probes with server/discover.
+ */
 async function openNow(
   options: OpenConnectionParts,
   prior: PriorDiscovery | undefined,
+  deadline: number,
 ): Promise<Attempt> {
   const { config, settings, scrub } = options;
   const { logger } = settings;
@@ -434,7 +441,7 @@ async function openNow(
   options.signal.addEventListener('abort', onClose, { once: true });
   // One deadline for preflight, spawn, initialize and the first tools/list: each step spends what
   // the previous ones left, none starts a fresh connect_timeout.
-  const timer = setTimeout(() => attempt.abort(TIMED_OUT), config.connectTimeoutMs);
+  const timer = setTimeout(() => attempt.abort(TIMED_OUT), Math.max(0, deadline - Date.now()));
   let handle: McpTransportHandle | undefined;
   let tooLong: MessageTooLongError | undefined;
   let exited = false;
