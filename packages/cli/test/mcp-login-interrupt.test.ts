@@ -1,14 +1,14 @@
 // Ctrl-C and SIGTERM to a real `epoch mcp login` process while it waits for the browser, against a
-// real authorization server (plugin-mcp's oauth-servers.mjs). One signal ends the login with exit
+// real authorization server (the testkit's oauth-servers.mjs). One signal ends the login with exit
 // 130: the browser that finishes the login afterwards finds the callback listener closed, the code
 // is never exchanged, and nothing is stored.
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type OAuthFixture, startOAuthFixture } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEpoch } from './epoch-process.js';
 import { loginBrowser } from './login-browser.js';
-import { type OAuthFixture, startOAuthFixture } from './oauth-fixture.js';
 
 let dir: string;
 let file: string;

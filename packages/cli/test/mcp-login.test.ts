@@ -1,6 +1,6 @@
 // `epoch mcp login` / `logout` end to end, against a real authorization server (oidc-provider:
 // dynamic registration, resource indicators, rotating refresh tokens, revocation) and an MCP server
-// that accepts only its JWT access tokens, both on 127.0.0.1 (plugin-mcp's oauth-servers.mjs).
+// that accepts only its JWT access tokens, both on 127.0.0.1 (the testkit's oauth-servers.mjs).
 // Access tokens live 2 s, so every phase crosses several expiries.
 //
 // The scenarios run in order on one login, the way a user meets them: a host without a login,
@@ -22,10 +22,15 @@ import {
   McpRegistry,
   type McpServerStatus,
 } from '@epoch-agent/plugin-mcp';
-import { fixtureServerArgs, stdioConfig, waitUntil } from '@epoch-agent/testkit';
+import {
+  fixtureServerArgs,
+  type OAuthFixture,
+  startOAuthFixture,
+  stdioConfig,
+  waitUntil,
+} from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginBrowser } from './login-browser.js';
-import { type OAuthFixture, startOAuthFixture } from './oauth-fixture.js';
 import { type CliRun, runCli } from './run-cli.js';
 
 const CLIENT = fileURLToPath(new URL('./fixtures/oauth-client.mjs', import.meta.url));
@@ -46,7 +51,7 @@ beforeAll(async () => {
   // The host registry finds logins under $EPOCH_HOME, as the CLI (given the same env) stores them.
   previousHome = process.env.EPOCH_HOME;
   process.env.EPOCH_HOME = home;
-  fixture = await startOAuthFixture({ ACCESS_TOKEN_TTL: '2' });
+  fixture = await startOAuthFixture({ accessTokenTtlSeconds: 2 });
   file = join(dir, 'mcp.json');
   await writeFile(
     file,

@@ -1,7 +1,8 @@
 // @epoch-agent/testkit: real servers for tests, benchmarks and the example — never mocks. The
 // reference MCP server in all three transports, pinned to 127.0.0.1, the loopback port helpers
 // around it, the one hand-written stdio fixture server, a 2026-07-28 server built on the server SDK
-// (modern-server.mjs, over stdio and Streamable HTTP, in its own process), what a fresh process
+// (modern-server.mjs, over stdio and Streamable HTTP, in its own process), a real authorization
+// server with an MCP server that takes only its tokens (startOAuthFixture), what a fresh process
 // loads (modulesLoadedBy), the server configs tests build in code, a listener nothing may touch
 // (startTripwire), and the one polling wait for what has no event. A 2026-07-28 server in the
 // test's own process, its tools given by the test, has its own subpath
@@ -31,6 +32,7 @@ export {
 } from './many-tools.js';
 export { MODERN_SERVER, type RunningModernServer, startModernHttp } from './modern-server.js';
 export { type LoadedModules, modulesLoadedBy } from './modules.js';
+export { type OAuthFixture, startOAuthFixture } from './oauth-fixture.js';
 export { rawControls } from './raw-controls.js';
 export {
   endpointConfig,

@@ -4,9 +4,13 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, errors } from 'playwright-core';
 
 const EXECUTABLE = '/usr/bin/chromium';
+// Chromium starts in about a second here. A start that hangs (seen once in CI, at the suite's
+// 30 s hook timeout, which says nothing about why) fails with Playwright's log of it, the
+// browser's own output included, and is tried once more: two of these fit in one hook or test.
+const LAUNCH_TIMEOUT_MS = 12_000;
 const ARGS = [
   '--no-sandbox',
   '--headless',
@@ -28,6 +32,16 @@ export async function launchChromium(): Promise<Chromium> {
       `These tests drive Chromium at ${EXECUTABLE}, which is missing: install it with \`apt-get install -y chromium\` (as .ci/run does).`,
     );
   }
+  try {
+    return await launchOnce();
+  } catch (error) {
+    if (!(error instanceof errors.TimeoutError)) throw error;
+    process.stderr.write(`Chromium did not start; trying once more. ${error.message}\n`);
+    return await launchOnce();
+  }
+}
+
+async function launchOnce(): Promise<Chromium> {
   // The profile directory is Chromium's --user-data-dir: a fresh one per launch.
   const profile = await mkdtemp(join(tmpdir(), 'epoch-chromium-'));
   try {
@@ -35,6 +49,7 @@ export async function launchChromium(): Promise<Chromium> {
       executablePath: EXECUTABLE,
       headless: true,
       args: ARGS,
+      timeout: LAUNCH_TIMEOUT_MS,
       viewport: { width: 1100, height: 900 },
     });
     return {

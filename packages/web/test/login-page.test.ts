@@ -1,14 +1,14 @@
 // "Log in" on the connectors page, end to end in real Chromium: a remote server that needs OAuth
-// (plugin-mcp's fixture: a real authorization server, oidc-provider, and an MCP server that takes
+// (the testkit's fixture: a real authorization server, oidc-provider, and an MCP server that takes
 // only its tokens, both on 127.0.0.1) shows `needs login`; the button sends the tab to the
 // authorization server, whose login and consent go through by themselves, and the login's
 // callback sends the tab back to the page, where the server is connected with its tools.
 import { writeFile } from 'node:fs/promises';
 import { mcpConfigPath } from '@epoch-agent/infra';
+import { type OAuthFixture, startOAuthFixture } from '@epoch-agent/testkit';
 import type { LoginStarted, McpView } from '@epoch-agent/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
-import { type OAuthFixture, startOAuthFixture } from './oauth-fixture.js';
 import { startTestWeb } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
@@ -17,7 +17,10 @@ let fixture: OAuthFixture;
 let chromium: Chromium;
 
 beforeAll(async () => {
-  [fixture, chromium] = await Promise.all([startOAuthFixture(300), launchChromium()]);
+  [fixture, chromium] = await Promise.all([
+    startOAuthFixture({ accessTokenTtlSeconds: 300 }),
+    launchChromium(),
+  ]);
   await writeFile(
     mcpConfigPath(),
     JSON.stringify({ servers: { secured: { type: 'http', url: fixture.mcpUrl } } }),
