@@ -14,6 +14,7 @@ export {
 } from './diagnostics.js';
 export { InfraError, type InfraErrorCode, isInfraError } from './errors.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
+export { groupedNumber } from './grouped-number.js';
 export { type LogFields, type Logger, redactingLogger, silentLogger } from './logger.js';
 export { type Env, epochHome, mcpConfigPath, profileDir } from './paths.js';
 export { REDACTED, redact, redactArgs, redactUrl } from './redact.js';

@@ -4,6 +4,8 @@
 // character is shown as a visible escape instead, and a text is cut to a bound, so a 2 MB body
 // cannot flood a terminal. Browser-safe (no Node imports): the connectors page uses it too.
 
+import { groupedNumber } from './grouped-number.js';
+
 // What JSON.stringify leaves raw: DEL, C1 controls, line/paragraph separators, bidi
 // embeddings, overrides, isolates and marks.
 const BEYOND_C0 = '\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028-\\u202e\\u2066-\\u2069';
@@ -35,7 +37,7 @@ export function visibleText(text: string, options: VisibleTextOptions = {}): str
 export function bounded(text: string, max: number = MAX_VISIBLE_CHARS): string {
   if (text.length <= max) return text;
   const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
-  return `${text.slice(0, end)}… [${(text.length - end).toLocaleString('en-US')} more characters not shown]`;
+  return `${text.slice(0, end)}… [${groupedNumber(text.length - end)} more characters not shown]`;
 }
 
 /**

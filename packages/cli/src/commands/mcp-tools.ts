@@ -3,7 +3,7 @@
 // destructive, …) and parameters — and what each server's list costs in context, every turn; then
 // the tools found on demand (deferred: over the tool budget, behind mcp_search_tools) and those
 // the user turned off, marked, with what they would add; and the budget.
-import { terminalJson } from '@epoch-agent/infra';
+import { groupedNumber, terminalJson } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
 import { type Invocation, UsageError } from '../command.js';
@@ -86,7 +86,7 @@ function total(runtime: Runtime, statuses: readonly McpServerStatus[]): string {
   const offered = runtime.tools.tools();
   const onDemand = statuses.flatMap(({ name }) => toolsByOffer(runtime, name).onDemand);
   const off = statuses.flatMap(({ name }) => runtime.mcp.toolsOffOf(name));
-  const budget = runtime.tools.toolBudgetTokens.toLocaleString('en-US');
+  const budget = groupedNumber(runtime.tools.toolBudgetTokens);
   const search =
     onDemand.length === 0
       ? ''
@@ -103,7 +103,7 @@ function cost(
   onDemand: readonly EpochTool[],
   off: readonly EpochTool[],
 ): string {
-  const tokens = (list: readonly EpochTool[]) => contextTokens(list).toLocaleString('en-US');
+  const tokens = (list: readonly EpochTool[]) => groupedNumber(contextTokens(list));
   const deferred =
     onDemand.length === 0
       ? ''

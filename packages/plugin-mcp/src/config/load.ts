@@ -5,6 +5,7 @@
 // after one the rest of the text cannot be trusted to mean what it seems to.
 import {
   type Diagnostic,
+  groupedNumber,
   isInfraError,
   MAX_CONFIG_BYTES,
   type PathSegment,
@@ -190,7 +191,7 @@ function readToolBudget(root: Node, where: Where, into: Diagnostic[]): number | 
         'error',
         'out_of_range',
         [key],
-        `"${key}" must be from 0 to ${MAX_TOOL_BUDGET_TOKENS.toLocaleString('en-US')} tokens (0 finds every server's tools on demand); the default budget is used.`,
+        `"${key}" must be from 0 to ${groupedNumber(MAX_TOOL_BUDGET_TOKENS)} tokens (0 finds every server's tools on demand); the default budget is used.`,
       ),
     );
     return undefined;

@@ -7,6 +7,7 @@
 import {
   type Diagnostic,
   formatPath,
+  groupedNumber,
   type PathSegment,
   type Position,
   parseLenient,
@@ -110,7 +111,7 @@ const kind = {
         min: [1, `${key} must be at least 1 token`],
         max: [
           MAX_OUTPUT_TOKENS_LIMIT,
-          `${key} must be at most ${MAX_OUTPUT_TOKENS_LIMIT.toLocaleString('en-US')} tokens`,
+          `${key} must be at most ${groupedNumber(MAX_OUTPUT_TOKENS_LIMIT)} tokens`,
         ],
       },
     ),

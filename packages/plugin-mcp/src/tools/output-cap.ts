@@ -6,7 +6,7 @@
 // or a binary resource is counted as a fixed BINARY_TOKENS, never by the length of its base64: a
 // provider charges an image by its pixels, and scales large ones down to about that many. What
 // does not fit is left out whole: half an image is no image, and base64 as text is noise.
-import { CHARS_PER_TOKEN, estimateTokens, type Redactor } from '@epoch-agent/infra';
+import { CHARS_PER_TOKEN, estimateTokens, groupedNumber, type Redactor } from '@epoch-agent/infra';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
 import { type SavedResultName, saveToolResult } from './result-files.js';
 
@@ -158,5 +158,5 @@ function blocks(notWhole: number, all: number): string {
 }
 
 function count(tokens: number): string {
-  return tokens.toLocaleString('en-US');
+  return groupedNumber(tokens);
 }
