@@ -13,7 +13,7 @@ import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { McpSchemaCache, type McpServerSchema } from './cache.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_LIMIT } from './config/output-tokens.js';
 import { offersTool, serverToolName } from './config/tool-choice.js';
-import { loadConnectionModule, McpClient } from './connection/client.js';
+import { McpClient } from './connection/client.js';
 import {
   type ConnectionSettings,
   connectionSettings,
@@ -403,12 +403,12 @@ export class McpRegistry {
 
   /**
    * Offers the server's cached tools, if any, and connects it: resolves at once with a cache
-   * (the connect goes on in the background), else when it is connected or failed. With the
-   * connection's code loaded first, the client says `connecting` (a status event) as it starts:
-   * a host registers the cached tools on that event.
+   * (the connect goes on in the background), else when it is connected or failed. The client
+   * says `connecting` (a status event) as connect() is called, before the SDK has loaded: a host
+   * registers the cached tools on that event, so they never wait for the connection's code.
    */
   async #start(entry: Entry, client: McpClient): Promise<void> {
-    const [schema] = await Promise.all([this.#cache?.get(entry.config), loadConnectionModule()]);
+    const schema = await this.#cache?.get(entry.config);
     client.remember(schema);
     entry.offer = schema === undefined ? undefined : this.#offer(entry, client, schema);
     const connection = this.#connect(entry, client);

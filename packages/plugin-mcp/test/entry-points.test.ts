@@ -1,12 +1,15 @@
 // What each entry of the built package loads, in a fresh Node process: the root entry none of the
 // SDK, zod, cross-spawn or the code of connections, stdio and OAuth (they load when a connection, a
 // login or a cached schema needs them); `./config` reads configs on a dozen modules; `./stdio` is
-// the Node-only part, as the SDK keeps its own at `./stdio`.
+// the Node-only part, as the SDK keeps its own at `./stdio`, and spawns a server before the SDK has
+// loaded (the first connect of a process starts its server while the SDK loads).
 import { fileURLToPath } from 'node:url';
-import { modulesLoadedBy } from '@epoch-agent/testkit';
+import { fixtureServerEntry, modulesLoadedBy } from '@epoch-agent/testkit';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+const FIXTURE = fixtureServerEntry('pid');
 
 const CONFIG_TEXT = JSON.stringify({
   servers: { a: { command: 'x' }, b: { url: 'https://h/mcp', oauth: { client_id: 'c' } } },
@@ -55,7 +58,7 @@ describe('entry points of @epoch-agent/plugin-mcp', () => {
     expect(heavy(loaded)).toEqual([]);
   });
 
-  it('./stdio is the Node-only part: the transport that reaps a process tree, without OAuth', () => {
+  it('./stdio is the Node-only part: the transport that reaps a process tree, without OAuth or the SDK', () => {
     const loaded = loadedBy(
       '@epoch-agent/plugin-mcp/stdio',
       `if (typeof entry.StdioTransport !== 'function' || typeof entry.closeTransportAndReap !== 'function') {
@@ -64,5 +67,30 @@ describe('entry points of @epoch-agent/plugin-mcp', () => {
     );
     expect(loaded.some((url) => url.endsWith('/plugin-mcp/dist/transport/reap.js'))).toBe(true);
     expect(loaded.filter((url) => url.includes('/plugin-mcp/dist/oauth/'))).toEqual([]);
+    expect(loaded.filter((url) => url.includes('/node_modules/@modelcontextprotocol/'))).toEqual(
+      [],
+    );
+  });
+
+  it("a process's first stdio connect spawns its server before the SDK loads, then connects", () => {
+    // The spawn imports a marker module: the module log shows where it falls among the loads.
+    const loaded = loadedBy(
+      '@epoch-agent/plugin-mcp',
+      `const childProcess = (await import('node:child_process')).default;
+const spawn = childProcess.spawn;
+childProcess.spawn = (...args) => {
+  void import('data:text/javascript,export{}');
+  return spawn(...args);
+};
+const config = { servers: { fixture: ${JSON.stringify(FIXTURE)} } };
+const registry = new entry.McpRegistry({ schemaCache: null });
+const [status] = await registry.connectAll(entry.parseMcpConfig(JSON.stringify(config), 'f').servers, 'user');
+await registry.disconnectAll();
+if (status.state !== 'connected') throw new Error(JSON.stringify(status));`,
+    );
+    const spawned = loaded.indexOf('data:text/javascript,export{}');
+    const sdk = loaded.findIndex((url) => url.includes('/node_modules/@modelcontextprotocol/'));
+    expect(spawned).toBeGreaterThan(-1);
+    expect(sdk).toBeGreaterThan(spawned);
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitUntil } from '@epoch-agent/testkit';
 import { Client, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import { closeTransportAndReap } from '../src/transport/reap.js';
@@ -92,9 +93,14 @@ describe('spawning', () => {
   });
 
   it("env is merged onto the SDK's default environment, not the whole parent environment", async () => {
+    const saved = { parentOnly: process.env.EPOCH_TEST_PARENT_ONLY, term: process.env.TERM };
     process.env.EPOCH_TEST_PARENT_ONLY = 'parent';
+    // An exported shell function: the SDK leaves it out, and so do we.
+    process.env.TERM = '() { echo pwned; }';
     const lines: string[] = [];
+    let expected: Record<string, string>;
     try {
+      expected = { ...getDefaultEnvironment(), EPOCH_TEST_CONFIGURED: 'configured' };
       const transport = open({
         server: serverLaunch({
           flags: ['--print-env'],
@@ -105,12 +111,32 @@ describe('spawning', () => {
       await transport.start();
       await waitUntil(() => lines.some((line) => line.startsWith('ENV ')), 'the ENV line');
     } finally {
-      delete process.env.EPOCH_TEST_PARENT_ONLY;
+      restore('EPOCH_TEST_PARENT_ONLY', saved.parentOnly);
+      restore('TERM', saved.term);
     }
     const env = JSON.parse((lines.find((line) => line.startsWith('ENV ')) as string).slice(4));
-    expect(env.EPOCH_TEST_CONFIGURED).toBe('configured');
+    expect(env).toEqual(expected);
     expect(env.PATH).toBe(process.env.PATH);
-    expect(env.EPOCH_TEST_PARENT_ONLY).toBeUndefined();
+    expect(env.TERM).toBeUndefined();
+  });
+
+  it('startAhead() spawns with the output held: what the server wrote first reaches onmessage after start()', async () => {
+    const lines: string[] = [];
+    const transport = open({
+      server: serverLaunch({ flags: ['--hello'] }),
+      onStderrLine: (line) => lines.push(line),
+    });
+    await transport.startAhead();
+    await waitUntil(() => lines.includes('hello written'), 'the server to write its hello');
+    const received: JSONRPCMessage[] = [];
+    // Set as the SDK sets it: after the spawn, before its own start().
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+    await waitUntil(() => received.length > 0, 'the hello');
+    expect(received[0]).toMatchObject({
+      method: 'notifications/message',
+      params: { data: 'hello' },
+    });
   });
 
   it('start() called twice joins the first start', async () => {
@@ -296,3 +322,8 @@ describe('closing', () => {
     expect(closes).toBe(1);
   });
 });
+
+function restore(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}

@@ -36,6 +36,12 @@ import type { ToolCallResult } from '../tools/result.js';
 import type { McpServerConfig } from '../types.js';
 import type { Connection, OpenOutcome } from './connection.js';
 import {
+  type ConnectionCode,
+  loadConnectionModule,
+  loadedConnectionModule,
+  openAttempt,
+} from './opening.js';
+import {
   type ConnectionSettings,
   connectionSettings,
   type McpConnectionOptions,
@@ -55,25 +61,14 @@ export interface McpClientOptions extends McpConnectionOptions {
 
 export type McpStateListener = (state: McpConnectionState) => void;
 
-type ConnectionCode = typeof import('./connection.js');
-
-/** connection.ts once loaded: every client after the first uses it without waiting. */
-let connectionCode: ConnectionCode | undefined;
-let loadingCode: Promise<ConnectionCode> | undefined;
-
-/**
- * Loads the connection's code (and the SDK) for every client of this process. A caller that
- * awaits it first (McpRegistry.connectAll) has its clients start as the first line of connect().
- */
-export function loadConnectionModule(): Promise<ConnectionCode> {
-  loadingCode ??= import('./connection.js').then((code) => {
-    connectionCode = code;
-    return code;
-  });
-  return loadingCode;
-}
-
 const CONNECTING: McpConnectionState = { kind: 'connecting' };
+
+/** The connection's code where it must have loaded: a request or a live connection needed it. */
+function loadedCode(): ConnectionCode {
+  const code = loadedConnectionModule();
+  if (code === undefined) throw new Error("the MCP connection's code was used before it loaded");
+  return code;
+}
 
 type OpenFailure = Extract<OpenOutcome, { ok: false }>;
 
@@ -105,8 +100,6 @@ export class McpClient implements McpToolBackend {
   readonly #watchdog: Watchdog;
   readonly #slot: ConnectionSlot;
   #state: McpConnectionState = { kind: 'disconnected' };
-  /** The connection's code, once this client has needed it. */
-  #code: ConnectionCode | undefined;
   /** connect() or reconnect() waits for the connection's code to load: already `connecting`. */
   #starting = false;
   /** The connection that took over from a replaced one. */
@@ -188,11 +181,10 @@ export class McpClient implements McpToolBackend {
    * then `failed` or `needsLogin`, or `disconnected` when close() ended the attempt).
    */
   connect(): Promise<void> {
-    return this.#withCode(() => {
-      if (this.#slot.live !== undefined) return Promise.resolve();
-      const opening = this.#slot.opening;
-      return opening === undefined ? this.#connectNow() : settled(opening.outcome);
-    }, true);
+    // Not after the connection's code has loaded: a stdio server starts while it loads (opening.ts).
+    if (this.#slot.live !== undefined) return Promise.resolve();
+    const opening = this.#slot.opening;
+    return opening === undefined ? this.#connectNow() : settled(opening.outcome);
   }
 
   /**
@@ -301,11 +293,10 @@ export class McpClient implements McpToolBackend {
    * it (and the SDK) has loaded. `starts`: the client reads as `connecting` while it loads.
    */
   #withCode<T>(run: (code: ConnectionCode) => Promise<T>, starts = false): Promise<T> {
-    this.#code ??= connectionCode;
-    if (this.#code !== undefined) return run(this.#code);
+    const loaded = loadedConnectionModule();
+    if (loaded !== undefined) return run(loaded);
     if (starts) this.#starting = true;
     return loadConnectionModule().then((code) => {
-      this.#code = code;
       if (starts) this.#starting = false;
       return run(code);
     });
@@ -421,9 +412,7 @@ export class McpClient implements McpToolBackend {
         { capability, otherwise: () => [] },
       );
     } catch (error) {
-      // #request has loaded the connection's code.
-      const code = this.#code as ConnectionCode;
-      if (error instanceof McpError && code.isMethodNotFound(error.cause)) return [];
+      if (error instanceof McpError && loadedCode().isMethodNotFound(error.cause)) return [];
       throw error;
     }
   }
@@ -520,9 +509,7 @@ export class McpClient implements McpToolBackend {
 
   /** One attempt at a connection, within connect_timeout (connection.ts). Never rejects. */
   #open(signal: AbortSignal): Promise<OpenOutcome> {
-    // Every entry point has loaded the code before anything opens.
-    const code = this.#code as ConnectionCode;
-    return code.openConnection({
+    return openAttempt({
       config: this.config,
       settings: this.#settings,
       scrub: this.#scrub,
@@ -703,8 +690,7 @@ export class McpClient implements McpToolBackend {
       void this.#replace(connection).catch(() => {});
       return;
     }
-    const code = this.#code as ConnectionCode;
-    const failed = code.requestError(error, {
+    const failed = loadedCode().requestError(error, {
       ...target,
       timeoutMs: this.config.timeoutMs,
       sent: true,

@@ -1,5 +1,5 @@
 // One live link to one server, and the only module of the connection that is loaded late, with
-// the SDK (client.ts loads it on a client's first connect or request): opening it (preflight,
+// the SDK (opening.ts loads it on a client's first connect or request): opening it (preflight,
 // spawn or connect, initialize, first tools/list, all within connect_timeout), what the SDK's
 // errors on it mean (a refused login, a forgotten HTTP session), and closing it. An McpClient goes
 // through many of these: the watchdog, an idle close, a lifetime recycle and a forgotten HTTP
@@ -19,13 +19,11 @@ import {
   type Tool,
   withInputRequired,
 } from '@modelcontextprotocol/client';
-import type { McpServerSchema } from '../cache.js';
 import { connectFailure, isAuthFailure, isSessionExpired } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
 import { isMcpError, type McpError } from '../errors/mcp-error.js';
 import { isMethodNotFound, requestError } from '../errors/request.js';
 import { type ConnectionLoss, closedWhileConnecting } from '../errors/unavailable.js';
-import type { Scrubber } from '../secrets.js';
 import { messageOf } from '../text.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
 import type { McpTransportHandle } from '../transport/create.js';
@@ -33,16 +31,14 @@ import { MessageTooLongError } from '../transport/message-lines.js';
 import { type ParamHeader, paramHeaders } from '../transport/param-headers.js';
 import { streamableInstead } from '../transport/probe.js';
 import { commandNotFoundForHosts } from '../transport/resolve-command.js';
-import type { McpServerConfig } from '../types.js';
 import { CLIENT_INFO, clientOptions } from './client-options.js';
 import { DirectToolCalls } from './direct-calls.js';
 import { withInputAnswered } from './input-required.js';
-import type { ConnectionSettings } from './options.js';
+import { type OpenConnectionParts, type StartedAhead, transportOf } from './opening.js';
 import { type ListItem, type ListMethod, type ListOwner, listAll } from './paginate.js';
 import { explainStdioFailure, preflight } from './preflight.js';
 import type { McpConnectMemory, McpEraVerdict, McpProtocol } from './protocol.js';
 import { remoteUrl } from './request-options.js';
-import { SerialQueue } from './serial-queue.js';
 import type { McpServerInfo } from './state.js';
 import { listTools, markedTools, type ToolList } from './tool-list.js';
 
@@ -315,19 +311,6 @@ export class Connection {
   }
 }
 
-export interface OpenConnectionParts {
-  readonly config: McpServerConfig;
-  /** The client's, its logger already passing the server's redaction policy. */
-  readonly settings: ConnectionSettings;
-  readonly scrub: Scrubber;
-  /** Aborting it ends the attempt: close() was called. */
-  readonly signal: AbortSignal;
-  /** The server sent notifications/tools/list_changed on this connection (debounced). */
-  readonly onToolsChanged: (connection: Connection) => void;
-  /** What the schema cache holds for this config: its era verdict and, while fresh, its tools. */
-  readonly remembered?: McpServerSchema | undefined;
-}
-
 export type OpenOutcome =
   | { readonly ok: true; readonly connection: Connection }
   | {
@@ -353,29 +336,14 @@ const TIMED_OUT = 'connect_timeout';
 const CLOSED = 'closed';
 
 /**
- * Stdio servers whose start (spawn, initialize, first tools/list) runs at once, across the process.
- * Enough to hide each server's start-up latency; few enough that, with thousands configured, the
- * event loop still reads the answers of the ones already started within their connect_timeout
- * instead of spending it spawning the rest.
+ * Opens one connection within connect_timeout. Never rejects: a failure is an outcome. `ahead`:
+ * the stdio server its first attempt uses, spawned while this module loaded (opening.ts).
  */
-const STDIO_STARTS = 32;
-const stdioStarts = new SerialQueue({ concurrency: STDIO_STARTS });
-
-/**
- * Opens one connection within connect_timeout. Never rejects: a failure is an outcome. A stdio server
- * waits for its turn among the starts first; its connect_timeout runs from its own start.
- */
-export function openConnection(options: OpenConnectionParts): Promise<OpenOutcome> {
-  if (options.config.transport !== 'stdio') return openRemembering(options);
-  return stdioStarts
-    .run(() => openRemembering(options), options.signal)
-    .catch(
-      (error: unknown): OpenOutcome => ({
-        ok: false,
-        error: closedWhileConnecting(options.config.name, error),
-        stderrTail: '',
-      }),
-    );
+export function openConnection(
+  options: OpenConnectionParts,
+  ahead?: StartedAhead,
+): Promise<OpenOutcome> {
+  return openRemembering(options, ahead);
 }
 
 /** What a first connect meets a server with when it is known to be of the 2025 era. */
@@ -387,12 +355,15 @@ const LEGACY: PriorDiscovery = { kind: 'legacy' };
  * attempt, with a probe. A stdio server that exited when probed is of the 2025 era (servers of
  * some SDKs end on any request before initialize): it is started once more, with initialize.
  */
-async function openRemembering(options: OpenConnectionParts): Promise<OpenOutcome> {
+async function openRemembering(
+  options: OpenConnectionParts,
+  ahead: StartedAhead | undefined,
+): Promise<OpenOutcome> {
   // One connect_timeout for the attempt and its one more: a second try spends what the first left.
-  const deadline = Date.now() + options.config.connectTimeoutMs;
+  const deadline = (ahead?.at ?? Date.now()) + options.config.connectTimeoutMs;
   const verdict = options.remembered?.memory?.verdict;
   const prior = verdict === undefined ? undefined : priorDiscovery(verdict);
-  const first = await openNow(options, prior, deadline);
+  const first = await openNow(options, prior, deadline, ahead?.handle);
   const { outcome } = first;
   if (outcome.ok || options.signal.aborted) return outcome;
   const { logger } = options.settings;
@@ -426,15 +397,16 @@ interface Attempt {
 
 /**
  * One attempt, ended at `deadline` (Date.now() milliseconds); `prior` skips the probe (a verdict),
- * none probes with server/discover.
+ * none probes with server/discover. `started`: its transport, already made (and spawning).
  */
 async function openNow(
   options: OpenConnectionParts,
   prior: PriorDiscovery | undefined,
   deadline: number,
+  started?: McpTransportHandle,
 ): Promise<Attempt> {
-  const { config, settings, scrub } = options;
-  const { logger } = settings;
+  const { config, scrub } = options;
+  const { logger } = options.settings;
   const attempt = new AbortController();
   const onClose = (): void => attempt.abort(CLOSED);
   if (options.signal.aborted) onClose();
@@ -442,14 +414,14 @@ async function openNow(
   // One deadline for preflight, spawn, initialize and the first tools/list: each step spends what
   // the previous ones left, none starts a fresh connect_timeout.
   const timer = setTimeout(() => attempt.abort(TIMED_OUT), Math.max(0, deadline - Date.now()));
-  let handle: McpTransportHandle | undefined;
+  let handle = started;
   let tooLong: MessageTooLongError | undefined;
   let exited = false;
   let handshaken = false;
   try {
     // A stdio server's checks only explain a connect that failed (below).
     if (config.transport !== 'stdio') await preflight(config, attempt.signal);
-    handle = await settings.createTransport(config, { logger, scrub, reap: settings.reap });
+    handle ??= await transportOf(options);
     let opened: Connection | undefined;
     const sdk = new Client(CLIENT_INFO, {
       ...clientOptions(config),

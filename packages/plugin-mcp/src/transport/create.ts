@@ -15,6 +15,12 @@ import type { StdioTransportOptions } from './stdio.js';
 
 export interface McpTransportHandle {
   readonly transport: Transport;
+  /**
+   * stdio: spawns the server before the connection that will use it exists (the SDK still
+   * loading); what it writes waits in the pipe until the connection starts the transport. Its
+   * rejection is the transport's start()'s, which the connection meets.
+   */
+  startAhead?(): Promise<void>;
   /** The server's last stderr lines (stdio); always empty for remote servers. */
   stderrTail(): string;
   /** Remote: the redirect the server's last answer was, if it was one (the SDK names only its status). */
@@ -89,6 +95,7 @@ async function stdioHandle(
   });
   return {
     transport,
+    startAhead: () => transport.startAhead(),
     stderrTail: () => transport.stderrTail(),
     close: () => closeTransportAndReap(transport),
   };

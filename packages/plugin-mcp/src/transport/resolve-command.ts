@@ -10,7 +10,6 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { delimiter, extname, resolve } from 'node:path';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { McpError } from '../errors/mcp-error.js';
 
 export type CommandLookup =
@@ -30,9 +29,42 @@ export interface CommandSite {
 const WINDOWS = process.platform === 'win32';
 const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
 
-/** The environment a server process runs with: the SDK's safe defaults, then the config's `env`. */
+// What a server inherits from this process, as the SDK's own stdio transport has it
+// (getDefaultEnvironment), so a server sees the same environment under epoch as under other
+// hosts. Not imported from the SDK: that module loads all of it, and a stdio server is spawned
+// while the SDK is still loading (connection/opening.ts).
+const INHERITED = WINDOWS
+  ? [
+      'APPDATA',
+      'COMSPEC',
+      'HOMEDRIVE',
+      'HOMEPATH',
+      'LOCALAPPDATA',
+      'PATH',
+      'PATHEXT',
+      'PROCESSOR_ARCHITECTURE',
+      'PROGRAMDATA',
+      'PROGRAMFILES',
+      'PROGRAMFILES(X86)',
+      'PROGRAMW6432',
+      'SYSTEMDRIVE',
+      'SYSTEMROOT',
+      'TEMP',
+      'USERNAME',
+      'USERPROFILE',
+      'WINDIR',
+    ]
+  : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+
+/** The environment a server process runs with: the inherited variables, then the config's `env`. */
 export function childEnvironment(env: Readonly<Record<string, string>>): Record<string, string> {
-  return { ...getDefaultEnvironment(), ...env };
+  const inherited: Record<string, string> = {};
+  for (const key of INHERITED) {
+    const value = process.env[key];
+    // A value starting with "()" is an exported shell function: code, not configuration.
+    if (value !== undefined && !value.startsWith('()')) inherited[key] = value;
+  }
+  return { ...inherited, ...env };
 }
 
 export async function resolveCommand(site: CommandSite): Promise<CommandLookup> {

@@ -10,11 +10,8 @@ import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_pr
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import {
-  type JSONRPCMessage,
-  serializeMessage,
-  type Transport,
-} from '@modelcontextprotocol/client';
+// Types only: a server spawned ahead of its connection (startAhead) starts before the SDK loads.
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import spawn from 'cross-spawn';
 import { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
@@ -67,6 +64,8 @@ export class StdioTransport implements Transport, ReapableTransport {
   readonly #lines = new MessageLines();
   #state: State = { kind: 'new' };
   #started: Promise<void> | undefined;
+  /** Spawned by startAhead(), and start() has not come yet: stdout is paused. */
+  #held = false;
   #leader: TrackedProcess | undefined;
   #exited: Promise<void> = Promise.resolve();
   /** Held from the spawn until the server's pipes are destroyed. */
@@ -116,7 +115,18 @@ export class StdioTransport implements Transport, ReapableTransport {
 
   /** Spawns the server; resolves once it runs. Calling it again joins the first start. */
   start(): Promise<void> {
-    if (this.#started === undefined) this.#started = this.#spawn();
+    this.#started ??= this.#spawn();
+    this.#unhold();
+    return this.#started;
+  }
+
+  /**
+   * Spawns the server with its output held: nothing reaches onmessage (which the connection has not
+   * set yet) until start(). The server meanwhile starts up; what it writes waits in the pipe.
+   */
+  startAhead(): Promise<void> {
+    this.#held = true;
+    this.#started ??= this.#spawn();
     return this.#started;
   }
 
@@ -124,7 +134,7 @@ export class StdioTransport implements Transport, ReapableTransport {
     const state = this.#state;
     if (state.kind !== 'running') return Promise.reject(this.#notConnected());
     return new Promise((resolve, reject) => {
-      state.child.stdin.write(serializeMessage(message), (error) => {
+      state.child.stdin.write(`${JSON.stringify(message)}\n`, (error) => {
         if (error) reject(this.#notConnected(error));
         else resolve();
       });
@@ -150,6 +160,8 @@ export class StdioTransport implements Transport, ReapableTransport {
 
   /** @internal for the reaper: the tree is gone; take the last bytes, free the pipes, fire onclose. */
   async release(): Promise<void> {
+    // Read to its end whatever it wrote; with no connection listening it goes nowhere.
+    this.#unhold();
     const state = this.#state;
     this.#state = { kind: 'closed' };
     if (state.kind === 'running') {
@@ -163,6 +175,13 @@ export class StdioTransport implements Transport, ReapableTransport {
     this.#slot?.release();
     this.#lines.clear();
     this.#emitClose();
+  }
+
+  /** Lets a held server's output flow (startAhead). */
+  #unhold(): void {
+    if (!this.#held) return;
+    this.#held = false;
+    if (this.#state.kind === 'running') this.#state.child.stdout.resume();
   }
 
   async #spawn(): Promise<void> {
@@ -201,6 +220,7 @@ export class StdioTransport implements Transport, ReapableTransport {
     }
     this.#state = { kind: 'running', child };
     child.stdout.on('data', (chunk: Buffer) => this.#onStdout(chunk));
+    if (this.#held) child.stdout.pause();
     child.stderr.on('data', (chunk: Buffer) => this.#stderr.write(chunk));
     // Before 'close' fires, so a failed server's status gets its last line even without a newline.
     child.stderr.on('end', () => this.#stderr.end());
