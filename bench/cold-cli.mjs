@@ -31,8 +31,8 @@ export async function coldListTime(signal) {
     const env = { ...process.env, EPOCH_HOME: dir };
     const [list, bare] = await alternate(
       [
-        async () => (await freshNode([EPOCH, 'mcp', 'list', '--config', file], signal, env)).ms,
-        async () => (await freshNode(['-e', '0'], signal, env)).ms,
+        async () => (await freshNode([EPOCH, 'mcp', 'list', '--config', file], signal, { env })).ms,
+        async () => (await freshNode(['-e', '0'], signal, { env })).ms,
       ],
       ROUNDS,
       signal,

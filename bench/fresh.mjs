@@ -1,15 +1,13 @@
 // What a program pays when it starts: each sample is a fresh Node process (see probes/), so nothing
-// is loaded or compiled yet. The import of our root entry against the SDK client's, the first
-// connect right after it, and the memory an idle stdio connection holds on the client side.
+// is loaded or compiled yet. The import of our root entry against the SDK client's, and the memory
+// an idle stdio connection holds on the client side. (The first connect: start-to-exit.mjs.)
 import { alternate, freshNode, median } from './measure.mjs';
 
 const ROUNDS = 11;
 const MEMORY_ROUNDS = 3;
 const IDLE_CONNECTIONS = 20;
 const IMPORT_PROBE = probe('import.mjs');
-const FIRST_CONNECT_PROBE = probe('first-connect.mjs');
 const MEMORY_PROBE = probe('memory.mjs');
-const ECHO_SERVER = [process.execPath, fixture('echo-server.mjs')];
 /** A server that costs one shell, not one Node, each: twenty of them start in milliseconds. */
 const SHELL_SERVER = ['sh', fixture('slow-init-server.sh'), '0'];
 const MB = 1024 * 1024;
@@ -31,22 +29,6 @@ export async function importTime(signal) {
   };
 }
 
-/** Shown, not judged: the import above and the first connect, which loads what it left out. */
-export async function firstConnectTime(signal) {
-  const [ours, raw] = await alternate(
-    [() => firstConnect('ours', signal), () => firstConnect('raw', signal)],
-    ROUNDS,
-    signal,
-  );
-  const total = ({ importMs, connectMs }) => importMs + connectMs;
-  return {
-    metric: `import + first connect + list of a stdio server, fresh process (x${ROUNDS})`,
-    ours: median(ours.map(total)),
-    base: median(raw.map(total)),
-    goal: { kind: 'info' },
-  };
-}
-
 export async function idleConnectionMemory(signal) {
   const [ours, raw] = await alternate(
     [() => memoryPerConnection('ours', signal), () => memoryPerConnection('raw', signal)],
@@ -65,11 +47,6 @@ export async function idleConnectionMemory(signal) {
 async function importMs(specifier, signal) {
   const { stdout } = await freshNode([IMPORT_PROBE, specifier], signal);
   return Number(stdout);
-}
-
-async function firstConnect(side, signal) {
-  const { stdout } = await freshNode([FIRST_CONNECT_PROBE, side, ...ECHO_SERVER], signal);
-  return JSON.parse(stdout);
 }
 
 async function memoryPerConnection(side, signal) {

@@ -47,13 +47,15 @@ export function percentile(samples, p) {
 }
 
 /**
- * Runs `node <args>` in a fresh process until it exits: its wall time from spawn to exit, and what
- * it printed. Rejects when it fails, with its stderr, so a broken probe is never timed.
+ * Runs `node <args>` in a fresh process: its wall time from spawn to exit, and what it printed.
+ * Rejects when it fails, with its stderr, so a broken probe is never timed. `node`: the binary
+ * (the machine's Node, the one running the bench, unless given); `env`: the process's variables.
  */
-export function freshNode(args, signal, env = process.env) {
+export function freshNode(args, signal, { node = process.execPath, env = process.env } = {}) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, args, { env, signal, stdio: ['ignore', 'pipe', 'pipe'] });
+    let ms;
+    const child = spawn(node, args, { env, signal, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
@@ -63,10 +65,13 @@ export function freshNode(args, signal, env = process.env) {
       stderr += chunk;
     });
     child.once('error', reject);
+    // Timed at its exit; settled once its output is all read.
+    child.once('exit', () => {
+      ms = performance.now() - start;
+    });
     child.once('close', (code) => {
-      const ms = performance.now() - start;
       if (code === 0) resolve({ ms, stdout });
-      else reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`));
+      else reject(new Error(`${node} ${args.join(' ')} exited ${code}: ${stderr.slice(0, 500)}`));
     });
   });
 }

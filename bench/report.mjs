@@ -61,7 +61,8 @@ function describeGoal(goal, unit = 'ms') {
     case 'atLeast':
       return `ours >= ${goal.min} ${unit}`;
     case 'affine':
-      return `ours <= ${goal.factor}x base + ${goal.plusMs} ms`;
+      // `base + 1 ms` when the factor is 1: the margin is the whole goal.
+      return `ours <= ${goal.factor === 1 ? '' : `${goal.factor}x `}base + ${goal.plusMs} ms`;
     case 'info':
       return 'info';
     default:

@@ -1,12 +1,14 @@
 // `npm run bench` (it builds first): our MCP client against the raw SDK client on the same servers,
 // in one run, printed as a table of ratios with each figure's goal. Tool-call latency over stdio
 // (a hand-written server and the reference server) and Streamable HTTP; connect + list of one
-// server; connectAll's wall time for 20 slow-to-start servers against one; a start with a warm
-// schema cache against a cold one; a 2026-07-28 server against a 2025-era one (connect + list, warm
-// start, tool call); closing a polite and a hostile server; 100 servers x 100 tools;
-// tool definitions found on demand (tokens per request, search quality); and, in fresh processes,
-// the import, the first connect, the memory of idle connections and a cold `epoch mcp list`. Servers listen on 127.0.0.1 only; every one of them is stopped before the
-// table is printed, and a deadline bounds the whole run.
+// server; connectAll's wall time for 20 slow-to-start servers against one and against 20 raw SDK
+// clients; a start with a warm schema cache against a cold one; a 2026-07-28 server against a
+// 2025-era one (connect + list, warm start, tool call); closing a polite and a hostile server;
+// 100 servers x 100 tools; tool definitions found on demand (tokens per request, search quality);
+// and, in fresh processes, the import, a one-shot program's whole life (import, first connect, one
+// call, close; against the raw SDK and the AI SDK's MCP client, on Node 22), the memory of idle
+// connections and a cold `epoch mcp list`. Servers listen on 127.0.0.1 only; every one of them is
+// stopped before the table is printed, and a deadline bounds the whole run.
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -19,11 +21,12 @@ import { connectOneTime } from './connect-one.mjs';
 import { toolDeferral } from './deferral.mjs';
 import { disconnectTime, hostileCloseTime } from './disconnect.mjs';
 import { eraComparison } from './eras.mjs';
-import { firstConnectTime, idleConnectionMemory, importTime } from './fresh.mjs';
+import { idleConnectionMemory, importTime } from './fresh.mjs';
 import { toolCallLatency } from './latency.mjs';
 import { formatTable, summary } from './report.mjs';
 import { manyServers } from './scale.mjs';
 import { scoped } from './scoped.mjs';
+import { startToExitTime } from './start-to-exit.mjs';
 
 /** The whole run; past it, the calls in flight are aborted and everything is stopped. */
 const DEADLINE_MS = 300_000;
@@ -89,7 +92,9 @@ async function main() {
       ...(await step('100 servers x 100 tools', () => manyServers(signal))),
       ...(await step('deferred tools, 10 real servers', () => toolDeferral(signal))),
       ...(await step('import, fresh processes', () => importTime(signal))),
-      ...(await step('first connect, fresh processes', () => firstConnectTime(signal))),
+      ...(await step('start to exit against the raw SDK and the AI SDK, fresh processes', () =>
+        startToExitTime(signal),
+      )),
       ...(await step('idle connection memory, fresh processes', () =>
         idleConnectionMemory(signal),
       )),
@@ -121,12 +126,13 @@ server/discover probe with "method not found", then initialize, on the same proc
 until connected from the cache an earlier start left (the era verdict, and the server's ttlMs of 10
 minutes on its tool list); tool call = EpochTool.execute, 3,000 calls each, taking turns every 10.
 connectAll: servers that wait 500 ms before answering initialize; base = the same connectAll for 1
-server (goal), or 20 raw SDK clients connected with Promise.all (info).
+server, or 20 raw SDK clients connected (initialize + tools/list) with Promise.all; both goals.
 Schema cache: connectAll of 10 servers that take 1.5 s to start, each run on a new registry and
 cache; warm = the cache files of an earlier start (tools at once, servers connect in the
 background), cold = an empty cache directory.
 Close: ours = registry.disconnect(name), which also reaps the process tree; base = the raw SDK's
-client.close(). Polite: a server that exits on stdin EOF. Hostile: the echo server behind
+client.close(). Polite: a server that exits on stdin EOF; over stdio both closes wait for it to
+exit, so the goal is ours <= the raw SDK's + 1 ms. Hostile: the echo server behind
 \`/bin/sh -c\`, ignoring stdin EOF and SIGTERM, with a helper in its process group and one that left
 it with setsid; processes left = those of the tree still running when the close resolved (the
 bench kills them afterwards). Over Streamable HTTP ours also ends the session with HTTP DELETE, as
@@ -137,8 +143,16 @@ bench/fixtures), tokens = estimateToolTokens summed over runtime.tools.tools(); 
 offered. Search: mcp_search_tools over all 158 tools deferred; a phrasing counts when one of its
 tools is in the top 5. The held-out set was written after the search's vocabulary was fixed.
 Fresh processes: a new node for every sample. Import = \`import()\` of @epoch-agent/plugin-mcp
-against @modelcontextprotocol/client, timed inside the process. First connect = that import plus
-connect + list of the hand-written server (ours loads on it what the import left out). Memory =
+against @modelcontextprotocol/client, timed inside the process. Start -> exit: a one-shot program
+with the hand-written server (bench/probes/start-to-exit.mjs), ours against the raw SDK and the AI
+SDK's MCP client (@ai-sdk/mcp, createMCPClient over its StdioMCPTransport), the three taking turns;
+each process runs on Node 22 (the AI SDK needs it; the server on this Node). Ours = McpRegistry
+.connectAll (no schema cache: a first start), the echo EpochTool's execute, disconnectAll; raw =
+Client connect, listTools, callTool, close; AI SDK = createMCPClient, tools(), the echo tool's
+execute, close(). Start -> exit = spawn to exit, timed by the parent; import + first connect +
+list = timed inside the same processes (ours loads on its first connect what the import left out).
+Processes left = the server's still running (a zombie has ended) when the client's close resolved,
+and when the process had exited; the AI SDK's close sends SIGTERM and does not wait. Memory =
 JS heap + external (process.memoryUsage, after GC) per connection, 20 idle stdio servers (shell
 scripts) against one. Cold CLI = spawn to exit of \`epoch mcp list --config <3 servers>\` against
 \`node -e 0\`.`;

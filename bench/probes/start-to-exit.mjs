@@ -1,0 +1,84 @@
+// Run in a fresh process: a program's whole life with one stdio server, as a one-shot tool lives
+// it. Imports the client, connects + lists the server's tools, calls `echo` once, closes, and ends
+// by itself (no process.exit: whatever the client leaves holding the process is part of its time).
+// Prints { importMs, connectMs, leftAtClose, text } as JSON: the import and the connect + list,
+// timed inside the process (the parent times the whole process); how many of the processes the
+// server recorded in $PID_FILE still ran when the close had resolved; what the call returned, for
+// the parent to check.
+//   argv: ours|raw|ai-sdk, then the server's command and arguments; $PID_FILE passes to the server.
+//   ours:   McpRegistry.connectAll (no schema cache: a first start), the echo EpochTool's execute
+//           (a host's path), registry.disconnectAll()
+//   raw:    the SDK's Client over its StdioClientTransport: connect, listTools, callTool, close
+//   ai-sdk: @ai-sdk/mcp's createMCPClient over its StdioMCPTransport: tools(), the echo tool's
+//           execute, close()
+import { isRunning, recordedPids } from '../processes.mjs';
+
+const [side, command, ...args] = process.argv.slice(2);
+const MESSAGE = 'bench';
+/** Every side hands the server the same variables: the ones each passes by default, and this. */
+const env = { PID_FILE: process.env.PID_FILE };
+
+const start = performance.now();
+const sides = { ours, raw, 'ai-sdk': aiSdk };
+const { imported, connected, result } = await sides[side]();
+console.log(
+  JSON.stringify({
+    importMs: imported - start,
+    connectMs: connected - imported,
+    leftAtClose: recordedPids(env.PID_FILE).filter(isRunning).length,
+    text: JSON.stringify(result),
+  }),
+);
+
+async function ours() {
+  const { McpRegistry, parseMcpConfig } = await import('@epoch-agent/plugin-mcp');
+  const imported = performance.now();
+  const text = JSON.stringify({ servers: { probe: { command, args, env } } });
+  const registry = new McpRegistry({ schemaCache: null });
+  const [status] = await registry.connectAll(parseMcpConfig(text, 'probe').servers, 'user');
+  if (status?.state !== 'connected') throw new Error(`not connected: ${JSON.stringify(status)}`);
+  const connected = performance.now();
+  const echo = registry.tools().find((tool) => tool.target.name === 'echo');
+  const result = await echo.execute({ message: MESSAGE }, { signal: new AbortController().signal });
+  await registry.disconnectAll();
+  return { imported, connected, result };
+}
+
+async function raw() {
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { getDefaultEnvironment, StdioClientTransport } = await import(
+    '@modelcontextprotocol/client/stdio'
+  );
+  const imported = performance.now();
+  const client = new Client({ name: 'probe', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command,
+      args,
+      env: { ...getDefaultEnvironment(), ...env },
+      stderr: 'ignore',
+    }),
+  );
+  await client.listTools();
+  const connected = performance.now();
+  const result = await client.callTool({ name: 'echo', arguments: { message: MESSAGE } });
+  await client.close();
+  return { imported, connected, result };
+}
+
+async function aiSdk() {
+  const { createMCPClient } = await import('@ai-sdk/mcp');
+  const { StdioMCPTransport } = await import('@ai-sdk/mcp/mcp-stdio');
+  const imported = performance.now();
+  const client = await createMCPClient({
+    transport: new StdioMCPTransport({ command, args, env, stderr: 'ignore' }),
+  });
+  const tools = await client.tools();
+  const connected = performance.now();
+  const result = await tools.echo.execute(
+    { message: MESSAGE },
+    { toolCallId: 'probe', messages: [] },
+  );
+  await client.close();
+  return { imported, connected, result };
+}
