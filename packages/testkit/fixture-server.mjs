@@ -23,6 +23,7 @@
 //   $PID_FILE              the pid of this process and of each helper it starts, one per line
 //   --slow-start=MS        answer initialize only after MS milliseconds
 //   --never-start          never answer initialize
+//   --start-when=F         answer initialize only once file F exists (the test lets it start)
 //   --initialize-first     exit with code 1 when a request comes before initialize, as the servers of
 //                          some SDKs do
 //   --silent-unknown       never answer a request for a method it does not know
@@ -199,6 +200,8 @@ function handle(message) {
           serverInfo: catalog.serverInfo,
         });
       const slowStart = Number(option('slow-start')[0] ?? 0);
+      const [startWhen] = option('start-when');
+      if (startWhen !== undefined) return whenExists(startWhen, answer);
       return slowStart > 0 ? setTimeout(answer, slowStart) : answer();
     }
     case 'ping':
@@ -211,6 +214,16 @@ function handle(message) {
       if (args.includes('--silent-unknown')) return;
       return methodNotFound(message);
   }
+}
+
+/** Calls `then` once `file` exists: a test decides when, by writing it. */
+function whenExists(file, then) {
+  if (existsSync(file)) return then();
+  const poll = setInterval(() => {
+    if (!existsSync(file)) return;
+    clearInterval(poll);
+    then();
+  }, 10);
 }
 
 recordPid(process.pid);

@@ -2,6 +2,8 @@
 // connecting, with the time it has taken so far, redrawn in place and erased when it is done, so a
 // slow server (an `npx` download, a dead host waiting for its connect_timeout) is never a silent
 // hang. Nothing is drawn off a terminal or with --json: a pipe or a script gets clean output.
+// What a command prints while they are drawn goes above them: `out` and `err` are often the same
+// terminal, so the lines are erased first and drawn again below it.
 // Colour follows NO_COLOR (https://no-color.org): set to anything but "", none.
 import type { McpServerStatus } from '@epoch-agent/runtime';
 import type { CliIo } from './io.js';
@@ -12,14 +14,16 @@ const REDRAW_MS = 100;
 export interface Progress {
   /** Feed every status change (BuildRuntimeOptions.onStatus). */
   readonly onStatus: (status: McpServerStatus) => void;
+  /** Writes `text` on `out`, above the lines. */
+  readonly print: (text: string) => void;
   /** Erases the lines; nothing is drawn after. */
   readonly stop: () => void;
 }
 
-const NONE: Progress = { onStatus: () => {}, stop: () => {} };
-
 export function startProgress(io: CliIo, enabled: boolean): Progress {
-  if (!enabled || io.errIsTerminal !== true) return NONE;
+  if (!enabled || io.errIsTerminal !== true) {
+    return { onStatus: () => {}, print: (text) => io.out(text), stop: () => {} };
+  }
   const color = (io.env.NO_COLOR ?? '') === '';
   const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
   const since = new Map<string, number>();
@@ -47,6 +51,11 @@ export function startProgress(io: CliIo, enabled: boolean): Progress {
       if (status.state === 'connecting') {
         if (!since.has(status.name)) since.set(status.name, Date.now());
       } else since.delete(status.name);
+    },
+    print: (text) => {
+      erase();
+      io.out(text);
+      draw();
     },
     stop: () => {
       clearInterval(timer);

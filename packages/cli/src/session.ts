@@ -1,12 +1,25 @@
 // A command's runtime: built the way the agent's is (the one assembly, @epoch-agent/runtime), with
 // progress lines while it connects, Ctrl-C wired to it, and always closed — every server, every
 // process tree — whatever the command does, throws or is interrupted by.
-import { type BuildRuntimeOptions, buildRuntime, type Runtime } from '@epoch-agent/runtime';
+import {
+  type BuildRuntimeOptions,
+  buildRuntime,
+  type McpServerStatus,
+  type Runtime,
+} from '@epoch-agent/runtime';
 import type { Invocation } from './command.js';
 import type { CliIo } from './io.js';
 import { startProgress } from './progress.js';
 
-export type SessionOptions = Pick<BuildRuntimeOptions, 'connectOnly' | 'registry'>;
+export interface SessionOptions extends Pick<BuildRuntimeOptions, 'connectOnly' | 'registry'> {
+  /**
+   * Every status change while the servers start, with a `print` that writes on `out` above the
+   * progress lines: for a command that shows each server as it settles.
+   */
+  readonly onStatus?:
+    | ((status: McpServerStatus, print: (text: string) => void) => void)
+    | undefined;
+}
 
 export async function withRuntime<T>(
   io: CliIo,
@@ -14,16 +27,24 @@ export async function withRuntime<T>(
   options: SessionOptions,
   body: (runtime: Runtime) => Promise<T>,
 ): Promise<T> {
+  const { onStatus, ...runtimeOptions } = options;
   const progress = startProgress(io, !invocation.json);
+  // The listener stays on the registry for the runtime's life; the start is all it is for.
+  let starting = true;
   let runtime: Runtime;
   try {
     runtime = await buildRuntime({
-      ...options,
+      ...runtimeOptions,
       configFile: invocation.configFile,
       signal: io.signal,
-      onStatus: progress.onStatus,
+      onStatus: (status) => {
+        if (!starting) return;
+        progress.onStatus(status);
+        onStatus?.(status, progress.print);
+      },
     });
   } finally {
+    starting = false;
     progress.stop();
   }
   // An interrupt while the command waits (a reconnect, a server still starting): closing settles

@@ -17,6 +17,13 @@ export interface RunCliOptions {
   readonly errIsTerminal?: boolean;
   /** Aborted: as Ctrl-C. */
   readonly signal?: AbortSignal;
+  /** Told of every write as it is made, `out` and `err` in one order: to watch a run live. */
+  readonly onWrite?: (write: CliWrite) => void;
+}
+
+export interface CliWrite {
+  readonly stream: 'out' | 'err';
+  readonly text: string;
 }
 
 export async function runCli(
@@ -28,9 +35,11 @@ export async function runCli(
   const io: CliIo = {
     out: (text) => {
       out.push(text);
+      options.onWrite?.({ stream: 'out', text });
     },
     err: (text) => {
       err.push(text);
+      options.onWrite?.({ stream: 'err', text });
     },
     // The CLI finds its home through io.env, never process.env: hand it this test file's temp
     // EPOCH_HOME (test-setup/epoch-home.ts) unless the test names its own, so a command run without

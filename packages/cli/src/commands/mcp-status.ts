@@ -4,14 +4,14 @@
 // where `epoch mcp list` answers "did epoch read my file the way I meant it?".
 import { terminalJson } from '@epoch-agent/infra';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
+import { readMcpServers } from '@epoch-agent/runtime/config';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
 import { shownLine } from '../render/server-text.js';
-import { renderTable } from '../render/table.js';
 import { contextTokens, cut, enableHint, firstLine, toolCount } from '../render/tools.js';
 import { withRuntime } from '../session.js';
-import { statusDetail } from './server-status.js';
+import { LiveStatusTable, renderStatuses } from './status-table.js';
 import { serverToolName, toolsByOffer, toolsOf } from './tools-of.js';
 
 // Tool lines are cut to the terminal's width; off a terminal (a pipe, a log) to this one.
@@ -20,10 +20,12 @@ const DEFAULT_WIDTH = 100;
 const MIN_WIDTH = 60;
 
 /** `epoch mcp status`: its table entry (words, options, help) is in table.ts. */
-export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
+export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   operands(invocation);
+  const live = await liveTable(invocation, io);
   // No schema cache: a cached server would be reported `connecting` instead of being tried.
-  return withRuntime(io, invocation, { registry: { schemaCache: null } }, async (runtime) => {
+  const options = { registry: { schemaCache: null }, onStatus: live?.onStatus };
+  return withRuntime(io, invocation, options, async (runtime) => {
     const statuses = runtime.mcp.statuses();
     const diagnostics = runtime.diagnostics();
     if (invocation.json) {
@@ -43,7 +45,8 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       io.out(renderDiagnostics(diagnostics));
     } else {
       const width = Math.max(MIN_WIDTH, io.columns ?? DEFAULT_WIDTH);
-      io.out(renderStatuses(runtime, statuses));
+      if (live === undefined) io.out(renderStatuses(statuses));
+      // In the config's order, as the rows of a pipe are: only the live rows follow the clock.
       for (const { name } of statuses) io.out(renderToolNames(runtime, name, width));
       io.out(renderDiagnostics(diagnostics));
       io.out(`\n${summary(statuses)}\n`);
@@ -52,33 +55,18 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   });
 }
 
-/** One row per server, the reason for a failure indented right under its row. */
-function renderStatuses(runtime: Runtime, statuses: readonly McpServerStatus[]): string {
-  const rows = statuses.map((status) => [
-    status.name,
-    status.source,
-    status.transport,
-    status.state,
-    status.state === 'connected' ? status.protocol.version : '-',
-    toolCell(runtime, status),
-  ]);
-  const [header = '', ...lines] = renderTable(
-    ['NAME', 'SOURCE', 'TRANSPORT', 'STATE', 'PROTOCOL', 'TOOLS'],
-    rows,
-  )
-    .trimEnd()
-    .split('\n');
-  const out = [header];
-  statuses.forEach((status, i) => {
-    out.push(lines[i] ?? '', ...statusDetail(status));
-  });
-  return `${out.join('\n')}\n`;
-}
-
-/** What the model is offered, and how many the user turned off: `15`, `15, 3 off`; `-` if off. */
-function toolCell(runtime: Runtime, status: McpServerStatus): string {
-  if (status.state === 'disabled') return '-';
-  return toolCount(toolsOf(runtime, status.name).length, status.toolsOff);
+/**
+ * On a terminal (`columns` is set only for one), each server's row is printed as it settles,
+ * under a header printed before any starts: the config is read for the widths first. Undefined
+ * with --json and in a pipe, which get the table once every server has settled.
+ */
+async function liveTable(invocation: Invocation, io: CliIo): Promise<LiveStatusTable | undefined> {
+  if (invocation.json || io.columns === undefined) return undefined;
+  const { servers } = await readMcpServers({ configFile: invocation.configFile });
+  if (servers.length === 0) return undefined;
+  const table = new LiveStatusTable(servers);
+  io.out(table.header);
+  return table;
 }
 
 function renderToolNames(runtime: Runtime, server: string, width: number): string {

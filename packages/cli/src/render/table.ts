@@ -5,13 +5,22 @@ export function renderTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
 ): string {
-  const widths = header.map((cell, i) =>
-    Math.max(cell.length, ...rows.map((row) => (row[i] ?? '').length)),
+  const widths = columnWidths([header, ...rows]);
+  return `${[header, ...rows].map((cells) => tableLine(cells, widths)).join('\n')}\n`;
+}
+
+/** Each column's widest cell: what the lines of a table printed bit by bit are padded to. */
+export function columnWidths(rows: readonly (readonly string[])[]): number[] {
+  const columns = Math.max(0, ...rows.map((row) => row.length));
+  return Array.from({ length: columns }, (_, i) =>
+    Math.max(0, ...rows.map((row) => (row[i] ?? '').length)),
   );
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd();
-  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}
+
+/** One line: every cell but the last padded to its column's width (a wider one pushes the rest). */
+export function tableLine(cells: readonly string[], widths: readonly number[]): string {
+  return cells
+    .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+    .join('  ')
+    .trimEnd();
 }
