@@ -23,6 +23,8 @@
 //   $PID_FILE              the pid of this process and of each helper it starts, one per line
 //   --slow-start=MS        answer initialize only after MS milliseconds
 //   --never-start          never answer initialize
+//   --start-when=F         answer initialize only once file F exists (a server that is slow for as
+//                          long as the test wants, however slow the machine)
 //   --initialize-first     exit with code 1 when a request comes before initialize, as the servers of
 //                          some SDKs do
 //   --silent-unknown       never answer a request for a method it does not know
@@ -198,6 +200,8 @@ function handle(message) {
           capabilities: catalog.capabilities,
           serverInfo: catalog.serverInfo,
         });
+      const [startWhen] = option('start-when');
+      if (startWhen !== undefined) return whenExists(startWhen, answer);
       const slowStart = Number(option('slow-start')[0] ?? 0);
       return slowStart > 0 ? setTimeout(answer, slowStart) : answer();
     }
@@ -211,6 +215,12 @@ function handle(message) {
       if (args.includes('--silent-unknown')) return;
       return methodNotFound(message);
   }
+}
+
+/** Calls `then` once `file` exists. */
+function whenExists(file, then) {
+  if (existsSync(file)) then();
+  else setTimeout(() => whenExists(file, then), 10);
 }
 
 recordPid(process.pid);
