@@ -23,7 +23,8 @@
 //   $PID_FILE              the pid of this process and of each helper it starts, one per line
 //   --slow-start=MS        answer initialize only after MS milliseconds
 //   --never-start          never answer initialize
-//   --start-when=F         answer initialize only once file F exists (the test lets it start)
+//   --start-when=F         answer initialize only once file F exists (a server that is slow for as
+//                          long as the test wants, however slow the machine)
 //   --initialize-first     exit with code 1 when a request comes before initialize, as the servers of
 //                          some SDKs do
 //   --silent-unknown       never answer a request for a method it does not know
@@ -199,9 +200,9 @@ function handle(message) {
           capabilities: catalog.capabilities,
           serverInfo: catalog.serverInfo,
         });
-      const slowStart = Number(option('slow-start')[0] ?? 0);
       const [startWhen] = option('start-when');
       if (startWhen !== undefined) return whenExists(startWhen, answer);
+      const slowStart = Number(option('slow-start')[0] ?? 0);
       return slowStart > 0 ? setTimeout(answer, slowStart) : answer();
     }
     case 'ping':
@@ -216,14 +217,10 @@ function handle(message) {
   }
 }
 
-/** Calls `then` once `file` exists: a test decides when, by writing it. */
+/** Calls `then` once `file` exists. */
 function whenExists(file, then) {
-  if (existsSync(file)) return then();
-  const poll = setInterval(() => {
-    if (!existsSync(file)) return;
-    clearInterval(poll);
-    then();
-  }, 10);
+  if (existsSync(file)) then();
+  else setTimeout(() => whenExists(file, then), 10);
 }
 
 recordPid(process.pid);

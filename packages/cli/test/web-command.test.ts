@@ -1,12 +1,14 @@
-// `epoch web` as a person runs it: a real process that prints the page's URL, serves the API over
-// the runtime (the servers of the file, connected), and on Ctrl-C stops the page and reaps every
-// server before it exits 130.
+// `epoch web` as a person runs it: a real process that prints the page's URL at once, serves the API
+// over the runtime (the servers of the file, connecting behind it), and on Ctrl-C stops the page
+// and reaps every server, connected or not, before it exits 130.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureServerArgs } from '@epoch-agent/testkit';
+import { fixtureServerArgs, waitUntil } from '@epoch-agent/testkit';
+import type { McpView } from '@epoch-agent/web';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { fakeOpener } from '../../plugin-mcp/test/support/fake-opener.js';
+import { readViewsUntil } from '../../web/test/web-helpers.js';
 import { type EpochProcess, startEpoch } from './epoch-process.js';
 import { identify, isRunning, killAll, type ProcessIdentity, recordedPids } from './processes.js';
 
@@ -39,10 +41,14 @@ it('epoch web prints a URL with its key, serves the servers of the file, and Ctr
   );
   const run = startEpoch(['web', '--config', file], { EPOCH_HOME: join(dir, 'home') });
   const url = await printedUrl(run);
+  const token = url.hash.slice('#token='.length);
+  const events = await fetch(new URL('/api/events', url), {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  await readViewsUntil(events, (view) => view.groups.user[0]?.status?.state === 'connected');
   seen.push(...recordedPids(pidFile).flatMap((pid) => identify(pid) ?? []));
   expect(seen).toHaveLength(1);
 
-  const token = url.hash.slice('#token='.length);
   const api = await fetch(new URL('/api/mcp', url), {
     headers: { Authorization: `Bearer ${token}` },
   });
@@ -56,6 +62,47 @@ it('epoch web prints a URL with its key, serves the servers of the file, and Ctr
   expect(code).toBe(130);
   expect(seen.filter(isRunning)).toEqual([]);
   await expect(fetch(new URL('/api/mcp', url))).rejects.toThrow();
+});
+
+it('epoch web prints the URL while a server never answers, which the API shows connecting; Ctrl-C reaps it while it connects', async () => {
+  const pidFile = join(dir, 'pids');
+  const file = join(dir, 'mcp.json');
+  await writeFile(
+    file,
+    JSON.stringify({
+      servers: {
+        mute: {
+          command: process.execPath,
+          args: [...TOOL_SERVER, '--never-start'],
+          env: { PID_FILE: pidFile },
+        },
+      },
+    }),
+  );
+  const run = startEpoch(['web', '--config', file], { EPOCH_HOME: join(dir, 'home') });
+  const url = await printedUrl(run);
+  const token = url.hash.slice('#token='.length);
+  const api = await fetch(new URL('/api/mcp', url), {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const view = (await api.json()) as McpView;
+  expect(view.groups.user[0]?.status?.state).toBe('connecting');
+  // Nothing but the URL: the page says how the servers are doing.
+  expect(run.out()).toBe(
+    `The connectors page of ${file}:\n\n  ${url.href}\n\nCtrl-C stops it and every MCP server.\n`,
+  );
+  expect(run.err()).toBe('');
+
+  // Its process is started behind the URL: once it runs, Ctrl-C must reap it.
+  const pids = await waitUntil(() => {
+    const recorded = recordedPids(pidFile);
+    return recorded.length > 0 && recorded;
+  }, `a pid in ${pidFile}`);
+  seen.push(...pids.flatMap((pid) => identify(pid) ?? []));
+  expect(seen).toHaveLength(1);
+  run.child.kill('SIGINT');
+  expect((await run.done).code).toBe(130);
+  expect(seen.filter(isRunning)).toEqual([]);
 });
 
 it('epoch web --open gives the opener a one-time address without the key, which leads to the page with it once', async () => {

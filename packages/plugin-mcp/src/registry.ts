@@ -22,7 +22,7 @@ import {
 import type { McpConnectionState } from './connection/state.js';
 import { McpError } from './errors/mcp-error.js';
 import { Listeners } from './listeners.js';
-import { DISABLED, serverStatus, type ToolCounts } from './status.js';
+import { DISABLED, type StatusState, serverStatus, type ToolCounts } from './status.js';
 import { messageOf } from './text.js';
 import { diffTools, isEmptyDiff, type McpToolsDiff } from './tools/diff.js';
 import { type McpEpochTool, toEpochTools } from './tools/epoch-tools.js';
@@ -106,6 +106,11 @@ interface Entry {
   offer: Offer | undefined;
   /** The client was connected at its previous state change: a new list now came by list_changed. */
   connected: boolean;
+  /**
+   * When its current connect began (Date.now() milliseconds): from #start, or the client's
+   * `connecting`, until its next state. Undefined when it is not connecting.
+   */
+  connectingSince: number | undefined;
 }
 
 export class McpRegistry {
@@ -378,7 +383,14 @@ export class McpRegistry {
   }
 
   #add(config: McpServerConfig, source: McpServerSource): Entry {
-    const entry: Entry = { config, source, client: undefined, offer: undefined, connected: false };
+    const entry: Entry = {
+      config,
+      source,
+      client: undefined,
+      offer: undefined,
+      connected: false,
+      connectingSince: undefined,
+    };
     this.#entries.set(config.name, entry);
     if (config.choice.enabled) this.#attach(entry);
     return entry;
@@ -395,6 +407,8 @@ export class McpRegistry {
       if (this.#entries.get(config.name) !== entry || entry.client !== client) return;
       const change = state.kind === 'connected' ? this.#learn(entry, client, state) : undefined;
       entry.connected = state.kind === 'connected';
+      entry.connectingSince =
+        state.kind === 'connecting' ? (entry.connectingSince ?? Date.now()) : undefined;
       this.#statusListeners.emit(this.#status(entry));
       if (change !== undefined) this.#announce(entry, change.before, change.after, change.reason);
     });
@@ -408,7 +422,10 @@ export class McpRegistry {
    * registers the cached tools on that event, so they never wait for the connection's code.
    */
   async #start(entry: Entry, client: McpClient): Promise<void> {
+    entry.connectingSince = Date.now();
     const schema = await this.#cache?.get(entry.config);
+    // Disconnected or turned off meanwhile: its client is closed, and a connect would start it again.
+    if (this.#entries.get(entry.config.name) !== entry || entry.client !== client) return;
     client.remember(schema);
     entry.offer = schema === undefined ? undefined : this.#offer(entry, client, schema);
     const connection = this.#connect(entry, client);
@@ -514,7 +531,20 @@ export class McpRegistry {
     const { config, source, client } = entry;
     return client === undefined
       ? serverStatus(config, source, DISABLED, { offered: 0, off: 0 })
-      : serverStatus(config, source, client.state, this.#counts(entry));
+      : serverStatus(config, source, this.#stateOf(entry, client), this.#counts(entry));
+  }
+
+  /** The client's state; `connecting` from the moment #start begins, with its instant. */
+  #stateOf(entry: Entry, client: McpClient): StatusState {
+    const { state } = client;
+    const since = entry.connectingSince;
+    // `disconnected` with an instant: started by #start, whose client says nothing until the
+    // cache is read. No instant: a client that says `connecting` before it has told us (while its
+    // code loads: McpClient.state), so its connect begins now.
+    if (state.kind === 'connecting' || (state.kind === 'disconnected' && since !== undefined)) {
+      return { kind: 'connecting', since: since ?? Date.now() };
+    }
+    return state;
   }
 
   #counts(entry: Entry): ToolCounts {

@@ -21,10 +21,19 @@ export interface ToolCounts {
 /** A disabled server has no client, so no connection state: this stands for it. */
 export const DISABLED = { kind: 'disabled' } as const;
 
+/**
+ * What a status is made from: the client's state, except that `connecting` says since when (the
+ * registry knows: it starts a server before its client says so), or DISABLED.
+ */
+export type StatusState =
+  | Exclude<McpConnectionState, { kind: 'connecting' }>
+  | { readonly kind: 'connecting'; readonly since: number }
+  | typeof DISABLED;
+
 export function serverStatus(
   config: McpServerConfig,
   source: McpServerSource,
-  state: McpConnectionState | typeof DISABLED,
+  state: StatusState,
   tools: ToolCounts,
 ): McpServerStatus {
   const common: McpServerStatusCommon = {
@@ -37,9 +46,10 @@ export function serverStatus(
   };
   switch (state.kind) {
     case 'disabled':
-    case 'connecting':
     case 'disconnected':
       return { ...common, state: state.kind };
+    case 'connecting':
+      return { ...common, state: 'connecting', since: state.since };
     case 'connected':
       return {
         ...common,

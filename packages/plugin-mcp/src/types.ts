@@ -226,7 +226,14 @@ export interface McpServerStatusCommon {
 
 /** One server as a UI or `epoch mcp list` shows it, discriminated by `state`. */
 export type McpServerStatus =
-  | (McpServerStatusCommon & { readonly state: 'connecting' })
+  | (McpServerStatusCommon & {
+      readonly state: 'connecting';
+      /**
+       * When this connect began (milliseconds since the epoch): a UI shows how long it has taken
+       * without asking again.
+       */
+      readonly since: number;
+    })
   | (McpServerStatusCommon & {
       readonly state: 'connected';
       /** As the server named itself (its initialize answer, or its server/discover `_meta`). */

@@ -101,6 +101,31 @@ describe('status events', () => {
   });
 });
 
+describe('connecting', () => {
+  it('a started server is connecting from the first moment, with the instant its connect began', async () => {
+    const { reg } = registry();
+    const told = new Promise<McpServerStatus>((resolve) => reg.onStatus(resolve));
+    const before = Date.now();
+    const connecting = reg.connectAll([server('slow', { hang: ['initialize'] })], 'user');
+    const [now] = reg.statuses();
+    expect(now?.state).toBe('connecting');
+    const since = now?.state === 'connecting' ? now.since : 0;
+    expect(since).toBeGreaterThanOrEqual(before);
+    // The client's own `connecting` is the same connect: its instant does not move.
+    await expect(told).resolves.toMatchObject({ state: 'connecting', since });
+    await reg.disconnect('slow');
+    await connecting;
+  });
+
+  it('a server disconnected while its start reads the cache is never started', async () => {
+    const { reg } = registry();
+    const connecting = reg.connectAll([server('gone')], 'user');
+    await reg.disconnect('gone');
+    await connecting;
+    expect(pids('gone')).toEqual([]);
+  });
+});
+
 describe('reconnect(name)', () => {
   it('brings a failed server back and resolves with its connected status', async () => {
     const { reg } = registry();

@@ -327,7 +327,9 @@ describe('every state passes the policy', () => {
     });
     try {
       await expect(client.connect()).rejects.toThrow(/failed to connect/);
-      const status = serverStatus(config, 'host', client.state, { offered: 0, off: 0 });
+      const { state } = client;
+      if (state.kind === 'connecting') throw new Error('still connecting after connect() failed');
+      const status = serverStatus(config, 'host', state, { offered: 0, off: 0 });
       expect(status.state === 'failed' && status.stderrTail).toBe(
         `srv: bad option --api-key=${REDACTED}`,
       );

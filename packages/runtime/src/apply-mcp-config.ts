@@ -7,6 +7,8 @@
 //
 // A runtime that connects only some servers (BuildRuntimeOptions.connectOnly) connects a new server
 // only when it is one of those; the others are read, and their names kept, but never started.
+// One built with `connect: 'background'` starts its connects and leaves them running
+// (connects-in-flight.ts): only the disconnects are awaited.
 //
 // A server whose connection is the same but whose choice (enabled, include_tools, exclude_tools)
 // (or `defer`, or `max_output_tokens`) changed is not reconnected: the registry starts or stops
@@ -22,6 +24,7 @@ import {
   sameChoice,
 } from '@epoch-agent/plugin-mcp';
 import type { McpServerOverride } from '@epoch-agent/plugin-mcp/config';
+import type { ConnectsInFlight } from './connects-in-flight.js';
 import { fromSource, type RuntimeDiagnostic } from './server-names.js';
 import type { UserServersLoad } from './user-servers.js';
 
@@ -62,11 +65,13 @@ export interface ApplyUserMcpConfigOptions {
   readonly load: UserServersLoad;
   /** Whether a server the file adds (or changes) is started now. */
   readonly connects: (name: string) => boolean;
+  /** Runs the connects it starts and the servers it turns on or off: awaited, or left running. */
+  readonly inFlight: ConnectsInFlight;
 }
 
 export async function applyUserMcpConfig(
   mcp: McpRegistry,
-  { load, connects }: ApplyUserMcpConfigOptions,
+  { load, connects, inFlight }: ApplyUserMcpConfigOptions,
 ): Promise<McpConfigApplied> {
   const running = mcp
     .statuses()
@@ -113,13 +118,15 @@ export async function applyUserMcpConfig(
 
   await Promise.all([
     ...[...removed, ...reconnected.map(({ name }) => name)].map((name) => mcp.disconnect(name)),
-    ...updated.map((config) => mcp.update(config)),
+    ...updated.map((config) => inFlight.run(mcp.update(config))),
   ]);
   const changed = new Set([...added, ...reconnected]);
   // Asked again, in the same tick as the connect: the runtime may have begun closing meanwhile.
-  await mcp.connectAll(
-    load.servers.filter((config) => changed.has(config) && connects(config.name)),
-    'user',
+  await inFlight.run(
+    mcp.connectAll(
+      load.servers.filter((config) => changed.has(config) && connects(config.name)),
+      'user',
+    ),
   );
   return {
     file: load.file,

@@ -22,6 +22,7 @@ import {
 import { suggest } from '@epoch-agent/plugin-mcp/config';
 import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
 import { McpConfigWriteError } from './config-edit/errors.js';
+import { type ConnectMode, ConnectsInFlight } from './connects-in-flight.js';
 import { RuntimeError } from './errors.js';
 import {
   type AddServerInput,
@@ -62,6 +63,16 @@ export interface BuildRuntimeOptions
    * For a front end that works on one server. Default: every server.
    */
   readonly connectOnly?: readonly string[];
+  /**
+   * When buildRuntime, and each edit the runtime applies (addServer, removeServer,
+   * setServerChoice, applyMcpConfig), resolve. `wait` (the default): once every server they start
+   * has a tool list or a failure status, as McpRegistry.connectAll does, and every server they
+   * turn on or off is started or stopped. `background`: as soon as the servers are read (or the
+   * file is written and applied), each of them already `connecting`, the connects going on behind
+   * and told by status events. For a front end that shows servers as they connect. Either way
+   * close() ends the connects still running and waits for them.
+   */
+  readonly connect?: ConnectMode;
   /** Called with every status change from the first connect on, as `runtime.mcp.onStatus`. */
   readonly onStatus?: McpStatusListener;
   /**
@@ -77,8 +88,9 @@ export interface BuildRuntimeOptions
  * Validates the host's capabilities (throwing RuntimeError `invalid_host_namespace` /
  * `invalid_host_server_name` before anything starts), reads the plugins' and the user's mcp.json,
  * and connects the servers; resolves when each one has a tool list (live or cached) or a failure
- * status, as McpRegistry.connectAll does. A server that fails or a file with mistakes never makes
- * this reject: see `runtime.mcp.statuses()` and `runtime.diagnostics()`.
+ * status, as McpRegistry.connectAll does, or at once with `connect: 'background'`. A server that
+ * fails or a file with mistakes never makes this reject: see `runtime.mcp.statuses()` and
+ * `runtime.diagnostics()`.
  */
 export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<Runtime> {
   const { signal } = options;
@@ -87,6 +99,7 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
   const logger = options.logger ?? silentLogger;
   const only = options.connectOnly === undefined ? undefined : new Set(options.connectOnly);
   const hostBudget = options.toolBudgetTokens ?? DEFAULT_TOOL_BUDGET_TOKENS;
+  const inFlight = new ConnectsInFlight(options.connect ?? 'wait', logger);
   const runtime = new Runtime({
     read,
     mcp: new McpRegistry({ ...options.registry, logger }),
@@ -99,6 +112,7 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
     }),
     hostBudget,
     connects: (name) => only === undefined || only.has(name),
+    inFlight,
     configWrite: options.configWrite ?? {},
   });
   if (options.onStatus !== undefined) runtime.mcp.onStatus(options.onStatus);
@@ -110,11 +124,13 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
   const close = () => void runtime.close();
   signal?.addEventListener('abort', close, { once: true });
   try {
-    await Promise.all([
-      runtime.mcp.connectAll(bySource('host'), 'host'),
-      runtime.mcp.connectAll(bySource('plugin'), 'plugin'),
-      runtime.mcp.connectAll(bySource('user'), 'user'),
-    ]);
+    await inFlight.run(
+      Promise.all([
+        runtime.mcp.connectAll(bySource('host'), 'host'),
+        runtime.mcp.connectAll(bySource('plugin'), 'plugin'),
+        runtime.mcp.connectAll(bySource('user'), 'user'),
+      ]),
+    );
   } finally {
     signal?.removeEventListener('abort', close);
   }
@@ -130,6 +146,7 @@ interface RuntimeParts {
   readonly mcp: McpRegistry;
   readonly tools: ToolRegistry;
   readonly connects: (name: string) => boolean;
+  readonly inFlight: ConnectsInFlight;
   readonly configWrite: McpConfigWriteOptions;
   /** The budget when the user's file does not set one. */
   readonly hostBudget: number;
@@ -166,6 +183,7 @@ export class Runtime {
   /** The user's mcp.json (absolute): the file addServer and removeServer edit. */
   readonly configFile: string;
   readonly #connects: (name: string) => boolean;
+  readonly #inFlight: ConnectsInFlight;
   readonly #configWrite: McpConfigWriteOptions;
   readonly #hostBudget: number;
   /** The host's and plugins' servers as their entries say; #fixed is them with the user's overrides. */
@@ -183,6 +201,7 @@ export class Runtime {
     this.tools = parts.tools;
     this.configFile = parts.read.configFile;
     this.#connects = parts.connects;
+    this.#inFlight = parts.inFlight;
     this.#configWrite = parts.configWrite;
     this.#hostBudget = parts.hostBudget;
     this.#entries = parts.read.entries;
@@ -239,7 +258,8 @@ export class Runtime {
   /**
    * Adds a server to the user's mcp.json as a text edit (see mcp-config-write.ts), then applies
    * the file: the new server connects (when this runtime connects it: see connectOnly) before
-   * this resolves, and `runtime.mcp.statuses()` has its status. Throws McpConfigWriteError, with
+   * this resolves, or is connecting with `connect: 'background'`, and `runtime.mcp.statuses()`
+   * has its status. Throws McpConfigWriteError, with
    * nothing written, for a name a host or plugin server already holds (`duplicate_server`) and for
    * every refusal of addServer.
    */
@@ -333,6 +353,7 @@ export class Runtime {
       // connect_timeout; an apply that goes on after this connects nothing (see connects()).
       await this.mcp.disconnectAll();
       await this.#applying;
+      await this.#inFlight.settled();
       this.#stopSync();
     })();
     return this.#closing;
@@ -352,6 +373,7 @@ export class Runtime {
     const applied = await applyUserMcpConfig(this.mcp, {
       load,
       connects: (name) => this.connects(name),
+      inFlight: this.#inFlight,
     });
     this.#diagnostics.user = applied.diagnostics;
     if (load.unreadable) return applied;
@@ -370,7 +392,7 @@ export class Runtime {
       const changed = !sameChoice(current.choice, config.choice) || current.defer !== config.defer;
       return [{ config, changed }];
     });
-    await Promise.all(rechosen.map(({ config }) => this.mcp.update(config)));
+    await Promise.all(rechosen.map(({ config }) => this.#inFlight.run(this.mcp.update(config))));
     const names = rechosen.filter(({ changed }) => changed).map(({ config }) => config.name);
     return { ...applied, choiceChanged: [...names, ...applied.choiceChanged] };
   }

@@ -40,6 +40,7 @@ export {
 } from './build-runtime.js';
 // Everything the config-only entry (./config) exports, from that one list.
 export * from './config.js';
+export type { ConnectMode } from './connects-in-flight.js';
 export { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from './deferred-tools.js';
 export {
   isRuntimeError,

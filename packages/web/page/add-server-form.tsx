@@ -248,7 +248,7 @@ export function AddServerForm({ api, file, namePattern }: Props) {
         <FieldError message={errors.env} />
 
         <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Adding and connecting…' : 'Add server'}
+          {busy ? 'Adding…' : 'Add server'}
         </button>
       </form>
 

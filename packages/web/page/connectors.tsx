@@ -116,7 +116,10 @@ function LiveBanner({ live }: { readonly live: LiveState }) {
   }
 }
 
-/** Renders the page again every second, so countdowns to reconnect attempts count down. */
+/**
+ * Renders the page again every second, so countdowns to reconnect attempts count down and the
+ * time a server has been connecting counts up.
+ */
 function useEverySecond(): void {
   const [, setTick] = useState(0);
   useEffect(() => {

@@ -9,7 +9,7 @@ import type { LoginStarted, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
 import { STATE_LOOKS } from './states.js';
-import { formatTokens, inSeconds, serverText, stderrText } from './text.js';
+import { formatTokens, forSeconds, inSeconds, serverText, stderrText } from './text.js';
 import { ToolList } from './tool-list.js';
 
 interface Props {
@@ -73,6 +73,10 @@ export function ServerCard({ server, api }: Props) {
         <span class={`dot ${look.tone}`} aria-hidden="true" />
         <h3>{name}</h3>
         <span class={`state ${look.tone}`}>{look.word}</span>
+        {status?.state === 'connecting' && (
+          // Counted here from the instant the view carries: the page renders every second.
+          <span class="detail">{forSeconds(status.since, Date.now())}</span>
+        )}
         {status?.state === 'reconnecting' && (
           <span class="detail">
             attempt {status.reconnect.attempt} of {status.reconnect.attempts}

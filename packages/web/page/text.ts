@@ -6,6 +6,14 @@ export function formatTokens(tokens: number): string {
   return tokens < 1000 ? `${tokens} tokens` : `${(tokens / 1000).toFixed(1)}k tokens`;
 }
 
+/** `for 4 s`, `for 2 min 5 s`: how long since `since`. */
+export function forSeconds(since: number, now: number): string {
+  const seconds = Math.max(0, Math.floor((now - since) / 1000));
+  return seconds < 60
+    ? `for ${seconds} s`
+    : `for ${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
 /** `in 3 s`, or `now` once the moment has come. */
 export function inSeconds(at: number, now: number): string {
   const seconds = Math.ceil((at - now) / 1000);

@@ -125,7 +125,7 @@ export type AddServerField = keyof AddServerRequest;
 export interface AddServerResponse {
   /** The file written. */
   readonly file: string;
-  /** The new server's status once it was connected (or failed to). */
+  /** The new server's status as the file is applied: `connecting`; the live view tells the rest. */
   readonly status?: McpServerStatus;
   /** Fields of this server the form cannot set, to be written by hand in `file`. */
   readonly setByHand: readonly string[];
@@ -149,7 +149,10 @@ export interface ChoiceSet {
   readonly changes: readonly ChoiceChange[];
   /** Whether the file was written; false when the choice was already so. */
   readonly changed: boolean;
-  /** The server after the change was applied (stopped or started, its tools gone or back). */
+  /**
+   * The server after the change was applied: stopped, or started (`connecting`: the live view
+   * tells the rest), its tools gone or back.
+   */
   readonly server: ServerView;
 }
 

@@ -2,7 +2,8 @@
 //
 //   GET    /api/mcp                  every server by source, tools, diagnostics (McpView)
 //   GET    /api/events               the same view, live (server-sent events)
-//   POST   /api/mcp                  add a server to the user's mcp.json; it connects at once
+//   POST   /api/mcp                  add a server to the user's mcp.json; it answers once the file is
+//                                    written, the server connecting (the live view follows it)
 //   DELETE /api/mcp/:name            take a user server out of that file
 //   POST   /api/mcp/:name/reconnect
 //   POST   /api/mcp/:name/login      start an OAuth login; answers the authorization URL

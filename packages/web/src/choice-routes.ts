@@ -5,8 +5,9 @@
 //
 // Each is a text edit of the user's mcp.json (Runtime.setServerChoice: a user server's own entry, a
 // plugin's or the host's under `overrides`), applied before the answer, which says what was
-// written on which line and shows the server as it is then (ChoiceSet). Mounted under the app's
-// guards and its error handler, which answers what the runtime refuses, like every /api route.
+// written on which line and shows the server as it is then (ChoiceSet): a server turned on is
+// connecting, and the live view follows it from there. Mounted under the app's guards and its
+// error handler, which answers what the runtime refuses, like every /api route.
 import type { ChoiceEdit, Runtime } from '@epoch-agent/runtime';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

@@ -1,9 +1,11 @@
 // startWeb: what `epoch web` runs. Listens on 127.0.0.1 (only), builds the runtime every front end
 // runs on, and serves the connectors page and its API over it until close().
 //
-// The port is taken before any server is started, so a port in use fails at once rather than after
-// every server has connected. The URL it resolves with carries this launch's key (guard.ts): the
-// person who started it gets the only copy.
+// The port is taken before any server is started, so a port in use fails at once. The servers
+// connect in the background (`connect: 'background'`): the page is served as soon as the files
+// are read, and shows each server connecting, live, until it settles; one that never answers
+// holds up nothing. The URL it resolves with carries this launch's key (guard.ts): the person who
+// started it gets the only copy.
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +20,7 @@ import { KeyHandoffs } from './key-handoff.js';
 import { PageLogins } from './page-logins.js';
 import { ViewFeed } from './view-feed.js';
 
-export interface StartWebOptions extends Omit<BuildRuntimeOptions, 'connectOnly'> {
+export interface StartWebOptions extends Omit<BuildRuntimeOptions, 'connectOnly' | 'connect'> {
   /** The port on 127.0.0.1. Default 0: a free one (the URL says which). */
   readonly port?: number;
 }
@@ -38,7 +40,8 @@ export interface RunningWeb {
   readonly port: number;
   /**
    * Stops serving (open pages see the server go), stops logins still waiting for the browser, and
-   * disconnects every server, their processes reaped. Safe to call more than once.
+   * disconnects every server, connected or still connecting, their processes reaped. Safe to call
+   * more than once.
    */
   close(): Promise<void>;
 }
@@ -49,7 +52,7 @@ const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url));
 export async function startWeb(options: StartWebOptions = {}): Promise<RunningWeb> {
   const { port: wanted = 0, ...runtimeOptions } = options;
   const logger = options.logger ?? silentLogger;
-  // Until the runtime is built nobody has the URL (and so the key); answer anyone early all the same.
+  // Until the files are read nobody has the URL (and so the key); answer anyone early all the same.
   // `env` carries the request's socket (the one-time address asks who owns it: peer-owner.ts).
   let handle: (request: Request, env: unknown) => Response | Promise<Response> = () =>
     new Response('epoch web is starting', { status: 503 });
@@ -65,7 +68,7 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
 
   let runtime: Runtime;
   try {
-    runtime = await buildRuntime(runtimeOptions);
+    runtime = await buildRuntime({ ...runtimeOptions, connect: 'background' });
   } catch (error) {
     await stopListening(server);
     throw error;

@@ -66,6 +66,7 @@ beforeAll(async () => {
   web = await startTestWeb({
     hostCapabilities: { namespace: 'acme', mcpServers: { helper: fixtureEntry(ANNOTATED_SERVER) } },
   });
+  await web.settled();
 });
 
 afterAll(async () => {
@@ -167,7 +168,7 @@ describe('GET /api/mcp', () => {
 });
 
 describe('POST /api/mcp', () => {
-  it('201: one insertion into the file, the new server connected, the fields left to write by hand; no value echoed', async () => {
+  it('201 once the file is written, the new server connecting: one insertion, the fields left to write by hand, no value echoed; it connects by itself', async () => {
     const response = await web.api('/api/mcp', {
       method: 'POST',
       json: {
@@ -183,15 +184,17 @@ describe('POST /api/mcp', () => {
     expect(text).not.toContain(SECRETS[3]);
     const added = JSON.parse(text) as AddServerResponse;
     expect(added.file).toBe(file);
-    expect(added.status).toMatchObject({ name: 'dictionary', state: 'connected', source: 'user' });
+    expect(added.status).toMatchObject({ name: 'dictionary', state: 'connecting', source: 'user' });
     expect(added.setByHand).toEqual(expect.arrayContaining(['cwd', 'timeout', 'connect_timeout']));
     expect(added.setByHand).not.toContain('env');
 
     const after = await readFile(file, 'utf8');
     expect(oneInsertion(original, after)).toContain('"dictionary"');
     expect(after).toContain(SECRETS[3]);
-    const v = await view();
-    expect(v.groups.user.map((s) => s.name)).toContain('dictionary');
+    const v = await web.viewWhen(
+      (seen) =>
+        seen.groups.user.find((s) => s.name === 'dictionary')?.status?.state === 'connected',
+    );
     expect(server(v, 'dictionary').tools.map((t) => t.name)).toEqual([
       'mcp__dictionary__lookup',
       'mcp__dictionary__forget',

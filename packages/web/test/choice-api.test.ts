@@ -56,6 +56,7 @@ beforeAll(async () => {
   web = await startTestWeb({
     hostCapabilities: { namespace: 'acme', mcpServers: { helper: fixtureEntry(ANNOTATED_SERVER) } },
   });
+  await web.settled();
 });
 
 afterAll(async () => {
@@ -219,11 +220,16 @@ describe('PUT /api/mcp/:name/enabled', () => {
     expect(tool.status).toBe(404);
     expect((await errorOf(tool)).message).toContain('it is turned off');
 
+    // Answered once the file is written and applied: the server is connecting, and the live view
+    // follows it.
     const on = await chosen('pids', true);
     expect(await readFile(file, 'utf8')).toBe(original);
-    // Offered at once from the schema cache, while it connects.
-    expect(names(on.server.tools)).toEqual(['whoami', 'alpha', 'beta']);
-    await expect.poll(async () => (await serverNow('pids')).status?.state).toBe('connected');
+    expect(on.server.status?.state).toBe('connecting');
+    const connected = await web.viewWhen(
+      (view) => view.groups.user.find((s) => s.name === 'pids')?.status?.state === 'connected',
+    );
+    const pids = connected.groups.user.find((s) => s.name === 'pids');
+    expect(names(pids?.tools ?? [])).toEqual(['whoami', 'alpha', 'beta']);
     const now = processesWith(PIDS);
     expect(now).toHaveLength(1);
     expect(now[0]).not.toBe(pid);
@@ -234,10 +240,13 @@ describe('PUT /api/mcp/:name/enabled', () => {
     expect(oneInsertion(original, await readFile(file, 'utf8'))).toContain('"acme__helper"');
     expect(off.server.status?.state).toBe('disabled');
     const on = await chosen('acme__helper', true);
-    expect(names(on.server.tools)).toEqual(['lookup', 'forget']);
-    await expect
-      .poll(async () => (await serverNow('acme__helper')).status?.state)
-      .toBe('connected');
+    expect(on.server.status?.state).toBe('connecting');
+    const connected = await web.viewWhen(
+      (view) =>
+        view.groups.host.find((s) => s.name === 'acme__helper')?.status?.state === 'connected',
+    );
+    const helper = connected.groups.host.find((s) => s.name === 'acme__helper');
+    expect(names(helper?.tools ?? [])).toEqual(['lookup', 'forget']);
     expect(await readFile(file, 'utf8')).toBe(original);
   });
 });

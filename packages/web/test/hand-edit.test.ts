@@ -4,15 +4,8 @@
 // tool turned off there shows as off.
 import { writeFile } from 'node:fs/promises';
 import { mcpConfigPath, writeFileAtomic } from '@epoch-agent/infra';
-import type { McpView } from '@epoch-agent/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ANNOTATED_SERVER,
-  processesWith,
-  readViewsUntil,
-  startTestWeb,
-  type TestWeb,
-} from './web-helpers.js';
+import { ANNOTATED_SERVER, processesWith, startTestWeb, type TestWeb } from './web-helpers.js';
 
 let web: TestWeb;
 let file: string;
@@ -23,6 +16,7 @@ beforeAll(async () => {
   file = mcpConfigPath();
   await writeFile(file, JSON.stringify({ servers: { kept: entry(KEPT) } }, null, 2));
   web = await startTestWeb();
+  await web.settled();
 });
 
 afterAll(async () => {
@@ -34,12 +28,6 @@ afterAll(async () => {
 // says "no servers", and would take down the server the test expects to be left alone.
 const save = (text: string) => writeFileAtomic(file, text);
 
-/** The first view of the event stream that passes `test`. */
-async function viewWhere(test: (view: McpView) => boolean): Promise<McpView> {
-  const views = await readViewsUntil(await web.api('/api/events'), test);
-  return views.at(-1) as McpView;
-}
-
 describe('a hand edit of mcp.json while the page is open', () => {
   it('connects the server written there and leaves the others running; a broken save changes nothing and says where', async () => {
     const keptPid = processesWith(KEPT);
@@ -47,14 +35,14 @@ describe('a hand edit of mcp.json while the page is open', () => {
     await save(
       JSON.stringify({ servers: { kept: entry(KEPT), handmade: entry('--handmade') } }, null, 2),
     );
-    const view = await viewWhere((v) =>
+    const view = await web.viewWhen((v) =>
       v.groups.user.some((s) => s.name === 'handmade' && s.status?.state === 'connected'),
     );
     expect(view.groups.user.map((s) => s.name)).toEqual(['kept', 'handmade']);
     expect(processesWith(KEPT)).toEqual(keptPid);
 
     await save('{ "servers": { "kept": ');
-    const broken = await viewWhere((v) => v.diagnostics.some((d) => d.code === 'syntax_error'));
+    const broken = await web.viewWhen((v) => v.diagnostics.some((d) => d.code === 'syntax_error'));
     expect(broken.diagnostics[0]).toMatchObject({ file, line: 1, source: 'user' });
     expect(broken.groups.user.map((s) => s.status?.state)).toEqual(['connected', 'connected']);
     expect(processesWith(KEPT)).toEqual(keptPid);
@@ -63,16 +51,16 @@ describe('a hand edit of mcp.json while the page is open', () => {
   it('a tool or a server turned off by hand shows as off, and back on when the edit is undone', async () => {
     const servers = (kept: object) => ({ servers: { kept: { ...entry(KEPT), ...kept } } });
     await save(JSON.stringify(servers({ exclude_tools: ['forget'] })));
-    const off = await viewWhere((v) => v.groups.user[0]?.toolsOff.length === 1);
+    const off = await web.viewWhen((v) => v.groups.user[0]?.toolsOff.length === 1);
     expect(off.groups.user[0]?.tools.map((t) => t.serverName)).toEqual(['lookup']);
     expect(off.groups.user[0]?.toolsOff.map((t) => t.serverName)).toEqual(['forget']);
 
     await save(JSON.stringify(servers({ disabled: true })));
-    const disabled = await viewWhere((v) => v.groups.user[0]?.status?.state === 'disabled');
+    const disabled = await web.viewWhen((v) => v.groups.user[0]?.status?.state === 'disabled');
     expect(disabled.groups.user[0]).toMatchObject({ tools: [], toolsOff: [] });
 
     await save(JSON.stringify(servers({})));
-    const back = await viewWhere(
+    const back = await web.viewWhen(
       (v) => v.groups.user[0]?.tools.length === 2 && v.groups.user[0]?.status?.state !== 'disabled',
     );
     expect(back.groups.user[0]?.toolsOff).toEqual([]);

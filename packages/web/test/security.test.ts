@@ -32,6 +32,7 @@ beforeAll(async () => {
   original = `${JSON.stringify({ servers: { words: fixtureEntry(ANNOTATED_SERVER) } }, null, 2)}\n`;
   await writeFile(file, original);
   web = await startTestWeb();
+  await web.settled();
 });
 
 afterAll(async () => {
@@ -245,6 +246,7 @@ describe('close', () => {
     );
     const closing = await startTestWeb({ configFile: other });
     try {
+      await closing.settled();
       expect(processesWith(marker)).toHaveLength(1);
       const events = await closing.api('/api/events');
       const reader = events.body?.getReader();

@@ -37,6 +37,13 @@ export interface TestWeb extends RunningWeb {
   readonly origin: string;
   /** A fetch of `path` on the page's server with the token (unless `headers` overrides it). */
   api(path: string, init?: ApiInit): Promise<Response>;
+  /** The first view of the event stream for which `done` holds. */
+  viewWhen(done: (view: McpView) => boolean): Promise<McpView>;
+  /**
+   * The first view in which no server is connecting any more (startWeb does not wait for them):
+   * where a test of servers that have connected or failed starts.
+   */
+  settled(): Promise<McpView>;
 }
 
 export interface ApiInit {
@@ -54,20 +61,32 @@ export async function startTestWeb(options: StartWebOptions = {}): Promise<TestW
   });
   const url = new URL(web.url);
   const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
+  const api = (path: string, init: ApiInit = {}) =>
+    fetch(`${url.origin}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
+      ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+    });
+  const viewWhen = async (done: (view: McpView) => boolean): Promise<McpView> => {
+    const views = await readViewsUntil(await api('/api/events'), done);
+    return views[views.length - 1] as McpView;
+  };
   return {
     ...web,
     token,
     origin: url.origin,
-    api: (path, init = {}) =>
-      fetch(`${url.origin}${path}`, {
-        method: init.method ?? 'GET',
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
-          ...init.headers,
-        },
-        ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
-      }),
+    api,
+    viewWhen,
+    settled: () =>
+      viewWhen((view) =>
+        Object.values(view.groups).every((servers) =>
+          servers.every((server) => server.status?.state !== 'connecting'),
+        ),
+      ),
   };
 }
 

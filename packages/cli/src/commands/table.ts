@@ -200,9 +200,10 @@ Exit codes: 0 ok, 1 the tool reported an error, 2 wrong command line, 3 the serv
     words: 'web',
     synopsis: '[--port N] [--open]',
     summary: 'serve the connectors page on 127.0.0.1 until Ctrl-C',
-    details: `Every server starts as in the agent; the page shows them by source, live, with their tools,
-and adds, removes, reconnects and logs in. Only 127.0.0.1 is served, and only with the key in the
-printed URL. Ctrl-C stops the page and every server (exit code 130).`,
+    details: `The URL is printed at once; every server starts as in the agent, behind it. The page shows
+them by source, live (one still connecting, and for how long), with their tools, and adds, removes,
+reconnects and logs in. Only 127.0.0.1 is served, and only with the key in the printed URL.
+Ctrl-C stops the page and every server, connected or still connecting (exit code 130).`,
     options: {
       port: {
         type: 'string',

@@ -1,29 +1,21 @@
 // `epoch web`: the connectors page on 127.0.0.1, over the same runtime the agent runs on, until
 // Ctrl-C. The URL it prints carries this launch's key: only the person who started it can use it.
+// It is printed as soon as the files are read: the servers connect behind it, and the page shows
+// each one connecting until it settles, so nothing about them is printed here.
 import { isWebError, startWeb } from '@epoch-agent/web';
 import { fail, type Invocation, operands, stringOption, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
-import { startProgress } from '../progress.js';
 
 /** `epoch web`: its table entry (words, options, help) is in table.ts. */
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   operands(invocation);
   const port = portOf(stringOption(invocation, 'port'));
   let running: Awaited<ReturnType<typeof startWeb>>;
-  // The URL comes once every server has connected or failed: meanwhile, say which are starting.
-  const progress = startProgress(io, true);
   try {
-    running = await startWeb({
-      port,
-      configFile: invocation.configFile,
-      signal: io.signal,
-      onStatus: progress.onStatus,
-    });
+    running = await startWeb({ port, configFile: invocation.configFile, signal: io.signal });
   } catch (error) {
     if (!isWebError(error)) throw error;
     return fail(io, invocation, EXIT.failed, { code: error.code, message: error.message }, 'web');
-  } finally {
-    progress.stop();
   }
   try {
     io.out(
