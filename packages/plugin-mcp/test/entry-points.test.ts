@@ -72,7 +72,7 @@ describe('entry points of @epoch-agent/plugin-mcp', () => {
     );
   });
 
-  it("a process's first stdio connect spawns its server before the SDK loads, then connects", () => {
+  it("a process's first stdio connect spawns its server before the SDK loads, then connects, without node:http", () => {
     // The spawn imports a marker module: the module log shows where it falls among the loads.
     const loaded = loadedBy(
       '@epoch-agent/plugin-mcp',
@@ -92,5 +92,7 @@ if (status.state !== 'connected') throw new Error(JSON.stringify(status));`,
     const sdk = loaded.findIndex((url) => url.includes('/node_modules/@modelcontextprotocol/'));
     expect(spawned).toBeGreaterThan(-1);
     expect(sdk).toBeGreaterThan(spawned);
+    // Its ES module facade would load undici, fetch and all, in a process that only runs stdio.
+    expect(loaded).not.toContain('node:http');
   });
 });

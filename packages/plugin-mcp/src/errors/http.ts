@@ -4,7 +4,7 @@
 // status, a web page). Decided on typed errors and error codes (the SDK's SdkHttpError, SseError
 // and SdkError codes, Node's and undici's socket error codes), never on message text. A body is
 // never quoted whole: a web page becomes "not an MCP endpoint", any other body its first line.
-import { STATUS_CODES } from 'node:http';
+import { createRequire } from 'node:module';
 import { redactUrl } from '@epoch-agent/infra';
 import { SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import type { Scrubber } from '../secrets.js';
@@ -104,9 +104,17 @@ export function oneLine(text: string): string {
   return first.length > MAX_EXCERPT ? `${first.slice(0, MAX_EXCERPT)}…` : first;
 }
 
+// Read through require, and only when a reason is missing: `import ... from 'node:http'` makes Node
+// evaluate every export of the module, undici's fetch among them (about 15 ms of every first
+// connect, stdio included, for a table that a failed HTTP request may need).
+let statusCodes: Readonly<Record<number, string | undefined>> | undefined;
+
 /** The HTTP status line's reason, or the standard one when the server sent none (HTTP/2 has none). */
 export function reasonOf(status: number, statusText?: string): string {
-  return statusText !== undefined && statusText !== '' ? statusText : (STATUS_CODES[status] ?? '');
+  if (statusText !== undefined && statusText !== '') return statusText;
+  statusCodes ??= (createRequire(import.meta.url)('node:http') as typeof import('node:http'))
+    .STATUS_CODES;
+  return statusCodes[status] ?? '';
 }
 
 const MAX_EXCERPT = 200;
