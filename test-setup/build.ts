@@ -1,6 +1,6 @@
-// Tests run the built packages: every `@epoch-agent/*` import resolves to a package's dist/, the
-// CLI's tests spawn its bin (which loads dist/bin.js), some tests spawn or import dist/ files by
-// path, and epoch web serves dist/page. So the build is brought up to date once, before any test
+// Tests run the built packages: every `@epoch-agent/*` import resolves to a package's dist/ or
+// bundle/ (made from dist/ by scripts/bundle.mjs), the CLI's tests spawn its bin (which loads
+// dist/bin.js), some tests spawn or import dist/ files by path, and epoch web serves dist/page. So the build is brought up to date once, before any test
 // file runs: a test never runs yesterday's build, and a clone that was never built still works.
 //
 // `tsc -b` is incremental (a couple of seconds when nothing changed); the page's bundle (vite) is
@@ -24,6 +24,8 @@ export default function buildBeforeTests(): void {
   removeLeftovers();
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   run('the packages (tsc -b)', process.execPath, [tsc, '-b']);
+  // Fast (well under a second), and what the packages' exports point at: always made again.
+  run('the bundles (scripts/bundle.mjs)', process.execPath, [join(ROOT, 'scripts/bundle.mjs')]);
   if (newest(PAGE_SOURCES) > modified(PAGE)) {
     const [command, prefix] = npm();
     run('the connectors page', command, [

@@ -32,8 +32,8 @@ const NOT_FOR_READING = [
   '/web/dist/',
   '/runtime/dist/index.js',
   '/runtime/dist/build-runtime.js',
-  '/plugin-mcp/dist/index.js',
-  '/plugin-mcp/dist/registry.js',
+  '/plugin-mcp/bundle/index.js',
+  '/plugin-mcp/bundle/chunks/connection.js',
 ];
 
 const unexpected = (urls: readonly string[]) =>
@@ -55,7 +55,7 @@ describe('a cold epoch loads only what its command needs', () => {
       JSON.stringify({ servers: { fs: { command: 'npx' }, remote: { url: 'https://h/mcp' } } }),
     );
     const loaded = epochLoads(['mcp', 'list', '--config', file], 0);
-    expect(loaded.some((url) => url.endsWith('/plugin-mcp/dist/config/load.js'))).toBe(true);
+    expect(loaded.some((url) => url.endsWith('/plugin-mcp/bundle/chunks/config.js'))).toBe(true);
     expect(unexpected(loaded)).toEqual([]);
   });
 });

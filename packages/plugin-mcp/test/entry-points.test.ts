@@ -28,15 +28,19 @@ function readsTwoServers(): string {
 if (servers.length !== 2) throw new Error('the config did not load');`;
 }
 
+// The package's code as Node loads it: scripts/bundle.mjs's bundle/, entries and chunks.
 const HEAVY = [
   '/node_modules/@modelcontextprotocol/',
   '/node_modules/zod/',
   '/node_modules/cross-spawn/',
-  '/plugin-mcp/dist/connection/connection.js',
-  '/plugin-mcp/dist/stdio.js',
-  '/plugin-mcp/dist/transport/remote.js',
-  '/plugin-mcp/dist/oauth/login.js',
+  '/plugin-mcp/bundle/chunks/connection.js',
+  '/plugin-mcp/bundle/stdio.js',
+  '/plugin-mcp/bundle/chunks/remote.js',
+  '/plugin-mcp/bundle/chunks/login.js',
 ];
+
+// OAuth's own chunks: what a login, a refresh and a stored token load.
+const OAUTH = ['login.js', 'logout.js', 'refresh.js', 'token-file.js', 'oauth-fetch.js'];
 
 const heavy = (urls: readonly string[]) =>
   urls.filter((url) => HEAVY.some((part) => url.includes(part)));
@@ -44,17 +48,14 @@ const heavy = (urls: readonly string[]) =>
 describe('entry points of @epoch-agent/plugin-mcp', () => {
   it('the root entry, and reading a config with it, load no SDK, zod, or connection code', () => {
     const loaded = loadedBy('@epoch-agent/plugin-mcp', readsTwoServers());
-    expect(loaded.some((url) => url.endsWith('/plugin-mcp/dist/index.js'))).toBe(true);
+    expect(loaded.some((url) => url.endsWith('/plugin-mcp/bundle/index.js'))).toBe(true);
     expect(heavy(loaded)).toEqual([]);
   });
 
   it('./config reads a config without the client, the registry or the cache', () => {
     const loaded = loadedBy('@epoch-agent/plugin-mcp/config', readsTwoServers());
-    const ours = loaded.filter((url) => url.includes('/plugin-mcp/dist/'));
-    expect(ours.some((url) => url.endsWith('/plugin-mcp/dist/config/load.js'))).toBe(true);
-    expect(
-      ours.every((url) => url.includes('/plugin-mcp/dist/config/') || url.endsWith('/types.js')),
-    ).toBe(true);
+    const ours = loaded.flatMap((url) => /\/plugin-mcp\/bundle\/(.+)$/.exec(url)?.[1] ?? []);
+    expect(ours).toEqual(['config/index.js', 'chunks/config.js', 'chunks/types.js']);
     expect(heavy(loaded)).toEqual([]);
   });
 
@@ -65,8 +66,9 @@ describe('entry points of @epoch-agent/plugin-mcp', () => {
   throw new Error('missing exports: ' + Object.keys(entry).join(', '));
 }`,
     );
-    expect(loaded.some((url) => url.endsWith('/plugin-mcp/dist/transport/reap.js'))).toBe(true);
-    expect(loaded.filter((url) => url.includes('/plugin-mcp/dist/oauth/'))).toEqual([]);
+    const ours = loaded.flatMap((url) => /\/plugin-mcp\/bundle\/(.+)$/.exec(url)?.[1] ?? []);
+    expect(ours).toContain('stdio.js');
+    expect(ours.filter((file) => OAUTH.some((chunk) => file === `chunks/${chunk}`))).toEqual([]);
     expect(loaded.filter((url) => url.includes('/node_modules/@modelcontextprotocol/'))).toEqual(
       [],
     );
