@@ -48,9 +48,8 @@ export function startProgress(io: CliIo, enabled: boolean): Progress {
   const timer = setInterval(draw, REDRAW_MS);
   return {
     onStatus: (status) => {
-      if (status.state === 'connecting') {
-        if (!since.has(status.name)) since.set(status.name, Date.now());
-      } else since.delete(status.name);
+      if (status.state === 'connecting') since.set(status.name, status.since);
+      else since.delete(status.name);
     },
     print: (text) => {
       erase();
