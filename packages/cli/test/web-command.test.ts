@@ -30,15 +30,7 @@ afterEach(async () => {
 
 it('epoch web prints a URL with its key, serves the servers of the file, and Ctrl-C reaps them and exits 130', async () => {
   const pidFile = join(dir, 'pids');
-  const file = join(dir, 'mcp.json');
-  await writeFile(
-    file,
-    JSON.stringify({
-      servers: {
-        tools: { command: process.execPath, args: [...TOOL_SERVER], env: { PID_FILE: pidFile } },
-      },
-    }),
-  );
+  const file = await configWith('tools', [], pidFile);
   const run = startEpoch(['web', '--config', file], { EPOCH_HOME: join(dir, 'home') });
   const url = await printedUrl(run);
   const token = url.hash.slice('#token='.length);
@@ -66,19 +58,7 @@ it('epoch web prints a URL with its key, serves the servers of the file, and Ctr
 
 it('epoch web prints the URL while a server never answers, which the API shows connecting; Ctrl-C reaps it while it connects', async () => {
   const pidFile = join(dir, 'pids');
-  const file = join(dir, 'mcp.json');
-  await writeFile(
-    file,
-    JSON.stringify({
-      servers: {
-        mute: {
-          command: process.execPath,
-          args: [...TOOL_SERVER, '--never-start'],
-          env: { PID_FILE: pidFile },
-        },
-      },
-    }),
-  );
+  const file = await configWith('mute', ['--never-start'], pidFile);
   const run = startEpoch(['web', '--config', file], { EPOCH_HOME: join(dir, 'home') });
   const url = await printedUrl(run);
   const token = url.hash.slice('#token='.length);
@@ -147,4 +127,16 @@ it('epoch web --open gives the opener a one-time address without the key, which 
 async function printedUrl(run: EpochProcess): Promise<URL> {
   const [found] = await run.printed(/http:\/\/127\.0\.0\.1:\d+\/#token=\S+\s/);
   return new URL(found.trim());
+}
+
+/** An mcp.json of one fixture server, `name`, run with `flags`, recording its pids in `pidFile`. */
+async function configWith(name: string, flags: string[], pidFile: string): Promise<string> {
+  const file = join(dir, 'mcp.json');
+  const server = {
+    command: process.execPath,
+    args: [...TOOL_SERVER, ...flags],
+    env: { PID_FILE: pidFile },
+  };
+  await writeFile(file, JSON.stringify({ servers: { [name]: server } }));
+  return file;
 }
