@@ -73,6 +73,11 @@ export interface BuildRuntimeOptions
    * close() ends the connects still running and waits for them.
    */
   readonly connect?: ConnectMode;
+  /**
+   * Called once with what was read (every source, the user's overrides applied), before any
+   * server starts: for a front end that lays out the servers before their statuses come.
+   */
+  readonly onRead?: (read: McpServersRead) => void;
   /** Called with every status change from the first connect on, as `runtime.mcp.onStatus`. */
   readonly onStatus?: McpStatusListener;
   /**
@@ -96,6 +101,7 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
   const { signal } = options;
   signal?.throwIfAborted();
   const read = await readMcpServers(options);
+  options.onRead?.(read);
   const logger = options.logger ?? silentLogger;
   const only = options.connectOnly === undefined ? undefined : new Set(options.connectOnly);
   const hostBudget = options.toolBudgetTokens ?? DEFAULT_TOOL_BUDGET_TOKENS;

@@ -4,7 +4,6 @@
 // where `epoch mcp list` answers "did epoch read my file the way I meant it?".
 import { terminalJson } from '@epoch-agent/infra';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
-import { readMcpServers } from '@epoch-agent/runtime/config';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
@@ -20,53 +19,55 @@ const DEFAULT_WIDTH = 100;
 const MIN_WIDTH = 60;
 
 /** `epoch mcp status`: its table entry (words, options, help) is in table.ts. */
-export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
+export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   operands(invocation);
-  const live = await liveTable(invocation, io);
-  // No schema cache: a cached server would be reported `connecting` instead of being tried.
-  const options = { registry: { schemaCache: null }, onStatus: live?.onStatus };
-  return withRuntime(io, invocation, options, async (runtime) => {
-    const statuses = runtime.mcp.statuses();
-    const diagnostics = runtime.diagnostics();
-    if (invocation.json) {
-      const servers = statuses.map((status) => {
-        const off = runtime.mcp.toolsOffOf(status.name);
-        return {
-          ...status,
-          tools: toolsOf(runtime, status.name).map(({ name }) => name),
-          contextTokens: contextTokens(toolsByOffer(runtime, status.name).offered),
-          offTools: off.map(({ name }) => name),
-          offContextTokens: contextTokens(off),
-        };
-      });
-      io.out(`${terminalJson({ file: runtime.configFile, servers, diagnostics }, 2)}\n`);
-    } else if (statuses.length === 0) {
-      io.out(`No MCP servers in ${runtime.configFile} or in installed plugins.\n`);
-      io.out(renderDiagnostics(diagnostics));
-    } else {
-      const width = Math.max(MIN_WIDTH, io.columns ?? DEFAULT_WIDTH);
-      if (live === undefined) io.out(renderStatuses(statuses));
-      // In the config's order, as the rows of a pipe are: only the live rows follow the clock.
-      for (const { name } of statuses) io.out(renderToolNames(runtime, name, width));
-      io.out(renderDiagnostics(diagnostics));
-      io.out(`\n${summary(statuses)}\n`);
-    }
-    return down(statuses).length === 0 && !hasErrors(diagnostics) ? EXIT.ok : EXIT.failed;
-  });
-}
-
-/**
- * On a terminal (`columns` is set only for one), each server's row is printed as it settles,
- * under a header printed before any starts: the config is read for the widths first. Undefined
- * with --json and in a pipe, which get the table once every server has settled.
- */
-async function liveTable(invocation: Invocation, io: CliIo): Promise<LiveStatusTable | undefined> {
-  if (invocation.json || io.columns === undefined) return undefined;
-  const { servers } = await readMcpServers({ configFile: invocation.configFile });
-  if (servers.length === 0) return undefined;
-  const table = new LiveStatusTable(servers);
-  io.out(table.header);
-  return table;
+  // On a terminal (`columns` is set only for one) each server's row is printed as it settles,
+  // under a header printed once the files are read, before any server starts. --json and a pipe
+  // get the table once every server has settled.
+  let live: LiveStatusTable | undefined;
+  const showsLive = !invocation.json && io.columns !== undefined;
+  return withRuntime(
+    io,
+    invocation,
+    {
+      // No schema cache: a cached server would be reported `connecting` instead of being tried.
+      registry: { schemaCache: null },
+      onRead: ({ servers }) => {
+        if (!showsLive || servers.length === 0) return;
+        live = new LiveStatusTable(servers);
+        io.out(live.header);
+      },
+      onStatus: (status, print) => live?.onStatus(status, print),
+    },
+    async (runtime) => {
+      const statuses = runtime.mcp.statuses();
+      const diagnostics = runtime.diagnostics();
+      if (invocation.json) {
+        const servers = statuses.map((status) => {
+          const off = runtime.mcp.toolsOffOf(status.name);
+          return {
+            ...status,
+            tools: toolsOf(runtime, status.name).map(({ name }) => name),
+            contextTokens: contextTokens(toolsByOffer(runtime, status.name).offered),
+            offTools: off.map(({ name }) => name),
+            offContextTokens: contextTokens(off),
+          };
+        });
+        io.out(`${terminalJson({ file: runtime.configFile, servers, diagnostics }, 2)}\n`);
+      } else if (statuses.length === 0) {
+        io.out(`No MCP servers in ${runtime.configFile} or in installed plugins.\n`);
+        io.out(renderDiagnostics(diagnostics));
+      } else {
+        const width = Math.max(MIN_WIDTH, io.columns ?? DEFAULT_WIDTH);
+        if (live === undefined) io.out(renderStatuses(statuses));
+        // In the config's order, as the rows of a pipe are: only the live rows follow the clock.
+        for (const { name } of statuses) io.out(renderToolNames(runtime, name, width));
+        io.out(renderDiagnostics(diagnostics));
+        io.out(`\n${summary(statuses)}\n`);
+      }
+      return down(statuses).length === 0 && !hasErrors(diagnostics) ? EXIT.ok : EXIT.failed;
+    },
+  );
 }
 
 function renderToolNames(runtime: Runtime, server: string, width: number): string {
