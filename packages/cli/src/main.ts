@@ -2,7 +2,7 @@
 // runs it. Each command is a module of its own under commands/; adding one is a row of the table
 // (commands/table.ts).
 import { parseArgs } from 'node:util';
-import { mcpConfigPath, terminalJson } from '@epoch-agent/infra';
+import { mcpConfigPath, messageOf, terminalJson } from '@epoch-agent/infra';
 import { type Command, type CommandOption, type Invocation, UsageError } from './command.js';
 import { COMMANDS } from './commands/table.js';
 import { type CliIo, EXIT, type ExitCode } from './io.js';
@@ -119,7 +119,7 @@ function usage(command: Command, io: CliIo, error: unknown, json: boolean): Exit
 // parseArgs words its errors for programmers; an unknown option is the one a person most often
 // meets, typically a server's own option put before "--".
 function problem(command: Command, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const code = error instanceof Error && 'code' in error ? error.code : undefined;
   if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return message.replace(/\.$/, '');
   const option = /'([^']+)'/.exec(message)?.[1] ?? 'an option';

@@ -12,6 +12,7 @@ export {
   type Severity,
   type Site,
 } from './diagnostics.js';
+export { messageOf } from './error-message.js';
 export { InfraError, type InfraErrorCode, isInfraError } from './errors.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
 export { groupedNumber } from './grouped-number.js';

@@ -13,11 +13,16 @@
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { epochHome, type Logger, silentLogger, writeFileAtomic } from '@epoch-agent/infra';
+import {
+  epochHome,
+  type Logger,
+  messageOf,
+  silentLogger,
+  writeFileAtomic,
+} from '@epoch-agent/infra';
 import type { Tool } from '@modelcontextprotocol/client';
 import { fingerprint } from './config/fingerprint.js';
 import type { McpConnectMemory, McpEraVerdict } from './connection/protocol.js';
-import { messageOf } from './text.js';
 import type { McpServerConfig } from './types.js';
 
 /** What a server offers, as far as building its tools goes. */

@@ -7,8 +7,10 @@
 // cache while they connect in the background, and when a server's live list turns out different
 // (at connect, or after notifications/tools/list_changed) the cache is replaced and a
 // tools-changed event says what changed.
+
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from '@epoch-agent/infra';
+import { messageOf } from '@epoch-agent/infra';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
 import { McpSchemaCache, type McpServerSchema } from './cache.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_LIMIT } from './config/output-tokens.js';
@@ -23,7 +25,6 @@ import type { McpConnectionState } from './connection/state.js';
 import { McpError } from './errors/mcp-error.js';
 import { Listeners } from './listeners.js';
 import { DISABLED, type StatusState, serverStatus, type ToolCounts } from './status.js';
-import { messageOf } from './text.js';
 import { diffTools, isEmptyDiff, type McpToolsDiff } from './tools/diff.js';
 import { type McpEpochTool, toEpochTools } from './tools/epoch-tools.js';
 import { MAX_TOOL_NAME_LENGTH } from './tools/names.js';

@@ -1,5 +1,4 @@
-// The small text helpers that messages across the plugin share: a duration, a sentence's end, an
-// error's message.
+// The small text helpers that messages across the plugin share: a duration, a sentence's end.
 
 export function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
@@ -12,8 +11,4 @@ export function seconds(ms: number): string {
 export function sentence(text: string): string {
   const trimmed = text.trimEnd();
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

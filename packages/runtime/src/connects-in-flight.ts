@@ -2,7 +2,9 @@
 // them, so a command can report how every server ended; or leaves them running, so a front end
 // that shows servers as they connect (the connectors page) is never held up by the slowest one.
 // Those left running are still the runtime's: close() ends them, then waits until they settle.
+
 import type { Logger } from '@epoch-agent/infra';
+import { messageOf } from '@epoch-agent/infra';
 
 /** See BuildRuntimeOptions.connect. */
 export type ConnectMode = 'wait' | 'background';
@@ -31,9 +33,7 @@ export class ConnectsInFlight {
       .then(
         () => undefined,
         (error: unknown) =>
-          this.#logger.error(
-            `An MCP server could not be started: ${error instanceof Error ? error.message : String(error)}`,
-          ),
+          this.#logger.error(`An MCP server could not be started: ${messageOf(error)}`),
       )
       .finally(() => this.#running.delete(running));
     this.#running.add(running);

@@ -3,7 +3,7 @@
 // those in step with the server). It owns the names the tools are offered under (see
 // tool-name-resolution.ts for how colliding names are settled) and which of them are offered one
 // by one and which are found on demand, within the tool budget (see tool-deferral.ts).
-import { type Logger, silentLogger } from '@epoch-agent/infra';
+import { type Logger, messageOf, silentLogger } from '@epoch-agent/infra';
 import {
   MAX_TOOL_NAME_LENGTH,
   type McpRegistryOptions,
@@ -244,7 +244,7 @@ export class ToolRegistry {
         listener(change);
       } catch (error) {
         this.#logger.error(
-          `A tool registry listener threw: ${error instanceof Error ? error.message : String(error)}`,
+          `A tool registry listener threw: ${messageOf(error)}`,
           change.kind === 'budget' ? {} : { group: change.group },
         );
       }

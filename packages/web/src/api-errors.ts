@@ -5,6 +5,7 @@
 // without a status here fails to compile instead of falling through to a 500.
 
 import type { Logger } from '@epoch-agent/infra';
+import { messageOf } from '@epoch-agent/infra';
 import {
   isMcpConfigWriteError,
   isMcpError,
@@ -127,7 +128,7 @@ function fromError(error: unknown): ApiError {
   }
   if (isRuntimeError(error)) return apiError(RUNTIME_STATUS[error.code], error.code, error.message);
   if (isMcpError(error)) return apiError(MCP_STATUS[error.code], error.code, error.message);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return apiError(500, 'internal_error', `epoch web could not do that: ${message}`);
 }
 

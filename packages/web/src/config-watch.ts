@@ -3,9 +3,11 @@
 // each saved change (runtime.applyMcpConfig: only the servers that changed reconnect, a file that
 // does not parse changes nothing and shows its diagnostic). The directory is watched, not the file:
 // editors and our own atomic writes replace the file, which would end a watch on it.
+
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Logger } from '@epoch-agent/infra';
+import { messageOf } from '@epoch-agent/infra';
 
 // Editors save in several steps (write, rename, chmod); apply once they are done.
 const SETTLE_MS = 150;
@@ -25,9 +27,7 @@ export function watchUserConfig(
       clearTimeout(timer);
       timer = setTimeout(() => {
         apply().catch((error: unknown) =>
-          logger.error(
-            `epoch web could not apply the change to ${file}: ${error instanceof Error ? error.message : String(error)}`,
-          ),
+          logger.error(`epoch web could not apply the change to ${file}: ${messageOf(error)}`),
         );
       }, SETTLE_MS);
     });

@@ -3,6 +3,7 @@
 // the runtime's login goes on until the authorization server sends the browser back (to the page,
 // by the login's returnUrl) and the new tokens are checked. Meanwhile the page shows it as pending;
 // a login that fails after that is kept as failed, so the page that comes back can say why.
+import { messageOf } from '@epoch-agent/infra';
 import type { Runtime } from '@epoch-agent/runtime';
 import type { LoginView } from './api-types.js';
 
@@ -68,7 +69,7 @@ export class PageLogins {
       (error: unknown) => {
         // Before the URL the request that started it says why; after it, the page does.
         if (pending.url !== undefined && !this.#stop.signal.aborted) {
-          this.#failed.set(name, error instanceof Error ? error.message : String(error));
+          this.#failed.set(name, messageOf(error));
         }
         this.#ended(name);
       },

@@ -5,7 +5,7 @@
 // the SDK's errors, close) is connection.ts's, loaded with the SDK on the first connect or
 // request, so that importing the plugin, and a program that only reads mcp.json, pays for none
 // of it: this module imports no SDK code.
-import { type Logger, redactingLogger } from '@epoch-agent/infra';
+import { type Logger, messageOf, redactingLogger } from '@epoch-agent/infra';
 import type {
   GetPromptResult,
   Prompt,
@@ -30,7 +30,6 @@ import {
 } from '../errors/unavailable.js';
 import { Listeners } from '../listeners.js';
 import { type Scrubber, serverRedactor } from '../secrets.js';
-import { messageOf } from '../text.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
 import type { ToolCallResult } from '../tools/result.js';
 import type { McpServerConfig } from '../types.js';

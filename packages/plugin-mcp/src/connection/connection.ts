@@ -5,6 +5,7 @@
 // through many of these: the watchdog, an idle close, a lifetime recycle and a forgotten HTTP
 // session each end one and open the next. A connection knows its requests in flight (idle and
 // draining before a recycle depend on it) and reports its own loss, once.
+import { messageOf } from '@epoch-agent/infra';
 import {
   Client,
   type GetPromptResult,
@@ -24,7 +25,6 @@ import { networkFailure } from '../errors/http.js';
 import { isMcpError, type McpError } from '../errors/mcp-error.js';
 import { isMethodNotFound, requestError } from '../errors/request.js';
 import { type ConnectionLoss, closedWhileConnecting } from '../errors/unavailable.js';
-import { messageOf } from '../text.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
 import type { McpTransportHandle } from '../transport/create.js';
 import { MessageTooLongError } from '../transport/message-lines.js';

@@ -2,10 +2,11 @@
 // timers run), at most one being opened, and old ones draining after a recycle (each closes once
 // its requests in flight have settled). closeAll() ends all of them; a second closeAll() while the
 // first runs skips what is left of the grace periods.
+
 import type { Logger } from '@epoch-agent/infra';
+import { messageOf } from '@epoch-agent/infra';
 import { closedWhileConnecting } from '../errors/unavailable.js';
 import type { Scrubber } from '../secrets.js';
-import { messageOf } from '../text.js';
 import type { Connection, OpenOutcome } from './connection.js';
 import type { ConnectionTimers } from './timers.js';
 

@@ -3,7 +3,7 @@
 // (HTTP 404 on a Streamable HTTP session), decided on the SDK's typed errors, never on message
 // text. What a request reads while a server is down is unavailable.ts's.
 import { basename } from 'node:path';
-import { redactUrl } from '@epoch-agent/infra';
+import { messageOf, redactUrl } from '@epoch-agent/infra';
 import {
   SdkError,
   SdkErrorCode,
@@ -13,7 +13,7 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import type { Scrubber } from '../secrets.js';
-import { messageOf, seconds, sentence } from '../text.js';
+import { seconds, sentence } from '../text.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
 import type { Redirect } from '../transport/redirects.js';
 import type { McpServerConfig, RemoteServerConfig, StdioServerConfig } from '../types.js';

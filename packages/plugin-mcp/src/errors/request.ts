@@ -7,6 +7,7 @@
 // (a user stop) and when `timeout` passes. The SDK rejects both with the same REQUEST_TIMEOUT
 // code, though, so which one happened is read off the caller's signal, and the caller gets
 // `aborted` or `request_timeout` accordingly.
+import { messageOf } from '@epoch-agent/infra';
 import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
@@ -15,7 +16,7 @@ import {
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
 import type { Scrubber } from '../secrets.js';
-import { messageOf, seconds } from '../text.js';
+import { seconds } from '../text.js';
 import { STREAM_ENDED_CODE } from '../transport/request-streams.js';
 import { httpAnswer, networkFailure, oneLine } from './http.js';
 import { capabilitiesMissing } from './input-required.js';

@@ -7,14 +7,13 @@
 //   2. RFC 7523 JWT bearer grant at that authorization server: the ID-JAG for an access token, by
 //      the client of `client_id` (authenticated with its secret, as the server supports).
 // The ID token is read at every exchange, so a file that something renews keeps this working.
-import { bounded, credentials } from '@epoch-agent/infra';
+import { bounded, credentials, messageOf } from '@epoch-agent/infra';
 import {
   discoverAuthorizationServerMetadata,
   requestJwtAuthorizationGrant,
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
-import { messageOf } from '../text.js';
 import type { McpIdentityProvider } from '../types.js';
 import { readSecret } from './client-credentials.js';
 import type { GrantTarget, MachineGrant } from './machine-auth.js';

@@ -19,6 +19,7 @@ import {
   credentials,
   isInfraError,
   type Logger,
+  messageOf,
   redactingLogger,
   silentLogger,
 } from '@epoch-agent/infra';
@@ -31,7 +32,6 @@ import {
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
 import { loginSecrets, type Scrubber, serverRedactor } from '../secrets.js';
-import { messageOf } from '../text.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';
 import { checkResponseIssuer, exchangeCode } from './code-exchange.js';

@@ -1,7 +1,7 @@
 // `epoch mcp logout <name>`'s backend: delete every stored login of a server, then revoke its
 // tokens (RFC 7009) where the authorization server has a revocation endpoint. Revocation is best
 // effort — the login is deleted either way; the result says whether the server was told.
-import { bounded, type Logger, silentLogger } from '@epoch-agent/infra';
+import { bounded, type Logger, messageOf, silentLogger } from '@epoch-agent/infra';
 import {
   assertSecureTokenEndpoint,
   buildDiscoveryUrls,
@@ -11,7 +11,6 @@ import {
 import { z } from 'zod';
 import { McpError } from '../errors/mcp-error.js';
 import { loginSecrets, serverRedactor } from '../secrets.js';
-import { messageOf } from '../text.js';
 import type { McpServerConfig } from '../types.js';
 import { oauthFetch } from './oauth-fetch.js';
 import { type StoredLogin, TokenStore } from './token-store.js';

@@ -12,7 +12,7 @@
 // credentials, warn on the console, try again) fits credentials it stored, not ones from mcp.json.
 // OAuth requests use oauth-fetch.ts, never the transport's fetch: the server's `headers` from
 // mcp.json are for the MCP server, not for authorization servers or identity providers.
-import { bounded, type Logger, silentLogger } from '@epoch-agent/infra';
+import { bounded, type Logger, messageOf, silentLogger } from '@epoch-agent/infra';
 import {
   type AddClientAuthentication,
   type AuthProvider,
@@ -29,7 +29,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
 import { type Scrubber, tokenSecrets } from '../secrets.js';
-import { messageOf, sentence } from '../text.js';
+import { sentence } from '../text.js';
 import { discoverServerInfo } from './legacy-issuer.js';
 import { oauthFetch } from './oauth-fetch.js';
 import { isExpired, type StoredTokens, toStoredTokens } from './token-store.js';

@@ -6,7 +6,7 @@
 // Credentials are deleted only when the authorization server says they are no good: invalid_grant
 // drops the tokens (the client registration stays), invalid_client / unauthorized_client the whole
 // login. A network error or a 5xx keeps everything and is an `oauth_failed` a retry may fix.
-import { bounded, secretRedactor } from '@epoch-agent/infra';
+import { bounded, messageOf, secretRedactor } from '@epoch-agent/infra';
 import {
   type FetchLike,
   OAuthError,
@@ -15,7 +15,6 @@ import {
 } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
 import { loginSecrets } from '../secrets.js';
-import { messageOf } from '../text.js';
 import { oauthFetch } from './oauth-fetch.js';
 import { isExpired, type StoredLogin, type TokenStore, toStoredTokens } from './token-store.js';
 

@@ -8,11 +8,12 @@
 // A courtesy, so bounded: a server that does not answer within END_SESSION_TIMEOUT_MS is left to
 // expire the session on its own, and a close never fails because of it. 405 (the server does not
 // let clients end sessions) is an answer like 200.
+
 import type { Logger } from '@epoch-agent/infra';
+import { messageOf } from '@epoch-agent/infra';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { oneLine } from '../errors/http.js';
 import type { Scrubber } from '../secrets.js';
-import { messageOf } from '../text.js';
 
 /** A live server answers a DELETE in milliseconds; a close must not wait on one that does not. */
 export const END_SESSION_TIMEOUT_MS = 1_000;
