@@ -6,7 +6,7 @@
 // runs the same scenarios with the redaction policy switched off and must find a leak on every
 // one of those surfaces, so the search is known to work.
 import { join } from 'node:path';
-import { MIN_SECRET_LENGTH, REDACTED, secretRedactor } from '@epoch-agent/infra';
+import { MIN_SECRET_LENGTH, messageOf, REDACTED, secretRedactor } from '@epoch-agent/infra';
 import { TEST_SERVER_DEFAULTS } from '@epoch-agent/testkit';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
@@ -15,7 +15,6 @@ import { McpClient } from '../src/connection/client.js';
 import { McpRegistry } from '../src/registry.js';
 import type * as Secrets from '../src/secrets.js';
 import { serverStatus } from '../src/status.js';
-import { messageOf } from '../src/text.js';
 import type { McpServerConfig, McpServerStatus } from '../src/types.js';
 import {
   assertNoLeak,
