@@ -1,19 +1,26 @@
 // The JavaScript Node loads of the packages whose exports point into bundle/: tsc's output in dist/,
-// bundled by rolldown, one file per entry and one per module a program loads later (import()),
-// with the code they share in chunks of its own. A fresh process pays for every module file it
-// loads, compiled and linked one by one: plugin-mcp's first connect loaded about 80 of ours, some
-// 25 ms that a user waits for on every start. The types stay tsc's, in dist/.
+// bundled by rolldown with the third-party code it runs, one file per entry and one per module a
+// program loads later (import()), with the code they share in chunks of their own. A fresh process
+// pays for every module file it loads, compiled and linked one by one: plugin-mcp's first connect
+// loaded about 80 of ours and some 200 of its dependencies (the SDK's 110 ES modules, zod's 96,
+// ajv's CommonJS files), about 40 ms of a one-shot program's life that a user waits for. The types
+// stay tsc's, in dist/.
 //
 // Each package's package.json is the one list: every export whose `default` is in ./bundle/ is an
-// entry, made from the dist/ module its `types` name. Other packages (and every dependency) stay
-// outside a bundle, imported as they are.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+// entry, made from the dist/ module its `types` name. Node builtins and our other packages stay
+// outside a bundle: a sibling package is one copy per process, whoever imports it. Third-party code
+// goes into chunks named after the package (chunks/jsonc-parser.js; the packages it depends on go
+// with it), so that what a program loads says whose code it is; the licences go with the bundle,
+// in bundle/THIRD-PARTY-NOTICES.
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
 const PACKAGES = fileURLToPath(new URL('../packages/', import.meta.url));
 const OUT = 'bundle';
+const NOTICES = 'THIRD-PARTY-NOTICES';
 
 for (const name of readdirSync(PACKAGES)) {
   const dir = join(PACKAGES, name);
@@ -24,17 +31,36 @@ for (const name of readdirSync(PACKAGES)) {
     cwd: dir,
     input: entries,
     platform: 'node',
-    // Only this package's own modules: a bare specifier is a dependency or a Node builtin.
-    external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+    // A package's ES modules where it has them: a UMD build (jsonc-parser's) requires its own
+    // files by paths a bundle no longer has.
+    resolve: { mainFields: ['module', 'main'] },
+    external: (id) =>
+      id.startsWith('node:') || builtinModules.includes(id) || id.startsWith('@epoch-agent/'),
   });
-  await build.write({
+  const { output } = await build.write({
     dir: join(dir, OUT),
     format: 'esm',
     entryFileNames: '[name].js',
     // Beside the entries, named after their first module (connection.js: the code of a connection).
     chunkFileNames: 'chunks/[name].js',
+    codeSplitting: {
+      groups: [
+        {
+          debugName: 'third-party',
+          name: (id) => thirdParty(id)?.name.replace(/^@/, '').replace('/', '-') ?? null,
+        },
+      ],
+    },
   });
   await build.close();
+  const bundled = new Map();
+  for (const chunk of output) {
+    for (const id of chunk.type === 'chunk' ? chunk.moduleIds : []) {
+      const from = thirdParty(id);
+      if (from !== undefined) bundled.set(from.dir, from.name);
+    }
+  }
+  if (bundled.size > 0) writeFileSync(join(dir, OUT, NOTICES), notices(bundled));
 }
 
 /** `{ index: './dist/index.js', … }` for every export of `manifest` that points into bundle/. */
@@ -50,4 +76,27 @@ function bundleEntries(manifest) {
     entries[bundled[1]] = `${source[1]}.js`;
   }
   return entries;
+}
+
+/** The installed package a module file belongs to (the innermost node_modules), if any. */
+function thirdParty(id) {
+  const found = /^(.*[\\/]node_modules[\\/])((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(id);
+  if (found === null) return undefined;
+  return { dir: found[1] + found[2], name: found[2].replace('\\', '/') };
+}
+
+/** Each bundled package's name, version, licence and licence text, as its authors ask. */
+function notices(bundled) {
+  const sections = [...bundled]
+    .sort(([, a], [, b]) => a.localeCompare(b))
+    .map(([dir, name]) => {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      const file = readdirSync(dir).find((entry) => /^(licen[cs]e|copying)/i.test(entry));
+      if (file === undefined) {
+        throw new Error(`${name}: bundled, but it has no licence file to ship with it`);
+      }
+      const text = readFileSync(join(dir, file), 'utf8').trim();
+      return `${name}@${manifest.version} (${manifest.license})\n\n${text}\n`;
+    });
+  return `This bundle holds code of the following packages, under their licences.\n\n${sections.join('\n---\n\n')}`;
 }

@@ -1,6 +1,6 @@
 // What each entry of the built package loads, in a fresh Node process: the root entry none of the
 // SDK, zod, cross-spawn or the code of connections, stdio and OAuth (they load when a connection, a
-// login or a cached schema needs them); `./config` reads configs on a dozen modules; `./stdio` is
+// login or a cached schema needs them); `./config` reads configs on four files; `./stdio` is
 // the Node-only part, as the SDK keeps its own at `./stdio`, and spawns a server before the SDK has
 // loaded (the first connect of a process starts its server while the SDK loads).
 import { fileURLToPath } from 'node:url';
@@ -28,11 +28,14 @@ function readsTwoServers(): string {
 if (servers.length !== 2) throw new Error('the config did not load');`;
 }
 
-// The package's code as Node loads it: scripts/bundle.mjs's bundle/, entries and chunks.
+// The package's code as Node loads it: scripts/bundle.mjs's bundle/, entries and chunks, the
+// third-party code inside them (a chunk per package: the SDK's carries zod). A dependency loaded
+// from node_modules would be one that escaped the bundle.
+const SDK = '/plugin-mcp/bundle/chunks/modelcontextprotocol-client.js';
 const HEAVY = [
-  '/node_modules/@modelcontextprotocol/',
-  '/node_modules/zod/',
-  '/node_modules/cross-spawn/',
+  '/node_modules/',
+  SDK,
+  '/plugin-mcp/bundle/chunks/cross-spawn.js',
   '/plugin-mcp/bundle/chunks/connection.js',
   '/plugin-mcp/bundle/stdio.js',
   '/plugin-mcp/bundle/chunks/remote.js',
@@ -55,7 +58,12 @@ describe('entry points of @epoch-agent/plugin-mcp', () => {
   it('./config reads a config without the client, the registry or the cache', () => {
     const loaded = loadedBy('@epoch-agent/plugin-mcp/config', readsTwoServers());
     const ours = loaded.flatMap((url) => /\/plugin-mcp\/bundle\/(.+)$/.exec(url)?.[1] ?? []);
-    expect(ours).toEqual(['config/index.js', 'chunks/config.js', 'chunks/types.js']);
+    expect(ours).toEqual([
+      'config/index.js',
+      'chunks/config.js',
+      'chunks/types.js',
+      'chunks/jsonc-parser.js',
+    ]);
     expect(heavy(loaded)).toEqual([]);
   });
 
@@ -69,9 +77,7 @@ describe('entry points of @epoch-agent/plugin-mcp', () => {
     const ours = loaded.flatMap((url) => /\/plugin-mcp\/bundle\/(.+)$/.exec(url)?.[1] ?? []);
     expect(ours).toContain('stdio.js');
     expect(ours.filter((file) => OAUTH.some((chunk) => file === `chunks/${chunk}`))).toEqual([]);
-    expect(loaded.filter((url) => url.includes('/node_modules/@modelcontextprotocol/'))).toEqual(
-      [],
-    );
+    expect(loaded.filter((url) => url.includes(SDK) || url.includes('/node_modules/'))).toEqual([]);
   });
 
   it("a process's first stdio connect spawns its server before the SDK loads, then connects, without node:http", () => {
@@ -91,7 +97,7 @@ await registry.disconnectAll();
 if (status.state !== 'connected') throw new Error(JSON.stringify(status));`,
     );
     const spawned = loaded.indexOf('data:text/javascript,export{}');
-    const sdk = loaded.findIndex((url) => url.includes('/node_modules/@modelcontextprotocol/'));
+    const sdk = loaded.findIndex((url) => url.includes(SDK));
     expect(spawned).toBeGreaterThan(-1);
     expect(sdk).toBeGreaterThan(spawned);
     // Its ES module facade would load undici, fetch and all, in a process that only runs stdio.
