@@ -10,6 +10,7 @@ export type {
   McpProtocol,
   McpServerChoice,
   McpServerConfig,
+  McpServerExit,
   McpServerSource,
   McpServerState,
   McpServerStatus,
