@@ -8,6 +8,7 @@ import { AddServerForm } from './add-server-form.js';
 import type { Api, LiveState } from './api.js';
 import { MCP_GROUPS } from './groups.js';
 import { ServerCard } from './server-card.js';
+import { StateAnnouncer } from './state-announcer.js';
 import { formatTokens } from './text.js';
 
 export function Connectors({ api }: { readonly api: Api }) {
@@ -33,6 +34,7 @@ export function Connectors({ api }: { readonly api: Api }) {
         {view && <BudgetLine view={view} />}
       </header>
       <LiveBanner live={live} />
+      <StateAnnouncer view={view} />
       {view &&
         sources.map((source) => {
           const group = MCP_GROUPS[source];
@@ -40,7 +42,8 @@ export function Connectors({ api }: { readonly api: Api }) {
           const tokens = servers.reduce((sum, server) => sum + server.contextTokens, 0);
           return (
             <section class="group" data-group={source} key={source}>
-              <h2>
+              {/* Focusable by script: where focus goes when its last card is removed. */}
+              <h2 tabIndex={-1}>
                 {group.title} <span class="count">{servers.length}</span>
                 {tokens > 0 && <span class="cost">≈ {formatTokens(tokens)} of context</span>}
               </h2>
@@ -48,7 +51,9 @@ export function Connectors({ api }: { readonly api: Api }) {
               {servers.length === 0 ? (
                 <p class="empty">{group.empty}</p>
               ) : (
-                servers.map((server) => <ServerCard key={server.name} server={server} api={api} />)
+                servers.map((server) => (
+                  <ServerCard key={server.name} server={server} api={api} stale={live !== 'live'} />
+                ))
               )}
             </section>
           );
