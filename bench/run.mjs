@@ -138,7 +138,10 @@ client.close(). Polite: a server that exits on stdin EOF; over stdio both closes
 exit, so the goal is ours <= the raw SDK's + 1 ms. Hostile: the echo server behind
 \`/bin/sh -c\`, ignoring stdin EOF and SIGTERM, with a helper in its process group and one that left
 it with setsid; processes left = those of the tree still running when the close resolved (the
-bench kills them afterwards). Over Streamable HTTP ours also ends the session with HTTP DELETE, as
+bench kills them afterwards). "process table from ps": ours again, the reaper reading the table
+from one \`ps\` call per look (the macOS path, EPOCH_PROCESS_TABLE=ps) instead of /proc; base =
+ours from /proc. \`ps\` cannot tell that a process ignores SIGTERM, so that close waits out the
+SIGTERM grace (500 ms) that /proc's cuts short. Over Streamable HTTP ours also ends the session with HTTP DELETE, as
 the spec asks of a client that leaves; the raw close() does not.
 100 x 100: servers over an in-memory transport; 10 pairs of names that collide after sanitizing.
 Deferred tools: 10 stdio servers (the four reference servers and six catalog servers of
