@@ -1,13 +1,16 @@
 // A tool's full schemas and its "Try" form, on demand: the first time either disclosure opens,
 // the tool's input and output schema are fetched whole (GET …/schema), so the live view, sent on
-// every change, never carries them.
+// every change, never carries them. The form's code is loaded the first time any Try opens: a page
+// that is only looked at does not pay for it.
 import type { Schema } from '@epoch-agent/runtime/schema-ref';
 import { useState } from 'preact/hooks';
 import type { ToolSchemas } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { serverText } from './text.js';
 import { wholeText } from './tool-result.js';
-import { ToolTry } from './tool-try.js';
+
+type TryModule = typeof import('./tool-try.js');
+let tryModule: Promise<TryModule> | undefined;
 
 interface Props {
   readonly api: Api;
@@ -27,6 +30,7 @@ type Loaded =
 
 export function ToolDetails({ api, path, name, offered }: Props) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'none' });
+  const [form, setForm] = useState<TryModule>();
   const load = async (event: Event) => {
     const opened = (event.currentTarget as HTMLDetailsElement).open;
     if (!opened || loaded.state === 'loading' || loaded.state === 'loaded') return;
@@ -45,10 +49,26 @@ export function ToolDetails({ api, path, name, offered }: Props) {
         <Schemas loaded={loaded} />
       </details>
       {offered && (
-        <details class="try" onToggle={load}>
+        <details
+          class="try"
+          onToggle={(event) => {
+            if (event.currentTarget.open && form === undefined) {
+              tryModule ??= import('./tool-try.js');
+              tryModule.then(setForm, () => {
+                // Asked again at the next opening: epoch web may be back by then.
+                tryModule = undefined;
+                setLoaded({
+                  state: 'failed',
+                  message: 'epoch web did not answer: is it still running?',
+                });
+              });
+            }
+            void load(event);
+          }}
+        >
           <summary>Try</summary>
-          {loaded.state === 'loaded' ? (
-            <ToolTry
+          {loaded.state === 'loaded' && form !== undefined ? (
+            <form.ToolTry
               api={api}
               path={path}
               name={name}

@@ -3,9 +3,10 @@
 // tools (`slow` answers only when cancelled, `fail` reports an error; every message it receives is
 // recorded to a file) and its `form` tool (`order`, which answers with its arguments). A call runs
 // the runtime's own tool; a cancel is proved on the server's side, by the notifications/cancelled
-// it received.
-import { readFile } from 'node:fs/promises';
+// it received. Screenshots of a tried tool at 1280 and 390 px go to test/output/ (a CI artifact).
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { EVERYTHING_ENTRY, fixtureServerArgs, waitUntil } from '@epoch-agent/testkit';
 import type { McpView } from '@epoch-agent/web';
 import type { Locator, Page } from 'playwright-core';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, type PageSession } from './page-session.js';
 import { fixtureEntry, type TestWeb } from './web-helpers.js';
 
+const OUTPUT = fileURLToPath(new URL('./output/', import.meta.url));
 // Long enough for a server to connect on a loaded machine; a wait that runs out fails the test.
 const WAIT = { timeout: 20_000 };
 
@@ -166,6 +168,24 @@ describe('try a tool', () => {
     await expect(form.getByRole('alert').textContent()).resolves.toBe(
       'The arguments must be one JSON object, like {"a": 1}.',
     );
+
+    await form.getByRole('button', { name: 'Edit as a form' }).click();
+    await json.fill(
+      '{"customer": "Cy", "items": [{"sku": "C3"}], "ship_to": {"street": "2 Low Rd"}}',
+    );
+    await form.getByRole('button', { name: 'Edit as a form' }).click();
+    await expect(form.getByRole('textbox', { name: /^customer/ }).inputValue()).resolves.toBe('Cy');
+    await form.getByRole('button', { name: 'Run' }).click();
+    await expect
+      .poll(async () => JSON.parse((await text.textContent()) ?? 'null'), WAIT)
+      .toEqual({ customer: 'Cy', items: [{ sku: 'C3' }], ship_to: { street: '2 Low Rd' } });
+    await mkdir(OUTPUT, { recursive: true });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await form.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(OUTPUT, `try-tool-${width}.png`) });
+    }
+    await page.setViewportSize({ width: 1100, height: 900 });
   });
 
   it('an isError result shows as an error', async () => {
