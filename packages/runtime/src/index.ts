@@ -2,6 +2,8 @@
 // `epoch` command, the connectors page) runs on — buildRuntime, the ToolRegistry, where servers
 // come from, applyMcpConfig, mcp-config-write — plus the plugin's types a front end shows, so a
 // front end needs no other package. Nothing else is imported from outside the package.
+// What a tool takes and gives, for a front end that calls one (the connectors page's "Try").
+
 export type {
   McpEpochTool,
   McpErrorCode,
@@ -28,6 +30,7 @@ export {
   serverPrefix,
   TOOL_NAME_PREFIX,
 } from '@epoch-agent/plugin-mcp';
+export type { JsonSchema, ToolContent, ToolResult } from '@epoch-agent/protocol';
 export type { McpConfigApplied } from './apply-mcp-config.js';
 export {
   type BuildRuntimeOptions,

@@ -9,10 +9,13 @@ import type { Api, LiveState } from './api.js';
 import { MCP_GROUPS } from './groups.js';
 import { ServerCard } from './server-card.js';
 import { formatTokens } from './text.js';
+import { ToolFilter, toolMatch } from './tool-filter.js';
 
 export function Connectors({ api }: { readonly api: Api }) {
   const [view, setView] = useState<McpView>();
   const [live, setLive] = useState<LiveState>('connecting');
+  const [query, setQuery] = useState('');
+  const match = toolMatch(query);
   useEverySecond();
   useEffect(() => api.watch(setView, setLive), [api]);
 
@@ -31,12 +34,17 @@ export function Connectors({ api }: { readonly api: Api }) {
           )}
         </p>
         {view && <BudgetLine view={view} />}
+        {view && <ToolFilter view={view} query={query} onQuery={setQuery} />}
       </header>
       <LiveBanner live={live} />
       {view &&
         sources.map((source) => {
           const group = MCP_GROUPS[source];
-          const servers = view.groups[source];
+          // While filtering: only the servers with a tool that matches, and no group without one.
+          const servers = view.groups[source].filter(
+            (server) => match === undefined || [...server.tools, ...server.toolsOff].some(match),
+          );
+          if (match !== undefined && servers.length === 0) return null;
           const tokens = servers.reduce((sum, server) => sum + server.contextTokens, 0);
           return (
             <section class="group" data-group={source} key={source}>
@@ -48,7 +56,9 @@ export function Connectors({ api }: { readonly api: Api }) {
               {servers.length === 0 ? (
                 <p class="empty">{group.empty}</p>
               ) : (
-                servers.map((server) => <ServerCard key={server.name} server={server} api={api} />)
+                servers.map((server) => (
+                  <ServerCard key={server.name} server={server} api={api} toolMatch={match} />
+                ))
               )}
             </section>
           );

@@ -10,14 +10,17 @@ import type { Api } from './api.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
 import { STATE_LOOKS } from './states.js';
 import { formatTokens, forSeconds, inSeconds, serverText, stderrText } from './text.js';
+import type { ToolMatch } from './tool-filter.js';
 import { ToolList } from './tool-list.js';
 
 interface Props {
   readonly server: ServerView;
   readonly api: Api;
+  /** "Find a tool": its tools list only those that match. */
+  readonly toolMatch?: ToolMatch | undefined;
 }
 
-export function ServerCard({ server, api }: Props) {
+export function ServerCard({ server, api, toolMatch }: Props) {
   const [busy, setBusy] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [confirming, setConfirming] = useState(false);
@@ -209,7 +212,7 @@ export function ServerCard({ server, api }: Props) {
         </p>
       )}
 
-      <ToolList server={server} api={api} path={path} />
+      <ToolList server={server} api={api} path={path} match={toolMatch} />
       <details class="fields">
         <summary>Settings</summary>
         <table>

@@ -5,6 +5,7 @@
 // comes redacted.
 import type {
   ChoiceChange,
+  JsonSchema,
   McpEpochTool,
   McpServerOrigin,
   McpServerSource,
@@ -13,6 +14,7 @@ import type {
   RuntimeDiagnostic,
   ServerField,
   ToolParameter,
+  ToolResult,
 } from '@epoch-agent/runtime';
 
 /**
@@ -163,6 +165,30 @@ export interface LoginStarted {
    * when the login ended without needing the browser.
    */
   readonly authorizationUrl?: string;
+}
+
+/**
+ * GET /api/mcp/:name/tools/:tool/schema: one tool's schemas whole, as its server sent them (the
+ * live view carries only its parameters: full schemas on every change would cost every page).
+ */
+export interface ToolSchemas {
+  readonly inputSchema: JsonSchema;
+  /** Absent when the tool declares none. */
+  readonly outputSchema?: JsonSchema;
+}
+
+/** POST /api/mcp/:name/tools/:tool/call: the page's "Try". */
+export interface ToolCallRequest {
+  /** One JSON object; absent is `{}`. */
+  readonly arguments?: { readonly [key: string]: unknown };
+}
+
+/**
+ * 200 from POST …/call: the result as the model is given it (held to the server's
+ * max_output_tokens). A result with `isError` is a 200 too: the tool ran and reported a failure.
+ */
+export interface ToolCallAnswer {
+  readonly result: ToolResult;
 }
 
 /** Every 4xx and 5xx answer of the API. */

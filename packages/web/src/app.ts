@@ -9,6 +9,8 @@
 //   POST   /api/mcp/:name/login      start an OAuth login; answers the authorization URL
 //   PUT    /api/mcp/:name/enabled    turn a server on or off; …/tools/:tool/enabled one tool
 //                                    (choice-routes.ts)
+//   GET    /api/mcp/:name/tools/:tool/schema  one tool's input and output schema, whole
+//   POST   /api/mcp/:name/tools/:tool/call    run one tool, as the model would (tool-routes.ts)
 //   GET    /open/:id                 a one-time address: a 303 to the page with the key (key-handoff.ts)
 //   GET    /*                        the built page
 //
@@ -31,6 +33,7 @@ import type { KeyHandoffs } from './key-handoff.js';
 import { mcpView } from './mcp-view.js';
 import type { PageLogins } from './page-logins.js';
 import { peerOwner } from './peer-owner.js';
+import { toolRoutes } from './tool-routes.js';
 import type { ViewFeed } from './view-feed.js';
 
 export interface AppParts {
@@ -148,6 +151,7 @@ export function createApp(parts: AppParts): Hono {
   });
 
   app.route('/api/mcp', choiceRoutes({ runtime, logins, feed }));
+  app.route('/api/mcp', toolRoutes({ runtime }));
 
   app.all('/api/*', (c) =>
     send(c, apiError(404, 'not_found', `There is no ${c.req.method} ${c.req.path} in this API.`)),

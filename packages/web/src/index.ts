@@ -14,6 +14,9 @@ export type {
   ParameterView,
   ServerTarget,
   ServerView,
+  ToolCallAnswer,
+  ToolCallRequest,
+  ToolSchemas,
   ToolView,
 } from './api-types.js';
 export { isWebError, WebError, type WebErrorCode } from './errors.js';
