@@ -14,16 +14,12 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       `the server name ${JSON.stringify(name)} can only use letters, digits, "_" and "-" (it becomes part of tool names like mcp__<server>__<tool>, which model providers restrict)`,
     );
   }
-  // Read as the page's "paste JSON" reads it: the entry, or one server wrapped as configs share it.
+  // Read as the page's "paste JSON" reads it: the entry, or one server wrapped as configs share it
+  // (<name> wins over the wrapper's: that is how a copied entry is added under another name).
   const parsed = parseEntryJson(text);
   if (!parsed.ok) {
     throw new UsageError(
       `<json> is not one server's entry: ${parsed.problem} Quote it for your shell: '{"command": "npx"}'`,
-    );
-  }
-  if (parsed.name !== undefined && parsed.name !== name) {
-    throw new UsageError(
-      `<json> names the server "${parsed.name}", not "${name}"; give the same name, or the entry alone.`,
     );
   }
   return addAndCheck({ name, entry: parsed.entry }, invocation, io, 'mcp add-json');
