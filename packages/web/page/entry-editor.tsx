@@ -46,7 +46,6 @@ export function EntryTools({ server, api, path }: Props) {
   const [editor, setEditor] = useState<Editor>({ kind: 'closed' });
   const [note, setNote] = useState<Note>();
   const { name } = server;
-  const textareaId = `entry-${name}`;
   const editButton = useRef<HTMLButtonElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const isOpen = editor.kind === 'open';
@@ -89,12 +88,14 @@ export function EntryTools({ server, api, path }: Props) {
       });
       return;
     }
+    // Counted in what was copied: the editor's comments about secrets are not in the JSON.
+    const hidden = entry.json.split('"<secret: ').length - 1;
     const secrets =
-      entry.hidden === 0
+      hidden === 0
         ? ''
-        : entry.hidden === 1
+        : hidden === 1
           ? ' Its secret value is a placeholder ("<secret: …>"): write the real value where you paste it.'
-          : ` Its ${entry.hidden} secret values are placeholders ("<secret: …>"): write the real values where you paste it.`;
+          : ` Its ${hidden} secret values are placeholders ("<secret: …>"): write the real values where you paste it.`;
     setNote({ kind: 'done', text: `Copied the entry of ${name} as JSON.${secrets}` });
   };
 
@@ -155,20 +156,21 @@ export function EntryTools({ server, api, path }: Props) {
             }
           }}
         >
-          <label for={textareaId}>
-            The entry of {name} in <code>{editor.entry.file}</code>, line {editor.entry.line}
+          <label>
+            <span>
+              The entry of {name} in <code>{editor.entry.file}</code>, line {editor.entry.line}
+            </span>
+            <textarea
+              ref={textarea}
+              name="entry"
+              value={editor.text}
+              rows={Math.min(editor.text.split('\n').length + 1, MAX_ROWS)}
+              spellcheck={false}
+              autocomplete="off"
+              aria-invalid={editor.failure !== undefined}
+              onInput={(e) => setEditor({ ...editor, text: e.currentTarget.value })}
+            />
           </label>
-          <textarea
-            ref={textarea}
-            id={textareaId}
-            name="entry"
-            value={editor.text}
-            rows={Math.min(editor.text.split('\n').length + 1, MAX_ROWS)}
-            spellcheck={false}
-            autocomplete="off"
-            aria-invalid={editor.failure !== undefined}
-            onInput={(e) => setEditor({ ...editor, text: e.currentTarget.value })}
-          />
           <p class="about">
             Only this entry's text in the file changes; comments you keep here stay. Any field, in
             either spelling, as <code>epoch mcp add-json</code> takes it.

@@ -23,6 +23,12 @@ const EXAMPLE = `{
   }
 }`;
 
+const NAME_REFUSALS: ReadonlySet<string> = new Set([
+  'invalid_request',
+  'invalid_name',
+  'duplicate_server',
+]);
+
 export function PasteAdd({ api, file }: Props) {
   const [name, setName] = useState('');
   const [json, setJson] = useState('');
@@ -50,7 +56,9 @@ export function PasteAdd({ api, file }: Props) {
     }
   };
 
-  const nameError = failure?.fields?.name;
+  // Only these refusals are about the name; the others' fields are the entry's, said under the JSON.
+  const nameError =
+    failure !== undefined && NAME_REFUSALS.has(failure.code) ? failure.fields?.name : undefined;
   return (
     <section class="group paste" aria-labelledby="paste-title">
       <h2 id="paste-title">Add from JSON</h2>

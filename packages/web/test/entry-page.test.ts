@@ -262,6 +262,12 @@ describe('a server entry as JSON', () => {
     await paste.locator('textarea[name="paste-json"]').fill('{"command": "node",');
     await paste.getByRole('button', { name: 'Add from JSON' }).click();
     await paste.locator('.problem', { hasText: 'does not parse at line 1' }).waitFor(WAIT);
+    // A field the loader refuses: said under the JSON with its path, not under the name.
+    await paste.locator('input[name="paste-name"]').fill('typo');
+    await paste.locator('textarea[name="paste-json"]').fill('{"command": "node", "timeot": 5}');
+    await paste.getByRole('button', { name: 'Add from JSON' }).click();
+    await paste.locator('.problem', { hasText: 'servers.typo.timeot' }).waitFor(WAIT);
+    await expect(paste.locator('.field-error').count()).resolves.toBe(0);
     expect(await readFile(file, 'utf8')).toBe(now);
   });
 });

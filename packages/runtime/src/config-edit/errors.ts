@@ -24,6 +24,7 @@ export type McpConfigWriteErrorCode =
   /**
    * setServerChoice: a field it has to read or change holds what it cannot edit without guessing
    * (`"enabled": "no"`, `"exclude_tools": "x"`, both spellings of one field); `field` says which.
+   * replaceServerEntry: the server's entry is not an object of fields.
    */
   | 'invalid_value'
   /**
