@@ -268,6 +268,10 @@ describe('a server entry as JSON', () => {
     await paste.getByRole('button', { name: 'Add from JSON' }).click();
     await paste.locator('.problem', { hasText: 'servers.typo.timeot' }).waitFor(WAIT);
     await expect(paste.locator('.field-error').count()).resolves.toBe(0);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await paste.screenshot({ path: join(OUTPUT, `paste-add-refused-${width}.png`) });
+    }
     expect(await readFile(file, 'utf8')).toBe(now);
   });
 });
