@@ -7,6 +7,7 @@ import type { McpView } from '../src/api-types.js';
 import { AddServerForm } from './add-server-form.js';
 import type { Api, LiveState } from './api.js';
 import { MCP_GROUPS } from './groups.js';
+import { PasteAdd } from './paste-add.js';
 import { ServerCard } from './server-card.js';
 import { formatTokens } from './text.js';
 import { ToolFilter, toolMatch } from './tool-filter.js';
@@ -79,6 +80,7 @@ export function Connectors({ api }: { readonly api: Api }) {
         </section>
       )}
       {view && <AddServerForm api={api} file={view.file} namePattern={view.namePattern} />}
+      {view && <PasteAdd api={api} file={view.file} />}
     </main>
   );
 }

@@ -8,6 +8,7 @@ import { useState } from 'preact/hooks';
 import type { LoginStarted, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
+import { EntryTools } from './entry-editor.js';
 import { STATE_LOOKS } from './states.js';
 import { formatTokens, forSeconds, inSeconds, serverText, stderrText } from './text.js';
 import type { ToolMatch } from './tool-filter.js';
@@ -235,6 +236,7 @@ export function ServerCard({ server, api, toolMatch }: Props) {
           </tbody>
         </table>
       </details>
+      {origin.source === 'user' && <EntryTools server={server} api={api} path={path} />}
       {/* A disabled server's hint says it: none of its tools reach the model. */}
       {state !== 'disabled' && <ToolsCost server={server} />}
     </article>

@@ -1,6 +1,6 @@
 // The JSON the connectors page and its HTTP API exchange: what GET /api/mcp and the event stream
-// send, what POST /api/mcp and the on/off switches (PUT …/enabled) take and answer, and every error
-// body. Types only, imported by the page as well, so the two sides cannot drift apart. Nothing in
+// send, what POST /api/mcp, the on/off switches (PUT …/enabled) and the entry editor (…/entry)
+// take and answer, and every error body. Types only, imported by the page as well, so the two sides cannot drift apart. Nothing in
 // here carries an env or header value: statuses are free of secrets, and every config-derived value
 // comes redacted.
 import type {
@@ -191,6 +191,48 @@ export interface ToolCallAnswer {
   readonly result: ToolResult;
 }
 
+/**
+ * GET /api/mcp/:name/entry: a user server's entry as written in the file, for the editor and "copy".
+ * Its secrets (env and header values, credential arguments, URL tokens, comments about them) are
+ * placeholders such as `"<secret: env.API_KEY>"`; one sent back unchanged keeps the file's value.
+ */
+export interface ServerEntry {
+  readonly file: string;
+  /** The 1-based line of the entry's key. */
+  readonly line: number;
+  /** The entry's object as written (comments, aliases, order), secrets as placeholders. */
+  readonly text: string;
+  /** How many secrets are placeholders in `text`. */
+  readonly hidden: number;
+  /** `{"<name>": {…}}` as plain JSON, secrets as placeholders: what "copy" puts on the clipboard. */
+  readonly json: string;
+}
+
+/** PUT /api/mcp/:name/entry: the entry's text as `ServerEntry.text` gave it, edited. */
+export interface ServerEntryRequest {
+  readonly text: string;
+}
+
+/** 200 from PUT /api/mcp/:name/entry. */
+export interface ServerEntryWritten {
+  readonly file: string;
+  /** Whether the file was written; false when the entry came back as it was. */
+  readonly changed: boolean;
+  /** The server after the file was applied: reconnecting when its config changed. */
+  readonly server: ServerView;
+}
+
+/**
+ * POST /api/mcp/json: a server added from pasted JSON — an entry as `epoch mcp add-json` takes it,
+ * or one server wrapped as `{"<name>": {…}}` or `{"mcpServers": {"<name>": {…}}}`. `name`, when
+ * given, wins over the JSON's; left empty, the JSON's is used. Answered as POST /api/mcp
+ * (AddServerResponse).
+ */
+export interface PasteAddRequest {
+  readonly name: string;
+  readonly json: string;
+}
+
 /** Every 4xx and 5xx answer of the API. */
 export interface ApiErrorBody {
   readonly error: {
@@ -198,8 +240,8 @@ export interface ApiErrorBody {
     readonly code: string;
     /** For a person: names the server, file or field, and what to do. */
     readonly message: string;
-    /** POST /api/mcp: what is wrong with each field of the form. */
-    readonly fields?: Partial<Record<AddServerField, string>>;
+    /** POST /api/mcp: what is wrong with each field of the form (`json`: POST /api/mcp/json). */
+    readonly fields?: Partial<Record<AddServerField | 'json', string>>;
     /** Where the file is wrong, when that is why. */
     readonly diagnostics?: readonly {
       readonly file: string;

@@ -11,6 +11,9 @@
 //                                    (choice-routes.ts)
 //   GET    /api/mcp/:name/tools/:tool/schema  one tool's input and output schema, whole
 //   POST   /api/mcp/:name/tools/:tool/call    run one tool, as the model would (tool-routes.ts)
+//   GET    /api/mcp/:name/entry      a user server's entry as written, secrets as placeholders;
+//   PUT    /api/mcp/:name/entry      …written back edited; POST /api/mcp/json: add from pasted JSON
+//                                    (entry-routes.ts)
 //   GET    /open/:id                 a one-time address: a 303 to the page with the key (key-handoff.ts)
 //   GET    /*                        the built page
 //
@@ -27,6 +30,7 @@ import { checkAddRequest } from './add-request.js';
 import { apiError, apiErrorHandler, sendApiError as send } from './api-errors.js';
 import type { AddServerResponse, LoginStarted } from './api-types.js';
 import { choiceRoutes } from './choice-routes.js';
+import { entryRoutes } from './entry-routes.js';
 import { hostAndOriginGuard, tokenGuard } from './guard.js';
 import { readJsonBody } from './json-body.js';
 import type { KeyHandoffs } from './key-handoff.js';
@@ -152,6 +156,7 @@ export function createApp(parts: AppParts): Hono {
 
   app.route('/api/mcp', choiceRoutes({ runtime, logins, feed }));
   app.route('/api/mcp', toolRoutes({ runtime }));
+  app.route('/api/mcp', entryRoutes({ runtime, logins, feed }));
 
   app.all('/api/*', (c) =>
     send(c, apiError(404, 'not_found', `There is no ${c.req.method} ${c.req.path} in this API.`)),
