@@ -35,7 +35,7 @@ export class Api {
   }
 
   async call<T>(
-    method: 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     body?: unknown,
   ): Promise<ApiResult<T>> {

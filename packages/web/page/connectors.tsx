@@ -8,6 +8,7 @@ import { AddServerForm } from './add-server-form.js';
 import type { Api, LiveState } from './api.js';
 import { MCP_GROUPS } from './groups.js';
 import { ServerCard } from './server-card.js';
+import { Summary } from './summary.js';
 import { formatTokens } from './text.js';
 
 export function Connectors({ api }: { readonly api: Api }) {
@@ -30,6 +31,7 @@ export function Connectors({ api }: { readonly api: Api }) {
             </>
           )}
         </p>
+        {view && <Summary view={view} api={api} />}
         {view && <BudgetLine view={view} />}
       </header>
       <LiveBanner live={live} />
