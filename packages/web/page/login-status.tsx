@@ -72,7 +72,7 @@ export function LoginStatus({ server, api, path }: Props) {
       {known.kind === 'known' && (
         <p class="login-line">
           {login === undefined ? (
-            'OAuth: not logged in.'
+            'OAuth: no stored login.'
           ) : (
             <>
               OAuth: {login.hasTokens ? 'logged in' : 'login expired, log in again'} at{' '}

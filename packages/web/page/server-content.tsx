@@ -68,12 +68,15 @@ interface OnDemandProps<T> {
 function OnDemand<T>({ class: className, title, load, show }: OnDemandProps<T>) {
   const [loaded, setLoaded] = useState<Loaded<T>>({ kind: 'closed' });
   const toggled = async (event: Event) => {
-    if (!(event.currentTarget as HTMLDetailsElement).open) {
+    const details = event.currentTarget as HTMLDetailsElement;
+    if (!details.open) {
       setLoaded({ kind: 'closed' });
       return;
     }
     setLoaded({ kind: 'loading' });
     const result = await load();
+    // Closed while the server was asked: what it answered is not wanted any more.
+    if (!details.open) return;
     setLoaded(
       result.ok
         ? { kind: 'loaded', value: result.value }

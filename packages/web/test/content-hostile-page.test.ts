@@ -56,7 +56,9 @@ describe('resources and prompts a server controls, on the connectors page', () =
     await image.waitFor(WAIT);
     await expect(image.getAttribute('src')).resolves.toMatch(/^data:image\/png;base64,iVBOR/);
     // Decoded: the CSP let the data: URL through.
-    await expect(image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).resolves.toBe(1);
+    await expect(
+      image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).resolves.toBe(1);
 
     await row('file:///drawing').getByRole('button', { name: 'Read drawing' }).click();
     const drawing = row('file:///drawing').locator('.result');

@@ -2,7 +2,7 @@
 // fixture (oidc-provider and an MCP server that takes only its tokens, on 127.0.0.1): after a
 // login the card names the authorization server and when the token expires; Log out deletes the
 // stored login (its file goes, the authorization server is asked to revoke) and the card says
-// logged out. No token ever reaches the page's HTML or an API answer.
+// so. No token ever reaches the page's HTML or an API answer.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { epochHome, mcpConfigPath } from '@epoch-agent/infra';
@@ -60,8 +60,8 @@ describe('the stored OAuth login on the connectors page', () => {
       const card = page.locator('article[data-server="secured"]');
       const line = card.locator('.login-line');
       await card.and(page.locator('[data-state="needsLogin"]')).waitFor(WAIT);
-      await line.filter({ hasText: 'not logged in' }).waitFor(WAIT);
-      await expect(line.textContent()).resolves.toBe('OAuth: not logged in.');
+      await line.filter({ hasText: 'no stored login' }).waitFor(WAIT);
+      await expect(line.textContent()).resolves.toBe('OAuth: no stored login.');
 
       await card.locator('button', { hasText: 'Log in' }).click();
       await card.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
@@ -98,7 +98,7 @@ describe('the stored OAuth login on the connectors page', () => {
       );
       await expect(storedTokens()).resolves.toEqual([]);
       await card.locator('.login-status[data-logged-in="no"]').waitFor(WAIT);
-      await expect(line.textContent()).resolves.toBe('OAuth: not logged in.');
+      await expect(line.textContent()).resolves.toBe('OAuth: no stored login.');
       // The server was reconnected without its tokens: it needs a login again.
       await card.and(page.locator('[data-state="needsLogin"]')).waitFor(WAIT);
       const after = (await (await web.api('/api/mcp/secured/oauth')).json()) as OAuthStatus;
