@@ -19,7 +19,7 @@ export function Summary({ view, api }: { readonly view: McpView; readonly api: A
   const tokens = servers.reduce((sum, server) => sum + server.contextTokens, 0);
   return (
     <div class="summary">
-      <p class="summary-line" aria-live="off">
+      <p class="summary-line">
         {servers.length} {servers.length === 1 ? 'server' : 'servers'}
         {states.length > 0 && `: ${states.join(', ')}`} · {tools} {tools === 1 ? 'tool' : 'tools'} ·
         ≈ {formatTokens(tokens)}
