@@ -17,7 +17,9 @@ import {
   type McpServerSource,
   type McpServerStatus,
   type McpStatusListener,
+  type McpStoredLogin,
   sameChoice,
+  storedLoginOf,
 } from '@epoch-agent/plugin-mcp';
 import { suggest } from '@epoch-agent/plugin-mcp/config';
 import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
@@ -373,9 +375,20 @@ export class Runtime {
     return result;
   }
 
-  /** Deletes a remote server's stored login and revokes its tokens where the server allows it. */
+  /**
+   * Deletes a remote server's stored login and revokes its tokens where the server allows it; a
+   * connected server is then reconnected, so that it stops using them and its status says so.
+   */
   async logout(name: string): Promise<McpLogoutResult> {
-    return logoutFromServer({ config: this.#remote(name, 'logout') });
+    const result = await logoutFromServer({ config: this.#remote(name, 'logout') });
+    const state = this.mcp.statuses().find((status) => status.name === name)?.state;
+    if (result.removed > 0 && state === 'connected') await this.mcp.reconnect(name);
+    return result;
+  }
+
+  /** What may be shown of a remote server's stored login (never a token); undefined when none. */
+  storedLogin(name: string): Promise<McpStoredLogin | undefined> {
+    return storedLoginOf({ config: this.#remote(name, 'login') });
   }
 
   /**

@@ -9,6 +9,7 @@ import type { Api, LiveState } from './api.js';
 import { MCP_GROUPS } from './groups.js';
 import { PasteAdd } from './paste-add.js';
 import { ServerCard } from './server-card.js';
+import { Summary } from './summary.js';
 import { formatTokens } from './text.js';
 import { ToolFilter, toolMatch } from './tool-filter.js';
 
@@ -34,6 +35,7 @@ export function Connectors({ api }: { readonly api: Api }) {
             </>
           )}
         </p>
+        {view && <Summary view={view} api={api} />}
         {view && <BudgetLine view={view} />}
         {view && <ToolFilter view={view} query={query} onQuery={setQuery} />}
       </header>

@@ -7,8 +7,11 @@ import type { McpServerState } from '@epoch-agent/runtime';
 import { useState } from 'preact/hooks';
 import type { LoginStarted, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
+import { Capabilities } from './capabilities.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
 import { EntryTools } from './entry-editor.js';
+import { LoginStatus } from './login-status.js';
+import { ServerContent } from './server-content.js';
 import { STATE_LOOKS } from './states.js';
 import { formatTokens, forSeconds, inSeconds, serverText, stderrText } from './text.js';
 import type { ToolMatch } from './tool-filter.js';
@@ -176,6 +179,8 @@ export function ServerCard({ server, api, toolMatch }: Props) {
         )}
       </p>
 
+      {status?.state === 'connected' && <Capabilities capabilities={status.capabilities} />}
+      {target.transport !== 'stdio' && <LoginStatus server={server} api={api} path={path} />}
       {server.login?.state === 'pending' && (
         <p class="notice" role="status">
           Waiting for the login in the browser…{' '}
@@ -214,6 +219,7 @@ export function ServerCard({ server, api, toolMatch }: Props) {
       )}
 
       <ToolList server={server} api={api} path={path} match={toolMatch} />
+      <ServerContent server={server} api={api} path={path} />
       <details class="fields">
         <summary>Settings</summary>
         <table>

@@ -31,6 +31,7 @@ import { MessageTooLongError } from '../transport/message-lines.js';
 import { type ParamHeader, paramHeaders } from '../transport/param-headers.js';
 import { streamableInstead } from '../transport/probe.js';
 import { commandNotFoundForHosts } from '../transport/resolve-command.js';
+import { type McpServerCapabilities, serverCapabilities } from './capabilities.js';
 import { CLIENT_INFO, clientOptions } from './client-options.js';
 import { DirectToolCalls } from './direct-calls.js';
 import { withInputAnswered } from './input-required.js';
@@ -56,6 +57,7 @@ export interface ConnectionInfo {
   readonly tools: readonly Tool[];
   readonly resources: boolean;
   readonly prompts: boolean;
+  readonly capabilities: McpServerCapabilities;
   /** What the next connection to this config starts from. */
   readonly memory: McpConnectMemory;
 }
@@ -533,6 +535,7 @@ async function openNow(
         tools: listed.tools,
         resources: capabilities.resources !== undefined,
         prompts: capabilities.prompts !== undefined,
+        capabilities: serverCapabilities(capabilities),
         memory: {
           verdict:
             era === 'modern' && discover !== undefined
