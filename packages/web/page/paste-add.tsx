@@ -68,8 +68,8 @@ export function PasteAdd({ api, file }: Props) {
         the one in the JSON. Written into <code>{file}</code> like the form above. Copied entries
         carry placeholders for their secrets: write the values in first.
       </p>
-      {/* Not a <form>: the page has one form, "Add a server", and a textarea takes Enter anyway. */}
-      <div class="paste-form" role="form" aria-labelledby="paste-title">
+      {/* Not a <form>: a textarea takes Enter anyway; the section is named by its heading. */}
+      <div class="paste-form">
         <label>
           Name
           <input

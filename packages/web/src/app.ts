@@ -42,8 +42,8 @@ import { mcpView } from './mcp-view.js';
 import { oauthRoutes } from './oauth-routes.js';
 import type { PageLogins } from './page-logins.js';
 import { peerOwner } from './peer-owner.js';
-import { toolRoutes } from './tool-routes.js';
 import { serverContentRoutes } from './server-content-routes.js';
+import { toolRoutes } from './tool-routes.js';
 import type { ViewFeed } from './view-feed.js';
 
 export interface AppParts {
