@@ -5,7 +5,9 @@
 // Two servers: a polite one that exits when its stdin ends (the close a user meets every day), and
 // a hostile one behind `/bin/sh -c` (what `npx` puts in front of a server) that ignores the end of
 // stdin and SIGTERM and has two helpers, one in its process group and one that left it with
-// setsid. For the hostile one the bench also counts the processes each close left running.
+// setsid. For the hostile one the bench also counts the processes each close left running, and
+// times our close a second time with the reaper reading the process table from `ps` (the macOS
+// path, EPOCH_PROCESS_TABLE=ps) next to the platform's own (/proc on Linux).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +56,7 @@ export async function hostileCloseTime(signal) {
   try {
     let sample = 0;
     const hostile = () => hostileEndpoint(join(dir, `pids-${sample++}`));
-    const [ours, raw] = await alternate(
+    const [ours, raw, fromPs] = await alternate(
       [
         () => afterHostileClose(hostile(), disconnectOurs, signal),
         () =>
@@ -63,6 +65,7 @@ export async function hostileCloseTime(signal) {
             (endpoint, ready) => closeRaw(endpoint, signal, ready),
             signal,
           ),
+        () => underPsTable(() => afterHostileClose(hostile(), disconnectOurs, signal)),
       ],
       HOSTILE_SAMPLES,
       signal,
@@ -82,9 +85,34 @@ export async function hostileCloseTime(signal) {
         unit: 'processes',
         goal: { kind: 'absolute', max: 0 },
       },
+      {
+        metric: `${label}, process table from ps, median`,
+        ours: median(fromPs.map(({ ms }) => ms)),
+        base: median(ours.map(({ ms }) => ms)),
+        goal: { kind: 'absolute', max: HOSTILE_GOAL_MS },
+      },
+      {
+        metric: `${label}, process table from ps, processes left (worst of ${HOSTILE_SAMPLES})`,
+        ours: Math.max(...fromPs.map(({ left }) => left)),
+        base: Math.max(...ours.map(({ left }) => left)),
+        unit: 'processes',
+        goal: { kind: 'absolute', max: 0 },
+      },
     ];
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `task` with the reaper reading the process table from `ps` (read at each spawn and close). */
+async function underPsTable(task) {
+  const before = process.env.EPOCH_PROCESS_TABLE;
+  process.env.EPOCH_PROCESS_TABLE = 'ps';
+  try {
+    return await task();
+  } finally {
+    if (before === undefined) delete process.env.EPOCH_PROCESS_TABLE;
+    else process.env.EPOCH_PROCESS_TABLE = before;
   }
 }
 

@@ -5,8 +5,8 @@
 const HEADER = ['metric', 'ours', 'raw SDK / base', 'ratio', 'goal', 'result'];
 
 /**
- * `rows`: `{ metric, ours, base, goal, unit? }`. `unit` is `ms` (the default), `MB`, `processes`,
- * `tokens` or `%`;
+ * `rows`: `{ metric, ours, base, goal, unit? }`. `unit` is `ms` (the default), `MB`, `kB`,
+ * `processes`, `tokens` or `%`;
  * `base` is undefined where nothing compares (no raw SDK counterpart). Goals:
  * `{ kind: 'ratio', max }`: ours / base <= max;
  * `{ kind: 'absolute', max }`: ours <= max, in the row's unit;
@@ -95,6 +95,8 @@ function formatValue(value, unit = 'ms') {
     }
     case 'MB':
       return `${value.toFixed(3)} MB`;
+    case 'kB':
+      return `${Math.round(value).toLocaleString('en-US')} kB`;
     case 'processes':
       return String(value);
     case 'tokens':

@@ -7,8 +7,9 @@
 // 100 servers x 100 tools; tool definitions found on demand (tokens per request, search quality);
 // and, in fresh processes, the import, a one-shot program's whole life (import, first connect, one
 // call, close; against the raw SDK and the AI SDK's MCP client, on Node 22), the memory of idle
-// connections and a cold `epoch mcp list`. Servers listen on 127.0.0.1 only; every one of them is
-// stopped before the table is printed, and a deadline bounds the whole run.
+// connections and a cold `epoch mcp list`; and what the published packages weigh, packed and
+// installed. Servers listen on 127.0.0.1 only; every one of them is stopped before the table is
+// printed, and a deadline bounds the whole run.
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,7 @@ import { toolCallLatency } from './latency.mjs';
 import { formatTable, summary } from './report.mjs';
 import { manyServers } from './scale.mjs';
 import { scoped } from './scoped.mjs';
+import { packageSizes } from './sizes.mjs';
 import { startToExitTime } from './start-to-exit.mjs';
 
 /** The whole run; past it, the calls in flight are aborted and everything is stopped. */
@@ -99,6 +101,7 @@ async function main() {
         idleConnectionMemory(signal),
       )),
       ...(await step('cold epoch mcp list, fresh processes', () => coldListTime(signal))),
+      ...(await step('package sizes, npm pack and install', () => packageSizes())),
     ];
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -135,7 +138,10 @@ client.close(). Polite: a server that exits on stdin EOF; over stdio both closes
 exit, so the goal is ours <= the raw SDK's + 1 ms. Hostile: the echo server behind
 \`/bin/sh -c\`, ignoring stdin EOF and SIGTERM, with a helper in its process group and one that left
 it with setsid; processes left = those of the tree still running when the close resolved (the
-bench kills them afterwards). Over Streamable HTTP ours also ends the session with HTTP DELETE, as
+bench kills them afterwards). "process table from ps": ours again, the reaper reading the table
+from one \`ps\` call per look (the macOS path, EPOCH_PROCESS_TABLE=ps) instead of /proc; base =
+ours from /proc. \`ps\` cannot tell that a process ignores SIGTERM, so that close waits out the
+SIGTERM grace (500 ms) that /proc's cuts short. Over Streamable HTTP ours also ends the session with HTTP DELETE, as
 the spec asks of a client that leaves; the raw close() does not.
 100 x 100: servers over an in-memory transport; 10 pairs of names that collide after sanitizing.
 Deferred tools: 10 stdio servers (the four reference servers and six catalog servers of
@@ -155,7 +161,10 @@ Processes left = the server's still running (a zombie has ended) when the client
 and when the process had exited; the AI SDK's close sends SIGTERM and does not wait. Memory =
 JS heap + external (process.memoryUsage, after GC) per connection, 20 idle stdio servers (shell
 scripts) against one. Cold CLI = spawn to exit of \`epoch mcp list --config <3 servers>\` against
-\`node -e 0\`.`;
+\`node -e 0\`.
+Sizes: each published package's tarball as npm pack makes it (plugin-mcp's against the raw SDK
+client's, the version it bundles), and \`npm install -g\` of the cli with everything it depends on,
+file sizes under the prefix's lib/node_modules, against the SDK client's install the same way.`;
 
 function loadAverage() {
   return os

@@ -15,6 +15,9 @@
 //   refs            `book_trip` (refs-tool.mjs): an input schema of `$defs` and `$ref`s, some leading
 //                   nowhere; `--network-ref=<url>` is its one ref to another document. A call
 //                   answers with its arguments as JSON, so a test sees how each was typed.
+//   form            `order`: an input schema with a nested object (by `$ref`), an array of objects,
+//                   an enum with a default, a boolean and a union, and an output schema; a call
+//                   answers with its arguments, as JSON text and as structuredContent.
 // Any other argument (`--tag=v2`, a marker) is ignored: changing it changes the config, not the
 // server.
 //
@@ -82,6 +85,52 @@ const CATALOGS = {
         content: [{ type: 'text', text: JSON.stringify(message.params.arguments ?? {}) }],
       }),
   },
+  form: {
+    serverInfo: { name: 'form-server', version: '1.0.0' },
+    capabilities: { tools: {} },
+    tools: () => [ORDER_TOOL],
+    call: (message) => {
+      const input = message.params.arguments ?? {};
+      return reply(message, {
+        content: [{ type: 'text', text: JSON.stringify(input) }],
+        structuredContent: input,
+      });
+    },
+  },
+};
+
+const ORDER_TOOL = {
+  name: 'order',
+  title: 'Place an order',
+  description: 'Sends a parcel; answers with the arguments it was given.',
+  inputSchema: {
+    type: 'object',
+    $defs: {
+      address: {
+        type: 'object',
+        description: 'Where it goes',
+        properties: { street: { type: 'string' }, zip: { type: 'integer' } },
+        required: ['street'],
+      },
+    },
+    properties: {
+      customer: { type: 'string', description: 'Who orders' },
+      speed: { enum: ['standard', 'express'], default: 'standard' },
+      ship_to: { $ref: '#/$defs/address' },
+      items: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { sku: { type: 'string' }, qty: { type: 'integer', default: 1 } },
+          required: ['sku'],
+        },
+      },
+      gift: { type: 'boolean' },
+      note: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+    },
+    required: ['customer', 'items'],
+  },
+  outputSchema: { type: 'object', description: 'The arguments it was given' },
 };
 
 const ANNOTATED_TOOLS = [

@@ -1,5 +1,6 @@
 // A preload (`node --import @epoch-agent/testkit/module-log ...`) that records every ES module the
-// process loads, as a module hook sees it, and writes their URLs (in load order, as a JSON list) to
+// process loads, as a module hook sees it, and writes them (in load order, as a JSON list of
+// `{ url, at }`, `at` when its load began in milliseconds since the epoch, to the microsecond) to
 // the file named by $EPOCH_MODULE_LOG when the process is about to exit on its own. How a test
 // proves what an entry point or a command does not load. Plain JavaScript: no build needed.
 import { writeFileSync } from 'node:fs';
@@ -11,14 +12,14 @@ const HOOKS = `
 let port;
 export function initialize(data) { port = data.port; }
 export async function load(url, context, next) {
-  port.postMessage(url);
+  port.postMessage({ url, at: performance.timeOrigin + performance.now() });
   return next(url, context);
 }`;
 
 const out = process.env.EPOCH_MODULE_LOG;
 if (out === undefined) throw new Error('module-log: set EPOCH_MODULE_LOG to the file to write');
 
-const urls = [];
+const loads = [];
 // One module loaded last: its URL is the last message (a port keeps their order).
 const END = 'data:text/javascript,export{}//module-log-end';
 let ended;
@@ -26,7 +27,7 @@ const done = new Promise((resolve) => {
   ended = resolve;
 });
 const { port1, port2 } = new MessageChannel();
-port1.on('message', (url) => (url === END ? ended() : urls.push(url)));
+port1.on('message', (load) => (load.url === END ? ended() : loads.push(load)));
 // The log never keeps the process alive; it is held open only while the last messages arrive.
 port1.unref();
 register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, {
@@ -42,5 +43,5 @@ process.on('beforeExit', async () => {
   await import(END);
   await done;
   port1.close();
-  writeFileSync(out, JSON.stringify(urls));
+  writeFileSync(out, JSON.stringify(loads));
 });

@@ -242,6 +242,17 @@ describe('epoch mcp, end to end on a hand-written file', () => {
       'servers.x.args[1] is 70000 bytes; one field may hold at most 64 KiB (65536 bytes)',
     );
     expect(long.err).not.toContain('xxxx');
+    // Read as the page's "Add from JSON" reads it: a snippet of several servers is not one entry,
+    // and an entry copied from the page still holds its secrets' placeholders.
+    const several = await run('mcp', 'add-json', 'x', '{"mcpServers": {"a": {}, "b": {}}}');
+    expect(several.code).toBe(2);
+    expect(several.err).toContain('"mcpServers" holds 2 servers; give one server at a time.');
+    const copied = JSON.stringify({
+      y: { command: 'node', env: { API_KEY: '<secret: env.API_KEY>' } },
+    });
+    const placeholder = await run('mcp', 'add-json', 'x', copied);
+    expect(placeholder.code).toBe(2);
+    expect(placeholder.err).toContain('env.API_KEY is a placeholder of a copied secret');
     expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
 
     const broken = await configFile('{ "servers": { "a": { "command": "x" ');

@@ -23,6 +23,7 @@ export type {
 
 // One server's client, for a host that manages a server by itself.
 
+export type { McpServerCapabilities } from './connection/capabilities.js';
 export { McpClient, type McpClientOptions, type McpStateListener } from './connection/client.js';
 export type { McpConnectionOptions } from './connection/options.js';
 export type { McpProtocol, McpProtocolEra } from './connection/protocol.js';
@@ -71,12 +72,14 @@ export {
 export type { ToolOutputCap } from './tools/output-cap.js';
 export { defaultToolResultsDir } from './tools/result-files.js';
 
-// OAuth: logging in to a server and out of it; the OAuth code loads when a login starts.
+// OAuth: logging in to a server and out of it, and what a login stored; the OAuth code loads when
+// a login starts.
 
-export { loginToServer, logoutFromServer } from './oauth/entry.js';
+export { loginToServer, logoutFromServer, storedLoginOf } from './oauth/entry.js';
 export type { McpLoginOptions, McpLoginResult } from './oauth/login.js';
 export type { McpLogoutResult } from './oauth/logout.js';
 export { openInBrowser } from './oauth/open-url.js';
+export type { McpStoredLogin } from './oauth/stored-login.js';
 
 // How servers are reached and stopped: a transport factory in place of the real transports (tests,
 // in-memory servers), and how long closing a stdio server waits.

@@ -11,7 +11,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from '@epoch-agent/infra';
 import { messageOf } from '@epoch-agent/infra';
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/client';
+import type {
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+} from '@modelcontextprotocol/client';
 import { McpSchemaCache, type McpServerSchema } from './cache.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_LIMIT } from './config/output-tokens.js';
 import { offersTool, serverToolName } from './config/tool-choice.js';
@@ -326,10 +332,26 @@ export class McpRegistry {
     args?: Record<string, string>,
     signal?: AbortSignal,
   ): Promise<GetPromptResult> {
-    const entry = this.#entries.get(server);
-    if (entry === undefined) return Promise.reject(this.#unknown(server));
-    if (entry.client === undefined) return Promise.reject(this.#disabled(server));
-    return entry.client.getPrompt(name, args, signal);
+    return this.#ask(server, (client) => client.getPrompt(name, args, signal));
+  }
+
+  /** One server's prompts (every page); empty when it declared none. */
+  promptsOf(server: string, signal?: AbortSignal): Promise<Prompt[]> {
+    return this.#ask(server, (client) => client.listPrompts(signal));
+  }
+
+  /** One server's resources (every page); empty when it declared none. */
+  resourcesOf(server: string, signal?: AbortSignal): Promise<Resource[]> {
+    return this.#ask(server, (client) => client.listResources(signal));
+  }
+
+  /** One server's resource templates (every page); empty when it declared no resources. */
+  resourceTemplatesOf(server: string, signal?: AbortSignal): Promise<ResourceTemplateType[]> {
+    return this.#ask(server, (client) => client.listResourceTemplates(signal));
+  }
+
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.#ask(server, (client) => client.readResource(uri, signal));
   }
 
   /**
@@ -560,6 +582,14 @@ export class McpRegistry {
       `MCP server "${server}" is turned off ("enabled": false), so it is not started. Run \`epoch mcp enable ${server}\` to turn it on.`,
       { server },
     );
+  }
+
+  /** A request to one server's client; rejects for a server that is unknown or disabled. */
+  #ask<T>(server: string, request: (client: McpClient) => Promise<T>): Promise<T> {
+    const entry = this.#entries.get(server);
+    if (entry === undefined) return Promise.reject(this.#unknown(server));
+    if (entry.client === undefined) return Promise.reject(this.#disabled(server));
+    return request(entry.client);
   }
 
   #unknown(server: string): McpError {

@@ -56,6 +56,7 @@ export function serverStatus(
         state: 'connected',
         serverInfo: state.serverInfo,
         protocol: state.protocol,
+        capabilities: state.capabilities,
       };
     case 'reconnecting': {
       const { attempt, attempts, nextAttemptAt } = state;

@@ -1,6 +1,7 @@
 // The plugin's public data types: what a server's configuration means once it has been read,
 // where a server came from, and how it is doing.
 import type { Position } from '@epoch-agent/infra';
+import type { McpServerCapabilities } from './connection/capabilities.js';
 import type { McpProtocol } from './connection/protocol.js';
 import type { McpErrorCode } from './errors/mcp-error.js';
 
@@ -240,6 +241,8 @@ export type McpServerStatus =
       readonly serverInfo: { readonly name: string; readonly version: string };
       /** The protocol era and revision the connection speaks. */
       readonly protocol: McpProtocol;
+      /** What it declared it can do (tools, resources, prompts, logging, completions). */
+      readonly capabilities: McpServerCapabilities;
     })
   | (McpServerStatusCommon & {
       /** The connection died; the watchdog is retrying in the background (1 s, 2 s, 4 s). */

@@ -4,7 +4,7 @@
 // the Node-only part, as the SDK keeps its own at `./stdio`, and spawns a server before the SDK has
 // loaded (the first connect of a process starts its server while the SDK loads).
 import { fileURLToPath } from 'node:url';
-import { fixtureServerEntry, modulesLoadedBy } from '@epoch-agent/testkit';
+import { fixtureServerEntry, type LoadedModules, modulesLoadedBy } from '@epoch-agent/testkit';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -17,10 +17,14 @@ const CONFIG_TEXT = JSON.stringify({
 
 /** What importing `specifier` and running `then` (with the module as `entry`) loads. */
 function loadedBy(specifier: string, then: string): readonly string[] {
+  return run(specifier, then).urls;
+}
+
+function run(specifier: string, then: string): LoadedModules {
   const script = `const entry = await import(${JSON.stringify(specifier)});\n${then}`;
-  const run = modulesLoadedBy(['--input-type=module', '-e', script], { cwd: ROOT });
-  if (run.status !== 0) throw new Error(`node exited ${run.status}: ${run.stderr}`);
-  return run.urls;
+  const ran = modulesLoadedBy(['--input-type=module', '-e', script], { cwd: ROOT });
+  if (ran.status !== 0) throw new Error(`node exited ${ran.status}: ${ran.stderr}`);
+  return ran;
 }
 
 function readsTwoServers(): string {
@@ -81,13 +85,14 @@ describe('entry points of @epoch-agent/plugin-mcp', () => {
   });
 
   it("a process's first stdio connect spawns its server before the SDK loads, then connects, without node:http", () => {
-    // The spawn imports a marker module: the module log shows where it falls among the loads.
-    const loaded = loadedBy(
+    // The spawn prints when it happened, on the clock the module log stamps each load with: a
+    // marker module imported by the spawn would itself load at a time of the loader's choosing.
+    const ran = run(
       '@epoch-agent/plugin-mcp',
       `const childProcess = (await import('node:child_process')).default;
 const spawn = childProcess.spawn;
 childProcess.spawn = (...args) => {
-  void import('data:text/javascript,export{}');
+  console.log(JSON.stringify({ spawnedAt: performance.timeOrigin + performance.now() }));
   return spawn(...args);
 };
 const config = { servers: { fixture: ${JSON.stringify(FIXTURE)} } };
@@ -96,11 +101,15 @@ const [status] = await registry.connectAll(entry.parseMcpConfig(JSON.stringify(c
 await registry.disconnectAll();
 if (status.state !== 'connected') throw new Error(JSON.stringify(status));`,
     );
-    const spawned = loaded.indexOf('data:text/javascript,export{}');
-    const sdk = loaded.findIndex((url) => url.includes(SDK));
-    expect(spawned).toBeGreaterThan(-1);
-    expect(sdk).toBeGreaterThan(spawned);
+    const spawns = ran.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).spawnedAt as number);
+    const sdk = ran.urls.findIndex((url) => url.includes(SDK));
+    expect(spawns).toHaveLength(1);
+    expect(sdk).toBeGreaterThan(-1);
+    expect(ran.loadedAt[sdk]).toBeGreaterThan(spawns[0] as number);
     // Its ES module facade would load undici, fetch and all, in a process that only runs stdio.
-    expect(loaded).not.toContain('node:http');
+    expect(ran.urls).not.toContain('node:http');
   });
 });

@@ -17,7 +17,9 @@ import {
   type McpServerSource,
   type McpServerStatus,
   type McpStatusListener,
+  type McpStoredLogin,
   sameChoice,
+  storedLoginOf,
 } from '@epoch-agent/plugin-mcp';
 import { suggest } from '@epoch-agent/plugin-mcp/config';
 import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
@@ -30,9 +32,13 @@ import {
   addServer,
   type ChoiceEdit,
   type ChoiceEditResult,
+  type EntryForEditing,
   type McpConfigWriteOptions,
   type RemoveServerResult,
+  type ReplaceServerEntryResult,
+  readServerEntry,
   removeServer,
+  replaceServerEntry,
   setServerChoice,
 } from './mcp-config-write.js';
 import { syncMcpToolGroups } from './mcp-tool-groups.js';
@@ -165,6 +171,13 @@ export interface RuntimeServerAdded extends AddServerResult {
   readonly status: McpServerStatus | undefined;
 }
 
+/** What Runtime.replaceServerEntry did: the text edit and what it applied. */
+export interface RuntimeServerEntryReplaced extends ReplaceServerEntryResult {
+  readonly applied: McpConfigApplied;
+  /** The server's status after it; undefined when this runtime does not start it (connectOnly). */
+  readonly status: McpServerStatus | undefined;
+}
+
 /** What Runtime.removeServer did: the text edit and what it applied. */
 export interface RuntimeServerRemoved extends RemoveServerResult {
   readonly applied: McpConfigApplied;
@@ -287,6 +300,31 @@ export class Runtime {
   }
 
   /**
+   * A user server's entry as written in the user's mcp.json, secrets as placeholders, for editing
+   * (see mcp-config-write.ts). A host or plugin server: RuntimeError `not_user_server`.
+   */
+  async serverEntry(name: string): Promise<EntryForEditing> {
+    this.#mustBeUsers(name, 'edited');
+    return readServerEntry(this.configFile, name);
+  }
+
+  /**
+   * Replaces a user server's entry in the user's mcp.json with `edited` (the text serverEntry gave,
+   * edited) as a text edit of that entry only, then applies the file: the server is reconnected
+   * when its config changed, and left alone otherwise. Refusals as serverEntry's, and the edit's
+   * (McpConfigWriteError), with nothing written.
+   */
+  replaceServerEntry(name: string, edited: string): Promise<RuntimeServerEntryReplaced> {
+    return this.#serialized(async () => {
+      this.#mustBeUsers(name, 'edited');
+      const written = await replaceServerEntry(this.configFile, name, edited, this.#configWrite);
+      const applied = await this.#apply();
+      const status = this.mcp.statuses().find((s) => s.name === name);
+      return { ...written, applied, status };
+    });
+  }
+
+  /**
    * Takes a server out of the user's mcp.json as a text edit, then applies the file (the server is
    * disconnected and its process tree reaped). A host or plugin server is not in that file:
    * RuntimeError `not_user_server`, naming where it comes from. A name the file does not have:
@@ -294,14 +332,7 @@ export class Runtime {
    */
   removeServer(name: string): Promise<RuntimeServerRemoved> {
     return this.#serialized(async () => {
-      const holder = this.#fixed.find(({ config }) => config.name === name);
-      if (holder !== undefined) {
-        throw new RuntimeError(
-          'not_user_server',
-          `MCP server "${name}" cannot be removed here: it comes from ${describeOrigin(holder)}, not from your ${this.configFile}, which is the only file epoch edits. ${holder.origin.source === 'plugin' ? 'Uninstall or change that plugin to remove it.' : 'The application that embeds epoch decides its servers.'}`,
-          { server: name, source: holder.origin.source },
-        );
-      }
+      this.#mustBeUsers(name, 'removed');
       const written = await removeServer(this.configFile, name, this.#configWrite);
       return { ...written, applied: await this.#apply() };
     });
@@ -344,9 +375,20 @@ export class Runtime {
     return result;
   }
 
-  /** Deletes a remote server's stored login and revokes its tokens where the server allows it. */
+  /**
+   * Deletes a remote server's stored login and revokes its tokens where the server allows it; a
+   * connected server is then reconnected, so that it stops using them and its status says so.
+   */
   async logout(name: string): Promise<McpLogoutResult> {
-    return logoutFromServer({ config: this.#remote(name, 'logout') });
+    const result = await logoutFromServer({ config: this.#remote(name, 'logout') });
+    const state = this.mcp.statuses().find((status) => status.name === name)?.state;
+    if (result.removed > 0 && state === 'connected') await this.mcp.reconnect(name);
+    return result;
+  }
+
+  /** What may be shown of a remote server's stored login (never a token); undefined when none. */
+  storedLogin(name: string): Promise<McpStoredLogin | undefined> {
+    return storedLoginOf({ config: this.#remote(name, 'login') });
   }
 
   /**
@@ -401,6 +443,21 @@ export class Runtime {
     await Promise.all(rechosen.map(({ config }) => this.#inFlight.run(this.mcp.update(config))));
     const names = rechosen.filter(({ changed }) => changed).map(({ config }) => config.name);
     return { ...applied, choiceChanged: [...names, ...applied.choiceChanged] };
+  }
+
+  /** Refuses a host's or plugin's server: only the user's file is edited. */
+  #mustBeUsers(name: string, edit: 'removed' | 'edited'): void {
+    const holder = this.#fixed.find(({ config }) => config.name === name);
+    if (holder === undefined) return;
+    const instead =
+      holder.origin.source === 'plugin'
+        ? `Uninstall or change that plugin to ${edit === 'removed' ? 'remove' : 'change'} it.`
+        : 'The application that embeds epoch decides its servers.';
+    throw new RuntimeError(
+      'not_user_server',
+      `MCP server "${name}" cannot be ${edit} here: it comes from ${describeOrigin(holder)}, not from your ${this.configFile}, which is the only file epoch edits. ${instead}`,
+      { server: name, source: holder.origin.source },
+    );
   }
 
   #unknownServer(name: string): RuntimeError {

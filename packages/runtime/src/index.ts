@@ -2,18 +2,22 @@
 // `epoch` command, the connectors page) runs on — buildRuntime, the ToolRegistry, where servers
 // come from, applyMcpConfig, mcp-config-write — plus the plugin's types a front end shows, so a
 // front end needs no other package. Nothing else is imported from outside the package.
+// What a tool takes and gives, for a front end that calls one (the connectors page's "Try").
+
 export type {
   McpEpochTool,
   McpErrorCode,
   McpLoginResult,
   McpLogoutResult,
   McpProtocol,
+  McpServerCapabilities,
   McpServerChoice,
   McpServerConfig,
   McpServerExit,
   McpServerSource,
   McpServerState,
   McpServerStatus,
+  McpStoredLogin,
   McpToolDeferral,
   McpToolPattern,
   McpToolsChangedEvent,
@@ -29,6 +33,7 @@ export {
   serverPrefix,
   TOOL_NAME_PREFIX,
 } from '@epoch-agent/plugin-mcp';
+export type { JsonSchema, ToolContent, ToolResult } from '@epoch-agent/protocol';
 export type { McpConfigApplied } from './apply-mcp-config.js';
 export {
   type BuildRuntimeOptions,
@@ -37,6 +42,7 @@ export {
   type RuntimeChoiceSet,
   type RuntimeLoginOptions,
   type RuntimeServerAdded,
+  type RuntimeServerEntryReplaced,
   type RuntimeServerRemoved,
 } from './build-runtime.js';
 // Everything the config-only entry (./config) exports, from that one list.
@@ -59,13 +65,20 @@ export {
   type ChoiceEditResult,
   type ChoiceTarget,
   ENTRY_LIMITS,
+  type EntryForEditing,
+  type EntryJson,
   isMcpConfigWriteError,
   McpConfigWriteError,
   type McpConfigWriteErrorCode,
   type McpConfigWriteErrorData,
   type McpConfigWriteOptions,
+  parseEntryJson,
   type RemoveServerResult,
+  type ReplaceServerEntryResult,
+  readServerEntry,
   removeServer,
+  replaceServerEntry,
+  replaceServerEntryInText,
   SERVER_NAME_PATTERN,
   setServerChoice,
   sizeText,

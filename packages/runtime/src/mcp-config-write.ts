@@ -30,6 +30,10 @@
 //   config-edit/remove-item.ts. One exception: when addServer had to create `servers` (or the whole
 //   file), removing that last server leaves `"servers": {}` — an empty `servers` and a missing one
 //   are the same text once a server is in it, and the empty one is the form to keep.
+// - replaceServerEntry is the editor's write: the bytes of one entry's object are replaced by the
+//   edited text, and no others (the entry's key, the comments around it, the other entries keep
+//   every byte); readServerEntry gives that text out with each secret as a placeholder, which the
+//   write puts back. Checked as addServer checks a new entry — see config-edit/plan-replace.ts.
 // - setServerChoice turns a server, or some of its tools, on or off: the field or list element that
 //   says so changes and nothing else, and turning a thing off then on again gives back the original
 //   bytes — see config-edit/plan-choice.ts. A plugin's or the host's server is not in the file; its
@@ -49,6 +53,7 @@ import {
 } from '@epoch-agent/infra';
 import { type McpConfigLoad, type McpServerConfig, parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import { entryOverLimit } from './config-edit/entry-limits.js';
+import { placeholderPath } from './config-edit/entry-secrets.js';
 import { McpConfigWriteError } from './config-edit/errors.js';
 import type { Insertion } from './config-edit/insert-member.js';
 import {
@@ -66,8 +71,10 @@ import {
   planChoice,
 } from './config-edit/plan-choice.js';
 import { planRemove } from './config-edit/plan-remove.js';
+import { type EntryForEditing, entryForEditing, planReplace } from './config-edit/plan-replace.js';
 import { applyDeletions } from './config-edit/remove-item.js';
 
+export { type EntryJson, parseEntryJson } from './config-edit/entry-json.js';
 export { ENTRY_LIMITS, sizeText } from './config-edit/entry-limits.js';
 export {
   isMcpConfigWriteError,
@@ -77,6 +84,7 @@ export {
 } from './config-edit/errors.js';
 export { type AddServerInput, SERVER_NAME_PATTERN } from './config-edit/new-server.js';
 export type { ChoiceChange, ChoiceEdit, ChoiceTarget } from './config-edit/plan-choice.js';
+export type { EntryForEditing } from './config-edit/plan-replace.js';
 
 export interface McpConfigWriteOptions {
   /** How long to wait for another writer's `<file>.lock`. Default 15 s. */
@@ -95,6 +103,13 @@ export interface AddServerResult {
   readonly inserted: { readonly offset: number; readonly text: string };
   /** The fields of this server the page cannot set, in the field table's order: add them by hand. */
   readonly setByHand: readonly string[];
+}
+
+export interface ReplaceServerEntryResult {
+  /** The absolute path of the file. */
+  readonly file: string;
+  /** Whether the file was written; false when the entry came back as it was. */
+  readonly changed: boolean;
 }
 
 export interface RemoveServerResult {
@@ -138,6 +153,70 @@ export async function addServer(
       setByHand: fieldsToSetByHand(config.transport, entryOf(server)),
     };
   });
+}
+
+/**
+ * The entry of server `name` in the mcp.json at `file` as a front end may show it: its own text,
+ * secrets as placeholders (see config-edit/plan-replace.ts).
+ */
+export async function readServerEntry(file: string, name: string): Promise<EntryForEditing> {
+  const path = resolve(file);
+  const { text, exists } = await readConfig(path);
+  if (!exists) {
+    throw new McpConfigWriteError(
+      'unknown_server',
+      `there is no server "${name}" in ${path} (the file does not exist).`,
+      { file: path, server: name },
+    );
+  }
+  const plan = entryForEditing(stripBom(text), path, name);
+  if (!plan.ok) throw plan.error;
+  return plan.value;
+}
+
+/**
+ * Replaces the entry of server `name` with `edited` (its text as readServerEntry gave it, edited):
+ * the bytes of that entry's object change and no others. Checked as addServer checks a new entry:
+ * within ENTRY_LIMITS, and the server loads from the new text with no diagnostic of its own.
+ */
+export async function replaceServerEntry(
+  file: string,
+  name: string,
+  edited: string,
+  options: McpConfigWriteOptions = {},
+): Promise<ReplaceServerEntryResult> {
+  const path = resolve(file);
+  return locked(path, options, async () => {
+    const before = await readConfig(path);
+    if (!before.exists) {
+      throw new McpConfigWriteError(
+        'unknown_server',
+        `there is no server "${name}" in ${path} (the file does not exist), so nothing was changed.`,
+        { file: path, server: name },
+      );
+    }
+    const after = replaceServerEntryInText(before.text, path, name, edited);
+    const changed = after !== before.text;
+    if (changed) await writeFileAtomic(path, after);
+    return { file: path, changed };
+  });
+}
+
+/** replaceServerEntry on the text of the file: the new text. Throws as it does. */
+export function replaceServerEntryInText(
+  text: string,
+  file: string,
+  name: string,
+  edited: string,
+): string {
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const plan = planReplace(text.slice(bom.length), file, name, edited);
+  if (!plan.ok) throw plan.error;
+  const { text: body, entry } = plan.value;
+  checkSize({ name, entry }, file, 'changed');
+  const after = bom + body;
+  loaded(after, file, name, 'changed');
+  return after;
 }
 
 /** Takes the server `name` out of the mcp.json at `file` (every entry of that name). */
@@ -199,14 +278,15 @@ export function addServerToText(
   server: AddServerInput,
 ): { readonly text: string; readonly inserted: Insertion; readonly config: McpServerConfig } {
   checkName(server.name, file);
-  checkSize(server, file);
+  checkSize(server, file, 'added');
+  checkNoPlaceholder(server, file);
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = text.slice(bom.length);
   const plan = planAdd(body, file, server.name, renderServer(server.name, entryOf(server)));
   if (!plan.ok) throw plan.error;
   const { offset, text: piece } = plan.value;
   const after = bom + body.slice(0, offset) + piece + body.slice(offset);
-  const config = loaded(after, file, server.name);
+  const config = loaded(after, file, server.name, 'added');
   return { text: after, inserted: { offset: bom.length + offset, text: piece }, config };
 }
 
@@ -234,20 +314,36 @@ function checkName(name: string, file: string): void {
   );
 }
 
-function checkSize(server: AddServerInput, file: string): void {
+// How a refusal says what did not happen to the server.
+type Edit = 'added' | 'changed';
+const NOT_DONE: Record<Edit, string> = { added: 'was not added to', changed: 'was not changed in' };
+
+function checkSize(server: AddServerInput, file: string, edit: Edit): void {
   const over = entryOverLimit(server.name, entryOf(server));
   if (over === undefined) return;
   // A name over the bound is not repeated: the message would be that long.
   const who = over.path === 'servers' ? 'the server' : `server "${server.name}"`;
   throw new McpConfigWriteError(
     'too_large',
-    `${who} was not added to ${file}: ${over.message} Shorten it, or keep what is that large in a file the server reads.`,
+    `${who} ${NOT_DONE[edit]} ${file}: ${over.message} Shorten it, or keep what is that large in a file the server reads.`,
     { file, server: server.name, field: over.path },
   );
 }
 
-/** The new server as it loads from `text`, which it must do with no diagnostic of its own. */
-function loaded(text: string, file: string, name: string): McpServerConfig {
+// A copied entry carries placeholders for its secrets: written as they are, they would be sent to
+// the server as if they were its key.
+function checkNoPlaceholder(server: AddServerInput, file: string): void {
+  const path = placeholderPath(entryOf(server));
+  if (path === undefined) return;
+  throw new McpConfigWriteError(
+    'secret_placeholder',
+    `server "${server.name}" was not added to ${file}: ${path} is a placeholder of a copied secret; write the value itself there.`,
+    { file, server: server.name, field: `servers.${server.name}.${path}` },
+  );
+}
+
+/** The server as it loads from `text`, which it must do with no diagnostic of its own. */
+function loaded(text: string, file: string, name: string, edit: Edit): McpServerConfig {
   const load: McpConfigLoad = parseMcpConfig(text, file);
   const prefix = `servers.${name}`;
   const diagnostics = load.diagnostics.filter(
@@ -263,9 +359,13 @@ function loaded(text: string, file: string, name: string): McpServerConfig {
   const why = diagnostics[0]?.message ?? 'it did not load';
   throw new McpConfigWriteError(
     'invalid_server',
-    `server "${name}" was not added to ${file}: ${why}`,
+    `server "${name}" ${NOT_DONE[edit]} ${file}: ${why}`,
     { file, server: name, diagnostics },
   );
+}
+
+function stripBom(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
 async function readConfig(file: string): Promise<{ text: string; exists: boolean }> {

@@ -1,7 +1,8 @@
 // A `$ref` in a tool's input schema, followed to what it names inside that same schema: for what a
-// person is shown of a parameter (`epoch mcp tools`, the connectors page) and how `epoch mcp call
-// --arg` types a value. The schema itself is never changed: the model and the server get it as
-// the server wrote it.
+// person is shown of a parameter (`epoch mcp tools`, the connectors page), how `epoch mcp call
+// --arg` types a value, and the fields of the page's "Try" form, which imports this module alone
+// (`@epoch-agent/runtime/schema-ref`: it runs in the browser, so it imports nothing). The schema
+// itself is never changed: the model and the server get it as the server wrote it.
 //
 // A ref names a place in the schema by JSON Pointer (`#/$defs/x`, the older `#/definitions/x`,
 // with `~1` for "/", `~0` for "~" and percent-escapes) or by anchor (`#x`, from `$anchor` or

@@ -12,6 +12,11 @@ const MODULE_LOG = fileURLToPath(new URL('../module-log.mjs', import.meta.url));
 export interface LoadedModules {
   /** The URL of every ES module the process loaded, in load order. */
   readonly urls: readonly string[];
+  /**
+   * When each of `urls` began to load, in milliseconds since the epoch (`performance.timeOrigin +
+   * performance.now()`, comparable with the same clock read in the process).
+   */
+  readonly loadedAt: readonly number[];
   readonly status: number | null;
   readonly stdout: string;
   readonly stderr: string;
@@ -30,15 +35,21 @@ export function modulesLoadedBy(
       env: { ...(options.env ?? process.env), EPOCH_MODULE_LOG: log },
       encoding: 'utf8',
     });
-    let urls: string[];
+    let loads: { url: string; at: number }[];
     try {
-      urls = JSON.parse(readFileSync(log, 'utf8')) as string[];
+      loads = JSON.parse(readFileSync(log, 'utf8')) as { url: string; at: number }[];
     } catch {
       throw new Error(
         `node ${args.join(' ')} wrote no module log (exit ${run.status}): ${run.stderr}`,
       );
     }
-    return { urls, status: run.status, stdout: run.stdout, stderr: run.stderr };
+    return {
+      urls: loads.map(({ url }) => url),
+      loadedAt: loads.map(({ at }) => at),
+      status: run.status,
+      stdout: run.stdout,
+      stderr: run.stderr,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

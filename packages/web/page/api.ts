@@ -34,10 +34,12 @@ export class Api {
     this.#token = token;
   }
 
+  /** `signal` aborts the request (a tool call being cancelled); an aborted call rejects. */
   async call<T>(
-    method: 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     body?: unknown,
+    signal?: AbortSignal,
   ): Promise<ApiResult<T>> {
     let response: Response;
     try {
@@ -48,8 +50,10 @@ export class Api {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(signal === undefined ? {} : { signal }),
       });
-    } catch {
+    } catch (error) {
+      if (signal?.aborted) throw error;
       return unreachable();
     }
     const json: unknown = await response.json().catch(() => undefined);

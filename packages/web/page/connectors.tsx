@@ -7,13 +7,18 @@ import type { McpView } from '../src/api-types.js';
 import { AddServerForm } from './add-server-form.js';
 import type { Api, LiveState } from './api.js';
 import { MCP_GROUPS } from './groups.js';
+import { PasteAdd } from './paste-add.js';
 import { ServerCard } from './server-card.js';
 import { StateAnnouncer } from './state-announcer.js';
+import { Summary } from './summary.js';
 import { formatTokens } from './text.js';
+import { ToolFilter, toolMatch } from './tool-filter.js';
 
 export function Connectors({ api }: { readonly api: Api }) {
   const [view, setView] = useState<McpView>();
   const [live, setLive] = useState<LiveState>('connecting');
+  const [query, setQuery] = useState('');
+  const match = toolMatch(query);
   useEverySecond();
   useEffect(() => api.watch(setView, setLive), [api]);
 
@@ -31,14 +36,20 @@ export function Connectors({ api }: { readonly api: Api }) {
             </>
           )}
         </p>
+        {view && <Summary view={view} api={api} />}
         {view && <BudgetLine view={view} />}
+        {view && <ToolFilter view={view} query={query} onQuery={setQuery} />}
       </header>
       <LiveBanner live={live} />
       <StateAnnouncer view={view} />
       {view &&
         sources.map((source) => {
           const group = MCP_GROUPS[source];
-          const servers = view.groups[source];
+          // While filtering: only the servers with a tool that matches, and no group without one.
+          const servers = view.groups[source].filter(
+            (server) => match === undefined || [...server.tools, ...server.toolsOff].some(match),
+          );
+          if (match !== undefined && servers.length === 0) return null;
           const tokens = servers.reduce((sum, server) => sum + server.contextTokens, 0);
           return (
             <section class="group" data-group={source} key={source}>
@@ -52,7 +63,13 @@ export function Connectors({ api }: { readonly api: Api }) {
                 <p class="empty">{group.empty}</p>
               ) : (
                 servers.map((server) => (
-                  <ServerCard key={server.name} server={server} api={api} stale={live !== 'live'} />
+                  <ServerCard
+                    key={server.name}
+                    server={server}
+                    api={api}
+                    toolMatch={match}
+                    stale={live !== 'live'}
+                  />
                 ))
               )}
             </section>
@@ -74,6 +91,7 @@ export function Connectors({ api }: { readonly api: Api }) {
         </section>
       )}
       {view && <AddServerForm api={api} file={view.file} namePattern={view.namePattern} />}
+      {view && <PasteAdd api={api} file={view.file} />}
     </main>
   );
 }

@@ -7,20 +7,27 @@ import type { McpServerState } from '@epoch-agent/runtime';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LoginStarted, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
+import { Capabilities } from './capabilities.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
+import { EntryTools } from './entry-editor.js';
 import { useFocusHandoff } from './focus-handoff.js';
+import { LoginStatus } from './login-status.js';
+import { ServerContent } from './server-content.js';
 import { STATE_LOOKS } from './states.js';
 import { exitText, formatTokens, forSeconds, inSeconds, serverText, stderrText } from './text.js';
+import type { ToolMatch } from './tool-filter.js';
 import { ToolList } from './tool-list.js';
 
 interface Props {
   readonly server: ServerView;
   readonly api: Api;
+  /** "Find a tool": its tools list only those that match. */
+  readonly toolMatch?: ToolMatch | undefined;
   /** The live view is lost: `server` is the last thing epoch web said about it. */
   readonly stale: boolean;
 }
 
-export function ServerCard({ server, api, stale }: Props) {
+export function ServerCard({ server, api, toolMatch, stale }: Props) {
   const [busy, setBusy] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [confirming, setConfirming] = useState(false);
@@ -212,6 +219,8 @@ export function ServerCard({ server, api, stale }: Props) {
         )}
       </p>
 
+      {status?.state === 'connected' && <Capabilities capabilities={status.capabilities} />}
+      {target.transport !== 'stdio' && <LoginStatus server={server} api={api} path={path} />}
       {server.login?.state === 'pending' && (
         <p class="notice" role="status">
           Waiting for the login in the browser…{' '}
@@ -254,7 +263,8 @@ export function ServerCard({ server, api, stale }: Props) {
         </p>
       )}
 
-      <ToolList server={server} api={api} path={path} />
+      <ToolList server={server} api={api} path={path} match={toolMatch} />
+      <ServerContent server={server} api={api} path={path} />
       <details class="fields">
         <summary>Settings</summary>
         <table>
@@ -277,6 +287,7 @@ export function ServerCard({ server, api, stale }: Props) {
           </tbody>
         </table>
       </details>
+      {origin.source === 'user' && <EntryTools server={server} api={api} path={path} />}
       {/* A disabled server's hint says it: none of its tools reach the model. */}
       {state !== 'disabled' && <ToolsCost server={server} />}
     </article>

@@ -1,12 +1,15 @@
 // A server's tools: those the model is given, under the name it sees, and those the user turned
 // off, greyed, so they can be turned back on. Each with its switch, the title, the annotation hints
 // as badges, the description, the parameters (with where a `$ref` one got its type) and what it
-// costs (or would) in the context.
+// costs (or would) in the context; its full schemas and its "Try" form on demand (tool-details.tsx).
+// While "Find a tool" filters the page, only the tools that match are listed, open.
 import { useRef, useState } from 'preact/hooks';
 import type { ParameterView, ServerView, ToolView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
 import { formatTokens, serverText } from './text.js';
+import { ToolDetails } from './tool-details.js';
+import type { ToolMatch } from './tool-filter.js';
 
 type Hint = Exclude<keyof ToolView['annotations'], 'title'>;
 
@@ -24,18 +27,35 @@ interface Props {
   readonly api: Api;
   /** The server's PUT paths start here (`/api/mcp/<name>`). */
   readonly path: string;
+  /** "Find a tool": only the tools that match are listed; undefined lists them all. */
+  readonly match?: ToolMatch | undefined;
 }
 
-export function ToolList({ server, api, path }: Props) {
+export function ToolList({ server, api, path, match }: Props) {
   const offered = new Set(server.tools.map((tool) => tool.serverName));
-  const tools = useFirstSeenOrder([...server.tools, ...server.toolsOff]);
+  const all = useFirstSeenOrder([...server.tools, ...server.toolsOff]);
+  // Opened by the person, kept apart from the filter's opening, so clearing it closes what it opened.
+  const [opened, setOpened] = useState(false);
+  const tools = match === undefined ? all : all.filter(match);
   if (tools.length === 0) return null;
   const off = server.toolsOff.length;
   return (
-    <details class="tools">
+    <details
+      class="tools"
+      open={opened || match !== undefined}
+      onToggle={(e) => {
+        if (match === undefined) setOpened(e.currentTarget.open);
+      }}
+    >
       <summary>
-        Tools ({tools.length}
-        {off > 0 && `, ${off} off`})
+        {match === undefined ? (
+          <>
+            Tools ({all.length}
+            {off > 0 && `, ${off} off`})
+          </>
+        ) : (
+          `Tools (${tools.length} of ${all.length} match)`
+        )}
       </summary>
       <ul>
         {tools.map((tool) => (
@@ -45,7 +65,7 @@ export function ToolList({ server, api, path }: Props) {
             on={offered.has(tool.serverName)}
             server={server}
             api={api}
-            path={`${path}/tools/${encodeURIComponent(tool.serverName)}/enabled`}
+            path={`${path}/tools/${encodeURIComponent(tool.serverName)}`}
           />
         ))}
       </ul>
@@ -58,6 +78,7 @@ interface RowProps {
   readonly on: boolean;
   readonly server: ServerView;
   readonly api: Api;
+  /** The tool's path in the API (`/api/mcp/<server>/tools/<tool>`). */
   readonly path: string;
 }
 
@@ -69,7 +90,7 @@ function ToolRow({ tool, on, server, api, path }: RowProps) {
       <div class="tool-head">
         <ChoiceSwitch
           api={api}
-          path={path}
+          path={`${path}/enabled`}
           server={server}
           isOn={isOn}
           label={`Tool ${serverText(tool.serverName)} of ${server.name}`}
@@ -137,6 +158,7 @@ function ToolRow({ tool, on, server, api, path }: RowProps) {
           </tbody>
         </table>
       )}
+      <ToolDetails api={api} path={path} name={tool.name} offered={on} />
     </li>
   );
 }

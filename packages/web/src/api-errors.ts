@@ -60,6 +60,9 @@ export function apiErrorHandler(logger: Logger): ErrorHandler {
 const CONFIG_WRITE_STATUS: Record<McpConfigWriteErrorCode, ContentfulStatusCode> = {
   invalid_name: 400,
   invalid_server: 400,
+  invalid_entry: 400,
+  renamed: 400,
+  secret_placeholder: 400,
   duplicate_server: 409,
   unknown_server: 404,
   // The file as it is now stands in the way: fix it by hand, then ask again.

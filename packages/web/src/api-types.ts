@@ -1,10 +1,11 @@
 // The JSON the connectors page and its HTTP API exchange: what GET /api/mcp and the event stream
-// send, what POST /api/mcp and the on/off switches (PUT …/enabled) take and answer, and every error
-// body. Types only, imported by the page as well, so the two sides cannot drift apart. Nothing in
+// send, what POST /api/mcp, the on/off switches (PUT …/enabled) and the entry editor (…/entry)
+// take and answer, and every error body. Types only, imported by the page as well, so the two sides cannot drift apart. Nothing in
 // here carries an env or header value: statuses are free of secrets, and every config-derived value
 // comes redacted.
 import type {
   ChoiceChange,
+  JsonSchema,
   McpEpochTool,
   McpServerOrigin,
   McpServerSource,
@@ -13,6 +14,7 @@ import type {
   RuntimeDiagnostic,
   ServerField,
   ToolParameter,
+  ToolResult,
 } from '@epoch-agent/runtime';
 
 /**
@@ -165,6 +167,72 @@ export interface LoginStarted {
   readonly authorizationUrl?: string;
 }
 
+/**
+ * GET /api/mcp/:name/tools/:tool/schema: one tool's schemas whole, as its server sent them (the
+ * live view carries only its parameters: full schemas on every change would cost every page).
+ */
+export interface ToolSchemas {
+  readonly inputSchema: JsonSchema;
+  /** Absent when the tool declares none. */
+  readonly outputSchema?: JsonSchema;
+}
+
+/** POST /api/mcp/:name/tools/:tool/call: the page's "Try". */
+export interface ToolCallRequest {
+  /** One JSON object; absent is `{}`. */
+  readonly arguments?: { readonly [key: string]: unknown };
+}
+
+/**
+ * 200 from POST …/call: the result as the model is given it (held to the server's
+ * max_output_tokens). A result with `isError` is a 200 too: the tool ran and reported a failure.
+ */
+export interface ToolCallAnswer {
+  readonly result: ToolResult;
+}
+
+/**
+ * GET /api/mcp/:name/entry: a user server's entry as written in the file, for the editor and "copy".
+ * Its secrets (env and header values, credential arguments, URL tokens, comments about them) are
+ * placeholders such as `"<secret: env.API_KEY>"`; one sent back unchanged keeps the file's value.
+ */
+export interface ServerEntry {
+  readonly file: string;
+  /** The 1-based line of the entry's key. */
+  readonly line: number;
+  /** The entry's object as written (comments, aliases, order), secrets as placeholders. */
+  readonly text: string;
+  /** How many secrets are placeholders in `text`. */
+  readonly hidden: number;
+  /** `{"<name>": {…}}` as plain JSON, secrets as placeholders: what "copy" puts on the clipboard. */
+  readonly json: string;
+}
+
+/** PUT /api/mcp/:name/entry: the entry's text as `ServerEntry.text` gave it, edited. */
+export interface ServerEntryRequest {
+  readonly text: string;
+}
+
+/** 200 from PUT /api/mcp/:name/entry. */
+export interface ServerEntryWritten {
+  readonly file: string;
+  /** Whether the file was written; false when the entry came back as it was. */
+  readonly changed: boolean;
+  /** The server after the file was applied: reconnecting when its config changed. */
+  readonly server: ServerView;
+}
+
+/**
+ * POST /api/mcp/json: a server added from pasted JSON — an entry as `epoch mcp add-json` takes it,
+ * or one server wrapped as `{"<name>": {…}}` or `{"mcpServers": {"<name>": {…}}}`. `name`, when
+ * given, wins over the JSON's; left empty, the JSON's is used. Answered as POST /api/mcp
+ * (AddServerResponse).
+ */
+export interface PasteAddRequest {
+  readonly name: string;
+  readonly json: string;
+}
+
 /** Every 4xx and 5xx answer of the API. */
 export interface ApiErrorBody {
   readonly error: {
@@ -172,8 +240,8 @@ export interface ApiErrorBody {
     readonly code: string;
     /** For a person: names the server, file or field, and what to do. */
     readonly message: string;
-    /** POST /api/mcp: what is wrong with each field of the form. */
-    readonly fields?: Partial<Record<AddServerField, string>>;
+    /** POST /api/mcp: what is wrong with each field of the form (`json`: POST /api/mcp/json). */
+    readonly fields?: Partial<Record<AddServerField | 'json', string>>;
     /** Where the file is wrong, when that is why. */
     readonly diagnostics?: readonly {
       readonly file: string;

@@ -9,6 +9,15 @@
 //   POST   /api/mcp/:name/login      start an OAuth login; answers the authorization URL
 //   PUT    /api/mcp/:name/enabled    turn a server on or off; …/tools/:tool/enabled one tool
 //                                    (choice-routes.ts)
+//   GET    /api/mcp/:name/tools/:tool/schema  one tool's input and output schema, whole
+//   POST   /api/mcp/:name/tools/:tool/call    run one tool, as the model would (tool-routes.ts)
+//   GET    /api/mcp/:name/entry      a user server's entry as written, secrets as placeholders;
+//   PUT    /api/mcp/:name/entry      …written back edited; POST /api/mcp/json: add from pasted JSON
+//                                    (entry-routes.ts)
+//   GET    /api/mcp/:name/resources  its resources, …/resources/read?uri= one of them; …/prompts
+//                                    its prompts, POST …/prompts/:prompt one (server-content-routes.ts)
+//   GET    /api/mcp/:name/oauth      its stored login, never a token; POST …/logout ends it
+//                                    (oauth-routes.ts)
 //   GET    /open/:id                 a one-time address: a 303 to the page with the key (key-handoff.ts)
 //   GET    /*                        the built page
 //
@@ -25,12 +34,16 @@ import { checkAddRequest } from './add-request.js';
 import { apiError, apiErrorHandler, sendApiError as send } from './api-errors.js';
 import type { AddServerResponse, LoginStarted } from './api-types.js';
 import { choiceRoutes } from './choice-routes.js';
+import { entryRoutes } from './entry-routes.js';
 import { hostAndOriginGuard, tokenGuard } from './guard.js';
 import { readJsonBody } from './json-body.js';
 import type { KeyHandoffs } from './key-handoff.js';
 import { mcpView } from './mcp-view.js';
+import { oauthRoutes } from './oauth-routes.js';
 import type { PageLogins } from './page-logins.js';
 import { peerOwner } from './peer-owner.js';
+import { serverContentRoutes } from './server-content-routes.js';
+import { toolRoutes } from './tool-routes.js';
 import type { ViewFeed } from './view-feed.js';
 
 export interface AppParts {
@@ -148,6 +161,10 @@ export function createApp(parts: AppParts): Hono {
   });
 
   app.route('/api/mcp', choiceRoutes({ runtime, logins, feed }));
+  app.route('/api/mcp', toolRoutes({ runtime }));
+  app.route('/api/mcp', entryRoutes({ runtime, logins, feed }));
+  app.route('/api/mcp', serverContentRoutes(runtime));
+  app.route('/api/mcp', oauthRoutes({ runtime, feed }));
 
   app.all('/api/*', (c) =>
     send(c, apiError(404, 'not_found', `There is no ${c.req.method} ${c.req.path} in this API.`)),

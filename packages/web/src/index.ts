@@ -14,7 +14,19 @@ export type {
   ParameterView,
   ServerTarget,
   ServerView,
+  ToolCallAnswer,
+  ToolCallRequest,
+  ToolSchemas,
   ToolView,
 } from './api-types.js';
 export { isWebError, WebError, type WebErrorCode } from './errors.js';
+export type { LoggedOut, OAuthStatus } from './oauth-types.js';
+export type {
+  ContentView,
+  PromptGot,
+  PromptList,
+  PromptRequest,
+  ResourceList,
+  ResourceRead,
+} from './server-content-types.js';
 export { type RunningWeb, type StartWebOptions, startWeb } from './start-web.js';

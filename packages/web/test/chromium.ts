@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, errors } from 'playwright-core';
 
-const EXECUTABLE = '/usr/bin/chromium';
+// Debian's by default; EPOCH_CHROMIUM names another Chromium or Chrome (the GitHub workflow's, on
+// runners where the browser comes from an action, not from apt).
+const EXECUTABLE = process.env.EPOCH_CHROMIUM ?? '/usr/bin/chromium';
 // Chromium starts in about a second here. A start that hangs (seen once in CI, at the suite's
 // 30 s hook timeout, which says nothing about why) fails with Playwright's log of it, the
 // browser's own output included, and is tried once more: two of these fit in one hook or test.

@@ -32,6 +32,7 @@ import { type ParamHeader, paramHeaders } from '../transport/param-headers.js';
 import { streamableInstead } from '../transport/probe.js';
 import { commandNotFoundForHosts } from '../transport/resolve-command.js';
 import type { McpServerExit } from '../types.js';
+import { type McpServerCapabilities, serverCapabilities } from './capabilities.js';
 import { CLIENT_INFO, clientOptions } from './client-options.js';
 import { DirectToolCalls } from './direct-calls.js';
 import { withInputAnswered } from './input-required.js';
@@ -57,6 +58,7 @@ export interface ConnectionInfo {
   readonly tools: readonly Tool[];
   readonly resources: boolean;
   readonly prompts: boolean;
+  readonly capabilities: McpServerCapabilities;
   /** What the next connection to this config starts from. */
   readonly memory: McpConnectMemory;
 }
@@ -536,6 +538,7 @@ async function openNow(
         tools: listed.tools,
         resources: capabilities.resources !== undefined,
         prompts: capabilities.prompts !== undefined,
+        capabilities: serverCapabilities(capabilities),
         memory: {
           verdict:
             era === 'modern' && discover !== undefined

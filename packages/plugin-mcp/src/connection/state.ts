@@ -11,6 +11,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpErrorCode } from '../errors/mcp-error.js';
 import { assertNever, type McpServerExit } from '../types.js';
+import type { McpServerCapabilities } from './capabilities.js';
 import type { McpProtocol } from './protocol.js';
 
 /** What the server said it is (its initialize answer, or its server/discover `_meta`). */
@@ -39,6 +40,8 @@ export type McpConnectionState =
       /** The server declared these capabilities; only then are resources/* and prompts/* asked. */
       readonly resources: boolean;
       readonly prompts: boolean;
+      /** Everything it declared, as a person reads it. */
+      readonly capabilities: McpServerCapabilities;
     }
   /**
    * The connection died and the watchdog is bringing it back in the background. A call made now

@@ -1,8 +1,9 @@
-// loginToServer and logoutFromServer as the plugin's root entry offers them: each loads the OAuth
-// code (login.ts, logout.ts, and with them the SDK's) when a login or logout starts, not when the
-// plugin is imported. `epoch mcp list`, and every program that never logs in, pays nothing for it.
+// loginToServer, logoutFromServer and storedLoginOf as the plugin's root entry offers them: each
+// loads the OAuth code (login.ts, logout.ts, and with them the SDK's) when a login or logout starts,
+// a stored login when one is read, not when the plugin is imported. `epoch mcp list`, and every program that never logs in, pays nothing for it.
 import type { McpLoginOptions, McpLoginResult } from './login.js';
 import type { McpLogoutOptions, McpLogoutResult } from './logout.js';
+import type { McpStoredLogin, McpStoredLoginOptions } from './stored-login.js';
 
 /** Authorization rounds per login: the first, plus step-ups for a wider scope. */
 export const MAX_ROUNDS = 3;
@@ -20,4 +21,12 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
 export async function logoutFromServer(options: McpLogoutOptions): Promise<McpLogoutResult> {
   const logout = await import('./logout.js');
   return logout.logoutFromServer(options);
+}
+
+/** What may be shown of a remote server's stored login (never a token); undefined when none. */
+export async function storedLoginOf(
+  options: McpStoredLoginOptions,
+): Promise<McpStoredLogin | undefined> {
+  const stored = await import('./stored-login.js');
+  return stored.storedLoginOf(options);
 }

@@ -7,6 +7,7 @@
 
 import type {
   EpochTool,
+  JsonSchema,
   ToolAnnotations,
   ToolContent,
   ToolContext,
@@ -53,6 +54,11 @@ export type McpToolTarget =
 export interface McpEpochTool extends EpochTool {
   readonly server: string;
   readonly target: McpToolTarget;
+  /**
+   * The tool's output schema as the server sent it; absent when it declares none. Kept for a person
+   * who asks for it (the connectors page): no provider takes it, so the model is not sent it.
+   */
+  readonly outputSchema?: JsonSchema;
   /**
    * The result whole, as `execute` has it before holding it to the server's max_output_tokens:
    * for a person who asked for all of it (`epoch mcp call`), never for a model.
@@ -121,6 +127,7 @@ function mcpTool(
     },
   };
   if (title !== undefined) made.title = title;
+  if (tool.outputSchema !== undefined) made.outputSchema = tool.outputSchema;
   return made;
 }
 

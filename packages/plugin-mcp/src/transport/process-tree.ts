@@ -1,51 +1,62 @@
 // A stdio server's process tree: who belongs to it, whether each one still runs, and how to signal
 // it without ever hitting a process that merely inherited a recycled pid.
 //
-// PLATFORM: the tree is seen through Linux's /proc (process-table.ts). Elsewhere there is nothing
-// to read, so only the server's process group is signalled and watched.
+// PLATFORM: the tree is read from the process table the platform has (process-table/select.ts):
+// Linux's /proc, with quick paths that read only the tree; `ps` on macOS and other POSIX systems;
+// Win32_Process on Windows, where there are no process groups and a tree is ended by taskkill.
 
 import { constants } from 'node:os';
+import { assertNever } from '../types.js';
 import {
   childPids,
   hasChildLists,
   ignoresSignal,
-  nextProcessTable,
+  type ProcEntry,
+  readStat,
+} from './process-table/proc.js';
+import { processTableSource } from './process-table/select.js';
+import {
   type ProcessEntry,
   type ProcessTable,
-  readProcessTable,
-  readStat,
+  type ProcessTableSource,
   sharedRead,
-} from './process-table.js';
+} from './process-table/table.js';
+import { endTrees } from './process-table/windows.js';
 
 /** A process we may kill: its pid plus the start time that proves the pid was not recycled. */
 export type TrackedProcess = Pick<ProcessEntry, 'pid' | 'startTime' | 'pgid'>;
 
-const LINUX = process.platform === 'linux';
+/** The start time of a process not identified yet; no source ever reads it. */
+const UNKNOWN = '?';
 
 /**
- * The identity of a process we just spawned. Where it cannot be read (non-Linux, or already gone)
- * the start time is unknown and never matches, so the record only ever names the group.
+ * The identity of a process we just spawned. Only /proc reads one process cheaply; elsewhere (or
+ * when it is already gone) the start time is unknown here, and the tree takes it from its first
+ * read of the table, while Node has not reaped the process and so its pid is surely its own.
  */
 export function identify(pid: number): TrackedProcess {
-  const entry = LINUX ? readStat(pid) : undefined;
-  return entry === undefined ? { pid, startTime: '?', pgid: pid } : entry;
+  const entry = processTableSource().kind === 'proc' ? readStat(pid) : undefined;
+  return entry === undefined ? { pid, startTime: UNKNOWN, pgid: pid } : entry;
 }
 
 /**
  * The processes of one server's tree that we know of, grown by every look and never shrunk. The
- * server is spawned as the leader of its own process group and session, so the tree is: the
- * leader's descendants, plus every member of its group or session (a helper whose parent died is
- * no descendant any more, but stays in the group), plus their descendants.
+ * server is spawned as the leader of its own process group and session (POSIX), so the tree is:
+ * the leader's descendants, plus every member of its group or session (a helper whose parent died
+ * is no descendant any more, but stays in the group), plus their descendants. On Windows it is the
+ * leader's descendants, followed through parents that are gone (an orphan keeps its parent's pid).
  *
- * Reading the whole process table costs 15-50 µs per process on the machine, too much for a close
- * that must end well under 100 ms on a machine with hundreds of them. So where the kernel keeps
- * children lists, the quick path reads only the tree and the children of our own ancestors, and
- * the whole table is read on the slow path (before each signal) and as a backstop.
+ * Reading the whole process table costs 15-50 µs per process on the machine from /proc, too much
+ * for a close that must end well under 100 ms on a machine with hundreds of them. So where the
+ * kernel keeps children lists, the quick path reads only the tree and the children of our own
+ * ancestors, and the whole table is read on the slow path (before each signal) and as a backstop.
+ * The other sources read the whole table in one call each time (one `ps`, one PowerShell).
  */
 export class ServerTree {
-  readonly #leader: TrackedProcess;
+  #leader: TrackedProcess;
   /** Whether Node has not reaped the leader yet (see ReapableTransport.unreaped). */
   readonly #unreaped: () => boolean;
+  readonly #source: ProcessTableSource;
   readonly #tracked = new Map<number, TrackedProcess>();
   /** Whether the kernel keeps children lists; without them every look reads the whole table. */
   readonly #childLists: boolean;
@@ -57,23 +68,26 @@ export class ServerTree {
    * again: on a desktop, init and the user's service manager have a hundred children between them.
    */
   #strangers: { readonly pids: ReadonlySet<number>; readonly at: number } | undefined;
+  /** The snapshot where it cannot be read at once (Windows): every look waits for it. */
+  readonly #snapshot: Promise<void> | undefined;
 
   /**
    * The snapshot, taken before the server's stdin is closed, while every parent link still holds:
    * a helper that moved to a session of its own (setsid) is found only through its parent, and
-   * the parent may exit on EOF.
+   * the parent may exit on EOF. On Windows no link is lost at an exit, so it is read meanwhile.
    *
-   * It reads each process's main-thread children list only. Reading every thread's makes each of
-   * those threads slower to exit (the kernel drops the /proc entries the read created, ~0.2 ms a
-   * thread here): a Node server has a dozen threads, and a polite close waits for its exit. A
-   * child forked by another thread (Go, a Rust runtime's worker) is still found: by its group or
-   * session, or by the whole-table read before SIGTERM while its parent runs. Only one that left
-   * the session and whose parent exits on EOF within the stdin grace is out of reach.
+   * From /proc it reads each process's main-thread children list only. Reading every thread's
+   * makes each of those threads slower to exit (the kernel drops the /proc entries the read
+   * created, ~0.2 ms a thread here): a Node server has a dozen threads, and a polite close waits
+   * for its exit. A child forked by another thread (Go, a Rust runtime's worker) is still found: by
+   * its group or session, or by the whole-table read before SIGTERM while its parent runs. Only
+   * one that left the session and whose parent exits on EOF within the stdin grace is out of reach.
    */
-  constructor(leader: TrackedProcess, unreaped: () => boolean) {
+  constructor(leader: TrackedProcess, unreaped: () => boolean, source = processTableSource()) {
     this.#leader = leader;
     this.#unreaped = unreaped;
-    this.#childLists = LINUX && hasChildLists();
+    this.#source = source;
+    this.#childLists = source.kind === 'proc' && hasChildLists();
     if (this.#childLists && unreaped()) {
       // Its pid is its own, and a zombie's children list is empty: no read of its stat first, the
       // costliest read of a live server (its threads are summed), which would hold up its EOF.
@@ -82,8 +96,15 @@ export class ServerTree {
       const entry = readStat(leader.pid);
       const running = entry?.running === true && entry.startTime === leader.startTime;
       this.#track(walkDown(running ? [entry] : []));
-    } else if (LINUX) {
-      this.#adopt(readProcessTable());
+    } else if (source.now !== undefined) {
+      this.#adoptFirst(readOrNothing(source.now), unreaped());
+    } else {
+      const before = unreaped();
+      this.#snapshot = source.next().then(
+        (table) => this.#adoptFirst(table, before && unreaped()),
+        // Nothing read: the looks and signals fall back to what is known without a table.
+        () => {},
+      );
     }
   }
 
@@ -93,7 +114,23 @@ export class ServerTree {
     // then it is still a member of its group, and the group check below could not tell; nothing
     // needs reading to know that. Once reaped it is gone: only the rest of the tree is looked at.
     if (this.#unreaped()) return false;
-    if (!LINUX) return !groupExists(this.#leader.pid);
+    await this.#snapshot;
+    const kind = this.#source.kind;
+    switch (kind) {
+      case 'proc':
+        return this.#goneQuickly();
+      case 'ps':
+      case 'windows': {
+        const table = await this.#read();
+        return table === undefined ? !this.#anyKnownExists() : !this.#adopt(table);
+      }
+      default:
+        return assertNever(kind, 'process table source');
+    }
+  }
+
+  /** gone() from /proc: the tree and our ancestors' children first, the whole table last. */
+  async #goneQuickly(): Promise<boolean> {
     const leader = this.#leader.pid;
     const others = [...this.#tracked.values()].filter(({ pid }) => pid !== leader);
     if (others.some(isRunning)) return false;
@@ -104,29 +141,54 @@ export class ServerTree {
       const group = this.#group();
       if (group === undefined || !groupExists(group)) return true;
     }
-    return !this.#adopt(await nextProcessTable());
+    const table = await this.#read();
+    return table === undefined ? !this.#anyKnownExists() : !this.#adopt(table);
   }
 
   /**
-   * Signals the group, then each tracked process that left it. Reads the whole table first: a
-   * server that needed a signal is on the slow path anyway, and children it started during the
-   * grace are found only while their parent runs.
+   * Signals the group, then each tracked process that left it; on Windows, where there is no
+   * signal a console program can catch, ends each tracked process's tree with taskkill. Reads the
+   * whole table first: a server that needed a signal is on the slow path anyway, children it
+   * started during the grace are found only while their parent runs, and only a process whose
+   * start time the read confirmed is signalled.
    */
   async signal(signal: NodeJS.Signals): Promise<void> {
-    if (LINUX) this.#adopt(await nextProcessTable());
-    signalGroup(this.#leader, signal);
-    for (const tracked of this.#tracked.values()) {
-      if (tracked.pgid !== this.#leader.pid) signalTracked(tracked, signal);
+    await this.#snapshot;
+    const table = await this.#read();
+    if (table !== undefined) this.#adopt(table);
+    const kind = this.#source.kind;
+    switch (kind) {
+      case 'proc':
+      case 'ps':
+        signalGroup(this.#leader, signal, this.#ownsGroup(table));
+        for (const tracked of this.#tracked.values()) {
+          if (tracked.pgid !== this.#leader.pid && this.#confirmed(tracked, table)) {
+            sendSignal(tracked.pid, signal);
+          }
+        }
+        return;
+      case 'windows': {
+        const pids = [...this.#tracked.values()]
+          .filter((tracked) => this.#confirmed(tracked, table))
+          .map(({ pid }) => pid);
+        // Unreaped, the leader's pid is its own even if the read failed; taskkill /T finds the
+        // rest below it then.
+        const leader = this.#leader.pid;
+        if (this.#unreaped() && !pids.includes(leader)) pids.push(leader);
+        return endTrees(pids);
+      }
+      default:
+        return assertNever(kind, 'process table source');
     }
   }
 
   /**
    * Whether some process of the tree still runs and every one that does ignores `signal`: then
-   * waiting for the signal to end them is waiting for nothing. False where it cannot be seen
-   * (non-Linux), so the grace is waited out there.
+   * waiting for the signal to end them is waiting for nothing. Only /proc tells what a process
+   * ignores; from the other sources this is false, so the grace is waited out there.
    */
   ignores(signal: NodeJS.Signals): boolean {
-    if (!LINUX) return false;
+    if (this.#source.kind !== 'proc') return false;
     const running = [...this.#tracked.values()].filter(isRunning);
     const signo = constants.signals[signal];
     return running.length > 0 && running.every(({ pid }) => ignoresSignal(pid, signo) === true);
@@ -171,10 +233,38 @@ export class ServerTree {
     );
   }
 
+  /** The whole table, or undefined when it could not be read (no `ps`, PowerShell failed). */
+  async #read(): Promise<ProcessTable | undefined> {
+    try {
+      return await this.#source.next();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Adopts the first table read. The leader's start time comes from it where it was not known at
+   * the spawn, if `ownPid`: Node had not reaped the leader before or after the read, so nothing
+   * else can have had its pid.
+   */
+  #adoptFirst(table: ProcessTable | undefined, ownPid: boolean): void {
+    if (table === undefined) return;
+    const entry = table.get(this.#leader.pid);
+    if (ownPid && entry !== undefined && this.#leader.startTime === UNKNOWN) {
+      this.#leader = { pid: entry.pid, startTime: entry.startTime, pgid: entry.pgid };
+    }
+    this.#adopt(table);
+  }
+
   /** Sorts a whole table: tracks every running process of the tree in it; true if there is one. */
   #adopt(table: ProcessTable): boolean {
     const roots = [this.#leader, ...this.#tracked.values()];
-    return this.#track(collectTree(table, roots, this.#group()));
+    const group = this.#unreaped() || this.#ownsGroup(table) ? this.#leader.pid : undefined;
+    const found = collectTree(table, roots, {
+      group: this.#source.kind === 'windows' ? undefined : group,
+      orphansKeepParent: this.#source.orphansKeepParent,
+    });
+    return this.#track(found);
   }
 
   #track(found: readonly TrackedProcess[]): boolean {
@@ -182,14 +272,57 @@ export class ServerTree {
     return found.length > 0;
   }
 
-  /** The leader's pid as group and session id, while those ids are still ours. */
+  /** The leader's pid as group and session id, while those ids are still ours (/proc only). */
   #group(): number | undefined {
-    return this.#unreaped() || ownsGroup(this.#leader) ? this.#leader.pid : undefined;
+    return this.#unreaped() || this.#ownsGroup(undefined) ? this.#leader.pid : undefined;
+  }
+
+  /**
+   * Whether the ids of the leader's group and session are still ours. The kernel does not hand a
+   * pid out again while a group or session of that number has members, so they are ours unless
+   * the number now names a different process (the group died out and the pid was recycled). Read
+   * from /proc, or else from `table`; with neither, assumed ours, as a signal to a group that no
+   * longer exists reaches nobody.
+   */
+  #ownsGroup(table: ProcessTable | undefined): boolean {
+    const leader = this.#leader;
+    const entry = this.#source.kind === 'proc' ? readStat(leader.pid) : table?.get(leader.pid);
+    if (entry === undefined) return true;
+    return entry.startTime === leader.startTime;
+  }
+
+  /**
+   * Whether `tracked` is, now, the very process we recorded: from /proc at this moment, or else
+   * in the table just read. Without a table nothing is confirmed, so nothing is signalled by pid.
+   */
+  #confirmed(tracked: TrackedProcess, table: ProcessTable | undefined): boolean {
+    if (this.#source.kind === 'proc') return isRunning(tracked);
+    const entry = table?.get(tracked.pid);
+    return entry?.running === true && entry.startTime === tracked.startTime;
+  }
+
+  /**
+   * Without a table: whether any process we know of may still be there. A pid in use again only
+   * makes the wait longer; it is never signalled without a read that confirms it.
+   */
+  #anyKnownExists(): boolean {
+    const kind = this.#source.kind;
+    if (kind !== 'windows' && groupExists(this.#leader.pid)) return true;
+    return [...this.#tracked.values()].some(({ pid }) => exists(pid));
+  }
+}
+
+/** The table `read` gives, or undefined when it fails (no `ps` on the PATH, say). */
+function readOrNothing(read: () => ProcessTable): ProcessTable | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
   }
 }
 
 /** What a walk down the children lists needs of a process. */
-type Walkable = TrackedProcess & Pick<ProcessEntry, 'running' | 'threads'>;
+type Walkable = TrackedProcess & Pick<ProcEntry, 'running' | 'threads'>;
 
 /** `roots` and their running descendants, down the children lists. */
 function walkDown(roots: readonly Walkable[]): Walkable[] {
@@ -207,7 +340,7 @@ function walkDown(roots: readonly Walkable[]): Walkable[] {
 const nextAdoptedChildren = sharedRead(() => adoptedChildren(NONE));
 
 /** The same look, made now and passing over `strangers` (a ServerTree's). */
-function adoptedChildren(strangers: ReadonlySet<number>): ProcessEntry[] {
+function adoptedChildren(strangers: ReadonlySet<number>): ProcEntry[] {
   return ourAncestry().flatMap((parent) => runningChildren(parent, strangers));
 }
 
@@ -219,7 +352,7 @@ const NONE: ReadonlySet<number> = new Set();
  */
 const STRANGERS_MS = 1000;
 
-let ancestry: readonly ProcessEntry[] | undefined;
+let ancestry: readonly ProcEntry[] | undefined;
 
 /**
  * This process and its ancestors up to init, read on the first close. An orphan goes to its
@@ -228,9 +361,9 @@ let ancestry: readonly ProcessEntry[] | undefined;
  * dies only drops out of the chain and nobody new ever gets into it. So the chain is read once
  * instead of a stat read per ancestor on every close.
  */
-function ourAncestry(): readonly ProcessEntry[] {
+function ourAncestry(): readonly ProcEntry[] {
   if (ancestry === undefined) {
-    const chain: ProcessEntry[] = [];
+    const chain: ProcEntry[] = [];
     for (let entry = readStat(process.pid); entry !== undefined; entry = readStat(entry.ppid)) {
       chain.push(entry);
     }
@@ -249,8 +382,8 @@ const CHILD_LIST_READS = 3;
  * read again (a few times at most: a parent that reaps all the time, such as init, may never hold
  * still); of a stranger only that is asked, with a signal 0 instead of a read of its stat.
  */
-function runningChildren(parent: Walkable, strangers = NONE): ProcessEntry[] {
-  const running = new Map<number, ProcessEntry>();
+function runningChildren(parent: Walkable, strangers = NONE): ProcEntry[] {
+  const running = new Map<number, ProcEntry>();
   for (let read = 0; read < CHILD_LIST_READS; read++) {
     let steady = true;
     for (const child of childPids(parent)) {
@@ -267,15 +400,27 @@ function runningChildren(parent: Walkable, strangers = NONE): ProcessEntry[] {
   return [...running.values()];
 }
 
+interface TreeRules {
+  /** The leader's pid, while it is still the id of the server's group and session (POSIX). */
+  readonly group: number | undefined;
+  /** ProcessTableSource.orphansKeepParent: Windows. */
+  readonly orphansKeepParent: boolean;
+}
+
 /**
  * Every running process of `table` that belongs to a server's tree: the descendants of `roots`
  * (each followed only while its start time matches), plus every member of process group or
  * session `group` when given, plus their descendants.
+ *
+ * Where an orphan keeps its parent's pid (Windows), a parent that is gone does not end the walk:
+ * its children that started after it are its own, and one that started before it is the child of
+ * an earlier owner of the pid. The same holds below a parent that runs, as its pid, too, may have
+ * been someone else's. Start times there sort as text (windows.ts).
  */
 function collectTree(
   table: ProcessTable,
   roots: Iterable<TrackedProcess>,
-  group: number | undefined,
+  { group, orphansKeepParent }: TreeRules,
 ): TrackedProcess[] {
   const children = new Map<number, number[]>();
   for (const entry of table.values()) {
@@ -284,14 +429,26 @@ function collectTree(
     else siblings.push(entry.pid);
   }
   const found = new Map<number, TrackedProcess>();
+  const visitChildren = (parent: Pick<ProcessEntry, 'pid' | 'startTime'>): void => {
+    for (const child of children.get(parent.pid) ?? []) {
+      const startTime = table.get(child)?.startTime;
+      if (!orphansKeepParent || (startTime !== undefined && startTime >= parent.startTime)) {
+        visit(child);
+      }
+    }
+  };
   const visit = (pid: number): void => {
     const entry = table.get(pid);
     if (entry === undefined || !entry.running || found.has(pid)) return;
     found.set(pid, { pid, startTime: entry.startTime, pgid: entry.pgid });
-    for (const child of children.get(pid) ?? []) visit(child);
+    visitChildren(entry);
   };
   for (const root of roots) {
-    if (table.get(root.pid)?.startTime === root.startTime) visit(root.pid);
+    const entry = table.get(root.pid);
+    if (entry?.startTime === root.startTime) visit(root.pid);
+    else if (orphansKeepParent && entry === undefined && root.startTime !== UNKNOWN) {
+      visitChildren(root);
+    }
   }
   if (group !== undefined) {
     for (const entry of table.values()) {
@@ -301,34 +458,15 @@ function collectTree(
   return [...found.values()];
 }
 
-/**
- * Whether the ids of `leader`'s group and session are still ours. The kernel does not hand a pid
- * out again while a group or session of that number has members, so they are ours unless the
- * number now names a different process (the group died out and the pid was recycled).
- */
-function ownsGroup(leader: TrackedProcess): boolean {
-  const entry = LINUX ? readStat(leader.pid) : undefined;
-  return entry === undefined || entry.startTime === leader.startTime;
-}
-
-/** True while the very process we recorded (same pid, same start time) still runs. */
+/** True while the very process we recorded (same pid, same start time) still runs (/proc). */
 function isRunning(tracked: TrackedProcess): boolean {
   const entry = readStat(tracked.pid);
   return entry?.running === true && entry.startTime === tracked.startTime;
 }
 
-/** Signals the recorded process, and never a stranger that reuses its pid. */
-function signalTracked(tracked: TrackedProcess, signal: NodeJS.Signals): void {
-  if (isRunning(tracked)) sendSignal(tracked.pid, signal);
-}
-
-/**
- * Signals `leader`'s whole process group while the group is still ours.
- * PLATFORM: Windows has no POSIX process groups; there this signals the leader alone.
- */
-function signalGroup(leader: TrackedProcess, signal: NodeJS.Signals): void {
-  if (process.platform === 'win32') sendSignal(leader.pid, signal);
-  else if (ownsGroup(leader)) sendSignal(-leader.pid, signal);
+/** Signals `leader`'s whole process group if `owned` (ServerTree's #ownsGroup). */
+function signalGroup(leader: TrackedProcess, signal: NodeJS.Signals, owned: boolean): void {
+  if (owned) sendSignal(-leader.pid, signal);
 }
 
 /**
@@ -344,9 +482,9 @@ function exists(target: number): boolean {
   }
 }
 
-/** Whether any process of `leader`'s group is left (PLATFORM: on Windows, the leader itself). */
+/** Whether any process of `leader`'s group is left (POSIX). */
 function groupExists(leader: number): boolean {
-  return exists(process.platform === 'win32' ? leader : -leader);
+  return exists(-leader);
 }
 
 function sendSignal(target: number, signal: NodeJS.Signals): void {

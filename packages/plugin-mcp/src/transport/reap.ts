@@ -7,8 +7,8 @@
 // A well-behaved server must be closed as soon as it has exited, also on a machine with hundreds of
 // processes: the tree is looked at cheaply (process-tree.ts), and the server's exit wakes the wait.
 //
-// PLATFORM: on Linux the tree comes from /proc and includes helpers that left the group (setsid).
-// Elsewhere only the server's process group is signalled and watched.
+// PLATFORM: the tree comes from the platform's process table (process-tree.ts): /proc on Linux,
+// `ps` on macOS, Win32_Process on Windows, where the signals are taskkill /T /F of the tree.
 
 import { ServerTree, type TrackedProcess } from './process-tree.js';
 

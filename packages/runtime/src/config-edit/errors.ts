@@ -24,6 +24,7 @@ export type McpConfigWriteErrorCode =
   /**
    * setServerChoice: a field it has to read or change holds what it cannot edit without guessing
    * (`"enabled": "no"`, `"exclude_tools": "x"`, both spellings of one field); `field` says which.
+   * replaceServerEntry: the server's entry is not an object of fields.
    */
   | 'invalid_value'
   /**
@@ -31,6 +32,18 @@ export type McpConfigWriteErrorCode =
    * edit of one name cannot undo; `field` is the pattern's path.
    */
   | 'excluded_by_pattern'
+  /**
+   * replaceServerEntry: the edited entry is not JSON of one entry (it does not parse, is not an
+   * object, or wraps several servers).
+   */
+  | 'invalid_entry'
+  /** replaceServerEntry: the edited entry is wrapped under another name; a rename is not an edit. */
+  | 'renamed'
+  /**
+   * A value is a secret's placeholder (`<secret: env.API_KEY>`) that stands for no secret of the
+   * entry being edited, or is in a new entry (a copied one, pasted); `field` says where.
+   */
+  | 'secret_placeholder'
   /** Another process held `<file>.lock` for the whole wait. */
   | 'lock_timeout'
   /** A string of the new server, or its whole entry, is over ENTRY_LIMITS; `field` says which. */

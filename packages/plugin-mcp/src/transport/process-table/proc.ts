@@ -1,27 +1,19 @@
-// Reading Linux's /proc for the reaper: one process's stat line, a process's children, and the
-// whole process table. Every read goes through one reused buffer, because a close may read
-// hundreds of these files and `readFileSync` costs about five times more per file (it stats
-// first, then grows its buffer for /proc's zero-sized files).
+// The process table read from Linux's /proc: one process's stat line, a process's children, its
+// ignored signals, and the whole table. Every read goes through one reused buffer, because a close
+// may read hundreds of these files and `readFileSync` costs about five times more per file (it
+// stats first, then grows its buffer for /proc's zero-sized files).
 //
-// PLATFORM: Linux only. Elsewhere the callers never get here (see process-tree.ts).
+// PLATFORM: Linux only (select.ts). Beyond the whole table it gives the reaper's quick paths:
+// one process at a time, and children lists.
 
 import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
+import { type ProcessEntry, type ProcessTableSource, sharedRead } from './table.js';
 
-/** One line of the process table, as /proc/<pid>/stat told it when we looked. */
-export interface ProcessEntry {
-  readonly pid: number;
-  /** Field 22 (clock ticks since boot), kept as text: it is only compared. */
-  readonly startTime: string;
-  readonly ppid: number;
-  readonly pgid: number;
-  readonly sid: number;
-  /** Zombies (Z) and dead (X) entries hold no resources and cannot be signalled away. */
-  readonly running: boolean;
+/** An entry as /proc/<pid>/stat tells it: the start time is field 22 (clock ticks since boot). */
+export interface ProcEntry extends ProcessEntry {
   /** Field 20: how many threads, each with a children list of its own. */
   readonly threads: number;
 }
-
-export type ProcessTable = ReadonlyMap<number, ProcessEntry>;
 
 /** Large enough for a children list of thousands of pids; a stat line is a few hundred bytes. */
 const buffer = Buffer.alloc(64 * 1024);
@@ -47,7 +39,7 @@ function readProcFile(path: string): string | undefined {
   }
 }
 
-export function readStat(pid: number): ProcessEntry | undefined {
+export function readStat(pid: number): ProcEntry | undefined {
   const text = readProcFile(`/proc/${pid}/stat`);
   if (text === undefined) return undefined;
   // The command name (field 2) is parenthesised and may itself contain spaces and parentheses, so
@@ -81,8 +73,8 @@ export function ignoresSignal(pid: number, signo: number): boolean | undefined {
 }
 
 /** The whole process table: a stat read per process, 15-50 µs for each one on the machine. */
-export function readProcessTable(): ProcessTable {
-  const table = new Map<number, ProcessEntry>();
+export function readProcessTable(): Map<number, ProcEntry> {
+  const table = new Map<number, ProcEntry>();
   for (const name of readdirSync('/proc')) {
     const pid = Number(name);
     if (!Number.isInteger(pid)) continue;
@@ -92,29 +84,12 @@ export function readProcessTable(): ProcessTable {
   return table;
 }
 
-/**
- * `read` made shared: the callers in one turn of the event loop (the servers of a disconnectAll)
- * get one read, made in the next turn, so still after each of their calls.
- */
-export function sharedRead<T>(read: () => T): () => Promise<T> {
-  let pending: Promise<T> | undefined;
-  return () => {
-    pending ??= new Promise((resolve, reject) => {
-      setImmediate(() => {
-        pending = undefined;
-        try {
-          resolve(read());
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
-    return pending;
-  };
-}
-
-/** A whole table read after this call, shared with the other callers of this turn. */
-export const nextProcessTable = sharedRead(readProcessTable);
+export const procSource: ProcessTableSource = {
+  kind: 'proc',
+  next: sharedRead(readProcessTable),
+  now: readProcessTable,
+  orphansKeepParent: false,
+};
 
 let childLists: boolean | undefined;
 
@@ -136,7 +111,7 @@ export function hasChildLists(): boolean {
  * Each thread whose /proc files were opened pays for it at its exit (the kernel drops their
  * cached entries), ~0.2 ms here: the reason not to read every thread's list of a running process.
  */
-export function childPids(parent: Pick<ProcessEntry, 'pid' | 'running' | 'threads'>): number[] {
+export function childPids(parent: Pick<ProcEntry, 'pid' | 'running' | 'threads'>): number[] {
   const { pid } = parent;
   let tids: readonly string[] = [String(pid)];
   if (parent.threads > 1 && !parent.running) {

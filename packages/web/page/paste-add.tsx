@@ -1,0 +1,118 @@
+// "Add from JSON": the other way into adding a server — a name and a pasted entry, as
+// `epoch mcp add-json` takes it, or one server as configs share it (`{"<name>": {…}}`,
+// `{"mcpServers": {"<name>": {…}}}`), whose name fills in for an empty name field (a name typed
+// wins: that is how a copied entry is added under another name). Checked and
+// written by the same runtime path as the form's add: a byte-preserving insertion, every other byte
+// of the file kept.
+import { useState } from 'preact/hooks';
+import type { AddServerResponse, ApiErrorBody, PasteAddRequest } from '../src/api-types.js';
+import type { Api } from './api.js';
+import { Failure } from './entry-editor.js';
+
+interface Props {
+  readonly api: Api;
+  readonly file: string;
+}
+
+const EXAMPLE = `{
+  "mcpServers": {
+    "filesystem": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]
+    }
+  }
+}`;
+
+const NAME_REFUSALS: ReadonlySet<string> = new Set([
+  'invalid_request',
+  'invalid_name',
+  'duplicate_server',
+]);
+
+export function PasteAdd({ api, file }: Props) {
+  const [name, setName] = useState('');
+  const [json, setJson] = useState('');
+  const [failure, setFailure] = useState<ApiErrorBody['error']>();
+  const [added, setAdded] = useState<{ name: string; answer: AddServerResponse }>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    setAdded(undefined);
+    setFailure(undefined);
+    setBusy(true);
+    try {
+      const request: PasteAddRequest = { name, json };
+      const result = await api.call<AddServerResponse>('POST', '/api/mcp/json', request);
+      if (!result.ok) {
+        setFailure(result.error);
+        return;
+      }
+      const shown = name.trim() !== '' ? name.trim() : (result.value.status?.name ?? 'the server');
+      setAdded({ name: shown, answer: result.value });
+      setName('');
+      setJson('');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // Only these refusals are about the name; the others' fields are the entry's, said under the JSON.
+  const nameError =
+    failure !== undefined && NAME_REFUSALS.has(failure.code) ? failure.fields?.name : undefined;
+  return (
+    <section class="group paste" aria-labelledby="paste-title">
+      <h2 id="paste-title">Add from JSON</h2>
+      <p class="about">
+        Paste one server's entry, as <code>epoch mcp add-json</code> takes it, or a snippet like{' '}
+        <code>{'{"mcpServers": {"<name>": {…}}}'}</code> from a README; a name typed here wins over
+        the one in the JSON. Written into <code>{file}</code> like the form above. Copied entries
+        carry placeholders for their secrets: write the values in first.
+      </p>
+      {/* Not a <form>: a textarea takes Enter anyway; the section is named by its heading. */}
+      <div class="paste-form">
+        <label>
+          Name
+          <input
+            name="paste-name"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            placeholder="from the JSON when it names the server"
+            autocomplete="off"
+            spellcheck={false}
+            aria-invalid={nameError !== undefined}
+          />
+        </label>
+        {nameError !== undefined && (
+          <p class="field-error" role="alert">
+            {nameError}
+          </p>
+        )}
+        <label>
+          JSON
+          <textarea
+            name="paste-json"
+            value={json}
+            rows={8}
+            placeholder={EXAMPLE}
+            spellcheck={false}
+            autocomplete="off"
+            aria-invalid={failure !== undefined && nameError === undefined}
+            onInput={(e) => setJson(e.currentTarget.value)}
+          />
+        </label>
+        {failure !== undefined && nameError === undefined && <Failure failure={failure} />}
+        <button type="button" class="primary" onClick={submit} disabled={busy}>
+          {busy ? 'Adding…' : 'Add from JSON'}
+        </button>
+      </div>
+      {added !== undefined && (
+        <div class="notice" role="status">
+          <p>
+            Added <strong>{added.name}</strong> to <code>{added.answer.file}</code>
+            {added.answer.status !== undefined && <> ({added.answer.status.state})</>}.
+          </p>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,137 @@
+// One tool of a server, for the page's "Schema" and "Try":
+//
+//   GET  /api/mcp/:name/tools/:tool/schema   its input and output schema, whole (ToolSchemas)
+//   POST /api/mcp/:name/tools/:tool/call     { "arguments": {...} }: runs it (ToolCallAnswer)
+//
+// :tool is the tool's name on the server. A call runs the very tool the ToolRegistry offers the
+// model (the one `epoch mcp call` runs), by its `execute`: the answer is the result as the model
+// is given it, held to the server's max_output_tokens. A server that is down, needs a login or
+// fails the call is refused by the runtime itself, and the app's error handler answers with its
+// message. The request's AbortSignal is the call's: the page cancels by aborting its fetch, the
+// closed connection aborts the signal (@hono/node-server), and the server is sent
+// notifications/cancelled, as Ctrl-C does for `epoch mcp call`.
+import {
+  type McpEpochTool,
+  type McpServerStatus,
+  mcpGroup,
+  type Runtime,
+  sizeText,
+} from '@epoch-agent/runtime';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { type ApiError, apiError, sendApiError as send } from './api-errors.js';
+import type { ToolCallAnswer, ToolSchemas } from './api-types.js';
+import { readJsonBody } from './json-body.js';
+
+// Arguments a person types or pastes into a form; a document pasted whole fits.
+const CALL_BYTES = 1024 * 1024;
+
+/** The two routes, to be mounted at /api/mcp. */
+export function toolRoutes({ runtime }: { readonly runtime: Runtime }): Hono {
+  const limit = bodyLimit({
+    maxSize: CALL_BYTES,
+    onError: (c) => {
+      // The rest of the body is never read, so the connection cannot carry another request.
+      c.header('connection', 'close');
+      return send(
+        c,
+        apiError(
+          413,
+          'too_large',
+          `The tool was not called: its arguments are over ${sizeText(CALL_BYTES)}.`,
+        ),
+      );
+    },
+  });
+
+  const routes = new Hono();
+  routes.get('/:name/tools/:tool/schema', (c) => {
+    const found = findTool(runtime, c.req.param('name'), c.req.param('tool'), 'schema');
+    if ('status' in found) return send(c, found);
+    const answer: ToolSchemas = {
+      inputSchema: found.inputSchema,
+      ...(found.outputSchema === undefined ? {} : { outputSchema: found.outputSchema }),
+    };
+    return c.json(answer);
+  });
+
+  routes.post('/:name/tools/:tool/call', limit, async (c) => {
+    const read = await readJsonBody(c, 'the arguments');
+    if (!read.ok) return send(c, read.error);
+    const args = argumentsOf(read.body);
+    if (args === undefined) {
+      return send(
+        c,
+        apiError(
+          400,
+          'invalid_request',
+          'The tool was not called: give its arguments as one JSON object: { "arguments": { ... } }.',
+        ),
+      );
+    }
+    const found = findTool(runtime, c.req.param('name'), c.req.param('tool'), 'call');
+    if ('status' in found) return send(c, found);
+    const answer: ToolCallAnswer = {
+      result: await found.execute(args, { signal: c.req.raw.signal }),
+    };
+    return c.json(answer);
+  });
+  return routes;
+}
+
+type Use = 'schema' | 'call';
+
+/**
+ * The tool `tool` (its name on the server) of server `name` as the runtime has it: offered, or for
+ * its schema also turned off. A refusal names the server and the tool, and what to do.
+ */
+function findTool(runtime: Runtime, name: string, tool: string, use: Use): McpEpochTool | ApiError {
+  if (runtime.server(name) === undefined) {
+    return apiError(404, 'unknown_server', `There is no MCP server "${name}".`);
+  }
+  const group = mcpGroup(name);
+  const offered = runtime.tools
+    .entries()
+    .filter((entry) => entry.group === group)
+    .map((entry) => entry.tool as McpEpochTool);
+  const off = runtime.mcp.toolsOffOf(name);
+  const match = (t: McpEpochTool) => serverToolName(t) === tool;
+  const found = offered.find(match) ?? (use === 'schema' ? off.find(match) : undefined);
+  if (found !== undefined) return found;
+  if (off.some(match)) {
+    return apiError(
+      409,
+      'tool_off',
+      `Tool "${tool}" of MCP server "${name}" is turned off, so the model is not offered it: turn it on with its switch to try it.`,
+    );
+  }
+  const status = runtime.mcp.statuses().find((s) => s.name === name);
+  return apiError(
+    404,
+    'unknown_tool',
+    `MCP server "${name}" has no tool "${tool}" now (${knownTools(status, offered.length + off.length)}).`,
+  );
+}
+
+function knownTools(status: McpServerStatus | undefined, count: number): string {
+  if (status?.state === 'disabled') return 'it is turned off: turn it on first';
+  if (count === 0) {
+    return `its tools are not known while it is ${status?.state ?? 'not started'}; once it has listed them, try again`;
+  }
+  return 'the page may be older than its tool list: look at its card again';
+}
+
+/** Its name on the server, or list_resources / read_resource for the resource pair. */
+function serverToolName(tool: McpEpochTool): string {
+  return tool.target.kind === 'tool' ? tool.target.name : tool.target.kind;
+}
+
+function argumentsOf(body: unknown): { readonly [key: string]: unknown } | undefined {
+  if (!isObject(body)) return undefined;
+  const { arguments: args = {} } = body as { readonly arguments?: unknown };
+  return isObject(args) ? args : undefined;
+}
+
+function isObject(value: unknown): value is { readonly [key: string]: unknown } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
