@@ -2,7 +2,9 @@
 // a terminal an ESC or a C1 CSI byte is a command (clear the screen, set the window title, write
 // the clipboard with OSC 52), and a bidi override makes text read other than it is. Each such
 // character is shown as a visible escape instead, and a text is cut to a bound, so a 2 MB body
-// cannot flood a terminal. Browser-safe (no Node imports): the connectors page uses it too.
+// cannot flood a terminal. Browser-safe (no Node imports): the connectors page uses it too, and
+// there drops terminal escapes instead (a colour code in a server's log is noise in a browser, where
+// it does nothing), while a bidi character, which a browser does obey, is still shown.
 
 import { groupedNumber } from './grouped-number.js';
 
@@ -13,6 +15,22 @@ const UNSAFE = new RegExp(`[\\u0000-\\u001f${BEYOND_C0}]`, 'g');
 // Without line feed and tab: what a block of lines (a stderr tail, a tool's text) keeps.
 const UNSAFE_IN_LINES = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${BEYOND_C0}]`, 'g');
 const UNSAFE_IN_JSON = new RegExp(`[${BEYOND_C0}]`, 'g');
+// A whole escape sequence (ECMA-48), so that none of it is left behind as text: CSI (colours, cursor
+// moves), OSC (a window title, a clipboard write) and the other strings up to their terminator, and
+// ESC with its one final byte. C1 forms (0x9b CSI, 0x9d OSC) too.
+const TERMINAL_ESCAPE = new RegExp(
+  [
+    '(?:\\u001b\\[|\\u009b)[\\u0030-\\u003f]*[\\u0020-\\u002f]*[\\u0040-\\u007e]',
+    '(?:\\u001b[\\]PX^_]|[\\u0090\\u0098\\u009d-\\u009f])[^\\u0007\\u001b\\u009c]*(?:\\u0007|\\u001b\\\\|\\u009c)?',
+    '\\u001b[\\u0020-\\u002f]*[\\u0030-\\u007e]',
+  ].join('|'),
+  'g',
+);
+// What is left to drop after the sequences: every control (in a block of lines, but line feed and
+// tab).
+const DEL_AND_C1 = '\\u007f-\\u009f';
+const CONTROL = new RegExp(`[\\u0000-\\u001f${DEL_AND_C1}]`, 'g');
+const CONTROL_IN_LINES = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${DEL_AND_C1}]`, 'g');
 
 /** Enough for any message a person reads; a longer text is a body or a dump, not a message. */
 export const MAX_VISIBLE_CHARS = 2000;
@@ -22,6 +40,12 @@ export interface VisibleTextOptions {
   readonly lines?: boolean;
   /** Cut after this many characters (UTF-16 units), with a note of how many more there were. */
   readonly max?: number;
+  /**
+   * What becomes of terminal escape sequences and other control characters: `show` them as
+   * visible escapes (the default: on a terminal they are commands), or `drop` them, for a page,
+   * which they do nothing to but clutter. Bidi characters are shown either way.
+   */
+  readonly controls?: 'show' | 'drop';
 }
 
 /**
@@ -29,8 +53,12 @@ export interface VisibleTextOptions {
  * `max` characters. Backslashes stay as they are: the result is for reading, not for parsing.
  */
 export function visibleText(text: string, options: VisibleTextOptions = {}): string {
-  const { lines = false, max = MAX_VISIBLE_CHARS } = options;
-  return bounded(text, max).replace(lines ? UNSAFE_IN_LINES : UNSAFE, escaped);
+  const { lines = false, max = MAX_VISIBLE_CHARS, controls = 'show' } = options;
+  const kept =
+    controls === 'drop'
+      ? text.replace(TERMINAL_ESCAPE, '').replace(lines ? CONTROL_IN_LINES : CONTROL, '')
+      : text;
+  return bounded(kept, max).replace(lines ? UNSAFE_IN_LINES : UNSAFE, escaped);
 }
 
 /** `text` cut to `max` characters, never inside a surrogate pair, with a note of what was cut. */

@@ -18,6 +18,15 @@ describe('visibleText', () => {
     expect(shown.replace(/[\n\t]/g, '')).toMatch(/^[\x20-\x7e]*$/);
   });
 
+  it('for a page, drops whole escape sequences (CSI, OSC, ESC with its final byte; C1 forms) and other controls, but shows bidi characters', () => {
+    expect(visibleText(HOSTILE, { lines: true, controls: 'drop' })).toBe(
+      'abcde\\u202eevil\\u2066f\\u2028ghi\nj\tk',
+    );
+    const styled =
+      '\x1b[1;31merror:\x1b[0m no key\x1b7\x1b(B\x1bP1;2q\x1b\\ \x1b]8;;https://x.example\x1b\\link\x1b]8;;\x1b\\';
+    expect(visibleText(styled, { controls: 'drop' })).toBe('error: no key link');
+  });
+
   it('leaves ordinary text, emoji and backslashes as they are', () => {
     const text = 'Ünïcode — 日本語 👍 C:\\path\\x1b';
     expect(visibleText(text)).toBe(text);

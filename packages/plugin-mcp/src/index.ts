@@ -14,6 +14,7 @@ export {
   type McpToolsChangedListener,
 } from './registry.js';
 export type {
+  McpServerExit,
   McpServerSource,
   McpServerState,
   McpServerStatus,

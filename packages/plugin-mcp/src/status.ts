@@ -82,6 +82,7 @@ export function serverStatus(
         state: 'failed',
         error: { code: state.code, message: state.message },
         stderrTail: state.stderrTail,
+        ...(state.exit === undefined ? {} : { exit: state.exit }),
       };
     default:
       return assertNever(state, 'connection state');

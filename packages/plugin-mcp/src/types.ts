@@ -275,6 +275,8 @@ export type McpServerStatus =
       readonly error: { readonly code: McpErrorCode; readonly message: string };
       /** The server's last stderr lines, secrets blanked; empty for remote servers. */
       readonly stderrTail: string;
+      /** The last attempt's process exited by itself (stdio): how. */
+      readonly exit?: McpServerExit;
     })
   /** Closed by disconnect(); the last status a removed server reports. */
   | (McpServerStatusCommon & { readonly state: 'disconnected' })
@@ -282,6 +284,12 @@ export type McpServerStatus =
   | (McpServerStatusCommon & { readonly state: 'disabled' });
 
 export type McpServerState = McpServerStatus['state'];
+
+/**
+ * How a stdio server's process ended by itself, before epoch closed it: its exit code, or the
+ * signal that ended it (something else killed it, or it crashed).
+ */
+export type McpServerExit = { readonly code: number } | { readonly signal: string };
 
 export function assertNever(value: never, what: string): never {
   throw new Error(`unhandled ${what}: ${JSON.stringify(value)}`);

@@ -13,7 +13,7 @@ import { cancelledIds } from './support/recording.js';
 const start = useFaultHarness();
 
 describe('faults at start', () => {
-  it('crash at start: failed with the exit and its stderr, quickly; the healthy server connects', async () => {
+  it('crash at start: failed with the exit code and its stderr, quickly; the healthy server connects', async () => {
     const h = start();
     const { ms } = await timed(
       h.registry.connectAll([h.healthy(), h.stdio('crashy', 'crash-at-start')], 'user'),
@@ -24,6 +24,7 @@ describe('faults at start', () => {
     expect(status.error.message).toContain('"crashy"');
     expect(status.error.message).toContain('closed the connection while connecting');
     expect(status.stderrTail).toContain('fatal: cannot open database');
+    expect(status.exit).toEqual({ code: 3 });
     // connect_timeout is 10 s: the exit is noticed, not waited out.
     expect(ms).toBeLessThan(3_000);
     expect(h.status('healthy').state).toBe('connected');
@@ -45,6 +46,8 @@ describe('faults at start', () => {
     expect(status.error.message).toContain('within 500 ms');
     expect(ms).toBeGreaterThanOrEqual(450);
     expect(ms).toBeLessThan(3_000);
+    // Ended by our close at the deadline: not an exit of its own to report.
+    expect(status.exit).toBeUndefined();
     expect(h.pids('mute').length).toBe(1);
     await h.finish();
   });
@@ -247,6 +250,8 @@ describe('a server that dies, and the watchdog', () => {
     if (status.state !== 'failed') throw new Error('unreachable');
     expect(status.error.message).toContain('"doomed"');
     expect(status.stderrTail).toContain('fatal: cannot open database');
+    // The last attempt's exit, carried through the series to the give-up.
+    expect(status.exit).toEqual({ code: 3 });
     const after = await timed(work.execute({}, { signal: new AbortController().signal }));
     expect(isMcpError(after.error)).toBe(true);
     expect((after.error as Error).message).toContain('"doomed"');

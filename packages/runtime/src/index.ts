@@ -13,6 +13,7 @@ export type {
   McpServerCapabilities,
   McpServerChoice,
   McpServerConfig,
+  McpServerExit,
   McpServerSource,
   McpServerState,
   McpServerStatus,

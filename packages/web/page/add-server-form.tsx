@@ -35,6 +35,12 @@ interface EnvRow {
 type Input = 'name' | 'transport' | 'target' | 'env';
 type Errors = Partial<Record<Input, string>>;
 
+/** The errors an Add gave (the form's own check or the server's answer), and what they were about. */
+interface Given {
+  readonly errors: Errors;
+  readonly values: Record<Input, string>;
+}
+
 const INPUT_OF: Record<AddServerField, Input> = {
   name: 'name',
   transport: 'transport',
@@ -57,7 +63,7 @@ export function AddServerForm({ api, file, namePattern }: Props) {
   const [transport, setTransport] = useState<Transport>('stdio');
   const [line, setLine] = useState('');
   const [rows, setRows] = useState<readonly EnvRow[]>([]);
-  const [errors, setErrors] = useState<Errors>({});
+  const [given, setGiven] = useState<Given>();
   const [failure, setFailure] = useState<ApiErrorBody['error']>();
   const [added, setAdded] = useState<{ name: string; answer: AddServerResponse }>();
   const [busy, setBusy] = useState(false);
@@ -98,14 +104,32 @@ export function AddServerForm({ api, file, namePattern }: Props) {
     return { ok: true, request: { name, transport, command, args, env } };
   };
 
+  // An error given at Add stands while its input is still wrong (in the words of what is wrong
+  // now) and goes as soon as the input is right: a red message under a command that is fine now
+  // reads as if it were still wrong. The server's answer (a name that is taken) stands until its
+  // input is edited: only the server can say whether the edit fixed it.
+  const values: Record<Input, string> = {
+    name,
+    transport,
+    target: line,
+    env: JSON.stringify(rows.map((row) => [row.name, row.value])),
+  };
+  const now = check();
+  const errors: Errors = {};
+  for (const input of Object.keys(given?.errors ?? {}) as Input[]) {
+    const unchanged = values[input] === given?.values[input];
+    const stands =
+      (now.ok ? undefined : now.errors[input]) ?? (unchanged ? given?.errors[input] : undefined);
+    if (stands !== undefined) errors[input] = stands;
+  }
+
   const submit = async (event: Event) => {
     event.preventDefault();
     setAdded(undefined);
     setFailure(undefined);
-    const checked = check();
-    setErrors(checked.ok ? {} : checked.errors);
-    if (!checked.ok) return;
-    const { request } = checked;
+    setGiven({ errors: now.ok ? {} : now.errors, values });
+    if (!now.ok) return;
+    const { request } = now;
     setBusy(true);
     try {
       const result = await api.call<AddServerResponse>('POST', '/api/mcp', request);
@@ -120,7 +144,7 @@ export function AddServerForm({ api, file, namePattern }: Props) {
       for (const [field, message] of Object.entries(result.error.fields ?? {})) {
         fields[INPUT_OF[field as AddServerField]] ??= message;
       }
-      setErrors(fields);
+      setGiven({ errors: fields, values });
       if (Object.keys(fields).length === 0) setFailure(result.error);
     } finally {
       setBusy(false);

@@ -9,6 +9,7 @@ import type { Api, LiveState } from './api.js';
 import { MCP_GROUPS } from './groups.js';
 import { PasteAdd } from './paste-add.js';
 import { ServerCard } from './server-card.js';
+import { StateAnnouncer } from './state-announcer.js';
 import { Summary } from './summary.js';
 import { formatTokens } from './text.js';
 import { ToolFilter, toolMatch } from './tool-filter.js';
@@ -40,6 +41,7 @@ export function Connectors({ api }: { readonly api: Api }) {
         {view && <ToolFilter view={view} query={query} onQuery={setQuery} />}
       </header>
       <LiveBanner live={live} />
+      <StateAnnouncer view={view} />
       {view &&
         sources.map((source) => {
           const group = MCP_GROUPS[source];
@@ -51,7 +53,8 @@ export function Connectors({ api }: { readonly api: Api }) {
           const tokens = servers.reduce((sum, server) => sum + server.contextTokens, 0);
           return (
             <section class="group" data-group={source} key={source}>
-              <h2>
+              {/* Focusable by script: where focus goes when its last card is removed. */}
+              <h2 tabIndex={-1}>
                 {group.title} <span class="count">{servers.length}</span>
                 {tokens > 0 && <span class="cost">≈ {formatTokens(tokens)} of context</span>}
               </h2>
@@ -60,7 +63,13 @@ export function Connectors({ api }: { readonly api: Api }) {
                 <p class="empty">{group.empty}</p>
               ) : (
                 servers.map((server) => (
-                  <ServerCard key={server.name} server={server} api={api} toolMatch={match} />
+                  <ServerCard
+                    key={server.name}
+                    server={server}
+                    api={api}
+                    toolMatch={match}
+                    stale={live !== 'live'}
+                  />
                 ))
               )}
             </section>

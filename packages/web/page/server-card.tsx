@@ -1,19 +1,20 @@
 // One server on the page: its state (dot and word), what it runs or reaches, where it is written,
 // its last error with what to do and its stderr tail, its tools, and the actions that apply to it
 // (its on/off switch; reconnect; log in for a remote server; remove for a server of the user's own
-// file).
+// file). While the live view is lost, it says its state is only the last one known.
 
 import type { McpServerState } from '@epoch-agent/runtime';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LoginStarted, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { Capabilities } from './capabilities.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
 import { EntryTools } from './entry-editor.js';
+import { useFocusHandoff } from './focus-handoff.js';
 import { LoginStatus } from './login-status.js';
 import { ServerContent } from './server-content.js';
 import { STATE_LOOKS } from './states.js';
-import { formatTokens, forSeconds, inSeconds, serverText, stderrText } from './text.js';
+import { exitText, formatTokens, forSeconds, inSeconds, serverText, stderrText } from './text.js';
 import type { ToolMatch } from './tool-filter.js';
 import { ToolList } from './tool-list.js';
 
@@ -22,13 +23,18 @@ interface Props {
   readonly api: Api;
   /** "Find a tool": its tools list only those that match. */
   readonly toolMatch?: ToolMatch | undefined;
+  /** The live view is lost: `server` is the last thing epoch web said about it. */
+  readonly stale: boolean;
 }
 
-export function ServerCard({ server, api, toolMatch }: Props) {
+export function ServerCard({ server, api, toolMatch, stale }: Props) {
   const [busy, setBusy] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [confirming, setConfirming] = useState(false);
   const [saved, setSaved] = useState<string>();
+  const card = useRef<HTMLElement>(null);
+  useFocusHandoff(card);
+  const confirmation = useConfirmationFocus(confirming);
   const { name, status, target, origin } = server;
   // No status: this process does not start it (a runtime that connects only some servers).
   const state: McpServerState = status?.state ?? 'disconnected';
@@ -36,6 +42,7 @@ export function ServerCard({ server, api, toolMatch }: Props) {
   const path = `/api/mcp/${encodeURIComponent(name)}`;
 
   const act = async (what: string, run: () => Promise<string | undefined>) => {
+    if (busy !== undefined) return;
     setBusy(what);
     setProblem(undefined);
     setSaved(undefined);
@@ -63,9 +70,13 @@ export function ServerCard({ server, api, toolMatch }: Props) {
   const remove = () =>
     act('remove', async () => {
       const result = await api.call('DELETE', path);
+      if (result.ok) return undefined; // The card goes away with the next view.
       setConfirming(false);
-      return result.ok ? undefined : result.error.message;
+      return result.error.message;
     });
+  const cancelOnEscape = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') setConfirming(false);
+  };
   const chosen = (outcome: ChoiceOutcome) => {
     setSaved(outcome.kind === 'saved' ? outcome.text : undefined);
     setProblem(outcome.kind === 'refused' ? outcome.message : undefined);
@@ -74,17 +85,35 @@ export function ServerCard({ server, api, toolMatch }: Props) {
   const error = status !== undefined && 'error' in status ? status.error : undefined;
   const stderr =
     status !== undefined && 'stderrTail' in status ? stderrText(status.stderrTail.trimEnd()) : '';
+  const exit = status?.state === 'failed' ? status.exit : undefined;
+  // Busy buttons are aria-disabled, not disabled: a disabled button loses focus to <body>.
+  const whileBusy = { 'aria-disabled': busy !== undefined };
   return (
-    <article class="server" data-server={name} data-state={state} aria-label={name}>
+    <article
+      class={stale ? 'server stale' : 'server'}
+      data-server={name}
+      data-state={state}
+      data-stale={stale ? 'true' : undefined}
+      aria-label={name}
+      tabIndex={-1}
+      ref={card}
+    >
       <div class="head">
-        <span class={`dot ${look.tone}`} aria-hidden="true" />
+        <span class={`dot ${stale ? 'unknown' : look.tone}`} aria-hidden="true" />
         <h3>{name}</h3>
-        <span class={`state ${look.tone}`}>{look.word}</span>
-        {status?.state === 'connecting' && (
+        {stale ? (
+          <>
+            <span class="state unknown">state unknown</span>
+            <span class="detail">last known: {look.word}</span>
+          </>
+        ) : (
+          <span class={`state ${look.tone}`}>{look.word}</span>
+        )}
+        {!stale && status?.state === 'connecting' && (
           // Counted here from the instant the view carries: the page renders every second.
           <span class="detail">{forSeconds(status.since, Date.now())}</span>
         )}
-        {status?.state === 'reconnecting' && (
+        {!stale && status?.state === 'reconnecting' && (
           <span class="detail">
             attempt {status.reconnect.attempt} of {status.reconnect.attempts}
             {status.reconnect.nextAttemptAt === undefined
@@ -92,10 +121,10 @@ export function ServerCard({ server, api, toolMatch }: Props) {
               : ` ${inSeconds(status.reconnect.nextAttemptAt, Date.now())}`}
           </span>
         )}
-        {status?.state === 'idle' && (
+        {!stale && status?.state === 'idle' && (
           <span class="detail">since {new Date(status.since).toLocaleTimeString()}</span>
         )}
-        {status?.state === 'connected' && (
+        {!stale && status?.state === 'connected' && (
           <span class="detail">
             {serverText(`${status.serverInfo.name} ${status.serverInfo.version}`)}
             {` · MCP ${status.protocol.version}`}
@@ -111,7 +140,7 @@ export function ServerCard({ server, api, toolMatch }: Props) {
             onOutcome={chosen}
           />
           {status !== undefined && state !== 'disabled' && (
-            <button type="button" onClick={reconnect} disabled={busy !== undefined}>
+            <button type="button" onClick={reconnect} {...whileBusy}>
               {busy === 'reconnect' ? 'Reconnecting…' : 'Reconnect'}
             </button>
           )}
@@ -119,7 +148,7 @@ export function ServerCard({ server, api, toolMatch }: Props) {
             <button
               type="button"
               onClick={login}
-              disabled={busy !== undefined}
+              {...whileBusy}
               class={state === 'needsLogin' ? 'primary' : ''}
             >
               {busy === 'login' ? 'Starting login…' : 'Log in'}
@@ -128,15 +157,26 @@ export function ServerCard({ server, api, toolMatch }: Props) {
           {origin.source === 'user' &&
             (confirming ? (
               <>
-                <button type="button" class="danger" onClick={remove} disabled={busy !== undefined}>
+                <button
+                  type="button"
+                  class="danger"
+                  onClick={remove}
+                  ref={confirmation.confirm}
+                  onKeyDown={cancelOnEscape}
+                  {...whileBusy}
+                >
                   {busy === 'remove' ? 'Removing…' : 'Remove from mcp.json'}
                 </button>
-                <button type="button" onClick={() => setConfirming(false)}>
+                <button
+                  type="button"
+                  onClick={() => setConfirming(false)}
+                  onKeyDown={cancelOnEscape}
+                >
                   Cancel
                 </button>
               </>
             ) : (
-              <button type="button" onClick={() => setConfirming(true)}>
+              <button type="button" onClick={() => setConfirming(true)} ref={confirmation.remove}>
                 Remove
               </button>
             ))}
@@ -194,9 +234,11 @@ export function ServerCard({ server, api, toolMatch }: Props) {
           The login did not finish: {serverText(server.login.message)}
         </p>
       )}
+      {/* No role="alert": a state is announced once, when it changes (StateAnnouncer). */}
       {error !== undefined && (
-        <div class="error" role="alert">
+        <div class="error">
           <p class="message">{serverText(error.message)}</p>
+          {exit !== undefined && <p class="exit">{exitText(exit)}</p>}
           {look.hint !== undefined && <p class="hint">{look.hint}</p>}
         </div>
       )}
@@ -204,7 +246,10 @@ export function ServerCard({ server, api, toolMatch }: Props) {
       {stderr !== '' && (
         <details class="stderr" open={state === 'failed'}>
           <summary>stderr (last lines)</summary>
-          <pre>{stderr}</pre>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls, and a keyboard must reach it to scroll it (WCAG 2.1.1). */}
+          <section class="tail" aria-label={`stderr of ${name}`} tabIndex={0}>
+            <pre>{stderr}</pre>
+          </section>
         </details>
       )}
       {problem !== undefined && (
@@ -271,4 +316,20 @@ function ToolsCost({ server }: { readonly server: ServerView }) {
       {more.length > 0 && `; ${more.join(', ')}`}
     </p>
   );
+}
+
+/**
+ * Focus through a remove confirmation: on its Remove button once asked, back on Remove when it is
+ * cancelled (the button that had focus is gone each time).
+ */
+function useConfirmationFocus(confirming: boolean) {
+  const remove = useRef<HTMLButtonElement>(null);
+  const confirm = useRef<HTMLButtonElement>(null);
+  const shown = useRef(confirming);
+  useEffect(() => {
+    if (shown.current === confirming) return;
+    shown.current = confirming;
+    (confirming ? confirm : remove).current?.focus();
+  }, [confirming]);
+  return { remove, confirm };
 }

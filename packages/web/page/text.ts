@@ -1,5 +1,6 @@
 // Small wordings the page uses in more than one place, and how it shows a server's words.
 import { visibleText } from '@epoch-agent/infra/visible-text';
+import type { McpServerExit } from '@epoch-agent/runtime';
 
 /** `840 tokens`, `12.4k tokens`. */
 export function formatTokens(tokens: number): string {
@@ -29,7 +30,17 @@ export function serverText(text: string): string {
   return visibleText(text, { lines: true });
 }
 
-/** A stdio server's stderr tail, every line of it: the ring that keeps it already bounds it. */
+/**
+ * A stdio server's stderr tail, every line of it (the ring that keeps it already bounds it),
+ * without its terminal escapes: a colour code or a title sequence is noise in a browser.
+ */
 export function stderrText(tail: string): string {
-  return visibleText(tail, { lines: true, max: Number.POSITIVE_INFINITY });
+  return visibleText(tail, { lines: true, max: Number.POSITIVE_INFINITY, controls: 'drop' });
+}
+
+/** `The server exited with code 1.`, `The server was ended by SIGKILL.` */
+export function exitText(exit: McpServerExit): string {
+  return 'code' in exit
+    ? `The server exited with code ${exit.code}.`
+    : `The server was ended by ${visibleText(exit.signal)}.`;
 }

@@ -32,7 +32,7 @@ import { Listeners } from '../listeners.js';
 import { type Scrubber, serverRedactor } from '../secrets.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
 import type { ToolCallResult } from '../tools/result.js';
-import type { McpServerConfig } from '../types.js';
+import type { McpServerConfig, McpServerExit } from '../types.js';
 import type { Connection, OpenOutcome } from './connection.js';
 import {
   type ConnectionCode,
@@ -74,6 +74,7 @@ type OpenFailure = Extract<OpenOutcome, { ok: false }>;
 /** The failure the watchdog works against: for the states of its series and its give-up. */
 interface Failure extends McpStateError {
   readonly stderrTail: string;
+  readonly exit?: McpServerExit;
 }
 
 interface RequestSpec<T> {
@@ -461,8 +462,8 @@ export class McpClient implements McpToolBackend {
     }
     const state = this.#state;
     if (state.kind === 'failed') {
-      const { code, message, stderrTail } = state;
-      this.#down(this.#lastFailure ?? { code, message, stderrTail });
+      const { kind: _, ...failure } = state;
+      this.#down(this.#lastFailure ?? failure);
     }
     throw unavailable(this.#state, target);
   }
@@ -623,7 +624,8 @@ export class McpClient implements McpToolBackend {
     // What is left of the tree (a helper the server started) is reaped in the background.
     void this.#slot.end(this.#slot.detach());
     this.#logger.warn(error.message, { server: this.name });
-    this.#down({ ...error, stderrTail: connection.handle.stderrTail() });
+    const exit = connection.handle.exit?.();
+    this.#down({ ...error, stderrTail: connection.handle.stderrTail(), ...(exit && { exit }) });
   }
 
   #down(failure: Failure): void {
@@ -654,7 +656,7 @@ export class McpClient implements McpToolBackend {
     const last = this.#lastFailure ?? this.#unknownFailure();
     const message = gaveUp(last.message, this.#watchdog.attempts);
     this.#logger.warn(message, { server: this.name });
-    this.#setState({ kind: 'failed', code: last.code, message, stderrTail: last.stderrTail });
+    this.#setState({ kind: 'failed', ...last, message });
   }
 
   /** A connect that failed: `needsLogin` for a refused login (never retried), else `failed`. */
@@ -734,8 +736,8 @@ export class McpClient implements McpToolBackend {
 }
 
 function failureOf(outcome: OpenFailure): Failure {
-  const { error, stderrTail } = outcome;
-  return { code: error.code, message: error.message, stderrTail };
+  const { error, stderrTail, exit } = outcome;
+  return { code: error.code, message: error.message, stderrTail, ...(exit && { exit }) };
 }
 
 /** Resolves when the open succeeded; rejects with its error otherwise. */

@@ -31,6 +31,7 @@ import { MessageTooLongError } from '../transport/message-lines.js';
 import { type ParamHeader, paramHeaders } from '../transport/param-headers.js';
 import { streamableInstead } from '../transport/probe.js';
 import { commandNotFoundForHosts } from '../transport/resolve-command.js';
+import type { McpServerExit } from '../types.js';
 import { type McpServerCapabilities, serverCapabilities } from './capabilities.js';
 import { CLIENT_INFO, clientOptions } from './client-options.js';
 import { DirectToolCalls } from './direct-calls.js';
@@ -322,6 +323,8 @@ export type OpenOutcome =
       readonly error: McpError;
       /** The server's last stderr lines (stdio), secrets blanked by its transport. */
       readonly stderrTail: string;
+      /** stdio: how the server's process ended, if it ended by itself. */
+      readonly exit?: McpServerExit;
     };
 
 // What McpClient needs of the SDK's classes, loaded with this module: the error a request's
@@ -576,6 +579,8 @@ async function openNow(
         ),
       );
     const stderrTail = handle?.stderrTail() ?? '';
+    const exit = handle?.exit?.();
+    const ended = exit === undefined ? {} : { exit };
     if (attempt.signal.reason === CLOSED) {
       const closed = closedWhileConnecting(config.name, error);
       const outcome: OpenOutcome = { ok: false, error: closed, stderrTail };
@@ -602,7 +607,7 @@ async function openNow(
       return probe.ok;
     });
     return {
-      outcome: { ok: false, error: probed ?? failure, stderrTail },
+      outcome: { ok: false, error: probed ?? failure, stderrTail, ...ended },
       exitedWhileProbing,
       verdictRefused,
     };

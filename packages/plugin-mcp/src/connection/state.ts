@@ -10,7 +10,7 @@
 //   any --close()--> disconnected
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpErrorCode } from '../errors/mcp-error.js';
-import { assertNever } from '../types.js';
+import { assertNever, type McpServerExit } from '../types.js';
 import type { McpServerCapabilities } from './capabilities.js';
 import type { McpProtocol } from './protocol.js';
 
@@ -81,6 +81,8 @@ export type McpConnectionState =
       readonly message: string;
       /** The last lines the server wrote to stderr (stdio only; empty otherwise), secrets blanked. */
       readonly stderrTail: string;
+      /** The last attempt's process exited by itself (stdio only): how. */
+      readonly exit?: McpServerExit;
     };
 
 export type McpConnectionStateKind = McpConnectionState['kind'];

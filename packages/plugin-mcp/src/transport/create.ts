@@ -9,7 +9,12 @@ import type { Logger } from '@epoch-agent/infra';
 import type { Transport } from '@modelcontextprotocol/client';
 import type { TokenStore } from '../oauth/token-store.js';
 import type { Scrubber } from '../secrets.js';
-import { assertNever, type McpServerConfig, type StdioServerConfig } from '../types.js';
+import {
+  assertNever,
+  type McpServerConfig,
+  type McpServerExit,
+  type StdioServerConfig,
+} from '../types.js';
 import type { Redirect } from './redirects.js';
 import type { StdioTransportOptions } from './stdio.js';
 
@@ -23,6 +28,8 @@ export interface McpTransportHandle {
   startAhead?(): Promise<void>;
   /** The server's last stderr lines (stdio); always empty for remote servers. */
   stderrTail(): string;
+  /** stdio: how the server's process ended, if it ended by itself. */
+  exit?(): McpServerExit | undefined;
   /** Remote: the redirect the server's last answer was, if it was one (the SDK names only its status). */
   lastRedirect?(): Redirect | undefined;
   /**
@@ -97,6 +104,7 @@ async function stdioHandle(
     transport,
     startAhead: () => transport.startAhead(),
     stderrTail: () => transport.stderrTail(),
+    exit: () => transport.exit(),
     close: () => closeTransportAndReap(transport),
   };
 }

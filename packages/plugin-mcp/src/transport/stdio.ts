@@ -15,7 +15,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import spawn from 'cross-spawn';
 import { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
-import { assertNever, type StdioServerConfig } from '../types.js';
+import { assertNever, type McpServerExit, type StdioServerConfig } from '../types.js';
 import { type DescriptorSlot, descriptorBudget } from './descriptor-budget.js';
 import { MessageLines } from './message-lines.js';
 import { identify, type TrackedProcess } from './process-tree.js';
@@ -68,6 +68,9 @@ export class StdioTransport implements Transport, ReapableTransport {
   #held = false;
   #leader: TrackedProcess | undefined;
   #exited: Promise<void> = Promise.resolve();
+  /** How the process ended, if it did before its input was ended (before anyone closed it). */
+  #exit: McpServerExit | undefined;
+  #inputEnded = false;
   /** Held from the spawn until the server's pipes are destroyed. */
   #slot: DescriptorSlot | undefined;
   #closeEmitted = false;
@@ -113,6 +116,11 @@ export class StdioTransport implements Transport, ReapableTransport {
     return this.#stderr.tail();
   }
 
+  /** How the server's process ended by itself (not closed by us); undefined while it runs. */
+  exit(): McpServerExit | undefined {
+    return this.#exit;
+  }
+
   /** Spawns the server; resolves once it runs. Calling it again joins the first start. */
   start(): Promise<void> {
     this.#started ??= this.#spawn();
@@ -151,6 +159,7 @@ export class StdioTransport implements Transport, ReapableTransport {
 
   /** @internal for the reaper. */
   endInput(): Promise<void> {
+    this.#inputEnded = true;
     if (this.#state.kind !== 'running') return Promise.resolve();
     const { stdin } = this.#state.child;
     stdin.end();
@@ -232,6 +241,11 @@ export class StdioTransport implements Transport, ReapableTransport {
       // Known as soon as spawn() returns, so a close() that races start() still reaps the tree.
       this.#leader = identify(child.pid);
       this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
+      // Before the reap below, which ends the input: an exit after that is the close's doing.
+      child.once('exit', (code, signal) => {
+        if (this.#inputEnded) return;
+        this.#exit = code !== null ? { code } : { signal: signal ?? 'unknown' };
+      });
       // The server went away on its own: reap whatever it left behind. The connection is over
       // once its output has been read to the end, which 'close' (exit + stdout/stderr EOF) tells.
       child.once('exit', () => void reapTransport(this));

@@ -1,0 +1,153 @@
+// How the connectors page reads, in real Chromium: every state word at WCAG AA contrast (4.5:1)
+// in the light and the dark scheme, the dark scheme followed when the system asks for it, and no
+// sideways scroll on a 360 px phone, whatever the length of commands, URLs and arguments.
+import { FIXTURE_SERVER } from '@epoch-agent/testkit';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPage } from './page-check.js';
+import { openPage, type PageSession } from './page-session.js';
+import { ANNOTATED_SERVER, FAILING_SERVER, fixtureEntry } from './web-helpers.js';
+
+const WAIT = { timeout: 20_000 };
+const AA = 4.5;
+const LONG = `--${'a-very-long-option-name-'.repeat(6)}=${'/deeply/nested'.repeat(8)}/file.json`;
+
+let session: PageSession;
+let page: Page;
+
+beforeAll(async () => {
+  session = await openPage({
+    servers: {
+      words: fixtureEntry([
+        ...ANNOTATED_SERVER,
+        LONG,
+        ...Array.from({ length: 30 }, (_, i) => `--chip-${i}`),
+      ]),
+      broken: fixtureEntry(FAILING_SERVER),
+      sleepy: fixtureEntry(ANNOTATED_SERVER, { idle_timeout_seconds: 1 }),
+      off: fixtureEntry(ANNOTATED_SERVER, { enabled: false }),
+      mute: fixtureEntry([FIXTURE_SERVER, '--never-start']),
+      faraway: {
+        transport: 'http',
+        // Port 9 (discard) on loopback: nothing listens, so it fails at once.
+        url: `http://127.0.0.1:9/${'a-long-path-segment/'.repeat(12)}mcp?${'key=value&'.repeat(10)}`,
+      },
+    },
+  });
+  ({ page } = session);
+  for (const [name, state] of [
+    ['words', 'connected'],
+    ['broken', 'failed'],
+    ['sleepy', 'idle'],
+    ['off', 'disabled'],
+    ['mute', 'connecting'],
+    ['faraway', 'failed'],
+  ] as const) {
+    await page.locator(`article[data-server="${name}"][data-state="${state}"]`).waitFor(WAIT);
+  }
+});
+
+afterAll(async () => {
+  await session?.close();
+});
+
+type Rgb = readonly [number, number, number];
+
+/** Each state word on the page, with its colour and the colour of what it is drawn on. */
+function stateColours(): Promise<{ word: string; ink: Rgb; ground: Rgb }[]> {
+  return page.locator('article .state').evaluateAll((words) => {
+    const rgb = (css: string): [number, number, number, number] => {
+      const [r = 0, g = 0, b = 0, a = 1] = (css.match(/[\d.]+/g) ?? []).map(Number);
+      return [r, g, b, a];
+    };
+    const view = words[0]?.ownerDocument.defaultView;
+    if (view === null || view === undefined) return [];
+    return words.map((word) => {
+      let ground: [number, number, number, number] = [255, 255, 255, 1];
+      for (let at: typeof word | null = word; at !== null; at = at.parentElement) {
+        const colour = rgb(view.getComputedStyle(at).backgroundColor);
+        if (colour[3] > 0) {
+          ground = colour;
+          break;
+        }
+      }
+      const ink = rgb(view.getComputedStyle(word).color);
+      return {
+        word: word.textContent ?? '',
+        ink: [ink[0], ink[1], ink[2]],
+        ground: [ground[0], ground[1], ground[2]],
+      };
+    });
+  });
+}
+
+/** WCAG 2 contrast ratio of two sRGB colours. */
+function contrast(a: Rgb, b: Rgb): number {
+  const luminance = (rgb: Rgb) => {
+    const [r, g, b2] = rgb.map((channel) => {
+      const c = channel / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b2;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+async function expectStateWordsReadable(scheme: string): Promise<void> {
+  const colours = await stateColours();
+  expect(new Set(colours.map((c) => c.word))).toEqual(
+    new Set(['connected', 'failed', 'idle', 'disabled', 'connecting']),
+  );
+  for (const { word, ink, ground } of colours) {
+    const ratio = contrast(ink, ground);
+    expect(
+      ratio,
+      `"${word}" in the ${scheme} scheme: ${ratio.toFixed(2)}:1`,
+    ).toBeGreaterThanOrEqual(AA);
+  }
+}
+
+describe('how the page reads', () => {
+  it('every state word meets WCAG AA contrast in the light scheme', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expectStateWordsReadable('light');
+    await checkPage(page, 'states-light');
+  });
+
+  it('follows a dark system scheme, with every state word still at AA', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      const ground = await page
+        .locator('body')
+        .evaluate((body) => body.ownerDocument.defaultView?.getComputedStyle(body).backgroundColor);
+      const [r = 255, g = 255, b = 255] = (ground?.match(/\d+/g) ?? []).map(Number);
+      expect(
+        contrast([r, g, b], [0, 0, 0]),
+        `the page's ground in the dark scheme is ${ground}`,
+      ).toBeLessThan(2);
+      await expectStateWordsReadable('dark');
+      await checkPage(page, 'dark-mode');
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
+  it('does not scroll sideways at 360 px, with a long command, a long URL and many arguments', async () => {
+    await page
+      .locator('input[name="target"]')
+      .fill(`npx -y some-server ${LONG} ${'--flag '.repeat(20)}`);
+    await page.locator('form .words').waitFor(WAIT);
+    const viewport = page.viewportSize();
+    try {
+      for (const width of [390, 360]) {
+        await page.setViewportSize({ width, height: 800 });
+        const scrollWidth = await page.locator('html').evaluate((html) => html.scrollWidth);
+        expect(scrollWidth, `the page at ${width} px`).toBeLessThanOrEqual(width);
+      }
+    } finally {
+      if (viewport !== null) await page.setViewportSize(viewport);
+    }
+    await checkPage(page, 'long-commands');
+  });
+});
