@@ -1,6 +1,6 @@
 // One server on the page: its state (dot and word), what it runs or reaches, where it is written,
 // its last error with what to do and its stderr tail, its tools, and the actions that apply to it
-// (its on/off switch; reconnect; log in for a remote server; remove for a server of the user's own
+// (its on/off switch; reconnect; log in when the server asks for a login; remove for a server of the user's own
 // file).
 
 import type { McpServerState } from '@epoch-agent/runtime';
@@ -8,6 +8,7 @@ import { useState } from 'preact/hooks';
 import type { LoginStarted, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
+import { offersLogin } from './login-offer.js';
 import { STATE_LOOKS } from './states.js';
 import { formatTokens, forSeconds, inSeconds, serverText, stderrText } from './text.js';
 import { ToolList } from './tool-list.js';
@@ -108,7 +109,7 @@ export function ServerCard({ server, api }: Props) {
               {busy === 'reconnect' ? 'Reconnecting…' : 'Reconnect'}
             </button>
           )}
-          {target.transport !== 'stdio' && (
+          {offersLogin(server) && (
             <button
               type="button"
               onClick={login}
