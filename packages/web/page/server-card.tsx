@@ -8,6 +8,7 @@ import { useState } from 'preact/hooks';
 import type { LoginStarted, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
+import { EntryProblems } from './entry-problems.js';
 import { offersLogin } from './login-offer.js';
 import { STATE_LOOKS } from './states.js';
 import { formatTokens, forSeconds, inSeconds, serverText, stderrText } from './text.js';
@@ -173,6 +174,7 @@ export function ServerCard({ server, api }: Props) {
         )}
       </p>
 
+      <EntryProblems problems={server.problems} />
       {server.login?.state === 'pending' && (
         <p class="notice" role="status">
           Waiting for the login in the browser…{' '}
