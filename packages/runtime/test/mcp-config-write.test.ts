@@ -175,6 +175,20 @@ describe('addServer', () => {
     expect(await snapshot(file)).toEqual(before);
   });
 
+  it('refuses a name that differs from one in the file only in case, naming that one', async () => {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, SEED);
+    const before = await snapshot(file);
+    const error = await refusal(
+      addServer(file, { name: 'Remote', transport: 'http', url: 'https://elsewhere.example/mcp' }),
+      'duplicate_server',
+    );
+    expect(error.server).toBe('Remote');
+    expect(error.message).toContain('server "Remote" was not added');
+    expect(error.message).toContain('already has server "remote"');
+    expect(await snapshot(file)).toEqual(before);
+  });
+
   it('never writes a file with a syntax error, and hands back the loader diagnostic', async () => {
     await mkdir(dirname(file), { recursive: true });
     const broken = '{\n  "servers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}\n';
