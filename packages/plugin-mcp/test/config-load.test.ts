@@ -882,3 +882,27 @@ describe('loadMcpConfig reads a real file', () => {
     expect(load.diagnostics).toMatchObject([{ code: 'unreadable_file', file: path }]);
   });
 });
+
+describe('names that differ only in case', () => {
+  it('loads the first and leaves the later one out, with an error at its key naming both', () => {
+    const text =
+      '{\n  "servers": {\n    "everything": { "command": "a" },\n    "Everything": { "command": "b" }\n  }\n}\n';
+    const load = parseMcpConfig(text, '/home/u/mcp.json');
+    expect(load.servers.map(({ name }) => name)).toEqual(['everything']);
+    expect(load.diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'name_case_conflict',
+        file: '/home/u/mcp.json',
+        path: 'servers.Everything',
+        line: 4,
+        column: 5,
+        message: expect.stringMatching(
+          /^MCP server "Everything" is not loaded: its name differs from "everything" \(line 3\) only in case/,
+        ),
+      },
+    ]);
+    // Still known as written, so what is said about it can point at it.
+    expect(load.positions?.servers.get('Everything')?.key).toEqual({ line: 4, column: 5 });
+  });
+});

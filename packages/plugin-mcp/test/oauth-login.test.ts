@@ -4,7 +4,7 @@
 // accumulating across step-ups, `offline_access` only where the authorization server lists it),
 // the authorization response's issuer (RFC 9207), a server that moves to another authorization
 // server, and how the client registers (application_type, a Client ID Metadata Document).
-import { remoteConfig, startModernHttp } from '@epoch-agent/testkit';
+import { freeLoopbackPort, remoteConfig, startModernHttp } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
@@ -305,5 +305,28 @@ describe('the resource indicator', () => {
     await s.login();
     expect(s.server.authorizations[0]?.get('resource')).toBe(s.server.origin);
     expect(s.server.tokenRequests[0]?.form.get('resource')).toBe(s.server.origin);
+  });
+});
+
+describe('a login that cannot reach the server', () => {
+  it('names the server and the URL, says the connection was refused and what to do, never a bare "fetch failed"', async () => {
+    const port = await freeLoopbackPort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const logins = ownLogins();
+    cleanups.push(() => logins.remove());
+    const failure = await loginToServer({
+      config: remoteConfig('gone', 'http', url),
+      store: logins.store,
+      onAuthorizationUrl: () => {},
+      openUrl,
+      timeoutMs: 10_000,
+    }).catch((error: unknown) => error);
+    expect(isMcpError(failure, 'oauth_failed')).toBe(true);
+    const { message } = failure as Error;
+    expect(message).toContain('Login to MCP server "gone" failed');
+    expect(message).toContain(`http://127.0.0.1:${port}/`);
+    expect(message).toContain('the connection was refused');
+    expect(message).toContain('epoch mcp login gone');
+    expect(message).not.toMatch(/fetch failed/);
   });
 });

@@ -284,11 +284,16 @@ export class Runtime {
    */
   addServer(server: AddServerInput): Promise<RuntimeServerAdded> {
     return this.#serialized(async () => {
-      const holder = this.#fixed.find(({ config }) => config.name === server.name);
+      // The same name but for case counts as taken: two near-identical tool prefixes for the model.
+      const folded = server.name.toLowerCase();
+      const holder = this.#fixed.find(({ config }) => config.name.toLowerCase() === folded);
       if (holder !== undefined) {
+        const held = holder.config.name;
         throw new McpConfigWriteError(
           'duplicate_server',
-          `server "${server.name}" was not added to ${this.configFile}: a server of ${describeOrigin(holder)} already has that name and keeps it; choose another name.`,
+          held === server.name
+            ? `server "${server.name}" was not added to ${this.configFile}: a server of ${describeOrigin(holder)} already has that name and keeps it; choose another name.`
+            : `server "${server.name}" was not added to ${this.configFile}: server "${held}" of ${describeOrigin(holder)} has the same name but for case, and the model would see two near-identical tool prefixes; choose another name.`,
           { file: this.configFile, server: server.name },
         );
       }

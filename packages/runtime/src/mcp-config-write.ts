@@ -26,8 +26,8 @@
 //   the file's mode; a new file is 0600 in a 0700 directory (it can hold tokens). Writers take
 //   `<file>.lock` (infra's withFileLock), so two processes adding at once both end up in the file.
 // - removeServer is the same kind of edit. It undoes addServer exactly (add then remove gives back
-//   the original bytes) and leaves comments alone, even those right above the entry — see
-//   config-edit/remove-item.ts. One exception: when addServer had to create `servers` (or the whole
+//   the original bytes); a hand-written entry takes the comment block directly above it along (no blank
+//   line between), and every other comment stays — see config-edit/remove-item.ts. One exception: when addServer had to create `servers` (or the whole
 //   file), removing that last server leaves `"servers": {}` — an empty `servers` and a missing one
 //   are the same text once a server is in it, and the empty one is the form to keep.
 // - replaceServerEntry is the editor's write: the bytes of one entry's object are replaced by the

@@ -4,7 +4,7 @@
 // server key outside [A-Za-z0-9_-], is skipped with a diagnostic; the rest still load.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Diagnostic, epochHome } from '@epoch-agent/infra';
+import { type Diagnostic, epochHome, formatPath } from '@epoch-agent/infra';
 import type { McpKeyPositions, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
 import { loadMcpConfig } from '@epoch-agent/plugin-mcp/config';
 import { SERVER_NAME_PATTERN } from './config-edit/new-server.js';
@@ -100,7 +100,7 @@ export async function loadPluginServers(
         severity: 'error',
         code: 'invalid_server_name' satisfies RuntimeDiagnosticCode,
         file,
-        path: `servers.${config.name}`,
+        path: formatPath(['servers', config.name]),
         ...keyAt(positions),
         message: `MCP server "${config.name}" of plugin "${name}" is skipped: a plugin's server names must match ${SERVER_NAME_PATTERN.source} (letters, digits, "_" and "-"), because they become part of tool names sent to model providers. Rename it in ${file}.`,
       });

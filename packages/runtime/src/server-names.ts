@@ -6,7 +6,7 @@
 // sanitized into tool names, and the user sees what they wrote); names the assembly builds for host
 // and plugin servers are held to that character set from the start, so they reach the provider
 // unchanged. Two underscores join the parts: `:` would be refused.
-import type { Diagnostic, Position } from '@epoch-agent/infra';
+import { type Diagnostic, formatPath, type Position } from '@epoch-agent/infra';
 import type { McpKeyPositions, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
 
 /** An embedding host's namespace: the prefix of its servers' names, checked by buildRuntime. */
@@ -31,6 +31,8 @@ export type RuntimeDiagnosticCode =
   | 'invalid_plugin_name'
   | 'invalid_server_name'
   | 'server_name_taken'
+  /** A server name that differs from one an earlier source holds only in case. */
+  | 'name_case_conflict'
   | 'unreadable_plugins_dir'
   /** An `overrides` entry of the user's mcp.json naming no plugin or host server. */
   | 'unknown_override'
@@ -65,31 +67,43 @@ export function keyAt(positions: McpKeyPositions | undefined): Position {
 
 /**
  * Leaves out servers whose name an earlier source already holds (a user server named like a host
- * server, a plugin named like the host's namespace): the earlier one keeps running, and the one
- * left out is an error diagnostic at its key. connectAll would refuse the whole batch otherwise.
+ * server, a plugin named like the host's namespace), or holds but for case (`Everything` next to a
+ * plugin's `everything`: two near-identical tool prefixes for the model): the earlier one keeps
+ * running, and the one left out is an error diagnostic at its key. connectAll would refuse the
+ * whole batch otherwise.
  */
 export function withoutTakenNames(
   servers: readonly KeyedServer[],
   file: string,
   taken: ReadonlyMap<string, McpServerSource>,
 ): { servers: KeyedServer[]; diagnostics: Diagnostic[] } {
+  const folded = new Map([...taken.keys()].map((name) => [name.toLowerCase(), name]));
   const kept: KeyedServer[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const server of servers) {
     const { key, config, positions } = server;
-    const owner = taken.get(config.name);
-    if (owner === undefined) {
+    const holder = folded.get(config.name.toLowerCase());
+    const owner = holder === undefined ? undefined : taken.get(holder);
+    if (holder === undefined || owner === undefined) {
       kept.push(server);
       continue;
     }
-    diagnostics.push({
-      severity: 'error',
-      code: 'server_name_taken' satisfies RuntimeDiagnosticCode,
-      file,
-      path: `servers.${key}`,
-      ...keyAt(positions),
-      message: `MCP server "${config.name}" is not connected: a ${owner} server already has that name and keeps it. Rename "${key}" in ${file}.`,
-    });
+    const where = { file, path: formatPath(['servers', key]), ...keyAt(positions) };
+    diagnostics.push(
+      holder === config.name
+        ? {
+            severity: 'error',
+            code: 'server_name_taken' satisfies RuntimeDiagnosticCode,
+            ...where,
+            message: `MCP server "${config.name}" is not connected: a ${owner} server already has that name and keeps it. Rename "${key}" in ${file}.`,
+          }
+        : {
+            severity: 'error',
+            code: 'name_case_conflict' satisfies RuntimeDiagnosticCode,
+            ...where,
+            message: `MCP server "${config.name}" is not connected: its name differs from the ${owner} server "${holder}" only in case, which would give the model two near-identical tool prefixes; "${holder}" keeps its name. Rename "${key}" in ${file}.`,
+          },
+    );
   }
   return { servers: kept, diagnostics };
 }

@@ -3,7 +3,7 @@
 // directory is the plugin's (reinstalling it would lose an edit there) and the host's servers are
 // in its code; their own entries are never touched. Applied on top of what their entry says
 // (withOverride), at start and at every applyMcpConfig.
-import type { Diagnostic } from '@epoch-agent/infra';
+import { type Diagnostic, formatPath } from '@epoch-agent/infra';
 import { suggest, withOverride } from '@epoch-agent/plugin-mcp/config';
 import type { ConfiguredServer } from './read-servers.js';
 import type { RuntimeDiagnosticCode } from './server-names.js';
@@ -44,18 +44,22 @@ export function applyOverrides(
     .filter(({ server }) => !names.includes(server))
     .map(({ server, at }): Diagnostic => {
       const own = userServers.some(({ name }) => name === server);
+      // Names are matched exactly: one that differs only in case is said as such, not as a typo.
+      const twin = names.find((name) => name.toLowerCase() === server.toLowerCase());
       const guess = own ? undefined : suggest(server, names);
       const code: RuntimeDiagnosticCode = own ? 'override_of_user_server' : 'unknown_override';
       return {
         severity: 'warning',
         code,
         file: at.file,
-        path: `overrides.${server}`,
+        path: formatPath(['overrides', server]),
         line: at.line,
         column: at.column,
         message: own
           ? `"overrides" entry "${server}" is ignored: "${server}" is your own server, so write its "enabled", "include_tools" or "exclude_tools" in its entry under "servers".`
-          : `"overrides" entry "${server}" names no plugin or host server, so it does nothing (a plugin that is not installed now keeps it for later). ${guess === undefined ? `The plugin and host servers are: ${names.join(', ') || 'none'}.` : `Did you mean "${guess}"?`}`,
+          : twin !== undefined
+            ? `"overrides" entry "${server}" does nothing: server names are matched exactly, and "${twin}" differs from it only in case. Write "${twin}".`
+            : `"overrides" entry "${server}" names no plugin or host server, so it does nothing (a plugin that is not installed now keeps it for later). ${guess === undefined ? `The plugin and host servers are: ${names.join(', ') || 'none'}.` : `Did you mean "${guess}"?`}`,
       };
     });
   return { servers, diagnostics };

@@ -11,9 +11,11 @@ import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   addServer,
+  addServerToText,
   isMcpConfigWriteError,
   type McpConfigWriteErrorCode,
   removeServer,
+  removeServerFromText,
 } from '../src/mcp-config-write.js';
 
 let home: string;
@@ -173,6 +175,20 @@ describe('addServer', () => {
     expect(await snapshot(file)).toEqual(before);
   });
 
+  it('refuses a name that differs from one in the file only in case, naming that one', async () => {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, SEED);
+    const before = await snapshot(file);
+    const error = await refusal(
+      addServer(file, { name: 'Remote', transport: 'http', url: 'https://elsewhere.example/mcp' }),
+      'duplicate_server',
+    );
+    expect(error.server).toBe('Remote');
+    expect(error.message).toContain('server "Remote" was not added');
+    expect(error.message).toContain('already has server "remote"');
+    expect(await snapshot(file)).toEqual(before);
+  });
+
   it('never writes a file with a syntax error, and hands back the loader diagnostic', async () => {
     await mkdir(dirname(file), { recursive: true });
     const broken = '{\n  "servers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}\n';
@@ -283,7 +299,7 @@ describe('addServer', () => {
 });
 
 describe('removeServer', () => {
-  it('takes out a hand-written entry with its comma and line, and keeps every comment', async () => {
+  it('takes out a hand-written entry with its comma and line, and keeps every comment outside it', async () => {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, SEED);
     await removeServer(file, 'filesystem');
@@ -305,6 +321,95 @@ describe('removeServer', () => {
     expect(parseMcpConfig(after, file)).toMatchObject({
       diagnostics: [],
       servers: [{ name: 'filesystem' }],
+    });
+  });
+
+  describe('the comment block directly above an entry goes with it', () => {
+    const FILE = '/home/u/.epoch/mcp.json';
+    const COMMENTED = `// my servers
+{
+  "servers": {
+    // GitHub, work account
+    /* rotated monthly */
+    "github": { "command": "gh-mcp" },
+    // Kept: a blank line separates it from the entry below
+
+    "fs": { "command": "fs-mcp" },
+    /*
+     * Two lines about remote
+     */
+    "remote": { "url": "https://mcp.example.com/mcp" }
+  }
+}
+`;
+
+    it('removes the first entry with its comment lines, and not one other byte', () => {
+      expect(removeServerFromText(COMMENTED, FILE, 'github')).toBe(`// my servers
+{
+  "servers": {
+    // Kept: a blank line separates it from the entry below
+
+    "fs": { "command": "fs-mcp" },
+    /*
+     * Two lines about remote
+     */
+    "remote": { "url": "https://mcp.example.com/mcp" }
+  }
+}
+`);
+    });
+
+    it('keeps a comment separated from the entry by a blank line, and the one after the entry before', () => {
+      expect(removeServerFromText(COMMENTED, FILE, 'fs')).toBe(`// my servers
+{
+  "servers": {
+    // GitHub, work account
+    /* rotated monthly */
+    "github": { "command": "gh-mcp" },
+    // Kept: a blank line separates it from the entry below
+
+    /*
+     * Two lines about remote
+     */
+    "remote": { "url": "https://mcp.example.com/mcp" }
+  }
+}
+`);
+    });
+
+    it('removes the last entry with its block comment, and the comma before it, so the rest stays valid', () => {
+      const after = removeServerFromText(COMMENTED, FILE, 'remote');
+      expect(after).toBe(`// my servers
+{
+  "servers": {
+    // GitHub, work account
+    /* rotated monthly */
+    "github": { "command": "gh-mcp" },
+    // Kept: a blank line separates it from the entry below
+
+    "fs": { "command": "fs-mcp" }
+  }
+}
+`);
+      expect(parseMcpConfig(after, FILE).diagnostics).toEqual([]);
+    });
+
+    it('removes the only entry with its comment, leaving the rest of the file byte-identical', () => {
+      const only =
+        '{\r\n\t"servers": {\r\n\t\t// the one\r\n\t\t"a": { "command": "x" }\r\n\t},\r\n\t"other": 1 // mine\r\n}\r\n';
+      expect(removeServerFromText(only, FILE, 'a')).toBe(
+        '{\r\n\t"servers": {\r\n\t},\r\n\t"other": 1 // mine\r\n}\r\n',
+      );
+    });
+
+    it('takes an entry added under a comment-only "servers" with that comment: the comment is above it', () => {
+      const before = '{\n  "servers": {\n    // note\n  }\n}\n';
+      const { text } = addServerToText(before, FILE, {
+        name: 'n',
+        transport: 'stdio',
+        command: 'y',
+      });
+      expect(removeServerFromText(text, FILE, 'n')).toBe('{\n  "servers": {\n  }\n}\n');
     });
   });
 

@@ -240,6 +240,21 @@ describe('warnings about the choice', () => {
     ]);
     expect(warnings[0]?.message).toContain('Did you mean "weather__forecast"?');
   });
+
+  it('an override whose name differs from a plugin server only in case says so', async () => {
+    await t.home.writePluginConfig('weather', { forecast: pidServer() });
+    await t.home.writeUserConfig(
+      JSON.stringify({ overrides: { Weather__Forecast: { enabled: false } } }),
+    );
+    const runtime = await t.build({ connectOnly: [] });
+    const [warning] = runtime.diagnostics().filter(({ path }) => path.startsWith('overrides.'));
+    expect(warning).toMatchObject({
+      code: 'unknown_override',
+      path: 'overrides.Weather__Forecast',
+    });
+    expect(warning?.message).toContain('"weather__forecast" differs from it only in case');
+    expect(runtime.server('weather__forecast')?.config.choice.enabled).toBe(true);
+  });
 });
 
 describe('Runtime.setServerChoice', () => {

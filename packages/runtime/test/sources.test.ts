@@ -134,7 +134,7 @@ describe('plugin servers', () => {
         source: 'plugin',
         code: 'invalid_server_name',
         file,
-        path: 'servers.fore.cast',
+        path: 'servers["fore.cast"]',
         line: 3,
         column: 5,
       }),
@@ -211,5 +211,31 @@ describe('user servers', () => {
       ['user', 'unknown_field'],
     ]);
     expect(runtime.tools.groups()).toEqual(['mcp:acme__ok', 'mcp:mine', 'mcp:weather__forecast']);
+  });
+
+  it('a user server whose name differs from a plugin server only in case is left out, naming both', async () => {
+    await home.writePluginConfig('weather', { forecast: pidServer() });
+    await home.writeUserConfig({ Weather__Forecast: pidServer(), mine: pidServer() });
+    runtime = await buildRuntime();
+    expect(runtime.mcp.statuses().map(({ name }) => name)).toEqual(['weather__forecast', 'mine']);
+    expect(runtime.diagnostics()).toEqual([
+      expect.objectContaining({
+        source: 'user',
+        code: 'name_case_conflict',
+        file: mcpConfigPath(),
+        path: 'servers.Weather__Forecast',
+        line: 3,
+        message: expect.stringContaining(
+          '"Weather__Forecast" is not connected: its name differs from the plugin server "weather__forecast" only in case',
+        ),
+      }),
+    ]);
+    const refused = await runtime
+      .addServer({ name: 'WEATHER__forecast', transport: 'stdio', command: 'x' })
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      code: 'duplicate_server',
+      message: expect.stringContaining('server "weather__forecast" of plugin "weather"'),
+    });
   });
 });

@@ -1,12 +1,15 @@
-// The page: every MCP server epoch knows, grouped by where it comes from (MCP_GROUPS), live; the
-// diagnostics of the files they come from; and the form that adds one.
+// The page: every MCP server epoch knows, grouped by where it comes from (MCP_GROUPS), live, each
+// entry that was not loaded beside them; at the top, a file that could not be read and the
+// problems of the files that concern no one server; and the form that adds one.
 
 import type { McpServerSource } from '@epoch-agent/runtime';
 import { useEffect, useState } from 'preact/hooks';
 import type { McpView } from '../src/api-types.js';
 import { AddServerForm } from './add-server-form.js';
 import type { Api, LiveState } from './api.js';
+import { FileProblems } from './file-problems.js';
 import { MCP_GROUPS } from './groups.js';
+import { NotLoadedCard } from './not-loaded-card.js';
 import { PasteAdd } from './paste-add.js';
 import { ServerCard } from './server-card.js';
 import { StateAnnouncer } from './state-announcer.js';
@@ -42,13 +45,16 @@ export function Connectors({ api }: { readonly api: Api }) {
       </header>
       <LiveBanner live={live} />
       <StateAnnouncer view={view} />
+      {view && <FileProblems view={view} />}
       {view &&
         sources.map((source) => {
           const group = MCP_GROUPS[source];
-          // While filtering: only the servers with a tool that matches, and no group without one.
+          // While filtering: only the servers with a tool that matches, and no group without one
+          // (an entry that was not loaded has no tools to match).
           const servers = view.groups[source].filter(
             (server) => match === undefined || [...server.tools, ...server.toolsOff].some(match),
           );
+          const notLoaded = match === undefined ? view.notLoaded[source] : [];
           if (match !== undefined && servers.length === 0) return null;
           const tokens = servers.reduce((sum, server) => sum + server.contextTokens, 0);
           return (
@@ -59,7 +65,7 @@ export function Connectors({ api }: { readonly api: Api }) {
                 {tokens > 0 && <span class="cost">≈ {formatTokens(tokens)} of context</span>}
               </h2>
               <p class="about">{group.about}</p>
-              {servers.length === 0 ? (
+              {servers.length === 0 && notLoaded.length === 0 ? (
                 <p class="empty">{group.empty}</p>
               ) : (
                 servers.map((server) => (
@@ -72,24 +78,12 @@ export function Connectors({ api }: { readonly api: Api }) {
                   />
                 ))
               )}
+              {notLoaded.map((entry) => (
+                <NotLoadedCard key={`${entry.at.file}:${entry.name}`} entry={entry} />
+              ))}
             </section>
           );
         })}
-      {view && view.diagnostics.length > 0 && (
-        <section class="group diagnostics" aria-label="Problems in the files">
-          <h2>Problems in the files</h2>
-          <ul>
-            {view.diagnostics.map((d) => (
-              <li key={`${d.file}:${d.line}:${d.column}:${d.code}`} class={d.severity}>
-                <code>
-                  {d.file}:{d.line}:{d.column}
-                </code>{' '}
-                <code>{d.path}</code> — {d.message}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
       {view && <AddServerForm api={api} file={view.file} namePattern={view.namePattern} />}
       {view && <PasteAdd api={api} file={view.file} />}
     </main>

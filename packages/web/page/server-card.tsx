@@ -1,7 +1,7 @@
 // One server on the page: its state (dot and word), what it runs or reaches, where it is written,
 // its last error with what to do and its stderr tail, its tools, and the actions that apply to it
-// (its on/off switch; reconnect; log in for a remote server; remove for a server of the user's own
-// file). While the live view is lost, it says its state is only the last one known.
+// (its on/off switch; reconnect; log in when the server asks for a login; remove for a server of
+// the user's own file). While the live view is lost, it says its state is only the last one known.
 
 import type { McpServerState } from '@epoch-agent/runtime';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -10,7 +10,9 @@ import type { Api } from './api.js';
 import { Capabilities } from './capabilities.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
 import { EntryTools } from './entry-editor.js';
+import { EntryProblems } from './entry-problems.js';
 import { useFocusHandoff } from './focus-handoff.js';
+import { offersLogin } from './login-offer.js';
 import { LoginStatus } from './login-status.js';
 import { ServerContent } from './server-content.js';
 import { STATE_LOOKS } from './states.js';
@@ -144,7 +146,7 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
               {busy === 'reconnect' ? 'Reconnecting…' : 'Reconnect'}
             </button>
           )}
-          {target.transport !== 'stdio' && (
+          {offersLogin(server) && (
             <button
               type="button"
               onClick={login}
@@ -221,6 +223,7 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
 
       {status?.state === 'connected' && <Capabilities capabilities={status.capabilities} />}
       {target.transport !== 'stdio' && <LoginStatus server={server} api={api} path={path} />}
+      <EntryProblems problems={server.problems} />
       {server.login?.state === 'pending' && (
         <p class="notice" role="status">
           Waiting for the login in the browser…{' '}

@@ -33,6 +33,15 @@ export interface McpView {
   readonly groups: McpGroups<readonly ServerView[]>;
   /** What loading the servers found, each with its file, field path and line:column. */
   readonly diagnostics: readonly RuntimeDiagnostic[];
+  /**
+   * Of `diagnostics`, each file nothing could be read from (it does not parse, or cannot be
+   * opened): the servers shown from it are those last loaded, which are what runs.
+   */
+  readonly unreadable: readonly RuntimeDiagnostic[];
+  /** Entries a file writes that were not loaded, each with why: shown as cards of their own. */
+  readonly notLoaded: McpGroups<readonly NotLoadedView[]>;
+  /** Of `diagnostics`, those about no one server (each server's are its `problems`). */
+  readonly fileProblems: readonly RuntimeDiagnostic[];
   /** How much of every request the offered tools' definitions may take (tool_budget_tokens). */
   readonly toolBudgetTokens: number;
   /**
@@ -71,6 +80,19 @@ export interface ServerView {
   readonly contextTokensOff: number;
   /** A login the page started that is not over, or the way the last one failed. */
   readonly login?: LoginView;
+  /** What loading found about its entry (or its `overrides` entry): on its card. */
+  readonly problems: readonly RuntimeDiagnostic[];
+}
+
+/** An entry of a file that was not loaded: named as written, with where and why. */
+export interface NotLoadedView {
+  /** Its key in the file. */
+  readonly name: string;
+  readonly source: McpServerSource;
+  /** Where the first of its problems is. */
+  readonly at: { readonly file: string; readonly line: number; readonly column: number };
+  /** Why it was not loaded (an error among them), and any warning about it. */
+  readonly problems: readonly RuntimeDiagnostic[];
 }
 
 /** What a server runs or reaches, as written, secrets redacted. */

@@ -1,6 +1,7 @@
 // GET /api/mcp: every server the runtime knows, grouped by source, with its status, its tools under
 // the names the model is given (those found on demand marked) and those the user turned off, what
-// they cost in context, and where its entry is written; the diagnostics of loading them; and the
+// they cost in context, where its entry is written and what loading found about it; the entries
+// not loaded and the files not read; the diagnostics of loading them; and the
 // tool budget with what every request carries now. Config-derived values come from the
 // runtime's serverFields, which redacts them; statuses are free of secrets by contract.
 import {
@@ -11,11 +12,13 @@ import {
   mcpGroup,
   type ResolvedTool,
   type Runtime,
+  type RuntimeDiagnostic,
   SERVER_NAME_PATTERN,
   type ServerField,
   serverFields,
 } from '@epoch-agent/runtime';
 import type { McpGroups, McpView, ServerTarget, ServerView, ToolView } from './api-types.js';
+import { type DiagnosticPlaces, placeDiagnostics } from './diagnostic-places.js';
 import type { PageLogins } from './page-logins.js';
 import { toolView } from './tool-view.js';
 
@@ -29,7 +32,10 @@ export function mcpView(runtime: Runtime, logins: PageLogins): McpView {
     file: runtime.configFile,
     namePattern: SERVER_NAME_PATTERN.source,
     groups,
-    diagnostics: runtime.diagnostics(),
+    diagnostics: known.diagnostics,
+    unreadable: known.places.unreadable,
+    notLoaded: known.places.notLoaded,
+    fileProblems: known.places.fileLevel,
     toolBudgetTokens: runtime.tools.toolBudgetTokens,
     offeredTokens: runtime.tools.tools().reduce((sum, tool) => sum + estimateToolTokens(tool), 0),
   };
@@ -51,13 +57,19 @@ interface KnownNow {
   readonly entries: readonly ResolvedTool[];
   /** The names of the tools found on demand. */
   readonly deferred: ReadonlySet<string>;
+  readonly diagnostics: readonly RuntimeDiagnostic[];
+  /** Where each of `diagnostics` is shown. */
+  readonly places: DiagnosticPlaces;
 }
 
 function knownNow(runtime: Runtime): KnownNow {
+  const diagnostics = runtime.diagnostics();
   return {
     statuses: new Map(runtime.mcp.statuses().map((status) => [status.name, status])),
     entries: runtime.tools.entries(),
     deferred: new Set(runtime.tools.deferred().map(({ name }) => name)),
+    diagnostics,
+    places: placeDiagnostics(runtime.servers(), diagnostics, runtime.configFile),
   };
 }
 
@@ -65,7 +77,7 @@ function viewOf(
   runtime: Runtime,
   logins: PageLogins,
   server: ConfiguredServer,
-  { statuses, entries, deferred }: KnownNow,
+  { statuses, entries, deferred, places }: KnownNow,
 ): ServerView {
   const { name } = server.config;
   const { at, fields } = serverFields(server, runtime.configFile);
@@ -91,6 +103,7 @@ function viewOf(
     contextTokensOnDemand: tokensOf(tools.filter(({ onDemand }) => onDemand)),
     contextTokensOff: tokensOf(toolsOff),
     ...(login === undefined ? {} : { login }),
+    problems: places.byServer.get(name) ?? [],
   };
 }
 

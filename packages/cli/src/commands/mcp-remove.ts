@@ -1,5 +1,5 @@
-// `epoch mcp remove <name>`: the server out of the user's mcp.json, as a text edit that leaves every
-// other byte (comments included) as it was. Host and plugin servers are not in that file: the
+// `epoch mcp remove <name>`: the server out of the user's mcp.json, as a text edit that takes the
+// entry and its own comment (the lines directly above it) and leaves every other byte as it was. Host and plugin servers are not in that file: the
 // message says where they come from.
 import { isMcpConfigWriteError, isRuntimeError } from '@epoch-agent/runtime';
 import { fail, type Invocation, operands } from '../command.js';

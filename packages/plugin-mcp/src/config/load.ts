@@ -131,7 +131,7 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
     diagnostics,
   );
   const servers: McpServerConfig[] = [];
-  for (const { key, value } of serverEntries) {
+  for (const { key, value } of withoutCaseTwins(serverEntries, where, diagnostics)) {
     const result = parseServer(key, getNodeValue(value), where);
     diagnostics.push(...result.diagnostics);
     if (result.config !== undefined) servers.push(result.config);
@@ -237,6 +237,36 @@ function entriesOf(
   return entries.filter(
     ({ key }, index) => !entries.slice(index + 1).some((later) => later.key === key),
   );
+}
+
+/**
+ * The entries but those whose name differs from an earlier entry's only in case (`Everything` after
+ * `everything`): their tools would reach the model under two near-identical prefixes, and which one
+ * a person means by either name is anyone's guess. The later one is left out, with an error at its
+ * key naming both.
+ */
+function withoutCaseTwins(entries: Property[], where: Where, into: Diagnostic[]): Property[] {
+  const first = new Map<string, Property>();
+  return entries.filter((entry) => {
+    const folded = entry.key.toLowerCase();
+    const earlier = first.get(folded);
+    if (earlier === undefined) {
+      first.set(folded, entry);
+      return true;
+    }
+    const { line } = where.locator.offset(earlier.keyNode.offset);
+    into.push(
+      diagnostic(
+        where,
+        'error',
+        'name_case_conflict',
+        ['servers', entry.key],
+        `MCP server "${entry.key}" is not loaded: its name differs from "${earlier.key}" (line ${line}) only in case, which would give the model two near-identical tool prefixes. Rename or remove one of them.`,
+        'key',
+      ),
+    );
+    return false;
+  });
 }
 
 function parseOverride(

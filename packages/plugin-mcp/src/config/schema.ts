@@ -42,6 +42,8 @@ export const MCP_CONFIG_DIAGNOSTIC_CODES = [
   'invalid_value',
   'out_of_range',
   'missing_field',
+  /** A server name that differs from an earlier one only in case: that later entry is not loaded. */
+  'name_case_conflict',
   // warnings
   'unknown_field',
   'source_field',

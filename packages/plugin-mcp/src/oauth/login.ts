@@ -41,6 +41,7 @@ import { challengeOf, movedAway, type Verified, verify } from './login-checks.js
 import { oauthFetch } from './oauth-fetch.js';
 import { LoginProvider } from './provider.js';
 import { TokenStore } from './token-store.js';
+import { unreachable } from './unreachable.js';
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 
@@ -100,10 +101,16 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
   options.signal?.addEventListener('abort', stop, { once: true });
   // Every request of the login carries a secret (the configured headers, the client's, the code):
   // none follows a redirect to another origin.
+  // A request that gets no answer says where it went and why, never fetch's bare `fetch failed`.
   const fetchFn = oauthFetch({
     server: name,
-    fetchFn: (url, init) =>
-      fetch(url, { ...init, signal: anySignal(deadline.signal, init?.signal) }),
+    fetchFn: async (url, init) => {
+      try {
+        return await fetch(url, { ...init, signal: anySignal(deadline.signal, init?.signal) });
+      } catch (error) {
+        throw unreachable(name, new URL(String(url)), error) ?? error;
+      }
+    },
   });
   const provider = new LoginProvider({
     server: name,

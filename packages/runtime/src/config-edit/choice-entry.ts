@@ -205,7 +205,10 @@ export function removeElement(entry: Entry, field: Node, element: Node): Edited 
 /** `item` (one of `items`) taken out of the object or array at `path` (the top level for []). */
 function remove(text: string, items: readonly Node[], item: Node, path: string[]): string {
   const previous = items[items.indexOf(item) - 1];
-  return applyDeletions(text, removeItem(text, item, previous, reinsertAt(path)));
+  return applyDeletions(
+    text,
+    removeItem(text, item, { previous, reinsert: reinsertAt(path), withComment: false }),
+  );
 }
 
 // The insertion that may have written an item of the object or array at `path`: the same call the

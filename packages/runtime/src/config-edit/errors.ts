@@ -9,7 +9,10 @@ export type McpConfigWriteErrorCode =
    * providers), or the tool name of setServerChoice holds `*` (the lists read it as a pattern).
    */
   | 'invalid_name'
-  /** A server of that name is already in the file. */
+  /**
+   * A server of that name is already in the file (or a host's or plugin's), or one whose name
+   * differs only in case.
+   */
   | 'duplicate_server'
   /** removeServer, setServerChoice: no server of that name is in the file. */
   | 'unknown_server'

@@ -129,3 +129,40 @@ export function lineTail(text: string, offset: number): number {
   }
   return end;
 }
+
+/**
+ * The start of the comment block directly above the token at `offset`: the whole lines right
+ * before its line that hold only comments (line or block, a block may span lines), none of them
+ * blank, back to the first such line. Undefined when there is none, or when the token does not
+ * start its line. `gapStart` is where the whitespace and comments before the token begin (after
+ * the token before it): a comment on that token's line is that token's, never this one's.
+ */
+export function commentBlockAbove(
+  text: string,
+  gapStart: number,
+  offset: number,
+): number | undefined {
+  if (!startsLine(text, offset)) return undefined;
+  // The gap as lines, split at the line breaks between comments (a block comment's own breaks
+  // are inside it): for each line, where it starts and whether it holds a comment.
+  const lines: { start: number; comment: boolean }[] = [{ start: gapStart, comment: false }];
+  let at = gapStart;
+  for (
+    let trivia = triviaAt(text, at);
+    trivia !== undefined && at < offset;
+    trivia = triviaAt(text, at)
+  ) {
+    const line = lines[lines.length - 1] as { start: number; comment: boolean };
+    if (trivia.kind === 'break') lines.push({ start: trivia.end, comment: false });
+    else if (trivia.kind !== 'space') line.comment = true;
+    at = trivia.end;
+  }
+  // The last line is the token's own; the first starts on the line of the token before.
+  let start: number | undefined;
+  for (let i = lines.length - 2; i >= 1; i--) {
+    const line = lines[i] as { start: number; comment: boolean };
+    if (!line.comment) break;
+    start = line.start;
+  }
+  return start;
+}

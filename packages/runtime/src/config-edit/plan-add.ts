@@ -82,10 +82,20 @@ export function planAdd(
   if (root === undefined || servers === undefined) {
     return { ok: true, value: insertTopLevel(text, root, wrapIn('servers', render)) };
   }
-  if (memberNames(servers).includes(name)) {
+  const names = memberNames(servers);
+  if (names.includes(name)) {
     return refuse(
       'duplicate_server',
       `server "${name}" is already in ${file}; choose another name, or edit that entry by hand.`,
+      { file, server: name },
+    );
+  }
+  // Two names that differ only in case would give the model two near-identical tool prefixes.
+  const twin = names.find((other) => other.toLowerCase() === name.toLowerCase());
+  if (twin !== undefined) {
+    return refuse(
+      'duplicate_server',
+      `server "${name}" was not added: ${file} already has server "${twin}", whose name differs only in case, and the model would see two near-identical tool prefixes; choose another name.`,
       { file, server: name },
     );
   }

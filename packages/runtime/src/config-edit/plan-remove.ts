@@ -2,8 +2,8 @@
 //
 // An entry addServer wrote is removed by undoing that insertion exactly (add then remove gives back
 // the original bytes); any other entry loses the entry, one comma and its line — see
-// remove-item.ts. Comments are never deleted, not even those directly above the entry: the web
-// page says to tidy comments by hand.
+// remove-item.ts. The comment block directly above the entry (its own lines, no blank line
+// between) describes that entry and goes with it; a comment after a blank line stays.
 import { membersOf, type Plan, parseConfigText, planAdd, refuse } from './plan-add.js';
 import { type Deletion, removeItem } from './remove-item.js';
 
@@ -28,5 +28,12 @@ export function planRemove(text: string, file: string, name: string): Plan<Delet
     const { offset, text: inserted } = plan.value;
     return original.slice(0, offset) + inserted + original.slice(offset);
   };
-  return { ok: true, value: removeItem(text, member, members[index - 1], reinsert) };
+  return {
+    ok: true,
+    value: removeItem(text, member, {
+      previous: members[index - 1],
+      reinsert,
+      withComment: true,
+    }),
+  };
 }

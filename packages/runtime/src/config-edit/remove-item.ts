@@ -4,15 +4,14 @@
 // An item one of our insertions wrote is removed by undoing that insertion exactly: we look for
 // the text the insertion would have turned into this one (the item plus the separators around it),
 // so insert then remove gives back the original bytes. Any other item (hand-written, or edited
-// since) loses the item, one comma next to it, and its line when it had the line to itself.
-//
-// Comments are never deleted, not even the ones directly above the item: whether `// GitHub, work
-// account` describes this item, the next one, or a whole group cannot be told from the text, and a
-// comment the user wrote is theirs.
+// since) loses the item, one comma next to it, and its line when it had the line to itself; with
+// `withComment`, also the comment block directly above it (see commentBlockAbove in jsonc-text.ts).
+// Without it, comments outside the item are never deleted.
 import { type Node, type ParseError, parseTree } from 'jsonc-parser';
 import {
   breakAt,
   breakBefore,
+  commentBlockAbove,
   hasComment,
   lineStart,
   nextToken,
@@ -30,19 +29,35 @@ export interface Deletion {
  */
 export type Reinsert = (original: string, item: string) => string | undefined;
 
-/**
- * The deletions (in descending order) that take `item` out of `text`; `previous` is the item
- * before it in the same object or array. `reinsert` is the insertion that may have written it.
- */
+export interface RemoveItemOptions {
+  /** The item before it in the same object or array. */
+  readonly previous: Node | undefined;
+  /** The insertion that may have written it. */
+  readonly reinsert: Reinsert;
+  /**
+   * The comment block directly above the item (its own lines, no blank line between) goes with
+   * it: a server entry's `// GitHub, work account` describes that entry and nothing else.
+   */
+  readonly withComment: boolean;
+}
+
+/** The deletions (in descending order) that take `item` out of `text`. */
 export function removeItem(
   text: string,
   item: Node,
-  previous: Node | undefined,
-  reinsert: Reinsert,
+  { previous, reinsert, withComment }: RemoveItemOptions,
 ): Deletion[] {
-  const undo = undoInsertion(text, item, reinsert);
-  if (undo !== undefined) return [undo];
-  return [...plainRemoval(text, item, previous)];
+  // The block decides first: an entry under a comment of its own cannot be told from one an
+  // insertion of ours put under a comment that was there before, and the comment is the user's
+  // word on what the entry is.
+  const above = withComment
+    ? commentBlockAbove(text, gapBefore(text, item, previous), item.offset)
+    : undefined;
+  if (above === undefined) {
+    const undo = undoInsertion(text, item, reinsert);
+    if (undo !== undefined) return [undo];
+  }
+  return [...plainRemoval(text, item, previous, above ?? item.offset)];
 }
 
 /** Applies deletions in descending order, as removeItem gives them. */
@@ -50,6 +65,13 @@ export function applyDeletions(text: string, deletions: readonly Deletion[]): st
   let out = text;
   for (const { from, to } of deletions) out = out.slice(0, from) + out.slice(to);
   return out;
+}
+
+/** Where the whitespace and comments before `item` begin: after `{`, `[` or the comma before it. */
+function gapBefore(text: string, item: Node, previous: Node | undefined): number {
+  if (previous === undefined) return (item.parent?.offset ?? -1) + 1;
+  const after = nextToken(text, previous.offset + previous.length);
+  return text[after] === ',' ? after + 1 : after;
 }
 
 function undoInsertion(text: string, item: Node, reinsert: Reinsert): Deletion | undefined {
@@ -93,8 +115,14 @@ function endsAfter(text: string, end: number): number[] {
   return [...new Set(out)];
 }
 
-function* plainRemoval(text: string, item: Node, previous: Node | undefined): Generator<Deletion> {
-  let from = item.offset;
+// `start`: where the item's text begins, its comment block included.
+function* plainRemoval(
+  text: string,
+  item: Node,
+  previous: Node | undefined,
+  start: number,
+): Generator<Deletion> {
+  let from = start;
   let to = item.offset + item.length;
   const next = nextToken(text, to);
   let comma: Deletion | undefined;
