@@ -5,10 +5,11 @@
 // the top.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mcpConfigPath } from '@epoch-agent/infra';
+import { mcpConfigPath, writeFileAtomic } from '@epoch-agent/infra';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
+import { checkPage } from './page-check.js';
 import { ANNOTATED_SERVER, fixtureEntry, startTestWeb, type TestWeb } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
@@ -94,14 +95,16 @@ describe('problems in the files on the connectors page', () => {
       page.locator('section[data-group="user"]').boundingBox(),
     ]);
     expect(listTop?.y).toBeLessThan(groupTop?.y ?? 0);
+    await checkPage(page, 'file-problems');
   });
 
   it('a file that does not parse is said at the top with line and column; the servers last loaded stay', async () => {
     await card('good').and(page.locator('[data-state="connected"]')).waitFor(WAIT);
-    // A comma gone between two entries: line 6 of the file.
+    // A comma gone between two entries: line 6 of the file. Replaced whole, as an editor saves:
+    // epoch web reading between an in-place write's truncation and its end would see no servers.
     const broken = ORIGINAL.replace('    },\n    "slow"', '    }\n    "slow"');
     expect(broken).not.toBe(ORIGINAL);
-    await writeFile(file, broken);
+    await writeFileAtomic(file, broken);
     const alert = page.locator('[role="alert"][aria-label="A file that was not read"]');
     await alert.waitFor(WAIT);
     const said = await text(alert);
@@ -117,8 +120,9 @@ describe('problems in the files on the connectors page', () => {
     // What was loaded before still shows, and still runs.
     await expect(card('good').getAttribute('data-state')).resolves.toBe('connected');
     await expect(card('slow').getAttribute('data-state')).resolves.toBe('connected');
+    await checkPage(page, 'file-unreadable');
 
-    await writeFile(file, ORIGINAL);
+    await writeFileAtomic(file, ORIGINAL);
     await alert.waitFor({ state: 'detached', ...WAIT });
     expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
   });

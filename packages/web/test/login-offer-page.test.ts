@@ -10,6 +10,7 @@ import { mcpConfigPath } from '@epoch-agent/infra';
 import { freeLoopbackPort, type RunningEverything, startEverything } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
+import { checkPage } from './page-check.js';
 import { startTestWeb, type TestWeb } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
@@ -80,6 +81,7 @@ describe('Log in on the connectors page', () => {
       expect(text).toContain('the connection was refused');
       expect(text).toContain('is running');
       expect(text).not.toContain('fetch failed');
+      await checkPage(page, 'login-failed');
     } finally {
       await page.close();
     }

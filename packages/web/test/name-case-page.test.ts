@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
+import { checkPage } from './page-check.js';
 import { ANNOTATED_SERVER, fixtureEntry, startTestWeb, type TestWeb } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
@@ -45,6 +46,7 @@ describe('names that differ only in case, on the connectors page', () => {
       expect(said).toContain(`${file}:4:5`);
       expect(said).toContain('differs from "everything" (line 3) only in case');
       await expect(page.locator('article[data-server]').count()).resolves.toBe(2);
+      await checkPage(page, 'name-case-not-loaded');
 
       const form = page.locator('form');
       await form.locator('input[name="name"]').fill('EVERYTHING');

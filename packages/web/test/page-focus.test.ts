@@ -53,6 +53,17 @@ async function hasFocus(locator: Locator): Promise<boolean> {
   return locator.evaluate((element) => element === element.ownerDocument.activeElement);
 }
 
+/**
+ * Waits until `locator` has the focus: the page moves it in an effect after the render that shows
+ * the element, so a check the moment the element appears can come first. Fails saying where the
+ * focus is.
+ */
+async function expectFocus(locator: Locator): Promise<void> {
+  await expect
+    .poll(async () => ((await hasFocus(locator)) ? 'there' : `on ${await focused()}`), WAIT)
+    .toBe('there');
+}
+
 describe('focus and announcements', () => {
   it('the states the page opens with are not alerts; a change is announced once, politely', async () => {
     // A page opened once every server has connected or failed: nothing to announce.
@@ -79,7 +90,7 @@ describe('focus and announcements', () => {
     await page.keyboard.press('Enter');
     await card('alpha').and(page.locator('[data-state="connected"]')).waitFor(WAIT);
     await expect.poll(() => button.textContent(), WAIT).toBe('Reconnect');
-    expect(await hasFocus(button), `focus is on ${await focused()}`).toBe(true);
+    await expectFocus(button);
   });
 
   it('Remove asks first (focus on the confirmation), Escape cancels it (focus back on Remove)', async () => {
@@ -88,21 +99,22 @@ describe('focus and announcements', () => {
     await page.keyboard.press('Enter');
     const confirm = beta.locator('button', { hasText: 'Remove from mcp.json' });
     await confirm.waitFor(WAIT);
-    expect(await hasFocus(confirm), `focus is on ${await focused()}`).toBe(true);
+    await expectFocus(confirm);
     await checkPage(page, 'remove-confirmation');
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'detached', ...WAIT });
     const remove = beta.locator('button', { hasText: /^Remove$/ });
-    expect(await hasFocus(remove), `focus is on ${await focused()}`).toBe(true);
+    await expectFocus(remove);
   });
 
   it('a card removed with focus in it hands focus to the next card; the last one, to its group heading', async () => {
     const beta = card('beta');
     await beta.locator('button', { hasText: /^Remove$/ }).focus();
     await page.keyboard.press('Enter');
-    await page.keyboard.press('Enter'); // on "Remove from mcp.json", which has focus
+    await expectFocus(beta.locator('button', { hasText: 'Remove from mcp.json' }));
+    await page.keyboard.press('Enter');
     await beta.waitFor({ state: 'detached', ...WAIT });
-    expect(await hasFocus(card('gamma')), `focus is on ${await focused()}`).toBe(true);
+    await expectFocus(card('gamma'));
 
     // Removed elsewhere (another tab, the file) while a button of the card has focus.
     for (const name of ['alpha', 'broken-1', 'broken-2', 'broken-3']) {
@@ -113,6 +125,6 @@ describe('focus and announcements', () => {
     expect((await session.web.api('/api/mcp/gamma', { method: 'DELETE' })).status).toBe(200);
     await card('gamma').waitFor({ state: 'detached', ...WAIT });
     const heading = page.locator('section[data-group="user"] h2');
-    expect(await hasFocus(heading), `focus is on ${await focused()}`).toBe(true);
+    await expectFocus(heading);
   });
 });
