@@ -16,6 +16,7 @@ import type {
   ResourceView,
 } from '../src/server-content-types.js';
 import type { Api, ApiResult } from './api.js';
+import { ScrollText } from './scroll-text.js';
 import { serverText } from './text.js';
 
 interface Props {
@@ -250,9 +251,10 @@ function Content({ content }: { readonly content: ContentView }) {
     case 'text':
       // The API bounded it already; every character is shown, control characters as escapes.
       return (
-        <pre class="text">
-          {visibleText(content.text, { lines: true, max: Number.POSITIVE_INFINITY })}
-        </pre>
+        <ScrollText
+          class="text"
+          text={visibleText(content.text, { lines: true, max: Number.POSITIVE_INFINITY })}
+        />
       );
     case 'image':
       return (

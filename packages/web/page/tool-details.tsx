@@ -6,6 +6,7 @@ import type { Schema } from '@epoch-agent/runtime/schema-ref';
 import { useState } from 'preact/hooks';
 import type { ToolSchemas } from '../src/api-types.js';
 import type { Api } from './api.js';
+import { ScrollText } from './scroll-text.js';
 import { serverText } from './text.js';
 import { wholeText } from './tool-result.js';
 
@@ -45,7 +46,10 @@ export function ToolDetails({ api, path, name, offered }: Props) {
   return (
     <div class="tool-details">
       <details class="schema" onToggle={load}>
-        <summary>Schema</summary>
+        {/* Named after its tool for a screen reader, which lists every row's Schema and Try. */}
+        <summary>
+          Schema<span class="visually-hidden"> of {name}</span>
+        </summary>
         <Schemas loaded={loaded} />
       </details>
       {offered && (
@@ -66,7 +70,9 @@ export function ToolDetails({ api, path, name, offered }: Props) {
             void load(event);
           }}
         >
-          <summary>Try</summary>
+          <summary>
+            Try<span class="visually-hidden"> {name}</span>
+          </summary>
           {loaded.state === 'loaded' && form !== undefined ? (
             <form.ToolTry
               api={api}
@@ -89,12 +95,12 @@ function Schemas({ loaded }: { readonly loaded: Loaded }) {
   return (
     <div class="schemas">
       <p class="kind">Input schema</p>
-      <pre class="input-schema">{wholeText(JSON.stringify(inputSchema, null, 2))}</pre>
+      <ScrollText class="input-schema" text={wholeText(JSON.stringify(inputSchema, null, 2))} />
       <p class="kind">Output schema</p>
       {outputSchema === undefined ? (
         <p class="empty">The tool declares none.</p>
       ) : (
-        <pre class="output-schema">{wholeText(JSON.stringify(outputSchema, null, 2))}</pre>
+        <ScrollText class="output-schema" text={wholeText(JSON.stringify(outputSchema, null, 2))} />
       )}
     </div>
   );

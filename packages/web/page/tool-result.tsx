@@ -4,6 +4,7 @@
 // tool marked `isError` shown as an error.
 import { visibleText } from '@epoch-agent/infra/visible-text';
 import type { ToolContent, ToolResult } from '@epoch-agent/runtime';
+import { ScrollText } from './scroll-text.js';
 import { serverText } from './text.js';
 
 /**
@@ -25,7 +26,7 @@ export function ToolResultView({ result }: { readonly result: ToolResult }) {
       {result.structuredContent !== undefined && (
         <div class="block structured">
           <p class="kind">structuredContent</p>
-          <pre>{wholeText(JSON.stringify(result.structuredContent, null, 2))}</pre>
+          <ScrollText text={wholeText(JSON.stringify(result.structuredContent, null, 2))} />
         </div>
       )}
     </div>
@@ -37,7 +38,7 @@ function Block({ block }: { readonly block: ToolContent }) {
     case 'text':
       return (
         <div class="block text">
-          <pre>{wholeText(block.text)}</pre>
+          <ScrollText text={wholeText(block.text)} />
         </div>
       );
     case 'image':
@@ -67,7 +68,7 @@ function Block({ block }: { readonly block: ToolContent }) {
             {mimeType !== undefined && <>, {serverText(mimeType)}</>}
             {blob !== undefined && <>, {base64Bytes(blob)} bytes</>}
           </p>
-          {text !== undefined && <pre>{wholeText(text)}</pre>}
+          {text !== undefined && <ScrollText text={wholeText(text)} />}
         </div>
       );
     }

@@ -9,6 +9,7 @@ import type { McpView, ServerView } from '@epoch-agent/web';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
+import { checkPage } from './page-check.js';
 import {
   ANNOTATED_SERVER,
   fixtureEntry,
@@ -102,6 +103,14 @@ describe('the on/off switches of the connectors page', () => {
     await expect(words.locator('li[data-tool]').nth(1).getAttribute('data-tool')).resolves.toBe(
       'mcp__words__forget',
     );
+    // Greyed, it is still read at AA contrast, in either scheme.
+    await checkPage(page, 'tool-turned-off');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await checkPage(page, 'tool-turned-off-dark');
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
 
     await forget.click();
     await row.and(page.locator('[data-offered="true"]')).waitFor(WAIT);

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { rawControls } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPage } from './page-check.js';
 import { openPage, type PageSession } from './page-session.js';
 import { fixtureEntry } from './web-helpers.js';
 
@@ -77,5 +78,6 @@ describe('resources and prompts a server controls, on the connectors page', () =
     await expect(message.textContent()).resolves.toBe(`hello ${SHOWN}`);
 
     expect(rawControls((await card.textContent()) ?? '')).toEqual([]);
+    await checkPage(page, 'hostile-content-shown');
   });
 });

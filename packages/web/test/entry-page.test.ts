@@ -1,9 +1,7 @@
 // A server's entry as JSON on the connectors page, in real Chromium against epoch web with real
 // servers: edited on its card (only that entry's bytes change, the server restarts, the others run
 // on), copied to the clipboard, and pasted to add a server. No secret of the file reaches the page.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile, writeFile } from 'node:fs/promises';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { waitUntil } from '@epoch-agent/testkit';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
@@ -11,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerEntry, ServerEntryWritten } from '../src/api-types.js';
 import { type Chromium, launchChromium } from './chromium.js';
+import { checkPage } from './page-check.js';
 import {
   ANNOTATED_SERVER,
   fixtureEntry,
@@ -21,7 +20,6 @@ import {
 } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
-const OUTPUT = fileURLToPath(new URL('./output/', import.meta.url));
 const SECRET = 'sk-live-entry-editor-4f1d9a7c';
 const WORDS_MARK = `--words-${process.pid}`;
 const OTHER_MARK = `--other-${process.pid}`;
@@ -114,10 +112,9 @@ describe('a server entry as JSON', () => {
     await expect(editor.evaluate((el) => el.ownerDocument.activeElement === el)).resolves.toBe(
       true,
     );
-    await mkdir(OUTPUT, { recursive: true });
+    await checkPage(page, 'entry-editor-open');
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 800 });
-      await words.screenshot({ path: join(OUTPUT, `entry-editor-${width}.png`) });
       // The editor fits its card at a phone's width (what else overflows is the card's own matter).
       const [form, box] = await words.evaluate((el) => [
         el.querySelector('.entry-editor')?.getBoundingClientRect().right ?? Number.NaN,
@@ -133,6 +130,7 @@ describe('a server entry as JSON', () => {
     const refusal = words.locator('.entry-editor .problem');
     await refusal.waitFor(WAIT);
     await expect(refusal.textContent()).resolves.toContain('servers.words.connectTimeout');
+    await checkPage(page, 'entry-edit-refused');
     expect(await readFile(file, 'utf8')).toBe(before);
 
     await editor.fill(shown.replace('"connectTimeout": 30', '"connectTimeout": 45'));
@@ -227,6 +225,7 @@ describe('a server entry as JSON', () => {
     expect(copied).not.toContain(SECRET);
     const parsed = JSON.parse(copied) as { words: { env: Record<string, string> } };
     expect(parsed.words.env).toEqual({ WORDS_API_KEY: '<secret: env.WORDS_API_KEY>' });
+    await checkPage(page, 'entry-copied');
 
     const before = await readFile(file, 'utf8');
     const paste = page.locator('section[aria-labelledby="paste-title"]');
@@ -268,10 +267,7 @@ describe('a server entry as JSON', () => {
     await paste.getByRole('button', { name: 'Add from JSON' }).click();
     await paste.locator('.problem', { hasText: 'servers.typo.timeot' }).waitFor(WAIT);
     await expect(paste.locator('.field-error').count()).resolves.toBe(0);
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 800 });
-      await paste.screenshot({ path: join(OUTPUT, `paste-add-refused-${width}.png`) });
-    }
+    await checkPage(page, 'paste-add-refused');
     expect(await readFile(file, 'utf8')).toBe(now);
   });
 });

@@ -10,6 +10,7 @@ import { type OAuthFixture, startOAuthFixture } from '@epoch-agent/testkit';
 import type { OAuthStatus } from '@epoch-agent/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
+import { checkPage } from './page-check.js';
 import { startTestWeb } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
@@ -84,7 +85,7 @@ describe('the stored OAuth login on the connectors page', () => {
       expect(JSON.parse(status) as OAuthStatus).toMatchObject({
         login: { issuer: fixture.issuer, hasTokens: true },
       });
-      await page.screenshot({ path: '/tmp/ov/logged-in.png', fullPage: true });
+      await checkPage(page, 'logged-in-expiry');
 
       await card.getByRole('button', { name: 'Log out' }).click();
       const report = card.locator('.login-status [role="status"]');
@@ -104,7 +105,7 @@ describe('the stored OAuth login on the connectors page', () => {
       const after = (await (await web.api('/api/mcp/secured/oauth')).json()) as OAuthStatus;
       expect(after).toEqual({});
       expect(fixture.events.some((event) => event.event === 'revocation')).toBe(true);
-      await page.screenshot({ path: '/tmp/ov/logged-out.png', fullPage: true });
+      await checkPage(page, 'logged-out');
     } finally {
       await page.close();
       await web.close();

@@ -11,6 +11,7 @@ import { EVERYTHING_ENTRY, FIXTURE_SERVER } from '@epoch-agent/testkit';
 import type { ResourceList } from '@epoch-agent/web';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPage } from './page-check.js';
 import { openPage, type PageSession } from './page-session.js';
 import { ANNOTATED_SERVER, fixtureEntry } from './web-helpers.js';
 
@@ -63,7 +64,7 @@ describe('the overview of the connectors page', () => {
         `^3 servers: 1 connected, 1 failed, 1 disabled · ${tools} tools · ≈ [\\d.]+k? tokens$`,
       ),
     );
-    await page.screenshot({ path: '/tmp/ov/summary.png', fullPage: true });
+    await checkPage(page, 'overview-summary');
   });
 
   it('names the capabilities the reference server declared on its card', async () => {
@@ -73,6 +74,7 @@ describe('the overview of the connectors page', () => {
     );
     // A server that is not connected declares nothing the page could know.
     await expect(card('flaky').locator('.capabilities').count()).resolves.toBe(0);
+    await checkPage(page, 'capabilities-shown');
   });
 
   it('lists the reference server’s resources when asked, and reads one as text', async () => {
@@ -93,6 +95,7 @@ describe('the overview of the connectors page', () => {
     const shown = row.locator('pre.text');
     await shown.waitFor(WAIT);
     await expect(shown.textContent()).resolves.toBe(text);
+    await checkPage(page, 'resource-read');
   });
 
   it('gets a prompt with the arguments typed in and shows its messages', async () => {
@@ -105,7 +108,7 @@ describe('the overview of the connectors page', () => {
     await prompt.getByRole('button', { name: 'Get Arguments Prompt' }).click();
     const message = prompt.locator('.messages li');
     await shows(message, "userWhat's weather in Lyon, Rhône?");
-    await page.screenshot({ path: '/tmp/ov/content.png', fullPage: true });
+    await checkPage(page, 'prompt-got');
   });
 
   it('Reconnect failed brings back a server that failed, keeping focus and saying what it did', async () => {
@@ -122,5 +125,6 @@ describe('the overview of the connectors page', () => {
       true,
     );
     await shows(page.locator('.summary-line'), /^3 servers: 2 connected, 1 disabled · /);
+    await checkPage(page, 'reconnect-failed-done');
   });
 });

@@ -3,18 +3,17 @@
 // tools (`slow` answers only when cancelled, `fail` reports an error; every message it receives is
 // recorded to a file) and its `form` tool (`order`, which answers with its arguments). A call runs
 // the runtime's own tool; a cancel is proved on the server's side, by the notifications/cancelled
-// it received. Screenshots of a tried tool at 1280 and 390 px go to test/output/ (a CI artifact).
-import { mkdir, readFile } from 'node:fs/promises';
+// it received. Each state is checked by checkPage (axe, no sideways scroll, screenshots).
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { EVERYTHING_ENTRY, fixtureServerArgs, waitUntil } from '@epoch-agent/testkit';
 import type { McpView } from '@epoch-agent/web';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPage } from './page-check.js';
 import { openPage, type PageSession } from './page-session.js';
 import { fixtureEntry, type TestWeb } from './web-helpers.js';
 
-const OUTPUT = fileURLToPath(new URL('./output/', import.meta.url));
 // Long enough for a server to connect on a loaded machine; a wait that runs out fails the test.
 const WAIT = { timeout: 20_000 };
 
@@ -134,6 +133,7 @@ describe('try a tool', () => {
     await form.getByRole('combobox', { name: /^gift/ }).selectOption('true');
     // A union is written as JSON.
     await form.getByRole('textbox', { name: /^note/ }).fill('"fragile"');
+    await checkPage(page, 'try-form-nested');
     const expected = {
       customer: 'Ada',
       speed: 'express',
@@ -179,13 +179,7 @@ describe('try a tool', () => {
     await expect
       .poll(async () => JSON.parse((await text.textContent()) ?? 'null'), WAIT)
       .toEqual({ customer: 'Cy', items: [{ sku: 'C3' }], ship_to: { street: '2 Low Rd' } });
-    await mkdir(OUTPUT, { recursive: true });
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await form.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(OUTPUT, `try-tool-${width}.png`) });
-    }
-    await page.setViewportSize({ width: 1100, height: 900 });
+    await checkPage(page, 'try-result');
   });
 
   it('an isError result shows as an error', async () => {
@@ -198,6 +192,7 @@ describe('try a tool', () => {
     await expect(form.getByRole('alert').textContent()).resolves.toContain(
       'The tool reported an error',
     );
+    await checkPage(page, 'try-error-result');
   });
 
   it('an image result is shown', async () => {
@@ -215,6 +210,7 @@ describe('try a tool', () => {
         WAIT,
       )
       .toBeGreaterThan(0);
+    await checkPage(page, 'try-image-result');
   });
 
   it('a tool the server does not have is refused with the server and tool named', async () => {
@@ -254,6 +250,7 @@ describe('find a tool', () => {
     await expect(rows.count()).resolves.toBe(1);
     await expect(rows.getAttribute('data-tool')).resolves.toBe('mcp__everything__get-tiny-image');
     await expect(rows.isVisible()).resolves.toBe(true);
+    await checkPage(page, 'find-tool-filtered');
 
     await filter.press('Escape');
     await expect.poll(() => page.locator('#tool-filter-count').textContent(), WAIT).toBe(all);
@@ -264,6 +261,10 @@ describe('find a tool', () => {
     const view = (await (await web.api('/api/mcp')).json()) as McpView;
     expect(JSON.stringify(view)).not.toContain('inputSchema');
     const row = await toolRow('shop', 'order');
+    // Named after their tool for a screen reader, which lists every row's Schema and Try at once.
+    const details = await row.locator('.tool-details').ariaSnapshot();
+    expect(details).toContain('group: Schema of mcp__shop__order');
+    expect(details).toContain('group: Try mcp__shop__order');
     await row.locator('details.schema > summary').click();
     const output = row.locator('pre.output-schema');
     await output.waitFor(WAIT);
@@ -273,5 +274,6 @@ describe('find a tool', () => {
     });
     const input = JSON.parse((await row.locator('pre.input-schema').textContent()) ?? '');
     expect(input.$defs.address.required).toEqual(['street']);
+    await checkPage(page, 'tool-schema-open');
   });
 });
