@@ -187,16 +187,9 @@ export async function replaceServerEntry(
 ): Promise<ReplaceServerEntryResult> {
   const path = resolve(file);
   return locked(path, options, async () => {
-    const before = await readConfig(path);
-    if (!before.exists) {
-      throw new McpConfigWriteError(
-        'unknown_server',
-        `there is no server "${name}" in ${path} (the file does not exist), so nothing was changed.`,
-        { file: path, server: name },
-      );
-    }
-    const after = replaceServerEntryInText(before.text, path, name, edited);
-    const changed = after !== before.text;
+    const before = await existingConfig(path, name, 'changed');
+    const after = replaceServerEntryInText(before, path, name, edited);
+    const changed = after !== before;
     if (changed) await writeFileAtomic(path, after);
     return { file: path, changed };
   });
@@ -219,6 +212,23 @@ export function replaceServerEntryInText(
   return after;
 }
 
+/** The text of the mcp.json at `path`, which must exist to hold server `name`. */
+async function existingConfig(
+  path: string,
+  name: string,
+  nothingWas: 'changed' | 'removed',
+): Promise<string> {
+  const config = await readConfig(path);
+  if (!config.exists) {
+    throw new McpConfigWriteError(
+      'unknown_server',
+      `there is no server "${name}" in ${path} (the file does not exist), so nothing was ${nothingWas}.`,
+      { file: path, server: name },
+    );
+  }
+  return config.text;
+}
+
 /** Takes the server `name` out of the mcp.json at `file` (every entry of that name). */
 export async function removeServer(
   file: string,
@@ -227,15 +237,8 @@ export async function removeServer(
 ): Promise<RemoveServerResult> {
   const path = resolve(file);
   return locked(path, options, async () => {
-    const before = await readConfig(path);
-    if (!before.exists) {
-      throw new McpConfigWriteError(
-        'unknown_server',
-        `there is no server "${name}" in ${path} (the file does not exist), so nothing was removed.`,
-        { file: path, server: name },
-      );
-    }
-    await writeFileAtomic(path, removeServerFromText(before.text, path, name));
+    const before = await existingConfig(path, name, 'removed');
+    await writeFileAtomic(path, removeServerFromText(before, path, name));
     return { file: path };
   });
 }

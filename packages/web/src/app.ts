@@ -28,7 +28,6 @@ import type { Logger } from '@epoch-agent/infra';
 import { ENTRY_LIMITS, type Runtime, sizeText } from '@epoch-agent/runtime';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import { checkAddRequest } from './add-request.js';
 import { apiError, apiErrorHandler, sendApiError as send } from './api-errors.js';
@@ -36,7 +35,7 @@ import type { AddServerResponse, LoginStarted } from './api-types.js';
 import { choiceRoutes } from './choice-routes.js';
 import { entryRoutes } from './entry-routes.js';
 import { hostAndOriginGuard, tokenGuard } from './guard.js';
-import { readJsonBody } from './json-body.js';
+import { boundedBody, readJsonBody } from './json-body.js';
 import type { KeyHandoffs } from './key-handoff.js';
 import { mcpView } from './mcp-view.js';
 import { oauthRoutes } from './oauth-routes.js';
@@ -97,21 +96,10 @@ export function createApp(parts: AppParts): Hono {
 
   // The body carries one entry, so it has the entry's bound (its strings have theirs, which the
   // runtime checks); a larger one is refused before it is read into memory.
-  const entryBody = bodyLimit({
-    maxSize: ENTRY_LIMITS.entryBytes,
-    onError: (c) => {
-      // The rest of the body is never read, so the connection cannot carry another request.
-      c.header('connection', 'close');
-      return send(
-        c,
-        apiError(
-          413,
-          'too_large',
-          `The server was not added: the request body is over ${sizeText(ENTRY_LIMITS.entryBytes)}, the most a server's entry may be. Nothing was written.`,
-        ),
-      );
-    },
-  });
+  const entryBody = boundedBody(
+    ENTRY_LIMITS.entryBytes,
+    `The server was not added: the request body is over ${sizeText(ENTRY_LIMITS.entryBytes)}, the most a server's entry may be. Nothing was written.`,
+  );
 
   app.post('/api/mcp', entryBody, async (c) => {
     const read = await readJsonBody(c, 'the new server');

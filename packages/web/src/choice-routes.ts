@@ -10,10 +10,9 @@
 // error handler, which answers what the runtime refuses, like every /api route.
 import type { ChoiceEdit, Runtime } from '@epoch-agent/runtime';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { type ApiError, apiError, sendApiError as send } from './api-errors.js';
 import type { ChoiceSet, ServerView } from './api-types.js';
-import { readJsonBody } from './json-body.js';
+import { boundedBody, readJsonBody } from './json-body.js';
 import { serverView } from './mcp-view.js';
 import type { PageLogins } from './page-logins.js';
 import type { ViewFeed } from './view-feed.js';
@@ -29,14 +28,10 @@ export interface ChoiceRouteParts {
 
 /** The two routes, to be mounted at /api/mcp. */
 export function choiceRoutes({ runtime, logins, feed }: ChoiceRouteParts): Hono {
-  const limit = bodyLimit({
-    maxSize: CHOICE_BYTES,
-    onError: (c) => {
-      // The rest of the body is never read, so the connection cannot carry another request.
-      c.header('connection', 'close');
-      return send(c, refused(413, 'too_large', `the body is over ${CHOICE_BYTES} bytes`));
-    },
-  });
+  const limit = boundedBody(
+    CHOICE_BYTES,
+    `Nothing was changed: the body is over ${CHOICE_BYTES} bytes.`,
+  );
 
   /** Reads `{ enabled }`, makes the edit and answers it; `edit` also refuses a tool unknown here. */
   const choose = async (
@@ -125,6 +120,6 @@ function unknownTool(view: ServerView, tool: string, names: readonly string[]): 
   );
 }
 
-function refused(status: 413 | 400, code: string, why: string): ApiError {
+function refused(status: 400, code: string, why: string): ApiError {
   return apiError(status, code, `Nothing was changed: ${why}.`);
 }

@@ -12,7 +12,6 @@
 // the app's guards and its error handler, which answers what the runtime refuses.
 import { ENTRY_LIMITS, parseEntryJson, type Runtime, sizeText } from '@epoch-agent/runtime';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { apiError, sendApiError as send } from './api-errors.js';
 import type {
   AddServerResponse,
@@ -21,7 +20,7 @@ import type {
   ServerEntryRequest,
   ServerEntryWritten,
 } from './api-types.js';
-import { readJsonBody } from './json-body.js';
+import { boundedBody, readJsonBody } from './json-body.js';
 import { serverView } from './mcp-view.js';
 import type { PageLogins } from './page-logins.js';
 import type { ViewFeed } from './view-feed.js';
@@ -39,21 +38,10 @@ const BODY_BYTES = 2 * ENTRY_LIMITS.entryBytes;
 /** The three routes, to be mounted at /api/mcp. */
 export function entryRoutes({ runtime, logins, feed }: EntryRouteParts): Hono {
   const limit = (what: string) =>
-    bodyLimit({
-      maxSize: BODY_BYTES,
-      onError: (c) => {
-        // The rest of the body is never read, so the connection cannot carry another request.
-        c.header('connection', 'close');
-        return send(
-          c,
-          apiError(
-            413,
-            'too_large',
-            `${what}: the request body is over ${sizeText(BODY_BYTES)}, far more than a server's entry may be (${sizeText(ENTRY_LIMITS.entryBytes)}). Nothing was written.`,
-          ),
-        );
-      },
-    });
+    boundedBody(
+      BODY_BYTES,
+      `${what}: the request body is over ${sizeText(BODY_BYTES)}, far more than a server's entry may be (${sizeText(ENTRY_LIMITS.entryBytes)}). Nothing was written.`,
+    );
 
   const routes = new Hono();
 

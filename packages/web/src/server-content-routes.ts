@@ -11,9 +11,8 @@
 // the request's own signal ends the server's request when the page goes away.
 import type { Runtime } from '@epoch-agent/runtime';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { apiError, sendApiError as send } from './api-errors.js';
-import { readJsonBody } from './json-body.js';
+import { boundedBody, readJsonBody } from './json-body.js';
 import { promptGot, promptList, resourceList, resourceRead } from './server-content.js';
 
 // A prompt's arguments are a few short strings; anything near this is not.
@@ -49,17 +48,10 @@ export function serverContentRoutes(runtime: Runtime): Hono {
     c.json(promptList(await mcp.promptsOf(c.req.param('name'), c.req.raw.signal))),
   );
 
-  const limit = bodyLimit({
-    maxSize: PROMPT_BODY_BYTES,
-    onError: (c) => {
-      // The rest of the body is never read, so the connection cannot carry another request.
-      c.header('connection', 'close');
-      return send(
-        c,
-        apiError(413, 'too_large', `A prompt's arguments may take ${PROMPT_BODY_BYTES} bytes.`),
-      );
-    },
-  });
+  const limit = boundedBody(
+    PROMPT_BODY_BYTES,
+    `A prompt's arguments may take ${PROMPT_BODY_BYTES} bytes.`,
+  );
 
   app.post('/:name/prompts/:prompt', limit, async (c) => {
     const read = await readJsonBody(c, "the prompt's arguments");

@@ -18,31 +18,19 @@ import {
   sizeText,
 } from '@epoch-agent/runtime';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { type ApiError, apiError, sendApiError as send } from './api-errors.js';
 import type { ToolCallAnswer, ToolSchemas } from './api-types.js';
-import { readJsonBody } from './json-body.js';
+import { boundedBody, readJsonBody } from './json-body.js';
 
 // Arguments a person types or pastes into a form; a document pasted whole fits.
 const CALL_BYTES = 1024 * 1024;
 
 /** The two routes, to be mounted at /api/mcp. */
 export function toolRoutes({ runtime }: { readonly runtime: Runtime }): Hono {
-  const limit = bodyLimit({
-    maxSize: CALL_BYTES,
-    onError: (c) => {
-      // The rest of the body is never read, so the connection cannot carry another request.
-      c.header('connection', 'close');
-      return send(
-        c,
-        apiError(
-          413,
-          'too_large',
-          `The tool was not called: its arguments are over ${sizeText(CALL_BYTES)}.`,
-        ),
-      );
-    },
-  });
+  const limit = boundedBody(
+    CALL_BYTES,
+    `The tool was not called: its arguments are over ${sizeText(CALL_BYTES)}.`,
+  );
 
   const routes = new Hono();
   routes.get('/:name/tools/:tool/schema', (c) => {
