@@ -13,9 +13,12 @@ export interface PageSession {
   close(): Promise<void>;
 }
 
-/** `config` as the user's mcp.json, then epoch web on it and the page opened. */
-export async function openPage(config: object): Promise<PageSession> {
-  await writeFile(mcpConfigPath(), JSON.stringify(config));
+/**
+ * `config` as the user's mcp.json (an object, written as JSON; or the file's text, as a person
+ * wrote it), then epoch web on it and the page opened.
+ */
+export async function openPage(config: object | string): Promise<PageSession> {
+  await writeFile(mcpConfigPath(), typeof config === 'string' ? config : JSON.stringify(config));
   const [launched, started] = await Promise.allSettled([launchChromium(), startTestWeb()]);
   const chromium: Chromium | undefined =
     launched.status === 'fulfilled' ? launched.value : undefined;

@@ -1,11 +1,11 @@
 // Removing a server on the page takes the comment written directly above its entry along (it
 // describes that entry), keeps a comment a blank line away, and leaves every other byte of the
 // hand-written file as it was.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Chromium, launchChromium } from './chromium.js';
-import { ANNOTATED_SERVER, fixtureEntry, startTestWeb, type TestWeb } from './web-helpers.js';
+import { openPage, type PageSession } from './page-session.js';
+import { ANNOTATED_SERVER, fixtureEntry } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
 const entry = JSON.stringify(fixtureEntry(ANNOTATED_SERVER));
@@ -25,35 +25,30 @@ const ORIGINAL = `// my servers
 }
 `;
 
-let chromium: Chromium;
-let web: TestWeb;
+let session: PageSession;
 let file: string;
 
 beforeAll(async () => {
   file = mcpConfigPath();
-  await writeFile(file, ORIGINAL);
-  [chromium, web] = await Promise.all([launchChromium(), startTestWeb()]);
+  session = await openPage(ORIGINAL);
 });
 
 afterAll(async () => {
-  await chromium?.close();
-  await web?.close();
+  await session?.close();
 });
 
 describe('Remove on the page', () => {
   it('takes the comment block directly above the entry with it, first and last entry alike', async () => {
-    const page = await chromium.context.newPage();
-    try {
-      await page.goto(web.url);
-      const remove = async (name: string) => {
-        const card = page.locator(`article[data-server="${name}"]`);
-        await card.locator('button', { hasText: 'Remove' }).click();
-        await card.locator('button', { hasText: 'Remove from mcp.json' }).click();
-        await card.waitFor({ state: 'detached', ...WAIT });
-      };
+    const { page } = session;
+    const remove = async (name: string) => {
+      const card = page.locator(`article[data-server="${name}"]`);
+      await card.locator('button', { hasText: 'Remove' }).click();
+      await card.locator('button', { hasText: 'Remove from mcp.json' }).click();
+      await card.waitFor({ state: 'detached', ...WAIT });
+    };
 
-      await remove('first');
-      expect(await readFile(file, 'utf8')).toBe(`// my servers
+    await remove('first');
+    expect(await readFile(file, 'utf8')).toBe(`// my servers
 {
   "servers": {
     // Kept: a blank line separates it from the entry below
@@ -64,8 +59,8 @@ describe('Remove on the page', () => {
   }
 }
 `);
-      await remove('last');
-      expect(await readFile(file, 'utf8')).toBe(`// my servers
+    await remove('last');
+    expect(await readFile(file, 'utf8')).toBe(`// my servers
 {
   "servers": {
     // Kept: a blank line separates it from the entry below
@@ -74,8 +69,8 @@ describe('Remove on the page', () => {
   }
 }
 `);
-      await remove('middle');
-      expect(await readFile(file, 'utf8')).toBe(`// my servers
+    await remove('middle');
+    expect(await readFile(file, 'utf8')).toBe(`// my servers
 {
   "servers": {
     // Kept: a blank line separates it from the entry below
@@ -83,8 +78,5 @@ describe('Remove on the page', () => {
   }
 }
 `);
-    } finally {
-      await page.close();
-    }
   });
 });
