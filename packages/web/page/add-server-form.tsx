@@ -11,6 +11,7 @@ import type {
   ApiErrorBody,
 } from '../src/api-types.js';
 import { envNameProblem } from '../src/form-rules.js';
+import { type Added, AddedNotice } from './added-notice.js';
 import type { Api } from './api.js';
 import { splitCommandLine } from './split-command.js';
 
@@ -65,7 +66,7 @@ export function AddServerForm({ api, file, namePattern }: Props) {
   const [rows, setRows] = useState<readonly EnvRow[]>([]);
   const [given, setGiven] = useState<Given>();
   const [failure, setFailure] = useState<ApiErrorBody['error']>();
-  const [added, setAdded] = useState<{ name: string; answer: AddServerResponse }>();
+  const [added, setAdded] = useState<Added>();
   const [busy, setBusy] = useState(false);
 
   const stdio = transport === 'stdio';
@@ -293,26 +294,7 @@ export function AddServerForm({ api, file, namePattern }: Props) {
           )}
         </div>
       )}
-      {added !== undefined && (
-        <div class="notice" role="status">
-          <p>
-            Added <strong>{added.name}</strong> to <code>{added.answer.file}</code>
-            {added.answer.status !== undefined && <> ({added.answer.status.state})</>}.
-          </p>
-          {added.answer.setByHand.length > 0 && (
-            <p>
-              Its other fields are written there by hand when you need them:{' '}
-              {added.answer.setByHand.map((field, i) => (
-                <span key={field}>
-                  {i > 0 && ', '}
-                  <code>{field}</code>
-                </span>
-              ))}
-              .
-            </p>
-          )}
-        </div>
-      )}
+      {added !== undefined && <AddedNotice added={added} />}
     </section>
   );
 }

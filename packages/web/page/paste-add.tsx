@@ -6,6 +6,7 @@
 // of the file kept.
 import { useState } from 'preact/hooks';
 import type { AddServerResponse, ApiErrorBody, PasteAddRequest } from '../src/api-types.js';
+import { type Added, AddedNotice } from './added-notice.js';
 import type { Api } from './api.js';
 import { Failure } from './entry-editor.js';
 
@@ -33,7 +34,7 @@ export function PasteAdd({ api, file }: Props) {
   const [name, setName] = useState('');
   const [json, setJson] = useState('');
   const [failure, setFailure] = useState<ApiErrorBody['error']>();
-  const [added, setAdded] = useState<{ name: string; answer: AddServerResponse }>();
+  const [added, setAdded] = useState<Added>();
   const [busy, setBusy] = useState(false);
 
   const submit = async () => {
@@ -105,14 +106,7 @@ export function PasteAdd({ api, file }: Props) {
           {busy ? 'Adding…' : 'Add from JSON'}
         </button>
       </div>
-      {added !== undefined && (
-        <div class="notice" role="status">
-          <p>
-            Added <strong>{added.name}</strong> to <code>{added.answer.file}</code>
-            {added.answer.status !== undefined && <> ({added.answer.status.state})</>}.
-          </p>
-        </div>
-      )}
+      {added !== undefined && <AddedNotice added={added} />}
     </section>
   );
 }
