@@ -1,6 +1,8 @@
 // The `epoch` command line: finds the command in the table, parses the options it declares, and
 // runs it. Each command is a module of its own under commands/; adding one is a row of the table
 // (commands/table.ts).
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mcpConfigPath, messageOf, terminalJson } from '@epoch-agent/infra';
 import { type Command, type CommandOption, type Invocation, UsageError } from './command.js';
@@ -94,12 +96,27 @@ function parse(command: Command, args: readonly string[]): Omit<Invocation, 'con
 
 function configFile(values: Invocation['values'], io: CliIo): string {
   const given = values.config;
-  if (typeof given === 'string') return given;
+  if (typeof given === 'string') return inExistingDirectory(given);
   try {
     return mcpConfigPath(io.env);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/**
+ * A file named with --config must be in a directory that exists: a typo (`/nonexistent/dir/`) would
+ * otherwise be created, directories and all, by the first command that writes. Only the profile's
+ * own directory (EPOCH_HOME) is epoch's to make.
+ */
+function inExistingDirectory(file: string): string {
+  const directory = dirname(resolve(file));
+  if (!statSync(directory, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(
+      `--config ${file}: the directory ${directory} does not exist; create it first, or name a file in a directory that does`,
+    );
+  }
+  return file;
 }
 
 function usage(command: Command, io: CliIo, error: unknown, json: boolean): ExitCode {

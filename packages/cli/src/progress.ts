@@ -4,7 +4,9 @@
 // hang. Nothing is drawn off a terminal or with --json: a pipe or a script gets clean output.
 // What a command prints while they are drawn goes above them: `out` and `err` are often the same
 // terminal, so the lines are erased first and drawn again below it.
-// Colour follows NO_COLOR (https://no-color.org): set to anything but "", none.
+// Colour follows NO_COLOR (https://no-color.org): set to anything but "", none. A terminal that
+// says it cannot move the cursor (TERM=dumb: Emacs' shell, some CI logs) is treated as a pipe,
+// since every redraw would otherwise be printed as a new line of escape codes.
 import type { McpServerStatus } from '@epoch-agent/runtime';
 import type { CliIo } from './io.js';
 
@@ -21,7 +23,7 @@ export interface Progress {
 }
 
 export function startProgress(io: CliIo, enabled: boolean): Progress {
-  if (!enabled || io.errIsTerminal !== true) {
+  if (!enabled || io.errIsTerminal !== true || io.env.TERM === 'dumb') {
     return { onStatus: () => {}, print: (text) => io.out(text), stop: () => {} };
   }
   const color = (io.env.NO_COLOR ?? '') === '';

@@ -77,8 +77,8 @@ describe('epoch mcp login against a hostile authorization server', () => {
   it('cuts a 50 kB body to a few kB and says how much was cut', async () => {
     server.answer = {
       status: 500,
-      contentType: 'text/html',
-      body: `<html>${hostile}${'x'.repeat(50_000)}</html>`,
+      contentType: 'text/plain',
+      body: `${hostile}${'x'.repeat(50_000)}`,
     };
     const { code, out, err } = await login();
     expect(code).toBe(1);
@@ -86,6 +86,19 @@ describe('epoch mcp login against a hostile authorization server', () => {
     expect(rawControls(err)).toEqual([]);
     expect(err.length).toBeLessThan(4096);
     expect(err).toMatch(/… \[4\d,\d{3} more characters not shown\]/);
+  });
+
+  it('says a web page is one instead of printing its HTML', async () => {
+    server.answer = {
+      status: 500,
+      contentType: 'text/html',
+      body: `<!DOCTYPE html>\n<html><head><title>Error</title></head><body><pre>${hostile}</pre></body></html>`,
+    };
+    const { code, err } = await login();
+    expect(code).toBe(1);
+    expect(rawControls(err)).toEqual([]);
+    expect(err).toContain('(an HTML page)');
+    expect(err).not.toMatch(/<html|<body|<title|<pre/i);
   });
 
   it('does not read a 2 MB body, and says so in a line', async () => {

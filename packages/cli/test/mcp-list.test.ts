@@ -101,7 +101,9 @@ describe('epoch mcp list', () => {
     const home = join(dir, 'home');
     const { code, out } = await run(['mcp', 'list'], { EPOCH_HOME: home, EPOCH_PROFILE: 'work' });
     expect(code).toBe(0);
-    expect(out).toContain(`No MCP servers in ${join(home, 'profiles', 'work', 'mcp.json')}`);
+    expect(out).toContain(
+      `No MCP servers: ${join(home, 'profiles', 'work', 'mcp.json')} does not exist ("epoch mcp add" creates it)`,
+    );
   });
 
   it('rejects an unknown command and a bad profile name with exit code 2', async () => {

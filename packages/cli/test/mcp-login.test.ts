@@ -221,7 +221,7 @@ describe('epoch mcp login, end to end against a real authorization server', () =
     expect(run.out).toContain('code_challenge_method=S256');
     expect(run.out).toContain(`resource=${encodeURIComponent(fixture.mcpUrl)}`);
     expect(run.out).toContain(`Logged in to "${SERVER}" at ${fixture.issuer}`);
-    expect(run.out).toContain('lists 1 tool(s)');
+    expect(run.out).toContain('lists 1 tool');
     const [token] = fixture.events.filter((e) => e.event === 'token');
     expect(token).toMatchObject({ grant: 'authorization_code', status: 200 });
     const files = await loginFiles();

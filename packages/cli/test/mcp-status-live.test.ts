@@ -135,7 +135,7 @@ describe('epoch mcp status on a terminal', () => {
     // Then every server's tools, in the config's order, and the summary.
     expect(out.indexOf('Tools of slow (5):')).toBeGreaterThan(out.indexOf(table[2] ?? '?'));
     expect(out.indexOf('Tools of fast (5):')).toBeGreaterThan(out.indexOf('Tools of slow (5):'));
-    expect(out).toMatch(/\n\nAll 2 MCP server\(s\) connected\.\n$/);
+    expect(out).toMatch(/\n\nAll 2 MCP servers connected\.\n$/);
     // No row was written over progress lines: they were erased first, and are gone at the end.
     const screen = linesOnScreen(run.writes);
     expect(screen.atRows.filter((lines) => lines !== 0)).toEqual([]);
@@ -163,7 +163,7 @@ describe('epoch mcp status on a terminal', () => {
     const { code, out } = await run.done;
     expect(code).toBe(1);
     expect(out).toMatch(/^slow\s+user\s+stdio\s+connected\s+2025-11-25\s+5$/m);
-    expect(out).toContain('1 of 2 MCP server(s) connected; not connected: broken (failed).');
+    expect(out).toContain('1 of 2 MCP servers connected; not connected: broken (failed).');
     expect(linesOnScreen(run.writes).atRows.filter((lines) => lines !== 0)).toEqual([]);
   });
 });

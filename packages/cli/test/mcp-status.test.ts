@@ -125,7 +125,7 @@ describe('epoch mcp status', () => {
     );
     expect(toolLines(out, 'missing')).toEqual([]);
     expect(out).toContain(
-      '2 of 4 MCP server(s) connected; not connected: missing (failed), crashing (failed).',
+      '2 of 4 MCP servers connected; not connected: missing (failed), crashing (failed).',
     );
 
     expect(out).not.toContain(SECRET);
@@ -141,7 +141,7 @@ describe('epoch mcp status', () => {
     expect(out).toMatch(/^remote\s+user\s+http\s+connected\s+20\d\d-\d\d-\d\d\s+\d+$/m);
     expect(out).toContain('servers.local.conect_timeout');
     expect(out).toContain('connect_timeout');
-    expect(out).toContain('All 2 MCP server(s) connected.');
+    expect(out).toContain('All 2 MCP servers connected.');
     expect(out).not.toContain(SECRET);
   });
 
@@ -152,7 +152,7 @@ describe('epoch mcp status', () => {
     expect(out).toMatch(/^remote\s+user\s+http\s+connected\s+20\d\d-\d\d-\d\d\s+\d+$/m);
     expect(out).not.toMatch(/^broken/m);
     expect(out).toContain('servers.broken.timeout');
-    expect(out).toContain('All 1 MCP server(s) connected.');
+    expect(out).toContain('The MCP server connected.');
   });
 
   it('--json prints each status with its tool names, and the diagnostics, without secrets', async () => {

@@ -45,15 +45,15 @@ describe('epoch mcp tools with deferred tools', () => {
     expect(tools.code).toBe(0);
     // `far` says defer: true, so all four of its tools are found on demand.
     expect(tools.out).toMatch(
-      /^far \(user, stdio\): 0 tool\(s\), about 0 tokens of context per request; 4 more found on demand, which offered would add about \d+$/m,
+      /^far \(user, stdio\): 0 tools, about 0 tokens of context per request; 4 more found on demand, which offered would add about \d+$/m,
     );
     for (const tool of ['whoami', 'search_mail', 'send_mail', 'delete_mail']) {
       expect(tools.out).toMatch(new RegExp(`^ {2}mcp__far__${tool} \\(on demand\\)`, 'm'));
     }
-    expect(tools.out).toMatch(/^near \(user, stdio\): 2 tool\(s\), about \d+ tokens/m);
+    expect(tools.out).toMatch(/^near \(user, stdio\): 2 tools, about \d+ tokens/m);
     expect(tools.out).toMatch(/^ {2}mcp__mixed__list_events \(off\)/m);
     expect(tools.out).toMatch(
-      /^In all: 5 tool\(s\) from 3 server\(s\), about \d+ tokens of context per request; 4 more found on demand, which offered would add about \d+; 1 tool\(s\) off would add about \d+\. Tool budget: 5,000 tokens \(tool_budget_tokens\)\. The model finds those with mcp_search_tools and runs them with mcp_call_tool \(both counted above\)\.$/m,
+      /^In all: 5 tools from 3 servers, about \d+ tokens of context per request; 4 more found on demand, which offered would add about \d+; 1 tool off would add about \d+\. Tool budget: 5,000 tokens \(tool_budget_tokens\)\. The model finds those with mcp_search_tools and runs them with mcp_call_tool \(both counted above\)\.$/m,
     );
   });
 

@@ -190,12 +190,18 @@ export interface McpIdentityProvider {
 
 export interface SseServerConfig extends RemoteServerConfig<'sse'> {
   /**
-   * Set when the entry named no transport and its `url` alone made it SSE (README, "mcp.json"):
-   * where the entry is written. Such a url is often a Streamable HTTP endpoint; then the connect
-   * failure says which file and line need `"type": "http"`. Where an entry is written is not part
-   * of its connection, so the fingerprint leaves it out.
+   * Where the entry is written, and what made it SSE: its `url` alone (it named no transport;
+   * README, "mcp.json") or its own words (`"transport": "sse"`, `"streamable": false`). Such a
+   * url is often a Streamable HTTP endpoint; then the connect failure says which file and line
+   * need `"type": "http"`. Where an entry is written is not part of its connection, so the
+   * fingerprint leaves it out.
    */
-  readonly inferredAt?: McpEntryPosition;
+  readonly sseChosen?: SseChoice;
+}
+
+export interface SseChoice {
+  readonly at: McpEntryPosition;
+  readonly by: 'url' | 'written';
 }
 
 /** Where a server's entry is: its file (or, for a host's entries, their origin) and its name's line:column. */

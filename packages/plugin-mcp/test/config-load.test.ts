@@ -621,25 +621,31 @@ describe('what the fields mean', () => {
       transport: 'sse',
       url: 'http://127.0.0.1:8080/sse',
       headers: {},
-      inferredAt: { file, line: 4, column: 5 },
+      sseChosen: { at: { file, line: 4, column: 5 }, by: 'url' },
       ...defaults,
     });
   });
 
-  it('an entry made SSE by its url alone remembers where it is written; a chosen SSE does not', () => {
+  it('an SSE entry remembers where it is written, and whether its url alone made it SSE', () => {
     const { file, load } = fixture('transports.txt');
-    const inferred = load.servers.filter((s) => s.transport === 'sse' && s.inferredAt);
-    expect(inferred.map((s) => s.name)).toEqual(['url-only']);
-    const [first] = inferred;
-    if (first?.transport !== 'sse') throw new Error('unreachable');
-    expect(first.inferredAt).toEqual({ file, line: 12, column: 5 });
+    const sse = load.servers.flatMap((s) => (s.transport === 'sse' ? [s] : []));
+    const by = Object.fromEntries(sse.map((s) => [s.name, s.sseChosen?.by]));
+    expect(
+      Object.entries(by)
+        .filter(([, how]) => how === 'url')
+        .map(([name]) => name),
+    ).toEqual(['url-only']);
+    expect(sse.every((s) => s.sseChosen !== undefined)).toBe(true);
+    const first = sse.find((s) => s.name === 'url-only');
+    if (first === undefined) throw new Error('unreachable');
+    expect(first.sseChosen?.at).toEqual({ file, line: 12, column: 5 });
     // Where it is written is not part of the connection: the same entry elsewhere is the same.
     const moved = parseMcpConfig(
       '{\n\n "servers": { "url-only": { "url": "https://a.example/sse" } } }',
       'other.json',
     );
     const [again] = moved.servers;
-    expect(again?.transport === 'sse' && again.inferredAt?.line).toBe(3);
+    expect(again?.transport === 'sse' && again.sseChosen?.at.line).toBe(3);
     expect(again && fingerprint(again)).toBe(fingerprint(first));
   });
 
@@ -650,7 +656,7 @@ describe('what the fields mean', () => {
     );
     expect(servers[0]).toMatchObject({
       transport: 'sse',
-      inferredAt: { file: 'hostCapabilities.mcpServers', line: 1, column: 1 },
+      sseChosen: { at: { file: 'hostCapabilities.mcpServers', line: 1, column: 1 }, by: 'url' },
     });
   });
 

@@ -108,13 +108,18 @@ describe('the probe stays out of the way', () => {
     expect(ms).toBeLessThan(2_000);
   });
 
-  it('an entry that says "type": "sse" is taken at its word: no probe', async () => {
+  it('an entry that says "type": "sse" is taken at its word, and told it is wrong at its line', async () => {
     const running = await gateway(405);
-    const { statuses } = await connectFile(entryFile(running.url, ',\n      "type": "sse"'));
+    const { file, statuses } = await connectFile(entryFile(running.url, ',\n      "type": "sse"'));
     const [gw] = statuses;
     if (gw?.state !== 'failed') throw new Error(`expected failed, got ${gw?.state}`);
-    expect(gw.error.message).toContain('(the SSE event stream) with HTTP 405 Method Not Allowed');
-    expect(gw.error.message).not.toContain('"type": "http" to server');
-    expect(running.records.map((r) => r.httpMethod)).toEqual(['GET']);
+    expect(gw.error.message).toBe(
+      `MCP server "gateway" failed to connect: ${running.url} is a Streamable HTTP endpoint, not SSE. It refused the SSE event stream (GET answered HTTP 405 Method Not Allowed) but answered a Streamable HTTP initialize. The entry of server "gateway" at ${file}:4 says SSE: make its transport "http".`,
+    );
+    // Probed once, and not connected as what it did not choose: the probe's session is ended.
+    const asked = running.records.map((r) => r.rpc ?? r.httpMethod);
+    expect(asked[0]).toBe('GET');
+    expect(asked.filter((what) => what === 'initialize')).toHaveLength(1);
+    expect(asked.at(-1)).toBe('DELETE');
   });
 });

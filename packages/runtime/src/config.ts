@@ -3,6 +3,15 @@
 // get` need, and what a front end reads of a tool (its cost, its parameters). The root entry
 // exports the same, with the registry, the ToolRegistry and the config writer that a program which
 // connects needs too. Written by hand.
+
+// The loader's own rules, for what a front end is given: "did you mean …?" for a mistyped name,
+// and a transport as a person may write it (`streamable-http`).
+export { suggest, transportKind } from '@epoch-agent/plugin-mcp/config';
+export {
+  type DiagnosticEntry,
+  diagnosticEntry,
+  diagnosticServer,
+} from './diagnostic-owner.js';
 export { lastProtocol, lastToolCounts, type ToolCounts } from './last-tool-counts.js';
 export {
   type ConfiguredServer,

@@ -354,9 +354,9 @@ function expectInsertedAsGiven(
 
 const FILE = '/home/user/.epoch/mcp.json';
 
-/** Configs without the position a url-only entry carries (SseServerConfig.inferredAt). */
+/** Configs without the position an SSE entry carries (SseServerConfig.sseChosen). */
 function placeless(servers: readonly McpServerConfig[]): object[] {
-  return servers.map((server) => ({ ...server, inferredAt: undefined }));
+  return servers.map((server) => ({ ...server, sseChosen: undefined }));
 }
 
 describe('mcp-config-write on generated files', () => {

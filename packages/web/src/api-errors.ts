@@ -110,8 +110,10 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   not_supported: 502,
   input_required: 502,
   duplicate_server: 409,
-  // Asked of a server the user turned off: turn it on first.
+  // Asked of a server the user turned off: turn it on first. A login of a server that needs none:
+  // nothing to do.
   server_disabled: 409,
+  login_not_needed: 409,
 };
 
 /** The answer to an error a runtime call threw; anything unknown is a 500 with its message. */

@@ -2,7 +2,7 @@
 // names, through plugins' and the host's names, the user's overrides, and entries not loaded.
 import type { ConfiguredServer, RuntimeDiagnostic } from '@epoch-agent/runtime';
 import { describe, expect, it } from 'vitest';
-import { entryOf, placeDiagnostics } from '../src/diagnostic-places.js';
+import { placeDiagnostics } from '../src/diagnostic-places.js';
 
 const USER = '/home/u/.epoch/mcp.json';
 const PLUGIN = '/home/u/.epoch/plugins/weather/mcp.json';
@@ -77,15 +77,5 @@ describe('placeDiagnostics', () => {
     expect(places.unreadable).toEqual([syntax]);
     expect(places.fileLevel).toEqual([topLevel, override]);
     expect(places.byServer.size).toBe(0);
-  });
-});
-
-describe('entryOf', () => {
-  it('reads the entry of a path as the infra formats it', () => {
-    expect(entryOf('servers.github.args[1]')).toEqual({ list: 'servers', key: 'github' });
-    expect(entryOf('servers["my.server"].url')).toEqual({ list: 'servers', key: 'my.server' });
-    expect(entryOf('overrides.acme__search')).toEqual({ list: 'overrides', key: 'acme__search' });
-    expect(entryOf('tool_budget_tokens')).toBeUndefined();
-    expect(entryOf('')).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ import {
 } from '@epoch-agent/runtime';
 import type { Invocation } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { counted } from '../render/counted.js';
 import { shownError, shownStderr } from '../render/server-text.js';
 import { withRuntime } from '../session.js';
 import { failWrite } from './write-failure.js';
@@ -53,7 +54,7 @@ function check(status: McpServerStatus): string {
   const { name } = status;
   switch (status.state) {
     case 'connected':
-      return `It connects: ${status.toolCount} tool(s). See them with "epoch mcp tools ${name}".\n`;
+      return `It connects: ${counted(status.toolCount, 'tool')}. See them with "epoch mcp tools ${name}".\n`;
     case 'needsLogin':
       return `It needs a login first: run "epoch mcp login ${name}".\n`;
     case 'disabled':

@@ -24,8 +24,10 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   not_supported: EXIT.failed,
   input_required: EXIT.failed,
   unknown_server: EXIT.failed,
-  // Asked of a server the user turned off: the command, not the server, needs changing.
+  // Asked of a server the user turned off, or a login of one that needs none: the command, not
+  // the server, needs changing.
   server_disabled: EXIT.usage,
+  login_not_needed: EXIT.usage,
   duplicate_server: EXIT.failed,
   aborted: EXIT.interrupted,
 };

@@ -3,6 +3,7 @@
 // value each and repeat (a flag that takes many values swallows the server's name), and everything
 // after `--` is the server's command and arguments, untouched, `-y` and `--port` included.
 import { type AddServerInput, SERVER_NAME_PATTERN } from '@epoch-agent/runtime';
+import { transportKind } from '@epoch-agent/runtime/config';
 import { type Invocation, stringOption, stringOptions, UsageError } from '../command.js';
 import type { CliIo, ExitCode } from '../io.js';
 import { addAndCheck } from './add-server.js';
@@ -20,8 +21,14 @@ function serverOf(invocation: Invocation): AddServerInput {
       `the server name ${JSON.stringify(name)} can only use letters, digits, "_" and "-" (it becomes part of tool names like mcp__<server>__<tool>, which model providers restrict)`,
     );
   }
+  const written = stringOption(invocation, 'transport');
   const transport =
-    stringOption(invocation, 'transport') ?? (invocation.dashDash ? 'stdio' : undefined);
+    written === undefined ? (invocation.dashDash ? 'stdio' : undefined) : transportKind(written);
+  if (written !== undefined && transport === undefined) {
+    throw new UsageError(
+      `--transport must be stdio, http or sse ("streamable" and "streamable-http" also mean http; got ${JSON.stringify(written)})`,
+    );
+  }
   const env = stringOptions(invocation, 'env');
   const headers = stringOptions(invocation, 'header');
   switch (transport) {
@@ -61,10 +68,6 @@ function serverOf(invocation: Invocation): AddServerInput {
           : 'missing the server\'s command: put it after "--", e.g. epoch mcp add files -- npx -y @modelcontextprotocol/server-filesystem /tmp',
       );
     }
-    default:
-      throw new UsageError(
-        `--transport must be stdio, http or sse (got ${JSON.stringify(transport)})`,
-      );
   }
 }
 

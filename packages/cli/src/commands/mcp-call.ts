@@ -15,6 +15,7 @@ import {
   UsageError,
 } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { stateWords } from '../render/state-words.js';
 import { renderToolResult } from '../render/tool-result.js';
 import { withRuntime } from '../session.js';
 import { exitOfError, exitOfState } from './exit-of.js';
@@ -40,7 +41,9 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       return failure(
         down === EXIT.ok ? EXIT.unreachable : down,
         status?.state ?? 'disconnected',
-        [`MCP server "${server}" is ${status?.state ?? 'not connected'}.`, ...why].join('\n'),
+        [`MCP server "${server}" ${stateWords(status?.state ?? 'disconnected')}.`, ...why].join(
+          '\n',
+        ),
       );
     }
     const tools = toolsOf(runtime, server);
@@ -66,6 +69,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       found.tool,
       stringOption(invocation, 'args'),
       stringOptions(invocation, 'arg'),
+      io.err,
     );
     let result: Awaited<ReturnType<EpochTool['execute']>>;
     try {

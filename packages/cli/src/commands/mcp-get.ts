@@ -3,6 +3,7 @@
 import { terminalJson } from '@epoch-agent/infra';
 import type { McpProtocol } from '@epoch-agent/runtime';
 import {
+  diagnosticServer,
   lastProtocol,
   readMcpServers,
   type ServerField,
@@ -11,7 +12,9 @@ import {
 } from '@epoch-agent/runtime/config';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
-import { renderTable } from '../render/table.js';
+import { lineRoom, wrapCells } from '../render/cells.js';
+import { renderDiagnostics } from '../render/diagnostics.js';
+import { columnWidths, tableLine } from '../render/table.js';
 import { findServer } from './server-lookup.js';
 
 /** `epoch mcp get`: its table entry (words, options, help) is in table.ts. */
@@ -27,16 +30,44 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
   const { at, fields } = serverFields(server, read.configFile);
   const { source } = server.origin;
   const protocol = await lastProtocol(server.config);
+  const diagnostics = [...read.diagnostics.plugin, ...read.diagnostics.user].filter(
+    (d) => diagnosticServer(read.servers, d, read.configFile) === name,
+  );
   if (invocation.json) {
     const json = { name, source, transport: server.config.transport, at, fields, protocol };
-    io.out(`${terminalJson(json, 2)}\n`);
+    io.out(`${terminalJson({ ...json, diagnostics }, 2)}\n`);
     return EXIT.ok;
   }
   const where = at === undefined ? 'given in code' : `${at.file}:${at.line}:${at.column}`;
   io.out(`${name} (${source} server, ${server.config.transport}) — ${where}\n\n`);
-  io.out(renderTable(['FIELD', 'FROM', 'VALUE'], fields.map(row)));
+  io.out(renderFields(fields, lineRoom(io.columns)));
   io.out(`\n${protocolLine(protocol)}\n`);
+  io.out(renderDiagnostics(diagnostics, lineRoom(io.columns)));
   return EXIT.ok;
+}
+
+/**
+ * FIELD, FROM, VALUE: what a FROM needs more words for (an inferred transport, a value from the
+ * user's overrides) is a numbered note under the table, so the column stays narrow; on a terminal
+ * a long value (args, env) wraps within the VALUE column instead of past the edge.
+ */
+function renderFields(fields: readonly ServerField[], room: number): string {
+  const notes: string[] = [];
+  const rows = fields.map(({ field, value, from }) => {
+    const { text, note } = shownSource(field, from);
+    if (note === undefined) return [field, text, shownValue(field, value)];
+    if (!notes.includes(note)) notes.push(note);
+    return [field, `${text} [${notes.indexOf(note) + 1}]`, shownValue(field, value)];
+  });
+  const header = ['FIELD', 'FROM', 'VALUE'];
+  const widths = columnWidths([header, ...rows]);
+  const indent = (widths[0] ?? 0) + (widths[1] ?? 0) + 4;
+  const lines = [header, ...rows].flatMap(([field = '', from = '', value = '']) => {
+    const [first = '', ...more] = wrapCells(value, room - indent);
+    return [tableLine([field, from, first], widths), ...more.map((m) => ' '.repeat(indent) + m)];
+  });
+  const footnotes = notes.map((note, i) => `[${i + 1}] ${note}\n`).join('');
+  return `${lines.join('\n')}\n${footnotes === '' ? '' : `\n${footnotes}`}`;
 }
 
 // Known only from the last connection with this very config: get never connects.
@@ -47,14 +78,16 @@ function protocolLine(protocol: McpProtocol | undefined): string {
   return `protocol: MCP ${protocol.version} (${era}), as it last connected`;
 }
 
-function row({ field, value, from }: ServerField): string[] {
-  return [field, shownSource(field, from), shownValue(value)];
-}
+// The numbers of the table are seconds, but for these.
+const TOKENS: ReadonlySet<ServerField['field']> = new Set(['max_output_tokens']);
 
-function shownValue(value: unknown): string {
+function shownValue(field: ServerField['field'], value: unknown): string {
   if (value === undefined) return '-';
-  // Every number of the table is seconds, and 0 turns what it times off.
-  if (typeof value === 'number') return value === 0 ? '0 (off)' : `${value} s`;
+  if (typeof value === 'number') {
+    if (TOKENS.has(field)) return `${value} tokens`;
+    // 0 turns what it times off.
+    return value === 0 ? '0 (off)' : `${value} s`;
+  }
   // An empty list (no args, exclude_tools none) says nothing, as an empty map does.
   if (Array.isArray(value)) return value.map((v) => JSON.stringify(v)).join(' ') || '-';
   if (value !== null && typeof value === 'object') {
@@ -67,17 +100,26 @@ function shownValue(value: unknown): string {
   return String(value);
 }
 
-function shownSource(field: string, from: ServerFieldSource): string {
+function shownSource(
+  field: string,
+  from: ServerFieldSource,
+): { readonly text: string; readonly note?: string } {
   switch (from.kind) {
     case 'file':
-      return `line ${from.line}${from.key === field ? '' : ` (as "${from.key}")`}`;
-    case 'override':
-      return `${from.file}:${from.line} (your "overrides"${from.key === field ? '' : `, as "${from.key}"`}${field === 'exclude_tools' ? ", added to the entry's" : ''})`;
+      return { text: `line ${from.line}${from.key === field ? '' : ` (as "${from.key}")`}` };
+    case 'override': {
+      const as = from.key === field ? '' : `, as "${from.key}"`;
+      const added = field === 'exclude_tools' ? ", added to the entry's" : '';
+      return {
+        text: 'overrides',
+        note: `your "overrides" at ${from.file}:${from.line}${as}${added}`,
+      };
+    }
     case 'default':
-      return 'default';
+      return { text: 'default' };
     case 'inferred':
-      return 'inferred (no "transport": a url means sse, none means stdio)';
+      return { text: 'inferred', note: 'no "transport": a url means sse, none means stdio' };
     case 'host':
-      return 'host code';
+      return { text: 'host code' };
   }
 }

@@ -12,11 +12,13 @@ import {
 } from '@epoch-agent/runtime/config';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { cutCells } from '../render/cells.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
+import { noServers } from '../render/no-servers.js';
 import { shownLine } from '../render/server-text.js';
 import { renderTable } from '../render/table.js';
 import { printableConfig, target } from '../render/target.js';
-import { cut, toolCount } from '../render/tools.js';
+import { toolCount } from '../render/tools.js';
 
 /** `epoch mcp list`: its table entry (words, options, help) is in table.ts. */
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
@@ -27,7 +29,11 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     const servers = read.servers.map(shown);
     io.out(`${terminalJson({ file: read.configFile, servers, diagnostics }, 2)}\n`);
   } else {
-    io.out(renderServers(read.configFile, read.servers, await lastToolCounts(read.servers)));
+    io.out(
+      read.servers.length === 0
+        ? await noServers(read.configFile)
+        : renderServers(read.configFile, read.servers, await lastToolCounts(read.servers)),
+    );
     io.out(renderDiagnostics(diagnostics));
   }
   return hasErrors(diagnostics) ? EXIT.failed : EXIT.ok;
@@ -38,7 +44,6 @@ function renderServers(
   servers: readonly ConfiguredServer[],
   counts: readonly (ToolCounts | undefined)[],
 ): string {
-  if (servers.length === 0) return `No MCP servers in ${file} or in installed plugins.\n`;
   const rows = servers.map(({ config, origin }, index) => {
     const count = counts[index];
     return [
@@ -71,7 +76,7 @@ function chosen({ enabled, includeTools, excludeTools }: McpServerChoice): strin
   const only = includeTools === undefined ? 'all tools' : `only ${names(includeTools)}`;
   const but = excludeTools.length === 0 ? '' : ` but ${names(excludeTools)}`;
   // A plugin's file is not the user's: its patterns are shown as a server's text is.
-  return cut(shownLine(`${only}${but}`), CHOICE_WIDTH);
+  return cutCells(shownLine(`${only}${but}`), CHOICE_WIDTH);
 }
 
 /** A server as JSON: its config with every secret redacted, and where it comes from. */

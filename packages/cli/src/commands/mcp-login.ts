@@ -8,6 +8,7 @@
 import type { McpLoginResult } from '@epoch-agent/runtime';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { counted } from '../render/counted.js';
 import { shownLine } from '../render/server-text.js';
 import { withRemoteServer } from './remote-login.js';
 
@@ -50,5 +51,5 @@ function success(name: string, result: McpLoginResult): string {
     result.expiresAt === undefined
       ? ''
       : ` The access token expires in ${Math.max(0, Math.round((result.expiresAt - Date.now()) / 1000))} s and is refreshed automatically.`;
-  return `Logged in to "${name}" at ${shownLine(result.issuer)}${scope}; the server lists ${result.toolCount} tool(s).${expiry} A running epoch picks the login up when it reconnects "${name}".`;
+  return `Logged in to "${name}" at ${shownLine(result.issuer)}${scope}; the server lists ${counted(result.toolCount, 'tool')}.${expiry} A running epoch picks the login up when it reconnects "${name}".`;
 }

@@ -4,6 +4,7 @@ import { terminalJson } from '@epoch-agent/infra';
 import { isMcpError, type McpServerStatus } from '@epoch-agent/runtime';
 import { fail, type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { counted } from '../render/counted.js';
 import { withRuntime } from '../session.js';
 import { exitOfError, exitOfState } from './exit-of.js';
 import { findServer } from './server-lookup.js';
@@ -25,7 +26,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     }
     if (invocation.json) io.out(`${terminalJson(status, 2)}\n`);
     else {
-      const tools = status.state === 'connected' ? `, ${status.toolCount} tool(s)` : '';
+      const tools = status.state === 'connected' ? `, ${counted(status.toolCount, 'tool')}` : '';
       io.out(`${[`${name}: ${status.state}${tools}`, ...statusDetail(status)].join('\n')}\n`);
     }
     const exit = exitOfState(status.state);

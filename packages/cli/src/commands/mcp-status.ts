@@ -6,17 +6,15 @@ import { terminalJson } from '@epoch-agent/infra';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { cellWidth, cutCells, lineRoom, padCells } from '../render/cells.js';
+import { counted } from '../render/counted.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
+import { noServers } from '../render/no-servers.js';
 import { shownLine } from '../render/server-text.js';
-import { contextTokens, cut, enableHint, firstLine, toolCount } from '../render/tools.js';
+import { contextTokens, enableHint, firstLine, toolCount } from '../render/tools.js';
 import { withRuntime } from '../session.js';
 import { LiveStatusTable, renderStatuses } from './status-table.js';
 import { serverToolName, toolsByOffer, toolsOf } from './tools-of.js';
-
-// Tool lines are cut to the terminal's width; off a terminal (a pipe, a log) to this one.
-const DEFAULT_WIDTH = 100;
-// Narrower than this, a cut description says nothing; let the terminal wrap instead.
-const MIN_WIDTH = 60;
 
 /** `epoch mcp status`: its table entry (words, options, help) is in table.ts. */
 export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
@@ -55,10 +53,10 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
         });
         io.out(`${terminalJson({ file: runtime.configFile, servers, diagnostics }, 2)}\n`);
       } else if (statuses.length === 0) {
-        io.out(`No MCP servers in ${runtime.configFile} or in installed plugins.\n`);
+        io.out(await noServers(runtime.configFile));
         io.out(renderDiagnostics(diagnostics));
       } else {
-        const width = Math.max(MIN_WIDTH, io.columns ?? DEFAULT_WIDTH);
+        const width = lineRoom(io.columns);
         if (live === undefined) io.out(renderStatuses(statuses));
         // In the config's order, as the rows of a pipe are: only the live rows follow the clock.
         for (const { name } of statuses) io.out(renderToolNames(runtime, name, width));
@@ -75,11 +73,11 @@ function renderToolNames(runtime: Runtime, server: string, width: number): strin
   const off = runtime.mcp.toolsOffOf(server).map((tool) => ({ name: tool.name, tool, off: true }));
   const all = [...tools, ...off];
   if (all.length === 0) return '';
-  const nameWidth = Math.max(...all.map(({ name }) => name.length));
+  const nameWidth = Math.max(...all.map(({ name }) => cellWidth(name)));
   const lines = all.map(({ name, tool, off }) => {
-    const head = `  ${name.padEnd(nameWidth)}  ${off ? '(off) ' : ''}`;
+    const head = `  ${padCells(name, nameWidth)}  ${off ? '(off) ' : ''}`;
     const about = shownLine(firstLine(tool.description) || (tool.title ?? ''));
-    return `${head}${cut(about, width - head.length)}`.trimEnd();
+    return `${head}${cutCells(about, width - cellWidth(head))}`.trimEnd();
   });
   const [example] = off;
   const hint = example === undefined ? '' : enableHint(server, serverToolName(example.tool));
@@ -97,7 +95,8 @@ function summary(statuses: readonly McpServerStatus[]): string {
   const off = disabled.length === 0 ? '' : `; turned off: ${disabled.join(', ')}`;
   if (on === 0) return `Every MCP server is turned off: ${disabled.join(', ')}.`;
   const failing = down(statuses);
-  if (failing.length === 0) return `All ${on} MCP server(s) connected${off}.`;
+  if (failing.length === 0)
+    return on === 1 ? `The MCP server connected${off}.` : `All ${on} MCP servers connected${off}.`;
   const names = failing.map(({ name, state }) => `${name} (${state})`).join(', ');
-  return `${on - failing.length} of ${on} MCP server(s) connected; not connected: ${names}${off}.`;
+  return `${on - failing.length} of ${counted(on, 'MCP server')} connected; not connected: ${names}${off}.`;
 }

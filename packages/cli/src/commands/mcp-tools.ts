@@ -8,6 +8,9 @@ import type { EpochTool } from '@epoch-agent/protocol';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
 import { type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { lineRoom } from '../render/cells.js';
+import { counted } from '../render/counted.js';
+import { noServers } from '../render/no-servers.js';
 import {
   badges,
   contextTokens,
@@ -22,8 +25,6 @@ import { findServer } from './server-lookup.js';
 import { statusDetail } from './server-status.js';
 import { settled } from './settle.js';
 import { serverToolName, toolsByOffer } from './tools-of.js';
-
-const DEFAULT_WIDTH = 100;
 
 /** `epoch mcp tools`: its table entry (words, options, help) is in table.ts. */
 export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
@@ -45,9 +46,12 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       const { toolBudgetTokens } = runtime.tools;
       io.out(`${terminalJson({ servers, toolBudgetTokens }, 2)}\n`);
     } else {
-      const width = Math.max(60, io.columns ?? DEFAULT_WIDTH);
+      const width = lineRoom(io.columns);
       for (const status of statuses) io.out(renderServer(runtime, status, width));
-      if (only === undefined) io.out(total(runtime, statuses));
+      if (only === undefined)
+        io.out(
+          statuses.length === 0 ? await noServers(runtime.configFile) : total(runtime, statuses),
+        );
     }
     if (only !== undefined) return exitOfState(statuses[0]?.state ?? 'disconnected');
     // A server the user turned off is as asked, not a failure.
@@ -71,16 +75,26 @@ function renderServer(runtime: Runtime, status: McpServerStatus, width: number):
     [off, 'off'],
   ];
   const lines = shown.flatMap(([tools, how]) =>
-    tools.flatMap((tool) => renderTool(tool, width, how)),
+    tools.flatMap((tool) => renderTool(tool, width, how, serverToolName(tool))),
   );
   const [example] = off;
   const hint = example === undefined ? '' : enableHint(status.name, serverToolName(example));
-  return `${head}: ${offered.length} tool(s), ${cost(offered, onDemand, off)}\n${lines.join('\n')}\n${hint}\n`;
+  const long = longNames(status.name, [...offered, ...onDemand]);
+  return `${head}: ${counted(offered.length, 'tool')}, ${cost(offered, onDemand, off)}\n${lines.join('\n')}\n${hint}${long}\n`;
+}
+
+// OpenAI's function names, and those of providers that follow it, stop at 64 characters: a host
+// for them caps longer names with a hash (tools/names.ts), which no person can read or guess.
+const SHORT_PROVIDER_LIMIT = 64;
+
+/** A warning when the model's names of this server's tools pass 64 characters: the server's name is most of them. */
+function longNames(server: string, tools: readonly EpochTool[]): string {
+  const long = tools.filter(({ name }) => name.length > SHORT_PROVIDER_LIMIT);
+  if (long.length === 0) return '';
+  return `Warning: ${counted(long.length, 'tool name')} of ${server} ${long.length === 1 ? 'is' : 'are'} longer than ${SHORT_PROVIDER_LIMIT} characters, the most some model providers (OpenAI's among them) accept; a host for those cuts them and adds a hash. A shorter server name (it is in every one: mcp__${server}__…) keeps them whole.\n`;
 }
 
 function total(runtime: Runtime, statuses: readonly McpServerStatus[]): string {
-  if (statuses.length === 0)
-    return `No MCP servers in ${runtime.configFile} or in installed plugins.\n`;
   // Everything the model is given, mcp_search_tools and mcp_call_tool included when they stand
   // for tools found on demand.
   const offered = runtime.tools.tools();
@@ -91,7 +105,7 @@ function total(runtime: Runtime, statuses: readonly McpServerStatus[]): string {
     onDemand.length === 0
       ? ''
       : ' The model finds those with mcp_search_tools and runs them with mcp_call_tool (both counted above).';
-  return `In all: ${offered.length} tool(s) from ${statuses.length} server(s), ${cost(offered, onDemand, off)}. Tool budget: ${budget} tokens (tool_budget_tokens).${search}\n`;
+  return `In all: ${counted(offered.length, 'tool')} from ${counted(statuses.length, 'server')}, ${cost(offered, onDemand, off)}. Tool budget: ${budget} tokens (tool_budget_tokens).${search}\n`;
 }
 
 /**
@@ -108,7 +122,8 @@ function cost(
     onDemand.length === 0
       ? ''
       : `; ${onDemand.length} more found on demand, which offered would add about ${tokens(onDemand)}`;
-  const more = off.length === 0 ? '' : `; ${off.length} tool(s) off would add about ${tokens(off)}`;
+  const more =
+    off.length === 0 ? '' : `; ${counted(off.length, 'tool')} off would add about ${tokens(off)}`;
   return `about ${tokens(tools)} tokens of context per request${deferred}${more}`;
 }
 

@@ -1,6 +1,7 @@
 // What `epoch mcp login` and `logout` share: the remote server they name, found among every
 // server the runtime knows (none is started), and how their failures read. A stdio server has no
-// OAuth login: that is a wrong command line, not a failure.
+// OAuth login, and one that answers without a login needs none: those are a wrong command line,
+// not a failure.
 import {
   type ConfiguredServer,
   isMcpError,
@@ -26,7 +27,9 @@ export function withRemoteServer(
     } catch (error) {
       if (isRuntimeError(error, 'not_remote_server')) throw new UsageError(error.message);
       if (!isMcpError(error)) throw error;
-      return fail(io, invocation, EXIT.failed, { code: error.code, message: error.message }, words);
+      // A login of a server that needs none is a wrong command line too; any other failure is one.
+      const exit = error.code === 'login_not_needed' ? EXIT.usage : EXIT.failed;
+      return fail(io, invocation, exit, { code: error.code, message: error.message }, words);
     }
   });
 }

@@ -1,9 +1,11 @@
 // A tool's arguments from the command line: `--args '<json object>'`, then each `--arg key=value`
 // on top, the value read as the tool's input schema says (a string stays a string: `--arg n=007`
 // for a string parameter is "007", for a number 7), through the parameter's `$ref`s where it has
-// them. Missing required parameters are named before anything is sent.
+// them. Missing required parameters are named before anything is sent; a name the schema does not
+// have is sent as given (a schema may allow more than it lists) with a warning, since it is far
+// more often a typo.
 import type { EpochTool, JsonSchema } from '@epoch-agent/protocol';
-import { followRefs, refProblemText } from '@epoch-agent/runtime/config';
+import { followRefs, refProblemText, suggest } from '@epoch-agent/runtime/config';
 import { UsageError } from '../command.js';
 import { parameters } from '../render/tools.js';
 
@@ -11,6 +13,7 @@ export function toolArgs(
   tool: EpochTool,
   json: string | undefined,
   pairs: readonly string[],
+  warn: (text: string) => void,
 ): Record<string, unknown> {
   const args: Record<string, unknown> = json === undefined ? {} : parseObject(json);
   for (const pair of pairs) {
@@ -18,6 +21,16 @@ export function toolArgs(
     if (at <= 0) throw new UsageError('--arg takes key=value: one of them has no name before "="');
     const key = pair.slice(0, at);
     args[key] = typed(key, pair.slice(at + 1), declaredType(tool, key));
+  }
+  const known = parameters(tool).map(({ name }) => name);
+  // A schema that lists no properties says nothing about which names it takes.
+  if (known.length > 0) {
+    for (const key of Object.keys(args).filter((key) => !known.includes(key))) {
+      const meant = suggest(key, known);
+      warn(
+        `epoch mcp call: warning: tool "${tool.name}" has no parameter "${key}"${meant === undefined ? '' : `; did you mean "${meant}"?`} It is sent as given. Its parameters: ${known.join(', ')}\n`,
+      );
+    }
   }
   const missing = parameters(tool).filter(({ name, required }) => required && !(name in args));
   if (missing.length > 0) {
@@ -68,6 +81,9 @@ function typed(key: string, value: string, type: unknown): unknown {
     const number = Number(value);
     if (value.trim() === '' || !Number.isFinite(number)) {
       throw new UsageError(`--arg ${key} must be a number`);
+    }
+    if (!types.includes('number') && !Number.isInteger(number)) {
+      throw new UsageError(`--arg ${key} must be a whole number (its schema says integer)`);
     }
     return number;
   }

@@ -1,5 +1,7 @@
 // Plain-text tables for terminal output: columns padded to their widest cell, no borders, so the
-// output stays greppable and copy-pastable.
+// output stays greppable and copy-pastable. Widths are terminal cells (render/cells.ts), so a
+// server's CJK name does not push its row's later columns out of line.
+import { cellWidth, padCells } from './cells.js';
 
 export function renderTable(
   header: readonly string[],
@@ -13,14 +15,14 @@ export function renderTable(
 export function columnWidths(rows: readonly (readonly string[])[]): number[] {
   const columns = Math.max(0, ...rows.map((row) => row.length));
   return Array.from({ length: columns }, (_, i) =>
-    Math.max(0, ...rows.map((row) => (row[i] ?? '').length)),
+    Math.max(0, ...rows.map((row) => cellWidth(row[i] ?? ''))),
   );
 }
 
 /** One line: every cell but the last padded to its column's width (a wider one pushes the rest). */
 export function tableLine(cells: readonly string[], widths: readonly number[]): string {
   return cells
-    .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+    .map((cell, i) => (i === cells.length - 1 ? cell : padCells(cell, widths[i] ?? 0)))
     .join('  ')
     .trimEnd();
 }

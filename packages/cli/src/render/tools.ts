@@ -6,6 +6,7 @@ import {
   type ToolParameter,
   toolParameters,
 } from '@epoch-agent/runtime/config';
+import { cutCells } from './cells.js';
 import { shownLine } from './server-text.js';
 
 /**
@@ -45,21 +46,31 @@ export function parameters(tool: EpochTool): ToolParameter[] {
 /**
  * The tool as lines: name, title, how the model gets it (`(off)`, `(on demand)`), and badges; its
  * description's first line; one per parameter, with what is wrong with its `$ref` if anything.
- * Everything in them but the marks is the server's text, shown by shownLine.
+ * Everything in them but the marks is the server's text, shown by shownLine. `onServer` is the
+ * tool's own name on its server. Lines are cut to
+ * `width` cells (a terminal's; infinite for a pipe, whose reader wants them whole).
  */
-export function renderTool(tool: EpochTool, width: number, how: ToolOffer): string[] {
+export function renderTool(
+  tool: EpochTool,
+  width: number,
+  how: ToolOffer,
+  onServer: string,
+): string[] {
   const title = tool.title === undefined || tool.title === tool.name ? '' : `  ${tool.title}`;
   const marks = badges(tool).map((badge) => `[${badge}]`);
-  const name = `  ${shownLine(`${tool.name}${title}`)}${OFFER_MARK[how]}`;
+  // A name the provider rules changed (`grüße` -> `gr__e`) is said as the server has it too: it is
+  // the one the server's docs use, and the one --tool takes.
+  const renamed = tool.name.endsWith(`__${onServer}`) ? '' : ` (on the server: ${onServer})`;
+  const name = `  ${shownLine(`${tool.name}${renamed}${title}`)}${OFFER_MARK[how]}`;
   const head = [name, ...marks].join('  ');
   const about = firstLine(tool.description);
   const lines = [head];
-  if (about !== '') lines.push(cut(`      ${shownLine(about)}`, width));
+  if (about !== '') lines.push(cutCells(`      ${shownLine(about)}`, width));
   for (const p of parameters(tool)) {
     // A broken `$ref` is said beside the `any` it leaves, so the type is not taken at its word.
     const notes = [p.description, p.problem].filter(Boolean).join('; ');
     const text = `${p.name}: ${p.type}${p.required ? ' (required)' : ''}${notes === '' ? '' : ` — ${notes}`}`;
-    lines.push(cut(`      ${shownLine(text)}`, width));
+    lines.push(cutCells(`      ${shownLine(text)}`, width));
   }
   return lines;
 }
@@ -85,13 +96,6 @@ export function toolCount(offered: number, off: number): string {
 
 export function firstLine(description: string): string {
   return description.trim().split('\n')[0]?.trim() ?? '';
-}
-
-/** `text` in at most `room` characters, ending in an ellipsis when something was cut. */
-export function cut(text: string, room: number): string {
-  const chars = [...text];
-  if (chars.length <= room) return text;
-  return room <= 1 ? '' : `${chars.slice(0, room - 1).join('')}…`;
 }
 
 /**

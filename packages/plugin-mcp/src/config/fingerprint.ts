@@ -8,8 +8,8 @@
 // any of them needs a new client, so it must change the fingerprint; including them all also
 // means no one has to decide again, per field, whether a change "matters".
 // What stays out: `name`. It is the key the fingerprint is compared under; a renamed server with
-// the same connection may reuse its cached tool list. And `inferredAt`, where an SSE entry without
-// a transport is written: moving an entry in the file changes nothing about its connection. And
+// the same connection may reuse its cached tool list. And `sseChosen`, where an SSE entry is
+// written and what made it SSE: moving an entry in the file changes nothing about its connection. And
 // `choice` (enabled, include_tools, exclude_tools) and `defer`: which tools the model is offered,
 // and how, is decided over the same connection and the same cached list, so turning a tool off
 // reconnects nothing. And `maxOutputTokens`: how much of a result the model is given is decided
@@ -42,10 +42,9 @@ export function fingerprint(config: McpServerConfig): string {
 }
 
 type WithoutName<T> = {
-  readonly [K in Exclude<
-    keyof T,
-    'name' | 'inferredAt' | 'choice' | 'defer' | 'maxOutputTokens'
-  >]-?: T[K] | undefined;
+  readonly [K in Exclude<keyof T, 'name' | 'sseChosen' | 'choice' | 'defer' | 'maxOutputTokens'>]-?:
+    | T[K]
+    | undefined;
 };
 
 // Each transport spelled out: a field added to a config type that is not listed here does not

@@ -17,6 +17,7 @@ export {
   type McpServerEntry,
   OVERRIDE_FIELDS,
 } from './schema.js';
+export { transportKind } from './server.js';
 export { suggest } from './suggest.js';
 export {
   choiceCounts,

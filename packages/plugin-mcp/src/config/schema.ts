@@ -61,7 +61,7 @@ const REMOTE: readonly McpTransportKind[] = ['sse', 'http'];
 // setTimeout waits at most 2^31-1 ms; a longer delay fires at once, so longer times are refused.
 const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
-const TRANSPORT_VALUES = ['stdio', 'sse', 'http', 'streamable', 'streamable-http'] as const;
+export const TRANSPORT_VALUES = ['stdio', 'sse', 'http', 'streamable', 'streamable-http'] as const;
 export type TransportValue = (typeof TRANSPORT_VALUES)[number];
 
 // One factory per kind of field: given the key as written, a check whose messages name that key.

@@ -22,6 +22,7 @@ import {
   type Report,
   readFields,
   reporter,
+  TRANSPORT_VALUES,
   type TransportValue,
   type Where,
 } from './schema.js';
@@ -91,6 +92,15 @@ function normalize(value: TransportValue): McpTransportKind {
   return value === 'streamable' || value === 'streamable-http' ? 'http' : value;
 }
 
+/**
+ * A transport as a person may write it (`streamable-http` too), as the file reads it; undefined
+ * for anything else. `epoch mcp add --transport` takes what the file takes.
+ */
+export function transportKind(value: string): McpTransportKind | undefined {
+  const known = (TRANSPORT_VALUES as readonly string[]).includes(value);
+  return known ? normalize(value as TransportValue) : undefined;
+}
+
 // `transport` beats its alias `type`, and both beat `streamable`; without any of them, a `url`
 // means SSE and no `url` means stdio.
 function resolveTransport({ name, fields, report }: Entry): {
@@ -147,10 +157,11 @@ function toConfig(entry: Entry): McpServerConfig | undefined {
       return toStdio(entry, why);
     case 'sse': {
       const config = toRemote(kind, entry, why);
-      // A url alone (not `"streamable": false`, which chose SSE): remembered, so a Streamable HTTP
-      // endpoint's failure can name this line.
+      // Remembered, so a Streamable HTTP endpoint's failure can name this line. A url alone (not
+      // `"streamable": false`, which chose SSE) is the likelier mistake, and is said so.
       const inferred = reason === 'url' && entry.fields.streamable === undefined;
-      return config === undefined || !inferred ? config : { ...config, inferredAt: entry.at };
+      const by = inferred ? 'url' : 'written';
+      return config === undefined ? config : { ...config, sseChosen: { at: entry.at, by } };
     }
     case 'http':
       return toRemote(kind, entry, why);

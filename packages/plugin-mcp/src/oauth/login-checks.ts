@@ -30,6 +30,14 @@ export interface Challenge {
 }
 
 /**
+ * How the server meets a client without a token: it challenges it (a failure other than a 401
+ * tells the login nothing, and counts as a challenge that names nothing), or it lets it in.
+ */
+export type WithoutToken =
+  | { readonly kind: 'challenged'; readonly challenge: Challenge }
+  | { readonly kind: 'open'; readonly toolCount: number };
+
+/**
  * The server's challenge to a client without a token. Not only the first request's: a server may
  * let the handshake through and refuse tools/list, and only that refusal names the scope.
  */
@@ -37,7 +45,7 @@ export async function challengeOf(
   config: Remote,
   fetchFn: FetchLike,
   signal: AbortSignal,
-): Promise<Challenge> {
+): Promise<WithoutToken> {
   let challenge: Challenge | undefined;
   const recording: FetchLike = async (url, init) => {
     const response = await fetchFn(url, init);
@@ -53,7 +61,8 @@ export async function challengeOf(
       : new StreamableHTTPClientTransport(url, options);
   const client = new Client(CLIENT_INFO, clientOptions(config));
   try {
-    await connectAndList(client, transport, config, signal);
+    const toolCount = await connectAndList(client, transport, config, signal);
+    if (challenge === undefined) return { kind: 'open', toolCount };
   } catch (error) {
     // A 401 ends the attempt, and is the answer. Without one, a refusal of ours (a redirect to
     // another origin) is the login's end; any other failure tells the login nothing, and the
@@ -63,7 +72,7 @@ export async function challengeOf(
   } finally {
     await client.close().catch(() => {});
   }
-  return challenge ?? {};
+  return { kind: 'challenged', challenge: challenge ?? {} };
 }
 
 export type Verified =

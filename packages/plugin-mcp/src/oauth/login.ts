@@ -37,7 +37,14 @@ import { startCallbackServer } from './callback-server.js';
 import { checkResponseIssuer, exchangeCode } from './code-exchange.js';
 import { MAX_ROUNDS } from './entry.js';
 import { legacyIssuerDiscovery } from './legacy-issuer.js';
-import { challengeOf, movedAway, type Verified, verify } from './login-checks.js';
+import {
+  type Challenge,
+  challengeOf,
+  movedAway,
+  type Verified,
+  verify,
+  type WithoutToken,
+} from './login-checks.js';
 import { oauthFetch } from './oauth-fetch.js';
 import { LoginProvider } from './provider.js';
 import { TokenStore } from './token-store.js';
@@ -131,7 +138,17 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
     // Held past the deadline by the last check connection at most; a dead holder's is taken over.
     return await oneAtATime(store, config, timeoutMs + 60_000, async () => {
       const signal = deadline.signal;
-      let challenge = await challengeOf(config, fetchFn, signal);
+      const first = await challengeOf(config, fetchFn, signal);
+      // An entry with `oauth` asks for a login even where the server lets anyone in: it may give
+      // a logged-in client more.
+      if (first.kind === 'open' && config.oauth === undefined) {
+        throw new McpError(
+          'login_not_needed',
+          `MCP server "${name}" needs no login: it answered without one and lists ${first.toolCount} tool${first.toolCount === 1 ? '' : 's'}. Nothing was stored.`,
+          { server: name },
+        );
+      }
+      let challenge = challengeIn(first);
       const fixedPort = config.oauth?.callbackPort;
       let port = fixedPort ?? (await previousPort(store, config.url));
       // Scopes accumulate: what the last login asked for and what the server demanded since
@@ -168,7 +185,7 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
           // A login just made and refused: a server that moved to another authorization server
           // meanwhile gets a round with that one (discovered anew, LoginProvider.beginRound); for
           // any other server another round would end the same way.
-          challenge = await challengeOf(config, fetchFn, signal);
+          challenge = challengeIn(await challengeOf(config, fetchFn, signal));
           if (saved === undefined || !(await movedAway(config, challenge, saved, fetchFn))) {
             throw refused(name);
           }
@@ -188,6 +205,11 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
     options.signal?.removeEventListener('abort', stop);
     deadline.abort();
   }
+}
+
+/** What a probe without a token says for the next round: a server that let it in names nothing. */
+function challengeIn(answer: WithoutToken): Challenge {
+  return answer.kind === 'challenged' ? answer.challenge : {};
 }
 
 interface RoundOptions {
@@ -355,16 +377,25 @@ function loginError(server: string, error: unknown, scrub: Scrubber): McpError {
   if (error instanceof McpError) return error;
   if (error instanceof IssuerMismatchError) return issuerError(server, error);
   // An OAuth error's code is what says why (invalid_grant, invalid_client); its text only explains.
-  const why =
+  const why = withoutPage(
     error instanceof OAuthError
       ? `the authorization server answered ${error.code} (${messageOf(error)})`
-      : messageOf(error);
+      : messageOf(error),
+  );
   // Bounded: the SDK quotes a token endpoint's whole body ("Raw body: ..."), megabytes if it likes.
   return new McpError(
     'login_failed',
     `Login to MCP server "${server}" failed: ${bounded(scrub(why))}. Run \`epoch mcp login ${server}\` to try again.`,
     { server, cause: error },
   );
+}
+
+/**
+ * The SDK quotes an error response's body; a web server's 404 or 500 page is HTML, which says
+ * nothing a terminal can show: what matters (the status) comes before it.
+ */
+function withoutPage(message: string): string {
+  return message.replace(/<(?:!DOCTYPE\s+html|html)\b[\s\S]*$/i, '(an HTML page)');
 }
 
 /**
