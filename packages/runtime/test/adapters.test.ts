@@ -22,7 +22,7 @@ import {
   toOpenAIResponsesTools,
 } from '@epoch-agent/runtime/adapters';
 import { EVERYTHING_ENTRY, fixtureServerEntry } from '@epoch-agent/testkit';
-import { generateText, stepCountIs, type ToolSet } from 'ai';
+import { asSchema, generateText, stepCountIs, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -357,5 +357,74 @@ describe('the AI SDK', () => {
         output: { type: 'content', value: [{ type: 'text', text: 'Echo: hi' }] },
       },
     ]);
+  });
+});
+
+describe('media no reference tool returns', () => {
+  const pdf = Buffer.from('%PDF-1.4\n').toString('base64');
+  const wav = Buffer.from('RIFF0000WAVE').toString('base64');
+  const result: ToolResult = {
+    content: [
+      {
+        type: 'resource',
+        resource: { uri: 'file:///tmp/report.pdf', mimeType: 'application/pdf', blob: pdf },
+      },
+      { type: 'audio', data: wav, mimeType: 'audio/wav' },
+    ],
+  };
+
+  it('a PDF is a document for Anthropic, a file for OpenAI; WAV audio goes in the Chat follow-up and is a note elsewhere', () => {
+    const anthropic: Anthropic.Messages.ToolResultBlockParam = toAnthropicToolResult(
+      'toolu_9',
+      result,
+    );
+    expect(anthropic.content).toMatchObject([
+      { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf } },
+      { type: 'text', text: expect.stringContaining('Anthropic Messages takes no audio/wav') },
+    ]);
+    const chat = toOpenAIChatToolResult('call_9', result);
+    const followUp: OpenAI.Chat.Completions.ChatCompletionUserMessageParam | undefined =
+      chat.followUp;
+    expect(followUp?.content).toMatchObject([
+      { type: 'text' },
+      {
+        type: 'file',
+        file: { file_data: `data:application/pdf;base64,${pdf}`, filename: 'report.pdf' },
+      },
+      { type: 'input_audio', input_audio: { data: wav, format: 'wav' } },
+    ]);
+    const responses: OpenAI.Responses.ResponseInputItem.FunctionCallOutput =
+      toOpenAIResponsesToolOutput('call_9', result);
+    expect(responses.output).toMatchObject([
+      { type: 'input_file', filename: 'report.pdf' },
+      { type: 'input_text', text: expect.stringContaining('OpenAI Responses takes no audio/wav') },
+    ]);
+  });
+
+  it('the AI SDK keeps a free-form object open, and its conversion never changes the tool’s schema', async () => {
+    const inputSchema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, arguments: { type: 'object' } },
+      required: ['name'],
+    };
+    const freeForm: EpochTool = {
+      name: 'call_tool',
+      description: 'runs a tool',
+      inputSchema,
+      annotations: {},
+      execute: async () => ({ content: [] }),
+    };
+    const converted = toAiSdkTools([freeForm]).call_tool;
+    if (converted === undefined) throw new Error('not converted');
+    for (let round = 0; round < 2; round++) {
+      const schema = (await asSchema(converted.inputSchema).jsonSchema) as {
+        additionalProperties?: unknown;
+        properties: { arguments: unknown };
+      };
+      // toEqual: toMatchObject would take `false` for `{}`.
+      expect(schema.additionalProperties).toEqual({});
+      expect(schema.properties.arguments).toEqual({ type: 'object', additionalProperties: {} });
+    }
+    expect(inputSchema.properties.arguments).toEqual({ type: 'object' });
   });
 });
