@@ -10,6 +10,7 @@ import { parseMcpConfig } from '@epoch-agent/plugin-mcp/config';
 import { StdioTransport } from '@epoch-agent/plugin-mcp/stdio';
 import type { EpochTool, ToolResult } from '@epoch-agent/protocol';
 import { buildRuntime } from '@epoch-agent/runtime';
+import { toAnthropicToolResult, toOpenAIChatTools } from '@epoch-agent/runtime/adapters';
 import { readMcpServers } from '@epoch-agent/runtime/config';
 import { startWeb } from '@epoch-agent/web';
 
@@ -26,12 +27,17 @@ const result: ToolResult | undefined = await runtime.tools
   .tools()[0]
   ?.execute({}, { signal: AbortSignal.timeout(1_000) });
 for (const diagnostic of runtime.diagnostics()) console.warn(formatDiagnostic(diagnostic));
+// EMBEDDING.md's adapters.
+const chatTools = toOpenAIChatTools(runtime.tools.tools(), { strict: true });
+const toolResult = result === undefined ? undefined : toAnthropicToolResult('toolu_1', result);
 await runtime.close();
 
 export const used = [
   statuses,
   tools,
   result,
+  chatTools,
+  toolResult,
   visibleText,
   parseMcpConfig,
   McpSchemaCache,

@@ -2,9 +2,15 @@
 // typechecked with the tests (tsconfig.test.json), so an example that stops compiling fails the
 // build. Not run: the examples start servers with npx. Keep the two in step.
 import { delimiter, dirname } from 'node:path';
+import type Anthropic from '@anthropic-ai/sdk';
 import { formatDiagnostic } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
-import { buildRuntime, isRuntimeError } from '@epoch-agent/runtime';
+import { buildRuntime, isRuntimeError, type Runtime } from '@epoch-agent/runtime';
+import {
+  executeTool,
+  toAnthropicToolResult,
+  toAnthropicTools,
+} from '@epoch-agent/runtime/adapters';
 
 export async function buildingTheRuntime(myBuiltinTools: EpochTool[]) {
   const runtime = await buildRuntime({
@@ -126,4 +132,32 @@ export function shippedNode() {
   // that Node. An Electron-style host points at the node binary it bundles instead.
   const shippedNodeDir = dirname(process.execPath);
   process.env.PATH = `${shippedNodeDir}${delimiter}${process.env.PATH ?? ''}`;
+}
+
+// The request's `tools`.
+export function anthropicTools(runtime: Runtime): Anthropic.Messages.ToolUnion[] {
+  return toAnthropicTools(runtime.tools.tools());
+}
+
+// The next user message: a tool_result block for each tool_use of the model's answer.
+export async function answerToolUses(
+  runtime: Runtime,
+  response: Anthropic.Messages.Message,
+  signal: AbortSignal,
+): Promise<Anthropic.Messages.MessageParam> {
+  const results: Anthropic.Messages.ToolResultBlockParam[] = [];
+  for (const block of response.content) {
+    if (block.type !== 'tool_use') continue;
+    const tool = runtime.tools.get(block.name);
+    const args = block.input as { readonly [key: string]: unknown };
+    const result =
+      tool === undefined
+        ? {
+            content: [{ type: 'text' as const, text: `There is no tool ${block.name}.` }],
+            isError: true,
+          }
+        : await executeTool(tool, args, { signal }); // an McpError becomes an error result
+    results.push(toAnthropicToolResult(block.id, result));
+  }
+  return { role: 'user', content: results };
 }
