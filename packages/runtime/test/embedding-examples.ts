@@ -2,9 +2,14 @@
 // typechecked with the tests (tsconfig.test.json), so an example that stops compiling fails the
 // build. Not run: the examples start servers with npx. Keep the two in step.
 import { delimiter, dirname } from 'node:path';
-import { formatDiagnostic } from '@epoch-agent/infra';
-import type { EpochTool } from '@epoch-agent/protocol';
-import { buildRuntime, isRuntimeError } from '@epoch-agent/runtime';
+import {
+  buildRuntime,
+  type EpochTool,
+  formatDiagnostic,
+  isRuntimeError,
+  type Runtime,
+  watchMcpConfig,
+} from '@epoch-agent/runtime';
 
 export async function buildingTheRuntime(myBuiltinTools: EpochTool[]) {
   const runtime = await buildRuntime({
@@ -126,4 +131,17 @@ export function shippedNode() {
   // that Node. An Electron-style host points at the node binary it bundles instead.
   const shippedNodeDir = dirname(process.execPath);
   process.env.PATH = `${shippedNodeDir}${delimiter}${process.env.PATH ?? ''}`;
+}
+
+export function watchingMcpJson(runtime: Runtime, rebuildAgentTools: () => void) {
+  // Every save of the user's mcp.json (by hand, by `epoch mcp add`, by the connectors page) is
+  // applied once the editor is done writing; the agent's tools are rebuilt after it.
+  const stopWatching = watchMcpConfig(runtime, {
+    onApplied: (applied) => {
+      for (const diagnostic of applied.diagnostics) console.warn(formatDiagnostic(diagnostic));
+      rebuildAgentTools();
+    },
+  });
+  // ... on exit: stopWatching() before runtime.close()
+  return stopWatching;
 }
