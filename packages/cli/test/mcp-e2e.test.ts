@@ -397,7 +397,10 @@ describe('epoch mcp call exit codes', () => {
     expect([ok.code, ok.out]).toEqual([0, 'tools: connected, 5 tool(s)\n']);
     const locked = await reconnect('locked');
     expect(locked.code).toBe(3);
-    expect(locked.out).toMatch(/^locked: needsLogin\n {2}.*epoch mcp login locked/);
+    // The status's words, then the command's advice on a line of its own.
+    expect(locked.out).toMatch(
+      /^locked: needsLogin\n {2}.*needs a login.*\n {2}Run "epoch mcp login locked"/,
+    );
     const gone = await reconnect('gone');
     expect(gone.code).toBe(4);
     expect(gone.out).toMatch(/^gone: failed\n/);

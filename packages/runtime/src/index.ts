@@ -9,6 +9,7 @@ export { type Diagnostic, formatDiagnostic, type Logger } from '@epoch-agent/inf
 export type {
   McpEpochTool,
   McpErrorCode,
+  McpIcon,
   McpLoginResult,
   McpLogoutResult,
   McpProtocol,
@@ -30,6 +31,7 @@ export type {
 } from '@epoch-agent/plugin-mcp';
 export {
   isMcpError,
+  MAX_INSTRUCTIONS_CHARS,
   MCP_CONFIG_FIELDS,
   McpError,
   openInBrowser,

@@ -145,3 +145,22 @@ export function watchingMcpJson(runtime: Runtime, rebuildAgentTools: () => void)
   // ... on exit: stopWatching() before runtime.close()
   return stopWatching;
 }
+
+export function messagesAHostShows(runtime: Runtime, showLoginButton: (server: string) => void) {
+  runtime.mcp.onStatus((status) => {
+    if (status.state === 'needsLogin') showLoginButton(status.name); // runtime.login(name, ...)
+    if (status.state === 'failed' && status.error.code === 'connect_timeout') {
+      console.warn(`${status.error.message} (the host's connectTimeout for it is too short?)`);
+    }
+  });
+}
+
+export async function prompts(runtime: Runtime) {
+  for (const { server, name, prompt } of await runtime.mcp.listPrompts()) {
+    console.log(`/${name}`, prompt.title ?? prompt.name); // e.g. "/mcp__everything__args-prompt"
+    if (prompt.name === 'args-prompt') {
+      const got = await runtime.mcp.getPrompt(server, prompt.name, { city: 'Lyon' });
+      for (const message of got.messages) console.log(message.role, message.content);
+    }
+  }
+}

@@ -15,6 +15,7 @@ import {
   UsageError,
 } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { withAdvice } from '../render/advice.js';
 import { renderToolResult } from '../render/tool-result.js';
 import { withRuntime } from '../session.js';
 import { exitOfError, exitOfState } from './exit-of.js';
@@ -32,11 +33,21 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     fail(io, invocation, exit, { code, message, server, tool: wanted }, WORDS);
   // Only this server starts: a call must not wait for any other.
   return withRuntime(io, invocation, { connectOnly: [server] }, async (runtime) => {
-    findServer(runtime.servers(), runtime.diagnostics(), server, runtime.configFile);
+    const configured = findServer(
+      runtime.servers(),
+      runtime.diagnostics(),
+      server,
+      runtime.configFile,
+    );
     const status = runtime.mcp.statuses().find(({ name }) => name === server);
     const down = exitOfState(status?.state ?? 'disconnected');
     if (status === undefined || down !== EXIT.ok) {
-      const why = status === undefined ? [] : statusDetail(status).map((line) => line.trim());
+      const why =
+        status === undefined
+          ? []
+          : statusDetail(status, configured).flatMap((line) =>
+              line.split('\n').map((part) => part.trim()),
+            );
       return failure(
         down === EXIT.ok ? EXIT.unreachable : down,
         status?.state ?? 'disconnected',
@@ -72,7 +83,11 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       result = await (found.tool as McpEpochTool).executeUncut(args, { signal: io.signal });
     } catch (error) {
       if (!isMcpError(error)) throw error;
-      return failure(exitOfError(error.code), error.code, error.message);
+      return failure(
+        exitOfError(error.code),
+        error.code,
+        withAdvice(error.code, error.message, configured),
+      );
     }
     io.out(invocation.json ? `${terminalJson(result, 2)}\n` : renderToolResult(result));
     if (result.isError !== true) return EXIT.ok;

@@ -9,6 +9,7 @@ import {
 } from '@epoch-agent/runtime';
 import { fail, type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { withAdvice } from '../render/advice.js';
 import { withRuntime } from '../session.js';
 import { findServer } from './server-lookup.js';
 
@@ -26,7 +27,8 @@ export function withRemoteServer(
     } catch (error) {
       if (isRuntimeError(error, 'not_remote_server')) throw new UsageError(error.message);
       if (!isMcpError(error)) throw error;
-      return fail(io, invocation, EXIT.failed, { code: error.code, message: error.message }, words);
+      const message = withAdvice(error.code, error.message, server);
+      return fail(io, invocation, EXIT.failed, { code: error.code, message }, words);
     }
   });
 }
