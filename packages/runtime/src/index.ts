@@ -18,6 +18,7 @@ export type {
   McpServerConfig,
   McpServerEntry,
   McpServerExit,
+  McpServerPrompt,
   McpServerSource,
   McpServerState,
   McpServerStatus,

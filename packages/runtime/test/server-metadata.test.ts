@@ -2,8 +2,12 @@
 // `connected` status, each tool's outputSchema, icons and _meta on the tool object. Real servers of
 // both eras: the reference server (2025 revisions) and the 2026-07-28 fixture server, which answers
 // the 2025 revisions too with --legacy-only.
-import type { McpEpochTool, McpServerStatus } from '@epoch-agent/runtime';
-import { EVERYTHING_ENTRY, MODERN_SERVER } from '@epoch-agent/testkit';
+import {
+  MAX_INSTRUCTIONS_CHARS,
+  type McpEpochTool,
+  type McpServerStatus,
+} from '@epoch-agent/runtime';
+import { EVERYTHING_ENTRY, FIXTURE_SERVER, MODERN_SERVER } from '@epoch-agent/testkit';
 import { describe, expect, it } from 'vitest';
 import { useRuntimeHome } from './runtime-helpers.js';
 
@@ -81,3 +85,31 @@ async function connectedStatus(runtime: Awaited<ReturnType<typeof test.build>>) 
     });
   });
 }
+
+describe("a server's instructions, kept within bounds", () => {
+  it('are cut past MAX_INSTRUCTIONS_CHARS with a line saying so, and a secret they echo is blanked', async () => {
+    const secret = 'sk-instructions-echo-SECRET-41';
+    const runtime = await test.build({
+      registry: { schemaCache: null },
+      hostCapabilities: {
+        namespace: 'acme',
+        mcpServers: {
+          long: {
+            command: process.execPath,
+            args: [FIXTURE_SERVER, `--instructions=${MAX_INSTRUCTIONS_CHARS * 4}`],
+            env: { API_KEY: secret },
+          },
+        },
+      },
+    });
+    const { instructions = '' } = connected(runtime.mcp.statuses()[0]);
+    expect(instructions).toContain('Call whoami.');
+    expect(instructions).not.toContain(secret);
+    expect(instructions.length).toBeLessThan(MAX_INSTRUCTIONS_CHARS + 200);
+    expect(instructions).toMatch(
+      new RegExp(
+        `\\n\\[instructions cut: the server sent ${MAX_INSTRUCTIONS_CHARS * 4} characters`,
+      ),
+    );
+  });
+});

@@ -41,6 +41,11 @@ export function adviceFor(code: McpErrorCode, server: ServerView): string | unde
   return ADVICE[code](server);
 }
 
+/** The same for an API answer's error code (a tool's "Try"), which is an McpErrorCode or the API's own. */
+export function adviceForAnswer(code: string, server: ServerView): string | undefined {
+  return Object.hasOwn(ADVICE, code) ? adviceFor(code as McpErrorCode, server) : undefined;
+}
+
 /** "raise <field> at file:line": where it is written, else its entry; nothing for a host's server. */
 function raise(server: ServerView, field: string, when: string): string | undefined {
   if (server.origin.source === 'host' || server.at === undefined) return undefined;
