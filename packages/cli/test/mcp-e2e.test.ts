@@ -373,6 +373,8 @@ describe('epoch mcp call exit codes', () => {
     const run = await call('locked', 'anything');
     expect(run.code).toBe(3);
     expect(run.err).toContain('epoch mcp login locked');
+    // The status's words, then the command's advice on a line of its own, out of the table's indent.
+    expect(run.err).toMatch(/needs a login.*\nRun "epoch mcp login locked" to sign in again/);
     const json = await call('locked', 'anything', '--json');
     expect(json.code).toBe(3);
     expect(JSON.parse(json.err)).toMatchObject({ error: { code: 'needsLogin', exit: 3 } });

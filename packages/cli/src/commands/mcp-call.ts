@@ -45,9 +45,8 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       const why =
         status === undefined
           ? []
-          : statusDetail(status, configured).flatMap((line) =>
-              line.split('\n').map((part) => part.trim()),
-            );
+          : // Out of the status table's indent: each line of it, the stderr's own kept.
+            statusDetail(status, configured).map((line) => line.replace(/^ {2}/gm, ''));
       return failure(
         down === EXIT.ok ? EXIT.unreachable : down,
         status?.state ?? 'disconnected',
