@@ -28,6 +28,8 @@
 //   --never-start          never answer initialize
 //   --start-when=F         answer initialize only once file F exists (a server that is slow for as
 //                          long as the test wants, however slow the machine)
+//   --instructions=N       initialize answers with N characters of instructions, which begin with the
+//                          value of $API_KEY (a server that echoes what it was started with)
 //   --initialize-first     exit with code 1 when a request comes before initialize, as the servers of
 //                          some SDKs do
 //   --silent-unknown       never answer a request for a method it does not know
@@ -230,6 +232,12 @@ if (catalog === undefined) {
   process.exit(2);
 }
 
+function instructions() {
+  const [chars] = option('instructions');
+  if (chars === undefined) return {};
+  return { instructions: `${process.env.API_KEY ?? ''} Call whoami.`.padEnd(Number(chars), '.') };
+}
+
 let initialized = false;
 
 function handle(message) {
@@ -248,6 +256,7 @@ function handle(message) {
           protocolVersion: message.params.protocolVersion,
           capabilities: catalog.capabilities,
           serverInfo: catalog.serverInfo,
+          ...instructions(),
         });
       const [startWhen] = option('start-when');
       if (startWhen !== undefined) return whenExists(startWhen, answer);

@@ -9,6 +9,7 @@
 // the tool `grown`, which every later connection sees too, and announces the change on open
 // subscriptions/listen streams). With `--catalog=refs`, only `book_trip` of refs-tool.mjs instead
 // (its `$ref` to another document is `--network-ref=`), which answers with its arguments as JSON.
+// It gives instructions and icons for itself, and whoami has icons and a `_meta`.
 //
 //   --http             Streamable HTTP: prints `listening <url>` on stdout once it listens
 //   --modern-only      refuse the 2025 revisions
@@ -69,7 +70,7 @@ function factory() {
 }
 
 function refsFactory() {
-  const server = new McpServer({ name: 'modern-server', version: '2.4.0' }, serverOptions());
+  const server = new McpServer(SERVER_INFO, serverOptions());
   const { name, title, description, inputSchema } = refsTool(
     option('network-ref') ?? 'https://schemas.invalid/airline.json',
   );
@@ -81,21 +82,32 @@ function refsFactory() {
   return server;
 }
 
+// What the server says of itself beyond its name: a host is given its icons and instructions, and
+// whoami's icons and _meta.
+const ICON = {
+  src: 'data:image/svg+xml;base64,PHN2Zy8+',
+  mimeType: 'image/svg+xml',
+  sizes: ['any'],
+};
+const SERVER_INFO = { name: 'modern-server', version: '2.4.0', icons: [ICON] };
+const INSTRUCTIONS = 'Call whoami to learn which process answers.';
+
 function serverOptions() {
   return {
+    instructions: INSTRUCTIONS,
     capabilities: { tools: { listChanged: true } },
     cacheHints: { 'tools/list': toolsHint },
   };
 }
 
 function toolsFactory() {
-  const server = new McpServer({ name: 'modern-server', version: '2.4.0' }, serverOptions());
+  const server = new McpServer(SERVER_INFO, serverOptions());
   live.add(server);
   server.server.onclose = () => live.delete(server);
-  const tool = (name, description, properties, handler) =>
+  const tool = (name, description, properties, handler, more = {}) =>
     server.registerTool(
       name,
-      { description, inputSchema: schema(properties) },
+      { description, inputSchema: schema(properties), ...more },
       async (input, ctx) => {
         record({ tool: name });
         return handler(input, ctx);
@@ -104,7 +116,10 @@ function toolsFactory() {
   tool('echo', 'Says the message back', { message: { type: 'string' } }, ({ message }) =>
     text(message),
   );
-  tool('whoami', 'The pid of the server', {}, () => text(JSON.stringify({ pid: process.pid })));
+  tool('whoami', 'The pid of the server', {}, () => text(JSON.stringify({ pid: process.pid })), {
+    icons: [ICON],
+    _meta: { 'example.com/kind': 'identity' },
+  });
   tool('slow', 'Answers only when cancelled', {}, (_input, ctx) => {
     const signal = ctx.mcpReq.signal;
     return new Promise((_resolve, reject) => {

@@ -371,6 +371,8 @@ describe('epoch mcp call exit codes', () => {
     const run = await call('locked', 'anything');
     expect(run.code).toBe(3);
     expect(run.err).toContain('epoch mcp login locked');
+    // The status's words, then the command's advice on a line of its own, out of the table's indent.
+    expect(run.err).toMatch(/needs a login.*\nRun "epoch mcp login locked" to sign in again/);
     const json = await call('locked', 'anything', '--json');
     expect(json.code).toBe(3);
     expect(JSON.parse(json.err)).toMatchObject({ error: { code: 'needsLogin', exit: 3 } });
@@ -395,7 +397,10 @@ describe('epoch mcp call exit codes', () => {
     expect([ok.code, ok.out]).toEqual([0, 'tools: connected, 5 tools\n']);
     const locked = await reconnect('locked');
     expect(locked.code).toBe(3);
-    expect(locked.out).toMatch(/^locked: needsLogin\n {2}.*epoch mcp login locked/);
+    // The status's words, then the command's advice on a line of its own.
+    expect(locked.out).toMatch(
+      /^locked: needsLogin\n {2}.*needs a login.*\n {2}Run "epoch mcp login locked"/,
+    );
     const gone = await reconnect('gone');
     expect(gone.code).toBe(4);
     expect(gone.out).toMatch(/^gone: failed\n/);

@@ -3,10 +3,15 @@
 // exist, and one that crashes after writing to stderr. Config files live in a temp dir, EPOCH_HOME
 // too.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EVERYTHING_ENTRY, type RunningEverything, startEverything } from '@epoch-agent/testkit';
+import {
+  EVERYTHING_ENTRY,
+  FIXTURE_SERVER,
+  type RunningEverything,
+  startEverything,
+} from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesWith } from './processes.js';
 import { runCli } from './run-cli.js';
@@ -185,6 +190,26 @@ describe('epoch mcp status', () => {
       expect.objectContaining({ severity: 'error', path: 'servers.broken.timeout' }),
     );
     expect(out).not.toContain(SECRET);
+  });
+
+  it("a connect that times out gets the command's advice: the line of mcp.json that sets connect_timeout", async () => {
+    // The timeout is what this test is about: the server never answers initialize.
+    const stuck = {
+      command: process.execPath,
+      args: [FIXTURE_SERVER, '--never-start'],
+      connect_timeout: 1,
+    };
+    const file = await configFile({ stuck });
+    const line =
+      (await readFile(file, 'utf8'))
+        .split('\n')
+        .findIndex((text) => text.includes('"connect_timeout"')) + 1;
+    const { code, out } = await status(file);
+    expect(code).toBe(1);
+    expect(out).toMatch(/^stuck\s+user\s+stdio\s+failed/m);
+    // The status says what happened; the command adds where to change it.
+    expect(out).toContain('a longer connect timeout');
+    expect(out).toContain(`raise "connect_timeout" for it at ${file}:${line}.`);
   });
 
   it('says so when the file defines no servers, and exits 0', async () => {

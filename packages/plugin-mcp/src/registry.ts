@@ -33,7 +33,7 @@ import { Listeners } from './listeners.js';
 import { DISABLED, type StatusState, serverStatus, type ToolCounts } from './status.js';
 import { diffTools, isEmptyDiff, type McpToolsDiff } from './tools/diff.js';
 import { type McpEpochTool, toEpochTools } from './tools/epoch-tools.js';
-import { MAX_TOOL_NAME_LENGTH } from './tools/names.js';
+import { assignToolNames, MAX_TOOL_NAME_LENGTH } from './tools/names.js';
 import { defaultToolResultsDir } from './tools/result-files.js';
 import {
   assertNever,
@@ -88,6 +88,12 @@ export type McpToolsChangedListener = (event: McpToolsChangedEvent) => void;
 /** A prompt and the server that offers it. */
 export interface McpServerPrompt {
   readonly server: string;
+  /**
+   * `mcp__<server>__<prompt>`, made by the rules of tool names (tools/names.ts): the name a host
+   * shows it under (a slash command), never the same for two prompts of one server. `getPrompt`
+   * takes the server and `prompt.name`, the server's own name for it.
+   */
+  readonly name: string;
   readonly prompt: Prompt;
 }
 
@@ -315,8 +321,7 @@ export class McpRegistry {
     const lists = await Promise.all(
       connected.map(async ({ config, client }): Promise<McpServerPrompt[]> => {
         try {
-          const prompts = await client.listPrompts(signal);
-          return prompts.map((prompt) => ({ server: config.name, prompt }));
+          return this.#named(config.name, await client.listPrompts(signal));
         } catch (error) {
           this.#logger.warn(messageOf(error), { server: config.name });
           return [];
@@ -335,9 +340,22 @@ export class McpRegistry {
     return this.#ask(server, (client) => client.getPrompt(name, args, signal));
   }
 
-  /** One server's prompts (every page); empty when it declared none. */
-  promptsOf(server: string, signal?: AbortSignal): Promise<Prompt[]> {
-    return this.#ask(server, (client) => client.listPrompts(signal));
+  /** One server's prompts (every page), each with its name; empty when it declared none. */
+  promptsOf(server: string, signal?: AbortSignal): Promise<McpServerPrompt[]> {
+    return this.#ask(server, async (client) =>
+      this.#named(server, await client.listPrompts(signal)),
+    );
+  }
+
+  /** Prompts with their `mcp__<server>__<prompt>` names, held to the tool names' length. */
+  #named(server: string, prompts: readonly Prompt[]): McpServerPrompt[] {
+    const names = assignToolNames({
+      server,
+      tools: prompts.map(({ name }) => name),
+      reserved: [],
+      nameOptions: { maxLength: this.#toolNameMaxLength },
+    });
+    return prompts.map((prompt, i) => ({ server, name: names[i] as string, prompt }));
   }
 
   /** One server's resources (every page); empty when it declared none. */
@@ -579,7 +597,7 @@ export class McpRegistry {
   #disabled(server: string): McpError {
     return new McpError(
       'server_disabled',
-      `MCP server "${server}" is turned off ("enabled": false), so it is not started. Run \`epoch mcp enable ${server}\` to turn it on.`,
+      `MCP server "${server}" is turned off ("enabled": false), so it is not started.`,
       { server },
     );
   }

@@ -55,6 +55,7 @@ export function serverStatus(
         ...common,
         state: 'connected',
         serverInfo: state.serverInfo,
+        ...(state.instructions === undefined ? {} : { instructions: state.instructions }),
         protocol: state.protocol,
         capabilities: state.capabilities,
       };

@@ -213,6 +213,19 @@ export type HttpServerConfig = RemoteServerConfig<'http'>;
 
 export type McpServerConfig = StdioServerConfig | SseServerConfig | HttpServerConfig;
 
+/**
+ * An icon a server gives for itself or a tool (MCP's `Icon`): `src` is an http(s) or `data:` URI,
+ * as the server sent it; a host that shows one decides whether to fetch it.
+ */
+export interface McpIcon {
+  readonly src: string;
+  readonly mimeType?: string;
+  /** `48x48`, `any` (scalable). */
+  readonly sizes?: readonly string[];
+  /** The theme it is drawn for. */
+  readonly theme?: 'light' | 'dark';
+}
+
 /** What every status says, whatever the state. Free of secrets: no env or header values, no tokens. */
 export interface McpServerStatusCommon {
   readonly name: string;
@@ -244,7 +257,16 @@ export type McpServerStatus =
   | (McpServerStatusCommon & {
       readonly state: 'connected';
       /** As the server named itself (its initialize answer, or its server/discover `_meta`). */
-      readonly serverInfo: { readonly name: string; readonly version: string };
+      readonly serverInfo: {
+        readonly name: string;
+        readonly version: string;
+        readonly icons?: readonly McpIcon[];
+      };
+      /**
+       * What the server asks an agent to tell the model about it (MCP's `instructions`), secrets
+       * blanked, cut past MAX_INSTRUCTIONS_CHARS; absent when it gave none.
+       */
+      readonly instructions?: string;
       /** The protocol era and revision the connection speaks. */
       readonly protocol: McpProtocol;
       /** What it declared it can do (tools, resources, prompts, logging, completions). */

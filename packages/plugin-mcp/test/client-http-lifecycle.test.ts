@@ -120,7 +120,8 @@ describe.each(['sse', 'http'] as const)('HTTP 401 over %s', (mode) => {
     expect(error.code).toBe('needs_login');
     const state = c.state;
     if (state.kind !== 'needsLogin') throw new Error(`expected needsLogin, got ${state.kind}`);
-    expect(state.message).toContain('epoch mcp login far');
+    expect(state.message).toMatch(/needs a (new )?login/);
+    expect(state.message).not.toMatch(/epoch mcp|mcp\.json/);
     expect(state.message).not.toContain('wrong');
     const refused = running.records.length;
     expect(refused).toBe(1);
@@ -134,7 +135,7 @@ describe.each(['sse', 'http'] as const)('HTTP 401 over %s', (mode) => {
     const call = await timedRejection(() => c.callTool('echo', { text: 'x' }));
     expect(call.ms).toBeLessThan(100);
     expect(call.error.code).toBe('needs_login');
-    expect(call.error.message).toContain('epoch mcp login far');
+    expect(call.error.message).toMatch(/needs a (new )?login/);
     expect(running.records.length).toBe(refused);
     expect(c.state.kind).toBe('needsLogin');
 

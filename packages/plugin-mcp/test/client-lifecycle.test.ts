@@ -100,7 +100,8 @@ describe('connect', () => {
     const error = await rejection(client.connect());
     expect(error.code).toBe('connect_timeout');
     expect(error.message).toContain('"life"');
-    expect(error.message).toContain('connect_timeout');
+    expect(error.message).toContain('a longer connect timeout');
+    expect(error.message).not.toMatch(/epoch mcp|mcp\.json/);
     const state = client.state;
     expect(state.kind === 'failed' && state.code).toBe('connect_timeout');
     expect(isRunning(serverPid(file))).toBe(false);

@@ -293,7 +293,7 @@ describe('what a remote failure says', () => {
     if (status.state !== 'failed') throw new Error(`expected failed, got ${status.state}`);
     expect(status.error).toEqual({
       code: 'connect_timeout',
-      message: `MCP server "mute" did not finish connecting within 500 ms (connect_timeout covers start, initialize and the first tools/list). If it is just slow, raise "connect_timeout" for it in mcp.json; otherwise check that ${url} is the server's MCP endpoint and that it answers.`,
+      message: `MCP server "mute" did not finish connecting within 500 ms (the connect timeout covers start, initialize and the first tools/list). If it is just slow, give it a longer connect timeout; otherwise check that ${url} is the server's MCP endpoint and that it answers.`,
     });
     expect(ms).toBeGreaterThanOrEqual(450);
     expect(ms).toBeLessThan(3_000);

@@ -75,7 +75,7 @@ describe('faults at start', () => {
     expect(status.error).toEqual({
       code: 'connect_timeout',
       message:
-        'MCP server "fetching" did not finish connecting within 500 ms (connect_timeout covers start, initialize and the first tools/list). It wrote nothing to stderr: "npx" may still be downloading the package, or this machine may be offline. Run the command once in a terminal to see, or raise "connect_timeout" for it in mcp.json.',
+        'MCP server "fetching" did not finish connecting within 500 ms (the connect timeout covers start, initialize and the first tools/list). It wrote nothing to stderr: "npx" may still be downloading the package, or this machine may be offline. Run the command once in a terminal to see, or give it a longer connect timeout.',
     });
     expect(ms).toBeGreaterThanOrEqual(450);
     expect(ms).toBeLessThan(3_000);

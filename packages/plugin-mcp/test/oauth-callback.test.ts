@@ -22,7 +22,7 @@ describe('login callback server', () => {
       expect(wrongPath.status).toBe(404);
       const wrongState = await fetch(`${server.redirectUrl}?code=forged&state=other`);
       expect(wrongState.status).toBe(400);
-      expect(await wrongState.text()).toContain('epoch mcp login gh');
+      expect(await wrongState.text()).toContain('Start the login again');
       const noState = await fetch(`${server.redirectUrl}?code=forged`);
       expect(noState.status).toBe(400);
 
@@ -73,7 +73,7 @@ describe('login callback server', () => {
           redirect: 'manual',
         });
         expect(stale.status).toBe(400);
-        expect(await stale.text()).toContain('epoch mcp login gh');
+        expect(await stale.text()).toContain('Start the login again');
         const browser = await fetch(`${server.redirectUrl}?${query}`, { redirect: 'manual' });
         expect(browser.status).toBe(303);
         expect(browser.headers.get('location')).toBe(returnUrl);

@@ -95,9 +95,7 @@ describe('status events', () => {
     const [sleepy, refused] = reg.statuses();
     expect(sleepy?.state === 'idle' && sleepy.since).toBeLessThanOrEqual(Date.now());
     expect(refused).toMatchObject({ state: 'needsLogin', error: { code: 'needs_login' } });
-    expect(refused?.state === 'needsLogin' && refused.error.message).toContain(
-      'epoch mcp login locked',
-    );
+    expect(refused?.state === 'needsLogin' && refused.error.message).toContain('Log in to it');
   });
 });
 

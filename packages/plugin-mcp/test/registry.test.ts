@@ -266,7 +266,7 @@ describe('disconnect', () => {
 });
 
 describe('prompts and tools', () => {
-  it('lists prompts of every server that offers them, and gets one', async () => {
+  it('lists prompts of every server that offers them, named mcp__<server>__<prompt>, and gets one', async () => {
     const reg = registry();
     await reg.connectAll(
       [server('p1', { capabilities: ALL }), server('p2', { capabilities: ALL }), server('t')],
@@ -277,6 +277,9 @@ describe('prompts and tools', () => {
       ['p1', 'greet'],
       ['p2', 'greet'],
     ]);
+    // Named like tools: the name a host shows, by the same provider-safe rules.
+    expect(prompts.map((p) => p.name)).toEqual(['mcp__p1__greet', 'mcp__p2__greet']);
+    expect((await reg.promptsOf('p2')).map((p) => p.name)).toEqual(['mcp__p2__greet']);
     const result = await reg.getPrompt('p2', 'greet', { who: 'grace' });
     expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'hello grace' });
     const unknown = await reg.getPrompt('nope', 'greet').catch((e: unknown) => e);

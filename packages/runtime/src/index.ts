@@ -4,16 +4,21 @@
 // front end needs no other package. Nothing else is imported from outside the package.
 // What a tool takes and gives, for a front end that calls one (the connectors page's "Try").
 
+// A host writes its own tools, reads results and shows diagnostics with these: one import is enough.
+export { type Diagnostic, formatDiagnostic, type Logger } from '@epoch-agent/infra';
 export type {
   McpEpochTool,
   McpErrorCode,
+  McpIcon,
   McpLoginResult,
   McpLogoutResult,
   McpProtocol,
   McpServerCapabilities,
   McpServerChoice,
   McpServerConfig,
+  McpServerEntry,
   McpServerExit,
+  McpServerPrompt,
   McpServerSource,
   McpServerState,
   McpServerStatus,
@@ -27,13 +32,21 @@ export type {
 } from '@epoch-agent/plugin-mcp';
 export {
   isMcpError,
+  MAX_INSTRUCTIONS_CHARS,
   MCP_CONFIG_FIELDS,
   McpError,
   openInBrowser,
   serverPrefix,
   TOOL_NAME_PREFIX,
 } from '@epoch-agent/plugin-mcp';
-export type { JsonSchema, ToolContent, ToolResult } from '@epoch-agent/protocol';
+export type {
+  EpochTool,
+  JsonSchema,
+  ToolAnnotations,
+  ToolContent,
+  ToolContext,
+  ToolResult,
+} from '@epoch-agent/protocol';
 export type { McpConfigApplied } from './apply-mcp-config.js';
 export {
   type BuildRuntimeOptions,
@@ -47,6 +60,11 @@ export {
 } from './build-runtime.js';
 // Everything the config-only entry (./config) exports, from that one list.
 export * from './config.js';
+export {
+  type McpConfigTarget,
+  type McpConfigWatchOptions,
+  watchMcpConfig,
+} from './config-watch.js';
 export type { ConnectMode } from './connects-in-flight.js';
 export { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from './deferred-tools.js';
 export {

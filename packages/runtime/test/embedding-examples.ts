@@ -3,9 +3,14 @@
 // build. Not run: the examples start servers with npx. Keep the two in step.
 import { delimiter, dirname } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
-import { formatDiagnostic } from '@epoch-agent/infra';
-import type { EpochTool } from '@epoch-agent/protocol';
-import { buildRuntime, isRuntimeError, type Runtime } from '@epoch-agent/runtime';
+import {
+  buildRuntime,
+  type EpochTool,
+  formatDiagnostic,
+  isRuntimeError,
+  type Runtime,
+  watchMcpConfig,
+} from '@epoch-agent/runtime';
 import {
   executeTool,
   toAnthropicToolResult,
@@ -160,4 +165,36 @@ export async function answerToolUses(
     results.push(toAnthropicToolResult(block.id, result));
   }
   return { role: 'user', content: results };
+}
+
+export function watchingMcpJson(runtime: Runtime, rebuildAgentTools: () => void) {
+  // Every save of the user's mcp.json (by hand, by `epoch mcp add`, by the connectors page) is
+  // applied once the editor is done writing; the agent's tools are rebuilt after it.
+  const stopWatching = watchMcpConfig(runtime, {
+    onApplied: (applied) => {
+      for (const diagnostic of applied.diagnostics) console.warn(formatDiagnostic(diagnostic));
+      rebuildAgentTools();
+    },
+  });
+  // ... on exit: stopWatching() before runtime.close()
+  return stopWatching;
+}
+
+export function messagesAHostShows(runtime: Runtime, showLoginButton: (server: string) => void) {
+  runtime.mcp.onStatus((status) => {
+    if (status.state === 'needsLogin') showLoginButton(status.name); // runtime.login(name, ...)
+    if (status.state === 'failed' && status.error.code === 'connect_timeout') {
+      console.warn(`${status.error.message} (the host's connectTimeout for it is too short?)`);
+    }
+  });
+}
+
+export async function prompts(runtime: Runtime) {
+  for (const { server, name, prompt } of await runtime.mcp.listPrompts()) {
+    console.log(`/${name}`, prompt.title ?? prompt.name); // e.g. "/mcp__everything__args-prompt"
+    if (prompt.name === 'args-prompt') {
+      const got = await runtime.mcp.getPrompt(server, prompt.name, { city: 'Lyon' });
+      for (const message of got.messages) console.log(message.role, message.content);
+    }
+  }
 }

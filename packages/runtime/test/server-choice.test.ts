@@ -59,7 +59,8 @@ describe('a disabled server', () => {
     expect(runtime.mcp.tools().map(({ name }) => name)).toEqual([prefixedName('on', 'whoami')]);
     const error = await rejection(runtime.mcp.reconnect('off'));
     expect(isMcpError(error, 'server_disabled')).toBe(true);
-    expect((error as Error).message).toContain('epoch mcp enable off');
+    expect((error as Error).message).toContain('is turned off');
+    expect((error as Error).message).not.toContain('epoch mcp');
   });
 
   it("of a plugin, turned off in the user's overrides: never started, and the plugin's file untouched", async () => {

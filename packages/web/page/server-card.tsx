@@ -6,6 +6,7 @@
 import type { McpServerState } from '@epoch-agent/runtime';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LoginStarted, ServerView } from '../src/api-types.js';
+import { adviceFor } from './advice.js';
 import type { Api } from './api.js';
 import { Capabilities } from './capabilities.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
@@ -88,6 +89,7 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
   const stderr =
     status !== undefined && 'stderrTail' in status ? stderrText(status.stderrTail.trimEnd()) : '';
   const exit = status?.state === 'failed' ? status.exit : undefined;
+  const advice = error === undefined ? undefined : adviceFor(error.code, server);
   // Busy buttons are aria-disabled, not disabled: a disabled button loses focus to <body>.
   const whileBusy = { 'aria-disabled': busy !== undefined };
   return (
@@ -241,6 +243,7 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
       {error !== undefined && (
         <div class="error">
           <p class="message">{serverText(error.message)}</p>
+          {advice !== undefined && <p class="hint">{advice}</p>}
           {exit !== undefined && <p class="exit">{exitText(exit)}</p>}
           {look.hint !== undefined && <p class="hint">{look.hint}</p>}
         </div>

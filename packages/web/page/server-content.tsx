@@ -199,6 +199,9 @@ function PromptRow({ prompt, api, path }: { prompt: PromptView; api: Api; path: 
   return (
     <li class="prompt" data-prompt={prompt.name}>
       <Named name={prompt.name} title={prompt.title} />
+      <p class="hint">
+        Offered to a host as <code>{prompt.offeredAs}</code>
+      </p>
       {prompt.description !== undefined && (
         <p class="description">{serverText(prompt.description)}</p>
       )}

@@ -4,7 +4,8 @@
 // that is only looked at does not pay for it.
 import type { Schema } from '@epoch-agent/runtime/schema-ref';
 import { useState } from 'preact/hooks';
-import type { ToolSchemas } from '../src/api-types.js';
+import type { ServerView, ToolSchemas } from '../src/api-types.js';
+import { adviceForAnswer } from './advice.js';
 import type { Api } from './api.js';
 import { ScrollText } from './scroll-text.js';
 import { serverText } from './text.js';
@@ -21,6 +22,8 @@ interface Props {
   readonly name: string;
   /** Offered to the model: only such a tool can be tried (`epoch mcp call` refuses one turned off). */
   readonly offered: boolean;
+  /** Its server: what to do about a call's error is said by where the server is written. */
+  readonly server: ServerView;
 }
 
 type Loaded =
@@ -29,7 +32,7 @@ type Loaded =
   | { readonly state: 'loaded'; readonly schemas: ToolSchemas }
   | { readonly state: 'failed'; readonly message: string };
 
-export function ToolDetails({ api, path, name, offered }: Props) {
+export function ToolDetails({ api, path, name, offered, server }: Props) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'none' });
   const [form, setForm] = useState<TryModule>();
   const load = async (event: Event) => {
@@ -79,6 +82,7 @@ export function ToolDetails({ api, path, name, offered }: Props) {
               path={path}
               name={name}
               inputSchema={loaded.schemas.inputSchema as Schema}
+              advise={(code) => adviceForAnswer(code, server)}
             />
           ) : (
             <Loading loaded={loaded} />

@@ -158,7 +158,7 @@ function ToolRow({ tool, on, server, api, path }: RowProps) {
           </tbody>
         </table>
       )}
-      <ToolDetails api={api} path={path} name={tool.name} offered={on} />
+      <ToolDetails api={api} path={path} name={tool.name} offered={on} server={server} />
     </li>
   );
 }

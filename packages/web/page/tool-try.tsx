@@ -27,20 +27,22 @@ interface Props {
   /** The name the model is given: names the form, and makes its ids unique in the page. */
   readonly name: string;
   readonly inputSchema: Schema;
+  /** What to do about a refused call, by its error code (advice.ts), when the page knows. */
+  readonly advise: (code: string) => string | undefined;
 }
 
 type Run =
   | { readonly state: 'idle' }
   | { readonly state: 'running'; readonly since: number }
   | { readonly state: 'done'; readonly result: ToolResult; readonly ms: number }
-  | { readonly state: 'refused'; readonly message: string }
+  | { readonly state: 'refused'; readonly message: string; readonly advice?: string | undefined }
   | { readonly state: 'cancelled' };
 
 type Arguments =
   | { readonly ok: true; readonly value: { readonly [key: string]: unknown } }
   | { readonly ok: false; readonly problem: string };
 
-export function ToolTry({ api, path, name, inputSchema }: Props) {
+export function ToolTry({ api, path, name, inputSchema, advise }: Props) {
   const fields = rootFields(inputSchema);
   const [value, setValue] = useState<unknown>(() => initialValue(inputSchema, inputSchema) ?? {});
   // A schema with no named parameters is written as JSON from the start.
@@ -93,7 +95,11 @@ export function ToolTry({ api, path, name, inputSchema }: Props) {
       setRun(
         answer.ok
           ? { state: 'done', result: answer.value.result, ms: Date.now() - since }
-          : { state: 'refused', message: answer.error.message },
+          : {
+              state: 'refused',
+              message: answer.error.message,
+              advice: advise(answer.error.code),
+            },
       );
     } catch {
       // Only an abort rejects: Cancel, or the form going away.
@@ -175,9 +181,12 @@ function RunView({ run }: { readonly run: Run }) {
       );
     case 'refused':
       return (
-        <p class="problem" role="alert">
-          {serverText(run.message)}
-        </p>
+        <>
+          <p class="problem" role="alert">
+            {serverText(run.message)}
+          </p>
+          {run.advice !== undefined && <p class="hint">{run.advice}</p>}
+        </>
       );
     case 'done':
       return (

@@ -80,7 +80,10 @@ export interface PromptList {
 }
 
 export interface PromptView {
+  /** The server's own name for it: what POST …/prompts/:prompt takes. */
   readonly name: string;
+  /** `mcp__<server>__<prompt>`: the name a host shows it under, as tools are named. */
+  readonly offeredAs: string;
   readonly title?: string;
   readonly description?: string;
   readonly arguments: readonly PromptArgumentView[];

@@ -61,8 +61,9 @@ export function resourceRead({ contents }: ReadResult): ResourceRead {
 export function promptList(prompts: readonly Prompt[]): PromptList {
   const shown = prompts.slice(0, MAX_ENTRIES);
   return {
-    prompts: shown.map((prompt) => ({
+    prompts: shown.map(({ name, prompt }) => ({
       name: label(prompt.name),
+      offeredAs: name,
       ...optional('title', prompt.title),
       ...optional('description', prompt.description),
       arguments: (prompt.arguments ?? []).slice(0, MAX_ENTRIES).map((argument) => ({

@@ -11,10 +11,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '@epoch-agent/infra';
-import { type BuildRuntimeOptions, buildRuntime, type Runtime } from '@epoch-agent/runtime';
+import {
+  type BuildRuntimeOptions,
+  buildRuntime,
+  type Runtime,
+  watchMcpConfig,
+} from '@epoch-agent/runtime';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from './app.js';
-import { watchUserConfig } from './config-watch.js';
 import { WebError } from './errors.js';
 import { KeyHandoffs } from './key-handoff.js';
 import { PageLogins } from './page-logins.js';
@@ -80,14 +84,7 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
     runtime.mcp.onToolsChanged(changed),
     runtime.tools.onChange(changed),
   ];
-  const stopWatching = watchUserConfig(
-    runtime.configFile,
-    async () => {
-      await runtime.applyMcpConfig();
-      changed();
-    },
-    logger,
-  );
+  const stopWatching = watchMcpConfig(runtime, { onApplied: changed, logger });
   const logins = new PageLogins({ runtime, returnUrl: url, onChange: changed });
   const handoffs = new KeyHandoffs();
   const app = createApp({

@@ -103,6 +103,8 @@ describe('the overview of the connectors page', () => {
     await prompts.locator('summary').click();
     const prompt = prompts.locator('li.prompt[data-prompt="args-prompt"]');
     await prompt.waitFor(WAIT);
+    // Named as a host offers it, like a tool: a `-` is kept, the prefix is the server's.
+    await shows(prompt.locator('.hint code'), 'mcp__everything__args-prompt');
     await prompt.getByLabel(/^city \(required\)/).fill('Lyon');
     await prompt.getByLabel(/^state/).fill('Rhône');
     await prompt.getByRole('button', { name: 'Get Arguments Prompt' }).click();

@@ -15,6 +15,7 @@ import {
   UsageError,
 } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { withAdvice } from '../render/advice.js';
 import { stateWords } from '../render/state-words.js';
 import { renderToolResult } from '../render/tool-result.js';
 import { withRuntime } from '../session.js';
@@ -33,11 +34,20 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     fail(io, invocation, exit, { code, message, server, tool: wanted }, WORDS);
   // Only this server starts: a call must not wait for any other.
   return withRuntime(io, invocation, { connectOnly: [server] }, async (runtime) => {
-    findServer(runtime.servers(), runtime.diagnostics(), server, runtime.configFile);
+    const configured = findServer(
+      runtime.servers(),
+      runtime.diagnostics(),
+      server,
+      runtime.configFile,
+    );
     const status = runtime.mcp.statuses().find(({ name }) => name === server);
     const down = exitOfState(status?.state ?? 'disconnected');
     if (status === undefined || down !== EXIT.ok) {
-      const why = status === undefined ? [] : statusDetail(status).map((line) => line.trim());
+      const why =
+        status === undefined
+          ? []
+          : // Out of the status table's indent: each line of it, the stderr's own kept.
+            statusDetail(status, configured).map((line) => line.replace(/^ {2}/gm, ''));
       return failure(
         down === EXIT.ok ? EXIT.unreachable : down,
         status?.state ?? 'disconnected',
@@ -76,7 +86,11 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       result = await (found.tool as McpEpochTool).executeUncut(args, { signal: io.signal });
     } catch (error) {
       if (!isMcpError(error)) throw error;
-      return failure(exitOfError(error.code), error.code, error.message);
+      return failure(
+        exitOfError(error.code),
+        error.code,
+        withAdvice(error.code, error.message, configured),
+      );
     }
     io.out(invocation.json ? `${terminalJson(result, 2)}\n` : renderToolResult(result));
     if (result.isError !== true) return EXIT.ok;

@@ -4,6 +4,7 @@ import { terminalJson } from '@epoch-agent/infra';
 import { isMcpError, type McpServerStatus } from '@epoch-agent/runtime';
 import { fail, type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { withAdvice } from '../render/advice.js';
 import { counted } from '../render/counted.js';
 import { withRuntime } from '../session.js';
 import { exitOfError, exitOfState } from './exit-of.js';
@@ -14,20 +15,23 @@ import { statusDetail } from './server-status.js';
 export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   const [name = ''] = operands(invocation, 'name');
   return withRuntime(io, invocation, { connectOnly: [name] }, async (runtime) => {
-    findServer(runtime.servers(), runtime.diagnostics(), name, runtime.configFile);
+    const server = findServer(runtime.servers(), runtime.diagnostics(), name, runtime.configFile);
     let status: McpServerStatus;
     try {
       status = await runtime.mcp.reconnect(name);
     } catch (error) {
       // A server turned off has nothing to reconnect: the message says how to turn it on.
       if (!isMcpError(error)) throw error;
-      const failure = { code: error.code, message: error.message, server: name };
+      const message = withAdvice(error.code, error.message, server);
+      const failure = { code: error.code, message, server: name };
       return fail(io, invocation, exitOfError(error.code), failure, 'mcp reconnect');
     }
     if (invocation.json) io.out(`${terminalJson(status, 2)}\n`);
     else {
       const tools = status.state === 'connected' ? `, ${counted(status.toolCount, 'tool')}` : '';
-      io.out(`${[`${name}: ${status.state}${tools}`, ...statusDetail(status)].join('\n')}\n`);
+      io.out(
+        `${[`${name}: ${status.state}${tools}`, ...statusDetail(status, server)].join('\n')}\n`,
+      );
     }
     const exit = exitOfState(status.state);
     return exit === EXIT.ok && status.state !== 'connected' ? EXIT.unreachable : exit;

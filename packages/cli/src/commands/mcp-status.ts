@@ -57,7 +57,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
         io.out(renderDiagnostics(diagnostics));
       } else {
         const width = lineRoom(io.columns);
-        if (live === undefined) io.out(renderStatuses(statuses));
+        if (live === undefined) io.out(renderStatuses(statuses, runtime.servers()));
         // In the config's order, as the rows of a pipe are: only the live rows follow the clock.
         for (const { name } of statuses) io.out(renderToolNames(runtime, name, width));
         io.out(renderDiagnostics(diagnostics));

@@ -63,7 +63,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
 function renderServer(runtime: Runtime, status: McpServerStatus, width: number): string {
   const head = `${status.name} (${status.source}, ${status.transport})`;
   if (status.state !== 'connected') {
-    return `${head}: ${status.state}\n${statusDetail(status).join('\n')}\n\n`;
+    return `${head}: ${status.state}\n${statusDetail(status, runtime.server(status.name)).join('\n')}\n\n`;
   }
   const { offered, onDemand } = toolsByOffer(runtime, status.name);
   const off = runtime.mcp.toolsOffOf(status.name);

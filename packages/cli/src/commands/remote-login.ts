@@ -10,6 +10,7 @@ import {
 } from '@epoch-agent/runtime';
 import { fail, type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { withAdvice } from '../render/advice.js';
 import { withRuntime } from '../session.js';
 import { findServer } from './server-lookup.js';
 
@@ -29,7 +30,8 @@ export function withRemoteServer(
       if (!isMcpError(error)) throw error;
       // A login of a server that needs none is a wrong command line too; any other failure is one.
       const exit = error.code === 'login_not_needed' ? EXIT.usage : EXIT.failed;
-      return fail(io, invocation, exit, { code: error.code, message: error.message }, words);
+      const message = withAdvice(error.code, error.message, server);
+      return fail(io, invocation, exit, { code: error.code, message }, words);
     }
   });
 }

@@ -1,11 +1,18 @@
 // A server's status as lines under its row: why it is not connected and what to do, and the last
 // lines it wrote to stderr. Shared by the commands that connect (status, tools, reconnect).
-import type { McpServerStatus } from '@epoch-agent/runtime';
+import type { ConfiguredServer, McpErrorCode, McpServerStatus } from '@epoch-agent/runtime';
+import { withAdvice } from '../render/advice.js';
 import { shownError, shownStderr } from '../render/server-text.js';
 import { indent } from './add-server.js';
 
-/** Nothing for a connected server; its error and stderr tail, indented, otherwise. */
-export function statusDetail(status: McpServerStatus): string[] {
+/**
+ * Nothing for a connected server; its error (with what to do about it, by where `server` is
+ * written) and stderr tail, indented, otherwise.
+ */
+export function statusDetail(
+  status: McpServerStatus,
+  server: ConfiguredServer | undefined,
+): string[] {
   switch (status.state) {
     case 'connected':
     case 'connecting':
@@ -16,14 +23,21 @@ export function statusDetail(status: McpServerStatus): string[] {
     case 'disabled':
       return [`  turned off; turn it on with "epoch mcp enable ${status.name}"`];
     case 'needsLogin':
-      return [`  ${shownError(status.error.message)}`];
+      return [indent(advised(status.error, server), '  ')];
     case 'reconnecting':
     case 'failed': {
       const stderr = shownStderr(status.stderrTail);
       return [
-        `  ${shownError(status.error.message)}`,
+        indent(advised(status.error, server), '  '),
         ...(stderr === '' ? [] : ['  stderr (last lines):', indent(stderr, '    ')]),
       ];
     }
   }
+}
+
+function advised(
+  error: { readonly code: McpErrorCode; readonly message: string },
+  server: ConfiguredServer | undefined,
+): string {
+  return withAdvice(error.code, shownError(error.message), server);
 }

@@ -9,10 +9,14 @@ import { statusDetail } from './server-status.js';
 
 const HEADER = ['NAME', 'SOURCE', 'TRANSPORT', 'STATE', 'PROTOCOL', 'TOOLS'];
 
-/** Every row at once, each column as wide as its widest cell. */
-export function renderStatuses(statuses: readonly McpServerStatus[]): string {
+/** Every row at once, each column as wide as its widest cell; `servers` say where each is written. */
+export function renderStatuses(
+  statuses: readonly McpServerStatus[],
+  servers: readonly ConfiguredServer[],
+): string {
   const [header = '', ...lines] = renderTable(HEADER, statuses.map(cells)).trimEnd().split('\n');
-  return `${header}\n${statuses.map((status, i) => withDetail(lines[i] ?? '', status)).join('')}`;
+  const rows = statuses.map((status, i) => withDetail(lines[i] ?? '', status, servers));
+  return `${header}\n${rows.join('')}`;
 }
 
 // A state's name is one of these: a Record, so a new state is counted in the STATE column.
@@ -38,9 +42,11 @@ const REVISION = 'YYYY-MM-DD';
  */
 export class LiveStatusTable {
   readonly #widths: readonly number[];
+  readonly #servers: readonly ConfiguredServer[];
   readonly #shown = new Set<string>();
 
   constructor(servers: readonly ConfiguredServer[]) {
+    this.#servers = servers;
     this.#widths = columnWidths([
       HEADER,
       ...servers.map(({ config, origin }) => [
@@ -65,7 +71,7 @@ export class LiveStatusTable {
     if (status.state === 'connecting' || status.state === 'disconnected') return;
     if (this.#shown.has(status.name)) return;
     this.#shown.add(status.name);
-    print(withDetail(tableLine(cells(status), this.#widths), status));
+    print(withDetail(tableLine(cells(status), this.#widths), status, this.#servers));
   };
 }
 
@@ -81,6 +87,11 @@ function cells(status: McpServerStatus): string[] {
   ];
 }
 
-function withDetail(line: string, status: McpServerStatus): string {
-  return [line, ...statusDetail(status)].map((text) => `${text}\n`).join('');
+function withDetail(
+  line: string,
+  status: McpServerStatus,
+  servers: readonly ConfiguredServer[],
+): string {
+  const server = servers.find(({ config }) => config.name === status.name);
+  return [line, ...statusDetail(status, server)].map((text) => `${text}\n`).join('');
 }

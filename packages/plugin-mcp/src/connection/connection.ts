@@ -41,6 +41,7 @@ import { type ListItem, type ListMethod, type ListOwner, listAll } from './pagin
 import { explainStdioFailure, preflight } from './preflight.js';
 import type { McpConnectMemory, McpEraVerdict, McpProtocol } from './protocol.js';
 import { remoteUrl } from './request-options.js';
+import { serverIdentity } from './server-identity.js';
 import type { McpServerInfo } from './state.js';
 import { listTools, markedTools, type ToolList } from './tool-list.js';
 
@@ -54,6 +55,7 @@ const TOOLS_LIST_CHANGED_DEBOUNCE_MS = 250;
 /** What the server offered when this connection opened. */
 export interface ConnectionInfo {
   readonly serverInfo: McpServerInfo;
+  readonly instructions?: string;
   readonly protocol: McpProtocol;
   readonly tools: readonly Tool[];
   readonly resources: boolean;
@@ -525,7 +527,6 @@ async function openNow(
     if (attempt.signal.aborted) throw attempt.signal.reason;
     // Closed between its answers and now: checked in the same tick the connection starts watching.
     if (sdk.transport === undefined) throw new Error('the server closed the connection');
-    const info = sdk.getServerVersion();
     const discover = sdk.getDiscoverResult();
     const protocol = { era, version: sdk.getNegotiatedProtocolVersion() ?? '' };
     opened = new Connection({
@@ -533,7 +534,7 @@ async function openNow(
       sdk,
       handle,
       info: {
-        serverInfo: { name: info?.name ?? '', version: info?.version ?? '' },
+        ...serverIdentity(sdk),
         protocol,
         tools: listed.tools,
         resources: capabilities.resources !== undefined,

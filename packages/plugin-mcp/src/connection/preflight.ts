@@ -73,7 +73,7 @@ async function checkStdio(config: StdioServerConfig): Promise<void> {
       () => 'absent',
     );
     if (kind === 'absent') {
-      throw fail(`"cwd" directory "${cwd}" does not exist. Create it or fix "cwd" in mcp.json.`);
+      throw fail(`"cwd" directory "${cwd}" does not exist. Create it or fix the server's "cwd".`);
     }
     if (kind === 'other') {
       throw fail(`"cwd" "${cwd}" is not a directory. Point "cwd" at the directory to start in.`);

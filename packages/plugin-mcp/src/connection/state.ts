@@ -10,7 +10,7 @@
 //   any --close()--> disconnected
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpErrorCode } from '../errors/mcp-error.js';
-import { assertNever, type McpServerExit } from '../types.js';
+import { assertNever, type McpIcon, type McpServerExit } from '../types.js';
 import type { McpServerCapabilities } from './capabilities.js';
 import type { McpProtocol } from './protocol.js';
 
@@ -18,6 +18,7 @@ import type { McpProtocol } from './protocol.js';
 export interface McpServerInfo {
   readonly name: string;
   readonly version: string;
+  readonly icons?: readonly McpIcon[];
 }
 
 /** Why a server cannot be used: names the server, what happened and what to do; free of secrets. */
@@ -34,6 +35,8 @@ export type McpConnectionState =
   | {
       readonly kind: 'connected';
       readonly serverInfo: McpServerInfo;
+      /** Its instructions for the model, bounded (server-identity.ts); absent when none. */
+      readonly instructions?: string;
       /** The protocol era and revision this connection speaks. */
       readonly protocol: McpProtocol;
       readonly tools: readonly Tool[];
@@ -95,9 +98,13 @@ export function redactState(
   switch (state.kind) {
     case 'disconnected':
     case 'connecting':
-    case 'connected':
     case 'idle':
       return state;
+    case 'connected':
+      // A server may echo what it was started with (an env value) in its instructions.
+      return state.instructions === undefined
+        ? state
+        : { ...state, instructions: redact(state.instructions) };
     case 'reconnecting':
       return {
         ...state,

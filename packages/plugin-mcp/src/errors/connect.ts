@@ -43,7 +43,7 @@ export function connectFailure(failed: unknown, attempt: FailedConnect): McpErro
   if (attempt.timedOut) {
     return new McpError(
       'connect_timeout',
-      `MCP server "${server}" did not finish connecting within ${seconds(config.connectTimeoutMs)} (connect_timeout covers start, initialize and the first tools/list). ${afterTimeout(attempt)}`,
+      `MCP server "${server}" did not finish connecting within ${seconds(config.connectTimeoutMs)} (the connect timeout covers start, initialize and the first tools/list). ${afterTimeout(attempt)}`,
       { server, cause: error },
     );
   }
@@ -73,7 +73,8 @@ function withoutProbe(error: unknown): unknown {
 
 /** What to do about a connect that timed out: remote servers have no stderr to look at. */
 function afterTimeout({ config, stderrTail }: FailedConnect): string {
-  const raise = `raise "connect_timeout" for it in mcp.json`;
+  // Which option sets the timeout is the front end's to say (a host's server is in no file).
+  const raise = 'give it a longer connect timeout';
   if (config.transport !== 'stdio') {
     return `If it is just slow, ${raise}; otherwise check that ${redactUrl(config.url)} is the server's MCP endpoint and that it answers.`;
   }

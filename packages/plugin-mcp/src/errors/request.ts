@@ -64,7 +64,7 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
       case SdkErrorCode.RequestTimeout:
         return make(
           'request_timeout',
-          `${prefix} got no answer within ${seconds(request.timeoutMs)} and was cancelled: ${TOLD_TO_CANCEL}. If it needs longer, raise "timeout" for this server in mcp.json.`,
+          `${prefix} got no answer within ${seconds(request.timeoutMs)} and was cancelled: ${TOLD_TO_CANCEL}. If it needs longer, give the server a longer request timeout.`,
         );
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:

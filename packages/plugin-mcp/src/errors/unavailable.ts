@@ -26,7 +26,7 @@ export function closedWhileConnecting(server: string, cause?: unknown): McpError
 export function needsLogin(server: string, cause?: unknown): McpError {
   const message =
     mcpErrorIn(cause, 'needs_login')?.message ??
-    `MCP server "${server}" refused our credentials (HTTP 401 Unauthorized). Run \`epoch mcp login ${server}\` to sign in again (or fix its "headers" in mcp.json), then reconnect it. Retrying without that will not help, so it is not retried.`;
+    `MCP server "${server}" refused our credentials (HTTP 401 Unauthorized). It needs a new login (or other credentials), then a reconnect; retrying without that will not help, so it is not retried.`;
   return new McpError('needs_login', message, { server, cause });
 }
 

@@ -57,7 +57,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
         res,
         400,
         'Not this login',
-        `This link does not belong to the login to "${name}" that epoch is waiting for (its state does not match). Start again with: epoch mcp login ${name}`,
+        `This link does not belong to the login to "${name}" that epoch is waiting for (its state does not match). Start the login again.`,
       );
       return;
     }
@@ -110,7 +110,7 @@ function listen(http: ReturnType<typeof createServer>, port: number, name: strin
         new McpError(
           'login_failed',
           error.code === 'EADDRINUSE'
-            ? `Login to MCP server "${name}": port ${port} on 127.0.0.1 is in use, so the login callback cannot be received. Stop what uses it, or change "oauth.callback_port" for "${name}" in mcp.json (the authorization server must accept the new redirect URI).`
+            ? `Login to MCP server "${name}": port ${port} on 127.0.0.1 is in use, so the login callback cannot be received. Stop what uses it, or change "oauth.callback_port" for "${name}" (the authorization server must accept the new redirect URI).`
             : `Login to MCP server "${name}": cannot listen on 127.0.0.1:${port} for the login callback (${error.code ?? error.message}).`,
           { server: name, cause: error },
         ),

@@ -96,7 +96,7 @@ export async function readSecret(
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new McpError(
       'oauth_failed',
-      `MCP server "${server}": oauth.${field} names the file ${source.path}, which could not be read (${code}). Fix the path in mcp.json, or the file's permissions.`,
+      `MCP server "${server}": oauth.${field} names the file ${source.path}, which could not be read (${code}). Fix the path, or the file's permissions.`,
       { server },
     );
   }
@@ -111,7 +111,7 @@ function where(source: McpSecretSource): string {
 function keyError(server: string, what: string): McpError {
   return new McpError(
     'oauth_failed',
-    `MCP server "${server}": ${what}. Fix the "oauth" field of "${server}" in mcp.json, then reconnect it.`,
+    `MCP server "${server}": ${what}. Fix the "oauth" field of "${server}", then reconnect it.`,
     { server },
   );
 }

@@ -125,7 +125,7 @@ export class OAuthConnectionAuth implements AuthProvider {
     const { server } = this.#options;
     throw new McpError(
       'insufficient_scope',
-      `MCP server "${server}" refused the request: it needs ${wanted === undefined ? 'more OAuth scopes' : `the OAuth scope "${wanted}"`}, which the current login did not grant. Run \`epoch mcp login ${server}\` to grant it; the login will ask for it.`,
+      `MCP server "${server}" refused the request: it needs ${wanted === undefined ? 'more OAuth scopes' : `the OAuth scope "${wanted}"`}, which the current login did not grant. The next login will ask for it.`,
       { server },
     );
   };
@@ -200,7 +200,7 @@ export class OAuthConnectionAuth implements AuthProvider {
     // SDK's error types sees this one as one too.
     return new McpError(
       'needs_login',
-      `MCP server "${server}" needs a login: ${reason}. Run \`epoch mcp login ${server}\`, then reconnect it.`,
+      `MCP server "${server}" needs a login: ${reason}. Log in to it, then reconnect it.`,
       { server, cause: new UnauthorizedError(reason) },
     );
   }

@@ -74,7 +74,7 @@ async function identityAssertion(
   } catch (error) {
     throw new McpError(
       'oauth_failed',
-      `MCP server "${server}": the identity provider did not exchange the ID token for an ID-JAG (${bounded(scrub(messageOf(error)))}). If the ID token expired, renew it (oauth.idp_id_token); otherwise check the idp_* fields of "${server}" in mcp.json. Then reconnect it.`,
+      `MCP server "${server}": the identity provider did not exchange the ID token for an ID-JAG (${bounded(scrub(messageOf(error)))}). If the ID token expired, renew it (oauth.idp_id_token); otherwise check the idp_* fields of "${server}". Then reconnect it.`,
       { server, cause: error },
     );
   }

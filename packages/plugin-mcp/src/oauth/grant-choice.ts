@@ -112,7 +112,7 @@ function withoutClient(server: string, grant: McpOAuthGrant): ConnectionAuth {
     onUnauthorized: async () => {
       throw new McpError(
         'oauth_failed',
-        `MCP server "${server}": the ${grant.kind} grant needs oauth.client_id, the client registered with its authorization server; add it to mcp.json.`,
+        `MCP server "${server}": the ${grant.kind} grant needs oauth.client_id, the client registered with its authorization server; add it to the server's "oauth" field.`,
         { server },
       );
     },
@@ -150,7 +150,7 @@ class GrantChosenAtConnect implements ConnectionAuth {
         throw error;
       }
       logger.info(
-        `MCP server "${server}": its authorization server offers the client_credentials grant and no login, so its client gets its own tokens (set oauth.grant to say so in mcp.json).`,
+        `MCP server "${server}": its authorization server offers the client_credentials grant and no login, so its client gets its own tokens (set oauth.grant to say so).`,
         { server },
       );
       this.#machine = true;

@@ -97,7 +97,7 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
       deadline.abort(
         new McpError(
           'login_timeout',
-          `Login to MCP server "${name}" was not finished within ${Math.round(timeoutMs / 1000)} s. Run \`epoch mcp login ${name}\` again and complete it in the browser.`,
+          `Login to MCP server "${name}" was not finished within ${Math.round(timeoutMs / 1000)} s. Log in again and complete it in the browser.`,
           { server: name },
         ),
       ),
@@ -276,7 +276,7 @@ async function authorizeOnce(round: RoundOptions): Promise<number> {
     if (error !== null) {
       throw new McpError(
         'login_failed',
-        `Login to MCP server "${config.name}" was refused by the authorization server (${safeCode(error)}). Run \`epoch mcp login ${config.name}\` to try again.`,
+        `Login to MCP server "${config.name}" was refused by the authorization server (${safeCode(error)}). Log in again to try again.`,
         { server: config.name },
       );
     }
@@ -323,7 +323,7 @@ async function oneAtATime<T>(
     const { name } = config;
     throw new McpError(
       'login_failed',
-      `Login to MCP server "${name}": another login to it is in progress, in this or another process. Finish or stop that one, then run \`epoch mcp login ${name}\` again if it is still needed (${error.message})`,
+      `Login to MCP server "${name}": another login to it is in progress, in this or another process. Finish or stop that one, then log in again if it is still needed (${error.message})`,
       { server: name },
     );
   }
@@ -341,7 +341,7 @@ function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {
   if (grant === 'client_credentials' || grant === 'cross_app_access') {
     throw new McpError(
       'login_failed',
-      `MCP server "${config.name}" needs no login: its client gets its own tokens by the ${grant} grant ("oauth" in mcp.json). Reconnect it instead.`,
+      `MCP server "${config.name}" needs no login: its client gets its own tokens by the ${grant} grant (its "oauth" field). Reconnect it instead.`,
       { server: config.name },
     );
   }
@@ -351,7 +351,7 @@ function remote(config: McpServerConfig): RemoteServerConfig<'sse' | 'http'> {
 function refused(server: string): McpError {
   return new McpError(
     'login_failed',
-    `Login to MCP server "${server}": the server refused the login just made (HTTP 401), though the authorization server it names issued it. Tell the server's operator; \`epoch mcp login ${server}\` will not do better until that is fixed.`,
+    `Login to MCP server "${server}": the server refused the login just made (HTTP 401), though the authorization server it names issued it. Tell the server's operator; another login will not do better until that is fixed.`,
     { server },
   );
 }
@@ -385,7 +385,7 @@ function loginError(server: string, error: unknown, scrub: Scrubber): McpError {
   // Bounded: the SDK quotes a token endpoint's whole body ("Raw body: ..."), megabytes if it likes.
   return new McpError(
     'login_failed',
-    `Login to MCP server "${server}" failed: ${bounded(scrub(why))}. Run \`epoch mcp login ${server}\` to try again.`,
+    `Login to MCP server "${server}" failed: ${bounded(scrub(why))}. Log in again to try again.`,
     { server, cause: error },
   );
 }
@@ -416,7 +416,7 @@ function issuerError(server: string, error: IssuerMismatchError): McpError {
     : 'Nothing was sent to it.';
   return new McpError(
     'login_failed',
-    `Login to MCP server "${server}" was stopped: ${what}. ${then} Run \`epoch mcp login ${server}\` again; if it fails the same way, tell the server's operator.`,
+    `Login to MCP server "${server}" was stopped: ${what}. ${then} Log in again; if it fails the same way, tell the server's operator.`,
     { server },
   );
 }

@@ -148,7 +148,7 @@ export class MachineConnectionAuth implements AuthProvider {
     const what = `MCP server "${server}": getting an access token by the ${grant.name} grant failed`;
     // The authorization server answered, and said no: only a change to mcp.json helps.
     if (error instanceof OAuthError) {
-      return `${what}: the authorization server refused it (${error.code}: ${bounded(scrub(error.message))}). Check the "oauth" field of "${server}" in mcp.json (client_id and its credential, scopes), then reconnect it.`;
+      return `${what}: the authorization server refused it (${error.code}: ${bounded(scrub(error.message))}). Check the "oauth" field of "${server}" (client_id and its credential, scopes), then reconnect it.`;
     }
     return `${what}: ${sentence(bounded(scrub(messageOf(error))))} Reconnecting tries again.`;
   }

@@ -36,7 +36,7 @@ export function oauthFetch({ server, fetchFn = fetch }: OAuthFetchOptions): Fetc
       if (!withinOrigin(current, target)) {
         throw new McpError(
           'redirect_refused',
-          `MCP server "${server}": ${current.origin}${current.pathname} redirected an OAuth request to another origin (${target.origin}); nothing was sent there, because the request carries credentials. Tell the server's operator; if ${target.origin} is where the MCP server really is, use that URL in mcp.json.`,
+          `MCP server "${server}": ${current.origin}${current.pathname} redirected an OAuth request to another origin (${target.origin}); nothing was sent there, because the request carries credentials. Tell the server's operator; if ${target.origin} is where the MCP server really is, use that URL as the server's "url".`,
           { server },
         );
       }

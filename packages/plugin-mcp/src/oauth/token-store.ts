@@ -255,7 +255,7 @@ export class TokenStore {
           : `it is not a login of this version (${parsed.error.issues.map((i) => i.path.join('.')).join(', ')})`
         : 'it belongs to another server URL';
       this.#logger.warn(
-        `OAuth login file ${file} is ignored because ${reason}; run \`epoch mcp login\` for the server again.`,
+        `OAuth login file ${file} is ignored because ${reason}; the server needs a new login.`,
         { file },
       );
       return undefined;

@@ -21,14 +21,14 @@ const TLS_CODES = new Set([
 /** What to do about each kind of failure; by code, the default for the rest. */
 const ADVICE: Readonly<Record<string, string>> = {
   ECONNREFUSED:
-    'Check that the server (or its authorization server) is running at that address and that "url" in mcp.json is right',
-  ENOTFOUND: 'Check the host name in "url" in mcp.json, and the network',
+    'Check that the server (or its authorization server) is running at that address and that its "url" is right',
+  ENOTFOUND: 'Check the host name in its "url", and the network',
   EAI_AGAIN: 'Check the network and its DNS, then try again',
   UND_ERR_CONNECT_TIMEOUT: 'Check the network and any proxy between, then try again',
   ETIMEDOUT: 'Check the network and any proxy between, then try again',
 };
 const TLS_ADVICE =
-  'Check that "url" in mcp.json names the right host; a certificate of your own is trusted with NODE_EXTRA_CA_CERTS';
+  'Check that its "url" names the right host; a certificate of your own is trusted with NODE_EXTRA_CA_CERTS';
 const DEFAULT_ADVICE = 'Check the network, then try again';
 
 /**
@@ -46,7 +46,7 @@ export function unreachable(server: string, url: URL, error: unknown): McpError 
     : ((code === undefined ? undefined : ADVICE[code]) ?? DEFAULT_ADVICE);
   return new McpError(
     'oauth_failed',
-    `Login to MCP server "${server}" failed: ${redactUrl(url.href)} could not be reached: ${what}. ${advice}, then run \`epoch mcp login ${server}\` again.`,
+    `Login to MCP server "${server}" failed: ${redactUrl(url.href)} could not be reached: ${what}. ${advice}, then log in again.`,
     { server, cause: error },
   );
 }

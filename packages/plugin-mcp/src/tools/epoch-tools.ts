@@ -19,6 +19,7 @@ import type {
   ResourceTemplateType,
   Tool,
 } from '@modelcontextprotocol/client';
+import type { McpIcon } from '../types.js';
 import { assignToolNames, prefixedName, type ToolNameOptions } from './names.js';
 import { capToolResult, type ToolOutputCap } from './output-cap.js';
 import { resourceListing } from './resource-listing.js';
@@ -59,6 +60,10 @@ export interface McpEpochTool extends EpochTool {
    * who asks for it (the connectors page): no provider takes it, so the model is not sent it.
    */
   readonly outputSchema?: JsonSchema;
+  /** The tool's icons as the server sent them; absent when it gave none. */
+  readonly icons?: readonly McpIcon[];
+  /** The tool's `_meta` as the server sent it (extensions a host may understand); absent when none. */
+  readonly _meta?: { readonly [key: string]: unknown };
   /**
    * The result whole, as `execute` has it before holding it to the server's max_output_tokens:
    * for a person who asked for all of it (`epoch mcp call`), never for a model.
@@ -128,6 +133,8 @@ function mcpTool(
   };
   if (title !== undefined) made.title = title;
   if (tool.outputSchema !== undefined) made.outputSchema = tool.outputSchema;
+  if (tool.icons !== undefined) made.icons = tool.icons as readonly McpIcon[];
+  if (tool._meta !== undefined) made._meta = tool._meta;
   return made;
 }
 
