@@ -7,12 +7,8 @@
 // and plugin servers are held to that character set from the start, so they reach the provider
 // unchanged. Two underscores join the parts: `:` would be refused.
 import { type Diagnostic, formatPath, type Position } from '@epoch-agent/infra';
-import {
-  type McpKeyPositions,
-  type McpServerConfig,
-  type McpServerSource,
-  serverPrefix,
-} from '@epoch-agent/plugin-mcp';
+import type { McpKeyPositions, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
+import { serverPrefix } from '@epoch-agent/plugin-mcp/config';
 
 /** An embedding host's namespace: the prefix of its servers' names, checked by buildRuntime. */
 export const HOST_NAMESPACE_PATTERN = /^[A-Za-z0-9_-]+$/;

@@ -336,6 +336,14 @@ describe("the host's tool prefix", () => {
     expect(renamed?.name).toMatch(/^mcp__mine__whoami_[0-9a-f]{8}$/);
     expect(rt.tools.get(renamed?.name ?? '')).toMatchObject({ source: 'user', server: 'mine' });
     expect(trusted(rt.tools.get('mcp__mine__whoami') as EpochTool)).toBe(false);
+    // Found on demand, a tool is judged as the one mcp_call_tool runs, with the same fields.
+    rt.tools.setToolBudget(0);
+    const call = rt.tools.get('mcp_call_tool');
+    expect(call?.delegate?.({ name: 'mcp__acme__search__whoami' })).toMatchObject({
+      source: 'host',
+      server: 'acme__search',
+    });
+    expect(call?.delegate?.({ name: renamed?.name })).toMatchObject({ source: 'user' });
   });
 });
 

@@ -18,6 +18,9 @@ export {
   OVERRIDE_FIELDS,
 } from './schema.js';
 export { suggest } from './suggest.js';
+// What a server's tool names start with: reading servers decides which names would pass for a
+// host's tools (names.ts loads nothing but node:crypto).
+export { serverPrefix } from '../tools/names.js';
 export {
   choiceCounts,
   matchesToolPattern,
