@@ -29,6 +29,7 @@ import {
 } from './connection/options.js';
 import type { McpConnectionState } from './connection/state.js';
 import { McpError } from './errors/mcp-error.js';
+import { type RequestTarget, waitUnlessAborted } from './errors/unavailable.js';
 import { Listeners } from './listeners.js';
 import { DISABLED, type StatusState, serverStatus, type ToolCounts } from './status.js';
 import { diffTools, isEmptyDiff, type McpToolsDiff } from './tools/diff.js';
@@ -76,7 +77,8 @@ export interface McpToolsChangedEvent extends McpToolsDiff {
   readonly source: McpServerSource;
   /**
    * `connect`: the list the server gave when it (re)connected differs from the one offered before
-   * (the cached one, or the one from before `reconnect()`).
+   * (the cached one, the one from before `reconnect()`, or the old config's before
+   * `reconfigure()`).
    * `list_changed`: the server sent notifications/tools/list_changed and was asked again.
    * `choice`: the user turned the server or some of its tools on or off (update).
    */
@@ -122,6 +124,11 @@ interface Entry {
   connectingSince: number | undefined;
   /** The status listeners were last given for it: one that would say the same again is not sent. */
   lastStatus: McpServerStatus | undefined;
+  /**
+   * A reconfigure in progress: the old client closing, then the new one connecting. A request
+   * waits for it, as it would for any connect, rather than meet a client not started yet.
+   */
+  replacing: Promise<void> | undefined;
 }
 
 export class McpRegistry {
@@ -262,13 +269,21 @@ export class McpRegistry {
     entry.connectingSince = client === undefined ? undefined : Date.now();
     if (client === undefined) entry.offer = undefined;
     this.#emitStatus(entry);
-    await Promise.all([old?.close(), this.#cache?.invalidate(previous)]);
-    if (
-      client !== undefined &&
-      this.#entries.get(config.name) === entry &&
-      entry.client === client
-    ) {
-      await this.#start(entry, client);
+    const replacing = (async () => {
+      await Promise.all([old?.close(), this.#cache?.invalidate(previous)]);
+      if (
+        client !== undefined &&
+        this.#entries.get(config.name) === entry &&
+        entry.client === client
+      ) {
+        await this.#start(entry, client);
+      }
+    })();
+    entry.replacing = replacing;
+    try {
+      await replacing;
+    } finally {
+      if (entry.replacing === replacing) entry.replacing = undefined;
     }
     return this.#status(entry);
   }
@@ -366,26 +381,36 @@ export class McpRegistry {
     args?: Record<string, string>,
     signal?: AbortSignal,
   ): Promise<GetPromptResult> {
-    return this.#ask(server, (client) => client.getPrompt(name, args, signal));
+    return this.#ask({ server, method: 'prompts/get' }, signal, (client) =>
+      client.getPrompt(name, args, signal),
+    );
   }
 
   /** One server's prompts (every page); empty when it declared none. */
   promptsOf(server: string, signal?: AbortSignal): Promise<Prompt[]> {
-    return this.#ask(server, (client) => client.listPrompts(signal));
+    return this.#ask({ server, method: 'prompts/list' }, signal, (client) =>
+      client.listPrompts(signal),
+    );
   }
 
   /** One server's resources (every page); empty when it declared none. */
   resourcesOf(server: string, signal?: AbortSignal): Promise<Resource[]> {
-    return this.#ask(server, (client) => client.listResources(signal));
+    return this.#ask({ server, method: 'resources/list' }, signal, (client) =>
+      client.listResources(signal),
+    );
   }
 
   /** One server's resource templates (every page); empty when it declared no resources. */
   resourceTemplatesOf(server: string, signal?: AbortSignal): Promise<ResourceTemplateType[]> {
-    return this.#ask(server, (client) => client.listResourceTemplates(signal));
+    return this.#ask({ server, method: 'resources/templates/list' }, signal, (client) =>
+      client.listResourceTemplates(signal),
+    );
   }
 
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    return this.#ask(server, (client) => client.readResource(uri, signal));
+    return this.#ask({ server, method: 'resources/read' }, signal, (client) =>
+      client.readResource(uri, signal),
+    );
   }
 
   /**
@@ -451,6 +476,7 @@ export class McpRegistry {
       connected: false,
       connectingSince: undefined,
       lastStatus: undefined,
+      replacing: undefined,
     };
     this.#entries.set(config.name, entry);
     if (config.choice.enabled) this.#attach(entry);
@@ -657,7 +683,7 @@ export class McpRegistry {
   #liveBackend(server: string): McpToolBackend {
     return {
       callTool: (tool, args, signal) =>
-        this.#ask(server, (client, entry) => {
+        this.#ask({ server, method: 'tools/call', tool }, signal, (client, entry) => {
           const schema = entry.offer?.schema;
           if (schema !== undefined && !schema.tools.some(({ name }) => name === tool)) {
             throw new McpError(
@@ -668,19 +694,21 @@ export class McpRegistry {
           }
           return client.callTool(tool, args, signal);
         }),
-      listResources: (signal) => this.#ask(server, (client) => client.listResources(signal)),
-      listResourceTemplates: (signal) =>
-        this.#ask(server, (client) => client.listResourceTemplates(signal)),
-      readResource: (uri, signal) =>
-        this.#ask(server, (client) => client.readResource(uri, signal)),
+      listResources: (signal) => this.resourcesOf(server, signal),
+      listResourceTemplates: (signal) => this.resourceTemplatesOf(server, signal),
+      readResource: (uri, signal) => this.readResource(server, uri, signal),
     };
   }
 
   /** A request to one server's client; rejects for a server that is unknown or disabled. */
   async #ask<T>(
-    server: string,
+    target: RequestTarget,
+    signal: AbortSignal | undefined,
     request: (client: McpClient, entry: Entry) => Promise<T>,
   ): Promise<T> {
+    const { server } = target;
+    const replacing = this.#entries.get(server)?.replacing;
+    if (replacing !== undefined) await waitUnlessAborted(replacing, signal, target);
     const entry = this.#entries.get(server);
     if (entry === undefined) throw this.#unknown(server);
     if (entry.client === undefined) throw this.#disabled(server);

@@ -83,11 +83,14 @@ describe('McpRegistry tools held across a reconfigure', () => {
     if (whoami === undefined || extra === undefined) throw new Error('tools missing');
     const before = pidIn(await whoami.execute({}, { signal }));
 
-    const status = await registry.reconfigure(pidConfig('held', ['--tool=extra'], { LEVEL: '2' }));
-    expect(status).toMatchObject({ state: 'connected', toolCount: 2 });
+    const reconfigured = registry.reconfigure(pidConfig('held', ['--tool=extra'], { LEVEL: '2' }));
+    // Made while the old process is being closed and the new one not started: it waits for it.
+    const during = whoami.execute({}, { signal });
+    expect(await reconfigured).toMatchObject({ state: 'connected', toolCount: 2 });
     const fresh = registry.toolsOf('held').find(({ name }) => name === 'mcp__held__whoami');
     const after = pidIn(await whoami.execute({}, { signal }));
     expect(after).not.toBe(before);
+    expect(pidIn(await during)).toBe(after);
     expect(after).toBe(pidIn((await fresh?.execute({}, { signal })) ?? { content: [] }));
 
     await registry.reconfigure(pidConfig('held', [], { LEVEL: '3' }));
