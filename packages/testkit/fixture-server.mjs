@@ -7,7 +7,10 @@
 //   pid (default)   `whoami` plus one tool per `--tool=<name>`; every call answers
 //                   `{"pid": <its pid>, "tool": <name>}`, so a test tells a server left running from
 //                   one restarted. `--growable` adds `grow`, which adds `grown` and sends
-//                   notifications/tools/list_changed after its answer.
+//                   notifications/tools/list_changed after its answer. `--mutable` adds `touch`,
+//                   which sends list_changed after its answer, having first set the description
+//                   of `whoami` to its `description` argument when it has one (else the list
+//                   stays as it was).
 //   annotated       `lookup` and `forget`: a title, each annotation hint (true and false) and
 //                   parameters of several schema types, one required; every call answers "done".
 //   cli             echo (text back, `times` over), fail (a result with isError), image (a 3-byte
@@ -30,6 +33,9 @@
 //                          long as the test wants, however slow the machine)
 //   --instructions=N       initialize answers with N characters of instructions, which begin with the
 //                          value of $API_KEY (a server that echoes what it was started with)
+//   --list-changed-at-start  send notifications/tools/list_changed as soon as the client says it
+//                          is initialized, before anything changed (as many SDK servers do when
+//                          they register their tools)
 //   --initialize-first     exit with code 1 when a request comes before initialize, as the servers of
 //                          some SDKs do
 //   --silent-unknown       never answer a request for a method it does not know
@@ -60,7 +66,7 @@ const CATALOGS = {
     tools: () =>
       ['whoami', ...extraTools].map((name) => ({
         name,
-        description: `${name} of pid-server`,
+        description: descriptions.get(name) ?? `${name} of pid-server`,
         inputSchema: { type: 'object' },
       })),
     call: callPid,
@@ -188,12 +194,21 @@ const CLI_TOOLS = [
 
 const extraTools = option('tool');
 if (args.includes('--growable')) extraTools.push('grow');
+if (args.includes('--mutable')) extraTools.push('touch');
+/** Descriptions `touch` set, by tool name. */
+const descriptions = new Map();
+const listChanged = () =>
+  setImmediate(() => send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
 
 function callPid(message) {
-  const { name } = message.params;
+  const { name, arguments: input = {} } = message.params;
   if (name === 'grow' && !extraTools.includes('grown')) {
     extraTools.push('grown');
-    setImmediate(() => send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }));
+    listChanged();
+  }
+  if (name === 'touch') {
+    if (typeof input.description === 'string') descriptions.set('whoami', input.description);
+    listChanged();
   }
   return reply(message, {
     content: [{ type: 'text', text: JSON.stringify({ pid: process.pid, tool: name }) }],
@@ -245,19 +260,23 @@ function handle(message) {
     const { method, id, params } = message;
     appendFileSync(process.env.RECORD_FILE, `${JSON.stringify({ method, id, params })}\n`);
   }
+  if (message.method === 'notifications/initialized' && args.includes('--list-changed-at-start')) {
+    listChanged();
+  }
   if (message.id === undefined) return;
   if (message.method === 'initialize') initialized = true;
   else if (!initialized && args.includes('--initialize-first')) process.exit(1);
   switch (message.method) {
     case 'initialize': {
       if (args.includes('--never-start')) return;
-      const answer = () =>
+      const answer = () => {
         reply(message, {
           protocolVersion: message.params.protocolVersion,
           capabilities: catalog.capabilities,
           serverInfo: catalog.serverInfo,
           ...instructions(),
         });
+      };
       const [startWhen] = option('start-when');
       if (startWhen !== undefined) return whenExists(startWhen, answer);
       const slowStart = Number(option('slow-start')[0] ?? 0);

@@ -58,6 +58,7 @@ export type {
 // A server's tools as epoch tools: the names the model is given, and results held to
 // max_output_tokens.
 
+export { diffTools, isEmptyDiff, type McpToolsDiff } from './tools/diff.js';
 export {
   type McpEpochTool,
   type McpToolBackend,

@@ -29,10 +29,11 @@ import {
 } from './connection/options.js';
 import type { McpConnectionState } from './connection/state.js';
 import { McpError } from './errors/mcp-error.js';
+import { type RequestTarget, waitUnlessAborted } from './errors/unavailable.js';
 import { Listeners } from './listeners.js';
 import { DISABLED, type StatusState, serverStatus, type ToolCounts } from './status.js';
 import { diffTools, isEmptyDiff, type McpToolsDiff } from './tools/diff.js';
-import { type McpEpochTool, toEpochTools } from './tools/epoch-tools.js';
+import { type McpEpochTool, type McpToolBackend, toEpochTools } from './tools/epoch-tools.js';
 import { assignToolNames, MAX_TOOL_NAME_LENGTH } from './tools/names.js';
 import { defaultToolResultsDir } from './tools/result-files.js';
 import {
@@ -76,7 +77,8 @@ export interface McpToolsChangedEvent extends McpToolsDiff {
   readonly source: McpServerSource;
   /**
    * `connect`: the list the server gave when it (re)connected differs from the one offered before
-   * (the cached one, or the one from before `reconnect()`).
+   * (the cached one, the one from before `reconnect()`, or the old config's before
+   * `reconfigure()`).
    * `list_changed`: the server sent notifications/tools/list_changed and was asked again.
    * `choice`: the user turned the server or some of its tools on or off (update).
    */
@@ -99,6 +101,8 @@ export interface McpServerPrompt {
 
 /** A server's schema and its tools, made once per schema and choice. */
 interface Offer {
+  /** The config it was made for: a reconfigured server offers its old one until it answers. */
+  readonly config: McpServerConfig;
   readonly schema: McpServerSchema;
   /** Every tool of the schema, named over all of them: turning one off renames no other. */
   readonly tools: readonly McpEpochTool[];
@@ -124,6 +128,13 @@ interface Entry {
    * `connecting`, until its next state. Undefined when it is not connecting.
    */
   connectingSince: number | undefined;
+  /** The status listeners were last given for it: one that would say the same again is not sent. */
+  lastStatus: McpServerStatus | undefined;
+  /**
+   * A reconfigure in progress: the old client closing, then the new one connecting. A request
+   * waits for it, as it would for any connect, rather than meet a client not started yet.
+   */
+  replacing: Promise<void> | undefined;
 }
 
 export class McpRegistry {
@@ -189,7 +200,7 @@ export class McpRegistry {
     this.#checkNames(configs, source);
     const entries = configs.map((config) => this.#add(config, source));
     for (const entry of entries) {
-      if (entry.client === undefined) this.#statusListeners.emit(this.#status(entry));
+      if (entry.client === undefined) this.#emitStatus(entry);
     }
     await Promise.all(
       entries.map((entry) =>
@@ -201,28 +212,28 @@ export class McpRegistry {
 
   /**
    * Gives a registered server a config with the same connection (the same `fingerprint`: a
-   * different one is a disconnect and a connectAll) and another choice, `defer` or
+   * different one is reconfigure()) and another choice, `defer` or
    * `max_output_tokens`, which take effect without reconnecting anything: turned off, it is closed
    * (its process tree reaped) and offers none of its tools; turned on, it starts as connectAll
    * starts it; a new include/exclude list changes which of its tools are offered, and a tools-changed
-   * event (`choice`) says how; `defer` and a status event tell whoever offers the tools how to;
-   * the cap holds from its next call. Resolves with its status once that is done (a server turned
-   * on connected or failed, or offering its cached tools). `unknown_server` for a name that is not
-   * registered.
+   * event (`choice`) says how; a new `defer` is no status and no tools change, so whoever offers
+   * the tools reads it from configOf() after this resolves; the cap holds from its next call.
+   * Resolves with its status once that is done (a server turned on connected or failed, or
+   * offering its cached tools). `unknown_server` for a name that is not registered.
    */
   async update(config: McpServerConfig): Promise<McpServerStatus> {
     const entry = this.#entries.get(config.name);
     if (entry === undefined) throw this.#unknown(config.name);
     const before = offeredBy(entry);
-    const counts = this.#counts(entry);
-    const { client, offer, config: previous } = entry;
+    const { client, offer } = entry;
     entry.config = config;
     const { enabled } = config.choice;
     if (client !== undefined && !enabled) {
       entry.client = undefined;
       entry.offer = undefined;
       entry.connected = false;
-      this.#statusListeners.emit(this.#status(entry));
+      entry.connectingSince = undefined;
+      this.#emitStatus(entry);
       this.#announce(entry, before, [], 'choice');
       await client.close();
     } else if (client === undefined && enabled) {
@@ -235,12 +246,50 @@ export class McpRegistry {
       if (client !== undefined && offer !== undefined) {
         entry.offer = this.#offer(entry, client, offer.schema);
       }
-      const after = this.#counts(entry);
-      const counted = after.offered !== counts.offered || after.off !== counts.off;
-      if (counted || previous.defer !== config.defer) {
-        this.#statusListeners.emit(this.#status(entry));
-      }
+      this.#emitStatus(entry);
       this.#announce(entry, before, offeredBy(entry), 'choice');
+    }
+    return this.#status(entry);
+  }
+
+  /**
+   * Gives a registered server a config with another connection (another `fingerprint`: a new
+   * command, env, url, ...): its client is closed (process tree reaped, cached schema dropped)
+   * and a new one started with the new config, as connectAll starts one. The server stays
+   * registered throughout, so its tools stay offered while it reconnects (a call waits for the
+   * new connection, as on any connect) and the tool objects a host holds call the new client; a
+   * tools-changed event (`connect`) says what the new connection's list changed, if anything.
+   * Resolves with its status as connectAll would. `unknown_server` for a name that is not
+   * registered.
+   */
+  async reconfigure(config: McpServerConfig): Promise<McpServerStatus> {
+    const entry = this.#entries.get(config.name);
+    if (entry === undefined) throw this.#unknown(config.name);
+    const { client: old, config: previous } = entry;
+    entry.config = config;
+    entry.connected = false;
+    // Before the old client closes, so its last states are not heard and the status says
+    // `connecting` (with the tools it offered) rather than disconnected for that moment.
+    const client = config.choice.enabled ? this.#attach(entry) : undefined;
+    entry.client = client;
+    entry.connectingSince = client === undefined ? undefined : Date.now();
+    if (client === undefined) entry.offer = undefined;
+    this.#emitStatus(entry);
+    const replacing = (async () => {
+      await Promise.all([old?.close(), this.#cache?.invalidate(previous)]);
+      if (
+        client !== undefined &&
+        this.#entries.get(config.name) === entry &&
+        entry.client === client
+      ) {
+        await this.#start(entry, client);
+      }
+    })();
+    entry.replacing = replacing;
+    try {
+      await replacing;
+    } finally {
+      if (entry.replacing === replacing) entry.replacing = undefined;
     }
     return this.#status(entry);
   }
@@ -337,12 +386,14 @@ export class McpRegistry {
     args?: Record<string, string>,
     signal?: AbortSignal,
   ): Promise<GetPromptResult> {
-    return this.#ask(server, (client) => client.getPrompt(name, args, signal));
+    return this.#ask({ server, method: 'prompts/get' }, signal, (client) =>
+      client.getPrompt(name, args, signal),
+    );
   }
 
   /** One server's prompts (every page), each with its name; empty when it declared none. */
   promptsOf(server: string, signal?: AbortSignal): Promise<McpServerPrompt[]> {
-    return this.#ask(server, async (client) =>
+    return this.#ask({ server, method: 'prompts/list' }, signal, async (client) =>
       this.#named(server, await client.listPrompts(signal)),
     );
   }
@@ -360,16 +411,22 @@ export class McpRegistry {
 
   /** One server's resources (every page); empty when it declared none. */
   resourcesOf(server: string, signal?: AbortSignal): Promise<Resource[]> {
-    return this.#ask(server, (client) => client.listResources(signal));
+    return this.#ask({ server, method: 'resources/list' }, signal, (client) =>
+      client.listResources(signal),
+    );
   }
 
   /** One server's resource templates (every page); empty when it declared no resources. */
   resourceTemplatesOf(server: string, signal?: AbortSignal): Promise<ResourceTemplateType[]> {
-    return this.#ask(server, (client) => client.listResourceTemplates(signal));
+    return this.#ask({ server, method: 'resources/templates/list' }, signal, (client) =>
+      client.listResourceTemplates(signal),
+    );
   }
 
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    return this.#ask(server, (client) => client.readResource(uri, signal));
+    return this.#ask({ server, method: 'resources/read' }, signal, (client) =>
+      client.readResource(uri, signal),
+    );
   }
 
   /**
@@ -393,7 +450,10 @@ export class McpRegistry {
     await this.#cache?.settled();
   }
 
-  /** Calls `listener` with a server's status on every change; returns the unsubscribe function. */
+  /**
+   * Calls `listener` with a server's status whenever it differs from the last one given for that
+   * server (field by field); returns the unsubscribe function.
+   */
   onStatus(listener: McpStatusListener): () => void {
     return this.#statusListeners.add(listener);
   }
@@ -431,6 +491,8 @@ export class McpRegistry {
       offer: undefined,
       connected: false,
       connectingSince: undefined,
+      lastStatus: undefined,
+      replacing: undefined,
     };
     this.#entries.set(config.name, entry);
     if (config.choice.enabled) this.#attach(entry);
@@ -450,7 +512,7 @@ export class McpRegistry {
       entry.connected = state.kind === 'connected';
       entry.connectingSince =
         state.kind === 'connecting' ? (entry.connectingSince ?? Date.now()) : undefined;
-      this.#statusListeners.emit(this.#status(entry));
+      this.#emitStatus(entry);
       if (change !== undefined) this.#announce(entry, change.before, change.after, change.reason);
     });
     return client;
@@ -463,12 +525,18 @@ export class McpRegistry {
    * registers the cached tools on that event, so they never wait for the connection's code.
    */
   async #start(entry: Entry, client: McpClient): Promise<void> {
-    entry.connectingSince = Date.now();
+    // reconfigure() began the connect already: its status said since when.
+    entry.connectingSince ??= Date.now();
     const schema = await this.#cache?.get(entry.config);
     // Disconnected or turned off meanwhile: its client is closed, and a connect would start it again.
     if (this.#entries.get(entry.config.name) !== entry || entry.client !== client) return;
     client.remember(schema);
-    entry.offer = schema === undefined ? undefined : this.#offer(entry, client, schema);
+    // A reconfigured server offers what it offered until its new connection (or cache) says otherwise.
+    if (schema !== undefined) {
+      const before = entry.offer;
+      entry.offer = this.#offer(entry, client, schema);
+      if (before !== undefined) this.#announce(entry, before.tools, entry.offer.tools, 'connect');
+    }
     const connection = this.#connect(entry, client);
     if (schema === undefined) await connection;
   }
@@ -519,10 +587,12 @@ export class McpRegistry {
       prompts: state.prompts,
       ...(memory === undefined ? {} : { memory }),
     };
-    if (before !== undefined && isDeepStrictEqual(before.schema, schema)) return undefined;
+    const same = before !== undefined && before.config === entry.config;
+    if (same && isDeepStrictEqual(before.schema, schema)) return undefined;
     void this.#cache?.set(entry.config, schema);
-    // What the connection learned may be new while the tools are not: nothing to announce.
-    if (before !== undefined && sameTools(before.schema, schema)) {
+    // What the connection learned may be new while the tools are not: nothing to announce. Tools
+    // made for another config (before a reconfigure) are made again: its choice may differ.
+    if (same && sameTools(before.schema, schema)) {
       entry.offer = { ...before, schema };
       return undefined;
     }
@@ -547,24 +617,43 @@ export class McpRegistry {
     this.#toolsListeners.emit({ server: entry.config.name, source: entry.source, reason, ...diff });
   }
 
-  /** For an enabled server: its tools call its client. */
+  /**
+   * For an enabled server: its tools call whatever client the server of that name has at the
+   * call (see #liveBackend), so a tool object a host holds outlives a reconnect or a new config.
+   */
   #offer(entry: Entry, client: McpClient, schema: McpServerSchema): Offer {
-    const { config } = entry;
+    const { config, source } = entry;
+    const { name } = config;
+    const live = (): Entry | undefined => this.#entries.get(name);
     const tools = toEpochTools({
-      server: config.name,
+      server: name,
+      source,
       tools: schema.tools,
       resources: schema.resources,
-      backend: client,
+      backend: this.#liveBackend(name),
       cap: {
-        // entry.config at the call: update() replaces it.
-        maxTokens: () => entry.config.maxOutputTokens ?? this.#maxOutputTokens,
+        // The server's config and secrets at the call: update() and reconfigure() replace them.
+        maxTokens: () => (live() ?? entry).config.maxOutputTokens ?? this.#maxOutputTokens,
         dir: this.#toolResultsDir,
-        redact: client.redactor,
+        get redact() {
+          return (live()?.client ?? client).redactor;
+        },
       },
       nameOptions: { maxLength: this.#toolNameMaxLength },
     });
     const offered = tools.filter((tool) => offersTool(config.choice, serverToolName(tool)));
-    return { schema, tools, offered };
+    return { config, schema, tools, offered };
+  }
+
+  /**
+   * Tells the status listeners the server's status, unless it is the one they were last told: a
+   * host acts on every event (re-renders, rebuilds its tool set), so an event means a change.
+   */
+  #emitStatus(entry: Entry): void {
+    const status = this.#status(entry);
+    if (isDeepStrictEqual(status, entry.lastStatus)) return;
+    entry.lastStatus = status;
+    this.#statusListeners.emit(status);
   }
 
   /** `toolCount` is what tools() offers for it, so list_resources / read_resource are counted. */
@@ -602,12 +691,44 @@ export class McpRegistry {
     );
   }
 
+  /**
+   * What a server's tools call: the client the server of that name has when the call is made (the
+   * one a reconfigure gave it, a call waiting for its connect), never the one the tools were made
+   * with. Rejects with a code when the server, or the tool on it, is gone.
+   */
+  #liveBackend(server: string): McpToolBackend {
+    return {
+      callTool: (tool, args, signal) =>
+        this.#ask({ server, method: 'tools/call', tool }, signal, (client, entry) => {
+          const schema = entry.offer?.schema;
+          if (schema !== undefined && !schema.tools.some(({ name }) => name === tool)) {
+            throw new McpError(
+              'unknown_tool',
+              `MCP server "${server}" no longer offers tool "${tool}" (its tools now: ${schema.tools.map(({ name }) => name).join(', ') || 'none'}).`,
+              { server, tool },
+            );
+          }
+          return client.callTool(tool, args, signal);
+        }),
+      listResources: (signal) => this.resourcesOf(server, signal),
+      listResourceTemplates: (signal) => this.resourceTemplatesOf(server, signal),
+      readResource: (uri, signal) => this.readResource(server, uri, signal),
+    };
+  }
+
   /** A request to one server's client; rejects for a server that is unknown or disabled. */
-  #ask<T>(server: string, request: (client: McpClient) => Promise<T>): Promise<T> {
+  async #ask<T>(
+    target: RequestTarget,
+    signal: AbortSignal | undefined,
+    request: (client: McpClient, entry: Entry) => Promise<T>,
+  ): Promise<T> {
+    const { server } = target;
+    const replacing = this.#entries.get(server)?.replacing;
+    if (replacing !== undefined) await waitUnlessAborted(replacing, signal, target);
     const entry = this.#entries.get(server);
-    if (entry === undefined) return Promise.reject(this.#unknown(server));
-    if (entry.client === undefined) return Promise.reject(this.#disabled(server));
-    return request(entry.client);
+    if (entry === undefined) throw this.#unknown(server);
+    if (entry.client === undefined) throw this.#disabled(server);
+    return request(entry.client, entry);
   }
 
   #unknown(server: string): McpError {
@@ -625,8 +746,11 @@ function offeredBy(entry: Entry): readonly McpEpochTool[] {
 }
 
 /** An enabled server in a state whose tools are offered (see offersTools). */
-function offersState({ client }: Entry): boolean {
-  return client !== undefined && offersTools(client.state);
+function offersState({ client, connectingSince }: Entry): boolean {
+  if (client === undefined) return false;
+  // Started (#start, reconfigure) before its client says so: connecting, as #stateOf says.
+  if (client.state.kind === 'disconnected' && connectingSince !== undefined) return true;
+  return offersTools(client.state);
 }
 
 /**

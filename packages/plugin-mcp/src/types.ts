@@ -1,6 +1,7 @@
 // The plugin's public data types: what a server's configuration means once it has been read,
 // where a server came from, and how it is doing.
 import type { Position } from '@epoch-agent/infra';
+import type { McpToolSource } from '@epoch-agent/protocol';
 import type { McpServerCapabilities } from './connection/capabilities.js';
 import type { McpProtocol } from './connection/protocol.js';
 import type { McpErrorCode } from './errors/mcp-error.js';
@@ -24,7 +25,7 @@ export type McpTransportKind = 'stdio' | 'sse' | 'http';
  * got a hard 400 from a provider). Required, because every consumer groups by it: a UI that filters
  * by source silently shows nothing for a source it does not know.
  */
-export type McpServerSource = 'user' | 'host' | 'plugin';
+export type McpServerSource = McpToolSource;
 
 /** Settings every transport shares. Times are milliseconds here; the file says seconds. */
 export interface McpServerCommon {

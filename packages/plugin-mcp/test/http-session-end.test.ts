@@ -116,11 +116,11 @@ describe('a Streamable HTTP session ends with DELETE', () => {
     await reg.connectAll([http('aging', running, { maxLifetimeMs: 300 })], 'user');
     await waitUntil(() => deleted(running).length >= 1, 'the first recycle');
     expect(deleted(running)[0]).toBe('session-1');
-    await waitUntil(() => states('aging').length === 3, 'the new session to be live');
+    await waitUntil(() => sessionsUsed(running).length >= 2, 'the new session');
     expect(sessionsUsed(running).slice(0, 2)).toEqual(['session-1', 'session-2']);
-    // Transparent: never down, and the new session answers.
-    expect(states('aging')).toEqual(['connecting', 'connected', 'connected']);
     expect(await echo(reg, 'aging', 'still')).toEqual([{ type: 'text', text: 'still' }]);
+    // Transparent: never down, and a status that stayed the same is no event.
+    expect(states('aging')).toEqual(['connecting', 'connected']);
   });
 
   it('a server that refuses DELETE with 405 is fine: closed at once, nothing logged above debug', async () => {

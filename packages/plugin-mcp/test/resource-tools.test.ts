@@ -47,6 +47,7 @@ function listTool(client: McpClient): McpEpochTool {
   if (state.kind !== 'connected') throw new Error(`expected connected, got ${state.kind}`);
   const tools = toEpochTools({
     server: client.name,
+    source: 'user',
     tools: state.tools,
     resources: state.resources,
     backend: client,

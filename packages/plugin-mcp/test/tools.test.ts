@@ -49,6 +49,7 @@ async function connect(
       calling: (name) => new Promise((resolve) => waiting.set(name, resolve)),
       tools: toEpochTools({
         server,
+        source: 'user',
         tools,
         resources: declared,
         backend: {

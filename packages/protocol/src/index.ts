@@ -50,9 +50,20 @@ export interface ToolResult {
   readonly isError?: boolean;
 }
 
+/** Who configured an MCP tool's server: the embedding host, an installed plugin, or the user. */
+export type McpToolSource = 'host' | 'plugin' | 'user';
+
 export interface EpochTool {
   /** The name sent to the model provider: must match `^[a-zA-Z0-9_-]{1,128}$`. */
   readonly name: string;
+  /**
+   * An MCP tool's: who configured its server, set by the assembly and never read from a file or a
+   * server. A permission rule keys on this and `server`, not on the name's prefix. Absent on a
+   * host's own tools.
+   */
+  readonly source?: McpToolSource;
+  /** An MCP tool's: its server's name (`<namespace>__<server>` for a host's). */
+  readonly server?: string;
   readonly title?: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;

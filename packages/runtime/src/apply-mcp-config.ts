@@ -34,7 +34,10 @@ export interface McpConfigApplied {
   readonly file: string;
   readonly added: readonly string[];
   readonly removed: readonly string[];
-  /** Servers whose config changed: disconnected and connected again with the new one. */
+  /**
+   * Servers whose config changed: reconnected with the new one (McpRegistry.reconfigure), their
+   * tools offered throughout and the objects a host holds calling the new connection.
+   */
   readonly reconnected: readonly string[];
   /**
    * Servers turned on or off, or some of their tools (a plugin's or host's too, by the user's
@@ -117,14 +120,17 @@ export async function applyUserMcpConfig(
   }
 
   await Promise.all([
-    ...[...removed, ...reconnected.map(({ name }) => name)].map((name) => mcp.disconnect(name)),
+    ...removed.map((name) => mcp.disconnect(name)),
     ...updated.map((config) => inFlight.run(mcp.update(config))),
+    // A reconnect, not a disconnect and a connect: the server stays registered, so its tool group
+    // is not emptied and filled again, and its held tools find the new connection.
+    ...reconnected.map((config) => inFlight.run(mcp.reconfigure(config))),
   ]);
-  const changed = new Set([...added, ...reconnected]);
+  const fresh = new Set(added);
   // Asked again, in the same tick as the connect: the runtime may have begun closing meanwhile.
   await inFlight.run(
     mcp.connectAll(
-      load.servers.filter((config) => changed.has(config) && connects(config.name)),
+      load.servers.filter((config) => fresh.has(config) && connects(config.name)),
       'user',
     ),
   );

@@ -19,6 +19,7 @@ import {
   type McpStatusListener,
   type McpStoredLogin,
   sameChoice,
+  serverPrefix,
   storedLoginOf,
 } from '@epoch-agent/plugin-mcp';
 import { suggest } from '@epoch-agent/plugin-mcp/config';
@@ -41,14 +42,14 @@ import {
   replaceServerEntry,
   setServerChoice,
 } from './mcp-config-write.js';
-import { syncMcpToolGroups } from './mcp-tool-groups.js';
+import { type McpToolGroupSync, syncMcpToolGroups } from './mcp-tool-groups.js';
 import {
   type ConfiguredServer,
   type McpServersRead,
   type ReadMcpServersOptions,
   readMcpServers,
 } from './read-servers.js';
-import { fromSource, type RuntimeDiagnostic } from './server-names.js';
+import { fromSource, type RuntimeDiagnostic, takesHostPrefix } from './server-names.js';
 import { applyOverrides } from './server-overrides.js';
 import { DEFAULT_TOOL_BUDGET_TOKENS } from './tool-deferral.js';
 import { ToolRegistry, type ToolRegistryOptions } from './tool-registry.js';
@@ -123,6 +124,7 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
       toolBudgetTokens: read.toolBudgetTokens ?? hostBudget,
     }),
     hostBudget,
+    hostNamespace: options.hostCapabilities?.namespace,
     connects: (name) => only === undefined || only.has(name),
     inFlight,
     configWrite: options.configWrite ?? {},
@@ -162,6 +164,7 @@ interface RuntimeParts {
   readonly configWrite: McpConfigWriteOptions;
   /** The budget when the user's file does not set one. */
   readonly hostBudget: number;
+  readonly hostNamespace: string | undefined;
 }
 
 /** What Runtime.addServer did: the text edit (see AddServerResult) and what it applied. */
@@ -205,12 +208,14 @@ export class Runtime {
   readonly #inFlight: ConnectsInFlight;
   readonly #configWrite: McpConfigWriteOptions;
   readonly #hostBudget: number;
+  /** hostCapabilities.namespace: no user server may take its tool prefix. */
+  readonly #namespace: string | undefined;
   /** The host's and plugins' servers as their entries say; #fixed is them with the user's overrides. */
   readonly #entries: readonly ConfiguredServer[];
   #fixed: readonly ConfiguredServer[];
   #user: readonly ConfiguredServer[];
   readonly #diagnostics: Record<McpServerSource, readonly RuntimeDiagnostic[]>;
-  readonly #stopSync: () => void;
+  readonly #groups: McpToolGroupSync;
   /** Edits and applyMcpConfig calls run one after another: two at once would both connect a server. */
   #applying: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
@@ -223,11 +228,12 @@ export class Runtime {
     this.#inFlight = parts.inFlight;
     this.#configWrite = parts.configWrite;
     this.#hostBudget = parts.hostBudget;
+    this.#namespace = parts.hostNamespace;
     this.#entries = parts.read.entries;
     this.#fixed = parts.read.servers.filter(({ origin }) => origin.source !== 'user');
     this.#user = parts.read.servers.filter(({ origin }) => origin.source === 'user');
     this.#diagnostics = { ...parts.read.diagnostics };
-    this.#stopSync = syncMcpToolGroups(this.mcp, this.tools);
+    this.#groups = syncMcpToolGroups(this.mcp, this.tools);
   }
 
   /**
@@ -294,6 +300,13 @@ export class Runtime {
           held === server.name
             ? `server "${server.name}" was not added to ${this.configFile}: a server of ${describeOrigin(holder)} already has that name and keeps it; choose another name.`
             : `server "${server.name}" was not added to ${this.configFile}: server "${held}" of ${describeOrigin(holder)} has the same name but for case, and the model would see two near-identical tool prefixes; choose another name.`,
+          { file: this.configFile, server: server.name },
+        );
+      }
+      if (takesHostPrefix(server.name, this.#namespace)) {
+        throw new McpConfigWriteError(
+          'duplicate_server',
+          `server "${server.name}" was not added to ${this.configFile}: its tools would be named "${serverPrefix(server.name)}…", under "${serverPrefix(this.#namespace ?? '')}", the prefix reserved for the servers of the application that embeds epoch (namespace "${this.#namespace}"); choose another name.`,
           { file: this.configFile, server: server.name },
         );
       }
@@ -407,7 +420,7 @@ export class Runtime {
       await this.mcp.disconnectAll();
       await this.#applying;
       await this.#inFlight.settled();
-      this.#stopSync();
+      this.#groups.stop();
     })();
     return this.#closing;
   }
@@ -422,7 +435,7 @@ export class Runtime {
     const taken = new Map(
       this.#fixed.map(({ config, origin }) => [config.name, origin.source] as const),
     );
-    const load = await loadUserServers(this.configFile, taken);
+    const load = await loadUserServers(this.configFile, { taken, namespace: this.#namespace });
     const applied = await applyUserMcpConfig(this.mcp, {
       load,
       connects: (name) => this.connects(name),
@@ -447,7 +460,9 @@ export class Runtime {
     });
     await Promise.all(rechosen.map(({ config }) => this.#inFlight.run(this.mcp.update(config))));
     const names = rechosen.filter(({ changed }) => changed).map(({ config }) => config.name);
-    return { ...applied, choiceChanged: [...names, ...applied.choiceChanged] };
+    const choiceChanged = [...names, ...applied.choiceChanged];
+    for (const name of choiceChanged) this.#groups.sync(name);
+    return { ...applied, choiceChanged };
   }
 
   /** Refuses a host's or plugin's server: only the user's file is edited. */

@@ -5,10 +5,11 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Diagnostic, epochHome, formatPath } from '@epoch-agent/infra';
-import type { McpKeyPositions, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
+import type { McpKeyPositions, McpServerConfig } from '@epoch-agent/plugin-mcp';
 import { loadMcpConfig } from '@epoch-agent/plugin-mcp/config';
 import { SERVER_NAME_PATTERN } from './config-edit/new-server.js';
 import {
+  type HeldNames,
   type KeyedServer,
   keyAt,
   PLUGIN_NAME_PATTERN,
@@ -32,11 +33,12 @@ export interface PluginServer {
 }
 
 /**
- * Every plugin's servers, plugins in name order. `taken` holds the names already in use (the
- * host's); a plugin server that would reuse one is left out with a diagnostic.
+ * Every plugin's servers, plugins in name order. `held`: the names already in use (the host's)
+ * and the host's namespace; a plugin server that would reuse one, or whose tools would pass for
+ * the host's, is left out with a diagnostic.
  */
 export async function loadPluginServers(
-  taken: ReadonlyMap<string, McpServerSource>,
+  held: HeldNames,
 ): Promise<{ servers: PluginServer[]; diagnostics: Diagnostic[] }> {
   const servers: PluginServer[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -105,7 +107,7 @@ export async function loadPluginServers(
         message: `MCP server "${config.name}" of plugin "${name}" is skipped: a plugin's server names must match ${SERVER_NAME_PATTERN.source} (letters, digits, "_" and "-"), because they become part of tool names sent to model providers. Rename it in ${file}.`,
       });
     }
-    const kept = withoutTakenNames(keyed, file, taken);
+    const kept = withoutTakenNames(keyed, file, held, name);
     servers.push(
       ...kept.servers.map(({ config, positions }) => ({ config, plugin: name, file, positions })),
     );

@@ -71,10 +71,11 @@ export async function readMcpServers(options: ReadMcpServersOptions = {}): Promi
       ? { servers: [], diagnostics: [] }
       : loadHostServers(hostCapabilities);
   const taken = new Map<string, McpServerSource>();
+  const held = { taken, namespace: hostCapabilities?.namespace };
   for (const { name } of host.servers) taken.set(name, 'host');
-  const plugin = await loadPluginServers(taken);
+  const plugin = await loadPluginServers(held);
   for (const { config } of plugin.servers) taken.set(config.name, 'plugin');
-  const user = await loadUserServers(resolve(options.configFile ?? mcpConfigPath()), taken);
+  const user = await loadUserServers(resolve(options.configFile ?? mcpConfigPath()), held);
 
   const namespace = hostCapabilities?.namespace ?? '';
   const entries: ConfiguredServer[] = [

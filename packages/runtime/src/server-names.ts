@@ -8,6 +8,7 @@
 // unchanged. Two underscores join the parts: `:` would be refused.
 import { type Diagnostic, formatPath, type Position } from '@epoch-agent/infra';
 import type { McpKeyPositions, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
+import { serverPrefix } from '@epoch-agent/plugin-mcp/config';
 
 /** An embedding host's namespace: the prefix of its servers' names, checked by buildRuntime. */
 export const HOST_NAMESPACE_PATTERN = /^[A-Za-z0-9_-]+$/;
@@ -33,6 +34,8 @@ export type RuntimeDiagnosticCode =
   | 'server_name_taken'
   /** A server name that differs from one an earlier source holds only in case. */
   | 'name_case_conflict'
+  /** A plugin or user server whose tools would be named under the host's `mcp__<namespace>__`. */
+  | 'host_prefix_reserved'
   | 'unreadable_plugins_dir'
   /** An `overrides` entry of the user's mcp.json naming no plugin or host server. */
   | 'unknown_override'
@@ -65,17 +68,38 @@ export function keyAt(positions: McpKeyPositions | undefined): Position {
   return positions?.key ?? { line: 1, column: 1 };
 }
 
+/** The names earlier sources hold, and the host's namespace, whose tool prefix no other may take. */
+export interface HeldNames {
+  readonly taken: ReadonlyMap<string, McpServerSource>;
+  /** hostCapabilities.namespace; undefined when no host gave one. */
+  readonly namespace: string | undefined;
+}
+
+/**
+ * Whether a server of this name would have tools that look like the host's: names starting with
+ * `mcp__<namespace>__` (any case), which is what a permission rule keyed on the prefix trusts. So
+ * not only `<namespace>__x` but the namespace itself (`mcp__acme__<tool>`) and what sanitizes
+ * into it (`acme.`, `acme_`).
+ */
+export function takesHostPrefix(name: string, namespace: string | undefined): boolean {
+  if (namespace === undefined) return false;
+  return serverPrefix(name).toLowerCase().startsWith(serverPrefix(namespace).toLowerCase());
+}
+
 /**
  * Leaves out servers whose name an earlier source already holds (a user server named like a host
  * server, a plugin named like the host's namespace), or holds but for case (`Everything` next to a
  * plugin's `everything`: two near-identical tool prefixes for the model): the earlier one keeps
  * running, and the one left out is an error diagnostic at its key. connectAll would refuse the
- * whole batch otherwise.
+ * whole batch otherwise. A server whose tools would look like the host's (takesHostPrefix) is left
+ * out the same way, though no server holds its name yet: the prefix is the host's. `plugin`: the
+ * plugin whose file this is, which may be the one to rename.
  */
 export function withoutTakenNames(
   servers: readonly KeyedServer[],
   file: string,
-  taken: ReadonlyMap<string, McpServerSource>,
+  { taken, namespace }: HeldNames,
+  plugin?: string,
 ): { servers: KeyedServer[]; diagnostics: Diagnostic[] } {
   const folded = new Map([...taken.keys()].map((name) => [name.toLowerCase(), name]));
   const kept: KeyedServer[] = [];
@@ -84,11 +108,24 @@ export function withoutTakenNames(
     const { key, config, positions } = server;
     const holder = folded.get(config.name.toLowerCase());
     const owner = holder === undefined ? undefined : taken.get(holder);
+    const where = { file, path: formatPath(['servers', key]), ...keyAt(positions) };
     if (holder === undefined || owner === undefined) {
-      kept.push(server);
+      if (namespace === undefined || !takesHostPrefix(config.name, namespace)) {
+        kept.push(server);
+        continue;
+      }
+      const rename =
+        plugin?.toLowerCase() === namespace.toLowerCase()
+          ? `Install plugin "${plugin}" under another name`
+          : `Rename "${key}" in ${file} so that its tool names do not start with "${serverPrefix(namespace)}"`;
+      diagnostics.push({
+        severity: 'error',
+        code: 'host_prefix_reserved' satisfies RuntimeDiagnosticCode,
+        ...where,
+        message: `MCP server "${config.name}" is not connected: its tools would be named "${serverPrefix(config.name)}…", under "${serverPrefix(namespace)}", the prefix reserved for the host's own servers (namespace "${namespace}"), so they would pass for the host's tools. ${rename}.`,
+      });
       continue;
     }
-    const where = { file, path: formatPath(['servers', key]), ...keyAt(positions) };
     diagnostics.push(
       holder === config.name
         ? {

@@ -5,9 +5,12 @@
 // by one and which are found on demand, within the tool budget (see tool-deferral.ts).
 import { type Logger, messageOf, silentLogger } from '@epoch-agent/infra';
 import {
+  diffTools,
+  isEmptyDiff,
   MAX_TOOL_NAME_LENGTH,
   type McpRegistryOptions,
   type McpToolDeferral,
+  type McpToolsDiff,
   MIN_TOOL_NAME_LENGTH,
 } from '@epoch-agent/plugin-mcp';
 import type { EpochTool } from '@epoch-agent/protocol';
@@ -50,12 +53,16 @@ export interface ToolGroupOptions {
 }
 
 /**
- * A group was set (added or replaced) or removed, or the tool budget changed; `tools()` already
- * reflects it — which tools are deferred too, so one group's change can move another's tools
- * between offered and deferred.
+ * A group's tools changed (`set`: it is new, or its tools or their `defer` differ; `removed`: it
+ * is gone), or the tool budget changed; `tools()` already reflects it — which tools are deferred
+ * too, so one group's change can move another's tools between offered and deferred. A group's
+ * change says which of its tools were `added`, `removed` and `changed` (the same name, another
+ * title, description, input schema, annotations or MCP identity), by the names the group gave them
+ * (a collision may offer one under another name: see entries()). Setting a group to tools that
+ * equal the ones it holds is no change: no event.
  */
 export type ToolRegistryChange =
-  | { readonly kind: 'set' | 'removed'; readonly group: string }
+  | ({ readonly kind: 'set' | 'removed'; readonly group: string } & McpToolsDiff)
   | { readonly kind: 'budget'; readonly tokens: number };
 
 export type ToolRegistryListener = (change: ToolRegistryChange) => void;
@@ -110,8 +117,9 @@ export class ToolRegistry {
   }
 
   /**
-   * Sets group `group` to exactly `tools`, replacing what it held. Throws `invalid_tool_name` (and
-   * changes nothing) for a tool whose name a provider would refuse.
+   * Sets group `group` to exactly `tools`, replacing what it held; a change event says how they
+   * differ, and none comes when they do not (the objects are replaced all the same). Throws
+   * `invalid_tool_name` (and changes nothing) for a tool whose name a provider would refuse.
    */
   setGroup(group: string, tools: readonly EpochTool[], options: ToolGroupOptions = {}): void {
     for (const tool of tools) {
@@ -131,16 +139,25 @@ export class ToolRegistry {
         );
       }
     }
+    const before = this.#groups.get(group);
+    const defer = options.defer ?? false;
+    const deferChanged = this.#deferral.get(group) !== defer;
     this.#groups.set(group, [...tools]);
-    this.#deferral.set(group, options.defer ?? false);
-    this.#changed({ group, kind: 'set' });
+    this.#deferral.set(group, defer);
+    // New objects, whatever the event: names are settled on the objects tools() hands out.
+    this.#settled = undefined;
+    const diff = diffTools(before ?? [], tools);
+    if (before !== undefined && !deferChanged && isEmptyDiff(diff)) return;
+    this.#changed({ group, kind: 'set', ...diff });
   }
 
   /** Removes a group and all its tools; a group that is not there is a no-op (and no event). */
   removeGroup(group: string): void {
-    if (!this.#groups.delete(group)) return;
+    const before = this.#groups.get(group);
+    if (before === undefined) return;
+    this.#groups.delete(group);
     this.#deferral.delete(group);
-    this.#changed({ group, kind: 'removed' });
+    this.#changed({ group, kind: 'removed', ...diffTools(before, []) });
   }
 
   /** The groups, in the order that decides collisions: host groups, then `mcp:` groups, by name. */

@@ -1,13 +1,13 @@
 // The user's own servers: one mcp.json (default `mcpConfigPath()`), names as written, source `user`.
 import type { Diagnostic } from '@epoch-agent/infra';
-import type { McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
+import type { McpServerConfig } from '@epoch-agent/plugin-mcp';
 import {
   loadMcpConfig,
   type McpConfigPositions,
   type McpServerOverride,
 } from '@epoch-agent/plugin-mcp/config';
 import type { ConfiguredServer } from './read-servers.js';
-import { withoutTakenNames } from './server-names.js';
+import { type HeldNames, withoutTakenNames } from './server-names.js';
 
 export interface UserServersLoad {
   readonly file: string;
@@ -26,11 +26,11 @@ export interface UserServersLoad {
   readonly unreadable: boolean;
 }
 
-/** `taken`: names host and plugin servers hold; a user server reusing one is left out. */
-export async function loadUserServers(
-  file: string,
-  taken: ReadonlyMap<string, McpServerSource>,
-): Promise<UserServersLoad> {
+/**
+ * `held`: names host and plugin servers hold, and the host's namespace; a user server reusing one,
+ * or whose tools would pass for the host's, is left out.
+ */
+export async function loadUserServers(file: string, held: HeldNames): Promise<UserServersLoad> {
   const load = await loadMcpConfig(file);
   const kept = withoutTakenNames(
     load.servers.map((config) => ({
@@ -39,7 +39,7 @@ export async function loadUserServers(
       positions: load.positions?.servers.get(config.name),
     })),
     file,
-    taken,
+    held,
   );
   return {
     file,

@@ -90,8 +90,9 @@ describe('applyMcpConfig', () => {
     expect(rt.mcp.statuses().map(({ name, source, state }) => [name, source, state])).toEqual([
       [HOST, 'host', 'connected'],
       [PLUGIN, 'plugin', 'connected'],
-      ['kept', 'user', 'connected'],
+      // Reconnected in place: never unregistered, so it keeps its place.
       ['edited', 'user', 'connected'],
+      ['kept', 'user', 'connected'],
       ['added', 'user', 'connected'],
     ]);
     expect(rt.mcp.configOf('edited')).toMatchObject({ args: [expect.any(String), '--tag=v2'] });

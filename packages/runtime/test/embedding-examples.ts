@@ -82,7 +82,7 @@ export async function events() {
   runtime.tools.onChange((change) => {
     // The agent loop's tool set is fixed for a turn: take runtime.tools.tools() at the next one.
     if (change.kind === 'budget') console.log(`tool budget now ${change.tokens} tokens`);
-    else console.log(`tool group ${change.group} ${change.kind}`);
+    else console.log(`${change.group}: +${change.added} -${change.removed} ~${change.changed}`);
   });
   for (const collision of runtime.tools.collisions()) console.warn(collision.message);
 }
@@ -198,3 +198,8 @@ export async function prompts(runtime: Runtime) {
     }
   }
 }
+
+// Every MCP tool carries who configured its server (`host` | `plugin` | `user`, set by the
+// runtime, never read from a file or a server) and the server's name; a host's own tools carry
+// neither. The fields survive a collision rename and are on the tool mcp_call_tool delegates to.
+export const trusted = (tool: EpochTool): boolean => tool.source === 'host';

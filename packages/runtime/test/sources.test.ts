@@ -4,6 +4,7 @@
 // pid-server processes, a temp EPOCH_HOME per test.
 import { join, resolve } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
+import type { EpochTool } from '@epoch-agent/protocol';
 import {
   buildRuntime,
   HOST_NAMESPACE_PATTERN,
@@ -239,3 +240,117 @@ describe('user servers', () => {
     });
   });
 });
+
+describe("the host's tool prefix", () => {
+  it('a plugin named like the host namespace never connects a server the host lacks: each is left out at its key', async () => {
+    const file = await home.writePluginConfig('acme', { other: pidServer() });
+    await home.writePluginConfig('tools', { fine: pidServer() });
+    runtime = await buildRuntime({
+      hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
+    });
+    expect(runtime.mcp.statuses().map(({ name, source }) => [name, source])).toEqual([
+      ['acme__search', 'host'],
+      ['tools__fine', 'plugin'],
+    ]);
+    const [diagnostic] = runtime.diagnostics();
+    expect(runtime.diagnostics()).toEqual([
+      expect.objectContaining({
+        source: 'plugin',
+        severity: 'error',
+        code: 'host_prefix_reserved',
+        file,
+        path: 'servers.other',
+        line: 3,
+        column: 5,
+      }),
+    ]);
+    expect(diagnostic?.message).toContain('"acme__other"');
+    expect(diagnostic?.message).toContain('"mcp__acme__"');
+    expect(diagnostic?.message).toContain('Install plugin "acme" under another name');
+  });
+
+  it('user servers whose tools would start with mcp__<namespace>__ (any case, or once sanitized) are left out at their line, naming the prefix and what to do', async () => {
+    await home.writeUserConfig({
+      acme__lookalike: pidServer(),
+      acme: pidServer(),
+      'ACME._x': pidServer(),
+      acmeish: pidServer(),
+      'acme.x': pidServer(),
+    });
+    runtime = await buildRuntime({
+      hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
+    });
+    expect(runtime.mcp.statuses().map(({ name, source }) => [name, source])).toEqual([
+      ['acme__search', 'host'],
+      ['acmeish', 'user'],
+      ['acme.x', 'user'],
+    ]);
+    const diagnostics = runtime.diagnostics();
+    expect(diagnostics.map(({ code, path, line, file }) => [code, path, line, file])).toEqual([
+      ['host_prefix_reserved', 'servers.acme__lookalike', 3, mcpConfigPath()],
+      ['host_prefix_reserved', 'servers.acme', 9, mcpConfigPath()],
+      ['host_prefix_reserved', 'servers["ACME._x"]', 15, mcpConfigPath()],
+    ]);
+    expect(diagnostics[0]?.message).toBe(
+      `MCP server "acme__lookalike" is not connected: its tools would be named "mcp__acme__lookalike__…", under "mcp__acme__", the prefix reserved for the host's own servers (namespace "acme"), so they would pass for the host's tools. Rename "acme__lookalike" in ${mcpConfigPath()} so that its tool names do not start with "mcp__acme__".`,
+    );
+    // No tool but the host's own carries its prefix.
+    const hostPrefixed = runtime.tools
+      .tools()
+      .filter(({ name }) => name.toLowerCase().startsWith('mcp__acme__'));
+    expect(hostPrefixed.map(({ source, server }) => [source, server])).toEqual([
+      ['host', 'acme__search'],
+    ]);
+  });
+
+  it('addServer refuses a name under the host prefix and writes nothing', async () => {
+    await home.writeUserConfig({});
+    runtime = await buildRuntime({ hostCapabilities: { namespace: 'acme', mcpServers: {} } });
+    const error = await rejection(
+      runtime.addServer({ name: 'Acme__x', transport: 'stdio', command: 'node' }),
+    );
+    expect(error).toMatchObject({ code: 'duplicate_server' });
+    expect((error as Error).message).toContain('"mcp__acme__"');
+    expect(runtime.mcp.statuses()).toEqual([]);
+  });
+
+  it('every MCP tool says its source and server, so a permission rule keys on them and not on the name', async () => {
+    await home.writePluginConfig('tools', { helper: pidServer() });
+    await home.writeUserConfig({ mine: pidServer() });
+    runtime = await buildRuntime({
+      hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
+    });
+    const rt = runtime;
+    // The host trusts its own servers' tools and asks about everything else.
+    const trusted = (tool: EpochTool): boolean => tool.source === 'host';
+    expect(
+      rt.tools.tools().map((tool) => [tool.name, tool.source, tool.server, trusted(tool)]),
+    ).toEqual([
+      ['mcp__acme__search__whoami', 'host', 'acme__search', true],
+      ['mcp__mine__whoami', 'user', 'mine', false],
+      ['mcp__tools__helper__whoami', 'plugin', 'tools__helper', false],
+    ]);
+    // A tool offered under another name (a collision) is still judged by where it comes from.
+    rt.tools.setGroup('builtin', [{ ...builtinTool, name: 'mcp__mine__whoami' }]);
+    const renamed = rt.tools.entries().find(({ group }) => group === 'mcp:mine');
+    expect(renamed?.name).toMatch(/^mcp__mine__whoami_[0-9a-f]{8}$/);
+    expect(rt.tools.get(renamed?.name ?? '')).toMatchObject({ source: 'user', server: 'mine' });
+    expect(trusted(rt.tools.get('mcp__mine__whoami') as EpochTool)).toBe(false);
+    // Found on demand, a tool is judged as the one mcp_call_tool runs, with the same fields.
+    rt.tools.setToolBudget(0);
+    const call = rt.tools.get('mcp_call_tool');
+    expect(call?.delegate?.({ name: 'mcp__acme__search__whoami' })).toMatchObject({
+      source: 'host',
+      server: 'acme__search',
+    });
+    expect(call?.delegate?.({ name: renamed?.name })).toMatchObject({ source: 'user' });
+  });
+});
+
+const builtinTool: EpochTool = {
+  name: 'builtin',
+  description: 'a host tool',
+  inputSchema: { type: 'object' },
+  annotations: {},
+  execute: async () => ({ content: [] }),
+};

@@ -35,6 +35,7 @@ function serverTools(server: string, tools: readonly string[]): EpochTool[] {
   };
   return toEpochTools({
     server,
+    source: 'user',
     tools: tools.map((name) => ({ name, inputSchema: { type: 'object' as const } })),
     resources: false,
     backend,
@@ -67,6 +68,27 @@ async function nameMap(registry: ToolRegistry): Promise<Record<string, string>> 
 }
 
 describe('ToolRegistry', () => {
+  it('a group set to tools equal to its own is no change; another description, or defer, is', () => {
+    const registry = new ToolRegistry();
+    registry.setGroup(mcpGroup('gh'), serverTools('gh', ['search', 'open']));
+    const changes: unknown[] = [];
+    registry.onChange((change) => changes.push(change));
+    // New objects (a new connection's), the same definitions: nothing to tell.
+    const again = serverTools('gh', ['search', 'open']);
+    registry.setGroup(mcpGroup('gh'), again);
+    expect(changes).toEqual([]);
+    expect(registry.get('mcp__gh__open')).toBe(again[1]);
+    const [search, open] = again as [EpochTool, EpochTool];
+    registry.setGroup(mcpGroup('gh'), [search, { ...open, description: 'opens an issue' }]);
+    registry.setGroup(mcpGroup('gh'), [search, { ...open, description: 'opens an issue' }], {
+      defer: true,
+    });
+    expect(changes).toEqual([
+      { group: 'mcp:gh', kind: 'set', added: [], removed: [], changed: ['mcp__gh__open'] },
+      { group: 'mcp:gh', kind: 'set', added: [], removed: [], changed: [] },
+    ]);
+  });
+
   it('sets, replaces and removes a group as a whole', () => {
     const registry = new ToolRegistry();
     const changes: unknown[] = [];
@@ -90,10 +112,22 @@ describe('ToolRegistry', () => {
     registry.removeGroup(mcpGroup('gh'));
     expect(registry.groups()).toEqual(['builtin']);
     expect(changes).toEqual([
-      { group: 'builtin', kind: 'set' },
-      { group: 'mcp:gh', kind: 'set' },
-      { group: 'mcp:gh', kind: 'set' },
-      { group: 'mcp:gh', kind: 'removed' },
+      {
+        group: 'builtin',
+        kind: 'set',
+        added: ['read_file', 'write_file'],
+        removed: [],
+        changed: [],
+      },
+      {
+        group: 'mcp:gh',
+        kind: 'set',
+        added: ['mcp__gh__search', 'mcp__gh__open'],
+        removed: [],
+        changed: [],
+      },
+      { group: 'mcp:gh', kind: 'set', added: [], removed: ['mcp__gh__open'], changed: [] },
+      { group: 'mcp:gh', kind: 'removed', added: [], removed: ['mcp__gh__search'], changed: [] },
     ]);
   });
 
@@ -178,6 +212,7 @@ describe('ToolRegistry', () => {
     for (const server of ['a.b', 'a_b']) {
       const tools = toEpochTools({
         server,
+        source: 'user',
         tools: [{ name: longTool, inputSchema: { type: 'object' } }],
         resources: false,
         cap: CAP,

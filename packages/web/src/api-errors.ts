@@ -88,6 +88,7 @@ const RUNTIME_STATUS: Record<RuntimeErrorCode, ContentfulStatusCode> = {
 
 const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   unknown_server: 404,
+  unknown_tool: 404,
   // A login the authorization server refused, or that could not reach it.
   login_failed: 502,
   oauth_failed: 502,

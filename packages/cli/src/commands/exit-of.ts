@@ -24,6 +24,7 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   not_supported: EXIT.failed,
   input_required: EXIT.failed,
   unknown_server: EXIT.failed,
+  unknown_tool: EXIT.failed,
   // Asked of a server the user turned off, or a login of one that needs none: the command, not
   // the server, needs changing.
   server_disabled: EXIT.usage,

@@ -39,6 +39,7 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   unknown_server: none,
   duplicate_server: none,
   login_not_needed: none,
+  unknown_tool: none,
   aborted: none,
 };
 

@@ -2,6 +2,10 @@
 // configs and diagnostics, and nothing else. What a program that reads configs without connecting
 // (`epoch mcp list`) loads: a dozen modules, where the root entry (which exports the same) has the
 // client and the registry too. Written by hand, like the root entry.
+
+// What a server's tool names start with: reading servers decides which names would pass for a
+// host's tools (names.ts loads nothing but node:crypto).
+export { serverPrefix } from '../tools/names.js';
 export { type McpServerOverride, withOverride } from './choice.js';
 export type { McpConfigPositions, McpKeyPositions } from './key-positions.js';
 export {

@@ -5,6 +5,7 @@
 // the SDK's errors, close) is connection.ts's, loaded with the SDK on the first connect or
 // request, so that importing the plugin, and a program that only reads mcp.json, pays for none
 // of it: this module imports no SDK code.
+import { isDeepStrictEqual } from 'node:util';
 import { type Logger, messageOf, redactingLogger } from '@epoch-agent/infra';
 import type {
   GetPromptResult,
@@ -585,10 +586,18 @@ export class McpClient implements McpToolBackend {
     return timers;
   }
 
-  /** The live connection's server has a new tool list: a new `connected` state carries it. */
+  /**
+   * The live connection's server has a new tool list: a new `connected` state carries it. A list
+   * equal to the one it has is no news (many servers send list_changed right after initialize,
+   * before anything changed): no state, so no status or tools event follows.
+   */
   #setTools(connection: Connection, tools: readonly Tool[]): void {
     const state = this.#state;
-    if (this.#slot.live === connection && state.kind === 'connected') {
+    if (
+      this.#slot.live === connection &&
+      state.kind === 'connected' &&
+      !isDeepStrictEqual(state.tools, tools)
+    ) {
       // The server's freshness promise was for the list it replaced.
       const remembered = withoutFreshness(this.#remembered);
       if (remembered !== undefined) this.#remembered = { ...remembered, tools };

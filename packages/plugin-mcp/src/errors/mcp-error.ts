@@ -55,6 +55,8 @@ export type McpErrorCode =
   | 'input_required'
   /** No server of that name is registered. */
   | 'unknown_server'
+  /** A held tool was called after its server stopped offering it (a new list, a new config). */
+  | 'unknown_tool'
   /** The server is turned off (`"enabled": false`): it is not started, so nothing can be asked of it. */
   | 'server_disabled'
   /** connectAll() was given a server whose name is already registered (disconnect it first). */

@@ -19,7 +19,7 @@ import type {
   ResourceTemplateType,
   Tool,
 } from '@modelcontextprotocol/client';
-import type { McpIcon } from '../types.js';
+import type { McpIcon, McpServerSource } from '../types.js';
 import { assignToolNames, prefixedName, type ToolNameOptions } from './names.js';
 import { capToolResult, type ToolOutputCap } from './output-cap.js';
 import { resourceListing } from './resource-listing.js';
@@ -51,9 +51,14 @@ export type McpToolTarget =
   | { readonly kind: 'list_resources' }
   | { readonly kind: 'read_resource' };
 
-/** An EpochTool that remembers the raw identity its model-visible name was derived from. */
+/**
+ * An EpochTool that remembers the raw identity its model-visible name was derived from, and who
+ * configured its server: a permission rule keys on `source` and `server`, never on the name's
+ * prefix, which a server of another source could imitate.
+ */
 export interface McpEpochTool extends EpochTool {
   readonly server: string;
+  readonly source: McpServerSource;
   readonly target: McpToolTarget;
   /**
    * The tool's output schema as the server sent it; absent when it declares none. Kept for a person
@@ -73,6 +78,8 @@ export interface McpEpochTool extends EpochTool {
 
 export interface ToEpochToolsOptions {
   readonly server: string;
+  /** Who configured the server (McpRegistry.connectAll's `source`). */
+  readonly source: McpServerSource;
   /** tools/list as the server answered it. */
   readonly tools: readonly Tool[];
   /** The server declared the resources capability. */
@@ -89,10 +96,11 @@ export interface ToEpochToolsOptions {
  * with them or with another tool of the server is renamed with its hash (see `assignToolNames`).
  */
 export function toEpochTools(options: ToEpochToolsOptions): McpEpochTool[] {
-  const { server, tools, backend, cap } = options;
+  const { server, source, tools, backend, cap } = options;
   const nameOptions = options.nameOptions ?? {};
+  const origin = { server, source };
   const resourceTools = options.resources
-    ? resourceToolPair(server, backend, cap, nameOptions)
+    ? resourceToolPair(origin, backend, cap, nameOptions)
     : [];
   const names = assignToolNames({
     server,
@@ -101,7 +109,7 @@ export function toEpochTools(options: ToEpochToolsOptions): McpEpochTool[] {
     nameOptions,
   });
   const mcpTools = tools.map((tool, index) =>
-    mcpTool(server, tool, names[index] as string, backend, cap),
+    mcpTool(origin, tool, names[index] as string, backend, cap),
   );
   return [...mcpTools, ...resourceTools];
 }
@@ -109,7 +117,7 @@ export function toEpochTools(options: ToEpochToolsOptions): McpEpochTool[] {
 // Made for every tool of every server on each connect (10,000 for 100 servers of 100 tools), so
 // each is built as one object: no spread of a temporary one per optional field.
 function mcpTool(
-  server: string,
+  { server, source }: Origin,
   tool: Tool,
   name: string,
   backend: McpToolBackend,
@@ -122,6 +130,7 @@ function mcpTool(
     inputSchema: tool.inputSchema,
     annotations: passAnnotations(tool.annotations),
     server,
+    source,
     target: { kind: 'tool', name: tool.name },
     async executeUncut(args, ctx) {
       const result = await backend.callTool(tool.name, { ...args }, ctx.signal);
@@ -139,6 +148,9 @@ function mcpTool(
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Whose tools these are: the server and who configured it. */
+type Origin = Pick<McpEpochTool, 'server' | 'source'>;
 
 // Absent stays absent: MCP defines a missing hint as unknown, and the permission system must not
 // read a server's silence as "not destructive".
@@ -159,7 +171,7 @@ function passAnnotations(annotations: Tool['annotations']): ToolAnnotations {
 const RESOURCE_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
 
 function resourceToolPair(
-  server: string,
+  { server, source }: Origin,
   backend: McpToolBackend,
   cap: ToolOutputCap,
   nameOptions: ToolNameOptions,
@@ -195,6 +207,7 @@ function resourceToolPair(
     },
     annotations: { title: `List resources of ${server}`, ...RESOURCE_ANNOTATIONS },
     server,
+    source,
     target: { kind: 'list_resources' },
     async execute(args, ctx) {
       return capToolResult(await list.executeUncut(args, ctx), cap, {
@@ -236,6 +249,7 @@ function resourceToolPair(
     },
     annotations: { title: `Read a resource of ${server}`, ...RESOURCE_ANNOTATIONS },
     server,
+    source,
     target: { kind: 'read_resource' },
     async execute(args, ctx) {
       return capToolResult(await read.executeUncut(args, ctx), cap, {
