@@ -49,6 +49,7 @@ export type {
   McpServerConfig,
   McpToolDeferral,
   McpToolPattern,
+  McpVariableUse,
   RemoteServerConfig,
   StdioServerConfig,
 } from './types.js';

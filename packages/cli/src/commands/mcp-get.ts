@@ -7,6 +7,7 @@ import {
   readMcpServers,
   type ServerField,
   type ServerFieldSource,
+  type ServerFieldVariable,
   serverFields,
 } from '@epoch-agent/runtime/config';
 import { type Invocation, operands } from '../command.js';
@@ -35,8 +36,21 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
   const where = at === undefined ? 'given in code' : `${at.file}:${at.line}:${at.column}`;
   io.out(`${name} (${source} server, ${server.config.transport}) — ${where}\n\n`);
   io.out(renderTable(['FIELD', 'FROM', 'VALUE'], fields.map(row)));
+  const variables = fields.flatMap((field) => field.variables ?? []);
+  if (variables.length > 0) io.out(`\n${variablesText(variables)}`);
   io.out(`\n${protocolLine(protocol)}\n`);
   return EXIT.ok;
+}
+
+// Whether each is set, never its value: the value is the secret the variable keeps out of the file.
+function variablesText(variables: readonly ServerFieldVariable[]): string {
+  const lines = variables.map(({ name, in: field, set, default: fallback }) => {
+    const state = set ? 'set' : fallback === undefined ? 'not set' : 'not set, so';
+    const value =
+      !set && fallback !== undefined ? ` ${JSON.stringify(fallback)} (its default)` : '';
+    return `  \${${name}} in ${field}: ${state}${value}`;
+  });
+  return `variables (read from the environment each time the server starts):\n${lines.join('\n')}\n`;
 }
 
 // Known only from the last connection with this very config: get never connects.

@@ -26,3 +26,4 @@ export {
   serverToolNames,
   unmatchedPatterns,
 } from './tool-choice.js';
+export { isVariableSet } from './variables.js';
