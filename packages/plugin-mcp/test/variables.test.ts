@@ -261,12 +261,39 @@ describe(`starting a server with \${VAR} and env_file`, () => {
     assertNoLeak(surfaces, placed);
   }, 60_000);
 
-  it('an env_file that is a FIFO, or missing, fails its server at once naming the file', async () => {
+  it('each start reads the environment of that moment: a reconnect after the variable changed sends the new value', async () => {
+    const dump = join(dir, 'dump.json');
+    setEnv({ VARS_ROTATING: 'first-value-1a2b3c' });
+    const { servers } = load([
+      '{ "servers": { "s": {',
+      `  "command": ${json(process.execPath)},`,
+      `  "args": [${json(FIXTURE)}, "--mode=serve", "--dump=${dump}", "--key=\${VARS_ROTATING}"] } } }`,
+    ]);
+    const argOf = () => (JSON.parse(readFileSync(dump, 'utf8')) as { argv: string[] }).argv.at(-1);
+    const registry = new McpRegistry({ schemaCache: null, reconnectDelaysMs: [] });
+    try {
+      const [first] = await registry.connectAll(servers, 'user');
+      expect(first?.state).toBe('connected');
+      expect(argOf()).toBe('--key=first-value-1a2b3c');
+      process.env.VARS_ROTATING = 'second-value-4d5e6f';
+      expect((await registry.reconnect('s')).state).toBe('connected');
+      expect(argOf()).toBe('--key=second-value-4d5e6f');
+      delete process.env.VARS_ROTATING;
+      const gone = await registry.reconnect('s');
+      expect(gone).toMatchObject({ state: 'failed', error: { code: 'env_unset' } });
+    } finally {
+      await registry.disconnectAll();
+    }
+  }, 60_000);
+
+  it('an env_file that is a FIFO, missing or huge fails its server at once naming the file', async () => {
     execFileSync('mkfifo', [join(dir, 'fifo.env')]);
+    writeFileSync(join(dir, 'huge.env'), `A=${'x'.repeat(1024 * 1024)}\n`);
     const { servers, file } = load([
       '{ "servers": {',
       `  "fifo": { "command": "node", "args": [${json(FIXTURE)}], "env_file": "fifo.env" },`,
       `  "gone": { "command": "node", "args": [${json(FIXTURE)}], "env_file": "sub/gone.env" },`,
+      `  "huge": { "command": "node", "args": [${json(FIXTURE)}], "env_file": "huge.env" },`,
       `  "fine": { "command": ${json(process.execPath)}, "args": [${json(FIXTURE)}, "--mode=serve"] }`,
       '} }',
     ]);
@@ -287,6 +314,11 @@ describe(`starting a server with \${VAR} and env_file`, () => {
     };
     expect(message('fifo')).toContain(`${join(dir, 'fifo.env')} is not a regular file`);
     expect(message('gone')).toContain(`${join(dir, 'sub', 'gone.env')} does not exist`);
+    expect(byName.get('huge')).toMatchObject({
+      state: 'failed',
+      error: { code: 'env_file_unreadable' },
+    });
+    expect(message('huge')).toContain(`${join(dir, 'huge.env')} is larger than 1 MiB`);
   }, 60_000);
 
   it('remote: the url and headers are expanded when sent, and no surface says them', async () => {

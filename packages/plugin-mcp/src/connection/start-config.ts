@@ -46,7 +46,9 @@ export async function startConfig(
       // The entry's own env wins over the file for a key both give.
       expanded.env = { ...values, ...expanded.env };
     }
-    scrub.learn([...secrets, ...serverSecrets(expanded as McpServerConfig)]);
+    // The values from outside the file last: a value learned twice keeps the kind it was learned
+    // with last, and these are credentials whatever their field is named (`LEVEL=${TOKEN}`).
+    scrub.learn([...serverSecrets(expanded as McpServerConfig), ...secrets]);
     return { ok: true, config: expanded as McpServerConfig };
   } catch (error) {
     if (error instanceof McpError) return { ok: false, error };
@@ -126,7 +128,7 @@ async function readEnvFile(name: string, envFile: string): Promise<Record<string
 function whyUnreadable(error: unknown): string {
   if (isInfraError(error, 'not_a_file')) return 'is not a regular file';
   if (isInfraError(error, 'too_large')) {
-    return `is larger than ${MAX_ENV_FILE_BYTES / 1024} KiB, more than a dotenv file holds`;
+    return `is larger than ${MAX_ENV_FILE_BYTES / (1024 * 1024)} MiB, more than a dotenv file holds`;
   }
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'does not exist';
