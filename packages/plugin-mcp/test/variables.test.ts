@@ -10,6 +10,9 @@ import { messageOf } from '@epoch-agent/infra';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprint } from '../src/config/fingerprint.js';
 import { parseMcpConfig, parseMcpServerEntries } from '../src/config/load.js';
+import { logoutFromServer } from '../src/oauth/logout.js';
+import { storedLoginOf } from '../src/oauth/stored-login.js';
+import { TokenStore } from '../src/oauth/token-store.js';
 import { McpRegistry } from '../src/registry.js';
 import type { McpServerStatus } from '../src/types.js';
 import {
@@ -351,4 +354,29 @@ describe(`starting a server with \${VAR} and env_file`, () => {
       await http.close();
     }
   }, 60_000);
+});
+
+describe(`logins of a server whose url has a \${VAR}`, () => {
+  it('are found and removed under the url a start expands, and none is found while it is unset', async () => {
+    const store = new TokenStore({ dir: join(dir, 'oauth') });
+    const url = 'https://mcp.vars.example.com/mcp';
+    // A client and no tokens: nothing to revoke, so no request leaves this machine.
+    await store.save({
+      serverUrl: url,
+      issuer: 'https://auth.vars.example.com',
+      client: { client_id: 'client-1' },
+      authorizationServerUrl: 'https://auth.vars.example.com',
+    });
+    const [config] = load([
+      `{ "servers": { "r": { "type": "http", "url": "https://\${VARS_LOGIN_HOST}/mcp" } } }`,
+    ]).servers;
+    if (config === undefined) throw new Error('not loaded');
+    await expect(storedLoginOf({ config, store })).resolves.toBeUndefined();
+    setEnv({ VARS_LOGIN_HOST: 'mcp.vars.example.com' });
+    await expect(storedLoginOf({ config, store })).resolves.toMatchObject({
+      issuer: 'https://auth.vars.example.com',
+    });
+    await expect(logoutFromServer({ config, store })).resolves.toMatchObject({ removed: 1 });
+    await expect(store.load(url)).resolves.toBeUndefined();
+  });
 });

@@ -5,7 +5,7 @@
 import { credentials, isInfraError, readRegularFile, type Secret } from '@epoch-agent/infra';
 import { type Environment, expandText } from '../config/variables.js';
 import { McpError } from '../errors/mcp-error.js';
-import { type Scrubber, serverSecrets } from '../secrets.js';
+import { type Scrubber, serverRedactor, serverSecrets } from '../secrets.js';
 import { assertNever, type McpServerConfig } from '../types.js';
 
 /** A dotenv file holds a few dozen lines; anything past this is not one. */
@@ -54,6 +54,18 @@ export async function startConfig(
     if (error instanceof McpError) return { ok: false, error };
     throw error;
   }
+}
+
+/**
+ * `config` as a start now would make it, its values' secrets taught to a policy of its own; an
+ * unset variable or unreadable env_file throws. For what keys a server by its expanded URL (the
+ * logins of `epoch mcp login` and `logout`).
+ */
+export async function startedOrThrow(config: McpServerConfig): Promise<McpServerConfig> {
+  if (startsAsWritten(config)) return config;
+  const started = await startConfig(config, serverRedactor(config));
+  if (!started.ok) throw started.error;
+  return started.config;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
