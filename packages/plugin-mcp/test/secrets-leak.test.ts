@@ -30,7 +30,7 @@ import {
 import { memoryLogger } from './support/recording.js';
 
 // The switch of the control: off, every server's policy is one that knows no secret, and learns
-// none (a start teaches it the values of its `${VAR}`s).
+// or keeps none (a start gives it the values of its `${VAR}`s).
 const redaction = vi.hoisted(() => ({ off: false }));
 vi.mock('../src/secrets.js', async (importOriginal) => {
   const real = await importOriginal<typeof Secrets>();
@@ -38,7 +38,7 @@ vi.mock('../src/secrets.js', async (importOriginal) => {
     ...real,
     serverRedactor: (config: McpServerConfig) =>
       redaction.off
-        ? Object.assign(secretRedactor(), { learn: () => {} })
+        ? Object.assign(secretRedactor(), { learn: () => {}, keep: () => {} })
         : real.serverRedactor(config),
   };
 });

@@ -264,6 +264,25 @@ describe(`starting a server with \${VAR} and env_file`, () => {
     assertNoLeak(surfaces, placed);
   }, 60_000);
 
+  it('an env_file of a hundred values: not one of them comes out, the first ones included', async () => {
+    const values = Array.from(
+      { length: 100 },
+      (_, i) => `many-secret-${String(i).padStart(3, '0')}-zq`,
+    );
+    writeFileSync(join(dir, 'many.env'), values.map((v, i) => `V${i}=${v}\n`).join(''));
+    const { servers, file } = load([
+      '{ "servers": { "many": {',
+      `  "command": ${json(process.execPath)}, "args": [${json(FIXTURE)}, "--mode=serve"],`,
+      '  "env_file": "many.env" } } }',
+    ]);
+    const { surfaces } = await connect(file, servers);
+    expect(surfaces.stderrTail.join('\n')).toContain('<echo>');
+    assertNoLeak(
+      surfaces,
+      values.map((value, i) => ({ value, kind: 'credential', field: `env_file V${i}` })),
+    );
+  }, 60_000);
+
   it('each start reads the environment of that moment: a reconnect after the variable changed sends the new value', async () => {
     const dump = join(dir, 'dump.json');
     setEnv({ VARS_ROTATING: 'first-value-1a2b3c' });

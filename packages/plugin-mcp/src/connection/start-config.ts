@@ -1,6 +1,6 @@
 // What a server is started with, made at each start (never when its file is read): its entry's
 // `${VAR}`s expanded from the process environment of the moment and, for stdio, its `env_file`
-// read. Every value that came from outside the file is taught to the server's redaction policy
+// read. Every value that came from outside the file is kept by the server's redaction policy
 // before anything is spawned or sent, so no message about the start can carry one.
 import { credentials, isInfraError, readRegularFile, type Secret } from '@epoch-agent/infra';
 import { type Environment, expandText } from '../config/variables.js';
@@ -46,9 +46,8 @@ export async function startConfig(
       // The entry's own env wins over the file for a key both give.
       expanded.env = { ...values, ...expanded.env };
     }
-    // The values from outside the file last: a value learned twice keeps the kind it was learned
-    // with last, and these are credentials whatever their field is named (`LEVEL=${TOKEN}`).
-    scrub.learn([...serverSecrets(expanded as McpServerConfig), ...secrets]);
+    // Kept, not learned: an env_file of a hundred values must not push out its own first ones.
+    scrub.keep([...serverSecrets(expanded as McpServerConfig), ...secrets]);
     return { ok: true, config: expanded as McpServerConfig };
   } catch (error) {
     if (error instanceof McpError) return { ok: false, error };
