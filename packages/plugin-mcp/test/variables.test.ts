@@ -118,6 +118,15 @@ describe(`reading a file with \${VAR}`, () => {
     expect(errors[1]?.message).toContain(`\${NAME:-default}`);
   });
 
+  it('envFile is env_file, relative to the directory of the file it is written in', () => {
+    const { servers, diagnostics } = load([
+      '{ "servers": { "s": { "command": "node", "envFile": "secrets/.env" } } }',
+    ]);
+    expect(diagnostics).toEqual([]);
+    const [config] = servers;
+    expect(config?.transport === 'stdio' && config.envFile).toBe(join(dir, 'secrets', '.env'));
+  });
+
   it('a host given in code is used as written: no variable read in it', () => {
     const load = parseMcpServerEntries(
       { h: { command: 'node', args: [`\${NOT_EXPANDED}`, '$$'] } },
