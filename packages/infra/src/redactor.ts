@@ -26,6 +26,12 @@ export interface Redactor {
   (text: string): string;
   /** Secrets that became known later; looked for from now on, also by streams already open. */
   learn(secrets: Iterable<Secret>): void;
+  /**
+   * Secrets of the config that became known later (what a `${VAR}` or an env_file gave a start):
+   * like `learn`, but never forgotten, as the secrets the policy was made with are not. However
+   * many a start brings, none pushes out another (a login's tokens, a value of its own batch).
+   */
+  keep(secrets: Iterable<Secret>): void;
   /** For text that arrives in pieces that may split a secret (a process's stderr). */
   stream(): RedactingStream;
 }
@@ -55,6 +61,7 @@ export function secretRedactor(secrets: Iterable<Secret> = []): Redactor {
   const needles = new Needles(secrets);
   return Object.assign((text: string) => new Stream(needles).end(text), {
     learn: (more: Iterable<Secret>) => needles.learn(more),
+    keep: (more: Iterable<Secret>) => needles.keep(more),
     stream: (): RedactingStream => new Stream(needles),
   });
 }
@@ -63,7 +70,7 @@ type Range = readonly [start: number, end: number];
 
 /** Every string the policy looks for. */
 class Needles {
-  readonly #config: ReadonlySet<string>;
+  readonly #config: Set<string>;
   /** By the secret's value, oldest first: learning one again makes it the newest. */
   readonly #learned = new Map<string, readonly string[]>();
   #all: readonly string[] = [];
@@ -74,6 +81,11 @@ class Needles {
   constructor(secrets: Iterable<Secret>) {
     this.#config = new Set([...secrets].flatMap(needlesOf));
     this.#index([...this.#config]);
+  }
+
+  keep(secrets: Iterable<Secret>): void {
+    for (const needle of [...secrets].flatMap(needlesOf)) this.#config.add(needle);
+    this.learn([]);
   }
 
   learn(secrets: Iterable<Secret>): void {

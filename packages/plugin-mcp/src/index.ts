@@ -51,6 +51,7 @@ export type {
   McpServerConfig,
   McpToolDeferral,
   McpToolPattern,
+  McpVariableUse,
   RemoteServerConfig,
   StdioServerConfig,
 } from './types.js';

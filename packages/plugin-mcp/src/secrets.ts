@@ -27,7 +27,37 @@ export type Scrubber = Redactor;
 
 /** A new policy for `config`'s server; one McpClient keeps one for its whole life. */
 export function serverRedactor(config: McpServerConfig): Redactor {
-  return secretRedactor(serverSecrets(config));
+  return secretRedactor(serverSecrets(withoutVariables(config)));
+}
+
+/**
+ * `config` less its values that hold a `${VAR}`: `${API_KEY}` as written is no secret (messages
+ * name it, to say what to set), and the value it stands for is learned at each start
+ * (connection/start-config.ts). An argument is emptied, not removed, so `--token ${T}` still
+ * reads as an option and its value.
+ */
+function withoutVariables(config: McpServerConfig): McpServerConfig {
+  if (config.variables === undefined) return config;
+  const templated = new Set(config.variables.map(({ field }) => field));
+  const kept = (field: string, values: Readonly<Record<string, string>>) =>
+    Object.fromEntries(Object.entries(values).filter(([key]) => !templated.has(`${field}.${key}`)));
+  switch (config.transport) {
+    case 'stdio':
+      return {
+        ...config,
+        args: config.args.map((arg, i) => (templated.has(`args[${i}]`) ? '' : arg)),
+        env: kept('env', config.env),
+      };
+    case 'sse':
+    case 'http':
+      return {
+        ...config,
+        url: templated.has('url') ? '' : config.url,
+        headers: kept('headers', config.headers),
+      };
+    default:
+      return assertNever(config, 'transport');
+  }
 }
 
 /** Every secret value `config` holds. */

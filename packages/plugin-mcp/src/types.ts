@@ -60,6 +60,21 @@ export interface McpServerCommon {
    * `choice`, not part of its connection.
    */
   readonly defer: McpToolDeferral;
+  /**
+   * The `${VAR}`s the values of a file's entry use, expanded (and `$$` unescaped) from the
+   * process environment each time the server starts. Absent when no value holds `${` or `$$`, and
+   * for an entry given in code, whose values are used exactly as given.
+   */
+  readonly variables?: readonly McpVariableUse[];
+}
+
+/** One `${NAME}` or `${NAME:-default}` written in a value of a file's entry. */
+export interface McpVariableUse {
+  readonly name: string;
+  /** The value it is in: `command`, `args[1]`, `env.API_KEY`, `cwd`, `url`, `headers.Authorization`. */
+  readonly field: string;
+  /** Used when the variable is unset or empty. Written in the file, so not a secret. */
+  readonly default?: string;
 }
 
 /**
@@ -102,6 +117,11 @@ export interface StdioServerConfig extends McpServerCommon {
   /** Merged onto the SDK's default environment. Values are secrets: never print them. */
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /**
+   * The absolute path of a dotenv file whose values are added to the child's environment, read
+   * each time the server starts (`env` wins for a key both give). Every value is a secret.
+   */
+  readonly envFile?: string;
 }
 
 export interface RemoteServerConfig<T extends 'sse' | 'http'> extends McpServerCommon {

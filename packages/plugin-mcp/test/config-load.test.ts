@@ -570,6 +570,8 @@ describe('what the fields mean', () => {
       'args',
       'env',
       'cwd',
+      // Beyond the seed's table: secrets kept out of the file.
+      'env_file',
       'url',
       'streamable',
       'headers',

@@ -67,6 +67,8 @@ describe('entry points of @epoch-agent/plugin-mcp', () => {
       'chunks/config.js',
       'chunks/jsonc-parser.js',
       'chunks/types.js',
+      // `${VAR}`s: read by the loader, the fingerprint and a start, so a chunk of its own.
+      'chunks/variables.js',
       'config/index.js',
     ]);
     expect(heavy(loaded)).toEqual([]);

@@ -29,14 +29,17 @@ import {
 } from './support/leak-search.js';
 import { memoryLogger } from './support/recording.js';
 
-// The switch of the control: off, every server's policy is one that knows no secret.
+// The switch of the control: off, every server's policy is one that knows no secret, and learns
+// or keeps none (a start gives it the values of its `${VAR}`s).
 const redaction = vi.hoisted(() => ({ off: false }));
 vi.mock('../src/secrets.js', async (importOriginal) => {
   const real = await importOriginal<typeof Secrets>();
   return {
     ...real,
     serverRedactor: (config: McpServerConfig) =>
-      redaction.off ? secretRedactor() : real.serverRedactor(config),
+      redaction.off
+        ? Object.assign(secretRedactor(), { learn: () => {}, keep: () => {} })
+        : real.serverRedactor(config),
   };
 });
 
@@ -84,6 +87,12 @@ const stdioScenario = fc.record({
   urlRegion: fc.option(anyValue, { nil: undefined }),
   credentialEnv: fc.dictionary(fc.constantFrom(...CREDENTIAL_VARS), anyValue),
   settingEnv: fc.dictionary(fc.constantFrom(...SETTING_VARS), settingValue),
+  // Given to the server through `${EPOCH_LEAK_VAR}` in a neutral-named variable and an argument:
+  // a value from the environment is a secret wherever the entry wrote a variable.
+  fromVariable: fc.option(
+    anyValue.filter((v) => v.length >= MIN_SECRET_LENGTH.credential),
+    { nil: undefined },
+  ),
   chunks: fc.array(fc.integer({ min: 1, max: 120 }), { minLength: 1, maxLength: 10 }),
 });
 type StdioScenario = typeof stdioScenario extends fc.Arbitrary<infer T> ? T : never;
@@ -134,14 +143,28 @@ function stdioServer(
   for (const [name, value] of Object.entries(s.settingEnv)) {
     placed.push({ value, kind: 'setting', field: `env ${name}` });
   }
+  let fromVariable: Pick<McpServerConfig, 'variables'> = {};
+  const variableEnv: Record<string, string> = {};
+  if (s.fromVariable !== undefined) {
+    args.push(`--region=\${EPOCH_LEAK_VAR}`);
+    variableEnv.WORKSPACE_NAME = `\${EPOCH_LEAK_VAR}`;
+    fromVariable = {
+      variables: [
+        { name: 'EPOCH_LEAK_VAR', field: `args[${args.length - 1}]` },
+        { name: 'EPOCH_LEAK_VAR', field: 'env.WORKSPACE_NAME' },
+      ],
+    };
+    placed.push({ value: s.fromVariable, kind: 'credential', field: `env \${EPOCH_LEAK_VAR}` });
+  }
   return {
     config: {
       ...TIMES,
+      ...fromVariable,
       name: mode,
       transport: 'stdio',
       command: process.execPath,
       args,
-      env: { ...s.credentialEnv, ...s.settingEnv },
+      env: { ...s.credentialEnv, ...s.settingEnv, ...variableEnv },
     },
     placed,
   };
@@ -205,7 +228,11 @@ async function observeStdio(
 }
 
 const stdioProperty = fc.asyncProperty(stdioScenario, async (scenario) => {
-  const { surfaces, placed } = await observeStdio(scenario);
+  if (scenario.fromVariable === undefined) delete process.env.EPOCH_LEAK_VAR;
+  else process.env.EPOCH_LEAK_VAR = scenario.fromVariable;
+  const { surfaces, placed } = await observeStdio(scenario).finally(() => {
+    delete process.env.EPOCH_LEAK_VAR;
+  });
   const tails = surfaces.stderrTail.join('\n');
   // Any fixed word can be blanked (fast-check likes secrets such as "arguments"): not this.
   expect(tails).toContain('<echo>');
@@ -384,6 +411,7 @@ describe('control: with the policy switched off the same search finds the leaks'
         urlRegion: undefined,
         credentialEnv: { API_TOKEN: 'env-token-0123456789' },
         settingEnv: { LOG_LEVEL: 'warn' },
+        fromVariable: undefined,
         chunks: [7, 3],
       });
       const found = leaks(surfaces, placed).join('\n');

@@ -30,6 +30,7 @@ export {
   type ServerField,
   type ServerFieldSource,
   type ServerFields,
+  type ServerFieldVariable,
   serverFields,
 } from './server-fields.js';
 export type { RuntimeDiagnostic, RuntimeDiagnosticCode } from './server-names.js';

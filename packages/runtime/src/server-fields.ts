@@ -3,10 +3,11 @@
 // what `epoch mcp get <name>` shows. Values are safe to print: env and header
 // values, credential-looking arguments, URL credentials and OAuth secrets are redacted.
 import type { Position } from '@epoch-agent/infra';
-import { redact, redactArgs, redactUrl } from '@epoch-agent/infra';
+import { REDACTED, redact, redactArgs, redactUrl } from '@epoch-agent/infra';
 import type { McpConfigFieldName, McpServerConfig } from '@epoch-agent/plugin-mcp';
 import {
   DEFAULT_MAX_OUTPUT_TOKENS,
+  isVariableSet,
   MCP_CONFIG_FIELDS,
   OVERRIDE_FIELDS,
 } from '@epoch-agent/plugin-mcp/config';
@@ -31,9 +32,25 @@ export type ServerFieldSource =
 export interface ServerField {
   /** Snake_case, as the field table names it. */
   readonly field: McpConfigFieldName;
-  /** As it takes effect, safe to print; times in seconds, as the file writes them. */
+  /**
+   * As it takes effect, safe to print; times in seconds, as the file writes them. A value holding
+   * a `${VAR}` is shown as written (`Bearer ${TOKEN}`): its secret is in the environment.
+   */
   readonly value: unknown;
   readonly from: ServerFieldSource;
+  /** The `${VAR}`s written in the field, each with whether it is set now; absent when none. */
+  readonly variables?: readonly ServerFieldVariable[];
+}
+
+/** One `${VAR}` of a field: never its value, only whether the environment sets it now. */
+export interface ServerFieldVariable {
+  readonly name: string;
+  /** The value it is in: `args[1]`, `env.API_KEY`, `headers.Authorization`. */
+  readonly in: string;
+  /** Set (and not empty, when it has a default) in the environment of this process. */
+  readonly set: boolean;
+  /** Written in the file: what it expands to when the variable is not set. */
+  readonly default?: string;
 }
 
 export interface ServerFields {
@@ -58,11 +75,15 @@ const ROWS: Record<
   type: { sameAs: 'transport' },
   streamable: { sameAs: 'transport' },
   command: (c) => (c.transport === 'stdio' ? c.command : undefined),
-  args: (c) => (c.transport === 'stdio' ? redactArgs(c.args) : undefined),
-  env: (c) => (c.transport === 'stdio' ? redact({ env: c.env }).env : undefined),
+  args: (c) =>
+    c.transport === 'stdio'
+      ? redactArgs(c.args).map((arg, i) => (written(c, `args[${i}]`) ? (c.args[i] ?? arg) : arg))
+      : undefined,
+  env: (c) => (c.transport === 'stdio' ? secretMap(c, 'env', c.env) : undefined),
   cwd: (c) => (c.transport === 'stdio' ? c.cwd : undefined),
+  env_file: (c) => (c.transport === 'stdio' ? c.envFile : undefined),
   url: (c) => (c.transport === 'stdio' ? undefined : redactUrl(c.url)),
-  headers: (c) => (c.transport === 'stdio' ? undefined : redact({ headers: c.headers }).headers),
+  headers: (c) => (c.transport === 'stdio' ? undefined : secretMap(c, 'headers', c.headers)),
   oauth: (c) => (c.transport === 'stdio' ? undefined : redact(c.oauth)),
   timeout: (c) => seconds(c.timeoutMs),
   connect_timeout: (c) => seconds(c.connectTimeoutMs),
@@ -79,6 +100,41 @@ const ROWS: Record<
   max_output_tokens: (c) => c.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
   defer: (c) => c.defer,
 };
+
+/** Whether the value at `field` (`args[1]`, `env.KEY`) holds a `${VAR}`: then it is shown as written. */
+function written(config: McpServerConfig, field: string): boolean {
+  return config.variables?.some((use) => use.field === field) ?? false;
+}
+
+/** Env or header values: each hidden, but one holding a `${VAR}` shown as written. */
+function secretMap(
+  config: McpServerConfig,
+  field: 'env' | 'headers',
+  values: Readonly<Record<string, string>>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [
+      key,
+      written(config, `${field}.${key}`) ? value : REDACTED,
+    ]),
+  );
+}
+
+/** The variables written in `field`'s values, each with whether it is set in `env` now. */
+function variablesOf(
+  config: McpServerConfig,
+  field: McpConfigFieldName,
+  env: Readonly<Record<string, string | undefined>>,
+): ServerFieldVariable[] {
+  return (config.variables ?? [])
+    .filter((use) => use.field.replace(/[.[].*$/, '') === field)
+    .map((use) => ({
+      name: use.name,
+      in: use.field,
+      set: isVariableSet(use, env),
+      ...(use.default === undefined ? {} : { default: use.default }),
+    }));
+}
 
 // The fields an override of a plugin's or host's server may write (`disabled` is `enabled`'s row).
 const OVERRIDDEN: ReadonlySet<McpConfigFieldName> = new Set(OVERRIDE_FIELDS);
@@ -142,6 +198,14 @@ function rows(
   return MCP_CONFIG_FIELDS.flatMap(({ name, transports }) => {
     const row = ROWS[name];
     if (typeof row !== 'function' || !transports.includes(config.transport)) return [];
-    return [{ field: name, value: row(config), from: from(name) }];
+    const variables = variablesOf(config, name, process.env);
+    return [
+      {
+        field: name,
+        value: row(config),
+        from: from(name),
+        ...(variables.length === 0 ? {} : { variables }),
+      },
+    ];
   });
 }

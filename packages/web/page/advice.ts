@@ -35,6 +35,9 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   duplicate_server: none,
   login_not_needed: none,
   unknown_tool: none,
+  // The message names the variable or the file, and what to do.
+  env_unset: none,
+  env_file_unreadable: none,
   aborted: none,
 };
 

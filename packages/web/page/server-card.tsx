@@ -280,6 +280,20 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
                 <th scope="row">{field.field}</th>
                 <td>
                   <code>{field.value === undefined ? '—' : JSON.stringify(field.value)}</code>
+                  {field.variables !== undefined && (
+                    <ul class="variables">
+                      {field.variables.map((v) => (
+                        <li key={`${v.in}:${v.name}`}>
+                          <code>{`\${${v.name}}`}</code>{' '}
+                          {v.set
+                            ? 'set'
+                            : v.default === undefined
+                              ? 'not set: the server fails to start until it is'
+                              : `not set, so ${JSON.stringify(v.default)} (its default)`}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
                 </td>
                 <td class="from">
                   {field.from.kind === 'file'

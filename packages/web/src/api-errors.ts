@@ -110,6 +110,8 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   insufficient_scope: 502,
   not_supported: 502,
   input_required: 502,
+  env_unset: 502,
+  env_file_unreadable: 502,
   duplicate_server: 409,
   // Asked of a server the user turned off: turn it on first. A login of a server that needs none:
   // nothing to do.

@@ -31,6 +31,9 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   login_not_needed: EXIT.usage,
   duplicate_server: EXIT.failed,
   aborted: EXIT.interrupted,
+  // Nothing was started: the environment epoch runs in (a variable, an env_file) needs fixing.
+  env_unset: EXIT.failed,
+  env_file_unreadable: EXIT.failed,
 };
 
 export function exitOfError(code: McpErrorCode): Exclude<ExitCode, typeof EXIT.ok> {

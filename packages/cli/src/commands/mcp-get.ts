@@ -8,6 +8,7 @@ import {
   readMcpServers,
   type ServerField,
   type ServerFieldSource,
+  type ServerFieldVariable,
   serverFields,
 } from '@epoch-agent/runtime/config';
 import { type Invocation, operands } from '../command.js';
@@ -41,6 +42,8 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
   const where = at === undefined ? 'given in code' : `${at.file}:${at.line}:${at.column}`;
   io.out(`${name} (${source} server, ${server.config.transport}) — ${where}\n\n`);
   io.out(renderFields(fields, lineRoom(io.columns)));
+  const variables = fields.flatMap((field) => field.variables ?? []);
+  if (variables.length > 0) io.out(`\n${variablesText(variables)}`);
   io.out(`\n${protocolLine(protocol)}\n`);
   io.out(renderDiagnostics(diagnostics, lineRoom(io.columns)));
   return EXIT.ok;
@@ -68,6 +71,17 @@ function renderFields(fields: readonly ServerField[], room: number): string {
   });
   const footnotes = notes.map((note, i) => `[${i + 1}] ${note}\n`).join('');
   return `${lines.join('\n')}\n${footnotes === '' ? '' : `\n${footnotes}`}`;
+}
+
+// Whether each is set, never its value: the value is the secret the variable keeps out of the file.
+function variablesText(variables: readonly ServerFieldVariable[]): string {
+  const lines = variables.map(({ name, in: field, set, default: fallback }) => {
+    const state = set ? 'set' : fallback === undefined ? 'not set' : 'not set, so';
+    const value =
+      !set && fallback !== undefined ? ` ${JSON.stringify(fallback)} (its default)` : '';
+    return `  \${${name}} in ${field}: ${state}${value}`;
+  });
+  return `variables (read from the environment each time the server starts):\n${lines.join('\n')}\n`;
 }
 
 // Known only from the last connection with this very config: get never connects.

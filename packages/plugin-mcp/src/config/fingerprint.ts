@@ -17,8 +17,15 @@
 //
 // Computed on the parsed config, so key order and snake_case/camelCase spellings in the file cannot
 // change it. Secrets (env, header values) go into the hash only; the hash reveals nothing of them.
+//
+// `${VAR}`s: the written form is hashed (above), and with it the value each variable has in the
+// process environment now, so a changed variable is a changed config (its cached tool list is not
+// reused) while nothing but the hash is ever stored. That part is computed at every call, since the
+// environment may change. An `env_file` is hashed by its path, not its contents: a file that
+// changes is read at the next start, and the tools cached for the old one are offered until then.
 import { createHash } from 'node:crypto';
 import { assertNever, type McpServerConfig } from '../types.js';
+import { type Environment, variableValue } from './variables.js';
 
 // Bump when what is hashed changes, so fingerprints stored on disk stop matching.
 const VERSION = 'mcp-config-fingerprint/1';
@@ -30,7 +37,7 @@ const VERSION = 'mcp-config-fingerprint/1';
 const computed = new WeakMap<McpServerConfig, string>();
 
 /** A stable sha256 hex of what `config`'s connection depends on (everything but `name`). */
-export function fingerprint(config: McpServerConfig): string {
+export function fingerprint(config: McpServerConfig, env: Environment = process.env): string {
   let hash = computed.get(config);
   if (hash === undefined) {
     hash = createHash('sha256')
@@ -38,7 +45,16 @@ export function fingerprint(config: McpServerConfig): string {
       .digest('hex');
     computed.set(config, hash);
   }
-  return hash;
+  const { variables = [] } = config;
+  if (variables.length === 0) return hash;
+  // Each value length-prefixed, so no two environments hash the same text.
+  const values = variables.map((use) => {
+    const value = variableValue(use, env);
+    return value === undefined ? '-' : `${value.length}:${value}`;
+  });
+  return createHash('sha256')
+    .update(`${hash}\n${values.join('\n')}`)
+    .digest('hex');
 }
 
 type WithoutName<T> = {
@@ -58,6 +74,7 @@ function connectionOf(config: McpServerConfig): object {
     maxLifetimeMs: config.maxLifetimeMs,
     supportsParallel: config.supportsParallel,
     skipPreflight: config.skipPreflight,
+    variables: config.variables,
   };
   switch (config.transport) {
     case 'stdio':
@@ -68,6 +85,7 @@ function connectionOf(config: McpServerConfig): object {
         args: config.args,
         env: config.env,
         cwd: config.cwd,
+        envFile: config.envFile,
       } satisfies WithoutName<typeof config>;
     case 'sse':
     case 'http':

@@ -31,3 +31,4 @@ export {
   serverToolNames,
   unmatchedPatterns,
 } from './tool-choice.js';
+export { isVariableSet } from './variables.js';

@@ -309,7 +309,12 @@ export function parseMcpServerEntries(
   entries: { readonly [name: string]: unknown },
   options: McpServerEntriesOptions,
 ): McpConfigLoad {
-  const where: Where = { file: options.origin, locator: NO_TEXT, baseDir: options.baseDir };
+  const where: Where = {
+    file: options.origin,
+    locator: NO_TEXT,
+    baseDir: options.baseDir,
+    givenInCode: true,
+  };
   const diagnostics: Diagnostic[] = [];
   const servers: McpServerConfig[] = [];
   for (const [name, value] of Object.entries(entries)) {

@@ -44,7 +44,11 @@ export const MCP_CONFIG_DIAGNOSTIC_CODES = [
   'missing_field',
   /** A server name that differs from an earlier one only in case: that later entry is not loaded. */
   'name_case_conflict',
+  /** A `${` in a value that is not `${NAME}` or `${NAME:-default}`. */
+  'invalid_variable',
   // warnings
+  /** A `${NAME}` without a default whose variable is not set in the environment the file is read in. */
+  'unset_variable',
   'unknown_field',
   'source_field',
   'ignored_field',
@@ -146,6 +150,7 @@ export const FIELDS = {
   args: { kind: kind.textList, transports: STDIO },
   env: { kind: kind.secretMap, transports: STDIO },
   cwd: { kind: kind.text, transports: STDIO },
+  env_file: { kind: kind.text, transports: STDIO },
   url: { kind: kind.text, transports: REMOTE },
   streamable: { kind: kind.flag, transports: REMOTE },
   headers: { kind: kind.secretMap, transports: REMOTE },
@@ -268,6 +273,11 @@ export interface Where {
   readonly locator: Locator;
   /** What a relative `cwd` is relative to. Default: the directory of `file`. */
   readonly baseDir?: string;
+  /**
+   * Entries a host gives in code: their values are used as given, no `${VAR}` read in them (the
+   * host has the values in hand and passes them itself).
+   */
+  readonly givenInCode?: true;
 }
 
 export function diagnostic(

@@ -9,6 +9,7 @@ import {
   type McpServerCommon,
   type McpServerConfig,
   type McpTransportKind,
+  type McpVariableUse,
   type RemoteServerConfig,
   type StdioServerConfig,
 } from '../types.js';
@@ -27,6 +28,15 @@ import {
   type Where,
 } from './schema.js';
 import { EVERY_TOOL } from './tool-choice.js';
+import {
+  type Environment,
+  fieldPath,
+  parseTemplate,
+  type TemplatedValue,
+  templatedValues,
+  variableUses,
+  variableValue,
+} from './variables.js';
 
 export interface ServerResult {
   /** Absent when the entry has an error; `diagnostics` then says why. */
@@ -34,7 +44,12 @@ export interface ServerResult {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-export function parseServer(name: string, value: unknown, where: Where): ServerResult {
+export function parseServer(
+  name: string,
+  value: unknown,
+  where: Where,
+  env: Environment = process.env,
+): ServerResult {
   const diagnostics: Diagnostic[] = [];
   const fields = readFields(name, value, where, diagnostics);
   if (fields === undefined) return { diagnostics };
@@ -42,6 +57,7 @@ export function parseServer(name: string, value: unknown, where: Where): ServerR
   const entry: Entry = {
     name,
     fields,
+    expands: where.givenInCode !== true,
     baseDir: where.baseDir ?? dirname(where.file),
     at: { file: where.file, ...where.locator.key(['servers', name]) },
     report,
@@ -56,6 +72,7 @@ export function parseServer(name: string, value: unknown, where: Where): ServerR
     }),
   };
   if (!checkControlCharacters(name, fields, entry.report)) return { diagnostics };
+  if (where.givenInCode !== true && !checkVariables(entry, env)) return { diagnostics };
   const config = toConfig(entry);
   return config === undefined ? { diagnostics } : { config, diagnostics };
 }
@@ -63,6 +80,8 @@ export function parseServer(name: string, value: unknown, where: Where): ServerR
 interface Entry {
   readonly name: string;
   readonly fields: Fields;
+  /** False for entries a host gives in code: their values are used as given. */
+  readonly expands: boolean;
   /** What a relative `cwd` is relative to: the directory of the file it is in, by default. */
   readonly baseDir: string;
   /** Where the entry's name is written. */
@@ -200,15 +219,28 @@ function toStdio(entry: Entry, why: string): StdioServerConfig | undefined {
       `"cwd" of server "${name}" is empty; give a directory or remove it.`,
     );
   }
+  const envFile = fields.env_file;
+  if (envFile !== undefined && envFile.trim() === '') {
+    ok = false;
+    report(
+      'error',
+      'invalid_value',
+      ['env_file'],
+      `"env_file" of server "${name}" is empty; give the path of a dotenv file or remove it.`,
+    );
+  }
   if (!ok || command === undefined) return undefined;
   return withoutUndefined<StdioServerConfig>({
-    ...common(entry),
+    ...common(entry, 'stdio'),
     transport: 'stdio',
     command,
     args: fields.args ?? [],
     env: fields.env ?? {},
-    // Relative to the file that says it, not to wherever the process happens to start.
-    cwd: cwd === undefined ? undefined : resolve(entry.baseDir, cwd),
+    // Relative to the file that says it, not to wherever the process happens to start. One with
+    // a variable is kept as written: where it leads is known at start (it must lead somewhere absolute).
+    cwd:
+      cwd === undefined ? undefined : holdsVariable(entry, cwd) ? cwd : resolve(entry.baseDir, cwd),
+    envFile: envFile === undefined ? undefined : resolve(entry.baseDir, envFile),
   });
 }
 
@@ -228,7 +260,8 @@ function toRemote<T extends 'sse' | 'http'>(
     );
     return undefined;
   }
-  const port = outOfRangePort(url);
+  // An address made of variables is checked when it is known, at start (preflight).
+  const port = holdsVariable(entry, url) ? undefined : outOfRangePort(url);
   if (port !== undefined) {
     report(
       'error',
@@ -238,7 +271,7 @@ function toRemote<T extends 'sse' | 'http'>(
     );
     return undefined;
   }
-  if (!isHttpUrl(url)) {
+  if (!holdsVariable(entry, url) && !isHttpUrl(url)) {
     // The url itself is not repeated: a query string can hold a token.
     report(
       'error',
@@ -254,7 +287,7 @@ function toRemote<T extends 'sse' | 'http'>(
       : toOAuthConfig(name, fields.oauth, report, entry.baseDir);
   if (fields.oauth !== undefined && oauth === undefined) return undefined;
   return withoutUndefined<RemoteServerConfig<T>>({
-    ...common(entry),
+    ...common(entry, transport),
     transport,
     url,
     headers: fields.headers ?? {},
@@ -262,7 +295,8 @@ function toRemote<T extends 'sse' | 'http'>(
   });
 }
 
-function common({ name, fields, choice }: Entry): Explicit<McpServerCommon> {
+function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon> {
+  const { name, fields, choice } = entry;
   return {
     name,
     timeoutMs: toMs(fields.timeout ?? 300),
@@ -280,7 +314,57 @@ function common({ name, fields, choice }: Entry): Explicit<McpServerCommon> {
       excludeTools: choice.excludeTools ?? EVERY_TOOL.excludeTools,
     },
     defer: fields.defer ?? 'auto',
+    variables: entry.expands ? expansionOf(templatedValues(fields, kind)) : undefined,
   };
+}
+
+/** The variables of an entry's values; undefined when expanding would change none of them. */
+function expansionOf(values: readonly TemplatedValue[]): McpVariableUse[] | undefined {
+  const uses = variableUses(values);
+  return uses.length > 0 || values.some(({ text }) => text.includes('$$')) ? uses : undefined;
+}
+
+/** Whether `text`, a value of the entry, holds a `${VAR}` that will be expanded at start. */
+function holdsVariable({ expands }: Entry, text: string): boolean {
+  const template = parseTemplate(text);
+  return expands && template.ok && template.parts.some((part) => part.kind === 'variable');
+}
+
+/**
+ * Every `${` of the entry's values is a variable (an error drops the entry), and each variable
+ * without a default that `env` does not set is a warning: the server will fail to start until it
+ * is set. The transport is not known yet, so every field that may hold one is looked at.
+ */
+function checkVariables({ name, fields, report }: Entry, env: Environment): boolean {
+  const values = [...templatedValues(fields, 'stdio'), ...templatedValues(fields, 'http')];
+  let ok = true;
+  for (const { path, text } of values) {
+    const template = parseTemplate(text);
+    if (template.ok) continue;
+    ok = false;
+    // The value itself is not repeated: it may be a secret.
+    report(
+      'error',
+      'invalid_variable',
+      path,
+      `"${fieldPath(path)}" of server "${name}" ${template.problem} (at character ${template.offset + 1} of the value). Write $$ for a "$" of its own.`,
+    );
+  }
+  if (!ok) return false;
+  for (const use of variableUses(values)) {
+    if (variableValue(use, env) !== undefined) continue;
+    report(
+      'warning',
+      'unset_variable',
+      pathOf(values, use.field),
+      `"${use.field}" of server "${name}" uses \${${use.name}}, which is not set, so the server will fail to start. Set ${use.name} in the environment epoch starts in (e.g. export ${use.name}=...), or write a default: \${${use.name}:-value}.`,
+    );
+  }
+  return true;
+}
+
+function pathOf(values: readonly { path: readonly (string | number)[] }[], field: string) {
+  return values.find(({ path }) => fieldPath(path) === field)?.path ?? [];
 }
 
 // Whole milliseconds, and never rounded down to 0: 0 means "off", which a tiny time is not.

@@ -14,6 +14,7 @@ import type { McpServerConfig } from '../types.js';
 import type { Connection, OpenOutcome } from './connection.js';
 import type { ConnectionSettings } from './options.js';
 import { SerialQueue } from './serial-queue.js';
+import { startConfig, startsAsWritten } from './start-config.js';
 
 export type ConnectionCode = typeof import('./connection.js');
 
@@ -66,11 +67,21 @@ const STDIO_STARTS = 32;
 const stdioStarts = new SerialQueue({ concurrency: STDIO_STARTS });
 
 /**
- * One attempt at a connection, within connect_timeout. Never rejects: a failure is an outcome. A
- * stdio server waits for its turn among the starts first; its connect_timeout runs from its own
- * start.
+ * One attempt at a connection, within connect_timeout. Never rejects: a failure is an outcome. Its
+ * config is the one of this start: `${VAR}`s expanded, env_file read (start-config.ts). A stdio
+ * server waits for its turn among the starts first; its connect_timeout runs from its own start.
  */
 export function openAttempt(parts: OpenConnectionParts): Promise<OpenOutcome> {
+  if (startsAsWritten(parts.config)) return openStarted(parts);
+  return startConfig(parts.config, parts.scrub).then(
+    (started): Promise<OpenOutcome> | OpenOutcome =>
+      started.ok
+        ? openStarted({ ...parts, config: started.config })
+        : { ok: false, error: started.error, stderrTail: '' },
+  );
+}
+
+function openStarted(parts: OpenConnectionParts): Promise<OpenOutcome> {
   if (parts.config.transport !== 'stdio') {
     return connectionCode !== undefined
       ? connectionCode.openConnection(parts)

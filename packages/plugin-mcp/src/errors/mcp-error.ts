@@ -12,6 +12,12 @@ export type McpErrorCode =
   /** A check before spawning or connecting failed: the command is not executable, `cwd` is not a
    * directory, the URL does not parse, or nothing accepts TCP connections at its host:port. */
   | 'preflight_failed'
+  /** A `${VAR}` without a default in the server's entry names a variable the environment does not
+   * set at start (or a `cwd` made with one is not absolute): nothing was started. */
+  | 'env_unset'
+  /** The server's `env_file` could not be read at start (missing, unreadable, not a regular file,
+   * too large): nothing was started. */
+  | 'env_file_unreadable'
   /** connect() (spawn/connect + initialize + first tools/list) did not finish within connect_timeout. */
   | 'connect_timeout'
   /** A request did not answer within `timeout`; the server was told to cancel it. */

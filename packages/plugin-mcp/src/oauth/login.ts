@@ -30,6 +30,7 @@ import {
   IssuerMismatchError,
   OAuthError,
 } from '@modelcontextprotocol/client';
+import { startConfig } from '../connection/start-config.js';
 import { McpError } from '../errors/mcp-error.js';
 import { loginSecrets, type Scrubber, serverRedactor } from '../secrets.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
@@ -84,10 +85,14 @@ export interface McpLoginResult {
 }
 
 export async function loginToServer(options: McpLoginOptions): Promise<McpLoginResult> {
-  const config = remote(options.config);
-  const { name } = config;
+  const written = remote(options.config);
   // Learns the tokens of this login as the check connection reads them (OAuthConnectionAuth).
-  const scrub = serverRedactor(config);
+  const scrub = serverRedactor(written);
+  // A login is kept under the server's URL as a start expands it: the one the agent will connect to.
+  const started = await startConfig(written, scrub);
+  if (!started.ok) throw started.error;
+  const config = remote(started.config);
+  const { name } = config;
   const logger = redactingLogger(options.logger ?? silentLogger, scrub);
   const store = options.store ?? new TokenStore({ logger });
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

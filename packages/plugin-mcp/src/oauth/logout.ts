@@ -9,6 +9,7 @@ import {
   selectClientAuthMethod,
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
+import { startedOrThrow } from '../connection/start-config.js';
 import { McpError } from '../errors/mcp-error.js';
 import { loginSecrets, serverRedactor } from '../secrets.js';
 import type { McpServerConfig } from '../types.js';
@@ -33,7 +34,7 @@ export interface McpLogoutResult {
 }
 
 export async function logoutFromServer(options: McpLogoutOptions): Promise<McpLogoutResult> {
-  const { config } = options;
+  const config = await startedOrThrow(options.config);
   if (config.transport === 'stdio') {
     throw new McpError(
       'login_failed',

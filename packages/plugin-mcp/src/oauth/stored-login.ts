@@ -2,6 +2,8 @@
 // there is one, with which authorization server, until when its access token holds, whether it can
 // be refreshed and for which scopes. Never a token, nor the client's secret: what this returns is
 // made field by field from the stored login, so a field added to it reaches no page by accident.
+import { startedOrThrow } from '../connection/start-config.js';
+import { isMcpError } from '../errors/mcp-error.js';
 import type { McpServerConfig } from '../types.js';
 import { TokenStore } from './token-store.js';
 
@@ -33,8 +35,12 @@ export interface McpStoredLoginOptions {
 export async function storedLoginOf(
   options: McpStoredLoginOptions,
 ): Promise<McpStoredLogin | undefined> {
-  const { config } = options;
-  if (config.transport === 'stdio') return undefined;
+  // Kept under the URL a start expands; with a variable unset, no login can be found.
+  const config = await startedOrThrow(options.config).catch((error: unknown) => {
+    if (isMcpError(error)) return undefined;
+    throw error;
+  });
+  if (config === undefined || config.transport === 'stdio') return undefined;
   const login = await (options.store ?? new TokenStore()).load(config.url);
   if (login === undefined) return undefined;
   const { tokens } = login;

@@ -80,8 +80,15 @@ export function assertNoLeak(surfaces: Surfaces, placed: readonly Placed[]): voi
  * An HTTP server that answers every request with 500 and the request it got: its headers in the
  * status line's reason (which a status quotes whole), its URL and headers in the body.
  */
-export async function echoingHttpServer(): Promise<{ url: string; close(): Promise<void> }> {
+export async function echoingHttpServer(): Promise<{
+  url: string;
+  /** The URL and headers of every request it got: what the client really sent. */
+  requests: { url: string; headers: Record<string, string | string[] | undefined> }[];
+  close(): Promise<void>;
+}> {
+  const requests: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];
   const server = createServer((req, res) => {
+    requests.push({ url: req.url ?? '', headers: req.headers });
     req.resume();
     res.writeHead(500, `Echo ${req.rawHeaders.join(' ')}`, { 'content-type': 'text/plain' });
     // `<echo>`, which no test secret can blank (see the echo-secrets-server fixture).
@@ -91,6 +98,7 @@ export async function echoingHttpServer(): Promise<{ url: string; close(): Promi
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
