@@ -11,6 +11,8 @@
 // (its `$ref` to another document is `--network-ref=`), which answers with its arguments as JSON.
 //
 //   --http             Streamable HTTP: prints `listening <url>` on stdout once it listens
+//   --progress         one tool more, ticks: `count` progress reports "tick <n>" to the call's
+//                      progressToken, then the answer "ticked"
 //   --modern-only      refuse the 2025 revisions
 //   --legacy-only      stdio: the same server wired the 2025 way (McpServer.connect, no era entry),
 //                      so a bench compares the eras on one server program
@@ -114,6 +116,23 @@ function toolsFactory() {
       });
     });
   });
+  if (flag('progress')) {
+    tool(
+      'ticks',
+      'Reports progress count times, then answers',
+      { count: { type: 'integer' } },
+      async ({ count }, ctx) => {
+        const progressToken = ctx.mcpReq._meta?.progressToken;
+        for (let n = 1; n <= count && progressToken !== undefined; n++) {
+          await ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress: n, total: count, message: `tick ${n}` },
+          });
+        }
+        return text('ticked');
+      },
+    );
+  }
   tool('grow', 'Adds the tool grown', {}, () => {
     grown = true;
     announce();

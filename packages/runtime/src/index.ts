@@ -33,7 +33,13 @@ export {
   serverPrefix,
   TOOL_NAME_PREFIX,
 } from '@epoch-agent/plugin-mcp';
-export type { JsonSchema, ToolContent, ToolResult } from '@epoch-agent/protocol';
+export type {
+  JsonSchema,
+  ToolContent,
+  ToolContext,
+  ToolProgress,
+  ToolResult,
+} from '@epoch-agent/protocol';
 export type { McpConfigApplied } from './apply-mcp-config.js';
 export {
   type BuildRuntimeOptions,
