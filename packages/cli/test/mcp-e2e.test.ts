@@ -95,7 +95,9 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     expect(stdio.code).toBe(0);
     expect(stdio.out).toContain(`Added ref-stdio (stdio) to ${file}.`);
     expect(stdio.out).toMatch(/It connects: \d+ tool\(s\)/);
-    expect(stdio.out).toMatch(/written by hand in that file .*: cwd, timeout, connect_timeout/);
+    expect(stdio.out).toMatch(
+      /written by hand in that file .*: cwd, timeout, max_total_timeout, connect_timeout/,
+    );
     const sse = await run('mcp', 'add', 'ref-sse', '--transport', 'sse', sseUrl);
     expect(sse.code).toBe(0);
     expect(sse.out).toContain(`Added ref-sse (sse) to ${file}.`);
