@@ -16,8 +16,8 @@ import {
   startEverything,
   stdioConfig,
 } from '@epoch-agent/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestOptions } from '@modelcontextprotocol/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import { withInputAnswered } from '../src/connection/input-required.js';
 import { TotalLimit } from '../src/connection/request-options.js';
