@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureServerEntry } from '@epoch-agent/testkit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { epoch, startEpoch } from './epoch-process.js';
 
 // Runs the command on a pseudo-terminal of its own: stdout and stderr are the terminal, which
@@ -58,20 +58,22 @@ it.skipIf(!existsSync('/usr/bin/script'))(
       { EPOCH_HOME: join(dir, 'home'), TERM: 'xterm' },
       ON_A_TERMINAL,
     );
-    try {
-      // The third report, drawn over the second in place.
-      await run.printed(new RegExp(`${ERASE_LINE.replace('[', '\\[')}3  waiting`));
+    // Released however the test ends (a timeout too), so the call ends and epoch exits with its
+    // server reaped: `script` does not pass a kill on to it.
+    onTestFinished(async () => {
       await writeFile(release, '');
-      const done = await run.done;
-      expect(done.code).toBe(0);
-      const after = done.out.slice(done.out.lastIndexOf(ERASE_LINE));
-      // The last thing drawn is the erase; the result follows on a clean line.
-      expect(after.startsWith(ERASE_LINE)).toBe(true);
-      expect(after).toContain('released');
-      expect(after).not.toContain('waiting');
-    } finally {
-      run.child.kill();
-    }
+      await run.done;
+    });
+    // The third report, drawn over the second in place.
+    await run.printed(new RegExp(`${ERASE_LINE.replace('[', '\\[')}3  waiting`));
+    await writeFile(release, '');
+    const done = await run.done;
+    expect(done.code).toBe(0);
+    const after = done.out.slice(done.out.lastIndexOf(ERASE_LINE));
+    // The last thing drawn is the erase; the result follows on a clean line.
+    expect(after.startsWith(ERASE_LINE)).toBe(true);
+    expect(after).toContain('released');
+    expect(after).not.toContain('waiting');
   },
 );
 
