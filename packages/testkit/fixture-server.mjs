@@ -21,6 +21,14 @@
 //   form            `order`: an input schema with a nested object (by `$ref`), an array of objects,
 //                   an enum with a default, a boolean and a union, and an output schema; a call
 //                   answers with its arguments, as JSON text and as structuredContent.
+//   progress        tools that report progress (to the call's progressToken; none without one) and
+//                   log (it declares `logging`): `tick` (a report, "tick <n>", every `every_ms`
+//                   for `for_ms`, then the answer "ticked <n> times"), `until_file` (a report,
+//                   "waiting", every `every_ms` until file `file` exists, then the answer
+//                   "released"; for ever if it never does), `stall` (`reports` reports at once,
+//                   then nothing, no answer), `log` (`count` notifications/message of `level`
+//                   with data "<text> <n>", then the answer "logged <count>"). A cancelled call
+//                   stops reporting.
 // Any other argument (`--tag=v2`, a marker) is ignored: changing it changes the config, not the
 // server.
 //
@@ -92,6 +100,12 @@ const CATALOGS = {
       reply(message, {
         content: [{ type: 'text', text: JSON.stringify(message.params.arguments ?? {}) }],
       }),
+  },
+  progress: {
+    serverInfo: { name: 'progress-server', version: '1.0.0' },
+    capabilities: { tools: {}, logging: {} },
+    tools: () => PROGRESS_TOOLS,
+    call: callProgress,
   },
   form: {
     serverInfo: { name: 'form-server', version: '1.0.0' },
@@ -192,6 +206,112 @@ const CLI_TOOLS = [
   { name: 'whoami', description: 'Its pid', inputSchema: { type: 'object' } },
 ];
 
+const PROGRESS_TOOLS = [
+  {
+    name: 'tick',
+    description: 'Reports progress every every_ms for for_ms, then answers',
+    inputSchema: {
+      type: 'object',
+      properties: { every_ms: { type: 'integer' }, for_ms: { type: 'integer' } },
+      required: ['every_ms', 'for_ms'],
+    },
+  },
+  {
+    name: 'until_file',
+    description: 'Reports progress every every_ms until a file exists, then answers',
+    inputSchema: {
+      type: 'object',
+      properties: { file: { type: 'string' }, every_ms: { type: 'integer' } },
+      required: ['file', 'every_ms'],
+    },
+  },
+  {
+    name: 'stall',
+    description: 'Reports progress a few times, then goes silent',
+    inputSchema: { type: 'object', properties: { reports: { type: 'integer' } } },
+  },
+  {
+    name: 'log',
+    description: 'Sends log messages, then answers',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        count: { type: 'integer' },
+        level: { type: 'string' },
+        text: { type: 'string' },
+      },
+    },
+  },
+];
+
+/** The reporting of each call in flight, by request id: a cancel stops it. */
+const reporting = new Map();
+
+function callProgress(message) {
+  const { name, arguments: input = {}, _meta: meta } = message.params;
+  const token = meta?.progressToken;
+  let count = 0;
+  const report = (total, text) => {
+    count += 1;
+    if (token === undefined) return;
+    send({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: token, progress: count, ...total, message: text },
+    });
+  };
+  const every = (ms, step) => {
+    const timer = setInterval(step, ms);
+    reporting.set(message.id, timer);
+    return () => {
+      clearInterval(timer);
+      reporting.delete(message.id);
+    };
+  };
+  const answer = (text) => reply(message, { content: [{ type: 'text', text }] });
+  switch (name) {
+    case 'tick': {
+      const ends = Date.now() + input.for_ms;
+      const stop = every(input.every_ms, () => {
+        report({}, `tick ${count + 1}`);
+        if (Date.now() < ends) return;
+        stop();
+        answer(`ticked ${count} times`);
+      });
+      return;
+    }
+    case 'until_file': {
+      const stop = every(input.every_ms, () => {
+        if (existsSync(input.file)) {
+          stop();
+          answer('released');
+        } else report({}, 'waiting');
+      });
+      return;
+    }
+    case 'stall':
+      for (let i = 0; i < (input.reports ?? 2); i++) report({ total: 10 }, 'started');
+      return;
+    case 'log': {
+      const total = input.count ?? 1;
+      for (let i = 1; i <= total; i++) {
+        send({
+          jsonrpc: '2.0',
+          method: 'notifications/message',
+          params: { level: input.level ?? 'info', logger: 'fixture', data: `${input.text} ${i}` },
+        });
+      }
+      return answer(`logged ${total}`);
+    }
+    default:
+      return send({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: -32602, message: `unknown tool ${name}` },
+      });
+  }
+}
+
 const extraTools = option('tool');
 if (args.includes('--growable')) extraTools.push('grow');
 if (args.includes('--mutable')) extraTools.push('touch');
@@ -262,6 +382,10 @@ function handle(message) {
   }
   if (message.method === 'notifications/initialized' && args.includes('--list-changed-at-start')) {
     listChanged();
+  }
+  if (message.method === 'notifications/cancelled') {
+    clearInterval(reporting.get(message.params.requestId));
+    reporting.delete(message.params.requestId);
   }
   if (message.id === undefined) return;
   if (message.method === 'initialize') initialized = true;

@@ -12,6 +12,8 @@
 // It gives instructions and icons for itself, and whoami has icons and a `_meta`.
 //
 //   --http             Streamable HTTP: prints `listening <url>` on stdout once it listens
+//   --progress         one tool more, ticks: `count` progress reports "tick <n>" to the call's
+//                      progressToken, then the answer "ticked"
 //   --modern-only      refuse the 2025 revisions
 //   --legacy-only      stdio: the same server wired the 2025 way (McpServer.connect, no era entry),
 //                      so a bench compares the eras on one server program
@@ -129,6 +131,23 @@ function toolsFactory() {
       });
     });
   });
+  if (flag('progress')) {
+    tool(
+      'ticks',
+      'Reports progress count times, then answers',
+      { count: { type: 'integer' } },
+      async ({ count }, ctx) => {
+        const progressToken = ctx.mcpReq._meta?.progressToken;
+        for (let n = 1; n <= count && progressToken !== undefined; n++) {
+          await ctx.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress: n, total: count, message: `tick ${n}` },
+          });
+        }
+        return text('ticked');
+      },
+    );
+  }
   tool('grow', 'Adds the tool grown', {}, () => {
     grown = true;
     announce();

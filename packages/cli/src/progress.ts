@@ -1,4 +1,5 @@
-// Live progress while servers start, on a terminal only: one line per server that is still
+// Live progress on a terminal only: a tool call's progress bar (startToolProgress), and while
+// servers start one line per server that is still
 // connecting, with the time it has taken so far, redrawn in place and erased when it is done, so a
 // slow server (an `npx` download, a dead host waiting for its connect_timeout) is never a silent
 // hang. Nothing is drawn off a terminal or with --json: a pipe or a script gets clean output.
@@ -7,6 +8,8 @@
 // Colour follows NO_COLOR (https://no-color.org): set to anything but "", none. A terminal that
 // says it cannot move the cursor (TERM=dumb: Emacs' shell, some CI logs) is treated as a pipe,
 // since every redraw would otherwise be printed as a new line of escape codes.
+import { visibleText } from '@epoch-agent/infra';
+import type { ToolProgress } from '@epoch-agent/protocol';
 import type { McpServerStatus } from '@epoch-agent/runtime';
 import type { CliIo } from './io.js';
 
@@ -61,6 +64,49 @@ export function startProgress(io: CliIo, enabled: boolean): Progress {
     stop: () => {
       clearInterval(timer);
       erase();
+    },
+  };
+}
+
+/** A running tool call's progress: one line on a terminal, redrawn with each report. */
+export interface ToolProgressLine {
+  readonly onProgress: (progress: ToolProgress) => void;
+  /** Erases the line; nothing is drawn after. */
+  readonly stop: () => void;
+}
+
+const BAR_CELLS = 20;
+/** What of the server's message fits beside the bar, so the line never wraps (and so erases). */
+const MESSAGE_CHARS = 40;
+
+/**
+ * The progress of `epoch mcp call`, on a terminal that takes cursor commands only (not with
+ * --json, a pipe or TERM=dumb): a bar when the server says what it counts to, else the count, and
+ * the server's message, its control characters made visible (a server's text is never a command).
+ */
+export function startToolProgress(io: CliIo, enabled: boolean): ToolProgressLine {
+  if (!enabled || io.errIsTerminal !== true || io.env.TERM === 'dumb') {
+    return { onProgress: () => {}, stop: () => {} };
+  }
+  const color = (io.env.NO_COLOR ?? '') === '';
+  const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
+  let drawn = false;
+  return {
+    onProgress: ({ progress, total, message }) => {
+      const known = total !== undefined && total > 0;
+      const done = known ? Math.min(1, Math.max(0, progress / total)) : 0;
+      const filled = Math.round(done * BAR_CELLS);
+      const bar = known
+        ? `[${'#'.repeat(filled)}${'-'.repeat(BAR_CELLS - filled)}] ${Math.round(done * 100)}% `
+        : '';
+      const count = known ? `${progress}/${total}` : String(progress);
+      const said = message === undefined ? '' : `  ${visibleText(message, { max: MESSAGE_CHARS })}`;
+      io.err(`\r\x1b[K${bar}${count}${dim(said)}`);
+      drawn = true;
+    },
+    stop: () => {
+      if (drawn) io.err('\r\x1b[K');
+      drawn = false;
     },
   };
 }

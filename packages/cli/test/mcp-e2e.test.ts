@@ -96,7 +96,7 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     expect(stdio.out).toContain(`Added ref-stdio (stdio) to ${file}.`);
     expect(stdio.out).toMatch(/It connects: \d+ tools/);
     expect(stdio.out).toMatch(
-      /written by hand in that file .*: cwd, env_file, timeout, connect_timeout/,
+      /written by hand in that file .*: cwd, env_file, timeout, max_total_timeout, connect_timeout/,
     );
     const sse = await run('mcp', 'add', 'ref-sse', '--transport', 'sse', sseUrl);
     expect(sse.code).toBe(0);

@@ -32,6 +32,11 @@ export interface McpServerCommon {
   readonly name: string;
   /** Per request (tools/call, tools/list, resources/*, prompts/*, ping). Default 300 s. */
   readonly timeoutMs: number;
+  /**
+   * The longest a tools/call may run while the server's progress reports keep restarting its
+   * `timeout`; never less than `timeoutMs`. Default one hour, or `timeout` when that is longer.
+   */
+  readonly maxTotalTimeoutMs: number;
   /** Spawn or connect + initialize + first tools/list. Default 60 s. */
   readonly connectTimeoutMs: number;
   /** Ping interval; 0 turns keepalive off. Default 180 s. */

@@ -20,6 +20,7 @@ const STDIO: StdioServerConfig = {
   args: ['--root', '/tmp'],
   env: { API_TOKEN: SECRET },
   timeoutMs: 300_000,
+  maxTotalTimeoutMs: 3_600_000,
   connectTimeoutMs: 60_000,
   keepaliveIntervalMs: 180_000,
   idleTimeoutMs: 0,

@@ -165,7 +165,7 @@ const CASES: readonly Case[] = [
     fixture: 'range-errors.txt',
     scenario:
       'times and token caps out of range: zero, negative, fractional tokens, beyond a timer or the largest cap, infinite',
-    servers: ['zeros-allowed:stdio', 'tiny:stdio'],
+    servers: ['zeros-allowed:stdio', 'tiny:stdio', 'total-below-timeout:stdio'],
     diagnostics: [
       error('out_of_range', 'servers.zero-timeout.timeout', '3:52', '0', ['more than 0']),
       error('out_of_range', 'servers.negative-connect.connect_timeout', '4:64', '-1', [
@@ -188,6 +188,10 @@ const CASES: readonly Case[] = [
       ]),
       error('out_of_range', 'servers.huge-tokens.max_output_tokens', '10:61', '20000000', [
         'at most 10,000,000 tokens',
+      ]),
+      error('out_of_range', 'servers.zero-total.max_total_timeout', '13:60', '0', ['more than 0']),
+      warning('ignored_field', 'servers.total-below-timeout.maxTotalTimeout', '14:82', '30', [
+        'less than its "timeout" (60 s)',
       ]),
     ],
   },
@@ -454,6 +458,7 @@ describe('what the fields mean', () => {
     env: { LOG_LEVEL: 'warn', API_TOKEN: 'SECRET-env-7f3a' },
     cwd: '/srv/mcp',
     timeoutMs: 30_000,
+    maxTotalTimeoutMs: 120_000,
     connectTimeoutMs: 500,
     keepaliveIntervalMs: 0,
     idleTimeoutMs: 600_000,
@@ -470,6 +475,8 @@ describe('what the fields mean', () => {
     url: 'https://mcp.example.com/mcp',
     headers: { Authorization: 'Bearer SECRET-header-7f3a' },
     timeoutMs: 12_250,
+    // Not written: the default, one hour.
+    maxTotalTimeoutMs: 3_600_000,
     connectTimeoutMs: 5_000,
     keepaliveIntervalMs: 15_000,
     idleTimeoutMs: 0,
@@ -577,6 +584,7 @@ describe('what the fields mean', () => {
       'headers',
       'oauth',
       'timeout',
+      'max_total_timeout',
       'connect_timeout',
       'keepalive_interval',
       'idle_timeout_seconds',
@@ -597,10 +605,11 @@ describe('what the fields mean', () => {
     );
   });
 
-  it('defaults: timeout 300 s, connect 60 s, keepalive 180 s, idle and lifetime off, flags off', () => {
+  it('defaults: timeout 300 s (an hour with progress), connect 60 s, keepalive 180 s, idle and lifetime off, flags off', () => {
     const { file, load } = fixture('defaults.txt');
     const defaults = {
       timeoutMs: 300_000,
+      maxTotalTimeoutMs: 3_600_000,
       connectTimeoutMs: 60_000,
       keepaliveIntervalMs: 180_000,
       idleTimeoutMs: 0,
@@ -681,6 +690,11 @@ describe('what the fields mean', () => {
     const server = byName(fixture('range-errors.txt').load, 'tiny');
     expect(server?.timeoutMs).toBe(1);
     expect(server?.keepaliveIntervalMs).toBe(1);
+  });
+
+  it('max_total_timeout below timeout has no effect: a call may always run for timeout', () => {
+    const server = byName(fixture('range-errors.txt').load, 'total-below-timeout');
+    expect(server?.maxTotalTimeoutMs).toBe(60_000);
   });
 
   it('both spellings given: snake_case is used', () => {

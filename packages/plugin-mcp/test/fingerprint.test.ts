@@ -25,6 +25,7 @@ const STDIO: StdioServerConfig = {
   env: { A: '1', B: '2' },
   cwd: '/srv',
   timeoutMs: 300_000,
+  maxTotalTimeoutMs: 3_600_000,
   connectTimeoutMs: 60_000,
   keepaliveIntervalMs: 180_000,
   idleTimeoutMs: 0,
@@ -41,6 +42,7 @@ const HTTP: McpServerConfig = {
   url: 'https://mcp.example.com/mcp',
   headers: { Authorization: 'Bearer one', 'X-Team': 'a' },
   timeoutMs: 300_000,
+  maxTotalTimeoutMs: 3_600_000,
   connectTimeoutMs: 60_000,
   keepaliveIntervalMs: 180_000,
   idleTimeoutMs: 0,
@@ -62,7 +64,7 @@ describe('fingerprint', () => {
   // sha256 of the version line and STDIO without its name, as JSON with sorted keys.
   it('is stable across processes and releases', () => {
     expect(fingerprint(STDIO)).toBe(
-      'c0d0c492a71df7d89b9a5cc7dbb848aaa4dcc949e004b6408ca3a1da20208825',
+      '32469cf03796a6f3c38543595c74081817d00ac750c0835f9b5f5813e7a0df27',
     );
   });
 

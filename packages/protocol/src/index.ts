@@ -19,6 +19,21 @@ export interface ToolAnnotations {
 export interface ToolContext {
   /** Aborted when the user stops the turn; a tool must stop its work and tell whoever does it. */
   readonly signal: AbortSignal;
+  /**
+   * Called with each progress report the tool's work sends while the call runs (MCP's
+   * `notifications/progress`); a report also keeps a long call alive past its request timeout.
+   */
+  readonly onProgress?: (progress: ToolProgress) => void;
+}
+
+/** One progress report of a running tool call. */
+export interface ToolProgress {
+  /** How far it is; grows with every report. */
+  readonly progress: number;
+  /** What `progress` counts up to, when the tool knows. */
+  readonly total?: number;
+  /** What it is doing now, in the tool's words. */
+  readonly message?: string;
 }
 
 export type ToolContent =

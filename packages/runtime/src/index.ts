@@ -45,6 +45,7 @@ export type {
   ToolAnnotations,
   ToolContent,
   ToolContext,
+  ToolProgress,
   ToolResult,
 } from '@epoch-agent/protocol';
 export type { McpConfigApplied } from './apply-mcp-config.js';

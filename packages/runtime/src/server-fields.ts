@@ -86,6 +86,7 @@ const ROWS: Record<
   headers: (c) => (c.transport === 'stdio' ? undefined : secretMap(c, 'headers', c.headers)),
   oauth: (c) => (c.transport === 'stdio' ? undefined : redact(c.oauth)),
   timeout: (c) => seconds(c.timeoutMs),
+  max_total_timeout: (c) => seconds(c.maxTotalTimeoutMs),
   connect_timeout: (c) => seconds(c.connectTimeoutMs),
   keepalive_interval: (c) => seconds(c.keepaliveIntervalMs),
   idle_timeout_seconds: (c) => seconds(c.idleTimeoutMs),

@@ -71,6 +71,24 @@ export async function callWithPermission(
   return tool.execute(args, { signal });
 }
 
+export async function progress(
+  tool: EpochTool,
+  args: { readonly [key: string]: unknown },
+  turn: AbortController,
+  ui: { showProgress(tool: string, count: string, message: string | undefined): void },
+) {
+  const result = await tool.execute(args, {
+    signal: turn.signal,
+    onProgress: ({ progress, total, message }) =>
+      ui.showProgress(
+        tool.name,
+        total === undefined ? `${progress}` : `${progress}/${total}`,
+        message,
+      ),
+  });
+  return result;
+}
+
 export async function events() {
   const runtime = await buildRuntime();
   runtime.mcp.onStatus((status) => {

@@ -146,6 +146,7 @@ describe('serverFields', () => {
       'headers',
       'oauth',
       'timeout',
+      'max_total_timeout',
       'connect_timeout',
       'keepalive_interval',
       'idle_timeout_seconds',

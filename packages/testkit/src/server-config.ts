@@ -12,6 +12,7 @@ import type { EverythingEndpoint } from './everything.js';
 /** What every built config has unless overridden. */
 export const TEST_SERVER_DEFAULTS: Omit<McpServerCommon, 'name' | 'supportsParallel'> = {
   timeoutMs: 10_000,
+  maxTotalTimeoutMs: 60_000,
   connectTimeoutMs: 10_000,
   keepaliveIntervalMs: 0,
   idleTimeoutMs: 0,

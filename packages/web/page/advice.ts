@@ -13,6 +13,8 @@ const none: Advice = () => undefined;
 const ADVICE: Record<McpErrorCode, Advice> = {
   connect_timeout: (server) => raise(server, 'connect_timeout', 'If it is just slow'),
   request_timeout: (server) => raise(server, 'timeout', 'If it needs longer'),
+  request_total_timeout: (server) =>
+    raise(server, 'max_total_timeout', 'If its work takes longer still'),
   insufficient_scope: () => 'Log in again: the login will ask for it.',
   // The state's hint says what to do, or the message names the field or program to fix.
   needs_login: none,

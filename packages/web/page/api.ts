@@ -3,7 +3,8 @@
 // The key comes in the URL epoch printed, as the fragment (`#token=…`), which the browser never
 // sends anywhere. The page keeps it in this tab's sessionStorage and takes it out of the address
 // bar, so it survives a reload and the trip through an OAuth login, and is not left on screen.
-import type { ApiErrorBody, McpView } from '../src/api-types.js';
+import type { ToolProgress } from '@epoch-agent/runtime';
+import type { ApiErrorBody, McpView, ToolCallAnswer, ToolCallLine } from '../src/api-types.js';
 
 const KEY = 'epoch-web-token';
 
@@ -67,6 +68,51 @@ export class Api {
   }
 
   /**
+   * POST `path` (a tool's …/call) answered as the call runs: `onProgress` with each report, then
+   * the answer as call() gives it. `signal` cancels the call; an aborted call rejects.
+   */
+  async callAsItRuns(
+    path: string,
+    body: unknown,
+    signal: AbortSignal,
+    onProgress: (progress: ToolProgress) => void,
+  ): Promise<ApiResult<ToolCallAnswer>> {
+    let response: Response;
+    try {
+      response = await fetch(path, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${this.#token}`,
+          accept: 'application/x-ndjson',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return unreachable();
+    }
+    if (!response.ok || response.body === null) {
+      const error = ((await response.json().catch(() => undefined)) as ApiErrorBody | undefined)
+        ?.error;
+      return {
+        ok: false,
+        status: response.status,
+        error: error ?? { code: 'http_error', message: `epoch web answered ${response.status}.` },
+      };
+    }
+    for await (const line of lines(response.body)) {
+      const read = JSON.parse(line) as ToolCallLine;
+      if ('progress' in read) onProgress(read.progress);
+      else if ('result' in read) return { ok: true, value: read };
+      else return { ok: false, status: read.status, error: read.error };
+    }
+    if (signal.aborted) throw signal.reason;
+    return unreachable();
+  }
+
+  /**
    * Follows GET /api/events: `onView` with every view, `onState` as the stream comes and goes. A
    * lost stream is opened again (epoch web may be restarting); a refused one is not. Returns the
    * function that stops following.
@@ -111,6 +157,21 @@ function unreachable<T>(): ApiResult<T> {
     status: 0,
     error: { code: 'unreachable', message: 'epoch web did not answer: is it still running?' },
   };
+}
+
+/** The lines of a body, as they come. */
+async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    buffered += decoder.decode(read.value, { stream: true });
+    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      if (line !== '') yield line;
+    }
+  }
 }
 
 /** Reads server-sent events until the stream ends, calling `onView` with each `mcp` event. */

@@ -1,12 +1,13 @@
 // "Try": a tool's arguments as a form built from its input schema (schema-form.tsx), or as JSON
 // for what a form cannot say; Run calls the tool through epoch web (POST …/call, the runtime's
-// own tool, as the model would call it) and shows the result (tool-result.tsx); Cancel aborts the
-// request, which the server is told of as notifications/cancelled.
+// own tool, as the model would call it), shows the server's progress while it runs, and the result
+// (tool-result.tsx); Cancel aborts the request, which the server is told of as
+// notifications/cancelled.
 
-import type { ToolResult } from '@epoch-agent/runtime';
+import type { ToolProgress, ToolResult } from '@epoch-agent/runtime';
 import type { Schema } from '@epoch-agent/runtime/schema-ref';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ToolCallAnswer, ToolCallRequest } from '../src/api-types.js';
+import type { ToolCallRequest } from '../src/api-types.js';
 import type { Api } from './api.js';
 import {
   initialValue,
@@ -33,7 +34,7 @@ interface Props {
 
 type Run =
   | { readonly state: 'idle' }
-  | { readonly state: 'running'; readonly since: number }
+  | { readonly state: 'running'; readonly since: number; readonly progress?: ToolProgress }
   | { readonly state: 'done'; readonly result: ToolResult; readonly ms: number }
   | { readonly state: 'refused'; readonly message: string; readonly advice?: string | undefined }
   | { readonly state: 'cancelled' };
@@ -91,7 +92,9 @@ export function ToolTry({ api, path, name, inputSchema, advise }: Props) {
     setRun({ state: 'running', since });
     const body: ToolCallRequest = { arguments: args.value };
     try {
-      const answer = await api.call<ToolCallAnswer>('POST', `${path}/call`, body, stop.signal);
+      const answer = await api.callAsItRuns(`${path}/call`, body, stop.signal, (progress) =>
+        setRun({ state: 'running', since, progress }),
+      );
       setRun(
         answer.ok
           ? { state: 'done', result: answer.value.result, ms: Date.now() - since }
@@ -169,9 +172,12 @@ function RunView({ run }: { readonly run: Run }) {
       return null;
     case 'running':
       return (
-        <p class="notice" role="status">
-          Running {forSeconds(run.since, Date.now())}…
-        </p>
+        <>
+          <p class="notice" role="status">
+            Running {forSeconds(run.since, Date.now())}…
+          </p>
+          {run.progress !== undefined && <ProgressView progress={run.progress} />}
+        </>
       );
     case 'cancelled':
       return (
@@ -204,6 +210,21 @@ function RunView({ run }: { readonly run: Run }) {
         </>
       );
   }
+}
+
+/** The server's latest report: a bar when it says what it counts to, else the count. */
+function ProgressView({ progress: { progress, total, message } }: { progress: ToolProgress }) {
+  const known = total !== undefined && total > 0;
+  return (
+    <p class="try-progress">
+      <progress
+        aria-label="Progress of the call"
+        {...(known ? { value: Math.min(progress, total), max: total } : {})}
+      />{' '}
+      <span class="count">{known ? `${progress} of ${total}` : `${progress}`}</span>
+      {message !== undefined && <span class="message"> {serverText(message)}</span>}
+    </p>
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

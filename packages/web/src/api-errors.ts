@@ -101,6 +101,7 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   preflight_failed: 502,
   connect_timeout: 502,
   request_timeout: 502,
+  request_total_timeout: 502,
   aborted: 502,
   connection_closed: 502,
   server_error: 502,
@@ -120,7 +121,7 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
 };
 
 /** The answer to an error a runtime call threw; anything unknown is a 500 with its message. */
-function fromError(error: unknown): ApiError {
+export function fromError(error: unknown): ApiError {
   if (isMcpConfigWriteError(error)) {
     const diagnostics = error.diagnostics.map(({ file, path, line, column, message }) => ({
       file,

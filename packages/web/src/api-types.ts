@@ -14,6 +14,7 @@ import type {
   RuntimeDiagnostic,
   ServerField,
   ToolParameter,
+  ToolProgress,
   ToolResult,
 } from '@epoch-agent/runtime';
 
@@ -212,6 +213,16 @@ export interface ToolCallRequest {
 export interface ToolCallAnswer {
   readonly result: ToolResult;
 }
+
+/**
+ * POST …/call asked with `Accept: application/x-ndjson`: 200 and one JSON object per line while the
+ * call runs — a `progress` line per report the server sends, then one `result` or `error` (what
+ * would have been the status and the body of a refusal, had the answer not begun yet).
+ */
+export type ToolCallLine =
+  | { readonly progress: ToolProgress }
+  | ToolCallAnswer
+  | ({ readonly status: number } & ApiErrorBody);
 
 /**
  * GET /api/mcp/:name/entry: a user server's entry as written in the file, for the editor and "copy".

@@ -9,17 +9,21 @@
 // fails the call is refused by the runtime itself, and the app's error handler answers with its
 // message. The request's AbortSignal is the call's: the page cancels by aborting its fetch, the
 // closed connection aborts the signal (@hono/node-server), and the server is sent
-// notifications/cancelled, as Ctrl-C does for `epoch mcp call`.
+// notifications/cancelled, as Ctrl-C does for `epoch mcp call`. A call asked with
+// `Accept: application/x-ndjson` is answered as it runs (ToolCallLine): each progress report the
+// server sends, then the result or the error; the page's "Try" shows the progress that way.
 import {
   type McpEpochTool,
   type McpServerStatus,
   mcpGroup,
   type Runtime,
   sizeText,
+  type ToolProgress,
 } from '@epoch-agent/runtime';
-import { Hono } from 'hono';
-import { type ApiError, apiError, sendApiError as send } from './api-errors.js';
-import type { ToolCallAnswer, ToolSchemas } from './api-types.js';
+import { type Context, Hono } from 'hono';
+import { stream } from 'hono/streaming';
+import { type ApiError, apiError, fromError, sendApiError as send } from './api-errors.js';
+import type { ToolCallAnswer, ToolCallLine, ToolSchemas } from './api-types.js';
 import { boundedBody, readJsonBody } from './json-body.js';
 
 // Arguments a person types or pastes into a form; a document pasted whole fits.
@@ -59,12 +63,45 @@ export function toolRoutes({ runtime }: { readonly runtime: Runtime }): Hono {
     }
     const found = findTool(runtime, c.req.param('name'), c.req.param('tool'), 'call');
     if ('status' in found) return send(c, found);
+    if (c.req.header('accept')?.includes(NDJSON)) return callAsItRuns(c, found, args);
     const answer: ToolCallAnswer = {
       result: await found.execute(args, { signal: c.req.raw.signal }),
     };
     return c.json(answer);
   });
   return routes;
+}
+
+const NDJSON = 'application/x-ndjson';
+
+/** The call, answered line by line (ToolCallLine): its progress reports, then how it ended. */
+function callAsItRuns(
+  c: Context,
+  tool: McpEpochTool,
+  args: { readonly [key: string]: unknown },
+): Response {
+  c.header('content-type', NDJSON);
+  // Not cached or buffered on the way: each line is news.
+  c.header('cache-control', 'no-store');
+  return stream(c, async (out) => {
+    const line = async (value: ToolCallLine) => {
+      await out.write(`${JSON.stringify(value)}\n`);
+    };
+    // In order, and never after the last line: a report is written before the next one is.
+    let written = Promise.resolve();
+    const onProgress = (progress: ToolProgress) => {
+      written = written.then(() => line({ progress }));
+    };
+    let last: ToolCallLine;
+    try {
+      last = { result: await tool.execute(args, { signal: c.req.raw.signal, onProgress }) };
+    } catch (error) {
+      const { status, body } = fromError(error);
+      last = { status, ...body };
+    }
+    await written;
+    await line(last);
+  });
 }
 
 type Use = 'schema' | 'call';

@@ -21,6 +21,7 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   server_error: EXIT.failed,
   redirect_refused: EXIT.failed,
   request_timeout: EXIT.failed,
+  request_total_timeout: EXIT.failed,
   not_supported: EXIT.failed,
   input_required: EXIT.failed,
   unknown_server: EXIT.failed,

@@ -1,7 +1,8 @@
 // `epoch mcp call <name> <tool>`: runs one tool the way the agent does — through the ToolRegistry's
 // tool, with the turn's AbortSignal — and prints its result whole: a person who asked for it gets
 // all of it, where the model would get it cut at the server's max_output_tokens. Ctrl-C cancels
-// the call: the server gets notifications/cancelled before epoch closes it. Fixed exit codes: 0 ok,
+// the call: the server gets notifications/cancelled before epoch closes it. On a terminal, the
+// server's progress reports draw a bar on stderr while the call runs. Fixed exit codes: 0 ok,
 // 1 the tool reported an error, 2 usage (a server or tool the user turned off too), 3 needs login, 4 server unreachable, 130 interrupted.
 import { terminalJson } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
@@ -15,6 +16,7 @@ import {
   UsageError,
 } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { startToolProgress } from '../progress.js';
 import { withAdvice } from '../render/advice.js';
 import { stateWords } from '../render/state-words.js';
 import { renderToolResult } from '../render/tool-result.js';
@@ -82,8 +84,12 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       io.err,
     );
     let result: Awaited<ReturnType<EpochTool['execute']>>;
+    const progress = startToolProgress(io, !invocation.json);
     try {
-      result = await (found.tool as McpEpochTool).executeUncut(args, { signal: io.signal });
+      result = await (found.tool as McpEpochTool).executeUncut(args, {
+        signal: io.signal,
+        onProgress: progress.onProgress,
+      });
     } catch (error) {
       if (!isMcpError(error)) throw error;
       return failure(
@@ -91,6 +97,8 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
         error.code,
         withAdvice(error.code, error.message, configured),
       );
+    } finally {
+      progress.stop();
     }
     io.out(invocation.json ? `${terminalJson(result, 2)}\n` : renderToolResult(result));
     if (result.isError !== true) return EXIT.ok;

@@ -22,6 +22,8 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   login_timeout: login,
   connect_timeout: (server) => raise(server, 'connect_timeout', 'If it is just slow'),
   request_timeout: (server) => raise(server, 'timeout', 'If it needs longer'),
+  request_total_timeout: (server) =>
+    raise(server, 'max_total_timeout', 'If its work takes longer still'),
   server_disabled: ({ config }) => `Turn it on with "epoch mcp enable ${config.name}".`,
   // The message names the field or the program to fix, or the error is not the user's to fix.
   command_not_found: none,

@@ -4,7 +4,7 @@
 //
 // What goes in: every field of the parsed config except `name` — the process or address and what
 // is sent to it (transport, command, args, env, cwd, url, headers, oauth) and the settings the client is
-// built with (timeouts, keepalive, idle and lifetime limits, parallelism, preflight). A change to
+// built with (timeouts and the total limit of a call, keepalive, idle and lifetime limits, parallelism, preflight). A change to
 // any of them needs a new client, so it must change the fingerprint; including them all also
 // means no one has to decide again, per field, whether a change "matters".
 // What stays out: `name`. It is the key the fingerprint is compared under; a renamed server with
@@ -28,7 +28,7 @@ import { assertNever, type McpServerConfig } from '../types.js';
 import { type Environment, variableValue } from './variables.js';
 
 // Bump when what is hashed changes, so fingerprints stored on disk stop matching.
-const VERSION = 'mcp-config-fingerprint/1';
+const VERSION = 'mcp-config-fingerprint/2';
 
 /**
  * Computed once per config object: a config is never changed after it is read, and a connect asks
@@ -68,6 +68,7 @@ type WithoutName<T> = {
 function connectionOf(config: McpServerConfig): object {
   const common = {
     timeoutMs: config.timeoutMs,
+    maxTotalTimeoutMs: config.maxTotalTimeoutMs,
     connectTimeoutMs: config.connectTimeoutMs,
     keepaliveIntervalMs: config.keepaliveIntervalMs,
     idleTimeoutMs: config.idleTimeoutMs,

@@ -156,6 +156,7 @@ export const FIELDS = {
   headers: { kind: kind.secretMap, transports: REMOTE },
   oauth: { kind: oauthSchema, transports: REMOTE },
   timeout: { kind: kind.positiveSeconds, transports: ALL },
+  max_total_timeout: { kind: kind.positiveSeconds, transports: ALL },
   connect_timeout: { kind: kind.positiveSeconds, transports: ALL },
   keepalive_interval: { kind: kind.seconds, transports: ALL },
   idle_timeout_seconds: { kind: kind.seconds, transports: ALL },

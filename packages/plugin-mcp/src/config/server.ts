@@ -17,8 +17,10 @@ import { type ChoiceWritten, readChoice } from './choice.js';
 import { checkControlCharacters } from './control-characters.js';
 import { toOAuthConfig } from './oauth.js';
 import {
+  camelCase,
   FIELD_NAMES,
   FIELDS,
+  type FieldName,
   type Fields,
   type Report,
   readFields,
@@ -61,6 +63,8 @@ export function parseServer(
     baseDir: where.baseDir ?? dirname(where.file),
     at: { file: where.file, ...where.locator.key(['servers', name]) },
     report,
+    // Snake_case wins when both are written (schema.ts), so it is the key that was read.
+    keyOf: (field) => (Object.hasOwn(value as object, field) ? field : camelCase(field)),
     // readFields returned fields, so the value is an object.
     choice: readChoice(fields, {
       scope: 'servers',
@@ -87,6 +91,8 @@ interface Entry {
   /** Where the entry's name is written. */
   readonly at: McpEntryPosition;
   readonly report: Report;
+  /** A field's key as the entry writes it (`maxTotalTimeout`), for a diagnostic about its value. */
+  readonly keyOf: (field: FieldName) => string;
   readonly choice: ChoiceWritten;
 }
 
@@ -297,9 +303,11 @@ function toRemote<T extends 'sse' | 'http'>(
 
 function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon> {
   const { name, fields, choice } = entry;
+  const timeoutMs = toMs(fields.timeout ?? DEFAULT_TIMEOUT_SECONDS);
   return {
     name,
-    timeoutMs: toMs(fields.timeout ?? 300),
+    timeoutMs,
+    maxTotalTimeoutMs: maxTotalTimeoutMs(entry, timeoutMs),
     connectTimeoutMs: toMs(fields.connect_timeout ?? 60),
     keepaliveIntervalMs: toMs(fields.keepalive_interval ?? 180),
     idleTimeoutMs: toMs(fields.idle_timeout_seconds ?? 0),
@@ -365,6 +373,28 @@ function checkVariables({ name, fields, report }: Entry, env: Environment): bool
 
 function pathOf(values: readonly { path: readonly (string | number)[] }[], field: string) {
   return values.find(({ path }) => fieldPath(path) === field)?.path ?? [];
+}
+
+const DEFAULT_TIMEOUT_SECONDS = 300;
+// Progress may keep a call alive this long by default: long enough for the slow work servers
+// report progress on (a build, a test run, a crawl), short enough that a server stuck reporting
+// progress for ever gives the turn back within the hour. Independent of `timeout`, so raising
+// `timeout` does not silently raise it too; never below `timeout`, or progress would shorten a call.
+const DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS = 3600;
+
+function maxTotalTimeoutMs({ name, fields, report, keyOf }: Entry, timeoutMs: number): number {
+  const written = fields.max_total_timeout;
+  if (written === undefined) return Math.max(toMs(DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS), timeoutMs);
+  const ms = toMs(written);
+  if (ms >= timeoutMs) return ms;
+  const key = keyOf('max_total_timeout');
+  report(
+    'warning',
+    'ignored_field',
+    [key],
+    `"${key}" of server "${name}" (${written} s) is less than its "timeout" (${timeoutMs / 1000} s), so it has no effect: a call may always run for "timeout". Raise it above "timeout" or remove it.`,
+  );
+  return timeoutMs;
 }
 
 // Whole milliseconds, and never rounded down to 0: 0 means "off", which a tiny time is not.

@@ -7,6 +7,7 @@
 // of it: this module imports no SDK code.
 import { isDeepStrictEqual } from 'node:util';
 import { type Logger, messageOf, redactingLogger } from '@epoch-agent/infra';
+import type { ToolProgress } from '@epoch-agent/protocol';
 import type {
   GetPromptResult,
   Prompt,
@@ -48,7 +49,12 @@ import {
 } from './options.js';
 import type { ListItem, ListMethod } from './paginate.js';
 import type { McpConnectMemory } from './protocol.js';
-import { buildRequestOptions, remoteUrl } from './request-options.js';
+import {
+  buildRequestOptions,
+  callRequestOptions,
+  remoteUrl,
+  TotalLimit,
+} from './request-options.js';
 import { SerialQueue } from './serial-queue.js';
 import { ConnectionSlot } from './slot.js';
 import { type McpConnectionState, type McpStateError, redactState } from './state.js';
@@ -86,6 +92,8 @@ interface RequestSpec<T> {
   readonly capability?: 'resources' | 'prompts';
   /** The answer when the capability is missing; without it, `not_supported` is thrown. */
   readonly otherwise?: () => T;
+  /** A tools/call: progress restarts `timeout`, up to `maxTotalTimeoutMs` (request-options.ts). */
+  readonly progress?: { readonly onProgress: ((progress: ToolProgress) => void) | undefined };
 }
 
 type Send<T> = (connection: Connection, options: RequestOptions) => Promise<T>;
@@ -239,12 +247,13 @@ export class McpClient implements McpToolBackend {
     name: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
+    onProgress?: (progress: ToolProgress) => void,
   ): Promise<ToolCallResult> {
     return this.#request(
       'tools/call',
       signal,
       (connection, options) => connection.callTool(name, args, options),
-      { tool: name, serial: !this.config.supportsParallel },
+      { tool: name, serial: !this.config.supportsParallel, progress: { onProgress } },
     );
   }
 
@@ -319,7 +328,8 @@ export class McpClient implements McpToolBackend {
     return this.#withCode((code) => {
       const target: RequestTarget = { server: this.name, method, tool: spec.tool };
       let sent = false;
-      const sendOn = (connection: Connection): Promise<T> => {
+      let limit: TotalLimit | undefined;
+      const sendOn = (connection: Connection, sendSignal: AbortSignal | undefined): Promise<T> => {
         if (spec.capability !== undefined && !connection.info[spec.capability]) {
           if (spec.otherwise !== undefined) return Promise.resolve(spec.otherwise());
           return Promise.reject(
@@ -331,26 +341,46 @@ export class McpClient implements McpToolBackend {
           );
         }
         sent = true;
-        return this.#send(connection, target, signal, send);
+        const progress = spec.progress;
+        const options = (timeoutMs: number): RequestOptions =>
+          progress === undefined
+            ? buildRequestOptions(timeoutMs, sendSignal)
+            : callRequestOptions(timeoutMs, sendSignal, progress.onProgress);
+        return this.#send(connection, target, sendSignal, send, options);
       };
       const run = (): Promise<T> => {
         if (signal?.aborted) return Promise.reject(signal.reason);
+        // Counted from the call's turn in the queue, not from the wait before it.
+        if (spec.progress !== undefined) {
+          limit = new TotalLimit(this.config.maxTotalTimeoutMs, signal);
+        }
+        const sendSignal = limit?.signal ?? signal;
         // In the queue, not before it: a call that waited goes to the connection live by then.
         const live = this.#slot.live;
-        return live !== undefined ? sendOn(live) : this.#connectionFor(target, signal).then(sendOn);
+        return live !== undefined
+          ? sendOn(live, sendSignal)
+          : this.#connectionFor(target, sendSignal).then((next) => sendOn(next, sendSignal));
       };
-      return (spec.serial ? this.#queue.run(run, signal) : run()).catch((error: unknown) => {
-        throw code.requestError(error, {
-          server: this.name,
-          method,
-          tool: spec.tool,
-          timeoutMs: this.config.timeoutMs,
-          signal,
-          sent,
-          scrub: this.#scrub,
-          url: remoteUrl(this.config),
-        });
-      });
+      return (spec.serial ? this.#queue.run(run, signal) : run()).then(
+        (answer) => {
+          limit?.end();
+          return answer;
+        },
+        (error: unknown) => {
+          limit?.end();
+          throw code.requestError(error, {
+            server: this.name,
+            method,
+            tool: spec.tool,
+            timeoutMs: this.config.timeoutMs,
+            ...(limit?.passed ? { totalLimitMs: this.config.maxTotalTimeoutMs } : {}),
+            signal,
+            sent,
+            scrub: this.#scrub,
+            url: remoteUrl(this.config),
+          });
+        },
+      );
     });
   }
 
@@ -363,15 +393,16 @@ export class McpClient implements McpToolBackend {
     target: RequestTarget,
     signal: AbortSignal | undefined,
     send: Send<T>,
+    options: (timeoutMs: number) => RequestOptions,
   ): Promise<T> {
     const started = Date.now();
     return connection
-      .run(() => send(connection, buildRequestOptions(this.config.timeoutMs, signal)))
+      .run(() => send(connection, options(this.config.timeoutMs)))
       .catch((error: unknown) => {
         const failure = connection.failure(error);
         if (failure === 'refused') throw this.#refused(connection, error, target);
         if (failure !== 'forgotten') throw error;
-        return this.#sendAgain(connection, target, signal, send, started);
+        return this.#sendAgain(connection, target, signal, send, options, started);
       });
   }
 
@@ -380,12 +411,13 @@ export class McpClient implements McpToolBackend {
     target: RequestTarget,
     signal: AbortSignal | undefined,
     send: Send<T>,
+    options: (timeoutMs: number) => RequestOptions,
     started: number,
   ): Promise<T> {
     const next = await this.#successor(forgotten, target, signal);
     const left = Math.max(1, this.config.timeoutMs - (Date.now() - started));
     try {
-      return await next.run(() => send(next, buildRequestOptions(left, signal)));
+      return await next.run(() => send(next, options(left)));
     } catch (error) {
       const failure = next.failure(error);
       if (failure === 'refused') throw this.#refused(next, error, target);

@@ -39,9 +39,11 @@ import { withInputAnswered } from './input-required.js';
 import { type OpenConnectionParts, type StartedAhead, transportOf } from './opening.js';
 import { type ListItem, type ListMethod, type ListOwner, listAll } from './paginate.js';
 import { explainStdioFailure, preflight } from './preflight.js';
+import { keepProgressFirst } from './progress-order.js';
 import type { McpConnectMemory, McpEraVerdict, McpProtocol } from './protocol.js';
 import { remoteUrl } from './request-options.js';
 import { serverIdentity } from './server-identity.js';
+import { ServerLog } from './server-log.js';
 import type { McpServerInfo } from './state.js';
 import { listTools, markedTools, type ToolList } from './tool-list.js';
 
@@ -76,6 +78,8 @@ export interface ConnectionParts {
   readonly mirrors: boolean;
   /** The marked tools of the first tools/list, by name (tool-list.ts). */
   readonly paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
+  /** Where the server's log messages go; told when the connection closes. */
+  readonly log: ServerLog;
 }
 
 export class Connection {
@@ -86,6 +90,7 @@ export class Connection {
   /** How tools/call goes: direct-calls.ts on a stdio connection of the 2025 era, else the SDK's request. */
   readonly #calls: DirectToolCalls | undefined;
   readonly #mirrors: boolean;
+  readonly #log: ServerLog;
   /** Of the latest tools/list on this connection: what each call of a marked tool carries. */
   #paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
   /** The subscriptions/listen stream list changes come by on a 2026-07-28 connection. */
@@ -97,8 +102,9 @@ export class Connection {
   #lost: ConnectionLoss | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor({ server, sdk, handle, info, remote, mirrors, paramHeaders }: ConnectionParts) {
+  constructor({ server, sdk, handle, info, remote, mirrors, paramHeaders, log }: ConnectionParts) {
     this.sdk = sdk;
+    this.#log = log;
     this.handle = handle;
     this.info = info;
     this.#server = server;
@@ -109,6 +115,8 @@ export class Connection {
       !remote && sdk.getProtocolEra() === 'legacy'
         ? new DirectToolCalls(handle.transport)
         : undefined;
+    // direct-calls.ts takes its calls' reports in order itself.
+    if (this.#calls === undefined) keepProgressFirst(handle.transport);
     sdk.onerror = (error) => {
       // Before the close it causes, which would otherwise say only that the connection closed.
       if (error instanceof MessageTooLongError) {
@@ -299,6 +307,7 @@ export class Connection {
   }
 
   async #end(): Promise<void> {
+    this.#log.end();
     // Its own cancellation first, so the server stops holding the stream for us.
     await this.#subscription?.close().catch(() => {});
     await this.handle.close();
@@ -447,6 +456,9 @@ async function openNow(
         },
       },
     });
+    // From the handshake on: a server may log while it starts.
+    const log = new ServerLog(config.name, logger);
+    sdk.setNotificationHandler('notifications/message', ({ params }) => log.write(params));
     // The transport stops a server whose line is too long; the connect then fails as "closed", so
     // the reason is kept from its report (the connection installs its own handler once open).
     sdk.onerror = (error) => {
@@ -552,6 +564,7 @@ async function openNow(
       remote: config.transport !== 'stdio',
       mirrors,
       paramHeaders: listed.paramHeaders,
+      log,
     });
     if (subscription !== undefined) opened.watch(subscription);
     const outcome: OpenOutcome = { ok: true, connection: opened };

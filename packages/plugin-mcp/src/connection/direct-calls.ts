@@ -4,16 +4,19 @@
 // before it is routed, a chain of promises per answer) cost more than everything else the client
 // does per call; `npm run bench` compares the two. Everything else stays the SDK's: the handshake,
 // every other request, and every message from the server that is not the answer to one of these
-// calls. Only those answers are taken out of the transport's stream, by id, before the SDK sees it.
+// calls. Only those answers, and the progress reports for them (by their progressToken, the call's
+// id), are taken out of the transport's stream before the SDK sees it.
 // Not over SSE or HTTP, where a call's time is the network's and the SDK's transports tie requests
 // to their streams; not in the 2026 era, whose requests carry an envelope and whose results may ask
 // for input first.
 //
 // What a call does is what the SDK's request does: a timeout or the caller's abort sends
-// notifications/cancelled and rejects, an error answer is the SDK's ProtocolError, a closed
+// notifications/cancelled and rejects, `onprogress` gets each progress report and
+// `resetTimeoutOnProgress` has each one start the timeout again, an error answer is the SDK's ProtocolError, a closed
 // connection rejects with ConnectionClosed. So errors/request.ts reads either the same way.
 import {
   type JSONRPCMessage,
+  type Progress,
   ProtocolError,
   type RequestOptions,
   SdkError,
@@ -31,6 +34,8 @@ const FIRST_ID = 1_000_000_000;
 interface Pending {
   readonly resolve: (result: ToolCallResult) => void;
   readonly reject: (error: unknown) => void;
+  /** A progress report for this call: to the caller, and the timeout starts again if asked. */
+  readonly progress: (params: Progress) => void;
   /** Stops the timer and the abort listener. */
   readonly done: () => void;
 }
@@ -58,7 +63,7 @@ export class DirectToolCalls {
   call(
     name: string,
     args: Record<string, unknown>,
-    { timeout, signal }: RequestOptions,
+    { timeout, signal, onprogress, resetTimeoutOnProgress }: RequestOptions,
   ): Promise<ToolCallResult> {
     if (this.#closed) return Promise.reject(connectionClosed());
     if (signal?.aborted) return Promise.reject(stopped(signal.reason));
@@ -77,29 +82,48 @@ export class DirectToolCalls {
         reject(error);
       };
       const onAbort = (): void => cancel(signal?.reason, stopped(signal?.reason));
-      const timer = setTimeout(() => {
+      const onTimeout = (): void => {
         const error = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout });
         cancel(error, error);
-      }, timeout);
+      };
+      let timer = setTimeout(onTimeout, timeout);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(id, {
         resolve,
         reject,
+        progress: (params) => {
+          if (resetTimeoutOnProgress === true) {
+            clearTimeout(timer);
+            timer = setTimeout(onTimeout, timeout);
+          }
+          onprogress?.(params);
+        },
         done: () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
         },
       });
+      // The call's id is its progressToken: unique among the calls in flight, and the lookup is one.
+      const params =
+        onprogress === undefined
+          ? { name, arguments: args }
+          : { name, arguments: args, _meta: { progressToken: id } };
       this.#transport
-        .send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })
+        .send({ jsonrpc: '2.0', id, method: 'tools/call', params })
         .catch((error: unknown) => {
           if (this.#settle(id)) reject(error);
         });
     });
   }
 
-  /** Whether `message` is the answer to one of our calls (also one given up on: it is dropped). */
+  /**
+   * Whether `message` is the answer to one of our calls (also one given up on: it is dropped), or a
+   * progress report for one.
+   */
   #answer(message: JSONRPCMessage): boolean {
+    if ('method' in message && message.method === 'notifications/progress') {
+      return this.#progress(message.params);
+    }
     if (!('id' in message) || typeof message.id !== 'number' || message.id < FIRST_ID) return false;
     if ('method' in message) return false;
     const pending = this.#pending.get(message.id);
@@ -116,6 +140,21 @@ export class DirectToolCalls {
         new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${checked.issue}`),
       );
     }
+    return true;
+  }
+
+  /** A progress report whose token is one of our ids is ours; one for a call given up on is dropped. */
+  #progress(params: unknown): boolean {
+    const token = (params as { readonly progressToken?: unknown } | undefined)?.progressToken;
+    if (typeof token !== 'number' || token < FIRST_ID) return false;
+    const progress = (params as { readonly progress?: unknown }).progress;
+    if (typeof progress !== 'number') return true;
+    const { total, message } = params as { readonly total?: unknown; readonly message?: unknown };
+    this.#pending.get(token)?.progress({
+      progress,
+      ...(typeof total === 'number' ? { total } : {}),
+      ...(typeof message === 'string' ? { message } : {}),
+    });
     return true;
   }
 

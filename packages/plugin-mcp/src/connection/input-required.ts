@@ -76,8 +76,12 @@ function methodOf(request: unknown): string {
   return typeof method === 'string' ? method : String(method);
 }
 
-/** The request's options with what is left of its timeout, never a fresh one. */
+/**
+ * The request's options with what is left of its timeout, never a fresh one. A tools/call's
+ * timeout is restarted by progress instead (request-options.ts): the retry is a new wait for a
+ * sign of life, and the call's total limit, on its signal, bounds both legs.
+ */
 function whatIsLeft(options: RequestOptions, started: number): RequestOptions {
-  if (options.timeout === undefined) return options;
+  if (options.timeout === undefined || options.resetTimeoutOnProgress === true) return options;
   return { ...options, timeout: Math.max(1, options.timeout - (Date.now() - started)) };
 }

@@ -22,6 +22,9 @@ export type McpErrorCode =
   | 'connect_timeout'
   /** A request did not answer within `timeout`; the server was told to cancel it. */
   | 'request_timeout'
+  /** A tools/call kept its request timeout alive with progress past its total limit
+   * (`max_total_timeout`); the server was told to cancel it. */
+  | 'request_total_timeout'
   /** The caller's signal aborted the request; the server was told to cancel it. */
   | 'aborted'
   /** The connection closed (or was closed) while the request was pending or before it was sent. */

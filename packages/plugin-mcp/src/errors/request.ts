@@ -34,6 +34,8 @@ export interface FailedRequest {
   /** The raw tool name, for tools/call. */
   readonly tool?: string | undefined;
   readonly timeoutMs: number;
+  /** Set when the call's total limit (`max_total_timeout`) ended it: that, not the caller, stopped it. */
+  readonly totalLimitMs?: number | undefined;
   readonly signal?: AbortSignal | undefined;
   /** False when the request was still waiting in the server's call queue: nothing was sent. */
   readonly sent: boolean;
@@ -54,6 +56,12 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
       request.sent
         ? `${prefix} was stopped by the user; ${TOLD_TO_CANCEL}.`
         : `${prefix} was stopped by the user while it waited for an earlier call to this server; it was never sent.`,
+    );
+  }
+  if (request.totalLimitMs !== undefined) {
+    return make(
+      'request_total_timeout',
+      `${prefix} kept reporting progress but did not finish within its total limit of ${seconds(request.totalLimitMs)} and was cancelled: ${TOLD_TO_CANCEL}. If it needs longer, raise "max_total_timeout" for this server in mcp.json.`,
     );
   }
   const remote =

@@ -11,6 +11,7 @@ import type {
   ToolAnnotations,
   ToolContent,
   ToolContext,
+  ToolProgress,
   ToolResult,
 } from '@epoch-agent/protocol';
 import type {
@@ -36,6 +37,7 @@ export interface McpToolBackend {
     name: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
+    onProgress?: (progress: ToolProgress) => void,
   ): Promise<ToolCallResult>;
   /** Every resource the server lists, all pages of resources/list. */
   listResources(signal?: AbortSignal): Promise<readonly Resource[]>;
@@ -133,7 +135,7 @@ function mcpTool(
     source,
     target: { kind: 'tool', name: tool.name },
     async executeUncut(args, ctx) {
-      const result = await backend.callTool(tool.name, { ...args }, ctx.signal);
+      const result = await backend.callTool(tool.name, { ...args }, ctx.signal, ctx.onProgress);
       return toToolResult(result, `MCP server "${server}" tool "${tool.name}"`);
     },
     async execute(args, ctx) {
