@@ -31,7 +31,9 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     throw new UsageError(`takes at most one server name (got "${invocation.operands.join(' ')}")`);
   }
   const [only] = invocation.operands;
-  return withRuntime(io, invocation, {}, async (runtime) => {
+  // Named, only that server starts, as for `call`: one hung server elsewhere must not hold it up.
+  const options = only === undefined ? {} : { connectOnly: [only] };
+  return withRuntime(io, invocation, options, async (runtime) => {
     if (only !== undefined) {
       findServer(runtime.servers(), runtime.diagnostics(), only, runtime.configFile);
     }

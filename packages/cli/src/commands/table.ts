@@ -141,7 +141,9 @@ Exit code 0 when every server connected and the files have no errors.`,
     synopsis: '[<name>] [--json]',
     summary: 'show the tools the model gets: names, annotations, parameters, context cost',
     details: `Every server starts, as in the agent (tool names depend on all of them: two servers can want
-the same name). Tokens are about characters / 4 of the definitions sent with every request.`,
+the same name). With <name>, only that server starts, as for "epoch mcp call"; a name another
+server's tool would take from it is then not seen. Tokens are about characters / 4 of the
+definitions sent with every request.`,
     options: { json: { type: 'boolean', help: 'print { servers: [{ ..., tools }] } as JSON' } },
     readsConfig: true,
     load: async () => (await import('./mcp-tools.js')).run,
