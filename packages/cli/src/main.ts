@@ -68,8 +68,11 @@ function parse(command: Command, args: readonly string[]): Omit<Invocation, 'con
     ...(command.readsConfig ? { config: CONFIG_OPTION } : {}),
     help: HELP_OPTION,
   };
+  // The server's own command line is not ours to parse: it is cut off as if `--` came before it.
+  const own =
+    command.serverCommandAt === undefined ? args : ownArgs(args, options, command.serverCommandAt);
   const { values, tokens } = parseArgs({
-    args: [...args],
+    args: [...own],
     options: Object.fromEntries(
       Object.entries(options).map(([name, { type, short, multiple }]) => [
         name,
@@ -81,15 +84,47 @@ function parse(command: Command, args: readonly string[]): Omit<Invocation, 'con
     tokens: true,
   });
   const terminator = tokens.find((token) => token.kind === 'option-terminator');
-  const at = terminator?.index ?? args.length;
+  const at = terminator?.index ?? own.length;
   const positionals = tokens.flatMap((token) => (token.kind === 'positional' ? [token] : []));
   return {
     operands: positionals.filter(({ index }) => index < at).map(({ value }) => value),
-    rest: args.slice(at + 1),
+    rest: [...own.slice(at + 1), ...args.slice(own.length)],
     dashDash: terminator !== undefined,
     values,
     json: values.json === true,
   };
+}
+
+/**
+ * The words before the server's command word (the operand at index `at`): options of ours are
+ * skipped with their values, and the first `--` ends the search (what follows it is the server's
+ * anyway).
+ */
+function ownArgs(
+  args: readonly string[],
+  options: Readonly<Record<string, CommandOption>>,
+  at: number,
+): readonly string[] {
+  const takesValue = (flag: string): boolean => {
+    const long = flag.startsWith('--');
+    const option = long
+      ? options[flag.slice(2)]
+      : Object.values(options).find(({ short }) => short === flag.slice(1));
+    return option?.type === 'string';
+  };
+  let operands = 0;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--') return args;
+    if (arg.startsWith('-') && arg !== '-') {
+      // `--env=A=1` and `-eA=1` carry their value; `--env A=1` and `-e A=1` take the next word.
+      if (!arg.includes('=') && (arg.startsWith('--') || arg.length === 2) && takesValue(arg)) i++;
+      continue;
+    }
+    if (operands === at) return args.slice(0, i);
+    operands++;
+  }
+  return args;
 }
 
 function configFile(values: Invocation['values'], io: CliIo): string {
@@ -123,8 +158,8 @@ function problem(command: Command, error: unknown): string {
   const code = error instanceof Error && 'code' in error ? error.code : undefined;
   if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return message.replace(/\.$/, '');
   const option = /'([^']+)'/.exec(message)?.[1] ?? 'an option';
-  const takesArgv = command.synopsis.includes(' -- ');
-  return `unknown option "${option}"${takesArgv ? `; if it is for the server's own command, put them after "--": epoch ${command.words} <name> -- <command> ${option} ...` : ''}`;
+  const takesArgv = command.serverCommandAt !== undefined;
+  return `unknown option "${option}"${takesArgv ? `; if it is for the server's own command, put it after the command word: epoch ${command.words} <name> <command> ${option} ...` : ''}`;
 }
 
 function usageLine(command: Command): string {

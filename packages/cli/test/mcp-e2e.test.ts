@@ -222,10 +222,11 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     const bad = await run('mcp', 'add', 'my:server', '--', 'node');
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('can only use letters, digits, "_" and "-"');
-    const swallowed = await run('mcp', 'add', 'files', 'npx', '-y', 'pkg');
+    // Before the command word, an option is epoch's: one it does not know is an error.
+    const swallowed = await run('mcp', 'add', 'files', '-y', 'npx', 'pkg');
     expect(swallowed.code).toBe(2);
     expect(swallowed.err).toContain(
-      'unknown option "-y"; if it is for the server\'s own command, put them after "--": epoch mcp add <name> -- <command> -y ...',
+      'unknown option "-y"; if it is for the server\'s own command, put it after the command word: epoch mcp add <name> <command> -y ...',
     );
     const url = await run('mcp', 'add', 'far', 'https://mcp.example.com/mcp');
     expect(url.code).toBe(2);
