@@ -1,6 +1,7 @@
 // The `epoch` command line: finds the command in the table, parses the options it declares, and
 // runs it. Each command is a module of its own under commands/; adding one is a row of the table
 // (commands/table.ts).
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { mcpConfigPath, messageOf, terminalJson } from '@epoch-agent/infra';
 import { type Command, type CommandOption, type Invocation, UsageError } from './command.js';
@@ -17,6 +18,10 @@ const HELP_OPTION: CommandOption = { type: 'boolean', short: 'h', help: 'show th
 
 export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const [first = '', second = ''] = argv;
+  if (first === '--version' || first === '-V') {
+    io.out(`${await version()}\n`);
+    return EXIT.ok;
+  }
   const command =
     COMMANDS.find(({ words }) => words === `${first} ${second}`) ??
     COMMANDS.find(({ words }) => words === first);
@@ -27,13 +32,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
       io.out(overview());
       return EXIT.ok;
     }
-    io.err(
-      `epoch: unknown command "${argv
-        .filter((a) => !a.startsWith('-'))
-        .slice(0, 2)
-        .join(' ')}".\n\n${overview()}`,
-    );
-    return EXIT.usage;
+    return unknownCommand(argv, io);
   }
   const args = argv.slice(command.words.split(' ').length);
   let invocation: Invocation;
@@ -60,6 +59,38 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     if (error instanceof UsageError) return usage(command, io, error, invocation.json);
     throw error;
   }
+}
+
+/** A short line with the nearest command, not the whole help: the help is one command away. */
+async function unknownCommand(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const [first = '', second = ''] = argv.filter((word) => !word.startsWith('-'));
+  // Loaded only here: the guess comes with the config loader, which --help does not need.
+  const { nearest } = await import('./did-you-mean.js');
+  const words = COMMANDS.map((command) => command.words);
+  const ofMcp = words.flatMap((w) => (w.startsWith('mcp ') ? [w.slice(4)] : []));
+  // `epoch lsit` is most likely `epoch mcp list` with "mcp" left out.
+  const guess =
+    first === 'mcp'
+      ? withMcp(nearest(second, ofMcp))
+      : (nearest(first, words) ?? withMcp(nearest(first, ofMcp)));
+  const typed = first === 'mcp' ? `mcp ${second}` : first;
+  const help = first === 'mcp' ? 'epoch mcp --help' : 'epoch --help';
+  const message = `unknown command "${typed}".${guess === undefined ? '' : ` Did you mean "epoch ${guess}"?`} Run "${help}" for the commands.`;
+  if (argv.includes('--json')) {
+    const error = { code: 'unknown_command', exit: EXIT.usage, message };
+    io.err(`${terminalJson({ error })}\n`);
+  } else io.err(`epoch: ${shownError(message)}\n`);
+  return EXIT.usage;
+}
+
+function withMcp(word: string | undefined): string | undefined {
+  return word === undefined ? undefined : `mcp ${word}`;
+}
+
+/** This package's version, from its package.json (dist/main.js is one level under it). */
+async function version(): Promise<string> {
+  const file = new URL('../package.json', import.meta.url);
+  return (JSON.parse(await readFile(file, 'utf8')) as { version: string }).version;
 }
 
 function parse(command: Command, args: readonly string[]): Omit<Invocation, 'configFile'> {
@@ -169,7 +200,7 @@ function usageLine(command: Command): string {
 function overview(): string {
   const width = Math.max(...COMMANDS.map(({ words }) => words.length));
   const rows = COMMANDS.map(({ words, summary }) => `  epoch ${words.padEnd(width)}  ${summary}`);
-  return `Usage: epoch <command> [options]\n\nCommands:\n${rows.join('\n')}\n\nRun "epoch <command> --help" for its options, e.g. "epoch mcp add --help".\nExit codes: 0 ok, 1 failed, 2 wrong command line, 3 needs "epoch mcp login", 4 server unreachable, 130 interrupted.\n`;
+  return `Usage: epoch <command> [options]\n\nCommands:\n${rows.join('\n')}\n\nRun "epoch <command> --help" for its options, e.g. "epoch mcp add --help"; "epoch --version" for the version.\nExit codes: 0 ok, 1 failed, 2 wrong command line, 3 needs "epoch mcp login", 4 server unreachable, 130 interrupted, 141 stdout closed early (| head).\n`;
 }
 
 function help(command: Command): string {

@@ -3,6 +3,10 @@
 // get` need, and what a front end reads of a tool (its cost, its parameters). The root entry
 // exports the same, with the registry, the ToolRegistry and the config writer that a program which
 // connects needs too. Written by hand.
+
+// "Did you mean …?" for a name typed wrong (a command, a server, a tool), as the loader guesses a
+// field's name.
+export { suggest } from '@epoch-agent/plugin-mcp/config';
 export { lastProtocol, lastToolCounts, type ToolCounts } from './last-tool-counts.js';
 export {
   type ConfiguredServer,

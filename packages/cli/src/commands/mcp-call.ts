@@ -14,6 +14,7 @@ import {
   stringOptions,
   UsageError,
 } from '../command.js';
+import { didYouMean } from '../did-you-mean.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { renderToolResult } from '../render/tool-result.js';
 import { withRuntime } from '../session.js';
@@ -59,8 +60,10 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
           `tool "${name}" of MCP server "${server}" is turned off (include_tools / exclude_tools), so the model is not offered it. Turn it on with: epoch mcp enable ${server} --tool ${name}`,
         );
       }
-      const names = tools.map(({ tool }) => serverToolName(tool)).join(', ') || 'none';
-      throw new UsageError(`MCP server "${server}" has no tool "${wanted}" (its tools: ${names})`);
+      const names = tools.map(({ tool }) => serverToolName(tool));
+      throw new UsageError(
+        `MCP server "${server}" has no tool "${wanted}" (its tools: ${names.join(', ') || 'none'}).${didYouMean(wanted, names)}`,
+      );
     }
     const args = toolArgs(
       found.tool,

@@ -4,6 +4,7 @@
 import { formatDiagnostic } from '@epoch-agent/infra';
 import type { ConfiguredServer, RuntimeDiagnostic } from '@epoch-agent/runtime';
 import { UsageError } from '../command.js';
+import { didYouMean } from '../did-you-mean.js';
 
 export function findServer(
   servers: readonly ConfiguredServer[],
@@ -15,8 +16,9 @@ export function findServer(
   if (found !== undefined) return found;
   const known = servers.map(({ config }) => config.name);
   const defined = known.length === 0 ? 'there are none' : `the servers are: ${known.join(', ')}`;
+  // The guess after the names, where the eye ends; the file's problems may say why it is missing.
   throw new UsageError(
-    `there is no MCP server "${name}" in ${configFile} or in installed plugins (${defined})${problemsFound(diagnostics)}`,
+    `there is no MCP server "${name}" in ${configFile} or in installed plugins (${defined}).${didYouMean(name, known)}${problemsFound(diagnostics)}`,
   );
 }
 
