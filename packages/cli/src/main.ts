@@ -4,7 +4,14 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { mcpConfigPath, messageOf, terminalJson } from '@epoch-agent/infra';
-import { type Command, type CommandOption, type Invocation, UsageError } from './command.js';
+import {
+  type Command,
+  CommandFailure,
+  type CommandOption,
+  fail,
+  type Invocation,
+  UsageError,
+} from './command.js';
 import { COMMANDS } from './commands/table.js';
 import { type CliIo, EXIT, type ExitCode } from './io.js';
 import { shownError } from './render/server-text.js';
@@ -57,6 +64,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
   } catch (error) {
     if (io.signal.aborted) return EXIT.interrupted;
     if (error instanceof UsageError) return usage(command, io, error, invocation.json);
+    if (error instanceof CommandFailure) {
+      const failure = { code: error.code, message: error.message };
+      return fail(io, invocation, EXIT.failed, failure, command.words);
+    }
     throw error;
   }
 }
@@ -129,7 +140,7 @@ function parse(command: Command, args: readonly string[]): Omit<Invocation, 'con
 /**
  * The words before the server's command word (the operand at index `at`): options of ours are
  * skipped with their values, and the first `--` ends the search (what follows it is the server's
- * anyway).
+ * anyway). All of them when that word is a URL.
  */
 function ownArgs(
   args: readonly string[],
@@ -152,7 +163,8 @@ function ownArgs(
       if (!arg.includes('=') && (arg.startsWith('--') || arg.length === 2) && takesValue(arg)) i++;
       continue;
     }
-    if (operands === at) return args.slice(0, i);
+    // A URL is a remote server's, not a command: options may follow it, as claude takes them.
+    if (operands === at) return /^https?:\/\//i.test(arg) ? args : args.slice(0, i);
     operands++;
   }
   return args;

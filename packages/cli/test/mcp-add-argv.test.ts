@@ -4,7 +4,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureServerArgs } from '@epoch-agent/testkit';
+import { fixtureServerArgs, freeLoopbackPort } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { epoch } from './epoch-process.js';
 
@@ -42,6 +42,11 @@ describe('epoch mcp add <name> <command> [args...]', () => {
     const url = await add('far', 'https://mcp.example.com/mcp');
     expect(url.code).toBe(2);
     expect(url.err).toContain('--transport http');
+    // A URL is no command: epoch's options may follow it (nothing listens there: exit 4).
+    const far = `http://127.0.0.1:${await freeLoopbackPort()}/mcp`;
+    const remote = await add('far', '--transport', 'http', far, '--header', 'X-Team: a');
+    expect(remote.out).toContain('Added far (http)');
+    expect(await written('far')).toMatchObject({ url: far, headers: { 'X-Team': 'a' } });
   });
 
   it('-e A=1 B=2 is "one value per -e", exit 2, with or without "--", and nothing is written', async () => {

@@ -8,6 +8,7 @@ import type { EpochTool } from '@epoch-agent/protocol';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
 import { type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { hasErrors } from '../render/diagnostics.js';
 import {
   badges,
   contextTokens,
@@ -52,9 +53,10 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       if (only === undefined) io.out(total(runtime, statuses));
     }
     if (only !== undefined) return exitOfState(statuses[0]?.state ?? 'disconnected');
-    // A server the user turned off is as asked, not a failure.
+    // A server the user turned off is as asked, not a failure; a file with errors is one, as for
+    // `status`.
     const working = statuses.every(({ state }) => state === 'connected' || state === 'disabled');
-    return working ? EXIT.ok : EXIT.failed;
+    return working && !hasErrors(runtime.diagnostics()) ? EXIT.ok : EXIT.failed;
   });
 }
 
