@@ -403,6 +403,6 @@ describe('epoch mcp call exit codes', () => {
     expect(locked.out).toMatch(/^locked: needsLogin\n {2}.*epoch mcp login locked/);
     const gone = await reconnect('gone');
     expect(gone.code).toBe(4);
-    expect(gone.out).toMatch(/^gone: failed\n/);
+    expect(gone.out).toMatch(/^gone: failed; it did not connect in \d+ tries\.\n/);
   });
 });

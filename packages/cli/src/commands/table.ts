@@ -180,8 +180,8 @@ Exit codes: 0 ok, 1 the tool reported an error, 2 wrong command line, 3 the serv
     words: 'mcp reconnect',
     synopsis: '<name> [--json]',
     summary: 'connect one server afresh, its cached tool list forgotten, and show how it went',
-    details:
-      'Exit codes: 0 connected, 3 the server needs "epoch mcp login", 4 it cannot be reached.',
+    details: `A server that does not connect is tried again a few times; each failed try is a line on stderr.
+Exit codes: 0 connected, 3 the server needs "epoch mcp login", 4 it cannot be reached.`,
     options: { json: { type: 'boolean', help: 'print its status as JSON' } },
     readsConfig: true,
     load: async () => (await import('./mcp-reconnect.js')).run,
