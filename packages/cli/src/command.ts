@@ -27,6 +27,13 @@ export interface Command {
   /** The rest of `--help`: rules, examples. */
   readonly details?: string;
   readonly options: Readonly<Record<string, CommandOption>>;
+  /**
+   * Takes a server's command line: the operand at this index (`add <name> <command>`: 1) is its
+   * command word, and it and everything after it are the server's, as after `--` (`-y` included),
+   * so `--` is needed only when the command word itself starts with `-`. A URL there is no
+   * command: options may follow it.
+   */
+  readonly serverCommandAt?: number;
   /** It reads a user mcp.json (`--config FILE`, default the active profile's). */
   readonly readsConfig: boolean;
   /** Loads the command's code: its `run`, from its module under commands/. */
@@ -38,7 +45,10 @@ export type CommandRun = (invocation: Invocation, io: CliIo) => Promise<ExitCode
 export interface Invocation {
   /** The words after the command's, before `--`. */
   readonly operands: readonly string[];
-  /** Everything after `--`, untouched (args that start with `-` included). */
+  /**
+   * Everything after `--`, untouched (args that start with `-` included); for a command with
+   * `serverCommandAt`, from the server's command word on.
+   */
   readonly rest: readonly string[];
   /** Whether `--` was given at all. */
   readonly dashDash: boolean;
@@ -52,6 +62,20 @@ export interface Invocation {
 /** The command line is wrong: exit 2, with the message and the command's usage. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/**
+ * The command line is right, and what it works on is not (a config file with errors): exit 1,
+ * with a code a script reads under --json.
+ */
+export class CommandFailure extends Error {
+  override readonly name = 'CommandFailure';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export function stringOption(invocation: Invocation, name: string): string | undefined {

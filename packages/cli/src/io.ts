@@ -27,8 +27,9 @@ export function processIo(signal: AbortSignal): CliIo {
   return {
     // The runtime loads with the command that logs in, not with every command.
     openUrl: async (url) => (await import('@epoch-agent/runtime')).openInBrowser(url),
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    // A stream whose reader has gone (closed-output.ts) takes nothing more.
+    out: (text) => void (process.stdout.writable && process.stdout.write(text)),
+    err: (text) => void (process.stderr.writable && process.stderr.write(text)),
     env: process.env,
     get columns() {
       return process.stdout.isTTY ? process.stdout.columns : undefined;
@@ -42,7 +43,8 @@ export function processIo(signal: AbortSignal): CliIo {
  * Fixed, so scripts can branch on them:
  * 0 done; 1 it ran and failed (a tool reported an error, a config has errors, a server is down);
  * 2 the command line is wrong (unknown command or server, bad option or value); 3 the server needs
- * `epoch mcp login`; 4 the server cannot be reached; 130 interrupted (Ctrl-C, SIGTERM).
+ * `epoch mcp login`; 4 the server cannot be reached; 130 interrupted (Ctrl-C, SIGTERM); 141 stdout's
+ * reader left before the output ended (`| head`), as a shell reports ls or git cut off there.
  */
 export const EXIT = {
   ok: 0,
@@ -51,6 +53,7 @@ export const EXIT = {
   needsLogin: 3,
   unreachable: 4,
   interrupted: 130,
+  outputClosed: 141,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

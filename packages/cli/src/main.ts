@@ -2,10 +2,18 @@
 // runs it. Each command is a module of its own under commands/; adding one is a row of the table
 // (commands/table.ts).
 import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mcpConfigPath, messageOf, terminalJson } from '@epoch-agent/infra';
-import { type Command, type CommandOption, type Invocation, UsageError } from './command.js';
+import {
+  type Command,
+  CommandFailure,
+  type CommandOption,
+  fail,
+  type Invocation,
+  UsageError,
+} from './command.js';
 import { COMMANDS } from './commands/table.js';
 import { type CliIo, EXIT, type ExitCode } from './io.js';
 import { shownError } from './render/server-text.js';
@@ -19,6 +27,10 @@ const HELP_OPTION: CommandOption = { type: 'boolean', short: 'h', help: 'show th
 
 export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const [first = '', second = ''] = argv;
+  if (first === '--version' || first === '-V') {
+    io.out(`${await version()}\n`);
+    return EXIT.ok;
+  }
   const command =
     COMMANDS.find(({ words }) => words === `${first} ${second}`) ??
     COMMANDS.find(({ words }) => words === first);
@@ -29,13 +41,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
       io.out(overview());
       return EXIT.ok;
     }
-    io.err(
-      `epoch: unknown command "${argv
-        .filter((a) => !a.startsWith('-'))
-        .slice(0, 2)
-        .join(' ')}".\n\n${overview()}`,
-    );
-    return EXIT.usage;
+    return unknownCommand(argv, io);
   }
   const args = argv.slice(command.words.split(' ').length);
   let invocation: Invocation;
@@ -60,8 +66,44 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
   } catch (error) {
     if (io.signal.aborted) return EXIT.interrupted;
     if (error instanceof UsageError) return usage(command, io, error, invocation.json);
+    if (error instanceof CommandFailure) {
+      const failure = { code: error.code, message: error.message };
+      return fail(io, invocation, EXIT.failed, failure, command.words);
+    }
     throw error;
   }
+}
+
+/** A short line with the nearest command, not the whole help: the help is one command away. */
+async function unknownCommand(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const [first = '', second = ''] = argv.filter((word) => !word.startsWith('-'));
+  // Loaded only here: the guess comes with the config loader, which --help does not need.
+  const { nearest } = await import('./did-you-mean.js');
+  const words = COMMANDS.map((command) => command.words);
+  const ofMcp = words.flatMap((w) => (w.startsWith('mcp ') ? [w.slice(4)] : []));
+  // `epoch lsit` is most likely `epoch mcp list` with "mcp" left out.
+  const guess =
+    first === 'mcp'
+      ? withMcp(nearest(second, ofMcp))
+      : (nearest(first, words) ?? withMcp(nearest(first, ofMcp)));
+  const typed = first === 'mcp' ? `mcp ${second}` : first;
+  const help = first === 'mcp' ? 'epoch mcp --help' : 'epoch --help';
+  const message = `unknown command "${typed}".${guess === undefined ? '' : ` Did you mean "epoch ${guess}"?`} Run "${help}" for the commands.`;
+  if (argv.includes('--json')) {
+    const error = { code: 'unknown_command', exit: EXIT.usage, message };
+    io.err(`${terminalJson({ error })}\n`);
+  } else io.err(`epoch: ${shownError(message)}\n`);
+  return EXIT.usage;
+}
+
+function withMcp(word: string | undefined): string | undefined {
+  return word === undefined ? undefined : `mcp ${word}`;
+}
+
+/** This package's version, from its package.json (dist/main.js is one level under it). */
+async function version(): Promise<string> {
+  const file = new URL('../package.json', import.meta.url);
+  return (JSON.parse(await readFile(file, 'utf8')) as { version: string }).version;
 }
 
 function parse(command: Command, args: readonly string[]): Omit<Invocation, 'configFile'> {
@@ -70,8 +112,11 @@ function parse(command: Command, args: readonly string[]): Omit<Invocation, 'con
     ...(command.readsConfig ? { config: CONFIG_OPTION } : {}),
     help: HELP_OPTION,
   };
+  // The server's own command line is not ours to parse: it is cut off as if `--` came before it.
+  const own =
+    command.serverCommandAt === undefined ? args : ownArgs(args, options, command.serverCommandAt);
   const { values, tokens } = parseArgs({
-    args: [...args],
+    args: [...own],
     options: Object.fromEntries(
       Object.entries(options).map(([name, { type, short, multiple }]) => [
         name,
@@ -83,15 +128,48 @@ function parse(command: Command, args: readonly string[]): Omit<Invocation, 'con
     tokens: true,
   });
   const terminator = tokens.find((token) => token.kind === 'option-terminator');
-  const at = terminator?.index ?? args.length;
+  const at = terminator?.index ?? own.length;
   const positionals = tokens.flatMap((token) => (token.kind === 'positional' ? [token] : []));
   return {
     operands: positionals.filter(({ index }) => index < at).map(({ value }) => value),
-    rest: args.slice(at + 1),
+    rest: [...own.slice(at + 1), ...args.slice(own.length)],
     dashDash: terminator !== undefined,
     values,
     json: values.json === true,
   };
+}
+
+/**
+ * The words before the server's command word (the operand at index `at`): options of ours are
+ * skipped with their values, and the first `--` ends the search (what follows it is the server's
+ * anyway). All of them when that word is a URL.
+ */
+function ownArgs(
+  args: readonly string[],
+  options: Readonly<Record<string, CommandOption>>,
+  at: number,
+): readonly string[] {
+  const takesValue = (flag: string): boolean => {
+    const long = flag.startsWith('--');
+    const option = long
+      ? options[flag.slice(2)]
+      : Object.values(options).find(({ short }) => short === flag.slice(1));
+    return option?.type === 'string';
+  };
+  let operands = 0;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--') return args;
+    if (arg.startsWith('-') && arg !== '-') {
+      // `--env=A=1` and `-eA=1` carry their value; `--env A=1` and `-e A=1` take the next word.
+      if (!arg.includes('=') && (arg.startsWith('--') || arg.length === 2) && takesValue(arg)) i++;
+      continue;
+    }
+    // A URL is a remote server's, not a command: options may follow it, as claude takes them.
+    if (operands === at) return /^https?:\/\//i.test(arg) ? args : args.slice(0, i);
+    operands++;
+  }
+  return args;
 }
 
 function configFile(values: Invocation['values'], io: CliIo): string {
@@ -133,6 +211,10 @@ function usage(command: Command, io: CliIo, error: unknown, json: boolean): Exit
   return EXIT.usage;
 }
 
+const SCOPE_OPTIONS = ['--scope', '-s'];
+const NO_SCOPES =
+  'epoch has no scopes (user, project, local): each profile has one user mcp.json, $EPOCH_HOME/mcp.json or $EPOCH_HOME/profiles/<name>/mcp.json. Choose the profile with EPOCH_PROFILE=<name> before the command, or any file with --config FILE';
+
 // parseArgs words its errors for programmers; an unknown option is the one a person most often
 // meets, typically a server's own option put before "--".
 function problem(command: Command, error: unknown): string {
@@ -140,8 +222,10 @@ function problem(command: Command, error: unknown): string {
   const code = error instanceof Error && 'code' in error ? error.code : undefined;
   if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return message.replace(/\.$/, '');
   const option = /'([^']+)'/.exec(message)?.[1] ?? 'an option';
-  const takesArgv = command.synopsis.includes(' -- ');
-  return `unknown option "${option}"${takesArgv ? `; if it is for the server's own command, put them after "--": epoch ${command.words} <name> -- <command> ${option} ...` : ''}`;
+  // claude's and gemini's habit: the answer is how epoch chooses a file, not where options go.
+  if (command.readsConfig && SCOPE_OPTIONS.includes(option)) return NO_SCOPES;
+  const takesArgv = command.serverCommandAt !== undefined;
+  return `unknown option "${option}"${takesArgv ? `; if it is for the server's own command, put it after the command word: epoch ${command.words} <name> <command> ${option} ...` : ''}`;
 }
 
 function usageLine(command: Command): string {
@@ -151,7 +235,7 @@ function usageLine(command: Command): string {
 function overview(): string {
   const width = Math.max(...COMMANDS.map(({ words }) => words.length));
   const rows = COMMANDS.map(({ words, summary }) => `  epoch ${words.padEnd(width)}  ${summary}`);
-  return `Usage: epoch <command> [options]\n\nCommands:\n${rows.join('\n')}\n\nRun "epoch <command> --help" for its options, e.g. "epoch mcp add --help".\nExit codes: 0 ok, 1 failed, 2 wrong command line, 3 needs "epoch mcp login", 4 server unreachable, 130 interrupted.\n`;
+  return `Usage: epoch <command> [options]\n\nCommands:\n${rows.join('\n')}\n\nRun "epoch <command> --help" for its options, e.g. "epoch mcp add --help"; "epoch --version" for the version.\nExit codes: 0 ok, 1 failed, 2 wrong command line, 3 needs "epoch mcp login", 4 server unreachable, 130 interrupted, 141 stdout closed early (| head).\n`;
 }
 
 function help(command: Command): string {

@@ -203,7 +203,11 @@ describe('what a field of mcp.json may hold', () => {
       ],
       { EPOCH_HOME: dir },
     );
-    expectCleanError(run, 'the value of header "X-Api-Key" of server "remote" holds a line break');
+    // A bad value on the command line: 2, not the 1 of a file that needs fixing.
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(
+      'the value of header "X-Api-Key" of server "remote" holds a line break',
+    );
     expect(run.out + run.err).not.toContain('key-7f3a');
     await expect(stat(join(dir, 'mcp.json'))).rejects.toThrow(/ENOENT/);
   });

@@ -1,6 +1,9 @@
 // What `epoch mcp add` and `epoch mcp add-json` share once they know the entry: the runtime writes
 // it into the user's mcp.json (a text edit: every other byte stays) and connects it, and the output
-// says where it went, whether it works, and what is left to write by hand.
+// says where it went, whether it works, and what is left to write by hand. The check is a live
+// connection, never a tool list from the schema cache, and its exit code says how it went (the
+// entry stays written either way): a script can tell an added server that works from one that
+// does not.
 import { terminalJson } from '@epoch-agent/infra';
 import {
   type AddServerInput,
@@ -10,9 +13,11 @@ import {
 } from '@epoch-agent/runtime';
 import type { Invocation } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { startProgress } from '../progress.js';
 import { counted } from '../render/counted.js';
 import { shownError, shownStderr } from '../render/server-text.js';
 import { withRuntime } from '../session.js';
+import { exitOfError } from './exit-of.js';
 import { failWrite } from './write-failure.js';
 
 export async function addAndCheck(
@@ -23,10 +28,20 @@ export async function addAndCheck(
 ): Promise<ExitCode> {
   let result: RuntimeServerAdded;
   try {
-    // Only the new server starts: adding one must not wait for (or disturb) any other.
-    result = await withRuntime(io, invocation, { connectOnly: [server.name] }, (runtime) =>
-      runtime.addServer(server),
-    );
+    // Only the new server starts: adding one must not wait for (or disturb) any other. No schema
+    // cache: a tool list cached for the same command would stand in for the connection.
+    const options = { connectOnly: [server.name], registry: { schemaCache: null } };
+    result = await withRuntime(io, invocation, options, async (runtime) => {
+      // The new server connects inside addServer, after the runtime's start: its progress too.
+      const progress = startProgress(io, !invocation.json);
+      const stop = runtime.mcp.onStatus(progress.onStatus);
+      try {
+        return await runtime.addServer(server);
+      } finally {
+        stop();
+        progress.stop();
+      }
+    });
   } catch (error) {
     if (!isMcpConfigWriteError(error)) throw error;
     return failWrite(io, invocation, error, words);
@@ -35,7 +50,7 @@ export async function addAndCheck(
   if (invocation.json) {
     const { file, created, setByHand } = result;
     io.out(`${terminalJson({ file, created, setByHand, status }, 2)}\n`);
-    return EXIT.ok;
+    return exitOf(status);
   }
   const transport = status?.transport ?? ('transport' in server ? server.transport : 'stdio');
   io.out(
@@ -47,7 +62,29 @@ export async function addAndCheck(
       `Other settings are written by hand in that file when this server needs them: ${result.setByHand.join(', ')}.\n`,
     );
   }
-  return EXIT.ok;
+  return exitOf(status);
+}
+
+/**
+ * 0 when it connected, or is turned off as its entry asks; otherwise what its failure means (3
+ * needs a login, 4 unreachable, 1 it answered wrongly), as for `reconnect`.
+ */
+function exitOf(status: McpServerStatus | undefined): ExitCode {
+  switch (status?.state) {
+    case 'connected':
+    case 'disabled':
+      return EXIT.ok;
+    case 'needsLogin':
+      return EXIT.needsLogin;
+    case 'failed':
+    case 'reconnecting':
+      return exitOfError(status.error.code);
+    case 'connecting':
+    case 'idle':
+    case 'disconnected':
+    case undefined:
+      return EXIT.failed;
+  }
 }
 
 function check(status: McpServerStatus): string {

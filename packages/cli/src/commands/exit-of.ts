@@ -66,8 +66,10 @@ const BY_WRITE_ERROR: Record<McpConfigWriteErrorCode, Exclude<ExitCode, typeof E
   invalid_entry: EXIT.usage,
   renamed: EXIT.usage,
   secret_placeholder: EXIT.usage,
-  duplicate_server: EXIT.failed,
-  invalid_server: EXIT.failed,
+  // A name already taken, a field the loader refuses (a URL that is not http(s), a misspelt key):
+  // bad values given on the command line.
+  duplicate_server: EXIT.usage,
+  invalid_server: EXIT.usage,
   syntax_error: EXIT.failed,
   invalid_shape: EXIT.failed,
   invalid_encoding: EXIT.failed,

@@ -1,7 +1,8 @@
 // `epoch mcp add`: a server into the user's mcp.json from the command line, the way `claude mcp
 // add` and `codex mcp add` do it — and without their traps: `-e` and `--header` take exactly one
 // value each and repeat (a flag that takes many values swallows the server's name), and everything
-// after `--` is the server's command and arguments, untouched, `-y` and `--port` included.
+// from the server's command word on (or after `--`) is its command and arguments, untouched, `-y`
+// and `--port` included.
 import { type AddServerInput, SERVER_NAME_PATTERN } from '@epoch-agent/runtime';
 import { transportKind } from '@epoch-agent/runtime/config';
 import { type Invocation, stringOption, stringOptions, UsageError } from '../command.js';
@@ -21,9 +22,16 @@ function serverOf(invocation: Invocation): AddServerInput {
       `the server name ${JSON.stringify(name)} can only use letters, digits, "_" and "-" (it becomes part of tool names like mcp__<server>__<tool>, which model providers restrict)`,
     );
   }
+  // The server's command line: after `--`, or from its command word on (main.ts cuts it off).
+  const given = [...more, ...invocation.rest];
+  const looksLikeUrl = given.length === 1 && /^https?:\/\//i.test(given[0] ?? '');
   const written = stringOption(invocation, 'transport');
   const transport =
-    written === undefined ? (invocation.dashDash ? 'stdio' : undefined) : transportKind(written);
+    written === undefined
+      ? invocation.dashDash || (given.length > 0 && !looksLikeUrl)
+        ? 'stdio'
+        : undefined
+      : transportKind(written);
   if (written !== undefined && transport === undefined) {
     throw new UsageError(
       `--transport must be stdio, http or sse ("streamable" and "streamable-http" also mean http; got ${JSON.stringify(written)})`,
@@ -38,10 +46,18 @@ function serverOf(invocation: Invocation): AddServerInput {
           '--header is for remote servers (http, sse); a stdio server gets its secrets from -e KEY=VALUE',
         );
       }
-      const [command, ...args] = invocation.dashDash ? [...more, ...invocation.rest] : more;
+      const [command, ...args] = given;
       if (command === undefined || command === '') {
         throw new UsageError(
-          'missing the server\'s command: put it after "--", e.g. -- npx -y some-mcp-server',
+          "missing the server's command, e.g. epoch mcp add files npx -y @modelcontextprotocol/server-filesystem /tmp",
+        );
+      }
+      // `-e A=1 B=2` (one -e, two values, as claude's variadic -e takes them): B=2 is no command.
+      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(command)) {
+        throw new UsageError(
+          env.length > 0
+            ? "one value per -e: repeat it for each variable (-e A=1 -e B=2); what follows the values is read as the server's command"
+            : "a server's environment variables are given with -e KEY=VALUE, one per -e, before its command",
         );
       }
       return { name, transport, command, args, env: pairs(env, '=', '-e', 'KEY=VALUE') };
@@ -53,21 +69,19 @@ function serverOf(invocation: Invocation): AddServerInput {
           `-e is for stdio servers; a remote server gets its credentials from --header or "epoch mcp login ${name}"`,
         );
       }
-      if (invocation.rest.length > 0)
+      if (invocation.dashDash && invocation.rest.length > 0)
         throw new UsageError(`a ${transport} server takes a URL, not a command after "--"`);
-      if (more.length !== 1)
+      if (given.length !== 1)
         throw new UsageError(`a ${transport} server takes one URL after its name`);
-      const [url = ''] = more;
+      const [url = ''] = given;
       return { name, transport, url, headers: pairs(headers, ':', '--header', "'Name: value'") };
     }
-    case undefined: {
-      const looksLikeUrl = more.length === 1 && /^https?:\/\//i.test(more[0] ?? '');
+    case undefined:
       throw new UsageError(
         looksLikeUrl
-          ? 'say which remote transport this URL speaks: --transport http (Streamable HTTP, the current one) or --transport sse (the older one)'
-          : 'missing the server\'s command: put it after "--", e.g. epoch mcp add files -- npx -y @modelcontextprotocol/server-filesystem /tmp',
+          ? 'say which remote transport this URL speaks, before it: --transport http (Streamable HTTP, the current one) or --transport sse (the older one)'
+          : "missing the server's command, e.g. epoch mcp add files npx -y @modelcontextprotocol/server-filesystem /tmp",
       );
-    }
   }
 }
 
@@ -81,9 +95,10 @@ function pairs(
   const out: Record<string, string> = {};
   for (const item of given) {
     const at = item.indexOf(separator);
-    const key = at < 0 ? '' : item.slice(0, at).trim();
+    // Not repeated in the messages: what was given may be the secret itself.
+    if (at < 0) throw new UsageError(`${flag} takes ${form}: one of them has no "${separator}"`);
+    const key = item.slice(0, at).trim();
     if (key === '') {
-      // Not repeated in the message: what was given may be the secret itself.
       throw new UsageError(`${flag} takes ${form}: one of them has no name before "${separator}"`);
     }
     out[key] = separator === ':' ? item.slice(at + 1).trim() : item.slice(at + 1);

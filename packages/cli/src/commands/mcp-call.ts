@@ -15,6 +15,7 @@ import {
   stringOptions,
   UsageError,
 } from '../command.js';
+import { didYouMean } from '../did-you-mean.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { startToolProgress } from '../progress.js';
 import { withAdvice } from '../render/advice.js';
@@ -74,8 +75,10 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
           `tool "${name}" of MCP server "${server}" is turned off (include_tools / exclude_tools), so the model is not offered it. Turn it on with: epoch mcp enable ${server} --tool ${name}`,
         );
       }
-      const names = tools.map(({ tool }) => serverToolName(tool)).join(', ') || 'none';
-      throw new UsageError(`MCP server "${server}" has no tool "${wanted}" (its tools: ${names})`);
+      const names = tools.map(({ tool }) => serverToolName(tool));
+      throw new UsageError(
+        `MCP server "${server}" has no tool "${wanted}" (its tools: ${names.join(', ') || 'none'}).${didYouMean(wanted, names)}`,
+      );
     }
     const args = toolArgs(
       found.tool,

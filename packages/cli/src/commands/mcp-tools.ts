@@ -10,6 +10,7 @@ import { type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { lineRoom } from '../render/cells.js';
 import { counted } from '../render/counted.js';
+import { hasErrors } from '../render/diagnostics.js';
 import { noServers } from '../render/no-servers.js';
 import {
   badges,
@@ -32,7 +33,9 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     throw new UsageError(`takes at most one server name (got "${invocation.operands.join(' ')}")`);
   }
   const [only] = invocation.operands;
-  return withRuntime(io, invocation, {}, async (runtime) => {
+  // Named, only that server starts, as for `call`: one hung server elsewhere must not hold it up.
+  const options = only === undefined ? {} : { connectOnly: [only] };
+  return withRuntime(io, invocation, options, async (runtime) => {
     if (only !== undefined) {
       findServer(runtime.servers(), runtime.diagnostics(), only, runtime.configFile);
     }
@@ -54,9 +57,10 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
         );
     }
     if (only !== undefined) return exitOfState(statuses[0]?.state ?? 'disconnected');
-    // A server the user turned off is as asked, not a failure.
+    // A server the user turned off is as asked, not a failure; a file with errors is one, as for
+    // `status`.
     const working = statuses.every(({ state }) => state === 'connected' || state === 'disabled');
-    return working ? EXIT.ok : EXIT.failed;
+    return working && !hasErrors(runtime.diagnostics()) ? EXIT.ok : EXIT.failed;
   });
 }
 

@@ -48,16 +48,19 @@ credential-looking arguments and URL credentials are shown as <redacted> or ***.
   },
   {
     words: 'mcp add',
-    synopsis: `<name> [-e KEY=VALUE]... [--transport stdio] -- <command> [args...]
+    synopsis: `<name> [-e KEY=VALUE]... [--transport stdio] [--] <command> [args...]
        epoch mcp add <name> --transport http|sse [--header 'K: V']... <url>`,
     summary: 'add a server to your mcp.json, then check that it connects',
     details: `The name: letters, digits, "_" and "-" only (it becomes part of tool names sent to model providers).
-Everything after "--" is the server's command and its arguments, exactly as given.
+The server's command word and everything after it are the server's command and arguments, exactly
+as given ("-y" and "--port" included): epoch's own options go before the command word. "--" before
+the command is allowed, and needed only when the command word itself starts with "-".
+-e takes one KEY=VALUE; repeat it for each variable (-e A=1 -e B=2).
 The entry is inserted into the file as text: your comments, order and formatting stay as they were.
 Timeouts, oauth, cwd and the other settings are written in the file by hand; the output names them.
 
 Examples:
-  epoch mcp add files -- npx -y @modelcontextprotocol/server-filesystem /tmp
+  epoch mcp add files npx -y @modelcontextprotocol/server-filesystem /tmp
   epoch mcp add github -e GITHUB_TOKEN=ghp_xxx -- npx -y @modelcontextprotocol/server-github
   epoch mcp add remote --transport http --header 'Authorization: Bearer xxx' https://mcp.example.com/mcp`,
     options: {
@@ -83,6 +86,7 @@ Examples:
       },
       json: { type: 'boolean', help: 'print { file, created, setByHand, status } as JSON' },
     },
+    serverCommandAt: 1,
     readsConfig: true,
     load: async () => (await import('./mcp-add.js')).run,
   },
@@ -141,7 +145,9 @@ Exit code 0 when every server connected and the files have no errors.`,
     synopsis: '[<name>] [--json]',
     summary: 'show the tools the model gets: names, annotations, parameters, context cost',
     details: `Every server starts, as in the agent (tool names depend on all of them: two servers can want
-the same name). Tokens are about characters / 4 of the definitions sent with every request.`,
+the same name). With <name>, only that server starts, as for "epoch mcp call"; a name another
+server's tool would take from it is then not seen. Tokens are about characters / 4 of the
+definitions sent with every request.`,
     options: { json: { type: 'boolean', help: 'print { servers: [{ ..., tools }] } as JSON' } },
     readsConfig: true,
     load: async () => (await import('./mcp-tools.js')).run,
@@ -174,8 +180,8 @@ Exit codes: 0 ok, 1 the tool reported an error, 2 wrong command line, 3 the serv
     words: 'mcp reconnect',
     synopsis: '<name> [--json]',
     summary: 'connect one server afresh, its cached tool list forgotten, and show how it went',
-    details:
-      'Exit codes: 0 connected, 3 the server needs "epoch mcp login", 4 it cannot be reached.',
+    details: `A server that does not connect is tried again a few times; each failed try is a line on stderr.
+Exit codes: 0 connected, 3 the server needs "epoch mcp login", 4 it cannot be reached.`,
     options: { json: { type: 'boolean', help: 'print its status as JSON' } },
     readsConfig: true,
     load: async () => (await import('./mcp-reconnect.js')).run,

@@ -4,6 +4,7 @@
 // the original bytes); any other entry loses the entry, one comma and its line — see
 // remove-item.ts. The comment block directly above the entry (its own lines, no blank line
 // between) describes that entry and goes with it; a comment after a blank line stays.
+import { suggest } from '@epoch-agent/plugin-mcp/config';
 import { membersOf, type Plan, parseConfigText, planAdd, refuse } from './plan-add.js';
 import { type Deletion, removeItem } from './remove-item.js';
 
@@ -16,9 +17,11 @@ export function planRemove(text: string, file: string, name: string): Plan<Delet
   const index = members.findLastIndex((member) => member.children?.[0]?.value === name);
   const member = members[index];
   if (member === undefined) {
+    const names = members.map((m) => String(m.children?.[0]?.value));
+    const guess = suggest(name, names);
     return refuse(
       'unknown_server',
-      `there is no server "${name}" in ${file}, so nothing was removed.`,
+      `there is no server "${name}" in ${file}, so nothing was removed.${guess === undefined ? '' : ` Did you mean "${guess}"?`}`,
       { file, server: name },
     );
   }

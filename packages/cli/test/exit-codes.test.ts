@@ -1,0 +1,216 @@
+// The exit-code table, walked: every command × every kind of failure, through the real `epoch`
+// binary against real servers (the cli fixture, a command that does not exist, an HTTP server that
+// answers 401), each in a fresh copy of its config file. EXPECTED is the one table of this test;
+// README.md's table ("| what happened |") must say the same, cell for cell, so neither drifts.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixtureServerArgs } from '@epoch-agent/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { epoch } from './epoch-process.js';
+
+const COLUMNS = {
+  list: ['mcp list'],
+  get: ['mcp get'],
+  'add, add-json': ['mcp add', 'mcp add-json'],
+  'remove, disable, enable': ['mcp remove', 'mcp disable', 'mcp enable'],
+  'status, tools': ['mcp status', 'mcp tools'],
+  'tools <name>, reconnect': ['mcp tools <name>', 'mcp reconnect'],
+  call: ['mcp call'],
+  'login, logout': ['mcp login', 'mcp logout'],
+  web: ['web'],
+} as const;
+type Column = keyof typeof COLUMNS;
+type Command = (typeof COLUMNS)[Column][number];
+
+const KINDS = [
+  'done',
+  'unknown command',
+  'unknown option',
+  'bad value',
+  'unknown server',
+  'the tool reports an error',
+  'server cannot be reached',
+  'server needs a login',
+  'config file has errors',
+] as const;
+type Kind = (typeof KINDS)[number];
+
+/** `—`: the command has no such case. */
+type Expected = number | '—';
+// biome-ignore format: a table, read as one
+const EXPECTED: Record<Kind, Record<Column, Expected>> = {
+  'done':                      { list: 0,   get: 0,   'add, add-json': 0,   'remove, disable, enable': 0,   'status, tools': 0,   'tools <name>, reconnect': 0,   call: 0,   'login, logout': '—', web: '—' },
+  'unknown command':           { list: 2,   get: 2,   'add, add-json': 2,   'remove, disable, enable': 2,   'status, tools': 2,   'tools <name>, reconnect': 2,   call: 2,   'login, logout': 2,   web: 2 },
+  'unknown option':            { list: 2,   get: 2,   'add, add-json': 2,   'remove, disable, enable': 2,   'status, tools': 2,   'tools <name>, reconnect': 2,   call: 2,   'login, logout': 2,   web: 2 },
+  'bad value':                 { list: '—', get: '—', 'add, add-json': 2,   'remove, disable, enable': 2,   'status, tools': '—', 'tools <name>, reconnect': '—', call: 2,   'login, logout': '—', web: 2 },
+  'unknown server':            { list: '—', get: 2,   'add, add-json': '—', 'remove, disable, enable': 2,   'status, tools': '—', 'tools <name>, reconnect': 2,   call: 2,   'login, logout': 2,   web: '—' },
+  'the tool reports an error': { list: '—', get: '—', 'add, add-json': '—', 'remove, disable, enable': '—', 'status, tools': '—', 'tools <name>, reconnect': '—', call: 1,   'login, logout': '—', web: '—' },
+  'server cannot be reached':  { list: '—', get: '—', 'add, add-json': 4,   'remove, disable, enable': '—', 'status, tools': 1,   'tools <name>, reconnect': 4,   call: 4,   'login, logout': '—', web: '—' },
+  'server needs a login':      { list: '—', get: '—', 'add, add-json': 3,   'remove, disable, enable': '—', 'status, tools': 1,   'tools <name>, reconnect': 3,   call: 3,   'login, logout': '—', web: '—' },
+  'config file has errors':    { list: 1,   get: 1,   'add, add-json': 1,   'remove, disable, enable': 1,   'status, tools': 1,   'tools <name>, reconnect': 1,   call: 1,   'login, logout': 1,   web: '—' },
+};
+
+let dir: string;
+let refusing: Server;
+let lockedUrl: string;
+const MISSING = `epoch-no-such-command-${randomUUID()}`;
+const GOOD = { command: process.execPath, args: fixtureServerArgs('cli') };
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'epoch-cli-exit-codes-'));
+  // Answers every request 401, as a server that wants a login does.
+  refusing = createServer((_req, res) => {
+    res.writeHead(401, { 'WWW-Authenticate': 'Bearer realm="test"' }).end();
+  });
+  await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+  lockedUrl = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/mcp`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => refusing.close(resolve));
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A fresh config file: `good` alone, or with a server that is `gone` or `locked`; or broken. */
+async function config(with_: 'good' | 'gone' | 'locked' | 'broken'): Promise<string> {
+  const file = join(dir, `mcp-${randomUUID()}.json`);
+  const servers: Record<string, unknown> = { good: GOOD };
+  if (with_ === 'gone') servers.gone = { command: MISSING };
+  if (with_ === 'locked') servers.locked = { type: 'http', url: lockedUrl };
+  await writeFile(
+    file,
+    with_ === 'broken' ? '{ "servers": { "good": { "command": "x" ' : JSON.stringify({ servers }),
+  );
+  return file;
+}
+
+/** The commands that take --json. */
+const JSON_COMMANDS: ReadonlySet<Command> = new Set([
+  'mcp list',
+  'mcp get',
+  'mcp add',
+  'mcp add-json',
+  'mcp disable',
+  'mcp enable',
+  'mcp status',
+  'mcp tools',
+  'mcp tools <name>',
+  'mcp call',
+  'mcp reconnect',
+]);
+
+const words = (command: Command) => command.replace(' <name>', '').split(' ');
+
+/** The command line of one cell; its config file is made fresh for it. */
+async function argvOf(kind: Kind, command: Command, extra: string[] = []): Promise<string[]> {
+  // Options first: from add's command word on, every word is the server's.
+  const run = (file: string, ...rest: string[]) => [
+    ...words(command),
+    '--config',
+    file,
+    ...extra,
+    ...rest,
+  ];
+  const named = (name: string, file: string, ...rest: string[]) => {
+    if (command === 'mcp call') return run(file, name, 'echo', ...rest);
+    if (command === 'mcp list' || command === 'mcp status' || command === 'mcp tools') {
+      return run(file, ...rest);
+    }
+    return run(file, name, ...rest);
+  };
+  switch (kind) {
+    case 'done': {
+      const file = await config('good');
+      if (command === 'mcp add') return run(file, 'new', GOOD.command, ...GOOD.args);
+      if (command === 'mcp add-json') return run(file, 'new', JSON.stringify(GOOD));
+      if (command === 'mcp call') return run(file, 'good', 'echo', '--arg', 'text=hi');
+      return named('good', file);
+    }
+    case 'unknown command': {
+      const [first = '', second] = words(command);
+      return [...(second === undefined ? [`${first}x`] : [first, `${second}x`]), ...extra];
+    }
+    case 'unknown option':
+      return [...words(command), ...extra, '--frobnicate'];
+    case 'bad value': {
+      const file = await config('good');
+      if (command === 'mcp add') return run(file, 'good', GOOD.command);
+      if (command === 'mcp add-json') return run(file, 'new', '{"command": "node", "timeot": 5}');
+      if (command === 'mcp remove') return run(file, 'my:server');
+      if (command === 'mcp call') return run(file, 'good', 'echo', '--arg', 'times=many');
+      if (command === 'web') return [...words(command), ...extra, '--port', 'many'];
+      return named('good', file, '--tool', '');
+    }
+    case 'unknown server':
+      return named('nope', await config('good'));
+    case 'the tool reports an error':
+      return run(await config('good'), 'good', 'fail');
+    case 'server cannot be reached': {
+      const file = await config('gone');
+      if (command === 'mcp add') return run(file, 'new', MISSING);
+      if (command === 'mcp add-json') return run(file, 'new', JSON.stringify({ command: MISSING }));
+      return named('gone', file);
+    }
+    case 'server needs a login': {
+      const file = await config('locked');
+      if (command === 'mcp add') return run(file, 'new', '--transport', 'http', lockedUrl);
+      if (command === 'mcp add-json') {
+        return run(file, 'new', JSON.stringify({ type: 'http', url: lockedUrl }));
+      }
+      return named('locked', file);
+    }
+    case 'config file has errors': {
+      const file = await config('broken');
+      if (command === 'mcp add') return run(file, 'new', GOOD.command);
+      if (command === 'mcp add-json') return run(file, 'new', JSON.stringify(GOOD));
+      return named('good', file);
+    }
+  }
+}
+
+const CELLS = KINDS.flatMap((kind) =>
+  (Object.keys(COLUMNS) as Column[]).flatMap((column) => {
+    const expected = EXPECTED[kind][column];
+    if (expected === '—') return [];
+    return COLUMNS[column].map((command) => ({ kind, command, expected }));
+  }),
+);
+
+describe('exit codes: every command × every kind of failure', () => {
+  it('README.md has this table, cell for cell', async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const lines = readme.split('\n');
+    const start = lines.findIndex((line) => line.startsWith('| what happened |'));
+    expect(start).toBeGreaterThan(-1);
+    const cells = (line: string) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/^`|`$/g, ''));
+    const [, ...header] = cells(lines[start] ?? '');
+    expect(header).toEqual(Object.keys(COLUMNS));
+    const rows = lines.slice(start + 2, start + 2 + KINDS.length).map(cells);
+    expect(rows.map(([kind]) => kind)).toEqual([...KINDS]);
+    for (const [kind, ...codes] of rows) {
+      const expected = Object.values(EXPECTED[kind as Kind]).map(String);
+      expect({ kind, codes }).toEqual({ kind, codes: expected });
+    }
+  });
+
+  it.concurrent.each(CELLS)('$command, $kind: $expected', async ({ kind, command, expected }) => {
+    const env = { EPOCH_HOME: join(dir, 'home') };
+    const argv = await argvOf(kind, command);
+    const run = await epoch(argv, env);
+    expect({ argv, code: run.code }, `${run.out}\n${run.err}`).toEqual({ argv, code: expected });
+    if (!JSON_COMMANDS.has(command) && kind !== 'unknown command') return;
+    // With --json the same code, and an error is one JSON object on stderr that carries it.
+    const json = await epoch(await argvOf(kind, command, ['--json']), env);
+    expect(json.code, json.err).toBe(expected);
+    if (json.err.trim() !== '') {
+      expect(JSON.parse(json.err)).toMatchObject({ error: { exit: expected } });
+    }
+  });
+});
