@@ -143,7 +143,7 @@ describe('epoch installed globally from the cli tarball', () => {
       const list = await run('epoch', ['mcp', 'list', '--config', config], { env });
       expect(list.stdout).toMatch(/^everything\s+user\s+stdio\s/m);
       const status = await run('epoch', ['mcp', 'status', '--config', config], { env });
-      expect(status.stdout).toContain('All 1 MCP server(s) connected.');
+      expect(status.stdout).toContain('The MCP server connected.');
     },
     STEP_MS,
   );

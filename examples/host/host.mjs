@@ -55,8 +55,8 @@ try {
       { id: 'toolu_2', name: 'mcp__fixture__echo', input: { text: 'hello' } },
     ],
     [{ id: 'toolu_3', name: 'mcp__fixture__slow', input: {}, cancel: true }],
-    // PROGRESS: when ToolContext.onProgress lands (issue 28), this call passes one and prints
-    // each step it reports.
+    // A long call: each step the server reports reaches onProgress (and keeps the call alive
+    // past its timeout).
     [
       {
         id: 'toolu_4',
@@ -77,7 +77,11 @@ try {
       if (tool === undefined)
         throw new Error(`the model called ${call.name}, which is not offered`);
       const controller = new AbortController();
-      const pending = executeTool(tool, call.input, { signal: controller.signal });
+      const onProgress = ({ progress, total, message }) =>
+        console.log(
+          `  progress ${progress}${total === undefined ? '' : `/${total}`}${message ? ` ${message}` : ''}`,
+        );
+      const pending = executeTool(tool, call.input, { signal: controller.signal, onProgress });
       // The user stops this call: the server is told (notifications/cancelled), and the model
       // gets an error result saying so.
       if (call.cancel) controller.abort();

@@ -698,7 +698,7 @@ export class McpRegistry {
    */
   #liveBackend(server: string): McpToolBackend {
     return {
-      callTool: (tool, args, signal) =>
+      callTool: (tool, args, signal, onProgress) =>
         this.#ask({ server, method: 'tools/call', tool }, signal, (client, entry) => {
           const schema = entry.offer?.schema;
           if (schema !== undefined && !schema.tools.some(({ name }) => name === tool)) {
@@ -708,7 +708,7 @@ export class McpRegistry {
               { server, tool },
             );
           }
-          return client.callTool(tool, args, signal);
+          return client.callTool(tool, args, signal, onProgress);
         }),
       listResources: (signal) => this.resourcesOf(server, signal),
       listResourceTemplates: (signal) => this.resourceTemplatesOf(server, signal),

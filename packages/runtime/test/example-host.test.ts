@@ -19,7 +19,7 @@ async function processesWith(entry: string): Promise<number[]> {
   return pids;
 }
 
-it('the example host assembles, runs a scripted tool loop with a cancel, applies a config edit and closes with nothing left', async () => {
+it('the example host assembles, runs a scripted tool loop with a cancel and progress, applies a config edit and closes with nothing left', async () => {
   const run = `example-host-test-${process.pid}-${Date.now()}`;
   const { stdout } = await promisify(execFile)(process.execPath, [HOST], {
     env: { ...process.env, EPOCH_EXAMPLE_RUN: run },
@@ -31,7 +31,10 @@ it('the example host assembles, runs a scripted tool loop with a cancel, applies
   expect(lines).toContain('mcp__acme__everything__get-sum: The sum of 19 and 23 is 42.');
   expect(lines).toContain('mcp__fixture__echo: hello');
   expect(stdout).toMatch(/mcp__fixture__slow \(error\): .*stopped by the user/);
-  expect(stdout).toMatch(/trigger-long-running-operation: Long running operation completed/);
+  // Its two steps reported while it ran, before its result.
+  expect(stdout).toMatch(
+    / {2}progress 1\/2[^\n]*\n {2}progress 2\/2[^\n]*\n[^\n]*trigger-long-running-operation: Long running operation completed/,
+  );
   expect(lines).toContain('config applied: added servers second');
   expect(lines).toContain('tools added: mcp__second__whoami, mcp__second__lookup');
   expect(lines.at(-1)).toBe('closed');

@@ -366,16 +366,16 @@ describe('POST /api/mcp/:name/reconnect and /login', () => {
     expect(unknown.status).toBe(404);
   });
 
-  it('login: 400 for a stdio server, 404 for an unknown one, 502 when the server has no authorization server', async () => {
+  it('login: 400 for a stdio server, 404 for an unknown one, 409 for a server that answers without a login', async () => {
     const stdio = await web.api('/api/mcp/everything/login', { method: 'POST' });
     expect(stdio.status).toBe(400);
     expect(await errorOf(stdio)).toMatchObject({ code: 'not_remote_server' });
     const unknown = await web.api('/api/mcp/nope/login', { method: 'POST' });
     expect(unknown.status).toBe(404);
     const noOAuth = await web.api('/api/mcp/remote/login', { method: 'POST' });
-    expect(noOAuth.status).toBe(502);
+    expect(noOAuth.status).toBe(409);
     const error = await errorOf(noOAuth);
-    expect(error.code).toBe('login_failed');
+    expect(error.code).toBe('login_not_needed');
     expect(error.message).toContain('"remote"');
     for (const secret of SECRETS) expect(error.message).not.toContain(secret);
   });
