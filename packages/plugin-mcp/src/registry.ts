@@ -375,6 +375,16 @@ export class McpRegistry {
     await this.#cache?.settled();
   }
 
+  /**
+   * Tells every connected server that the roots (the `roots` option) changed: a host whose
+   * `roots` function now gives other directories calls this. Resolves once each was told.
+   */
+  async notifyRootsChanged(): Promise<void> {
+    await Promise.all(
+      [...this.#entries.values()].map((entry) => entry.client?.notifyRootsChanged()),
+    );
+  }
+
   /** Calls `listener` with a server's status on every change; returns the unsubscribe function. */
   onStatus(listener: McpStatusListener): () => void {
     return this.#statusListeners.add(listener);

@@ -10,6 +10,8 @@ export type {
   McpLoginResult,
   McpLogoutResult,
   McpProtocol,
+  McpRoot,
+  McpRoots,
   McpServerCapabilities,
   McpServerChoice,
   McpServerConfig,

@@ -41,6 +41,7 @@ import { type ListItem, type ListMethod, type ListOwner, listAll } from './pagin
 import { explainStdioFailure, preflight } from './preflight.js';
 import type { McpConnectMemory, McpEraVerdict, McpProtocol } from './protocol.js';
 import { remoteUrl } from './request-options.js';
+import { type McpRoots, rootsOnTheWire } from './roots.js';
 import type { McpServerInfo } from './state.js';
 import { listTools, markedTools, type ToolList } from './tool-list.js';
 
@@ -74,6 +75,8 @@ export interface ConnectionParts {
   readonly mirrors: boolean;
   /** The marked tools of the first tools/list, by name (tool-list.ts). */
   readonly paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
+  /** The host's roots, for a 2026-era server that asks for them inside a request. */
+  readonly roots: McpRoots | undefined;
 }
 
 export class Connection {
@@ -84,6 +87,7 @@ export class Connection {
   /** How tools/call goes: direct-calls.ts on a stdio connection of the 2025 era, else the SDK's request. */
   readonly #calls: DirectToolCalls | undefined;
   readonly #mirrors: boolean;
+  readonly #roots: McpRoots | undefined;
   /** Of the latest tools/list on this connection: what each call of a marked tool carries. */
   #paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
   /** The subscriptions/listen stream list changes come by on a 2026-07-28 connection. */
@@ -95,12 +99,22 @@ export class Connection {
   #lost: ConnectionLoss | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor({ server, sdk, handle, info, remote, mirrors, paramHeaders }: ConnectionParts) {
+  constructor({
+    server,
+    sdk,
+    handle,
+    info,
+    remote,
+    mirrors,
+    paramHeaders,
+    roots,
+  }: ConnectionParts) {
     this.sdk = sdk;
     this.handle = handle;
     this.info = info;
     this.#server = server;
     this.#mirrors = mirrors;
+    this.#roots = roots;
     this.#paramHeaders = paramHeaders;
     sdk.onclose = () => this.#markLost({ kind: 'closed' });
     this.#calls =
@@ -205,6 +219,7 @@ export class Connection {
           TOOL_CALL_OR_INPUT,
           { ...leg, allowInputRequired: true },
         ),
+      this.#roots,
     );
   }
 
@@ -218,6 +233,7 @@ export class Connection {
           { method: 'resources/read', params: { uri, ...retry } },
           { ...leg, allowInputRequired: true },
         ),
+      this.#roots,
     );
   }
 
@@ -236,7 +252,17 @@ export class Connection {
           { method: 'prompts/get', params: { ...params, ...retry } },
           { ...leg, allowInputRequired: true },
         ),
+      this.#roots,
     );
+  }
+
+  /**
+   * Tells a 2025-era server that the host's roots changed (it asks roots/list again). A 2026-era
+   * server has no such notification: it asks for roots inside the request that needs them.
+   */
+  async rootsChanged(): Promise<void> {
+    if (this.#roots === undefined || this.sdk.getProtocolEra() !== 'legacy') return;
+    await this.sdk.sendRootsListChanged();
   }
 
   /**
@@ -428,8 +454,9 @@ async function openNow(
     if (config.transport !== 'stdio') await preflight(config, attempt.signal);
     handle ??= await transportOf(options);
     let opened: Connection | undefined;
+    const { roots } = options.settings;
     const sdk = new Client(CLIENT_INFO, {
-      ...clientOptions(config),
+      ...clientOptions(config, roots !== undefined),
       // The SDK would find no handler to fulfil an input_required result with: input-required.ts
       // answers what can be answered without one.
       inputRequired: { autoFulfill: false },
@@ -445,6 +472,10 @@ async function openNow(
         },
       },
     });
+    // Asked afresh each time: a host's function may give other roots than at the connect.
+    if (roots !== undefined) {
+      sdk.setRequestHandler('roots/list', async () => ({ roots: await rootsOnTheWire(roots) }));
+    }
     // The transport stops a server whose line is too long; the connect then fails as "closed", so
     // the reason is kept from its report (the connection installs its own handler once open).
     sdk.onerror = (error) => {
@@ -532,6 +563,7 @@ async function openNow(
       server: config.name,
       sdk,
       handle,
+      roots,
       info: {
         serverInfo: { name: info?.name ?? '', version: info?.version ?? '' },
         protocol,
