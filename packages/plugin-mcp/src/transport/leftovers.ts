@@ -87,29 +87,12 @@ export async function sweepLeftovers(options: SweepOptions = {}): Promise<Leftov
   }
   for (const name of names) {
     const file = join(dir, name);
-    const record = await readRecord(file);
-    if (record === undefined) {
-      sweep.unreadable.push(file);
-      logger.warn(
-        `${file} is not a record of servers epoch started (it may be damaged); it was deleted, and the servers it may have named are not reaped.`,
-      );
-      await rm(file, { force: true });
-      continue;
+    try {
+      await sweepRecord(file, sweep, logger, options.reap);
+    } catch (error) {
+      // A file that cannot be deleted, say: the next sweep tries again.
+      logger.warn(`Could not sweep ${file}: ${messageOf(error)}`);
     }
-    const source = processTableSourceOf(record.table);
-    if (await runs(record.owner, source)) {
-      sweep.live += 1;
-      continue;
-    }
-    for (const server of record.servers) {
-      const leader: TrackedProcess = {
-        pid: server.pid,
-        startTime: server.startTime,
-        pgid: server.pid,
-      };
-      if (await reapAbandoned(leader, source, options.reap)) sweep.reaped.push(server);
-    }
-    await rm(file, { force: true });
   }
   if (sweep.reaped.length > 0) {
     const what = sweep.reaped.map(({ name, pid }) => `"${name}" (pid ${pid})`).join(', ');
@@ -120,21 +103,62 @@ export async function sweepLeftovers(options: SweepOptions = {}): Promise<Leftov
   return sweep;
 }
 
+/** One record: left alone (its owner runs), its trees reaped and deleted, or deleted as garbage. */
+async function sweepRecord(
+  file: string,
+  sweep: { reaped: RecordedServer[]; live: number; unreadable: string[] },
+  logger: Logger,
+  reap: ReapOptions | undefined,
+): Promise<void> {
+  const record = await readRecord(file);
+  if (record === 'gone') return;
+  if (record === undefined) {
+    sweep.unreadable.push(file);
+    logger.warn(
+      `${file} is not a record of servers epoch started (it may be damaged); it was deleted, and the servers it may have named are not reaped.`,
+    );
+    await rm(file, { force: true });
+    return;
+  }
+  const source = processTableSourceOf(record.table);
+  if (await runs(record.owner, source)) {
+    sweep.live += 1;
+    return;
+  }
+  for (const server of record.servers) {
+    const leader: TrackedProcess = {
+      pid: server.pid,
+      startTime: server.startTime,
+      pgid: server.pid,
+    };
+    if (await reapAbandoned(leader, source, reap)) sweep.reaped.push(server);
+  }
+  await rm(file, { force: true });
+}
+
 /** Whether the very process (pid and start time) still runs; a table that cannot be read says yes. */
-async function runs(process: Identity, source: ProcessTableSource): Promise<boolean> {
+async function runs(owner: Identity, source: ProcessTableSource): Promise<boolean> {
   try {
-    const entry = (await source.next()).get(process.pid);
-    return entry?.running === true && entry.startTime === process.startTime;
+    const entry = (await source.next()).get(owner.pid);
+    return entry?.running === true && entry.startTime === owner.startTime;
   } catch {
     // Without a table nothing can be proven dead, and nothing is signalled.
     return true;
   }
 }
 
-async function readRecord(file: string): Promise<ProcessRecord | undefined> {
+/** The record in `file`; undefined when it is none, 'gone' when another sweep deleted it first. */
+async function readRecord(file: string): Promise<ProcessRecord | undefined | 'gone'> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+    throw error;
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }
