@@ -451,6 +451,16 @@ export class McpRegistry {
   }
 
   /**
+   * Tells every connected server that the roots (the `roots` option) changed: a host whose
+   * `roots` function now gives other directories calls this. Resolves once each was told.
+   */
+  async notifyRootsChanged(): Promise<void> {
+    await Promise.all(
+      [...this.#entries.values()].map((entry) => entry.client?.notifyRootsChanged()),
+    );
+  }
+
+  /**
    * Calls `listener` with a server's status whenever it differs from the last one given for that
    * server (field by field); returns the unsubscribe function.
    */

@@ -2,6 +2,7 @@
 // 127.0.0.1: epoch answers what it can answer without asking anyone (an elicitation cancelled, no
 // roots), sends the request once more — a new JSON-RPC id, the server's requestState byte for byte,
 // none when it sent none — and ends it with `input_required` for sampling or a second question.
+import { pathToFileURL } from 'node:url';
 import { remoteConfig } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
@@ -30,6 +31,8 @@ const ELICIT = {
   },
 };
 const ROOTS = { method: 'roots/list', params: {} };
+/** Where a 2026-era request carries what the client declares. */
+const CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const SAMPLE = {
   method: 'sampling/createMessage',
   params: { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 10 },
@@ -78,14 +81,42 @@ describe('input_required from a 2026-era server', () => {
     expect(retry?.params.requestState).toBe(STATE);
   });
 
-  it('roots are answered with none, and a retry carries no requestState when the server sent none', async () => {
+  it('without roots none are declared, roots are answered with none, and a retry carries no requestState when the server sent none', async () => {
     const { server, client } = await connected([
       { name: 'scan', script: asksOnce({ inputRequests: { where: ROOTS } }) },
     ]);
     await client.callTool('scan', {});
-    const [, retry] = server.requests('tools/call', 'scan');
+    const [first, retry] = server.requests('tools/call', 'scan');
     expect(retry?.params.inputResponses).toEqual({ where: { roots: [] } });
+    expect(first?.params._meta).toMatchObject({ [CAPABILITIES]: {} });
+    expect(first?.params._meta).not.toHaveProperty([CAPABILITIES, 'roots']);
     expect(retry?.params).not.toHaveProperty('requestState');
+  });
+
+  it('roots the host gave are the answer, and every request declares the roots capability', async () => {
+    const server = await startModernServer({
+      tools: [{ name: 'scan', script: asksOnce({ inputRequests: { where: ROOTS } }) }],
+    });
+    cleanups.push(() => server.stop());
+    const client = new McpClient({
+      config: remoteConfig('modern', 'http', server.url),
+      roots: [{ dir: 'file:///srv/work', name: 'work' }, '/srv/other'],
+    });
+    cleanups.push(() => client.close());
+    await client.connect();
+    await client.callTool('scan', {});
+    const [first, retry] = server.requests('tools/call', 'scan');
+    expect(retry?.params.inputResponses).toEqual({
+      where: {
+        roots: [
+          { uri: 'file:///srv/work', name: 'work' },
+          { uri: pathToFileURL('/srv/other').href },
+        ],
+      },
+    });
+    expect(first?.params._meta).toMatchObject({
+      [CAPABILITIES]: { roots: { listChanged: true } },
+    });
   });
 
   it('a requestState alone is echoed with no inputResponses', async () => {

@@ -13,6 +13,8 @@ export type {
   McpLoginResult,
   McpLogoutResult,
   McpProtocol,
+  McpRoot,
+  McpRoots,
   McpServerCapabilities,
   McpServerChoice,
   McpServerConfig,

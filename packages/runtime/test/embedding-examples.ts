@@ -150,6 +150,16 @@ export async function editing() {
   await runtime.removeServer('files'); // the file is back to its bytes before the add
 }
 
+export async function roots() {
+  let workspaces = ['/home/me/project'];
+  const rooted = await buildRuntime({ registry: { roots: () => workspaces } });
+  // The user opened a second folder: every connected server is told (notifications/roots/list_changed),
+  // and asks again.
+  workspaces = [...workspaces, '/home/me/notes'];
+  await rooted.mcp.notifyRootsChanged();
+  await rooted.close();
+}
+
 export function shippedNode() {
   // The directory that holds the node (and npx) the host ships with; here the host itself runs on
   // that Node. An Electron-style host points at the node binary it bundles instead.

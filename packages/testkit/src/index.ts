@@ -26,6 +26,7 @@ export {
 export { freeLoopbackPort, listeningAddresses } from './loopback.js';
 export {
   CATALOGS,
+  FILESYSTEM_ENTRY,
   manyToolServers,
   SEARCH_PHRASINGS_FILE,
   type StdioEntry,

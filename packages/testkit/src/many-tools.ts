@@ -28,6 +28,9 @@ function entryOf(pkg: string): string {
   return join(dirname(require.resolve(`${pkg}/package.json`)), 'dist', 'index.js');
 }
 
+/** The reference filesystem server's entry: started with no directory, it works in the client's roots. */
+export const FILESYSTEM_ENTRY = entryOf('@modelcontextprotocol/server-filesystem');
+
 /**
  * The ten servers by name. `dir` is a directory of the caller's: the filesystem server may read
  * and write only there, and the memory server keeps its graph in it.
@@ -50,7 +53,7 @@ export function manyToolServers(dir: string): Record<string, StdioEntry> {
       args: [entryOf('@modelcontextprotocol/server-memory')],
       env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
     },
-    filesystem: { command: node, args: [entryOf('@modelcontextprotocol/server-filesystem'), dir] },
+    filesystem: { command: node, args: [FILESYSTEM_ENTRY, dir] },
     thinking: {
       command: node,
       args: [entryOf('@modelcontextprotocol/server-sequential-thinking')],

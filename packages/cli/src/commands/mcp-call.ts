@@ -23,6 +23,7 @@ import { stateWords } from '../render/state-words.js';
 import { renderToolResult } from '../render/tool-result.js';
 import { withRuntime } from '../session.js';
 import { exitOfError, exitOfState } from './exit-of.js';
+import { rootsOf } from './root-dirs.js';
 import { findServer } from './server-lookup.js';
 import { statusDetail } from './server-status.js';
 import { toolArgs } from './tool-args.js';
@@ -35,8 +36,13 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   const [server = '', wanted = ''] = operands(invocation, 'name', 'tool');
   const failure = (exit: Parameters<typeof fail>[2], code: string, message: string) =>
     fail(io, invocation, exit, { code, message, server, tool: wanted }, WORDS);
+  const roots = rootsOf(invocation);
   // Only this server starts: a call must not wait for any other.
-  return withRuntime(io, invocation, { connectOnly: [server] }, async (runtime) => {
+  const options = {
+    connectOnly: [server],
+    ...(roots === undefined ? {} : { registry: { roots } }),
+  };
+  return withRuntime(io, invocation, options, async (runtime) => {
     const configured = findServer(
       runtime.servers(),
       runtime.diagnostics(),

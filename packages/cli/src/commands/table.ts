@@ -14,6 +14,14 @@ const CHOICE_OPTIONS: Command['options'] = {
   },
   json: { type: 'boolean', help: 'print { file, line, changes, changed } as JSON' },
 };
+/** `--root DIR` of the commands that run servers for a person (root-dirs.ts reads it). */
+const ROOT_OPTION: Command['options'][string] = {
+  type: 'string',
+  multiple: true,
+  value: 'DIR',
+  help: 'a directory servers may work in (MCP roots), relative to the current one; repeat for more',
+};
+
 const CHOICE_DETAILS = `Edits your mcp.json as text: "enabled" of the server's entry, or its "exclude_tools" and
 "include_tools" lists; every other byte stays, and disable then enable gives back the file as it was.
 A plugin's server (<plugin>__<server>) is turned off under "overrides" in your file; the plugin's own
@@ -154,7 +162,7 @@ definitions sent with every request.`,
   },
   {
     words: 'mcp call',
-    synopsis: "<name> <tool> [--arg key=value]... [--args '<json>'] [--json]",
+    synopsis: "<name> <tool> [--arg key=value]... [--args '<json>'] [--root DIR]... [--json]",
     summary: 'run one tool of a server and print its result',
     details: `<tool> is the tool's name on the server (echo) or the name the model sees (mcp__everything__echo).
 --arg values are read as the tool's input schema types them; --args gives them all as one JSON object.
@@ -172,6 +180,7 @@ Exit codes: 0 ok, 1 the tool reported an error, 2 wrong command line, 3 the serv
         type: 'boolean',
         help: 'print the result as JSON; errors are one JSON object on stderr',
       },
+      root: ROOT_OPTION,
     },
     readsConfig: true,
     load: async () => (await import('./mcp-call.js')).run,
@@ -204,7 +213,7 @@ Exit codes: 0 connected, 3 the server needs "epoch mcp login", 4 it cannot be re
   },
   {
     words: 'web',
-    synopsis: '[--port N] [--open]',
+    synopsis: '[--port N] [--open] [--root DIR]...',
     summary: 'serve the connectors page on 127.0.0.1 until Ctrl-C',
     details: `The URL is printed at once; every server starts as in the agent, behind it. The page shows
 them by source, live (one still connecting, and for how long), with their tools, and adds, removes,
@@ -218,6 +227,7 @@ Ctrl-C stops the page and every server, connected or still connecting (exit code
         help: 'the port on 127.0.0.1 (default: a free one)',
       },
       open: { type: 'boolean', help: 'open the page in a browser' },
+      root: ROOT_OPTION,
     },
     readsConfig: true,
     load: async () => (await import('./web.js')).run,

@@ -5,14 +5,21 @@
 import { isWebError, startWeb } from '@epoch-agent/web';
 import { fail, type Invocation, operands, stringOption, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { rootsOf } from './root-dirs.js';
 
 /** `epoch web`: its table entry (words, options, help) is in table.ts. */
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   operands(invocation);
   const port = portOf(stringOption(invocation, 'port'));
+  const roots = rootsOf(invocation);
   let running: Awaited<ReturnType<typeof startWeb>>;
   try {
-    running = await startWeb({ port, configFile: invocation.configFile, signal: io.signal });
+    running = await startWeb({
+      port,
+      configFile: invocation.configFile,
+      signal: io.signal,
+      ...(roots === undefined ? {} : { registry: { roots } }),
+    });
   } catch (error) {
     if (!isWebError(error)) throw error;
     return fail(io, invocation, EXIT.failed, { code: error.code, message: error.message }, 'web');

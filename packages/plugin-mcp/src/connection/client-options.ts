@@ -14,14 +14,19 @@ export const CLIENT_INFO = { name: 'epoch-agent', version: '0.1.0' };
  */
 const STDIO_PROBE_TIMEOUT_MS = 10_000;
 
-/** The SDK Client's options for a server. */
+/**
+ * The SDK Client's options for a server. `roots`: whether the host gave roots (then the client
+ * answers roots/list with them, connection.ts); a login's checks answer no roots/list, so say none.
+ */
 export function clientOptions(
   server: Pick<McpServerConfig, 'transport' | 'connectTimeoutMs'>,
+  roots = false,
 ): Pick<ClientOptions, 'capabilities' | 'versionNegotiation'> {
   return {
-    // Only what every server may know about us. No sampling / elicitation / roots capabilities: a
-    // server asking things of us needs a permission story first, and there is none yet.
-    capabilities: {},
+    // Only what every server may know about us. No sampling / elicitation: a server asking things
+    // of a person or a model needs a permission story first, and there is none yet. Roots are the
+    // host's own choice of directories, so they are offered exactly when the host gave some.
+    capabilities: roots ? { roots: { listChanged: true } } : {},
     versionNegotiation: negotiation(server),
   };
 }

@@ -178,6 +178,21 @@ export class McpClient implements McpToolBackend {
     return this.#remembered?.memory;
   }
 
+  /**
+   * Tells the server the host's roots changed, on the live connection. A connection opened later
+   * asks for them afresh anyway; a server that cannot be told now is told nothing more (logged).
+   */
+  async notifyRootsChanged(): Promise<void> {
+    try {
+      await this.#slot.live?.rootsChanged();
+    } catch (error) {
+      this.#logger.warn(
+        `MCP server "${this.config.name}" could not be told that the roots changed: ${messageOf(error)}`,
+        { server: this.config.name },
+      );
+    }
+  }
+
   /** Calls `listener` on every state change; returns the function that stops it. */
   onStateChange(listener: McpStateListener): () => void {
     return this.#listeners.add(listener);

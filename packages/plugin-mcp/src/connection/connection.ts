@@ -42,6 +42,7 @@ import { explainStdioFailure, preflight } from './preflight.js';
 import { keepProgressFirst } from './progress-order.js';
 import type { McpConnectMemory, McpEraVerdict, McpProtocol } from './protocol.js';
 import { remoteUrl } from './request-options.js';
+import { type McpRoots, rootsOnTheWire } from './roots.js';
 import { serverIdentity } from './server-identity.js';
 import { ServerLog } from './server-log.js';
 import type { McpServerInfo } from './state.js';
@@ -80,6 +81,8 @@ export interface ConnectionParts {
   readonly paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
   /** Where the server's log messages go; told when the connection closes. */
   readonly log: ServerLog;
+  /** The host's roots, for a 2026-era server that asks for them inside a request. */
+  readonly roots: McpRoots | undefined;
 }
 
 export class Connection {
@@ -91,6 +94,7 @@ export class Connection {
   readonly #calls: DirectToolCalls | undefined;
   readonly #mirrors: boolean;
   readonly #log: ServerLog;
+  readonly #roots: McpRoots | undefined;
   /** Of the latest tools/list on this connection: what each call of a marked tool carries. */
   #paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
   /** The subscriptions/listen stream list changes come by on a 2026-07-28 connection. */
@@ -102,13 +106,24 @@ export class Connection {
   #lost: ConnectionLoss | undefined;
   #closing: Promise<void> | undefined;
 
-  constructor({ server, sdk, handle, info, remote, mirrors, paramHeaders, log }: ConnectionParts) {
+  constructor({
+    server,
+    sdk,
+    handle,
+    info,
+    remote,
+    mirrors,
+    paramHeaders,
+    log,
+    roots,
+  }: ConnectionParts) {
     this.sdk = sdk;
     this.#log = log;
     this.handle = handle;
     this.info = info;
     this.#server = server;
     this.#mirrors = mirrors;
+    this.#roots = roots;
     this.#paramHeaders = paramHeaders;
     sdk.onclose = () => this.#markLost({ kind: 'closed' });
     this.#calls =
@@ -215,6 +230,7 @@ export class Connection {
           TOOL_CALL_OR_INPUT,
           { ...leg, allowInputRequired: true },
         ),
+      this.#roots,
     );
   }
 
@@ -228,6 +244,7 @@ export class Connection {
           { method: 'resources/read', params: { uri, ...retry } },
           { ...leg, allowInputRequired: true },
         ),
+      this.#roots,
     );
   }
 
@@ -246,7 +263,17 @@ export class Connection {
           { method: 'prompts/get', params: { ...params, ...retry } },
           { ...leg, allowInputRequired: true },
         ),
+      this.#roots,
     );
+  }
+
+  /**
+   * Tells a 2025-era server that the host's roots changed (it asks roots/list again). A 2026-era
+   * server has no such notification: it asks for roots inside the request that needs them.
+   */
+  async rootsChanged(): Promise<void> {
+    if (this.#roots === undefined || this.sdk.getProtocolEra() !== 'legacy') return;
+    await this.sdk.sendRootsListChanged();
   }
 
   /**
@@ -439,8 +466,9 @@ async function openNow(
     if (config.transport !== 'stdio') await preflight(config, attempt.signal);
     handle ??= await transportOf(options);
     let opened: Connection | undefined;
+    const { roots } = options.settings;
     const sdk = new Client(CLIENT_INFO, {
-      ...clientOptions(config),
+      ...clientOptions(config, roots !== undefined),
       // The SDK would find no handler to fulfil an input_required result with: input-required.ts
       // answers what can be answered without one.
       inputRequired: { autoFulfill: false },
@@ -459,6 +487,10 @@ async function openNow(
     // From the handshake on: a server may log while it starts.
     const log = new ServerLog(config.name, logger);
     sdk.setNotificationHandler('notifications/message', ({ params }) => log.write(params));
+    // Asked afresh each time: a host's function may give other roots than at the connect.
+    if (roots !== undefined) {
+      sdk.setRequestHandler('roots/list', async () => ({ roots: await rootsOnTheWire(roots) }));
+    }
     // The transport stops a server whose line is too long; the connect then fails as "closed", so
     // the reason is kept from its report (the connection installs its own handler once open).
     sdk.onerror = (error) => {
@@ -545,6 +577,7 @@ async function openNow(
       server: config.name,
       sdk,
       handle,
+      roots,
       info: {
         ...serverIdentity(sdk),
         protocol,

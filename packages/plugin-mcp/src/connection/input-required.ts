@@ -1,10 +1,11 @@
 // A request that a 2026-era server may answer with input_required (tools/call, resources/read,
 // prompts/get): the server wants elicitation, roots or sampling first, then the same request again.
-// epoch declares none of those capabilities — a server asking things of us needs a permission story
-// first, and there is none — so it answers only what it can answer honestly and stops there:
+// epoch declares no elicitation or sampling — a server asking things of a person or a model needs a
+// permission story first, and there is none — so it answers only what it can answer honestly and
+// stops there:
 //
 //   elicitation/create      { action: 'cancel' }: nobody was asked (`decline` would say the user said no)
-//   roots/list              { roots: [] }: epoch shares no folders
+//   roots/list              the roots the host gave (roots.ts), or { roots: [] }: none were given
 //   sampling/createMessage  no honest answer (a message our model never wrote): the request ends
 //                           at once with `input_required`, nothing more is sent
 //
@@ -19,6 +20,7 @@ import {
   type RequestOptions,
 } from '@modelcontextprotocol/client';
 import { type InputTarget, inputAskedAgain, inputNotSupported } from '../errors/input-required.js';
+import { type McpRoots, rootsOnTheWire } from './roots.js';
 
 /** What the retry adds to the request's params, and only to that retry. */
 export interface InputRetry {
@@ -36,11 +38,12 @@ export async function withInputAnswered<T>(
   target: InputTarget,
   options: RequestOptions,
   send: InputLeg<T>,
+  roots: McpRoots | undefined,
 ): Promise<T> {
   const started = Date.now();
   const first = await send(undefined, options);
   if (!isInputRequiredResult(first)) return first as T;
-  const retry = retryOf(first, target);
+  const retry = await retryOf(first, target, roots);
   const second = await send(retry, whatIsLeft(options, started));
   if (isInputRequiredResult(second)) {
     throw inputAskedAgain(target, Object.values(second.inputRequests ?? {}).map(methodOf));
@@ -48,10 +51,19 @@ export async function withInputAnswered<T>(
   return second as T;
 }
 
-function retryOf(asked: InputRequiredResult, target: InputTarget): InputRetry {
+async function retryOf(
+  asked: InputRequiredResult,
+  target: InputTarget,
+  roots: McpRoots | undefined,
+): Promise<InputRetry> {
   const requests = Object.entries(asked.inputRequests ?? {});
   const responses = Object.fromEntries(
-    requests.map(([key, request]) => [key, answerTo(methodOf(request), target)]),
+    await Promise.all(
+      requests.map(async ([key, request]) => [
+        key,
+        await answerTo(methodOf(request), target, roots),
+      ]),
+    ),
   );
   return {
     ...(requests.length > 0 ? { inputResponses: responses } : {}),
@@ -60,12 +72,16 @@ function retryOf(asked: InputRequiredResult, target: InputTarget): InputRetry {
   };
 }
 
-function answerTo(method: string, target: InputTarget): unknown {
+async function answerTo(
+  method: string,
+  target: InputTarget,
+  roots: McpRoots | undefined,
+): Promise<unknown> {
   switch (method) {
     case 'elicitation/create':
       return { action: 'cancel' };
     case 'roots/list':
-      return { roots: [] };
+      return { roots: roots === undefined ? [] : await rootsOnTheWire(roots) };
     default:
       throw inputNotSupported(target, method);
   }

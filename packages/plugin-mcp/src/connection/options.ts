@@ -7,6 +7,7 @@ import {
   createTransport,
   type McpTransportFactory,
 } from '../transport/create.js';
+import type { McpRoots } from './roots.js';
 import { DEFAULT_RECONNECT_DELAYS_MS } from './watchdog.js';
 
 export interface McpConnectionOptions extends Pick<CreateTransportOptions, 'reap'> {
@@ -16,12 +17,19 @@ export interface McpConnectionOptions extends Pick<CreateTransportOptions, 'reap
   readonly createTransport?: McpTransportFactory;
   /** The wait before each attempt of a reconnect series; one attempt per entry. Default 1 s, 2 s, 4 s. */
   readonly reconnectDelaysMs?: readonly number[];
+  /**
+   * The directories servers may work in (MCP roots). Given, every server is told it may ask for
+   * them (the `roots` capability, with `listChanged`); absent, it is told nothing. Default: none.
+   */
+  readonly roots?: McpRoots;
 }
 
-/** McpConnectionOptions with every default applied. */
+/** McpConnectionOptions with every default applied; `roots` stays absent when none were given. */
 export type ConnectionSettings = {
-  readonly [K in keyof McpConnectionOptions]-?: NonNullable<McpConnectionOptions[K]>;
-};
+  readonly [K in Exclude<keyof McpConnectionOptions, 'roots'>]-?: NonNullable<
+    McpConnectionOptions[K]
+  >;
+} & Pick<McpConnectionOptions, 'roots'>;
 
 export function connectionSettings(options: McpConnectionOptions): ConnectionSettings {
   return {
@@ -29,5 +37,6 @@ export function connectionSettings(options: McpConnectionOptions): ConnectionSet
     createTransport: options.createTransport ?? createTransport,
     reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
     reap: options.reap ?? {},
+    ...(options.roots === undefined ? {} : { roots: options.roots }),
   };
 }

@@ -71,6 +71,7 @@ export type McpTransportFactory = (
 // through the module loader, about a tenth of a millisecond before every spawn.
 let stdioModule: Promise<typeof import('../stdio.js')> | undefined;
 let remoteModule: Promise<typeof import('./remote.js')> | undefined;
+let swept = false;
 
 export const createTransport: McpTransportFactory = async (config, options) => {
   switch (config.transport) {
@@ -92,11 +93,18 @@ async function stdioHandle(
   { logger, scrub, reap = {} }: CreateTransportOptions,
 ): Promise<McpTransportHandle> {
   stdioModule ??= import('../stdio.js');
-  const { StdioTransport, closeTransportAndReap } = await stdioModule;
+  const { StdioTransport, closeTransportAndReap, sweepLeftovers } = await stdioModule;
+  // Once per process, at its first stdio server, behind it: what a process of ours that died
+  // without closing its servers left running is reaped (leftovers.ts).
+  if (!swept) {
+    swept = true;
+    void sweepLeftovers({ logger, reap });
+  }
   const transport = new StdioTransport({
     server: config,
     scrub,
     reap,
+    logger,
     onStderrLine: (line) =>
       logger.debug(`MCP server "${config.name}" stderr: ${line}`, { server: config.name }),
   });

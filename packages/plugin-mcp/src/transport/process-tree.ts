@@ -27,7 +27,7 @@ import { endTrees } from './process-table/windows.js';
 export type TrackedProcess = Pick<ProcessEntry, 'pid' | 'startTime' | 'pgid'>;
 
 /** The start time of a process not identified yet; no source ever reads it. */
-const UNKNOWN = '?';
+export const UNKNOWN = '?';
 
 /**
  * The identity of a process we just spawned. Only /proc reads one process cheaply; elsewhere (or

@@ -10,6 +10,7 @@
 // PLATFORM: the tree comes from the platform's process table (process-tree.ts): /proc on Linux,
 // `ps` on macOS, Win32_Process on Windows, where the signals are taskkill /T /F of the tree.
 
+import type { ProcessTableSource } from './process-table/table.js';
 import { ServerTree, type TrackedProcess } from './process-tree.js';
 
 /** The grace periods of the graceful step; see the defaults below for why they are what they are. */
@@ -134,14 +135,38 @@ async function reap(
     const alarm = new ExitAlarm(transport.exited);
     const graceful = { tree, alarm, force };
     if (await waitGone(graceful, options.stdinGraceMs ?? DEFAULT_STDIN_GRACE_MS)) return;
-    await tree.signal('SIGTERM');
-    const term = { ...graceful, ignored: 'SIGTERM' } as const;
-    if (await waitGone(term, options.termGraceMs ?? DEFAULT_TERM_GRACE_MS)) return;
-    await tree.signal('SIGKILL');
-    await waitGone({ tree, alarm }, KILL_WAIT_MS);
+    await terminate(graceful, options);
   } finally {
     await transport.release();
   }
+}
+
+/**
+ * Reaps the tree of a server whose client is gone (a process of ours that died without closing
+ * it, leftovers.ts): its stdin has long reached EOF, so SIGTERM, the grace, SIGKILL. `leader` is
+ * known by its pid and start time, so a process that got its pid since is never signalled.
+ * Resolves whether anything of the tree was left to end.
+ */
+export async function reapAbandoned(
+  leader: TrackedProcess,
+  source: ProcessTableSource,
+  options: ReapOptions = {},
+): Promise<boolean> {
+  const tree = new ServerTree(leader, () => false, source);
+  if (await tree.gone()) return false;
+  // Nobody waits for this process's exit: the alarm never rings, the polls do the looking.
+  await terminate({ tree, alarm: new ExitAlarm(new Promise(() => {})) }, options);
+  return true;
+}
+
+/** The end of every reap: SIGTERM, its grace (cut short once all left ignore it), SIGKILL. */
+async function terminate(graceful: Waiting, options: ReapOptions): Promise<void> {
+  const { tree, alarm } = graceful;
+  await tree.signal('SIGTERM');
+  const term = { ...graceful, ignored: 'SIGTERM' } as const;
+  if (await waitGone(term, options.termGraceMs ?? DEFAULT_TERM_GRACE_MS)) return;
+  await tree.signal('SIGKILL');
+  await waitGone({ tree, alarm }, KILL_WAIT_MS);
 }
 
 interface Waiting {

@@ -11,12 +11,14 @@ import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 // Types only: a server spawned ahead of its connection (startAhead) starts before the SDK loads.
+import { type Logger, silentLogger } from '@epoch-agent/infra';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import spawn from 'cross-spawn';
 import { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
 import { assertNever, type McpServerExit, type StdioServerConfig } from '../types.js';
 import { type DescriptorSlot, descriptorBudget } from './descriptor-budget.js';
+import { recordServer } from './leftovers.js';
 import { MessageLines } from './message-lines.js';
 import { identify, type TrackedProcess } from './process-tree.js';
 import { type ReapableTransport, type ReapOptions, reapTransport } from './reap.js';
@@ -37,6 +39,8 @@ export interface StdioTransportOptions {
   readonly scrub?: Scrubber;
   /** Grace periods of close() and of the reap after the server exits; reap.ts's defaults when absent. */
   readonly reap?: ReapOptions;
+  /** Where a failure to keep the record of the server's process (leftovers.ts) is told. */
+  readonly logger?: Logger;
 }
 
 /**
@@ -74,9 +78,13 @@ export class StdioTransport implements Transport, ReapableTransport {
   /** Held from the spawn until the server's pipes are destroyed. */
   #slot: DescriptorSlot | undefined;
   #closeEmitted = false;
+  readonly #logger: Logger;
+  /** Takes the server out of this process's record of the servers it started (leftovers.ts). */
+  #unrecord: (() => void) | undefined;
 
   constructor(options: StdioTransportOptions) {
     this.#server = options.server;
+    this.#logger = options.logger ?? silentLogger;
     this.reapOptions = options.reap ?? {};
     this.#stderr = new StderrRing({ onLine: options.onStderrLine, scrub: options.scrub });
   }
@@ -182,6 +190,7 @@ export class StdioTransport implements Transport, ReapableTransport {
       this.#stderr.end();
     }
     this.#slot?.release();
+    this.#unrecord?.();
     this.#lines.clear();
     this.#emitClose();
   }
@@ -240,6 +249,9 @@ export class StdioTransport implements Transport, ReapableTransport {
     if (child.pid !== undefined) {
       // Known as soon as spawn() returns, so a close() that races start() still reaps the tree.
       this.#leader = identify(child.pid);
+      // Until its tree is reaped (release()): a process of ours that starts after this one died
+      // without closing it ends the tree then.
+      this.#unrecord = recordServer(this.#server.name, this.#leader, this.#logger);
       this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
       // Before the reap below, which ends the input: an exit after that is the close's doing.
       child.once('exit', (code, signal) => {

@@ -17,6 +17,11 @@ function platformKind(): ProcessTableKind {
   return process.platform === 'linux' ? 'proc' : 'ps';
 }
 
+/** The source of `kind`: to read a table the way a record of it was read (leftovers.ts). */
+export function processTableSourceOf(kind: ProcessTableKind): ProcessTableSource {
+  return SOURCES[kind];
+}
+
 /**
  * The source for a close starting now. EPOCH_PROCESS_TABLE is read each time, so a test can run
  * the same closes under each source; an unknown value is ignored.

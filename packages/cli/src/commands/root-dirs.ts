@@ -1,0 +1,20 @@
+// `--root DIR` (repeatable) of `epoch mcp call` and `epoch web`: the directories servers are told
+// they may work in (MCP roots). Each is checked here, so a typo is a usage error naming it rather
+// than a server that quietly sees nothing.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { McpRoots } from '@epoch-agent/runtime';
+import { type Invocation, stringOptions, UsageError } from '../command.js';
+
+/** The `--root` directories as absolute paths, or undefined when none was given (no roots). */
+export function rootsOf(invocation: Invocation): McpRoots | undefined {
+  const given = stringOptions(invocation, 'root');
+  if (given.length === 0) return undefined;
+  return given.map((dir) => {
+    const path = resolve(dir);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) throw new UsageError(`--root ${dir}: there is no directory ${path}`);
+    if (!stat.isDirectory()) throw new UsageError(`--root ${dir}: ${path} is not a directory`);
+    return path;
+  });
+}
