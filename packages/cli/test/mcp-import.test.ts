@@ -163,4 +163,16 @@ describe('epoch mcp import', () => {
     expect(run.out).toContain('Imported 12 server(s)');
     expect(run.out + run.err).not.toContain('cursorBroken12345');
   });
+
+  it('says where it looked when no client has a file, writes nothing and exits 0', async () => {
+    const empty = join(machine.dir, 'empty-home');
+    const run = await runCli(['mcp', 'import', '--config', file, '--project', empty], {
+      env: { HOME: empty },
+    });
+    expect(run.code).toBe(0);
+    expect(run.out).toBe(
+      `No MCP client's file was found (home ${empty}, project ${empty}). Name one with --file PATH.\n`,
+    );
+    expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
+  });
 });

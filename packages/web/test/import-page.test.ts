@@ -2,7 +2,7 @@
 // dialog shows each client's file, its servers with a checkbox each, their notes, a taken name
 // marked, env and header keys with their values hidden (no secret reaches the page or its API),
 // and imports the checked servers into the user's file with comments and CRLF, said on the page.
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { parseMcpConfig } from '@epoch-agent/plugin-mcp';
@@ -106,5 +106,25 @@ describe('Import from… on the page', () => {
       .poll(() => server('cursor', 'brave-search').getAttribute('data-state'), WAIT)
       .toBe('taken');
     await checkPage(page, 'import-done');
+  });
+
+  it('POST /api/import refuses a request naming no server, and reads no file the clients do not keep', async () => {
+    const { web } = session;
+    const before = await readFile(mcpConfigPath(), 'utf8');
+    const empty = await web.api('/api/import', { method: 'POST', json: { servers: [] } });
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { error: { code: string } }).error.code).toBe(
+      'invalid_request',
+    );
+    // A file of a client's format the clients do not keep: naming it imports nothing.
+    const other = join(machine.dir, 'elsewhere.toml');
+    await writeFile(other, '[mcp_servers.elsewhere]\ncommand = "srv"\n');
+    const elsewhere = await web.api('/api/import', {
+      method: 'POST',
+      json: { servers: [{ client: 'codex', path: other, scope: 'user', original: 'elsewhere' }] },
+    });
+    expect(elsewhere.status).toBe(201);
+    expect(((await elsewhere.json()) as { servers: unknown[] }).servers).toEqual([]);
+    expect(await readFile(mcpConfigPath(), 'utf8')).toBe(before);
   });
 });
