@@ -60,7 +60,7 @@ describe('epoch mcp import', () => {
     expect(run.out).toContain('fetch: skipped, "fetch" already has that name');
     expect(run.out).toContain('note: alwaysAllow is not imported');
     expect(run.out).toMatch(
-      /Imported 14 server\(s\) into .*mcp\.json\. 4 skipped: their names are taken; --rename imports them under new names\.\n$/,
+      /Imported 14 servers into .*mcp\.json\. 4 skipped: their names are taken; --rename imports them under new names\.\n$/,
     );
     const after = await readFile(file, 'utf8');
     expect(after.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
@@ -93,7 +93,7 @@ describe('epoch mcp import', () => {
     expect(run.out).toContain(
       `note: headers.Authorization: "\${input:github-token}" is a password`,
     );
-    expect(run.out).toMatch(/Would import 14 server\(s\) .* Dry run: nothing was written\.\n$/);
+    expect(run.out).toMatch(/Would import 14 servers .* Dry run: nothing was written\.\n$/);
     expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
     expect((await stat(file)).mtimeMs).toBe(before.mtimeMs);
     const json = await epoch('import', '--dry-run', '--json');
@@ -160,7 +160,7 @@ describe('epoch mcp import', () => {
     const run = await epoch('import');
     expect(run.code).toBe(1);
     expect(run.out).toMatch(/\.cursor\/mcp\.json:4: .*; nothing of it was imported\./);
-    expect(run.out).toContain('Imported 12 server(s)');
+    expect(run.out).toContain('Imported 12 servers');
     expect(run.out + run.err).not.toContain('cursorBroken12345');
   });
 

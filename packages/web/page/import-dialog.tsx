@@ -227,7 +227,7 @@ function ImportedNotice({ done }: { readonly done: ImportDone }) {
   return (
     <div class="notice" role="status">
       <p>
-        Added {added.length} server(s) to <code>{done.file}</code>
+        Added {added.length} {added.length === 1 ? 'server' : 'servers'} to <code>{done.file}</code>
         {added.length > 0 && ': '}
         {added.map((s, i) => (
           <span key={s.name}>

@@ -87,7 +87,7 @@ describe('Import from… on the page', () => {
     await dialog.getByRole('button', { name: `Import ${total} selected` }).click();
     const notice = dialog.getByRole('status').filter({ hasText: 'Added' });
     await notice.waitFor(WAIT);
-    expect(await notice.textContent()).toContain(`Added ${total} server(s) to ${mcpConfigPath()}`);
+    expect(await notice.textContent()).toContain(`Added ${total} servers to ${mcpConfigPath()}`);
     expect(await notice.textContent()).toContain('github-claude');
 
     const text = await readFile(mcpConfigPath(), 'utf8');

@@ -20,6 +20,7 @@ import {
 } from '@epoch-agent/runtime';
 import { type Invocation, operands, stringOption, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { counted } from '../render/counted.js';
 import { shownLine } from '../render/server-text.js';
 import { withRuntime } from '../session.js';
 import { indent } from './add-server.js';
@@ -129,7 +130,7 @@ function render(
   const added = count('added') + count('renamed');
   const clashes = count('clash');
   const verb = dryRun ? 'Would import' : 'Imported';
-  text += `\n${verb} ${added} server(s) into ${result.file}${result.created && added > 0 ? ' (a new file)' : ''}.`;
+  text += `\n${verb} ${counted(added, 'server')} into ${result.file}${result.created && added > 0 ? ' (a new file)' : ''}.`;
   if (clashes > 0)
     text += ` ${clashes} skipped: their names are taken; --rename imports them under new names.`;
   if (count('refused') > 0) text += ` ${count('refused')} refused (see above).`;
