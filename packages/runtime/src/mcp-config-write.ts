@@ -216,7 +216,8 @@ export async function addServers(
     const refused: McpConfigWriteError[] = [];
     for (const server of choose(names)) {
       try {
-        text = addServerToText(text, path, server).text;
+        // The variables another client read are for where the server starts, not this shell.
+        text = addServerToText(text, path, server, 'accept').text;
         added.push(server.name);
       } catch (error) {
         if (!isMcpConfigWriteError(error) || !ONE_SERVER.has(error.code)) throw error;
@@ -362,6 +363,7 @@ export function addServerToText(
   text: string,
   file: string,
   server: AddServerInput,
+  unsetVariables: 'refuse' | 'accept' = 'refuse',
 ): { readonly text: string; readonly inserted: Insertion; readonly config: McpServerConfig } {
   checkName(server.name, file);
   checkSize(server, file, 'added');
@@ -372,7 +374,7 @@ export function addServerToText(
   if (!plan.ok) throw plan.error;
   const { offset, text: piece } = plan.value;
   const after = bom + body.slice(0, offset) + piece + body.slice(offset);
-  const config = loaded(after, file, server.name, 'added');
+  const config = loaded(after, file, server.name, 'added', unsetVariables);
   return { text: after, inserted: { offset: bom.length + offset, text: piece }, config };
 }
 
@@ -428,17 +430,28 @@ function checkNoPlaceholder(server: AddServerInput, file: string): void {
   );
 }
 
-/** The server as it loads from `text`, which it must do with no diagnostic of its own. */
-function loaded(text: string, file: string, name: string, edit: Edit): McpServerConfig {
+/**
+ * The server as it loads from `text`, which it must do with no diagnostic of its own; with
+ * `unsetVariables` 'accept', but for a `${VAR}` not set in this process (an import writes the
+ * references another client read, for the environment the server will start in).
+ */
+function loaded(
+  text: string,
+  file: string,
+  name: string,
+  edit: Edit,
+  unsetVariables: 'refuse' | 'accept' = 'refuse',
+): McpServerConfig {
   const load: McpConfigLoad = parseMcpConfig(text, file);
   const prefix = `servers.${name}`;
   const diagnostics = load.diagnostics.filter(
     (d) =>
-      d.code === 'syntax_error' ||
-      d.code === 'too_deep' ||
-      d.path === prefix ||
-      d.path.startsWith(`${prefix}.`) ||
-      d.path.startsWith(`${prefix}[`),
+      !(unsetVariables === 'accept' && d.code === 'unset_variable') &&
+      (d.code === 'syntax_error' ||
+        d.code === 'too_deep' ||
+        d.path === prefix ||
+        d.path.startsWith(`${prefix}.`) ||
+        d.path.startsWith(`${prefix}[`)),
   );
   const config = load.servers.find((server) => server.name === name);
   if (diagnostics.length === 0 && config !== undefined) return config;
