@@ -121,3 +121,23 @@ describe(`epoch with \${VAR} and env_file`, () => {
     expectNoSecret(text.out, text.err);
   }, 120_000);
 });
+
+describe('add of an entry whose variable this shell has not set', () => {
+  it('writes it (the variable is for where the server starts) and exits 1 naming the variable', async () => {
+    const file = join(dir, 'add.json');
+    const entry = { ...fixtureServerEntry('cli'), env: { API_KEY: `\${VARS_CLI_ADD_UNSET}` } };
+    const run = await epoch(
+      ['mcp', 'add-json', 'later', JSON.stringify(entry), '--config', file],
+      env,
+    );
+    expect(run.out).toContain('Added later');
+    expect(`${run.out}${run.err}`).toContain('VARS_CLI_ADD_UNSET');
+    expect(run.code).toBe(1);
+    const set = await epoch(['mcp', 'status', '--config', file], {
+      ...env,
+      VARS_CLI_ADD_UNSET: TOKEN,
+    });
+    expect(set.code).toBe(0);
+    expectNoSecret(run.out, run.err, set.out, set.err);
+  });
+});

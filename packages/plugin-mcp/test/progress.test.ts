@@ -216,6 +216,7 @@ describe('a 2026-era call asked for input after long progress', () => {
         await new Promise((resolve) => setTimeout(resolve, 150));
         return { resultType: 'input_required', requestState: 'x' };
       },
+      undefined,
     );
     expect(result).toEqual({ content: [] });
     expect(legs.map((leg) => leg.timeout)).toEqual([100, 100]);

@@ -27,6 +27,8 @@ import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js
 import { McpConfigWriteError } from './config-edit/errors.js';
 import { type ConnectMode, ConnectsInFlight } from './connects-in-flight.js';
 import { RuntimeError } from './errors.js';
+import type { FoundServer } from './import/found-server.js';
+import { type ImportOptions, type ImportResult, importServers } from './import/import-servers.js';
 import {
   type AddServerInput,
   type AddServerResult,
@@ -181,6 +183,11 @@ export interface RuntimeServerEntryReplaced extends ReplaceServerEntryResult {
   readonly status: McpServerStatus | undefined;
 }
 
+/** What Runtime.importServers did: each server's outcome, and what it applied (when written). */
+export interface RuntimeServersImported extends ImportResult {
+  readonly applied: McpConfigApplied | undefined;
+}
+
 /** What Runtime.removeServer did: the text edit and what it applied. */
 export interface RuntimeServerRemoved extends RemoveServerResult {
   readonly applied: McpConfigApplied;
@@ -314,6 +321,29 @@ export class Runtime {
       const applied = await this.#apply();
       const status = this.mcp.statuses().find(({ name }) => name === server.name);
       return { ...written, applied, status };
+    });
+  }
+
+  /**
+   * Imports servers read from other clients' files (findClientServers, readFileAs) into the user's
+   * mcp.json in one text edit (see import/import-servers.ts), a host's or plugin's name counting
+   * as taken; then applies the file, unless `dryRun`. Throws McpConfigWriteError for a file that
+   * cannot be edited, with nothing written.
+   */
+  importServers(
+    found: readonly FoundServer[],
+    options: Omit<ImportOptions, 'taken' | 'lockWaitMs'> = {},
+  ): Promise<RuntimeServersImported> {
+    return this.#serialized(async () => {
+      const taken = this.#fixed.map(({ config }) => config.name);
+      const result = await importServers(this.configFile, found, {
+        ...options,
+        taken,
+        ...(this.#configWrite.lockWaitMs === undefined
+          ? {}
+          : { lockWaitMs: this.#configWrite.lockWaitMs }),
+      });
+      return { ...result, applied: result.written ? await this.#apply() : undefined };
     });
   }
 

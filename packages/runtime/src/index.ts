@@ -60,6 +60,7 @@ export {
   type RuntimeServerAdded,
   type RuntimeServerEntryReplaced,
   type RuntimeServerRemoved,
+  type RuntimeServersImported,
 } from './build-runtime.js';
 // Everything the config-only entry (./config) exports, from that one list.
 export * from './config.js';
@@ -77,10 +78,32 @@ export {
   type RuntimeErrorData,
 } from './errors.js';
 export type { HostCapabilities } from './host-servers.js';
+// Servers of other MCP clients, read from their files and imported (`epoch mcp import`).
+export { CLIENTS, findClientServers, readFileAs } from './import/clients.js';
+export {
+  CLIENT_NAMES,
+  type ClientFile,
+  type ClientFileRead,
+  type ClientName,
+  type ClientScope,
+  type FoundServer,
+  type ImportPlaces,
+  isClientName,
+} from './import/found-server.js';
+export {
+  type ImportedServer,
+  type ImportOptions,
+  type ImportOutcome,
+  type ImportResult,
+  importServers,
+} from './import/import-servers.js';
 export {
   type AddServerInput,
   type AddServerResult,
+  type AddServersOptions,
+  type AddServersResult,
   addServer,
+  addServers,
   type ChoiceChange,
   type ChoiceEdit,
   type ChoiceEditResult,

@@ -25,6 +25,9 @@
 // - The write is atomic (infra writeFileAtomic: a reader sees the old file or the new one) and keeps
 //   the file's mode; a new file is 0600 in a 0700 directory (it can hold tokens). Writers take
 //   `<file>.lock` (infra's withFileLock), so two processes adding at once both end up in the file.
+// - addServers (`epoch mcp import`) adds several servers in one write under the lock, each placed as
+//   addServer places it, one after the other, so all of them are one inserted piece; a server
+//   addServer would refuse is refused alone and the others go in.
 // - removeServer is the same kind of edit. It undoes addServer exactly (add then remove gives back
 //   the original bytes); a hand-written entry takes the comment block directly above it along (no blank
 //   line between), and every other comment stays — see config-edit/remove-item.ts. One exception: when addServer had to create `servers` (or the whole
@@ -54,7 +57,11 @@ import {
 import { type McpConfigLoad, type McpServerConfig, parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import { entryOverLimit } from './config-edit/entry-limits.js';
 import { placeholderPath } from './config-edit/entry-secrets.js';
-import { McpConfigWriteError } from './config-edit/errors.js';
+import {
+  isMcpConfigWriteError,
+  McpConfigWriteError,
+  type McpConfigWriteErrorCode,
+} from './config-edit/errors.js';
 import type { Insertion } from './config-edit/insert-member.js';
 import {
   type AddServerInput,
@@ -63,7 +70,7 @@ import {
   renderServer,
   SERVER_NAME_PATTERN,
 } from './config-edit/new-server.js';
-import { planAdd } from './config-edit/plan-add.js';
+import { membersOf, parseConfigText, planAdd } from './config-edit/plan-add.js';
 import {
   type ChoiceChange,
   type ChoiceEdit,
@@ -153,6 +160,82 @@ export async function addServer(
       setByHand: fieldsToSetByHand(config.transport, entryOf(server)),
     };
   });
+}
+
+export interface AddServersOptions extends McpConfigWriteOptions {
+  /** false: nothing is written (no lock, no directory either), the result says what would be. */
+  readonly write?: boolean;
+}
+
+export interface AddServersResult {
+  /** The absolute path written (or that would be). */
+  readonly file: string;
+  /** The file did not exist (and was created, when written). */
+  readonly created: boolean;
+  /** Whether the file was written: something was added, and `write` was not false. */
+  readonly written: boolean;
+  /** All the new entries as ONE inserted piece; undefined when none was added. */
+  readonly inserted: Insertion | undefined;
+  /** The servers in the new text, in the order given. */
+  readonly added: readonly string[];
+  /** The servers refused one by one (an invalid name, an entry that would not load, …). */
+  readonly refused: readonly McpConfigWriteError[];
+}
+
+// A refusal of one server leaves the others to add; any other refusal is the whole file's.
+const ONE_SERVER: ReadonlySet<McpConfigWriteErrorCode> = new Set([
+  'invalid_name',
+  'duplicate_server',
+  'invalid_server',
+  'too_large',
+  'secret_placeholder',
+]);
+
+/**
+ * Adds several servers to the mcp.json at `file` in one write under its lock: `choose` is given
+ * the names already in the file and says which servers to add (so a caller decides clashes on
+ * what the file holds when it is written). Each goes in as addServer would put it, one after the
+ * other, so together they are one inserted piece, and removeServer of each (last first) gives
+ * back the original bytes. A server addServer would refuse is refused alone.
+ */
+export async function addServers(
+  file: string,
+  choose: (names: readonly string[]) => readonly AddServerInput[],
+  options: AddServersOptions = {},
+): Promise<AddServersResult> {
+  const path = resolve(file);
+  const edit = async (): Promise<AddServersResult> => {
+    const before = await readConfig(path);
+    const parsed = parseConfigText(stripBom(before.text), path);
+    if (!parsed.ok) throw parsed.error;
+    const { servers } = parsed.value;
+    const names =
+      servers === undefined ? [] : membersOf(servers).map((m) => String(m.children?.[0]?.value));
+    let text = before.text;
+    const added: string[] = [];
+    const refused: McpConfigWriteError[] = [];
+    for (const server of choose(names)) {
+      try {
+        text = addServerToText(text, path, server).text;
+        added.push(server.name);
+      } catch (error) {
+        if (!isMcpConfigWriteError(error) || !ONE_SERVER.has(error.code)) throw error;
+        refused.push(error);
+      }
+    }
+    const write = options.write !== false && added.length > 0;
+    if (write) await writeFileAtomic(path, text, { mode: 0o600 });
+    const inserted = added.length === 0 ? undefined : onePiece(before.text, text);
+    return { file: path, created: !before.exists, written: write, inserted, added, refused };
+  };
+  return options.write === false ? edit() : locked(path, options, edit);
+}
+
+/** Where `after` is `before` with one piece inserted: that piece. */
+function onePiece(before: string, after: string): Insertion {
+  let offset = 0;
+  while (offset < before.length && before[offset] === after[offset]) offset++;
+  return { offset, text: after.slice(offset, offset + after.length - before.length) };
 }
 
 /**
@@ -345,17 +428,23 @@ function checkNoPlaceholder(server: AddServerInput, file: string): void {
   );
 }
 
-/** The server as it loads from `text`, which it must do with no diagnostic of its own. */
+/**
+ * The server as it loads from `text`, which it must do with no diagnostic of its own, but for a
+ * `${VAR}` not set in this process: a variable is for the environment the server will start in
+ * (an import writes the ones another client read; `add` of an entry whose secret is not exported
+ * yet), and the start that lacks it fails naming it.
+ */
 function loaded(text: string, file: string, name: string, edit: Edit): McpServerConfig {
   const load: McpConfigLoad = parseMcpConfig(text, file);
   const prefix = `servers.${name}`;
   const diagnostics = load.diagnostics.filter(
     (d) =>
-      d.code === 'syntax_error' ||
-      d.code === 'too_deep' ||
-      d.path === prefix ||
-      d.path.startsWith(`${prefix}.`) ||
-      d.path.startsWith(`${prefix}[`),
+      d.code !== 'unset_variable' &&
+      (d.code === 'syntax_error' ||
+        d.code === 'too_deep' ||
+        d.path === prefix ||
+        d.path.startsWith(`${prefix}.`) ||
+        d.path.startsWith(`${prefix}[`)),
   );
   const config = load.servers.find((server) => server.name === name);
   if (diagnostics.length === 0 && config !== undefined) return config;

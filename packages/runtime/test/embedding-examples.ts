@@ -1,11 +1,13 @@
 // The code examples of EMBEDDING.md (repo root), verbatim, one function per block: this file is
 // typechecked with the tests (tsconfig.test.json), so an example that stops compiling fails the
 // build. Not run: the examples start servers with npx. Keep the two in step.
+import { homedir } from 'node:os';
 import { delimiter, dirname } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   buildRuntime,
   type EpochTool,
+  findClientServers,
   formatDiagnostic,
   isRuntimeError,
   type Runtime,
@@ -158,6 +160,15 @@ export async function roots() {
   workspaces = [...workspaces, '/home/me/notes'];
   await rooted.mcp.notifyRootsChanged();
   await rooted.close();
+}
+
+export async function importing() {
+  const runtime = await buildRuntime();
+  const places = { home: homedir(), project: process.cwd(), platform: process.platform };
+  const found = (await findClientServers(places)).flatMap((read) => (read.ok ? read.servers : []));
+  const imported = await runtime.importServers(found, { dryRun: true }); // writes nothing
+  for (const server of imported.servers)
+    console.log(server.name, server.outcome.kind, server.notes);
 }
 
 export function shippedNode() {

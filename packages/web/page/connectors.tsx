@@ -9,6 +9,7 @@ import { AddServerForm } from './add-server-form.js';
 import type { Api, LiveState } from './api.js';
 import { FileProblems } from './file-problems.js';
 import { MCP_GROUPS } from './groups.js';
+import { ImportDialog } from './import-dialog.js';
 import { NotLoadedCard } from './not-loaded-card.js';
 import { PasteAdd } from './paste-add.js';
 import { ServerCard } from './server-card.js';
@@ -86,6 +87,7 @@ export function Connectors({ api }: { readonly api: Api }) {
         })}
       {view && <AddServerForm api={api} file={view.file} namePattern={view.namePattern} />}
       {view && <PasteAdd api={api} file={view.file} />}
+      {view && <ImportDialog api={api} />}
     </main>
   );
 }

@@ -5,6 +5,8 @@
 // comes redacted.
 import type {
   ChoiceChange,
+  ClientName,
+  ClientScope,
   JsonSchema,
   McpEpochTool,
   McpServerOrigin,
@@ -284,4 +286,71 @@ export interface ApiErrorBody {
       readonly message: string;
     }[];
   };
+}
+
+/** One server of another client's file, as "Import from…" shows it: never a value of env or headers. */
+export interface ImportServerView {
+  /** Says which server POST /api/import means (with its client's file and scope). */
+  readonly original: string;
+  /** The name it gets in the user's file (a new one when its own is taken). */
+  readonly name: string;
+  /**
+   * `new`: its name is free; `taken`: `clashWith` has it, so it is imported as `name`; `refused`:
+   * it would not load (`message` says why) and cannot be imported.
+   */
+  readonly state: 'new' | 'taken' | 'refused';
+  readonly clashWith?: string;
+  readonly message?: string;
+  /** What did not map, or was written differently. */
+  readonly notes: readonly string[];
+  /** The keys of its env and headers; their values are hidden. */
+  readonly env: readonly string[];
+  readonly headers: readonly string[];
+  /** Its entry as it would be written, each secret a placeholder. */
+  readonly entry: string;
+}
+
+/** One file of one client. */
+export interface ImportFileView {
+  readonly client: ClientName;
+  /** As a person names the client: `Claude Desktop`. */
+  readonly label: string;
+  readonly path: string;
+  readonly scope: ClientScope;
+  /** Why nothing could be read from it (it does not parse). */
+  readonly problem?: string;
+  readonly servers: readonly ImportServerView[];
+}
+
+/** GET /api/import: what the other clients on this machine have. */
+export interface ImportView {
+  /** The user's mcp.json, which the import writes. */
+  readonly file: string;
+  readonly files: readonly ImportFileView[];
+}
+
+/** One server chosen in POST /api/import: its file, scope and name in that file. */
+export interface ImportChoice {
+  readonly client: ClientName;
+  readonly path: string;
+  readonly scope: ClientScope;
+  readonly original: string;
+}
+
+/** POST /api/import. */
+export interface ImportRequest {
+  readonly servers: readonly ImportChoice[];
+}
+
+/** The answer of POST /api/import: what became of each chosen server. */
+export interface ImportDone {
+  readonly file: string;
+  readonly servers: readonly {
+    readonly original: string;
+    readonly name: string;
+    readonly label: string;
+    readonly added: boolean;
+    /** Why it was not added. */
+    readonly message?: string;
+  }[];
 }

@@ -18,6 +18,8 @@
 //                                    its prompts, POST …/prompts/:prompt one (server-content-routes.ts)
 //   GET    /api/mcp/:name/oauth      its stored login, never a token; POST …/logout ends it
 //                                    (oauth-routes.ts)
+//   GET    /api/import               the other MCP clients' servers; POST imports the chosen ones
+//                                    (import-routes.ts)
 //   GET    /open/:id                 a one-time address: a 303 to the page with the key (key-handoff.ts)
 //   GET    /*                        the built page
 //
@@ -25,7 +27,7 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@epoch-agent/infra';
-import { ENTRY_LIMITS, type Runtime, sizeText } from '@epoch-agent/runtime';
+import { ENTRY_LIMITS, type ImportPlaces, type Runtime, sizeText } from '@epoch-agent/runtime';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
@@ -35,6 +37,7 @@ import type { AddServerResponse, LoginStarted } from './api-types.js';
 import { choiceRoutes } from './choice-routes.js';
 import { entryRoutes } from './entry-routes.js';
 import { hostAndOriginGuard, tokenGuard } from './guard.js';
+import { importRoutes } from './import-routes.js';
 import { boundedBody, readJsonBody } from './json-body.js';
 import type { KeyHandoffs } from './key-handoff.js';
 import { mcpView } from './mcp-view.js';
@@ -57,6 +60,8 @@ export interface AppParts {
   /** The built page (index.html and its assets). */
   readonly pageDir: string;
   readonly logger: Logger;
+  /** Where "Import from…" looks for the other clients' files. */
+  readonly importPlaces: ImportPlaces;
 }
 
 export function createApp(parts: AppParts): Hono {
@@ -153,6 +158,7 @@ export function createApp(parts: AppParts): Hono {
   app.route('/api/mcp', entryRoutes({ runtime, logins, feed }));
   app.route('/api/mcp', serverContentRoutes(runtime));
   app.route('/api/mcp', oauthRoutes({ runtime, feed }));
+  app.route('/api/import', importRoutes({ runtime, feed, places: parts.importPlaces }));
 
   app.all('/api/*', (c) =>
     send(c, apiError(404, 'not_found', `There is no ${c.req.method} ${c.req.path} in this API.`)),

@@ -9,11 +9,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '@epoch-agent/infra';
 import {
   type BuildRuntimeOptions,
   buildRuntime,
+  type ImportPlaces,
   type Runtime,
   watchMcpConfig,
 } from '@epoch-agent/runtime';
@@ -27,6 +29,8 @@ import { ViewFeed } from './view-feed.js';
 export interface StartWebOptions extends Omit<BuildRuntimeOptions, 'connectOnly' | 'connect'> {
   /** The port on 127.0.0.1. Default 0: a free one (the URL says which). */
   readonly port?: number;
+  /** Where "Import from…" looks for other clients' files. Default: this user's home, the working directory. */
+  readonly importPlaces?: ImportPlaces;
 }
 
 export interface RunningWeb {
@@ -54,7 +58,7 @@ export interface RunningWeb {
 const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url));
 
 export async function startWeb(options: StartWebOptions = {}): Promise<RunningWeb> {
-  const { port: wanted = 0, ...runtimeOptions } = options;
+  const { port: wanted = 0, importPlaces = placesHere(), ...runtimeOptions } = options;
   const logger = options.logger ?? silentLogger;
   // Until the files are read nobody has the URL (and so the key); answer anyone early all the same.
   // `env` carries the request's socket (the one-time address asks who owns it: peer-owner.ts).
@@ -96,6 +100,7 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
     port,
     pageDir: PAGE_DIR,
     logger,
+    importPlaces,
   });
   handle = (request, env) => app.fetch(request, env);
 
@@ -147,4 +152,15 @@ function stopListening(server: Server): Promise<void> {
     // Open event streams would hold close() until their pages go away.
     server.closeAllConnections();
   });
+}
+
+/** This user's home and the working directory, as `epoch mcp import` reads them. */
+function placesHere(): ImportPlaces {
+  return {
+    home: homedir(),
+    project: process.cwd(),
+    platform: process.platform,
+    appData: process.env.APPDATA,
+    xdgConfigHome: process.env.XDG_CONFIG_HOME,
+  };
 }

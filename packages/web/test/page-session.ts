@@ -3,6 +3,7 @@
 // A start that fails part way ends what it had started before it throws.
 import { writeFile } from 'node:fs/promises';
 import { mcpConfigPath } from '@epoch-agent/infra';
+import type { StartWebOptions } from '@epoch-agent/web';
 import type { Page } from 'playwright-core';
 import { type Chromium, launchChromium } from './chromium.js';
 import { startTestWeb, type TestWeb } from './web-helpers.js';
@@ -15,11 +16,14 @@ export interface PageSession {
 
 /**
  * `config` as the user's mcp.json (an object, written as JSON; or the file's text, as a person
- * wrote it), then epoch web on it and the page opened.
+ * wrote it), then epoch web on it (with `options`) and the page opened.
  */
-export async function openPage(config: object | string): Promise<PageSession> {
+export async function openPage(
+  config: object | string,
+  options: StartWebOptions = {},
+): Promise<PageSession> {
   await writeFile(mcpConfigPath(), typeof config === 'string' ? config : JSON.stringify(config));
-  const [launched, started] = await Promise.allSettled([launchChromium(), startTestWeb()]);
+  const [launched, started] = await Promise.allSettled([launchChromium(), startTestWeb(options)]);
   const chromium: Chromium | undefined =
     launched.status === 'fulfilled' ? launched.value : undefined;
   const web: TestWeb | undefined = started.status === 'fulfilled' ? started.value : undefined;

@@ -113,6 +113,53 @@ nothing is written. The entry is inserted as text; every other byte of the file 
     load: async () => (await import('./mcp-add-json.js')).run,
   },
   {
+    words: 'mcp import',
+    synopsis: '[--from CLIENT] [--file PATH] [--project DIR] [--dry-run] [--rename] [--json]',
+    summary:
+      'add the MCP servers of your other clients (Claude, Cursor, VS Code, …) to your mcp.json',
+    details: `Reads the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI and
+Codex on this machine (user files, and the project's files of the project directory), translates each
+field by field and adds the new ones to your mcp.json in one text edit; every other byte stays.
+Each server's notes say what did not map (approvals, trust, OAuth client settings, an editor's own
+variables, ...). A name your file (or a plugin) already has, case aside, is skipped unless --rename
+adds it as <name>-<client>. Secrets the other client reads from inputs or variables become \${VAR}
+references, named in the notes; env and header values are never printed.
+Exit code 1 when a file could not be read or a server was refused; skipped names are not failures.
+
+Examples:
+  epoch mcp import --dry-run
+  epoch mcp import --from claude-desktop
+  epoch mcp import --file ~/old/claude_desktop_config.json --rename`,
+    options: {
+      from: {
+        type: 'string',
+        value: 'CLIENT',
+        help: 'only this client: claude-desktop, claude-code, cursor, vscode, windsurf, gemini or codex',
+      },
+      file: {
+        type: 'string',
+        value: 'PATH',
+        help: 'read this file (its client recognized from its name and content, or given by --from)',
+      },
+      project: {
+        type: 'string',
+        value: 'DIR',
+        help: 'the project whose files (.mcp.json, .cursor/, .vscode/, .gemini/) are read (default: the current directory)',
+      },
+      'dry-run': {
+        type: 'boolean',
+        help: 'show what would be added, with each entry, and write nothing',
+      },
+      rename: {
+        type: 'boolean',
+        help: 'add a server whose name is taken as <name>-<client> instead of skipping it',
+      },
+      json: { type: 'boolean', help: 'print { file, created, written, files, servers } as JSON' },
+    },
+    readsConfig: true,
+    load: async () => (await import('./mcp-import.js')).run,
+  },
+  {
     words: 'mcp remove',
     synopsis: '<name>',
     summary: 'take a server out of your mcp.json, leaving the rest of the file as it was',

@@ -1,0 +1,178 @@
+// `epoch mcp import` on a temp machine laid out from the runtime's import fixtures (a home with
+// each client's file, a project with its own): what it adds, skips, renames and shows, that a dry
+// run writes nothing, that `remove` of each imported server gives back the file byte for byte, and
+// that no secret of the other clients' files reaches any output.
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURE_SECRETS, fixtureMachine } from '../../runtime/test/import-places.js';
+import { type CliRun, runCli } from './run-cli.js';
+
+let machine: Awaited<ReturnType<typeof fixtureMachine>>;
+let file: string;
+const ORIGINAL = [
+  '// my servers',
+  '{',
+  '  "servers": {',
+  '    "GitHub": { "command": "gh-mcp" }, // the work account',
+  '    "fetch": {',
+  '      "command": "uvx",',
+  '      "args": ["mcp-server-fetch"]',
+  '    }',
+  '  }',
+  '}',
+  '',
+].join('\r\n');
+
+beforeEach(async () => {
+  machine = await fixtureMachine();
+  // Cursor's project server reads an env_file, which this loader does not know yet: left out, so
+  // every other server imports.
+  await rm(join(machine.project, '.cursor'), { recursive: true });
+  file = join(machine.dir, 'mcp.json');
+  await writeFile(file, ORIGINAL);
+});
+
+afterEach(async () => {
+  await rm(machine.dir, { recursive: true, force: true });
+});
+
+/** `epoch mcp <args>` on the test's file, with the machine's home (and project, for import). */
+function epoch(...args: string[]): Promise<CliRun> {
+  const project = args[0] === 'import' ? ['--project', machine.project] : [];
+  return runCli(['mcp', ...args, '--config', file, ...project], { env: { HOME: machine.home } });
+}
+
+function expectNoSecret(...runs: CliRun[]): void {
+  const all = runs.map((run) => run.out + run.err).join('\n');
+  for (const secret of FIXTURE_SECRETS) expect(all).not.toContain(secret);
+}
+
+describe('epoch mcp import', () => {
+  it('adds the new servers of every client in one edit (CRLF kept), skips clashes, and remove of each gives the file back', async () => {
+    const run = await epoch('import');
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(
+      `Claude Desktop: ${join(machine.home, '.config/Claude/claude_desktop_config.json')}`,
+    );
+    expect(run.out).toContain('github: skipped, "GitHub" already has that name (case aside)');
+    expect(run.out).toContain('fetch: skipped, "fetch" already has that name');
+    expect(run.out).toContain('note: alwaysAllow is not imported');
+    expect(run.out).toMatch(
+      /Imported 14 servers into .*mcp\.json\. 4 skipped: their names are taken; --rename imports them under new names\.\n$/,
+    );
+    const after = await readFile(file, 'utf8');
+    expect(after.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+    const list = await epoch('list', '--json');
+    const names: string[] = JSON.parse(list.out).servers.map((s: { name: string }) => s.name);
+    expect(names).toHaveLength(16);
+    const imported = names.slice(2);
+    for (const name of imported.reverse()) {
+      const removed = await epoch('remove', name);
+      expect([name, removed.code, removed.err]).toEqual([name, 0, '']);
+    }
+    expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
+    expectNoSecret(run, list);
+  });
+
+  it('--dry-run shows each entry and its notes, secrets as placeholders, and writes nothing', async () => {
+    const before = await stat(file);
+    const run = await epoch('import', '--dry-run');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(
+      [
+        '  brave-search: would be added',
+        '      "brave-search": {',
+        '        "command": "npx",',
+        '        "args": ["-y", "@modelcontextprotocol/server-brave-search"],',
+        '        "env": { "BRAVE_API_KEY": "<secret: env.BRAVE_API_KEY>", "SAFE_SEARCH": "<secret: env.SAFE_SEARCH>" }',
+        '      }',
+      ].join('\n'),
+    );
+    expect(run.out).toContain(
+      `note: headers.Authorization: "\${input:github-token}" is a password`,
+    );
+    expect(run.out).toMatch(/Would import 14 servers .* Dry run: nothing was written\.\n$/);
+    expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
+    expect((await stat(file)).mtimeMs).toBe(before.mtimeMs);
+    const json = await epoch('import', '--dry-run', '--json');
+    const parsed = JSON.parse(json.out);
+    expect(parsed).toMatchObject({ written: false, file });
+    expect(parsed.servers.find((s: { original: string }) => s.original === 'figma')).toMatchObject({
+      client: 'codex',
+      outcome: { kind: 'added' },
+      notes: [expect.stringContaining('required is not imported')],
+    });
+    expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
+    expectNoSecret(run, json);
+  });
+
+  it('--rename adds a clashing server as <name>-<client>', async () => {
+    const run = await epoch('import', '--rename', '--from', 'vscode');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(
+      'github-vscode: added under this name, since "GitHub" is taken (was "github")',
+    );
+    expect(run.out).toContain(
+      'fetch-vscode: added under this name, since "fetch" is taken (was "fetch")',
+    );
+    const list = JSON.parse((await epoch('list', '--json')).out);
+    expect(list.servers.map((s: { name: string }) => s.name)).toEqual([
+      'GitHub',
+      'fetch',
+      'github-vscode',
+      'fetch-vscode',
+      'playwright',
+      'repo-tools',
+    ]);
+  });
+
+  it('--file reads one file, its client recognized; --from names the client; bad ones are exit 2', async () => {
+    const other = join(machine.dir, 'servers.toml');
+    await writeFile(other, '[mcp_servers.toml-server]\ncommand = "srv"\nenv_vars = ["TOKEN"]\n');
+    const run = await epoch('import', '--file', other, '--json');
+    expect(run.code).toBe(0);
+    const parsed = JSON.parse(run.out);
+    expect(parsed.files).toEqual([{ client: 'codex', path: other, scope: 'user', servers: 1 }]);
+    expect(parsed.servers[0].entry).toBe(
+      '"toml-server": {\n  "command": "srv",\n  "env": { "TOKEN": "<secret: env.TOKEN>" }\n}',
+    );
+    const from = await epoch('import', '--from', 'gemini', '--dry-run');
+    expect(from.out.split('\n')[0]).toBe(
+      `Gemini CLI: ${join(machine.home, '.gemini/settings.json')}`,
+    );
+    expect(from.out).not.toContain('Codex');
+    const unknown = await epoch('import', '--from', 'atom');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain(
+      '--from "atom" is not a client epoch reads; use one of claude-desktop, claude-code',
+    );
+    const missing = await epoch('import', '--file', join(machine.dir, 'nope.json'));
+    expect(missing.code).toBe(2);
+  });
+
+  it('a file that does not parse is said with its line and exits 1; the others still import', async () => {
+    await writeFile(
+      join(machine.home, '.cursor/mcp.json'),
+      '{\n  "mcpServers": {\n    "x": { "env": { "K": "cursorBroken12345" }\n',
+    );
+    const run = await epoch('import');
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/\.cursor\/mcp\.json:4: .*; nothing of it was imported\./);
+    expect(run.out).toContain('Imported 12 servers');
+    expect(run.out + run.err).not.toContain('cursorBroken12345');
+  });
+
+  it('says where it looked when no client has a file, writes nothing and exits 0', async () => {
+    const empty = join(machine.dir, 'empty-home');
+    const run = await runCli(['mcp', 'import', '--config', file, '--project', empty], {
+      env: { HOME: empty },
+    });
+    expect(run.code).toBe(0);
+    expect(run.out).toBe(
+      `No MCP client's file was found (home ${empty}, project ${empty}). Name one with --file PATH.\n`,
+    );
+    expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
+  });
+});
