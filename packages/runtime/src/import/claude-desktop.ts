@@ -1,7 +1,7 @@
 // Claude Desktop: `claude_desktop_config.json` in the app's settings directory, `mcpServers` of
 // stdio servers (command, args, env). It expands no variables.
 import { join } from 'node:path';
-import { member, parseJsonFile, readServers } from './client-file.js';
+import { readMember } from './client-file.js';
 import { appConfigDir, type ClientReader } from './found-server.js';
 import { COMMON_RULES } from './translate-entry.js';
 
@@ -14,10 +14,5 @@ export const claudeDesktop: ClientReader = {
       scope: 'user',
     },
   ],
-  read: (text, file, places) => {
-    const parsed = parseJsonFile(text, file);
-    if (!parsed.ok) return parsed;
-    const servers = member(parsed.value, 'mcpServers');
-    return readServers(file, servers, 'mcpServers', { rules: COMMON_RULES, refs: 'none' }, places);
-  },
+  read: readMember('mcpServers', { rules: COMMON_RULES, refs: 'none' }),
 };

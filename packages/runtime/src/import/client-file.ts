@@ -1,8 +1,15 @@
 // What every client's reader shares: the file's text parsed (JSONC here, TOML in codex.ts), and
 // each server of its servers object translated by the client's rules.
-import { sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
-import type { ClientFile, ClientFileRead, FoundServer, ImportPlaces } from './found-server.js';
+import type {
+  ClientFile,
+  ClientFileRead,
+  ClientName,
+  ClientReader,
+  FoundServer,
+  ImportPlaces,
+} from './found-server.js';
 import { EntryDraft, type FieldRules, translateEntry } from './translate-entry.js';
 import type { EditorInput, RefSyntax } from './variable-refs.js';
 
@@ -12,6 +19,32 @@ export interface ServerFormat {
   readonly refs: RefSyntax;
   /** VS Code's `inputs`, by id. */
   readonly inputs?: ReadonlyMap<string, EditorInput>;
+}
+
+/**
+ * A client's file of the user's (`user`, absolute) and, with a project, the project's at `inProject`
+ * under it: where Cursor, Gemini CLI and VS Code each keep one of each.
+ */
+export function userAndProject(
+  client: ClientName,
+  places: ImportPlaces,
+  user: string,
+  inProject: readonly string[],
+): ClientFile[] {
+  const files: ClientFile[] = [{ client, path: user, scope: 'user' }];
+  if (places.project !== undefined) {
+    files.push({ client, path: join(places.project, ...inProject), scope: 'project' });
+  }
+  return files;
+}
+
+/** The reader of a JSON file whose servers are its member `field` (`mcpServers`), in `format`. */
+export function readMember(field: string, format: ServerFormat): ClientReader['read'] {
+  return (text, file, places) => {
+    const parsed = parseJsonFile(text, file);
+    if (!parsed.ok) return parsed;
+    return readServers(file, member(parsed.value, field), field, format, places);
+  };
 }
 
 /** The text as JSON with comments; a syntax error is the file's problem, with its line. */

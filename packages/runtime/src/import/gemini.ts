@@ -2,8 +2,8 @@
 // command/args/env/cwd, `url` (SSE) or `httpUrl` (Streamable HTTP), headers, `timeout` in
 // milliseconds, includeTools/excludeTools; `$NAME` and `${NAME}` in values.
 import { join } from 'node:path';
-import { member, parseJsonFile, readServers } from './client-file.js';
-import type { ClientFile, ClientReader } from './found-server.js';
+import { readMember, userAndProject } from './client-file.js';
+import type { ClientReader } from './found-server.js';
 import { COMMON_RULES, type FieldRules, notMapped, seconds, toolList } from './translate-entry.js';
 
 const RULES: FieldRules = {
@@ -40,23 +40,10 @@ const RULES: FieldRules = {
 
 export const gemini: ClientReader = {
   label: 'Gemini CLI',
-  files: (places) => {
-    const files: ClientFile[] = [
-      { client: 'gemini', path: join(places.home, '.gemini', 'settings.json'), scope: 'user' },
-    ];
-    if (places.project !== undefined) {
-      files.push({
-        client: 'gemini',
-        path: join(places.project, '.gemini', 'settings.json'),
-        scope: 'project',
-      });
-    }
-    return files;
-  },
-  read: (text, file, places) => {
-    const parsed = parseJsonFile(text, file);
-    if (!parsed.ok) return parsed;
-    const servers = member(parsed.value, 'mcpServers');
-    return readServers(file, servers, 'mcpServers', { rules: RULES, refs: 'shell' }, places);
-  },
+  files: (places) =>
+    userAndProject('gemini', places, join(places.home, '.gemini', 'settings.json'), [
+      '.gemini',
+      'settings.json',
+    ]),
+  read: readMember('mcpServers', { rules: RULES, refs: 'shell' }),
 };

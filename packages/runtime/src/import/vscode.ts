@@ -3,9 +3,9 @@
 // value asks for with `${input:id}` (a password among them is never in the file: it becomes a
 // variable of ours, named in the note). `${env:NAME}`, `${workspaceFolder}`, `${userHome}` as Cursor.
 import { join } from 'node:path';
-import { member, parseJsonFile, readServers } from './client-file.js';
+import { member, parseJsonFile, readServers, userAndProject } from './client-file.js';
 import { EDITOR_RULES } from './cursor.js';
-import { appConfigDir, type ClientFile, type ClientReader } from './found-server.js';
+import { appConfigDir, type ClientReader } from './found-server.js';
 import { type FieldRules, notMapped } from './translate-entry.js';
 import type { EditorInput } from './variable-refs.js';
 
@@ -22,23 +22,11 @@ const RULES: FieldRules = {
 
 export const vscode: ClientReader = {
   label: 'VS Code',
-  files: (places) => {
-    const files: ClientFile[] = [
-      {
-        client: 'vscode',
-        path: join(appConfigDir(places), 'Code', 'User', 'mcp.json'),
-        scope: 'user',
-      },
-    ];
-    if (places.project !== undefined) {
-      files.push({
-        client: 'vscode',
-        path: join(places.project, '.vscode', 'mcp.json'),
-        scope: 'project',
-      });
-    }
-    return files;
-  },
+  files: (places) =>
+    userAndProject('vscode', places, join(appConfigDir(places), 'Code', 'User', 'mcp.json'), [
+      '.vscode',
+      'mcp.json',
+    ]),
   read: (text, file, places) => {
     const parsed = parseJsonFile(text, file);
     if (!parsed.ok) return parsed;

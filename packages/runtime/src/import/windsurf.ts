@@ -1,7 +1,7 @@
 // Windsurf: `~/.codeium/windsurf/mcp_config.json`, `mcpServers` with command/args/env, or
 // `serverUrl` (or `url`) and headers, `disabled`, `disabledTools`, and `${env:NAME}`.
 import { join } from 'node:path';
-import { member, parseJsonFile, readServers } from './client-file.js';
+import { readMember } from './client-file.js';
 import type { ClientReader } from './found-server.js';
 import { COMMON_RULES, type FieldRules, notMapped, toolList } from './translate-entry.js';
 
@@ -25,10 +25,5 @@ export const windsurf: ClientReader = {
       scope: 'user',
     },
   ],
-  read: (text, file, places) => {
-    const parsed = parseJsonFile(text, file);
-    if (!parsed.ok) return parsed;
-    const servers = member(parsed.value, 'mcpServers');
-    return readServers(file, servers, 'mcpServers', { rules: RULES, refs: 'editor' }, places);
-  },
+  read: readMember('mcpServers', { rules: RULES, refs: 'editor' }),
 };
