@@ -5,29 +5,21 @@
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIXTURE_SECRETS, fixtureMachine } from '../../runtime/test/import-places.js';
+import {
+  FIXTURE_SECRETS,
+  fixtureMachine,
+  USER_MCP_JSON,
+} from '../../runtime/test/import-places.js';
 import { type CliRun, runCli } from './run-cli.js';
 
 let machine: Awaited<ReturnType<typeof fixtureMachine>>;
 let file: string;
-const ORIGINAL = [
-  '// my servers',
-  '{',
-  '  "servers": {',
-  '    "GitHub": { "command": "gh-mcp" }, // the work account',
-  '    "fetch": {',
-  '      "command": "uvx",',
-  '      "args": ["mcp-server-fetch"]',
-  '    }',
-  '  }',
-  '}',
-  '',
-].join('\r\n');
+const ORIGINAL = USER_MCP_JSON;
 
 beforeEach(async () => {
   machine = await fixtureMachine();
-  // Cursor's project server reads an env_file, which this loader does not know yet: left out, so
-  // every other server imports.
+  // Without Cursor's project file (its servers, an env_file among them, are the runtime import
+  // test's): the counts below are of the other files.
   await rm(join(machine.project, '.cursor'), { recursive: true });
   file = join(machine.dir, 'mcp.json');
   await writeFile(file, ORIGINAL);

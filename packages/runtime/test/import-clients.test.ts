@@ -10,7 +10,7 @@ import { findClientServers, readFileAs } from '../src/import/clients.js';
 import type { ClientName, FoundServer, ImportPlaces } from '../src/import/found-server.js';
 import { importServers } from '../src/import/import-servers.js';
 import { removeServer } from '../src/mcp-config-write.js';
-import { FIXTURE_SECRETS, fixtureMachine } from './import-places.js';
+import { FIXTURE_SECRETS, fixtureMachine, USER_MCP_JSON } from './import-places.js';
 
 let machine: ImportPlaces & { dir: string; project: string };
 let found: FoundServer[];
@@ -248,21 +248,7 @@ describe('reading each client', () => {
 describe('importing into mcp.json', () => {
   let dir: string;
   let file: string;
-  // A user's file: comments, CRLF, a server whose name clashes with Claude Desktop's but for case.
-  const ORIGINAL = [
-    '// my servers',
-    '{',
-    '  "servers": {',
-    '    // the work account',
-    '    "GitHub": { "command": "gh-mcp" }, // trailing comment',
-    '    "fetch": {',
-    '      "command": "uvx",',
-    '      "args": ["mcp-server-fetch"]',
-    '    }',
-    '  }',
-    '}',
-    '',
-  ].join('\r\n');
+  const ORIGINAL = USER_MCP_JSON;
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'epoch-import-into-'));

@@ -14,6 +14,25 @@ export const FIXTURE_SECRETS = [
   'codexEnvSecret987654',
 ];
 
+/**
+ * A user's mcp.json to import into: comments, CRLF, and a server whose name clashes with Claude
+ * Desktop's but for case.
+ */
+export const USER_MCP_JSON = [
+  '// my servers',
+  '{',
+  '  "servers": {',
+  '    // the work account',
+  '    "GitHub": { "command": "gh-mcp" }, // trailing comment',
+  '    "fetch": {',
+  '      "command": "uvx",',
+  '      "args": ["mcp-server-fetch"]',
+  '    }',
+  '  }',
+  '}',
+  '',
+].join('\r\n');
+
 export const IMPORT_FIXTURES = fileURLToPath(new URL('./fixtures/import', import.meta.url));
 
 export async function fixtureMachine(): Promise<ImportPlaces & { dir: string; project: string }> {
