@@ -5,14 +5,14 @@
 // The servers of one agent: start, stop and reconnect them, their statuses and their tools (with
 // the types of its methods, so a host can name what they take and give).
 
-export {
-  McpRegistry,
-  type McpRegistryOptions,
-  type McpServerPrompt,
-  type McpStatusListener,
-  type McpToolsChangedEvent,
-  type McpToolsChangedListener,
-} from './registry.js';
+export { McpRegistry } from './registry/registry.js';
+export type {
+  McpRegistryOptions,
+  McpServerPrompt,
+  McpStatusListener,
+  McpToolsChangedEvent,
+  McpToolsChangedListener,
+} from './registry/types.js';
 export type {
   McpIcon,
   McpServerExit,

@@ -18,7 +18,8 @@ import {
 } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpSchemaCache } from '../src/cache.js';
-import { McpRegistry, type McpToolsChangedEvent } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
+import type { McpToolsChangedEvent } from '../src/registry/types.js';
 import type { McpServerConfig, McpServerStatus, StdioServerConfig } from '../src/types.js';
 import { jsonLines } from './support/recording.js';
 

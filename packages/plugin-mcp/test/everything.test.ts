@@ -15,7 +15,7 @@ import {
   startEverything,
 } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpRegistry } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
 import type { McpServerConfig } from '../src/types.js';
 
 /** Every address of this machine that is not loopback (link-local IPv6 needs a scope: skipped). */

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import type { McpConnectionState } from '../src/connection/state.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
-import { McpRegistry } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
 
 const signal = new AbortController().signal;
 let dir: string;

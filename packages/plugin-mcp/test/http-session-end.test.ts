@@ -4,7 +4,7 @@
 // which also answers DELETE with 405 or never, to show neither holds a close up for long.
 import { remoteConfig, waitUntil } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpRegistry } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
 import { END_SESSION_TIMEOUT_MS } from '../src/transport/end-session.js';
 import type { HttpServerConfig, McpServerState } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';

@@ -5,7 +5,8 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpSchemaCache } from '../src/cache.js';
 import { fingerprint } from '../src/config/fingerprint.js';
-import { McpRegistry, type McpToolsChangedEvent } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
+import type { McpToolsChangedEvent } from '../src/registry/types.js';
 import {
   CHANGE_TOOLS,
   type ChangingToolsServer,

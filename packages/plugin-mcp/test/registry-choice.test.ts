@@ -5,7 +5,8 @@
 import { EVERYTHING_ENTRY } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMcpConfig } from '../src/config/index.js';
-import { McpRegistry, type McpToolsChangedEvent } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
+import type { McpToolsChangedEvent } from '../src/registry/types.js';
 import type { McpServerConfig, McpServerStatus } from '../src/types.js';
 
 let registry: McpRegistry | undefined;

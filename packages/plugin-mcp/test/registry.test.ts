@@ -6,7 +6,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpSchemaCache } from '../src/cache.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
-import { McpRegistry } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
 import type { HttpServerConfig, McpServerStatus, StdioServerConfig } from '../src/types.js';
 import { serverLaunch, waitForPids } from './stdio-helpers.js';
 import {

@@ -10,7 +10,7 @@ import { FILESYSTEM_ENTRY, stdioConfig } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import type { McpRoot } from '../src/connection/roots.js';
-import { McpRegistry } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
 import { recordingConfig, records, requests, useRecordingClients } from './support/recording.js';
 
 const servers = useRecordingClients();

@@ -19,7 +19,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSchemaCacheDir, McpSchemaCache } from '../src/cache.js';
 import { fingerprint } from '../src/config/fingerprint.js';
-import { McpRegistry } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
 import type { McpServerConfig } from '../src/types.js';
 
 let tripwire: Tripwire;

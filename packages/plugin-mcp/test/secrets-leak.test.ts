@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import { McpClient } from '../src/connection/client.js';
-import { McpRegistry } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
 import type * as Secrets from '../src/secrets.js';
 import { serverStatus } from '../src/status.js';
 import type { McpServerConfig, McpServerStatus } from '../src/types.js';

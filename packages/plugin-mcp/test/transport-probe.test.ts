@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadMcpConfig } from '../src/config/load.js';
-import { McpRegistry } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
 import type { McpServerStatus } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
 import { ownLogins } from './support/own-logins.js';

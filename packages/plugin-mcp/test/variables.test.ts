@@ -13,7 +13,7 @@ import { parseMcpConfig, parseMcpServerEntries } from '../src/config/load.js';
 import { logoutFromServer } from '../src/oauth/logout.js';
 import { storedLoginOf } from '../src/oauth/stored-login.js';
 import { TokenStore } from '../src/oauth/token-store.js';
-import { McpRegistry } from '../src/registry.js';
+import { McpRegistry } from '../src/registry/registry.js';
 import type { McpServerStatus } from '../src/types.js';
 import {
   assertNoLeak,

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@epoch-agent/protocol';
 import { remoteConfig, stdioConfig, waitUntil } from '@epoch-agent/testkit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { McpRegistry, type McpRegistryOptions } from '../../src/registry.js';
+import { McpRegistry } from '../../src/registry/registry.js';
+import type { McpRegistryOptions } from '../../src/registry/types.js';
 import type { McpEpochTool } from '../../src/tools/epoch-tools.js';
 import type {
   McpServerState,

@@ -4,7 +4,7 @@ import { WAIT_UNTIL_DEFAULT_MS } from '@epoch-agent/testkit';
 import type { McpClient } from '../../src/connection/client.js';
 import type { McpConnectionStateKind } from '../../src/connection/state.js';
 import { isMcpError, type McpError } from '../../src/errors/mcp-error.js';
-import type { McpRegistry } from '../../src/registry.js';
+import type { McpRegistry } from '../../src/registry/registry.js';
 import type { McpServerState } from '../../src/types.js';
 
 /**

@@ -1,0 +1,85 @@
+// What the registry says of each server: its status (its client's state, `connecting` from the
+// moment the registry starts it, and how many of its tools are offered), and a status event only
+// when that changed.
+
+import { isDeepStrictEqual } from 'node:util';
+import type { McpClient } from '../connection/client.js';
+import type { McpConnectionState } from '../connection/state.js';
+import { DISABLED, type StatusState, serverStatus, type ToolCounts } from '../status.js';
+import type { McpEpochTool } from '../tools/epoch-tools.js';
+import { assertNever, type McpServerStatus } from '../types.js';
+import type { Entry, Servers } from './servers.js';
+
+/**
+ * Tells the status listeners the server's status, unless it is the one they were last told: a
+ * host acts on every event (re-renders, rebuilds its tool set), so an event means a change.
+ */
+export function emitStatus(servers: Servers, entry: Entry): void {
+  const status = statusOf(entry);
+  if (isDeepStrictEqual(status, entry.lastStatus)) return;
+  entry.lastStatus = status;
+  servers.statusListeners.emit(status);
+}
+
+/** `toolCount` is what tools() offers for it, so list_resources / read_resource are counted. */
+export function statusOf(entry: Entry): McpServerStatus {
+  const { config, source, client } = entry;
+  return client === undefined
+    ? serverStatus(config, source, DISABLED, { offered: 0, off: 0 })
+    : serverStatus(config, source, stateOf(entry, client), counts(entry));
+}
+
+/** The client's state; `connecting` from the moment start() begins, with its instant. */
+function stateOf(entry: Entry, client: McpClient): StatusState {
+  const { state } = client;
+  const since = entry.connectingSince;
+  // `disconnected` with an instant: started by start(), whose client says nothing until the
+  // cache is read. No instant: a client that says `connecting` before it has told us (while its
+  // code loads: McpClient.state), so its connect begins now.
+  if (state.kind === 'connecting' || (state.kind === 'disconnected' && since !== undefined)) {
+    return { kind: 'connecting', since: since ?? Date.now() };
+  }
+  return state;
+}
+
+function counts(entry: Entry): ToolCounts {
+  const { offer } = entry;
+  if (offer === undefined || !offersState(entry)) return { offered: 0, off: 0 };
+  return { offered: offer.offered.length, off: offer.tools.length - offer.offered.length };
+}
+
+/** What tools() offers for this server now. */
+export function offeredBy(entry: Entry): readonly McpEpochTool[] {
+  return entry.offer !== undefined && offersState(entry) ? entry.offer.offered : [];
+}
+
+/** An enabled server in a state whose tools are offered (see offersTools). */
+export function offersState({ client, connectingSince }: Entry): boolean {
+  if (client === undefined) return false;
+  // Started (start(), reconfigure) before its client says so: connecting, as stateOf says.
+  if (client.state.kind === 'disconnected' && connectingSince !== undefined) return true;
+  return offersTools(client.state);
+}
+
+/**
+ * Whether a server in this state has its tools offered (when its schema is known). Yes while a call
+ * can still reach it: connecting (from the cache; a call waits), idle (a call reconnects) and
+ * reconnecting (a call fails at once with a message the model reads, and the watchdog brings the
+ * server back within seconds, so a host rebuilding its tool set now should not drop them). No
+ * once only a person can bring it back: failed, needsLogin, disconnected.
+ */
+function offersTools(state: McpConnectionState): boolean {
+  switch (state.kind) {
+    case 'connecting':
+    case 'connected':
+    case 'idle':
+    case 'reconnecting':
+      return true;
+    case 'failed':
+    case 'needsLogin':
+    case 'disconnected':
+      return false;
+    default:
+      return assertNever(state, 'connection state');
+  }
+}

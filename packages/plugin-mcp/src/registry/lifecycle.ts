@@ -1,0 +1,235 @@
+// A server's life in the registry: added (with a client when it is enabled), started (offering its
+// cached tools at once), given another choice or another config, reconnected, removed. Each public
+// step is McpRegistry's method of the same name, documented there.
+
+import { messageOf } from '@epoch-agent/infra';
+import { McpClient } from '../connection/client.js';
+import { McpError } from '../errors/mcp-error.js';
+import { serverStatus } from '../status.js';
+import type { McpServerConfig, McpServerSource, McpServerStatus } from '../types.js';
+import { emitStatus, offeredBy, statusOf } from './entry-status.js';
+import { announce, learn, offerFor } from './offers.js';
+import type { Entry, Servers } from './servers.js';
+
+/** McpRegistry.connectAll: every server added, then all started at once. */
+export async function addAll(
+  servers: Servers,
+  configs: readonly McpServerConfig[],
+  source: McpServerSource,
+): Promise<McpServerStatus[]> {
+  checkNames(servers, configs, source);
+  const entries = configs.map((config) => add(servers, config, source));
+  for (const entry of entries) {
+    if (entry.client === undefined) emitStatus(servers, entry);
+  }
+  await Promise.all(
+    entries.map((entry) =>
+      entry.client === undefined ? undefined : start(servers, entry, entry.client),
+    ),
+  );
+  return entries.map((entry) => statusOf(entry));
+}
+
+/** McpRegistry.update: another choice, the same connection. */
+export async function updateChoice(
+  servers: Servers,
+  config: McpServerConfig,
+): Promise<McpServerStatus> {
+  const entry = servers.entries.get(config.name);
+  if (entry === undefined) throw servers.unknown(config.name);
+  const before = offeredBy(entry);
+  const { client, offer } = entry;
+  entry.config = config;
+  const { enabled } = config.choice;
+  if (client !== undefined && !enabled) {
+    entry.client = undefined;
+    entry.offer = undefined;
+    entry.connected = false;
+    entry.connectingSince = undefined;
+    emitStatus(servers, entry);
+    announce(servers, entry, before, [], 'choice');
+    await client.close();
+  } else if (client === undefined && enabled) {
+    await start(servers, entry, attach(servers, entry));
+    // Its first list is a change too here: the model was offered none of its tools before.
+    if (servers.entries.get(config.name) === entry) {
+      announce(servers, entry, before, offeredBy(entry), 'choice');
+    }
+  } else {
+    if (client !== undefined && offer !== undefined) {
+      entry.offer = offerFor(servers, entry, client, offer.schema);
+    }
+    emitStatus(servers, entry);
+    announce(servers, entry, before, offeredBy(entry), 'choice');
+  }
+  return statusOf(entry);
+}
+
+/** McpRegistry.reconfigure: another connection, the server registered throughout. */
+export async function replaceConnection(
+  servers: Servers,
+  config: McpServerConfig,
+): Promise<McpServerStatus> {
+  const entry = servers.entries.get(config.name);
+  if (entry === undefined) throw servers.unknown(config.name);
+  const { client: old, config: previous } = entry;
+  entry.config = config;
+  entry.connected = false;
+  // Before the old client closes, so its last states are not heard and the status says
+  // `connecting` (with the tools it offered) rather than disconnected for that moment.
+  const client = config.choice.enabled ? attach(servers, entry) : undefined;
+  entry.client = client;
+  entry.connectingSince = client === undefined ? undefined : Date.now();
+  if (client === undefined) entry.offer = undefined;
+  emitStatus(servers, entry);
+  const replacing = (async () => {
+    await Promise.all([old?.close(), servers.cache?.invalidate(previous)]);
+    if (
+      client !== undefined &&
+      servers.entries.get(config.name) === entry &&
+      entry.client === client
+    ) {
+      await start(servers, entry, client);
+    }
+  })();
+  entry.replacing = replacing;
+  try {
+    await replacing;
+  } finally {
+    if (entry.replacing === replacing) entry.replacing = undefined;
+  }
+  return statusOf(entry);
+}
+
+/** McpRegistry.reconnect: the cached schema forgotten, the client started over. */
+export async function restart(servers: Servers, name: string): Promise<McpServerStatus> {
+  const entry = servers.entries.get(name);
+  if (entry === undefined) throw servers.unknown(name);
+  const { client } = entry;
+  if (client === undefined) throw servers.disabled(name);
+  const before = entry.offer;
+  entry.offer = undefined;
+  await servers.cache?.invalidate(entry.config);
+  await client.reconnect().catch((error: unknown) => logFailure(servers, entry, error));
+  // Learned from the client's state meanwhile, unless the server was disconnected.
+  const current = servers.entries.get(name);
+  const after = current === entry ? current.offer : undefined;
+  if (before !== undefined && after !== undefined) {
+    announce(servers, entry, before.tools, after.tools, 'connect');
+  }
+  return statusOf(entry);
+}
+
+/** McpRegistry.disconnectAll: every server removed, its cached schema kept. */
+export async function removeAll(servers: Servers): Promise<void> {
+  await Promise.all(
+    [...servers.entries.keys()].map((name) => remove(servers, name, { keepCache: true })),
+  );
+  await servers.cache?.settled();
+}
+
+/** McpRegistry.disconnect (`keepCache: false`), and one server of removeAll (`true`). */
+export async function remove(
+  servers: Servers,
+  name: string,
+  how: { readonly keepCache: boolean },
+): Promise<void> {
+  const entry = servers.entries.get(name);
+  if (entry === undefined) return;
+  servers.entries.delete(name);
+  await Promise.all([
+    entry.client?.close(),
+    how.keepCache ? undefined : servers.cache?.invalidate(entry.config),
+  ]);
+  servers.statusListeners.emit(
+    serverStatus(entry.config, entry.source, { kind: 'disconnected' }, { offered: 0, off: 0 }),
+  );
+}
+
+function checkNames(
+  servers: Servers,
+  configs: readonly McpServerConfig[],
+  source: McpServerSource,
+): void {
+  const seen = new Set<string>();
+  for (const { name } of configs) {
+    const existing = servers.entries.get(name);
+    if (existing !== undefined || seen.has(name)) {
+      const owner = existing === undefined ? 'this same call' : `a ${existing.source} server`;
+      throw new McpError(
+        'duplicate_server',
+        `MCP server "${name}" (${source}) cannot be added: the name is already used by ${owner}. Disconnect that one first, or rename this one.`,
+        { server: name },
+      );
+    }
+    seen.add(name);
+  }
+}
+
+function add(servers: Servers, config: McpServerConfig, source: McpServerSource): Entry {
+  const entry: Entry = {
+    config,
+    source,
+    client: undefined,
+    offer: undefined,
+    connected: false,
+    connectingSince: undefined,
+    lastStatus: undefined,
+    replacing: undefined,
+  };
+  servers.entries.set(config.name, entry);
+  if (config.choice.enabled) attach(servers, entry);
+  return entry;
+}
+
+/** Gives an enabled server its client, not started yet. */
+function attach(servers: Servers, entry: Entry): McpClient {
+  const { config } = entry;
+  const client = new McpClient({ ...servers.connection, config });
+  entry.client = client;
+  client.onStateChange((state) => {
+    // A server being disconnected reports its own last status; a removed one, or a client
+    // closed by turning the server off, reports nothing.
+    if (servers.entries.get(config.name) !== entry || entry.client !== client) return;
+    const change = state.kind === 'connected' ? learn(servers, entry, client, state) : undefined;
+    entry.connected = state.kind === 'connected';
+    entry.connectingSince =
+      state.kind === 'connecting' ? (entry.connectingSince ?? Date.now()) : undefined;
+    emitStatus(servers, entry);
+    if (change !== undefined) announce(servers, entry, change.before, change.after, change.reason);
+  });
+  return client;
+}
+
+/**
+ * Offers the server's cached tools, if any, and connects it: resolves at once with a cache
+ * (the connect goes on in the background), else when it is connected or failed. The client
+ * says `connecting` (a status event) as connect() is called, before the SDK has loaded: a host
+ * registers the cached tools on that event, so they never wait for the connection's code.
+ */
+async function start(servers: Servers, entry: Entry, client: McpClient): Promise<void> {
+  // reconfigure() began the connect already: its status said since when.
+  entry.connectingSince ??= Date.now();
+  const schema = await servers.cache?.get(entry.config);
+  // Disconnected or turned off meanwhile: its client is closed, and a connect would start it again.
+  if (servers.entries.get(entry.config.name) !== entry || entry.client !== client) return;
+  client.remember(schema);
+  // A reconfigured server offers what it offered until its new connection (or cache) says otherwise.
+  if (schema !== undefined) {
+    const before = entry.offer;
+    entry.offer = offerFor(servers, entry, client, schema);
+    if (before !== undefined) announce(servers, entry, before.tools, entry.offer.tools, 'connect');
+  }
+  const connection = connect(servers, entry, client);
+  if (schema === undefined) await connection;
+}
+
+/** Resolves when the server is connected or failed; a failure is its status (and a log line). */
+function connect(servers: Servers, entry: Entry, client: McpClient): Promise<void> {
+  return client.connect().catch((error: unknown) => logFailure(servers, entry, error));
+}
+
+function logFailure(servers: Servers, entry: Entry, error: unknown): void {
+  // Messages from the client are already free of secrets.
+  servers.logger.warn(messageOf(error), { server: entry.config.name, source: entry.source });
+}

@@ -1,0 +1,231 @@
+// McpRegistry: MANY servers, each behind its own McpClient. Connects them in parallel, keeps where
+// each came from (source), and answers for all of them: statuses, tools, prompts. One server's
+// failure is that server's status and never anyone else's problem: nothing here throws because a
+// server failed. This is its public face; each method hands the work to the module that owns it.
+//
+// Startup does not wait for servers whose tools are in the schema cache: they are offered from the
+// cache while they connect in the background, and when a server's live list turns out different
+// (at connect, or after notifications/tools/list_changed) the cache is replaced and a
+// tools-changed event says what changed.
+
+import type {
+  GetPromptResult,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+} from '@modelcontextprotocol/client';
+import type { McpEpochTool } from '../tools/epoch-tools.js';
+import type { McpServerConfig, McpServerSource, McpServerStatus } from '../types.js';
+import { offeredBy, offersState, statusOf } from './entry-status.js';
+import {
+  addAll,
+  remove,
+  removeAll,
+  replaceConnection,
+  restart,
+  updateChoice,
+} from './lifecycle.js';
+import {
+  connectedPrompts,
+  promptFrom,
+  promptsFrom,
+  resourceFrom,
+  resourcesFrom,
+  resourceTemplatesFrom,
+} from './routing.js';
+import { Servers } from './servers.js';
+import type {
+  McpRegistryOptions,
+  McpServerPrompt,
+  McpStatusListener,
+  McpToolsChangedListener,
+} from './types.js';
+
+export class McpRegistry {
+  readonly #servers: Servers;
+
+  constructor(options: McpRegistryOptions = {}) {
+    this.#servers = new Servers(options);
+  }
+
+  /**
+   * Connects every server at once (never one after another) and resolves with their statuses as
+   * soon as each server has a tool list or a failure:
+   * - a server whose config has a cached schema is usable at once: its status is `connecting`,
+   *   `tools()` offers its cached tools, and it connects in the background (a call made meanwhile
+   *   waits for the connection);
+   * - the others are awaited until connected or failed (at most their connect_timeout).
+   * So a warm start never waits for the slowest server. A server whose choice says
+   * `enabled: false` is registered as `disabled` (a status event says so) and not started.
+   * A server's failure is in its status, not thrown. Throws only for a caller's mistake: a name
+   * that is already registered (`duplicate_server`; disconnect it first) — checked before
+   * anything starts.
+   */
+  connectAll(
+    configs: readonly McpServerConfig[],
+    source: McpServerSource,
+  ): Promise<McpServerStatus[]> {
+    return addAll(this.#servers, configs, source);
+  }
+
+  /**
+   * Gives a registered server a config with the same connection (the same `fingerprint`: a
+   * different one is reconfigure()) and another choice, `defer` or
+   * `max_output_tokens`, which take effect without reconnecting anything: turned off, it is closed
+   * (its process tree reaped) and offers none of its tools; turned on, it starts as connectAll
+   * starts it; a new include/exclude list changes which of its tools are offered, and a tools-changed
+   * event (`choice`) says how; a new `defer` is no status and no tools change, so whoever offers
+   * the tools reads it from configOf() after this resolves; the cap holds from its next call.
+   * Resolves with its status once that is done (a server turned on connected or failed, or
+   * offering its cached tools). `unknown_server` for a name that is not registered.
+   */
+  update(config: McpServerConfig): Promise<McpServerStatus> {
+    return updateChoice(this.#servers, config);
+  }
+
+  /**
+   * Gives a registered server a config with another connection (another `fingerprint`: a new
+   * command, env, url, ...): its client is closed (process tree reaped, cached schema dropped)
+   * and a new one started with the new config, as connectAll starts one. The server stays
+   * registered throughout, so its tools stay offered while it reconnects (a call waits for the
+   * new connection, as on any connect) and the tool objects a host holds call the new client; a
+   * tools-changed event (`connect`) says what the new connection's list changed, if anything.
+   * Resolves with its status as connectAll would. `unknown_server` for a name that is not
+   * registered.
+   */
+  reconfigure(config: McpServerConfig): Promise<McpServerStatus> {
+    return replaceConnection(this.#servers, config);
+  }
+
+  /**
+   * Forgets the server's cached schema (a reconnect is how a user says "ask it again") and has its
+   * client start over (McpClient.reconnect: requests in flight finish, then a new connection; on
+   * failure the watchdog's series). Until it answers, `tools()` offers nothing for it. Resolves
+   * with its status once it is connected or has given up. `unknown_server` for a name that is not
+   * registered.
+   */
+  reconnect(name: string): Promise<McpServerStatus> {
+    return restart(this.#servers, name);
+  }
+
+  /** Every registered server, in the order they were added. */
+  statuses(): McpServerStatus[] {
+    return [...this.#servers.entries.values()].map((entry) => statusOf(entry));
+  }
+
+  /** The config a server runs with now; undefined when no server of that name is registered. */
+  configOf(name: string): McpServerConfig | undefined {
+    return this.#servers.entries.get(name)?.config;
+  }
+
+  /**
+   * The tools of every server a call can reach now or soon (see offersTools): connected, idle,
+   * reconnecting, and connecting with its tools from the cache; as the model will see them. A
+   * snapshot: see McpToolsChangedEvent for when it changes.
+   */
+  tools(): McpEpochTool[] {
+    return [...this.#servers.entries.values()].flatMap(offeredBy);
+  }
+
+  /**
+   * The part of tools() that is server `name`'s. What follows one server's status does not walk
+   * every server: with thousands configured, that made a start quadratic.
+   */
+  toolsOf(name: string): readonly McpEpochTool[] {
+    const entry = this.#servers.entries.get(name);
+    return entry === undefined ? [] : offeredBy(entry);
+  }
+
+  /**
+   * Server `name`'s tools the user turned off (include_tools / exclude_tools), known when
+   * toolsOf would offer its others: what turning them back on would add, and what they would cost.
+   * Not callable through the model: tools() never offers them.
+   */
+  toolsOffOf(name: string): readonly McpEpochTool[] {
+    const entry = this.#servers.entries.get(name);
+    if (entry?.offer === undefined || !offersState(entry)) return [];
+    const offered = new Set(entry.offer.offered);
+    return entry.offer.tools.filter((tool) => !offered.has(tool));
+  }
+
+  /**
+   * The prompts of every connected server that offers prompts, asked in parallel. A server whose
+   * prompts/list fails is left out and logged; the others still answer.
+   */
+  listPrompts(signal?: AbortSignal): Promise<McpServerPrompt[]> {
+    return connectedPrompts(this.#servers, signal);
+  }
+
+  getPrompt(
+    server: string,
+    name: string,
+    args?: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
+    return promptFrom(this.#servers, server, name, args, signal);
+  }
+
+  /** One server's prompts (every page), each with its name; empty when it declared none. */
+  promptsOf(server: string, signal?: AbortSignal): Promise<McpServerPrompt[]> {
+    return promptsFrom(this.#servers, server, signal);
+  }
+
+  /** One server's resources (every page); empty when it declared none. */
+  resourcesOf(server: string, signal?: AbortSignal): Promise<Resource[]> {
+    return resourcesFrom(this.#servers, server, signal);
+  }
+
+  /** One server's resource templates (every page); empty when it declared no resources. */
+  resourceTemplatesOf(server: string, signal?: AbortSignal): Promise<ResourceTemplateType[]> {
+    return resourceTemplatesFrom(this.#servers, server, signal);
+  }
+
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return resourceFrom(this.#servers, server, uri, signal);
+  }
+
+  /**
+   * Closes one server, reaps its process tree and drops its cached schema (memory and disk); the
+   * others are untouched. Its last status event is `disconnected`, after which it is no longer
+   * registered. A name that is not registered is a no-op.
+   */
+  disconnect(name: string): Promise<void> {
+    return remove(this.#servers, name, { keepCache: false });
+  }
+
+  /**
+   * Disconnects every server like disconnect(), but keeps their cached schemas: this is how a
+   * process ends, and the next start is fast because of them. Resolves once the cache's writes in
+   * flight are on disk too, so a process may exit right after.
+   */
+  disconnectAll(): Promise<void> {
+    return removeAll(this.#servers);
+  }
+
+  /**
+   * Tells every connected server that the roots (the `roots` option) changed: a host whose
+   * `roots` function now gives other directories calls this. Resolves once each was told.
+   */
+  async notifyRootsChanged(): Promise<void> {
+    await Promise.all(
+      [...this.#servers.entries.values()].map((entry) => entry.client?.notifyRootsChanged()),
+    );
+  }
+
+  /**
+   * Calls `listener` with a server's status whenever it differs from the last one given for that
+   * server (field by field); returns the unsubscribe function.
+   */
+  onStatus(listener: McpStatusListener): () => void {
+    return this.#servers.statusListeners.add(listener);
+  }
+
+  /**
+   * Calls `listener` whenever a server's tools differ from the ones `tools()` offered for it
+   * before; returns the unsubscribe function. A server's first list (no cache) is not a change:
+   * its `connected` status announces it.
+   */
+  onToolsChanged(listener: McpToolsChangedListener): () => void {
+    return this.#servers.toolsListeners.add(listener);
+  }
+}

@@ -1,0 +1,150 @@
+// Requests to a server by its name: each finds the client the server has when it is made (after a
+// reconfigure in progress), so a tool object a host holds never calls a client that was replaced.
+
+import { messageOf } from '@epoch-agent/infra';
+import type {
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+} from '@modelcontextprotocol/client';
+import type { McpClient } from '../connection/client.js';
+import { McpError } from '../errors/mcp-error.js';
+import { type RequestTarget, waitUnlessAborted } from '../errors/unavailable.js';
+import type { McpToolBackend } from '../tools/epoch-tools.js';
+import { assignToolNames } from '../tools/names.js';
+import type { Entry, Servers } from './servers.js';
+import type { McpServerPrompt } from './types.js';
+
+/**
+ * What a server's tools call: the client the server of that name has when the call is made (the
+ * one a reconfigure gave it, a call waiting for its connect), never the one the tools were made
+ * with. Rejects with a code when the server, or the tool on it, is gone.
+ */
+export function liveBackend(servers: Servers, server: string): McpToolBackend {
+  return {
+    callTool: (tool, args, signal, onProgress) =>
+      ask(servers, { server, method: 'tools/call', tool }, signal, (client, entry) => {
+        const schema = entry.offer?.schema;
+        if (schema !== undefined && !schema.tools.some(({ name }) => name === tool)) {
+          throw new McpError(
+            'unknown_tool',
+            `MCP server "${server}" no longer offers tool "${tool}" (its tools now: ${schema.tools.map(({ name }) => name).join(', ') || 'none'}).`,
+            { server, tool },
+          );
+        }
+        return client.callTool(tool, args, signal, onProgress);
+      }),
+    listResources: (signal) => resourcesFrom(servers, server, signal),
+    listResourceTemplates: (signal) => resourceTemplatesFrom(servers, server, signal),
+    readResource: (uri, signal) => resourceFrom(servers, server, uri, signal),
+  };
+}
+
+/** A request to one server's client; rejects for a server that is unknown or disabled. */
+async function ask<T>(
+  servers: Servers,
+  target: RequestTarget,
+  signal: AbortSignal | undefined,
+  request: (client: McpClient, entry: Entry) => Promise<T>,
+): Promise<T> {
+  const { server } = target;
+  const replacing = servers.entries.get(server)?.replacing;
+  if (replacing !== undefined) await waitUnlessAborted(replacing, signal, target);
+  const entry = servers.entries.get(server);
+  if (entry === undefined) throw servers.unknown(server);
+  if (entry.client === undefined) throw servers.disabled(server);
+  return request(entry.client, entry);
+}
+
+/**
+ * The prompts of every connected server that offers prompts, asked in parallel. A server whose
+ * prompts/list fails is left out and logged; the others still answer.
+ */
+export async function connectedPrompts(
+  servers: Servers,
+  signal?: AbortSignal,
+): Promise<McpServerPrompt[]> {
+  const connected = [...servers.entries.values()].flatMap(({ config, client }) =>
+    client?.state.kind === 'connected' ? [{ config, client }] : [],
+  );
+  const lists = await Promise.all(
+    connected.map(async ({ config, client }): Promise<McpServerPrompt[]> => {
+      try {
+        return named(servers, config.name, await client.listPrompts(signal));
+      } catch (error) {
+        servers.logger.warn(messageOf(error), { server: config.name });
+        return [];
+      }
+    }),
+  );
+  return lists.flat();
+}
+
+export function promptFrom(
+  servers: Servers,
+  server: string,
+  name: string,
+  args?: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<GetPromptResult> {
+  return ask(servers, { server, method: 'prompts/get' }, signal, (client) =>
+    client.getPrompt(name, args, signal),
+  );
+}
+
+/** One server's prompts (every page), each with its name; empty when it declared none. */
+export function promptsFrom(
+  servers: Servers,
+  server: string,
+  signal?: AbortSignal,
+): Promise<McpServerPrompt[]> {
+  return ask(servers, { server, method: 'prompts/list' }, signal, async (client) =>
+    named(servers, server, await client.listPrompts(signal)),
+  );
+}
+
+/** Prompts with their `mcp__<server>__<prompt>` names, held to the tool names' length. */
+function named(servers: Servers, server: string, prompts: readonly Prompt[]): McpServerPrompt[] {
+  const names = assignToolNames({
+    server,
+    tools: prompts.map(({ name }) => name),
+    reserved: [],
+    nameOptions: { maxLength: servers.toolNameMaxLength },
+  });
+  return prompts.map((prompt, i) => ({ server, name: names[i] as string, prompt }));
+}
+
+/** One server's resources (every page); empty when it declared none. */
+export function resourcesFrom(
+  servers: Servers,
+  server: string,
+  signal?: AbortSignal,
+): Promise<Resource[]> {
+  return ask(servers, { server, method: 'resources/list' }, signal, (client) =>
+    client.listResources(signal),
+  );
+}
+
+/** One server's resource templates (every page); empty when it declared no resources. */
+export function resourceTemplatesFrom(
+  servers: Servers,
+  server: string,
+  signal?: AbortSignal,
+): Promise<ResourceTemplateType[]> {
+  return ask(servers, { server, method: 'resources/templates/list' }, signal, (client) =>
+    client.listResourceTemplates(signal),
+  );
+}
+
+export function resourceFrom(
+  servers: Servers,
+  server: string,
+  uri: string,
+  signal?: AbortSignal,
+): Promise<ReadResourceResult> {
+  return ask(servers, { server, method: 'resources/read' }, signal, (client) =>
+    client.readResource(uri, signal),
+  );
+}

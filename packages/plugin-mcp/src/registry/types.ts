@@ -1,0 +1,64 @@
+// What a host names when it uses McpRegistry: the options it is made with, its two events and
+// their listeners, and a prompt with the server that offers it.
+
+import type { Prompt } from '@modelcontextprotocol/client';
+import type { McpSchemaCache } from '../cache.js';
+import type { McpConnectionOptions } from '../connection/options.js';
+import type { McpToolsDiff } from '../tools/diff.js';
+import type { McpServerSource, McpServerStatus } from '../types.js';
+
+/** Every client's McpConnectionOptions, and what the registry itself needs. */
+export interface McpRegistryOptions extends McpConnectionOptions {
+  /** Longest tool name the model provider accepts. Default 128 (MAX_TOOL_NAME_LENGTH). */
+  readonly toolNameMaxLength?: number;
+  /**
+   * Where tool lists are remembered between runs. Default: a cache under `$EPOCH_HOME` (see
+   * McpSchemaCache), logging to `logger`. `null`: no cache, so connectAll waits for every server
+   * — what a diagnostic that must see real connections (`epoch mcp status`) wants.
+   */
+  readonly schemaCache?: McpSchemaCache | null;
+  /**
+   * The most tokens one tool result may put into the model's context, for a server whose entry
+   * sets no `max_output_tokens`. Default 25,000. A longer result is cut, and kept whole under
+   * `$EPOCH_HOME/tool-results`.
+   */
+  readonly maxOutputTokens?: number;
+}
+
+/** Called with a server's new status whenever its state changes. */
+export type McpStatusListener = (status: McpServerStatus) => void;
+
+/**
+ * A server's tools are no longer the ones `tools()` offered for it before: `tools()` already
+ * returns the new ones, and the schema cache holds them.
+ *
+ * The registry does not swap the tools of an agent that is already running: an agent loop takes
+ * its tool set as a constructor argument and cannot change it in flight. The host decides what to
+ * do — tell the user, rebuild the agent with `tools()` at the next turn, or restart.
+ */
+export interface McpToolsChangedEvent extends McpToolsDiff {
+  readonly server: string;
+  readonly source: McpServerSource;
+  /**
+   * `connect`: the list the server gave when it (re)connected differs from the one offered before
+   * (the cached one, the one from before `reconnect()`, or the old config's before
+   * `reconfigure()`).
+   * `list_changed`: the server sent notifications/tools/list_changed and was asked again.
+   * `choice`: the user turned the server or some of its tools on or off (update).
+   */
+  readonly reason: 'connect' | 'list_changed' | 'choice';
+}
+
+export type McpToolsChangedListener = (event: McpToolsChangedEvent) => void;
+
+/** A prompt and the server that offers it. */
+export interface McpServerPrompt {
+  readonly server: string;
+  /**
+   * `mcp__<server>__<prompt>`, made by the rules of tool names (tools/names.ts): the name a host
+   * shows it under (a slash command), never the same for two prompts of one server. `getPrompt`
+   * takes the server and `prompt.name`, the server's own name for it.
+   */
+  readonly name: string;
+  readonly prompt: Prompt;
+}
