@@ -50,7 +50,7 @@ export type {
   ToolProgress,
   ToolResult,
 } from '@epoch-agent/protocol';
-export type { McpConfigApplied } from './apply-mcp-config.js';
+export type { McpConfigApplied } from './assembly/apply-mcp-config.js';
 export {
   type BuildRuntimeOptions,
   buildRuntime,
@@ -61,42 +61,15 @@ export {
   type RuntimeServerEntryReplaced,
   type RuntimeServerRemoved,
   type RuntimeServersImported,
-} from './build-runtime.js';
-// Everything the config-only entry (./config) exports, from that one list.
-export * from './config.js';
+} from './assembly/build-runtime.js';
 export {
   type McpConfigTarget,
   type McpConfigWatchOptions,
   watchMcpConfig,
-} from './config-watch.js';
-export type { ConnectMode } from './connects-in-flight.js';
-export { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from './deferred-tools.js';
-export {
-  isRuntimeError,
-  RuntimeError,
-  type RuntimeErrorCode,
-  type RuntimeErrorData,
-} from './errors.js';
-export type { HostCapabilities } from './host-servers.js';
-// Servers of other MCP clients, read from their files and imported (`epoch mcp import`).
-export { CLIENTS, findClientServers, readFileAs } from './import/clients.js';
-export {
-  CLIENT_NAMES,
-  type ClientFile,
-  type ClientFileRead,
-  type ClientName,
-  type ClientScope,
-  type FoundServer,
-  type ImportPlaces,
-  isClientName,
-} from './import/found-server.js';
-export {
-  type ImportedServer,
-  type ImportOptions,
-  type ImportOutcome,
-  type ImportResult,
-  importServers,
-} from './import/import-servers.js';
+} from './assembly/config-watch.js';
+export type { ConnectMode } from './assembly/connects-in-flight.js';
+// Everything the config-only entry (./config) exports, from that one list.
+export * from './config.js';
 export {
   type AddServerInput,
   type AddServerResult,
@@ -126,21 +99,48 @@ export {
   SERVER_NAME_PATTERN,
   setServerChoice,
   sizeText,
-} from './mcp-config-write.js';
-export { pluginsDir } from './plugin-servers.js';
-export { HOST_NAMESPACE_PATTERN, PLUGIN_NAME_PATTERN } from './server-names.js';
-export { DEFAULT_TOOL_BUDGET_TOKENS } from './tool-deferral.js';
+} from './config-edit/index.js';
+export {
+  isRuntimeError,
+  RuntimeError,
+  type RuntimeErrorCode,
+  type RuntimeErrorData,
+} from './errors.js';
+// Servers of other MCP clients, read from their files and imported (`epoch mcp import`).
+export { CLIENTS, findClientServers, readFileAs } from './import/clients.js';
+export {
+  CLIENT_NAMES,
+  type ClientFile,
+  type ClientFileRead,
+  type ClientName,
+  type ClientScope,
+  type FoundServer,
+  type ImportPlaces,
+  isClientName,
+} from './import/found-server.js';
+export {
+  type ImportedServer,
+  type ImportOptions,
+  type ImportOutcome,
+  type ImportResult,
+  importServers,
+} from './import/import-servers.js';
+export type { HostCapabilities } from './servers/host-servers.js';
+export { pluginsDir } from './servers/plugin-servers.js';
+export { HOST_NAMESPACE_PATTERN, PLUGIN_NAME_PATTERN } from './servers/server-names.js';
+export { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from './tools/deferred-tools.js';
+export { DEFAULT_TOOL_BUDGET_TOKENS } from './tools/tool-deferral.js';
 export {
   MCP_GROUP_PREFIX,
   mcpGroup,
   type ResolvedTool,
   type ToolNameCollision,
   type ToolOrigin,
-} from './tool-name-resolution.js';
+} from './tools/tool-name-resolution.js';
 export {
   type ToolGroupOptions,
   ToolRegistry,
   type ToolRegistryChange,
   type ToolRegistryListener,
   type ToolRegistryOptions,
-} from './tool-registry.js';
+} from './tools/tool-registry.js';

@@ -5,8 +5,8 @@
 import { parseTree } from 'jsonc-parser';
 import { redactEntry } from '../config-edit/entry-secrets.js';
 import type { McpConfigWriteErrorCode } from '../config-edit/errors.js';
+import { addServers } from '../config-edit/index.js';
 import { renderServer } from '../config-edit/new-server.js';
-import { addServers } from '../mcp-config-write.js';
 import type { ClientName, FoundServer } from './found-server.js';
 
 export interface ImportOptions {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { type Diagnostic, epochHome, formatPath } from '@epoch-agent/infra';
 import type { McpKeyPositions, McpServerConfig } from '@epoch-agent/plugin-mcp';
 import { loadMcpConfig } from '@epoch-agent/plugin-mcp/config';
-import { SERVER_NAME_PATTERN } from './config-edit/new-server.js';
+import { SERVER_NAME_PATTERN } from '../config-edit/new-server.js';
 import {
   type HeldNames,
   type KeyedServer,

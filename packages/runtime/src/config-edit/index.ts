@@ -55,43 +55,43 @@ import {
   writeFileAtomic,
 } from '@epoch-agent/infra';
 import { type McpConfigLoad, type McpServerConfig, parseMcpConfig } from '@epoch-agent/plugin-mcp';
-import { entryOverLimit } from './config-edit/entry-limits.js';
-import { placeholderPath } from './config-edit/entry-secrets.js';
+import { entryOverLimit } from './entry-limits.js';
+import { placeholderPath } from './entry-secrets.js';
 import {
   isMcpConfigWriteError,
   McpConfigWriteError,
   type McpConfigWriteErrorCode,
-} from './config-edit/errors.js';
-import type { Insertion } from './config-edit/insert-member.js';
+} from './errors.js';
+import type { Insertion } from './insert-member.js';
 import {
   type AddServerInput,
   entryOf,
   fieldsToSetByHand,
   renderServer,
   SERVER_NAME_PATTERN,
-} from './config-edit/new-server.js';
-import { membersOf, parseConfigText, planAdd } from './config-edit/plan-add.js';
+} from './new-server.js';
+import { membersOf, parseConfigText, planAdd } from './plan-add.js';
 import {
   type ChoiceChange,
   type ChoiceEdit,
   type ChoiceTarget,
   planChoice,
-} from './config-edit/plan-choice.js';
-import { planRemove } from './config-edit/plan-remove.js';
-import { type EntryForEditing, entryForEditing, planReplace } from './config-edit/plan-replace.js';
-import { applyDeletions } from './config-edit/remove-item.js';
+} from './plan-choice.js';
+import { planRemove } from './plan-remove.js';
+import { type EntryForEditing, entryForEditing, planReplace } from './plan-replace.js';
+import { applyDeletions } from './remove-item.js';
 
-export { type EntryJson, parseEntryJson } from './config-edit/entry-json.js';
-export { ENTRY_LIMITS, sizeText } from './config-edit/entry-limits.js';
+export { type EntryJson, parseEntryJson } from './entry-json.js';
+export { ENTRY_LIMITS, sizeText } from './entry-limits.js';
 export {
   isMcpConfigWriteError,
   McpConfigWriteError,
   type McpConfigWriteErrorCode,
   type McpConfigWriteErrorData,
-} from './config-edit/errors.js';
-export { type AddServerInput, SERVER_NAME_PATTERN } from './config-edit/new-server.js';
-export type { ChoiceChange, ChoiceEdit, ChoiceTarget } from './config-edit/plan-choice.js';
-export type { EntryForEditing } from './config-edit/plan-replace.js';
+} from './errors.js';
+export { type AddServerInput, SERVER_NAME_PATTERN } from './new-server.js';
+export type { ChoiceChange, ChoiceEdit, ChoiceTarget } from './plan-choice.js';
+export type { EntryForEditing } from './plan-replace.js';
 
 export interface McpConfigWriteOptions {
   /** How long to wait for another writer's `<file>.lock`. Default 15 s. */

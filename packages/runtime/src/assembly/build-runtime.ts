@@ -23,12 +23,7 @@ import {
   storedLoginOf,
 } from '@epoch-agent/plugin-mcp';
 import { suggest } from '@epoch-agent/plugin-mcp/config';
-import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
-import { McpConfigWriteError } from './config-edit/errors.js';
-import { type ConnectMode, ConnectsInFlight } from './connects-in-flight.js';
-import { RuntimeError } from './errors.js';
-import type { FoundServer } from './import/found-server.js';
-import { type ImportOptions, type ImportResult, importServers } from './import/import-servers.js';
+import { McpConfigWriteError } from '../config-edit/errors.js';
 import {
   type AddServerInput,
   type AddServerResult,
@@ -43,20 +38,25 @@ import {
   removeServer,
   replaceServerEntry,
   setServerChoice,
-} from './mcp-config-write.js';
-import { type McpToolGroupSync, syncMcpToolGroups } from './mcp-tool-groups.js';
+} from '../config-edit/index.js';
+import { RuntimeError } from '../errors.js';
+import type { FoundServer } from '../import/found-server.js';
+import { type ImportOptions, type ImportResult, importServers } from '../import/import-servers.js';
 import {
   type ConfiguredServer,
   type McpServersRead,
   type ReadMcpServersOptions,
   readMcpServers,
-} from './read-servers.js';
-import { fromSource, type RuntimeDiagnostic, takesHostPrefix } from './server-names.js';
-import { applyOverrides } from './server-overrides.js';
-import { DEFAULT_TOOL_BUDGET_TOKENS } from './tool-deferral.js';
-import { ToolRegistry, type ToolRegistryOptions } from './tool-registry.js';
+} from '../servers/read-servers.js';
+import { fromSource, type RuntimeDiagnostic, takesHostPrefix } from '../servers/server-names.js';
+import { applyOverrides } from '../servers/server-overrides.js';
+import { configuredUserServers, loadUserServers } from '../servers/user-servers.js';
+import { DEFAULT_TOOL_BUDGET_TOKENS } from '../tools/tool-deferral.js';
+import { ToolRegistry, type ToolRegistryOptions } from '../tools/tool-registry.js';
+import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
+import { type ConnectMode, ConnectsInFlight } from './connects-in-flight.js';
+import { type McpToolGroupSync, syncMcpToolGroups } from './mcp-tool-groups.js';
 import { unknownToolWarnings } from './unknown-tools.js';
-import { configuredUserServers, loadUserServers } from './user-servers.js';
 
 export interface BuildRuntimeOptions
   extends ReadMcpServersOptions,
