@@ -7,6 +7,7 @@
 // The loader's own rules, for what a front end is given: "did you mean …?" for a mistyped name,
 // and a transport as a person may write it (`streamable-http`).
 export { suggest, transportKind } from '@epoch-agent/plugin-mcp/config';
+export type { ConfiguredServer, McpServerOrigin } from './servers/configured-server.js';
 export {
   type DiagnosticEntry,
   diagnosticEntry,
@@ -14,8 +15,6 @@ export {
 } from './servers/diagnostic-owner.js';
 export { lastProtocol, lastToolCounts, type ToolCounts } from './servers/last-tool-counts.js';
 export {
-  type ConfiguredServer,
-  type McpServerOrigin,
   type McpServersRead,
   type ReadMcpServersOptions,
   readMcpServers,

@@ -42,8 +42,8 @@ import {
 import { RuntimeError } from '../errors.js';
 import type { FoundServer } from '../import/found-server.js';
 import { type ImportOptions, type ImportResult, importServers } from '../import/import-servers.js';
+import type { ConfiguredServer } from '../servers/configured-server.js';
 import {
-  type ConfiguredServer,
   type McpServersRead,
   type ReadMcpServersOptions,
   readMcpServers,
