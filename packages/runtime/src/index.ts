@@ -96,7 +96,6 @@ export {
   removeServer,
   replaceServerEntry,
   replaceServerEntryInText,
-  SERVER_NAME_PATTERN,
   setServerChoice,
   sizeText,
 } from './config-edit/index.js';
@@ -127,7 +126,11 @@ export {
 } from './import/import-servers.js';
 export type { HostCapabilities } from './servers/host-servers.js';
 export { pluginsDir } from './servers/plugin-servers.js';
-export { HOST_NAMESPACE_PATTERN, PLUGIN_NAME_PATTERN } from './servers/server-names.js';
+export {
+  HOST_NAMESPACE_PATTERN,
+  PLUGIN_NAME_PATTERN,
+  SERVER_NAME_PATTERN,
+} from './servers/server-names.js';
 export { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from './tools/deferred-tools.js';
 export { DEFAULT_TOOL_BUDGET_TOKENS } from './tools/tool-deferral.js';
 export {
