@@ -1,7 +1,7 @@
 // The public surface of @epoch-agent/runtime: the assembly a host embeds and every front end (the
 // `epoch` command, the connectors page) runs on — buildRuntime, the ToolRegistry, where servers
-// come from, applyMcpConfig, mcp-config-write — plus the plugin's types a front end shows, so a
-// front end needs no other package. Nothing else is imported from outside the package.
+// come from, applyMcpConfig, the edits of the user's mcp.json — plus the plugin's types a front end
+// shows, so a front end needs no other package. Nothing else is imported from outside the package.
 // What a tool takes and gives, for a front end that calls one (the connectors page's "Try").
 
 // A host writes its own tools, reads results and shows diagnostics with these: one import is enough.
@@ -51,23 +51,22 @@ export type {
   ToolResult,
 } from '@epoch-agent/protocol';
 export type { McpConfigApplied } from './assembly/apply-mcp-config.js';
-export {
-  type BuildRuntimeOptions,
-  buildRuntime,
-  type Runtime,
-  type RuntimeChoiceSet,
-  type RuntimeLoginOptions,
-  type RuntimeServerAdded,
-  type RuntimeServerEntryReplaced,
-  type RuntimeServerRemoved,
-  type RuntimeServersImported,
-} from './assembly/build-runtime.js';
+export { type BuildRuntimeOptions, buildRuntime } from './assembly/build-runtime.js';
 export {
   type McpConfigTarget,
   type McpConfigWatchOptions,
   watchMcpConfig,
 } from './assembly/config-watch.js';
 export type { ConnectMode } from './assembly/connects-in-flight.js';
+export type { Runtime } from './assembly/runtime.js';
+export type { RuntimeLoginOptions } from './assembly/server-login.js';
+export type {
+  RuntimeChoiceSet,
+  RuntimeServerAdded,
+  RuntimeServerEntryReplaced,
+  RuntimeServerRemoved,
+  RuntimeServersImported,
+} from './assembly/user-edits.js';
 // Everything the config-only entry (./config) exports, from that one list.
 export * from './config.js';
 export {
