@@ -1,5 +1,5 @@
-// Each edit as a write of the user's mcp.json: the file read under its lock, edited as text
-// (text-edits.ts), written atomically with its mode kept, and what was done said back.
+// Each edit as a write of the user's mcp.json: the file read under its lock, edited as text,
+// written atomically with its mode kept, and what was done said back.
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '@epoch-agent/infra';
 import {

@@ -1,6 +1,6 @@
-// Each edit on the text of mcp.json, as a file's edit and a test make it: the new text, checked
-// before anything is written (the name, the size, no copied placeholder) and after (the server
-// loads from it with no diagnostic of its own). A byte order mark is kept where it was.
+// Each edit on the text of mcp.json, no file touched: the new text, checked before (the name, the
+// size, no copied placeholder) and after (the server loads from it with no diagnostic of its own).
+// A byte order mark is kept where it was.
 import { type McpConfigLoad, type McpServerConfig, parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import { SERVER_NAME_PATTERN } from '../servers/server-names.js';
 import { entryOverLimit } from './entry-limits.js';
