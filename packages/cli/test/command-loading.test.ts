@@ -31,7 +31,7 @@ const NOT_FOR_READING = [
   '/node_modules/hono/',
   '/web/dist/',
   '/runtime/dist/index.js',
-  '/runtime/dist/build-runtime.js',
+  '/runtime/dist/assembly/build-runtime.js',
   '/plugin-mcp/bundle/index.js',
   '/plugin-mcp/bundle/chunks/connection.js',
 ];

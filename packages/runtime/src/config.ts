@@ -7,32 +7,31 @@
 // The loader's own rules, for what a front end is given: "did you mean …?" for a mistyped name,
 // and a transport as a person may write it (`streamable-http`).
 export { suggest, transportKind } from '@epoch-agent/plugin-mcp/config';
+export type { ConfiguredServer, McpServerOrigin } from './servers/configured-server.js';
 export {
   type DiagnosticEntry,
   diagnosticEntry,
   diagnosticServer,
-} from './diagnostic-owner.js';
-export { lastProtocol, lastToolCounts, type ToolCounts } from './last-tool-counts.js';
+} from './servers/diagnostic-owner.js';
+export { lastProtocol, lastToolCounts, type ToolCounts } from './servers/last-tool-counts.js';
 export {
-  type ConfiguredServer,
-  type McpServerOrigin,
   type McpServersRead,
   type ReadMcpServersOptions,
   readMcpServers,
-} from './read-servers.js';
-export {
-  type FollowedRef,
-  followRefs,
-  type RefProblemCode,
-  refProblemText,
-} from './schema-ref.js';
+} from './servers/read-servers.js';
 export {
   type ServerField,
   type ServerFieldSource,
   type ServerFields,
   type ServerFieldVariable,
   serverFields,
-} from './server-fields.js';
-export type { RuntimeDiagnostic, RuntimeDiagnosticCode } from './server-names.js';
-export { type ToolParameter, toolParameters } from './tool-parameters.js';
-export { estimateToolTokens } from './tool-tokens.js';
+} from './servers/server-fields.js';
+export type { RuntimeDiagnostic, RuntimeDiagnosticCode } from './servers/server-names.js';
+export {
+  type FollowedRef,
+  followRefs,
+  type RefProblemCode,
+  refProblemText,
+} from './tools/schema-ref.js';
+export { type ToolParameter, toolParameters } from './tools/tool-parameters.js';
+export { estimateToolTokens } from './tools/tool-tokens.js';

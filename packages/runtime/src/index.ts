@@ -1,7 +1,7 @@
 // The public surface of @epoch-agent/runtime: the assembly a host embeds and every front end (the
 // `epoch` command, the connectors page) runs on — buildRuntime, the ToolRegistry, where servers
-// come from, applyMcpConfig, mcp-config-write — plus the plugin's types a front end shows, so a
-// front end needs no other package. Nothing else is imported from outside the package.
+// come from, applyMcpConfig, the edits of the user's mcp.json — plus the plugin's types a front end
+// shows, so a front end needs no other package. Nothing else is imported from outside the package.
 // What a tool takes and gives, for a front end that calls one (the connectors page's "Try").
 
 // A host writes its own tools, reads results and shows diagnostics with these: one import is enough.
@@ -50,53 +50,25 @@ export type {
   ToolProgress,
   ToolResult,
 } from '@epoch-agent/protocol';
-export type { McpConfigApplied } from './apply-mcp-config.js';
-export {
-  type BuildRuntimeOptions,
-  buildRuntime,
-  type Runtime,
-  type RuntimeChoiceSet,
-  type RuntimeLoginOptions,
-  type RuntimeServerAdded,
-  type RuntimeServerEntryReplaced,
-  type RuntimeServerRemoved,
-  type RuntimeServersImported,
-} from './build-runtime.js';
-// Everything the config-only entry (./config) exports, from that one list.
-export * from './config.js';
+export type { McpConfigApplied } from './assembly/apply-mcp-config.js';
+export { type BuildRuntimeOptions, buildRuntime } from './assembly/build-runtime.js';
 export {
   type McpConfigTarget,
   type McpConfigWatchOptions,
   watchMcpConfig,
-} from './config-watch.js';
-export type { ConnectMode } from './connects-in-flight.js';
-export { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from './deferred-tools.js';
-export {
-  isRuntimeError,
-  RuntimeError,
-  type RuntimeErrorCode,
-  type RuntimeErrorData,
-} from './errors.js';
-export type { HostCapabilities } from './host-servers.js';
-// Servers of other MCP clients, read from their files and imported (`epoch mcp import`).
-export { CLIENTS, findClientServers, readFileAs } from './import/clients.js';
-export {
-  CLIENT_NAMES,
-  type ClientFile,
-  type ClientFileRead,
-  type ClientName,
-  type ClientScope,
-  type FoundServer,
-  type ImportPlaces,
-  isClientName,
-} from './import/found-server.js';
-export {
-  type ImportedServer,
-  type ImportOptions,
-  type ImportOutcome,
-  type ImportResult,
-  importServers,
-} from './import/import-servers.js';
+} from './assembly/config-watch.js';
+export type { ConnectMode } from './assembly/connects-in-flight.js';
+export type { Runtime } from './assembly/runtime.js';
+export type { RuntimeLoginOptions } from './assembly/server-login.js';
+export type {
+  RuntimeChoiceSet,
+  RuntimeServerAdded,
+  RuntimeServerEntryReplaced,
+  RuntimeServerRemoved,
+  RuntimeServersImported,
+} from './assembly/user-edits.js';
+// Everything the config-only entry (./config) exports, from that one list.
+export * from './config.js';
 export {
   type AddServerInput,
   type AddServerResult,
@@ -123,24 +95,54 @@ export {
   removeServer,
   replaceServerEntry,
   replaceServerEntryInText,
-  SERVER_NAME_PATTERN,
   setServerChoice,
   sizeText,
-} from './mcp-config-write.js';
-export { pluginsDir } from './plugin-servers.js';
-export { HOST_NAMESPACE_PATTERN, PLUGIN_NAME_PATTERN } from './server-names.js';
-export { DEFAULT_TOOL_BUDGET_TOKENS } from './tool-deferral.js';
+} from './config-edit/index.js';
+export {
+  isRuntimeError,
+  RuntimeError,
+  type RuntimeErrorCode,
+  type RuntimeErrorData,
+} from './errors.js';
+// Servers of other MCP clients, read from their files and imported (`epoch mcp import`).
+export { CLIENTS, findClientServers, readFileAs } from './import/clients.js';
+export {
+  CLIENT_NAMES,
+  type ClientFile,
+  type ClientFileRead,
+  type ClientName,
+  type ClientScope,
+  type FoundServer,
+  type ImportPlaces,
+  isClientName,
+} from './import/found-server.js';
+export {
+  type ImportedServer,
+  type ImportOptions,
+  type ImportOutcome,
+  type ImportResult,
+  importServers,
+} from './import/import-servers.js';
+export type { HostCapabilities } from './servers/host-servers.js';
+export { pluginsDir } from './servers/plugin-servers.js';
+export {
+  HOST_NAMESPACE_PATTERN,
+  PLUGIN_NAME_PATTERN,
+  SERVER_NAME_PATTERN,
+} from './servers/server-names.js';
+export { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from './tools/deferred-tools.js';
+export { DEFAULT_TOOL_BUDGET_TOKENS } from './tools/tool-deferral.js';
 export {
   MCP_GROUP_PREFIX,
   mcpGroup,
   type ResolvedTool,
   type ToolNameCollision,
   type ToolOrigin,
-} from './tool-name-resolution.js';
+} from './tools/tool-name-resolution.js';
 export {
   type ToolGroupOptions,
   ToolRegistry,
   type ToolRegistryChange,
   type ToolRegistryListener,
   type ToolRegistryOptions,
-} from './tool-registry.js';
+} from './tools/tool-registry.js';

@@ -1,7 +1,7 @@
 // The entry a diagnostic's field path names, as the infra formats paths: what the page and
 // `epoch mcp get` match a diagnostic to its server by (diagnostic-places.test.ts covers the match).
 import { describe, expect, it } from 'vitest';
-import { diagnosticEntry } from '../src/diagnostic-owner.js';
+import { diagnosticEntry } from '../src/servers/diagnostic-owner.js';
 
 describe('diagnosticEntry', () => {
   it('reads the entry of a path as the infra formats it', () => {

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { removeServer } from '../src/config-edit/index.js';
 import { findClientServers, readFileAs } from '../src/import/clients.js';
 import type { ClientName, FoundServer, ImportPlaces } from '../src/import/found-server.js';
 import { importServers } from '../src/import/import-servers.js';
-import { removeServer } from '../src/mcp-config-write.js';
 import { FIXTURE_SECRETS, fixtureMachine, USER_MCP_JSON } from './import-places.js';
 
 let machine: ImportPlaces & { dir: string; project: string };

@@ -9,16 +9,16 @@ import { matchesToolPattern, parseMcpConfig } from '@epoch-agent/plugin-mcp/conf
 import { type ParseError, parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  isMcpConfigWriteError,
+  type McpConfigWriteErrorCode,
+  setServerChoice,
+} from '../src/config-edit/index.js';
+import {
   type ChoiceEdit,
   type ChoicePlan,
   type ChoiceTarget,
   planChoice,
 } from '../src/config-edit/plan-choice.js';
-import {
-  isMcpConfigWriteError,
-  type McpConfigWriteErrorCode,
-  setServerChoice,
-} from '../src/mcp-config-write.js';
 
 const FILE = '/home/me/.epoch/mcp.json';
 

@@ -12,7 +12,7 @@ import {
   type McpConfigWriteErrorCode,
   readServerEntry,
   replaceServerEntry,
-} from '../src/mcp-config-write.js';
+} from '../src/config-edit/index.js';
 
 let home: string;
 let file: string;

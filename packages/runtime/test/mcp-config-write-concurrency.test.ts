@@ -12,7 +12,7 @@ import { parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const WRITER = fileURLToPath(new URL('./fixtures/add-servers.mjs', import.meta.url));
-const DIST = fileURLToPath(new URL('../dist/mcp-config-write.js', import.meta.url));
+const DIST = fileURLToPath(new URL('../dist/config-edit/index.js', import.meta.url));
 const ROUNDS = 50;
 
 interface Span {

@@ -18,7 +18,7 @@ import {
   addServerToText,
   removeServer,
   removeServerFromText,
-} from '../src/mcp-config-write.js';
+} from '../src/config-edit/index.js';
 
 type Comment = { readonly kind: 'line' | 'block' | 'block-lines'; readonly text: string };
 

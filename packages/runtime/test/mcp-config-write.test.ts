@@ -16,7 +16,7 @@ import {
   type McpConfigWriteErrorCode,
   removeServer,
   removeServerFromText,
-} from '../src/mcp-config-write.js';
+} from '../src/config-edit/index.js';
 
 let home: string;
 let file: string;

@@ -6,7 +6,7 @@
 // AI SDK hands on to its provider (which decides what it can send), and a failed result as
 // `error-text`.
 import type { EpochTool, ToolResult } from '@epoch-agent/protocol';
-import { isSchema } from '../schema-ref.js';
+import { isSchema } from '../tools/schema-ref.js';
 import { argumentsError, executeTool, NOT_AN_OBJECT } from './execute-tool.js';
 import { providerSchema } from './provider-schema.js';
 import { type MediaKind, type MediaSupport, type ResultPart, resultParts } from './result-parts.js';

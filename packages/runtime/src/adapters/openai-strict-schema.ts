@@ -8,7 +8,7 @@
 // say (a free-form object, `allOf`, `not`, a conditional, …) is not made strict: the tool is
 // then sent with `strict: false` and its schema as it is, and the reason says which keyword.
 import type { JsonSchema } from '@epoch-agent/protocol';
-import { followRefs, isSchema } from '../schema-ref.js';
+import { followRefs, isSchema } from '../tools/schema-ref.js';
 import { type ObjectSchema, providerSchema } from './provider-schema.js';
 import { mapSubschemas } from './schema-walk.js';
 

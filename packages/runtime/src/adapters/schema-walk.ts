@@ -2,7 +2,7 @@
 // named "$schema" or "default" under `properties`, and the values of `enum`, `const`, `default`
 // and `examples`, are data and are never touched.
 import type { JsonSchema } from '@epoch-agent/protocol';
-import { isSchema } from '../schema-ref.js';
+import { isSchema } from '../tools/schema-ref.js';
 
 /** Keywords whose value is one subschema. */
 const ONE = [

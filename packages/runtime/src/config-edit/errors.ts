@@ -1,4 +1,4 @@
-// The one error of mcp-config-write. Callers decide on `code`; the message is for the person who
+// The one error of editing mcp.json. Callers decide on `code`; the message is for the person who
 // asked for the change and names the file and the server. It never repeats a command, URL or env
 // value: those can hold tokens.
 import type { Diagnostic } from '@epoch-agent/infra';

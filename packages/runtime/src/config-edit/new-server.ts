@@ -30,12 +30,6 @@ export type AddServerInput =
       readonly entry: { readonly [field: string]: unknown };
     };
 
-/**
- * Stricter than a hand-written file: the name goes verbatim into tool names
- * (`mcp__<server>__<tool>`) that are sent to model providers, and they refuse anything else.
- */
-export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
-
 // Other ways of saying the transport, which the new entry has already said (or left to the url
 // rule on purpose), so they are not left to the user either.
 const TRANSPORT_FIELDS = new Set(['transport', 'type', 'streamable']);

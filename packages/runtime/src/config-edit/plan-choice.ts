@@ -19,6 +19,7 @@
 import { formatPath } from '@epoch-agent/infra';
 import { matchesToolPattern } from '@epoch-agent/plugin-mcp/config';
 import type { Node } from 'jsonc-parser';
+import { SERVER_NAME_PATTERN } from '../servers/server-names.js';
 import {
   addElement,
   addField,
@@ -35,7 +36,6 @@ import {
   removeField,
   setValue,
 } from './choice-entry.js';
-import { SERVER_NAME_PATTERN } from './new-server.js';
 import { type Plan, refuse } from './plan-add.js';
 
 export type { ChoiceTarget } from './choice-entry.js';

@@ -3,10 +3,12 @@
 // `add`) is a clash, skipped or, with `rename`, imported as `<name>-<client>`; an entry that would
 // not load is refused alone. What may be shown of each entry has its secrets as placeholders.
 import { parseTree } from 'jsonc-parser';
-import { redactEntry } from '../config-edit/entry-secrets.js';
-import type { McpConfigWriteErrorCode } from '../config-edit/errors.js';
-import { renderServer } from '../config-edit/new-server.js';
-import { addServers } from '../mcp-config-write.js';
+import {
+  addServers,
+  type McpConfigWriteErrorCode,
+  redactEntry,
+  renderServer,
+} from '../config-edit/index.js';
 import type { ClientName, FoundServer } from './found-server.js';
 
 export interface ImportOptions {

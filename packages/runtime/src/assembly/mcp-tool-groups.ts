@@ -5,8 +5,8 @@
 // the tools it holds is no change (ToolRegistry.setGroup).
 // The registry never touches the ToolRegistry itself; this is the one place that does.
 import type { McpRegistry } from '@epoch-agent/plugin-mcp';
-import { mcpGroup } from './tool-name-resolution.js';
-import type { ToolRegistry } from './tool-registry.js';
+import { mcpGroup } from '../tools/tool-name-resolution.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
 
 export interface McpToolGroupSync {
   /**

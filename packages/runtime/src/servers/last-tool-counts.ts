@@ -5,7 +5,7 @@
 import type { McpProtocol } from '@epoch-agent/plugin-mcp';
 import { McpSchemaCache } from '@epoch-agent/plugin-mcp/cache';
 import { choiceCounts, serverToolNames } from '@epoch-agent/plugin-mcp/config';
-import type { ConfiguredServer } from './read-servers.js';
+import type { ConfiguredServer } from './configured-server.js';
 
 export interface ToolCounts {
   readonly offered: number;

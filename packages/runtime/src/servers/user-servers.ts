@@ -6,7 +6,7 @@ import {
   type McpConfigPositions,
   type McpServerOverride,
 } from '@epoch-agent/plugin-mcp/config';
-import type { ConfiguredServer } from './read-servers.js';
+import type { ConfiguredServer } from './configured-server.js';
 import { type HeldNames, withoutTakenNames } from './server-names.js';
 
 export interface UserServersLoad {

@@ -24,9 +24,9 @@ import {
   sameChoice,
 } from '@epoch-agent/plugin-mcp';
 import type { McpServerOverride } from '@epoch-agent/plugin-mcp/config';
+import { fromSource, type RuntimeDiagnostic } from '../servers/server-names.js';
+import type { UserServersLoad } from '../servers/user-servers.js';
 import type { ConnectsInFlight } from './connects-in-flight.js';
-import { fromSource, type RuntimeDiagnostic } from './server-names.js';
-import type { UserServersLoad } from './user-servers.js';
 
 /** What applyMcpConfig did, by server name (file order, removed ones in registry order). */
 export interface McpConfigApplied {

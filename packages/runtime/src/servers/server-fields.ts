@@ -11,7 +11,7 @@ import {
   MCP_CONFIG_FIELDS,
   OVERRIDE_FIELDS,
 } from '@epoch-agent/plugin-mcp/config';
-import type { ConfiguredServer } from './read-servers.js';
+import type { ConfiguredServer } from './configured-server.js';
 
 /** Where a field's value comes from. */
 export type ServerFieldSource =

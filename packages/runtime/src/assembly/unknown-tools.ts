@@ -10,7 +10,7 @@ import {
   unmatchedPatterns,
 } from '@epoch-agent/plugin-mcp';
 import { suggest } from '@epoch-agent/plugin-mcp/config';
-import type { RuntimeDiagnostic, RuntimeDiagnosticCode } from './server-names.js';
+import type { RuntimeDiagnostic, RuntimeDiagnosticCode } from '../servers/server-names.js';
 
 const NAMES_SHOWN = 10;
 

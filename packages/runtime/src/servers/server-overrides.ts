@@ -5,7 +5,7 @@
 // (withOverride), at start and at every applyMcpConfig.
 import { type Diagnostic, formatPath } from '@epoch-agent/infra';
 import { suggest, withOverride } from '@epoch-agent/plugin-mcp/config';
-import type { ConfiguredServer } from './read-servers.js';
+import type { ConfiguredServer } from './configured-server.js';
 import type { RuntimeDiagnosticCode } from './server-names.js';
 import type { UserServersLoad } from './user-servers.js';
 

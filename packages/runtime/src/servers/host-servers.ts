@@ -7,9 +7,9 @@
 import type { Diagnostic } from '@epoch-agent/infra';
 import type { McpServerConfig, McpServerEntry } from '@epoch-agent/plugin-mcp';
 import { parseMcpServerEntries } from '@epoch-agent/plugin-mcp/config';
-import { SERVER_NAME_PATTERN } from './config-edit/new-server.js';
-import { RuntimeError } from './errors.js';
-import { HOST_NAMESPACE_PATTERN, scopedServerName } from './server-names.js';
+
+import { RuntimeError } from '../errors.js';
+import { HOST_NAMESPACE_PATTERN, SERVER_NAME_PATTERN, scopedServerName } from './server-names.js';
 
 export interface HostCapabilities {
   /**

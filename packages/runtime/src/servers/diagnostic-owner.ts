@@ -4,7 +4,7 @@
 // plugin's by its key in that plugin's file, a host's by its key in the host's entries, and an
 // `overrides` entry of the user's file to the plugin's or host's server it names. The page puts
 // each on its server's card, `epoch mcp get` under its server.
-import type { ConfiguredServer } from './read-servers.js';
+import type { ConfiguredServer } from './configured-server.js';
 import type { RuntimeDiagnostic } from './server-names.js';
 
 /** The entry a field path is in: `servers.foo.comand` -> servers, foo. */

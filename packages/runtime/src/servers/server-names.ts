@@ -10,6 +10,13 @@ import { type Diagnostic, formatPath, type Position } from '@epoch-agent/infra';
 import type { McpKeyPositions, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
 import { serverPrefix } from '@epoch-agent/plugin-mcp/config';
 
+/**
+ * A server name the runtime writes (a new entry of the user's file) or builds on (a host's or
+ * plugin's server key). Stricter than a hand-written file: the name goes verbatim into tool names
+ * (`mcp__<server>__<tool>`) that are sent to model providers, and they refuse anything else.
+ */
+export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
 /** An embedding host's namespace: the prefix of its servers' names, checked by buildRuntime. */
 export const HOST_NAMESPACE_PATTERN = /^[A-Za-z0-9_-]+$/;
 

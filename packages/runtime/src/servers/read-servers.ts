@@ -9,7 +9,8 @@
 // like one of theirs is left out with a diagnostic instead of making the whole start fail.
 import { resolve } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
-import type { McpKeyPositions, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
+import type { McpServerSource } from '@epoch-agent/plugin-mcp';
+import type { ConfiguredServer } from './configured-server.js';
 import { type HostCapabilities, loadHostServers } from './host-servers.js';
 import { loadPluginServers } from './plugin-servers.js';
 import { fromSource, type RuntimeDiagnostic } from './server-names.js';
@@ -21,25 +22,6 @@ export interface ReadMcpServersOptions {
   readonly hostCapabilities?: HostCapabilities;
   /** The user's mcp.json. Default: `mcpConfigPath()` (EPOCH_HOME, EPOCH_PROFILE). */
   readonly configFile?: string;
-}
-
-/** Where a server's configuration lives. */
-export type McpServerOrigin =
-  /** In the host's code (`hostCapabilities.mcpServers`): no file holds it. */
-  | { readonly source: 'host'; readonly namespace: string }
-  /** In an installed plugin's mcp.json. */
-  | { readonly source: 'plugin'; readonly plugin: string; readonly file: string }
-  /** In the user's mcp.json: the only file a front end edits. */
-  | { readonly source: 'user'; readonly file: string };
-
-/** A server as read, not yet connected. */
-export interface ConfiguredServer {
-  readonly config: McpServerConfig;
-  readonly origin: McpServerOrigin;
-  /** Where its entry and the keys of its fields are written in its origin's file; not a host's. */
-  readonly positions?: McpKeyPositions;
-  /** A plugin's or host's server: where the user's mcp.json writes its `overrides` entry. */
-  readonly overridePositions?: McpKeyPositions;
 }
 
 export interface McpServersRead {

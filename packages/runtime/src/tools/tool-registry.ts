@@ -14,6 +14,7 @@ import {
   MIN_TOOL_NAME_LENGTH,
 } from '@epoch-agent/plugin-mcp';
 import type { EpochTool } from '@epoch-agent/protocol';
+import { RuntimeError } from '../errors.js';
 import {
   CALL_TOOL_NAME,
   callTool,
@@ -21,7 +22,6 @@ import {
   SEARCH_TOOL_NAME,
   searchTool,
 } from './deferred-tools.js';
-import { RuntimeError } from './errors.js';
 import { DEFAULT_TOOL_BUDGET_TOKENS, deferredGroups } from './tool-deferral.js';
 import {
   compareGroups,

@@ -7,13 +7,14 @@ import { join } from 'node:path';
 import { type Diagnostic, epochHome, formatPath } from '@epoch-agent/infra';
 import type { McpKeyPositions, McpServerConfig } from '@epoch-agent/plugin-mcp';
 import { loadMcpConfig } from '@epoch-agent/plugin-mcp/config';
-import { SERVER_NAME_PATTERN } from './config-edit/new-server.js';
+
 import {
   type HeldNames,
   type KeyedServer,
   keyAt,
   PLUGIN_NAME_PATTERN,
   type RuntimeDiagnosticCode,
+  SERVER_NAME_PATTERN,
   scopedServerName,
   withoutTakenNames,
 } from './server-names.js';

@@ -1,0 +1,122 @@
+// buildRuntime: the assembly an agent process runs on, and the one every front end (the `epoch`
+// command, the connectors page) runs on too. It reads the MCP servers of the three sources (see
+// servers/read-servers.ts), connects them in one McpRegistry with the source set here and nowhere
+// else, and keeps their tools, next to the host's own, in one ToolRegistry.
+
+import { silentLogger } from '@epoch-agent/infra';
+import {
+  McpRegistry,
+  type McpRegistryOptions,
+  type McpServerConfig,
+  type McpServerSource,
+  type McpStatusListener,
+} from '@epoch-agent/plugin-mcp';
+import type { McpConfigWriteOptions } from '../config-edit/index.js';
+import {
+  type McpServersRead,
+  type ReadMcpServersOptions,
+  readMcpServers,
+} from '../servers/read-servers.js';
+import { DEFAULT_TOOL_BUDGET_TOKENS } from '../tools/tool-deferral.js';
+import { ToolRegistry, type ToolRegistryOptions } from '../tools/tool-registry.js';
+import { type ConnectMode, ConnectsInFlight } from './connects-in-flight.js';
+import { Runtime } from './runtime.js';
+
+export interface BuildRuntimeOptions
+  extends ReadMcpServersOptions,
+    Pick<ToolRegistryOptions, 'logger' | 'toolBudgetTokens'> {
+  /**
+   * How the MCP servers are connected (McpRegistryOptions: toolNameMaxLength, maxOutputTokens,
+   * schemaCache, createTransport, reconnectDelaysMs, reap); the logger is the one above.
+   */
+  readonly registry?: Omit<McpRegistryOptions, 'logger'>;
+  /**
+   * Connect only the servers of these names, now and when applyMcpConfig finds them added; every
+   * other server is still read (its name, origin and diagnostics are known) but never started.
+   * For a front end that works on one server. Default: every server.
+   */
+  readonly connectOnly?: readonly string[];
+  /**
+   * When buildRuntime, and each edit the runtime applies (addServer, removeServer,
+   * setServerChoice, applyMcpConfig), resolve. `wait` (the default): once every server they start
+   * has a tool list or a failure status, as McpRegistry.connectAll does, and every server they
+   * turn on or off is started or stopped. `background`: as soon as the servers are read (or the
+   * file is written and applied), each of them already `connecting`, the connects going on behind
+   * and told by status events. For a front end that shows servers as they connect. Either way
+   * close() ends the connects still running and waits for them.
+   */
+  readonly connect?: ConnectMode;
+  /**
+   * Called once with what was read (every source, the user's overrides applied), before any
+   * server starts: for a front end that lays out the servers before their statuses come.
+   */
+  readonly onRead?: (read: McpServersRead) => void;
+  /** Called with every status change from the first connect on, as `runtime.mcp.onStatus`. */
+  readonly onStatus?: McpStatusListener;
+  /**
+   * Aborting it while the servers connect closes every one of them (process trees reaped) and
+   * rejects buildRuntime with the signal's reason: how Ctrl-C stops a start.
+   */
+  readonly signal?: AbortSignal;
+  /** Waiting for another writer of the user's mcp.json (addServer, removeServer). */
+  readonly configWrite?: McpConfigWriteOptions;
+}
+
+/**
+ * Validates the host's capabilities (throwing RuntimeError `invalid_host_namespace` /
+ * `invalid_host_server_name` before anything starts), reads the plugins' and the user's mcp.json,
+ * and connects the servers; resolves when each one has a tool list (live or cached) or a failure
+ * status, as McpRegistry.connectAll does, or at once with `connect: 'background'`. A server that
+ * fails or a file with mistakes never makes this reject: see `runtime.mcp.statuses()` and
+ * `runtime.diagnostics()`.
+ */
+export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<Runtime> {
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const read = await readMcpServers(options);
+  options.onRead?.(read);
+  const logger = options.logger ?? silentLogger;
+  const only = options.connectOnly === undefined ? undefined : new Set(options.connectOnly);
+  const hostBudget = options.toolBudgetTokens ?? DEFAULT_TOOL_BUDGET_TOKENS;
+  const inFlight = new ConnectsInFlight(options.connect ?? 'wait', logger);
+  const runtime = new Runtime({
+    read,
+    mcp: new McpRegistry({ ...options.registry, logger }),
+    tools: new ToolRegistry({
+      ...(options.registry?.toolNameMaxLength === undefined
+        ? {}
+        : { toolNameMaxLength: options.registry.toolNameMaxLength }),
+      logger,
+      toolBudgetTokens: read.toolBudgetTokens ?? hostBudget,
+    }),
+    hostBudget,
+    hostNamespace: options.hostCapabilities?.namespace,
+    connects: (name) => only === undefined || only.has(name),
+    inFlight,
+    configWrite: options.configWrite ?? {},
+  });
+  if (options.onStatus !== undefined) runtime.mcp.onStatus(options.onStatus);
+  const bySource = (source: McpServerSource): McpServerConfig[] =>
+    read.servers
+      .filter(({ origin, config }) => origin.source === source && runtime.connects(config.name))
+      .map(({ config }) => config);
+  // Closing ends every connect in flight; each server's connectAll then settles with its status.
+  const close = () => void runtime.close();
+  signal?.addEventListener('abort', close, { once: true });
+  try {
+    await inFlight.run(
+      Promise.all([
+        runtime.mcp.connectAll(bySource('host'), 'host'),
+        runtime.mcp.connectAll(bySource('plugin'), 'plugin'),
+        runtime.mcp.connectAll(bySource('user'), 'user'),
+      ]),
+    );
+  } finally {
+    signal?.removeEventListener('abort', close);
+  }
+  if (signal?.aborted) {
+    await runtime.close();
+    signal.throwIfAborted();
+  }
+  return runtime;
+}

@@ -1,0 +1,307 @@
+// The Runtime buildRuntime gives: what it read of every source, kept current as the user's mcp.json
+// is applied again (each edit and applyMcpConfig in turn, never two at once), and its close.
+import { isDeepStrictEqual } from 'node:util';
+import {
+  type McpLoginResult,
+  type McpLogoutResult,
+  type McpRegistry,
+  type McpServerSource,
+  type McpStoredLogin,
+  sameChoice,
+} from '@epoch-agent/plugin-mcp';
+import { suggest } from '@epoch-agent/plugin-mcp/config';
+import type {
+  AddServerInput,
+  ChoiceEdit,
+  EntryForEditing,
+  McpConfigWriteOptions,
+} from '../config-edit/index.js';
+import { RuntimeError } from '../errors.js';
+import type { FoundServer } from '../import/found-server.js';
+import type { ImportOptions } from '../import/import-servers.js';
+import type { ConfiguredServer } from '../servers/configured-server.js';
+import type { McpServersRead } from '../servers/read-servers.js';
+import { fromSource, type RuntimeDiagnostic } from '../servers/server-names.js';
+import { applyOverrides } from '../servers/server-overrides.js';
+import { configuredUserServers, loadUserServers } from '../servers/user-servers.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
+import type { ConnectsInFlight } from './connects-in-flight.js';
+import { type McpToolGroupSync, syncMcpToolGroups } from './mcp-tool-groups.js';
+import { loginTo, logoutFrom, type RuntimeLoginOptions, storedLoginAt } from './server-login.js';
+import { unknownToolWarnings } from './unknown-tools.js';
+import {
+  addUserServer,
+  importUserServers,
+  type RuntimeChoiceSet,
+  type RuntimeServerAdded,
+  type RuntimeServerEntryReplaced,
+  type RuntimeServerRemoved,
+  type RuntimeServersImported,
+  removeUserServer,
+  replaceUserServerEntry,
+  setChoice,
+  type UserFile,
+  userServerEntry,
+} from './user-edits.js';
+
+interface RuntimeParts {
+  readonly read: McpServersRead;
+  readonly mcp: McpRegistry;
+  readonly tools: ToolRegistry;
+  readonly connects: (name: string) => boolean;
+  readonly inFlight: ConnectsInFlight;
+  readonly configWrite: McpConfigWriteOptions;
+  /** The budget when the user's file does not set one. */
+  readonly hostBudget: number;
+  readonly hostNamespace: string | undefined;
+}
+
+/** Built by buildRuntime only. */
+export class Runtime {
+  /** Every connected MCP server: statuses, events (onStatus, onToolsChanged), prompts. */
+  readonly mcp: McpRegistry;
+  /** Every tool an agent can be given: the host's groups and one `mcp:<server>` group per server. */
+  readonly tools: ToolRegistry;
+  /** The user's mcp.json (absolute): the file addServer and removeServer edit. */
+  readonly configFile: string;
+  readonly #connects: (name: string) => boolean;
+  readonly #inFlight: ConnectsInFlight;
+  readonly #hostBudget: number;
+  /** hostCapabilities.namespace: no user server may take its tool prefix. */
+  readonly #namespace: string | undefined;
+  /** The host's and plugins' servers as their entries say; #fixed is them with the user's overrides. */
+  readonly #entries: readonly ConfiguredServer[];
+  #fixed: readonly ConfiguredServer[];
+  #user: readonly ConfiguredServer[];
+  readonly #diagnostics: Record<McpServerSource, readonly RuntimeDiagnostic[]>;
+  readonly #groups: McpToolGroupSync;
+  readonly #userFile: UserFile;
+  /** Edits and applyMcpConfig calls run one after another: two at once would both connect a server. */
+  #applying: Promise<unknown> = Promise.resolve();
+  #closing: Promise<void> | undefined;
+
+  constructor(parts: RuntimeParts) {
+    this.mcp = parts.mcp;
+    this.tools = parts.tools;
+    this.configFile = parts.read.configFile;
+    this.#connects = parts.connects;
+    this.#inFlight = parts.inFlight;
+    this.#hostBudget = parts.hostBudget;
+    this.#namespace = parts.hostNamespace;
+    this.#entries = parts.read.entries;
+    this.#fixed = parts.read.servers.filter(({ origin }) => origin.source !== 'user');
+    this.#user = parts.read.servers.filter(({ origin }) => origin.source === 'user');
+    this.#diagnostics = { ...parts.read.diagnostics };
+    this.#groups = syncMcpToolGroups(this.mcp, this.tools);
+    this.#userFile = {
+      path: this.configFile,
+      write: parts.configWrite,
+      namespace: this.#namespace,
+      fixed: () => this.#fixed,
+      named: (name) => this.#named(name),
+      apply: () => this.#apply(),
+      status: (name) => this.mcp.statuses().find((status) => status.name === name),
+    };
+  }
+
+  /**
+   * Whether this runtime starts the server of that name now: one of connectOnly's (or any), and
+   * the runtime is not closing.
+   */
+  connects(name: string): boolean {
+    return this.#closing === undefined && this.#connects(name);
+  }
+
+  /**
+   * Every server the runtime knows, connected or not, with where its configuration lives: host's,
+   * then plugins', then the user's (as the file was last read).
+   */
+  servers(): ConfiguredServer[] {
+    return [...this.#fixed, ...this.#user];
+  }
+
+  /** The server of that name, connected or not. */
+  server(name: string): ConfiguredServer | undefined {
+    return this.servers().find(({ config }) => config.name === name);
+  }
+
+  /**
+   * What loading the servers found, host's first, then plugins', then the user file's (as last
+   * read: applyMcpConfig replaces them); then, for the servers connected now, each name in an
+   * include_tools / exclude_tools that none of their tools has. Each says its source, file, field
+   * path and what to do.
+   */
+  diagnostics(): RuntimeDiagnostic[] {
+    return [
+      ...this.#diagnostics.host,
+      ...this.#diagnostics.plugin,
+      ...this.#diagnostics.user,
+      ...unknownToolWarnings(this.mcp),
+    ];
+  }
+
+  /**
+   * Re-reads the user's mcp.json and applies it to the user's servers only (see
+   * apply-mcp-config.ts): the summary says what was added, removed, reconnected and left alone.
+   */
+  applyMcpConfig(): Promise<McpConfigApplied> {
+    return this.#serialized(() => this.#apply());
+  }
+
+  /**
+   * Adds a server to the user's mcp.json as a text edit (see config-edit/), then applies
+   * the file: the new server connects (when this runtime connects it: see connectOnly) before
+   * this resolves, or is connecting with `connect: 'background'`, and `runtime.mcp.statuses()`
+   * has its status. Throws McpConfigWriteError, with
+   * nothing written, for a name a host or plugin server already holds (`duplicate_server`) and for
+   * every refusal of addServer.
+   */
+  addServer(server: AddServerInput): Promise<RuntimeServerAdded> {
+    return this.#serialized(() => addUserServer(this.#userFile, server));
+  }
+
+  /**
+   * Imports servers read from other clients' files (findClientServers, readFileAs) into the user's
+   * mcp.json in one text edit (see import/import-servers.ts), a host's or plugin's name counting
+   * as taken; then applies the file, unless `dryRun`. Throws McpConfigWriteError for a file that
+   * cannot be edited, with nothing written.
+   */
+  importServers(
+    found: readonly FoundServer[],
+    options: Omit<ImportOptions, 'taken' | 'lockWaitMs'> = {},
+  ): Promise<RuntimeServersImported> {
+    return this.#serialized(() => importUserServers(this.#userFile, found, options));
+  }
+
+  /**
+   * A user server's entry as written in the user's mcp.json, secrets as placeholders, for editing
+   * (see config-edit/). A host or plugin server: RuntimeError `not_user_server`.
+   */
+  serverEntry(name: string): Promise<EntryForEditing> {
+    return userServerEntry(this.#userFile, name);
+  }
+
+  /**
+   * Replaces a user server's entry in the user's mcp.json with `edited` (the text serverEntry gave,
+   * edited) as a text edit of that entry only, then applies the file: the server is reconnected
+   * when its config changed, and left alone otherwise. Refusals as serverEntry's, and the edit's
+   * (McpConfigWriteError), with nothing written.
+   */
+  replaceServerEntry(name: string, edited: string): Promise<RuntimeServerEntryReplaced> {
+    return this.#serialized(() => replaceUserServerEntry(this.#userFile, name, edited));
+  }
+
+  /**
+   * Takes a server out of the user's mcp.json as a text edit, then applies the file (the server is
+   * disconnected and its process tree reaped). A host or plugin server is not in that file:
+   * RuntimeError `not_user_server`, naming where it comes from. A name the file does not have:
+   * McpConfigWriteError `unknown_server`. Nothing is written on either.
+   */
+  removeServer(name: string): Promise<RuntimeServerRemoved> {
+    return this.#serialized(() => removeUserServer(this.#userFile, name));
+  }
+
+  /**
+   * Turns a server, or some of its tools, on or off in the user's mcp.json as a text edit (see
+   * config-edit/: only that field or list element changes, and off-then-on gives back the
+   * original bytes), then applies the file: the server is stopped or started, or its tools leave
+   * or join the offered ones, and nothing else reconnects. A user server is edited in its own
+   * entry; a plugin's or the host's under `overrides`, their own entries untouched. A name no
+   * source has: RuntimeError `unknown_server`, nothing written. The edit's refusals are
+   * McpConfigWriteError, nothing written either.
+   */
+  setServerChoice(name: string, edit: ChoiceEdit): Promise<RuntimeChoiceSet> {
+    return this.#serialized(() => setChoice(this.#userFile, name, edit));
+  }
+
+  /**
+   * An interactive OAuth login to a remote server (see plugin-mcp's loginToServer), the tokens
+   * stored under `$EPOCH_HOME/oauth`; a connected server is then reconnected with them.
+   */
+  async login(name: string, options: RuntimeLoginOptions): Promise<McpLoginResult> {
+    return loginTo(this.mcp, this.#named(name), options);
+  }
+
+  /**
+   * Deletes a remote server's stored login and revokes its tokens where the server allows it; a
+   * connected server is then reconnected, so that it stops using them and its status says so.
+   */
+  async logout(name: string): Promise<McpLogoutResult> {
+    return logoutFrom(this.mcp, this.#named(name));
+  }
+
+  /** What may be shown of a remote server's stored login (never a token); undefined when none. */
+  storedLogin(name: string): Promise<McpStoredLogin | undefined> {
+    return storedLoginAt(this.#named(name));
+  }
+
+  /**
+   * Disconnects every server (their schema caches stay for the next start) and empties their
+   * groups. A second call joins the first: it resolves only when every process tree is reaped.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      // First, so connects in flight (an applyMcpConfig's too) end now rather than at their
+      // connect_timeout; an apply that goes on after this connects nothing (see connects()).
+      await this.mcp.disconnectAll();
+      await this.#applying;
+      await this.#inFlight.settled();
+      this.#groups.stop();
+    })();
+    return this.#closing;
+  }
+
+  #serialized<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#applying.then(work);
+    this.#applying = run.catch(() => undefined);
+    return run;
+  }
+
+  async #apply(): Promise<McpConfigApplied> {
+    const taken = new Map(
+      this.#fixed.map(({ config, origin }) => [config.name, origin.source] as const),
+    );
+    const load = await loadUserServers(this.configFile, { taken, namespace: this.#namespace });
+    const applied = await applyUserMcpConfig(this.mcp, {
+      load,
+      connects: (name) => this.connects(name),
+      inFlight: this.#inFlight,
+    });
+    this.#diagnostics.user = applied.diagnostics;
+    if (load.unreadable) return applied;
+    this.tools.setToolBudget(load.toolBudgetTokens ?? this.#hostBudget);
+    this.#user = configuredUserServers(load);
+    const overridden = applyOverrides(this.#entries, load);
+    this.#fixed = overridden.servers;
+    this.#diagnostics.user = [
+      ...applied.diagnostics,
+      ...fromSource('user', overridden.diagnostics),
+    ];
+    // The user's overrides of plugins' and the host's servers: applied like a user server's choice.
+    const rechosen = overridden.servers.flatMap(({ config }) => {
+      const current = this.mcp.configOf(config.name);
+      if (current === undefined || isDeepStrictEqual(current, config)) return [];
+      const changed = !sameChoice(current.choice, config.choice) || current.defer !== config.defer;
+      return [{ config, changed }];
+    });
+    await Promise.all(rechosen.map(({ config }) => this.#inFlight.run(this.mcp.update(config))));
+    const names = rechosen.filter(({ changed }) => changed).map(({ config }) => config.name);
+    const choiceChanged = [...names, ...applied.choiceChanged];
+    for (const name of choiceChanged) this.#groups.sync(name);
+    return { ...applied, choiceChanged };
+  }
+
+  /** The server of that name, of any source; RuntimeError `unknown_server` when none has it. */
+  #named(name: string): ConfiguredServer {
+    const server = this.server(name);
+    if (server !== undefined) return server;
+    const known = this.servers().map(({ config }) => config.name);
+    const guess = suggest(name, known);
+    throw new RuntimeError(
+      'unknown_server',
+      `there is no MCP server "${name}" (${known.length === 0 ? `${this.configFile} defines none` : guess !== undefined ? `did you mean "${guess}"?` : `the servers are: ${known.join(', ')}`}).`,
+      { server: name },
+    );
+  }
+}
