@@ -31,7 +31,7 @@ import type { McpConnectionState } from './connection/state.js';
 import { McpError } from './errors/mcp-error.js';
 import { type RequestTarget, waitUnlessAborted } from './errors/unavailable.js';
 import { Listeners } from './listeners.js';
-import { DISABLED, type StatusState, serverStatus, type ToolCounts } from './status.js';
+import { DISABLED, serverStatus, type ToolCounts } from './status.js';
 import { diffTools, isEmptyDiff, type McpToolsDiff } from './tools/diff.js';
 import { type McpEpochTool, type McpToolBackend, toEpochTools } from './tools/epoch-tools.js';
 import { assignToolNames, MAX_TOOL_NAME_LENGTH } from './tools/names.js';
@@ -123,11 +123,6 @@ interface Entry {
   offer: Offer | undefined;
   /** The client was connected at its previous state change: a new list now came by list_changed. */
   connected: boolean;
-  /**
-   * When its current connect began (Date.now() milliseconds): from #start, or the client's
-   * `connecting`, until its next state. Undefined when it is not connecting.
-   */
-  connectingSince: number | undefined;
   /** The status listeners were last given for it: one that would say the same again is not sent. */
   lastStatus: McpServerStatus | undefined;
   /**
@@ -232,7 +227,6 @@ export class McpRegistry {
       entry.client = undefined;
       entry.offer = undefined;
       entry.connected = false;
-      entry.connectingSince = undefined;
       this.#emitStatus(entry);
       this.#announce(entry, before, [], 'choice');
       await client.close();
@@ -272,7 +266,7 @@ export class McpRegistry {
     // `connecting` (with the tools it offered) rather than disconnected for that moment.
     const client = config.choice.enabled ? this.#attach(entry) : undefined;
     entry.client = client;
-    entry.connectingSince = client === undefined ? undefined : Date.now();
+    client?.willConnect();
     if (client === undefined) entry.offer = undefined;
     this.#emitStatus(entry);
     const replacing = (async () => {
@@ -500,7 +494,6 @@ export class McpRegistry {
       client: undefined,
       offer: undefined,
       connected: false,
-      connectingSince: undefined,
       lastStatus: undefined,
       replacing: undefined,
     };
@@ -520,8 +513,6 @@ export class McpRegistry {
       if (this.#entries.get(config.name) !== entry || entry.client !== client) return;
       const change = state.kind === 'connected' ? this.#learn(entry, client, state) : undefined;
       entry.connected = state.kind === 'connected';
-      entry.connectingSince =
-        state.kind === 'connecting' ? (entry.connectingSince ?? Date.now()) : undefined;
       this.#emitStatus(entry);
       if (change !== undefined) this.#announce(entry, change.before, change.after, change.reason);
     });
@@ -535,8 +526,9 @@ export class McpRegistry {
    * registers the cached tools on that event, so they never wait for the connection's code.
    */
   async #start(entry: Entry, client: McpClient): Promise<void> {
-    // reconfigure() began the connect already: its status said since when.
-    entry.connectingSince ??= Date.now();
+    // `connecting` from now, though its first status event waits for the cached tools (when
+    // reconfigure() began the connect already, its status said since when).
+    client.willConnect();
     const schema = await this.#cache?.get(entry.config);
     // Disconnected or turned off meanwhile: its client is closed, and a connect would start it again.
     if (this.#entries.get(entry.config.name) !== entry || entry.client !== client) return;
@@ -671,20 +663,7 @@ export class McpRegistry {
     const { config, source, client } = entry;
     return client === undefined
       ? serverStatus(config, source, DISABLED, { offered: 0, off: 0 })
-      : serverStatus(config, source, this.#stateOf(entry, client), this.#counts(entry));
-  }
-
-  /** The client's state; `connecting` from the moment #start begins, with its instant. */
-  #stateOf(entry: Entry, client: McpClient): StatusState {
-    const { state } = client;
-    const since = entry.connectingSince;
-    // `disconnected` with an instant: started by #start, whose client says nothing until the
-    // cache is read. No instant: a client that says `connecting` before it has told us (while its
-    // code loads: McpClient.state), so its connect begins now.
-    if (state.kind === 'connecting' || (state.kind === 'disconnected' && since !== undefined)) {
-      return { kind: 'connecting', since: since ?? Date.now() };
-    }
-    return state;
+      : serverStatus(config, source, client.state, this.#counts(entry));
   }
 
   #counts(entry: Entry): ToolCounts {
@@ -756,11 +735,8 @@ function offeredBy(entry: Entry): readonly McpEpochTool[] {
 }
 
 /** An enabled server in a state whose tools are offered (see offersTools). */
-function offersState({ client, connectingSince }: Entry): boolean {
-  if (client === undefined) return false;
-  // Started (#start, reconfigure) before its client says so: connecting, as #stateOf says.
-  if (client.state.kind === 'disconnected' && connectingSince !== undefined) return true;
-  return offersTools(client.state);
+function offersState({ client }: Entry): boolean {
+  return client !== undefined && offersTools(client.state);
 }
 
 /**
