@@ -1,9 +1,7 @@
-// McpClient: ONE server, the face a host and the registry hold. What it is made of: its state
-// (state.ts), its life (life.ts: when it connects, what a request meets while it is down, the
-// watchdog, every transition) and its request path (requests.ts), sharing one Server (server.ts).
-// A live link (link.ts) is loaded with the SDK on the first connect or request, so that importing
-// the plugin, and a program that only reads mcp.json, pays for none of it: this module imports no
-// SDK code.
+// McpClient: ONE server as a host and the registry see it, its public surface. Its parts (its
+// state, its life, its request path) share one small Server object made here. This module imports
+// no SDK code: the SDK loads with a server's first connect or request, so importing the plugin,
+// and a program that only reads mcp.json, pays for none of it.
 import { messageOf, redactingLogger } from '@epoch-agent/infra';
 import type { ToolProgress } from '@epoch-agent/protocol';
 import type {
@@ -130,12 +128,12 @@ export class McpClient implements McpToolBackend {
   }
 
   /**
-   * For a host with work to do before connect() (the registry reads the schema cache): the client
-   * is `connecting` from now, this instant its `since`, and its state listeners hear of it when
-   * connect() begins the connect.
+   * For a host with work to do before connect() (the registry reads the schema cache): a client
+   * not started yet (or closed) is `connecting` from now, this instant its `since`, and its state
+   * listeners hear of it when connect() begins the connect.
    */
   willConnect(): void {
-    this.#server.state.asked();
+    this.#life.willConnect();
   }
 
   /**

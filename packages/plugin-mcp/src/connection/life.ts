@@ -57,6 +57,12 @@ export class ServerLife {
     return this.#server.config.name;
   }
 
+  /** See McpClient.willConnect. */
+  willConnect(): void {
+    const { state } = this.#server;
+    if (state.current.kind === 'disconnected') state.asked();
+  }
+
   /** See McpClient.connect. */
   connect(): Promise<void> {
     const { slot } = this.#server;

@@ -128,12 +128,12 @@ async function openOnce(
     sdk.onerror = (error) => {
       if (error instanceof MessageTooLongError) tooLong ??= error;
     };
-    // The handshake is connect_timeout's alone (the README's mcp.json table: start + handshake);
-    // `timeout` is per request, so it bounds each page of the first tools/list inside the same deadline.
     // Chained by the SDK's own close handling: did the process end before any answer came?
     handle.transport.onclose = () => {
       exited = true;
     };
+    // The handshake is connect_timeout's alone (the README's mcp.json table: start + handshake);
+    // `timeout` is per request, so it bounds each page of the first tools/list inside the same deadline.
     await untilAborted(
       sdk.connect(handle.transport, {
         timeout: config.connectTimeoutMs,

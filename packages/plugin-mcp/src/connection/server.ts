@@ -1,6 +1,6 @@
-// What the parts of one McpClient share: its face (client.ts), its life (life.ts) and its request
-// path (requests.ts) each read and change one server through this small object, made by the
-// client, rather than through one class's private fields.
+// What the parts of one McpClient (its face, its life, its request path) share: one small object
+// the client makes, through which each reads and changes the server, rather than one class's
+// private fields.
 import type { McpServerSchema } from '../cache.js';
 import type { Scrubber } from '../secrets.js';
 import type { McpServerConfig } from '../types.js';
