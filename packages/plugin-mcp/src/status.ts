@@ -21,19 +21,10 @@ export interface ToolCounts {
 /** A disabled server has no client, so no connection state: this stands for it. */
 export const DISABLED = { kind: 'disabled' } as const;
 
-/**
- * What a status is made from: the client's state, except that `connecting` says since when (the
- * registry knows: it starts a server before its client says so), or DISABLED.
- */
-export type StatusState =
-  | Exclude<McpConnectionState, { kind: 'connecting' }>
-  | { readonly kind: 'connecting'; readonly since: number }
-  | typeof DISABLED;
-
 export function serverStatus(
   config: McpServerConfig,
   source: McpServerSource,
-  state: StatusState,
+  state: McpConnectionState | typeof DISABLED,
   tools: ToolCounts,
 ): McpServerStatus {
   const common: McpServerStatusCommon = {

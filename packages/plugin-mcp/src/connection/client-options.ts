@@ -1,5 +1,5 @@
 // Who we are to every server, and which protocol revision we speak: one definition for the SDK
-// Client of an agent's connection (connection.ts) and of a login's checks (oauth/login-checks.ts),
+// Client of an agent's connection (open.ts) and of a login's checks (oauth/login-checks.ts),
 // so a login meets the server exactly as the agent will afterwards.
 import type { ClientOptions, VersionNegotiationOptions } from '@modelcontextprotocol/client';
 import { assertNever, type McpServerConfig } from '../types.js';
@@ -16,7 +16,7 @@ const STDIO_PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * The SDK Client's options for a server. `roots`: whether the host gave roots (then the client
- * answers roots/list with them, connection.ts); a login's checks answer no roots/list, so say none.
+ * answers roots/list with them, open.ts); a login's checks answer no roots/list, so say none.
  */
 export function clientOptions(
   server: Pick<McpServerConfig, 'transport' | 'connectTimeoutMs'>,

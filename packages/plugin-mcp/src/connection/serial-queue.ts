@@ -1,7 +1,7 @@
 // Runs tasks one at a time, in the order they came: how calls reach a server that did not declare
 // `supports_parallel`. A waiting task whose signal aborts leaves the queue without ever running, so
 // a stopped turn never reaches the server late; close() rejects everything still waiting. With a
-// `concurrency` above 1 it bounds how many run at once instead (stdio starts, connection.ts).
+// `concurrency` above 1 it bounds how many run at once instead (stdio starts, start.ts).
 
 interface Waiter {
   readonly start: () => void;

@@ -1,29 +1,30 @@
 // The connections one server has at a time: at most one live (new requests go there, and its
-// timers run), at most one being opened, and old ones draining after a recycle (each closes once
+// timers run), at most one attempt at the next, and old ones draining after a recycle (each closes once
 // its requests in flight have settled). closeAll() ends all of them; a second closeAll() while the
-// first runs skips what is left of the grace periods.
-
+// first runs skips what is left of the grace periods. The slot knows which connection requests go
+// to; what state the server is in is state.ts's.
 import type { Logger } from '@epoch-agent/infra';
 import { messageOf } from '@epoch-agent/infra';
 import { closedWhileConnecting } from '../errors/unavailable.js';
 import type { Scrubber } from '../secrets.js';
-import type { Connection, OpenOutcome } from './connection.js';
+import type { AttemptOutcome } from './attempt.js';
+import type { Connection } from './link.js';
 import type { ConnectionTimers } from './timers.js';
 
 export interface ConnectionSlotOptions {
   readonly server: string;
   readonly logger: Logger;
   readonly scrub: Scrubber;
-  /** Opens one connection (connection.ts's openConnection); aborting `signal` ends the attempt. */
-  readonly open: (signal: AbortSignal) => Promise<OpenOutcome>;
+  /** Starts one attempt at a connection (start.ts); aborting `signal` ends it. */
+  readonly start: (signal: AbortSignal) => Promise<AttemptOutcome>;
   /** A newly opened connection is now the live one: start what watches it; returns its timers. */
   readonly onLive: (connection: Connection) => ConnectionTimers;
 }
 
-/** A connection being opened. */
-export interface Opening {
+/** An attempt at the next connection, in flight. */
+export interface Attempt {
   /** Settles once it has become the live connection (or not); never rejects. */
-  readonly outcome: Promise<OpenOutcome>;
+  readonly outcome: Promise<AttemptOutcome>;
   /** Requests wait for it (a connect, an idle wake, a recycle); not for a watchdog attempt. */
   readonly waitable: boolean;
 }
@@ -36,7 +37,7 @@ interface Live {
 export class ConnectionSlot {
   readonly #options: ConnectionSlotOptions;
   #live: Live | undefined;
-  #opening: (Opening & { readonly abort: AbortController }) | undefined;
+  #attempting: (Attempt & { readonly abort: AbortController }) | undefined;
   readonly #retiring = new Set<Connection>();
   #closing: Promise<void> | undefined;
 
@@ -49,15 +50,15 @@ export class ConnectionSlot {
     return this.#live?.connection;
   }
 
-  get opening(): Opening | undefined {
-    return this.#opening;
+  get attempting(): Attempt | undefined {
+    return this.#attempting;
   }
 
-  /** Opens a connection and, unless closeAll() ended the attempt, makes it the live one. */
-  open(waitable: boolean): Promise<OpenOutcome> {
+  /** Attempts a connection and, unless closeAll() ended the attempt, makes it the live one. */
+  attempt(waitable: boolean): Promise<AttemptOutcome> {
     const abort = new AbortController();
-    const outcome = this.#options.open(abort.signal).then((result): OpenOutcome => {
-      if (this.#opening === opening) this.#opening = undefined;
+    const outcome = this.#options.start(abort.signal).then((result): AttemptOutcome => {
+      if (this.#attempting === attempting) this.#attempting = undefined;
       if (!result.ok) return result;
       if (abort.signal.aborted) {
         void this.end(result.connection);
@@ -72,8 +73,8 @@ export class ConnectionSlot {
       else timers.stop();
       return result;
     });
-    const opening = { outcome, waitable, abort };
-    this.#opening = opening;
+    const attempting = { outcome, waitable, abort };
+    this.#attempting = attempting;
     return outcome;
   }
 
@@ -109,7 +110,7 @@ export class ConnectionSlot {
   }
 
   /**
-   * Ends the live connection, the draining ones and an open in flight. Requests in flight reject
+   * Ends the live connection, the draining ones and an attempt in flight. Requests in flight reject
    * with connection_closed when their transport reports the close.
    */
   closeAll(): Promise<void> {
@@ -117,14 +118,14 @@ export class ConnectionSlot {
       for (const connection of this.#retiring) connection.force();
       return this.#closing;
     }
-    const opening = this.#opening;
-    opening?.abort.abort();
+    const attempting = this.#attempting;
+    attempting?.abort.abort();
     const live = this.detach();
     if (live !== undefined) this.#retiring.add(live);
     const ending = [...this.#retiring].map((connection) =>
       this.end(connection).finally(() => this.#retiring.delete(connection)),
     );
-    this.#closing = Promise.all([...ending, opening?.outcome]).then(() => {
+    this.#closing = Promise.all([...ending, attempting?.outcome]).then(() => {
       this.#closing = undefined;
     });
     return this.#closing;

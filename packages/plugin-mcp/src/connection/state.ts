@@ -1,15 +1,10 @@
-// The connection state of one McpClient: a union with what each state knows, so a reader can never
-// ask a failed connection for its tools or a connected one for its error.
-//
-//   disconnected --connect()--> connecting --> connected | failed | needsLogin
-//   connected --process exit / stream loss / failed keepalive--> reconnecting
-//   reconnecting --an attempt connects--> connected
-//   reconnecting --every attempt failed--> failed   (a tool call or reconnect() starts a new series)
-//   reconnecting / connected --HTTP 401--> needsLogin   (never retried by the watchdog)
-//   connected --idle_timeout--> idle --next call--> connecting
-//   any --close()--> disconnected
+// One server's connection state, and the one place it is kept and changed: a union with what each
+// state knows (a reader can never ask a failed connection for its tools or a connected one for its
+// error), and ServerState, through one function of which every transition passes. The transitions
+// are drawn in ARCHITECTURE.md, "One server's life"; the server's life (life.ts) makes them.
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpErrorCode } from '../errors/mcp-error.js';
+import { Listeners } from '../listeners.js';
 import { assertNever, type McpIcon, type McpServerExit } from '../types.js';
 import type { McpServerCapabilities } from './capabilities.js';
 import type { McpProtocol } from './protocol.js';
@@ -31,7 +26,11 @@ export type McpConnectionState =
   /** Not started yet, or closed by close(). */
   | { readonly kind: 'disconnected' }
   /** Spawning / connecting, initialize, first tools/list. A call made now waits for it. */
-  | { readonly kind: 'connecting' }
+  | {
+      readonly kind: 'connecting';
+      /** When the connect was asked for (Date.now() milliseconds): a host's start, or connect(). */
+      readonly since: number;
+    }
   | {
       readonly kind: 'connected';
       readonly serverInfo: McpServerInfo;
@@ -117,5 +116,69 @@ export function redactState(
       return { ...state, message: redact(state.message), stderrTail: redact(state.stderrTail) };
     default:
       return assertNever(state, 'connection state');
+  }
+}
+
+/**
+ * The state of one server, kept here and nowhere else: the client's parts read it, and the
+ * registry reads it through McpClient.state.
+ */
+export class ServerState {
+  readonly #redact: (text: string) => string;
+  readonly #listeners: Listeners<McpConnectionState>;
+  #state: McpConnectionState = { kind: 'disconnected' };
+
+  constructor(options: {
+    /** Applied to every state before anyone sees it (redactState). */
+    readonly redact: (text: string) => string;
+    /** A listener threw: it never reaches the transition that told it. */
+    readonly onListenerError: (error: unknown) => void;
+  }) {
+    this.#redact = options.redact;
+    this.#listeners = new Listeners(options.onListenerError);
+  }
+
+  get current(): McpConnectionState {
+    return this.#state;
+  }
+
+  /** Calls `listener` on every state change; returns the function that stops it. */
+  onChange(listener: (state: McpConnectionState) => void): () => void {
+    return this.#listeners.add(listener);
+  }
+
+  /** Any state but `connecting`, whose instant connecting() and asked() decide. */
+  set(next: Exclude<McpConnectionState, { readonly kind: 'connecting' }>): void {
+    this.#enter(next, true);
+  }
+
+  /**
+   * A connect begins: `connecting`, since the connect was asked for. A connect asked for while one
+   * was (asked()) is the same connect: its instant does not move.
+   */
+  connecting(): void {
+    this.#enter(this.#connectingState(), true);
+  }
+
+  /**
+   * A connect is asked for but does not begin yet (a host reads what it remembers of the server
+   * first; the connection's code loads): `connecting` from now, told when connecting() begins it,
+   * so the listeners' first word of it carries what it starts from.
+   */
+  asked(): void {
+    this.#enter(this.#connectingState(), false);
+  }
+
+  #connectingState(): McpConnectionState {
+    const state = this.#state;
+    return { kind: 'connecting', since: state.kind === 'connecting' ? state.since : Date.now() };
+  }
+
+  #enter(next: McpConnectionState, tell: boolean): void {
+    // Every state passes here, so none can carry a secret, whatever text went into it: an
+    // injected transport's stderr, a message made before a token was learned.
+    const state = redactState(next, this.#redact);
+    this.#state = state;
+    if (tell) this.#listeners.emit(state);
   }
 }

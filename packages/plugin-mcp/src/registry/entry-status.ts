@@ -3,9 +3,8 @@
 // when that changed.
 
 import { isDeepStrictEqual } from 'node:util';
-import type { McpClient } from '../connection/client.js';
 import type { McpConnectionState } from '../connection/state.js';
-import { DISABLED, type StatusState, serverStatus, type ToolCounts } from '../status.js';
+import { DISABLED, serverStatus, type ToolCounts } from '../status.js';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
 import { assertNever, type McpServerStatus } from '../types.js';
 import type { Entry, Servers } from './servers.js';
@@ -26,20 +25,7 @@ export function statusOf(entry: Entry): McpServerStatus {
   const { config, source, client } = entry;
   return client === undefined
     ? serverStatus(config, source, DISABLED, { offered: 0, off: 0 })
-    : serverStatus(config, source, stateOf(entry, client), counts(entry));
-}
-
-/** The client's state; `connecting` from the moment start() begins, with its instant. */
-function stateOf(entry: Entry, client: McpClient): StatusState {
-  const { state } = client;
-  const since = entry.connectingSince;
-  // `disconnected` with an instant: started by start(), whose client says nothing until the
-  // cache is read. No instant: a client that says `connecting` before it has told us (while its
-  // code loads: McpClient.state), so its connect begins now.
-  if (state.kind === 'connecting' || (state.kind === 'disconnected' && since !== undefined)) {
-    return { kind: 'connecting', since: since ?? Date.now() };
-  }
-  return state;
+    : serverStatus(config, source, client.state, counts(entry));
 }
 
 function counts(entry: Entry): ToolCounts {
@@ -54,11 +40,8 @@ export function offeredBy(entry: Entry): readonly McpEpochTool[] {
 }
 
 /** An enabled server in a state whose tools are offered (see offersTools). */
-export function offersState({ client, connectingSince }: Entry): boolean {
-  if (client === undefined) return false;
-  // Started (start(), reconfigure) before its client says so: connecting, as stateOf says.
-  if (client.state.kind === 'disconnected' && connectingSince !== undefined) return true;
-  return offersTools(client.state);
+export function offersState({ client }: Entry): boolean {
+  return client !== undefined && offersTools(client.state);
 }
 
 /**

@@ -45,7 +45,6 @@ export async function updateChoice(
     entry.client = undefined;
     entry.offer = undefined;
     entry.connected = false;
-    entry.connectingSince = undefined;
     emitStatus(servers, entry);
     announce(servers, entry, before, [], 'choice');
     await client.close();
@@ -79,7 +78,7 @@ export async function replaceConnection(
   // `connecting` (with the tools it offered) rather than disconnected for that moment.
   const client = config.choice.enabled ? attach(servers, entry) : undefined;
   entry.client = client;
-  entry.connectingSince = client === undefined ? undefined : Date.now();
+  client?.willConnect();
   if (client === undefined) entry.offer = undefined;
   emitStatus(servers, entry);
   const replacing = (async () => {
@@ -173,7 +172,6 @@ function add(servers: Servers, config: McpServerConfig, source: McpServerSource)
     client: undefined,
     offer: undefined,
     connected: false,
-    connectingSince: undefined,
     lastStatus: undefined,
     replacing: undefined,
   };
@@ -193,8 +191,6 @@ function attach(servers: Servers, entry: Entry): McpClient {
     if (servers.entries.get(config.name) !== entry || entry.client !== client) return;
     const change = state.kind === 'connected' ? learn(servers, entry, client, state) : undefined;
     entry.connected = state.kind === 'connected';
-    entry.connectingSince =
-      state.kind === 'connecting' ? (entry.connectingSince ?? Date.now()) : undefined;
     emitStatus(servers, entry);
     if (change !== undefined) announce(servers, entry, change.before, change.after, change.reason);
   });
@@ -208,8 +204,9 @@ function attach(servers: Servers, entry: Entry): McpClient {
  * registers the cached tools on that event, so they never wait for the connection's code.
  */
 async function start(servers: Servers, entry: Entry, client: McpClient): Promise<void> {
-  // reconfigure() began the connect already: its status said since when.
-  entry.connectingSince ??= Date.now();
+  // `connecting` from now, though its first status event waits for the cached tools (when
+  // reconfigure() began the connect already, its status said since when).
+  client.willConnect();
   const schema = await servers.cache?.get(entry.config);
   // Disconnected or turned off meanwhile: its client is closed, and a connect would start it again.
   if (servers.entries.get(entry.config.name) !== entry || entry.client !== client) return;

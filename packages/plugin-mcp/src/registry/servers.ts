@@ -40,11 +40,6 @@ export interface Entry {
   offer: Offer | undefined;
   /** The client was connected at its previous state change: a new list now came by list_changed. */
   connected: boolean;
-  /**
-   * When its current connect began (Date.now() milliseconds): from start(), or the client's
-   * `connecting`, until its next state. Undefined when it is not connecting.
-   */
-  connectingSince: number | undefined;
   /** The status listeners were last given for it: one that would say the same again is not sent. */
   lastStatus: McpServerStatus | undefined;
   /**

@@ -32,7 +32,7 @@ const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
 // What a server inherits from this process, as the SDK's own stdio transport has it
 // (getDefaultEnvironment), so a server sees the same environment under epoch as under other
 // hosts. Not imported from the SDK: that module loads all of it, and a stdio server is spawned
-// while the SDK is still loading (connection/opening.ts).
+// while the SDK is still loading (connection/start.ts).
 const INHERITED = WINDOWS
   ? [
       'APPDATA',

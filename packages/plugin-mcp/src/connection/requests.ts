@@ -1,0 +1,231 @@
+// One server's request path: a request goes through the call queue when the server takes one call
+// at a time, to the live connection (or the one a connect is making: life.ts decides), within its
+// `timeout` and the caller's signal; a Streamable HTTP session the server forgot gets a new one and
+// the request once more; a 401 is a needed login; any failure becomes an McpError with a code.
+import { type Logger, messageOf } from '@epoch-agent/infra';
+import type { ToolProgress } from '@epoch-agent/protocol';
+import type { RequestOptions } from '@modelcontextprotocol/client';
+import { McpError } from '../errors/mcp-error.js';
+import {
+  type RequestTarget,
+  sessionExpiredAgain,
+  unavailable,
+  waitUnlessAborted,
+} from '../errors/unavailable.js';
+import type { ServerLife } from './life.js';
+import type { Connection } from './link.js';
+import type { ListItem, ListMethod } from './paginate.js';
+import {
+  buildRequestOptions,
+  callRequestOptions,
+  remoteUrl,
+  TotalLimit,
+} from './request-options.js';
+import type { Server } from './server.js';
+import { loadedConnectionCode, withConnectionCode } from './start.js';
+
+export interface RequestSpec<T> {
+  /** The raw tool name, for tools/call. */
+  readonly tool?: string;
+  readonly serial?: boolean;
+  /** The capability the server must have declared; without it nothing is sent. */
+  readonly capability?: 'resources' | 'prompts';
+  /** The answer when the capability is missing; without it, `not_supported` is thrown. */
+  readonly otherwise?: () => T;
+  /** A tools/call: progress restarts `timeout`, up to `maxTotalTimeoutMs` (request-options.ts). */
+  readonly progress?: { readonly onProgress: ((progress: ToolProgress) => void) | undefined };
+}
+
+export type Send<T> = (connection: Connection, options: RequestOptions) => Promise<T>;
+
+export class Requests {
+  readonly #server: Server;
+  readonly #life: ServerLife;
+
+  constructor({ server, life }: { readonly server: Server; readonly life: ServerLife }) {
+    this.#server = server;
+    this.#life = life;
+  }
+
+  get #name(): string {
+    return this.#server.config.name;
+  }
+
+  /**
+   * One request, through the queue when `spec.serial`, on the live connection (or the one a start
+   * or reconnect is making). A call is the hot path of a turn: when the connection is live nothing
+   * here waits, and no promise of ours stands between the caller and the request's own.
+   */
+  request<T>(
+    method: string,
+    signal: AbortSignal | undefined,
+    send: Send<T>,
+    spec: RequestSpec<T> = {},
+  ): Promise<T> {
+    const { config, scrub, slot, queue } = this.#server;
+    return withConnectionCode((code) => {
+      const target: RequestTarget = { server: this.#name, method, tool: spec.tool };
+      let sent = false;
+      let limit: TotalLimit | undefined;
+      const sendOn = (connection: Connection, sendSignal: AbortSignal | undefined): Promise<T> => {
+        if (spec.capability !== undefined && !connection.info[spec.capability]) {
+          if (spec.otherwise !== undefined) return Promise.resolve(spec.otherwise());
+          return Promise.reject(
+            new McpError(
+              'not_supported',
+              `MCP server "${this.#name}" does not offer ${spec.capability} (it did not declare the capability), so ${method} was not sent.`,
+              { server: this.#name },
+            ),
+          );
+        }
+        sent = true;
+        const progress = spec.progress;
+        const options = (timeoutMs: number): RequestOptions =>
+          progress === undefined
+            ? buildRequestOptions(timeoutMs, sendSignal)
+            : callRequestOptions(timeoutMs, sendSignal, progress.onProgress);
+        return this.#send(connection, target, sendSignal, send, options);
+      };
+      const run = (): Promise<T> => {
+        if (signal?.aborted) return Promise.reject(signal.reason);
+        // Counted from the call's turn in the queue, not from the wait before it.
+        if (spec.progress !== undefined) {
+          limit = new TotalLimit(config.maxTotalTimeoutMs, signal);
+        }
+        const sendSignal = limit?.signal ?? signal;
+        // In the queue, not before it: a call that waited goes to the connection live by then.
+        const live = slot.live;
+        return live !== undefined
+          ? sendOn(live, sendSignal)
+          : this.#life.connectionFor(target, sendSignal).then((next) => sendOn(next, sendSignal));
+      };
+      return (spec.serial ? queue.run(run, signal) : run()).then(
+        (answer) => {
+          limit?.end();
+          return answer;
+        },
+        (error: unknown) => {
+          limit?.end();
+          throw code.requestError(error, {
+            server: this.#name,
+            method,
+            tool: spec.tool,
+            timeoutMs: config.timeoutMs,
+            ...(limit?.passed ? { totalLimitMs: config.maxTotalTimeoutMs } : {}),
+            signal,
+            sent,
+            scrub,
+            url: remoteUrl(config),
+          });
+        },
+      );
+    });
+  }
+
+  /**
+   * Every page of `method`, a list the server offers under `capability`: empty (and nothing sent)
+   * when the capability is missing. Method-not-found is empty too: some servers declare a
+   * capability without implementing all of it, and "there are none" is closer to the truth than
+   * a failure.
+   */
+  async listAll<M extends Exclude<ListMethod, 'tools/list'>>(
+    method: M,
+    capability: 'resources' | 'prompts',
+    signal: AbortSignal | undefined,
+  ): Promise<ListItem[M][]> {
+    try {
+      return await this.request<ListItem[M][]>(
+        method,
+        signal,
+        (connection, options) => connection.list(method, options, this.#listOwner()),
+        { capability, otherwise: () => [] },
+      );
+    } catch (error) {
+      if (error instanceof McpError && loadedConnectionCode().isMethodNotFound(error.cause)) {
+        return [];
+      }
+      throw error;
+    }
+  }
+
+  /** After notifications/tools/list_changed: a new `connected` state carries the new tool list. */
+  async refreshTools(connection: Connection): Promise<void> {
+    if (this.#server.slot.live !== connection) return;
+    try {
+      const tools = await this.request('tools/list', undefined, (live, options) =>
+        live.listTools(options, this.#listOwner()),
+      );
+      this.#life.setTools(connection, tools);
+    } catch (error) {
+      this.#server.settings.logger.warn(
+        `MCP server "${this.#name}" announced a new tool list, but asking for it failed: ${messageOf(error)}. Its previous tools stay in use.`,
+        { server: this.#name },
+      );
+    }
+  }
+
+  /**
+   * Sends on `connection`. A Streamable HTTP server that forgot the session (404) gets a new one
+   * and the request once more, with what is left of its timeout; a 401 means `needsLogin`.
+   */
+  #send<T>(
+    connection: Connection,
+    target: RequestTarget,
+    signal: AbortSignal | undefined,
+    send: Send<T>,
+    options: (timeoutMs: number) => RequestOptions,
+  ): Promise<T> {
+    const started = Date.now();
+    return connection
+      .run(() => send(connection, options(this.#server.config.timeoutMs)))
+      .catch((error: unknown) => {
+        const failure = connection.failure(error);
+        if (failure === 'refused') throw this.#life.refused(connection, error, target);
+        if (failure !== 'forgotten') throw error;
+        return this.#sendAgain(connection, target, signal, send, options, started);
+      });
+  }
+
+  async #sendAgain<T>(
+    forgotten: Connection,
+    target: RequestTarget,
+    signal: AbortSignal | undefined,
+    send: Send<T>,
+    options: (timeoutMs: number) => RequestOptions,
+    started: number,
+  ): Promise<T> {
+    const next = await this.#successor(forgotten, target, signal);
+    const left = Math.max(1, this.#server.config.timeoutMs - (Date.now() - started));
+    try {
+      return await next.run(() => send(next, options(left)));
+    } catch (error) {
+      const failure = next.failure(error);
+      if (failure === 'refused') throw this.#life.refused(next, error, target);
+      if (failure === 'forgotten') throw sessionExpiredAgain(target, error);
+      throw error;
+    }
+  }
+
+  /**
+   * The server forgot `old`'s Streamable HTTP session (404): the connection that takes over from
+   * it (a new initialize), waited for as a connect in progress is.
+   */
+  #successor(
+    old: Connection,
+    target: RequestTarget,
+    signal: AbortSignal | undefined,
+  ): Promise<Connection> {
+    this.#server.settings.logger.info(
+      `MCP server "${this.#name}" no longer knows our session (HTTP 404); opening a new one and sending ${target.method} again.`,
+      { server: this.#name },
+    );
+    const next = this.#life.replace(old).catch(() => {
+      throw unavailable(this.#server.state.current, target);
+    });
+    return waitUnlessAborted(next, signal, target);
+  }
+
+  #listOwner(): { readonly server: string; readonly logger: Logger } {
+    return { server: this.#name, logger: this.#server.settings.logger };
+  }
+}
