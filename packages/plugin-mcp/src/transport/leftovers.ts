@@ -25,7 +25,7 @@ import {
 import { readStat } from './process-table/proc.js';
 import { processTableSource, processTableSourceOf } from './process-table/select.js';
 import type { ProcessTableKind, ProcessTableSource } from './process-table/table.js';
-import { type TrackedProcess, UNKNOWN } from './process-tree.js';
+import { type TrackedProcess, UNKNOWN } from './tracked-process.js';
 import { type ReapOptions, reapAbandoned } from './reap.js';
 
 const KINDS: Record<ProcessTableKind, true> = { proc: true, ps: true, windows: true };

@@ -11,7 +11,8 @@
 // `ps` on macOS, Win32_Process on Windows, where the signals are taskkill /T /F of the tree.
 
 import type { ProcessTableSource } from './process-table/table.js';
-import { ServerTree, type TrackedProcess } from './process-tree.js';
+import { ServerTree } from './process-tree.js';
+import type { TrackedProcess } from './tracked-process.js';
 
 /** The grace periods of the graceful step; see the defaults below for why they are what they are. */
 export interface ReapOptions {

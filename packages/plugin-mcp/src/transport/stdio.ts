@@ -20,7 +20,7 @@ import { assertNever, type McpServerExit, type StdioServerConfig } from '../type
 import { type DescriptorSlot, descriptorBudget } from './descriptor-budget.js';
 import { recordServer } from './leftovers.js';
 import { MessageLines } from './message-lines.js';
-import { identify, type TrackedProcess } from './process-tree.js';
+import { identify, type TrackedProcess } from './tracked-process.js';
 import { type ReapableTransport, type ReapOptions, reapTransport } from './reap.js';
 import { childEnvironment, commandNotFound } from './resolve-command.js';
 import { StderrRing } from './stderr-ring.js';
