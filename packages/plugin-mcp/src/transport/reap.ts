@@ -45,7 +45,10 @@ export interface ReapableTransport {
    * no stdin left to end.
    */
   endInput(): Promise<void>;
-  /** Runs once the tree is gone: drain and release the pipes, fire onclose (exactly once). */
+  /**
+   * Runs once the tree is gone: drain and release the pipes, fire onclose (exactly once), and
+   * take the server out of the crash record (leftovers.ts) before resolving.
+   */
   release(): Promise<void>;
   /** The grace periods this transport's server gets, unless a caller passes others. */
   readonly reapOptions: ReapOptions;
