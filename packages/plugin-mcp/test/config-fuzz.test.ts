@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMcpConfig } from '../src/config/load.js';
-import { MCP_CONFIG_DIAGNOSTIC_CODES } from '../src/config/schema.js';
+import { MCP_CONFIG_DIAGNOSTIC_CODES } from '../src/config/report.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'config');
 const REAL = readdirSync(FIXTURES).map((name) => readFileSync(join(FIXTURES, name)));

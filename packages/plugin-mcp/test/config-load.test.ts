@@ -16,7 +16,8 @@ import {
   parseMcpConfig,
   parseMcpServerEntries,
 } from '../src/config/load.js';
-import { MCP_CONFIG_DIAGNOSTIC_CODES, MCP_CONFIG_FIELDS } from '../src/config/schema.js';
+import { MCP_CONFIG_DIAGNOSTIC_CODES } from '../src/config/report.js';
+import { MCP_CONFIG_FIELDS } from '../src/config/schema.js';
 import { EVERY_TOOL } from '../src/config/tool-choice.js';
 import type { McpServerConfig } from '../src/types.js';
 

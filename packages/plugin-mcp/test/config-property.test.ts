@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { parse } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import { type McpConfigLoad, parseMcpConfig } from '../src/config/load.js';
-import { MCP_CONFIG_DIAGNOSTIC_CODES } from '../src/config/schema.js';
+import { MCP_CONFIG_DIAGNOSTIC_CODES } from '../src/config/report.js';
 
 const FILE = join(import.meta.dirname, 'fixtures', 'config', 'all-fields-snake.txt');
 const BASE_TEXT = readFileSync(FILE, 'utf8');

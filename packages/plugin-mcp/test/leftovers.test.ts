@@ -3,14 +3,26 @@
 // them: a process that took a recorded pid since, or the servers of a host that still runs, are
 // never signalled, and a damaged record is deleted with a warning. Real hosts (child processes on
 // the built package), real servers that ignore stdin EOF, with a helper of their own; under each
-// process table this machine can read.
+// process table this machine can read. And a process's own record is settled by the close of its
+// last server: nothing lands in $EPOCH_HOME after it.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { leftoversDir, sweepLeftovers } from '../src/transport/leftovers.js';
+import { silentLogger } from '@epoch-agent/infra';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { leftoversDir, recordServer, sweepLeftovers } from '../src/transport/leftovers.js';
+import { identify } from '../src/transport/tracked-process.js';
 import {
   identities,
   killAll,
@@ -192,5 +204,34 @@ describe.each(PROCESS_TABLES_HERE)('leftovers of a crashed host (process table %
       true,
     );
     expect(readPids(join(dir, 'pids'))).toHaveLength(1);
+  });
+});
+
+describe("this process's own record", () => {
+  it('the last server gone while its record is being written: the record is deleted before the close is over, and no write is left pending', async () => {
+    const server = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)'], {
+      stdio: 'ignore',
+    });
+    await once(server, 'spawn');
+    mkdirSync(leftoversDir(), { recursive: true });
+    const watcher = watch(leftoversDir());
+    // The record's write waits on a timer: faked, so the test says when it starts; the files are real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const drop = recordServer('idle', identify(server.pid as number), silentLogger);
+      // The server's tree is gone (release() drops it) at the first sign of the write in the
+      // directory, while the write is under way.
+      const dropped = new Promise<Promise<void>>((resolve) => {
+        watcher.once('change', () => resolve(drop()));
+      });
+      vi.runOnlyPendingTimers();
+      await await dropped;
+      expect(readdirSync(leftoversDir())).toEqual([]);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      watcher.close();
+      server.kill('SIGKILL');
+    }
   });
 });

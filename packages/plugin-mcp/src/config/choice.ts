@@ -11,7 +11,8 @@ import type {
   McpToolPattern,
 } from '../types.js';
 import type { Locator } from './locate.js';
-import { camelCase, type EntryScope, type Fields, type Report } from './schema.js';
+import type { EntryScope, Report } from './report.js';
+import { camelCase, type Fields } from './schema.js';
 
 /** What an entry says about its server's choice; each part absent where the entry does not say. */
 export interface ChoiceWritten {

@@ -3,7 +3,8 @@
 // spawn and its message prints the value); a line break in a header (it would end the header
 // early, and fetch refuses it with a message that does not name it). Refused where they are
 // written, naming the field, the variable or the header, never the value: those carry secrets.
-import type { Fields, Report } from './schema.js';
+import type { Report } from './report.js';
+import type { Fields } from './schema.js';
 
 // RFC 9110's token: what a header name may be made of.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

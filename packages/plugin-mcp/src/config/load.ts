@@ -5,30 +5,24 @@
 // after one the rest of the text cannot be trusted to mean what it seems to.
 import {
   type Diagnostic,
-  groupedNumber,
   isInfraError,
   MAX_CONFIG_BYTES,
   type PathSegment,
   type Position,
   readRegularFile,
 } from '@epoch-agent/infra';
-import {
-  createScanner,
-  getLocation,
-  getNodePath,
-  getNodeValue,
-  type Node,
-  type ParseError,
-  parseTree,
-} from 'jsonc-parser';
+import { getLocation, getNodeValue, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import type { McpServerConfig } from '../types.js';
 import { type McpServerOverride, readChoice } from './choice.js';
+import { duplicateKeys, keysOf, kindOf, MAX_DEPTH, tooDeepAt } from './file-shape.js';
 import { configPositions, type McpConfigPositions } from './key-positions.js';
 import { createLocator, describeSyntaxError, type Locator } from './locate.js';
 import { type Property, propertiesOf } from './properties.js';
-import { diagnostic, readFields, reporter, type Where } from './schema.js';
+import { diagnostic, reporter, type Where } from './report.js';
+import { readFields } from './schema.js';
 import { parseServer } from './server.js';
 import { suggest } from './suggest.js';
+import { BUDGET_KEYS, readToolBudget } from './tool-budget.js';
 
 export interface McpConfigLoad {
   /** The servers that loaded, in file order. */
@@ -54,8 +48,6 @@ export interface McpConfigLoad {
 }
 
 const EMPTY: McpConfigLoad = { servers: [], overrides: [], diagnostics: [] };
-// The budget in both spellings, as a server entry's fields; snake_case wins when both are written.
-const BUDGET_KEYS = ['tool_budget_tokens', 'toolBudgetTokens'];
 const TOP_LEVEL = ['servers', 'overrides', ...BUDGET_KEYS];
 
 /**
@@ -157,55 +149,6 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
     ...(positions === undefined ? {} : { positions }),
     diagnostics: sortByPosition(diagnostics),
   };
-}
-
-// Up to a million: the largest context windows hold about that, and a budget beyond every
-// context is a typo, not a setting.
-const MAX_TOOL_BUDGET_TOKENS = 1_000_000;
-
-/** `tool_budget_tokens`, when it is a whole number of tokens from 0 to a million. */
-function readToolBudget(root: Node, where: Where, into: Diagnostic[]): number | undefined {
-  const properties = propertiesOf(root);
-  const key = BUDGET_KEYS.find((k) => properties.some((p) => p.key === k));
-  const node = properties.findLast((p) => p.key === key)?.value;
-  if (key === undefined || node === undefined) return undefined;
-  const camel = properties.find((p) => p.key === 'toolBudgetTokens');
-  if (key === 'tool_budget_tokens' && camel !== undefined) {
-    into.push(
-      diagnostic(
-        where,
-        'warning',
-        'duplicate_field',
-        ['toolBudgetTokens'],
-        '"toolBudgetTokens" and "tool_budget_tokens" are the same setting, given twice; "tool_budget_tokens" is used and "toolBudgetTokens" is ignored. Remove one.',
-        'key',
-      ),
-    );
-  }
-  const value: unknown = getNodeValue(node);
-  if (typeof value === 'number' && Number.isInteger(value)) {
-    if (value >= 0 && value <= MAX_TOOL_BUDGET_TOKENS) return value;
-    into.push(
-      diagnostic(
-        where,
-        'error',
-        'out_of_range',
-        [key],
-        `"${key}" must be from 0 to ${groupedNumber(MAX_TOOL_BUDGET_TOKENS)} tokens (0 finds every server's tools on demand); the default budget is used.`,
-      ),
-    );
-    return undefined;
-  }
-  into.push(
-    diagnostic(
-      where,
-      'error',
-      'invalid_type',
-      [key],
-      `"${key}" must be a whole number of tokens, e.g. "${key}": 20000 (it holds ${typeof value === 'number' ? 'a fraction' : kindOf(node)}); the default budget is used.`,
-    ),
-  );
-  return undefined;
 }
 
 /**
@@ -379,83 +322,6 @@ function unreadable(
     overrides: [],
     diagnostics: [diagnostic(where, 'error', code, path, why, at)],
   };
-}
-
-// The parser and every reader after it recurse once per level: thousands of levels overflow the
-// stack. A real mcp.json is about 5 deep (servers, a server, env, …); 64 leaves room for any host's
-// nesting and is far from the stack's limit.
-const MAX_DEPTH = 64;
-
-/** The offset of the first `{` or `[` deeper than MAX_DEPTH (strings and comments skipped). */
-function tooDeepAt(source: string): number | undefined {
-  const scanner = createScanner(source, true);
-  let depth = 0;
-  // A token of one character is punctuation or a stray one (a string has its quotes); the
-  // SyntaxKind enum is const, so the character is what is compared. The end is the first token
-  // that starts at the end of the text: the scanner's end token is not always of length 0 (after
-  // an unterminated `/*` it is 1, every time), and a test of its length never ended.
-  for (scanner.scan(); scanner.getTokenOffset() < source.length; scanner.scan()) {
-    if (scanner.getTokenLength() !== 1) continue;
-    const char = source[scanner.getTokenOffset()];
-    if (char === '{' || char === '[') {
-      depth += 1;
-      if (depth > MAX_DEPTH) return scanner.getTokenOffset();
-    } else if (char === '}' || char === ']') {
-      depth = Math.max(0, depth - 1);
-    }
-  }
-  return undefined;
-}
-
-function keysOf(node: Node): string[] {
-  return [...new Set(propertiesOf(node).map((p) => p.key))];
-}
-
-/** A key given twice in any object: the earlier one is ignored, so the warning points at it. */
-function duplicateKeys(root: Node, where: Where): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const visit = (node: Node): void => {
-    if (node.type === 'object') {
-      const properties = propertiesOf(node);
-      properties.forEach(({ key, keyNode }, index) => {
-        const later = properties.slice(index + 1).find((p) => p.key === key);
-        if (later === undefined) return;
-        const { line } = where.locator.offset(later.keyNode.offset);
-        out.push(
-          diagnostic(
-            where,
-            'warning',
-            'duplicate_key',
-            getNodePath(keyNode),
-            `"${key}" is given twice in the same object; the one on line ${line} is used and this one is ignored. Remove one.`,
-            where.locator.offset(keyNode.offset),
-          ),
-        );
-      });
-    }
-    for (const child of node.children ?? []) visit(child);
-  };
-  visit(root);
-  return out;
-}
-
-function kindOf(node: Node): string {
-  switch (node.type) {
-    case 'array':
-      return 'a list';
-    case 'object':
-      return 'an object';
-    case 'null':
-      return 'null';
-    case 'boolean':
-      return 'true/false';
-    case 'number':
-      return 'a number';
-    case 'string':
-      return 'a string';
-    case 'property':
-      return 'a property';
-  }
 }
 
 function sortByPosition(diagnostics: Diagnostic[]): Diagnostic[] {

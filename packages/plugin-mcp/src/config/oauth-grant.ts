@@ -8,7 +8,7 @@
 // Messages never repeat a value: keys, tokens and secrets are all written here.
 import { resolve } from 'node:path';
 import { assertNever, type McpOAuthGrant, type McpSecretSource } from '../types.js';
-import type { Report } from './schema.js';
+import type { Report } from './report.js';
 
 export const GRANTS = ['authorization_code', 'client_credentials', 'cross_app_access'] as const;
 type GrantKind = (typeof GRANTS)[number];

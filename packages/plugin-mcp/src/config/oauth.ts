@@ -7,7 +7,7 @@
 import type { McpOAuthConfig } from '../types.js';
 import { type Check, list, number, oneOf, shape, text } from './check.js';
 import { GRANTS, SIGNING_ALGORITHMS, toGrant } from './oauth-grant.js';
-import type { Report } from './schema.js';
+import type { Report } from './report.js';
 import { suggest } from './suggest.js';
 
 /** Each nested field by its snake_case name, with its camelCase spelling. */

@@ -16,18 +16,16 @@ import {
 import { type ChoiceWritten, readChoice } from './choice.js';
 import { checkControlCharacters } from './control-characters.js';
 import { toOAuthConfig } from './oauth.js';
+import { type Report, reporter, type Where } from './report.js';
 import {
   camelCase,
   FIELD_NAMES,
   FIELDS,
   type FieldName,
   type Fields,
-  type Report,
   readFields,
-  reporter,
   TRANSPORT_VALUES,
   type TransportValue,
-  type Where,
 } from './schema.js';
 import { EVERY_TOOL } from './tool-choice.js';
 import {

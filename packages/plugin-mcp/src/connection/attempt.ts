@@ -4,7 +4,7 @@
 import type { McpServerSchema } from '../cache.js';
 import type { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
-import type { McpTransportHandle } from '../transport/create.js';
+import type { McpTransportHandle } from '../transport/handle.js';
 import type { McpServerConfig, McpServerExit } from '../types.js';
 import type { Connection } from './link.js';
 import type { ConnectionSettings } from './options.js';

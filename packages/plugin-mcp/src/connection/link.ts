@@ -18,7 +18,7 @@ import { isAuthFailure, isSessionExpired } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
 import type { ConnectionLoss } from '../errors/unavailable.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
-import type { McpTransportHandle } from '../transport/create.js';
+import type { McpTransportHandle } from '../transport/handle.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
 import { type ParamHeader, paramHeaders } from '../transport/param-headers.js';
 import type { McpServerCapabilities } from './capabilities.js';

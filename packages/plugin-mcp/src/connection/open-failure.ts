@@ -8,7 +8,7 @@ import { connectFailure, isAuthFailure } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
 import { isMcpError } from '../errors/mcp-error.js';
 import { closedWhileConnecting } from '../errors/unavailable.js';
-import type { McpTransportHandle } from '../transport/create.js';
+import type { McpTransportHandle } from '../transport/handle.js';
 import type { MessageTooLongError } from '../transport/message-lines.js';
 import { streamableInstead } from '../transport/probe.js';
 import { commandNotFoundForHosts } from '../transport/resolve-command.js';

@@ -5,7 +5,7 @@
 import { messageOf } from '@epoch-agent/infra';
 import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
 import { requestError } from '../errors/request.js';
-import type { McpTransportHandle } from '../transport/create.js';
+import type { McpTransportHandle } from '../transport/handle.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
 import {
   type AttemptOutcome,

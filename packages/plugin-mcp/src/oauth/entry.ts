@@ -5,9 +5,6 @@ import type { McpLoginOptions, McpLoginResult } from './login.js';
 import type { McpLogoutOptions, McpLogoutResult } from './logout.js';
 import type { McpStoredLogin, McpStoredLoginOptions } from './stored-login.js';
 
-/** Authorization rounds per login: the first, plus step-ups for a wider scope. */
-export const MAX_ROUNDS = 3;
-
 /**
  * An interactive OAuth login to a remote server: the authorization code flow in the user's
  * browser, with step-ups for a wider scope; the login is stored and checked with a connection.

@@ -36,7 +36,6 @@ import { loginSecrets, type Scrubber, serverRedactor } from '../secrets.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';
 import { checkResponseIssuer, exchangeCode } from './code-exchange.js';
-import { MAX_ROUNDS } from './entry.js';
 import { legacyIssuerDiscovery } from './legacy-issuer.js';
 import {
   type Challenge,
@@ -50,6 +49,9 @@ import { oauthFetch } from './oauth-fetch.js';
 import { LoginProvider } from './provider.js';
 import { TokenStore } from './token-store.js';
 import { unreachable } from './unreachable.js';
+
+/** Authorization rounds per login: the first, plus step-ups for a wider scope. */
+const MAX_ROUNDS = 3;
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 

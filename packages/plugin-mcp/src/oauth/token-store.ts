@@ -57,9 +57,6 @@ export interface StoredLogin {
   readonly requiredScope?: string;
 }
 
-/** Of the login files; one of another version is not read. */
-export const FORMAT_VERSION = 1;
-
 export interface TokenStoreOptions {
   /** Default: `$EPOCH_HOME/oauth`. */
   readonly dir?: string;
@@ -154,11 +151,8 @@ export class TokenStore {
 
   async save(login: StoredLogin): Promise<void> {
     const file = this.fileFor(login.serverUrl, login.issuer);
-    await writeFileAtomic(
-      file,
-      `${JSON.stringify({ version: FORMAT_VERSION, ...login }, null, 2)}\n`,
-      { ownerOnly: true },
-    );
+    const { loginFileText } = await import('./token-file.js');
+    await writeFileAtomic(file, loginFileText(login), { ownerOnly: true });
     // After the write: a reader that saw the old number and then no file must see a new number.
     this.#changed(login.serverUrl);
   }

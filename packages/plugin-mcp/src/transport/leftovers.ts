@@ -12,7 +12,6 @@
 // One file per owner: no lock, no process ever writes another's file; a sweep deletes only the
 // files of owners that are gone. A file is written whole (temp file, rename), so a sweep never
 // reads half of one.
-import { rmSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -25,8 +24,8 @@ import {
 import { readStat } from './process-table/proc.js';
 import { processTableSource, processTableSourceOf } from './process-table/select.js';
 import type { ProcessTableKind, ProcessTableSource } from './process-table/table.js';
-import { type TrackedProcess, UNKNOWN } from './process-tree.js';
 import { type ReapOptions, reapAbandoned } from './reap.js';
+import { type TrackedProcess, UNKNOWN } from './tracked-process.js';
 
 const KINDS: Record<ProcessTableKind, true> = { proc: true, ps: true, windows: true };
 
@@ -187,7 +186,9 @@ const WRITE_DELAY_MS = 500;
 
 /**
  * This process's record: the servers it started that may still run. Written a moment after each
- * change, one write at a time (the last state wins); deleted once no server is left.
+ * change, one write at a time (the last state wins); deleted once no server is left, by the close
+ * of the last one: the write it had pending is cancelled, one under way is waited for, so nothing
+ * is written into $EPOCH_HOME after that close (a host, a test, removes it then).
  */
 class OwnRecord {
   /** By pid: the name and the leader as spawned (its start time may not be known yet: `ps`). */
@@ -200,18 +201,26 @@ class OwnRecord {
   #timer: NodeJS.Timeout | undefined;
   #logger: Logger = silentLogger;
 
-  /** Records a server just spawned; the returned function takes it out again (its tree is gone). */
-  add(name: string, leader: TrackedProcess, logger: Logger): () => void {
+  /**
+   * Records a server just spawned; the returned function takes it out again (its tree is gone),
+   * and resolves once the record says so where that is the last server: the record is deleted.
+   */
+  add(name: string, leader: TrackedProcess, logger: Logger): () => Promise<void> {
     this.#source ??= processTableSource();
     this.#logger = logger;
     this.#servers.set(leader.pid, { name, leader });
     this.#schedule();
     return () => {
-      if (!this.#servers.delete(leader.pid)) return;
-      // The last one gone: no record at once, so a process that exits right after its close
-      // leaves none behind (the write scheduled below finds nothing to write either).
-      if (this.#servers.size === 0 && this.#file !== undefined) rmSync(this.#file, { force: true });
-      this.#schedule();
+      if (!this.#servers.delete(leader.pid)) return Promise.resolve();
+      if (this.#servers.size > 0) {
+        this.#schedule();
+        return Promise.resolve();
+      }
+      // The last one gone: the record goes now, after a write under way, and no write is left
+      // pending, so a process that exits right after its close leaves none behind.
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+      return this.#enqueue();
     };
   }
 
@@ -219,19 +228,30 @@ class OwnRecord {
     if (this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#writing = this.#writing.then(() =>
-        this.#flush().catch((error: unknown) => {
-          this.#logger.warn(
-            `Could not keep the record of the MCP servers this process started (${messageOf(error)}); if it crashes, they are not reaped at the next start.`,
-          );
-        }),
-      );
+      void this.#enqueue();
     }, WRITE_DELAY_MS);
     // The record never keeps a process alive that has nothing else to do.
     this.#timer.unref();
   }
 
+  /** A flush after the one under way; never rejects (a failure is a warning). */
+  #enqueue(): Promise<void> {
+    this.#writing = this.#writing.then(() =>
+      this.#flush().catch((error: unknown) => {
+        this.#logger.warn(
+          `Could not keep the record of the MCP servers this process started (${messageOf(error)}); if it crashes, they are not reaped at the next start.`,
+        );
+      }),
+    );
+    return this.#writing;
+  }
+
   async #flush(): Promise<void> {
+    if (this.#servers.size === 0) {
+      // Nothing to keep: the record goes, if one was ever begun.
+      if (this.#file !== undefined) await rm(this.#file, { force: true });
+      return;
+    }
     const source = this.#source ?? processTableSource();
     this.#owner ??= ownIdentity(source);
     const owner = await this.#owner;
@@ -283,7 +303,14 @@ function fileNameOf(owner: Identity): string {
 
 const ownRecord = new OwnRecord();
 
-/** Records a server this process spawned; returns the function that drops it once its tree is gone. */
-export function recordServer(name: string, leader: TrackedProcess, logger: Logger): () => void {
+/**
+ * Records a server this process spawned; returns the function that drops it once its tree is gone,
+ * which resolves once the record is settled (OwnRecord.add).
+ */
+export function recordServer(
+  name: string,
+  leader: TrackedProcess,
+  logger: Logger,
+): () => Promise<void> {
   return ownRecord.add(name, leader, logger);
 }

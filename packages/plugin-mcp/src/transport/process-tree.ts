@@ -7,37 +7,13 @@
 
 import { constants } from 'node:os';
 import { assertNever } from '../types.js';
-import {
-  childPids,
-  hasChildLists,
-  ignoresSignal,
-  type ProcEntry,
-  readStat,
-} from './process-table/proc.js';
+import { adoptedChildren, nextAdoptedChildren, STRANGERS_MS, walkDown } from './children-lists.js';
+import { hasChildLists, ignoresSignal, readStat } from './process-table/proc.js';
 import { processTableSource } from './process-table/select.js';
-import {
-  type ProcessEntry,
-  type ProcessTable,
-  type ProcessTableSource,
-  sharedRead,
-} from './process-table/table.js';
+import type { ProcessEntry, ProcessTable, ProcessTableSource } from './process-table/table.js';
 import { endTrees } from './process-table/windows.js';
-
-/** A process we may kill: its pid plus the start time that proves the pid was not recycled. */
-export type TrackedProcess = Pick<ProcessEntry, 'pid' | 'startTime' | 'pgid'>;
-
-/** The start time of a process not identified yet; no source ever reads it. */
-export const UNKNOWN = '?';
-
-/**
- * The identity of a process we just spawned. Only /proc reads one process cheaply; elsewhere (or
- * when it is already gone) the start time is unknown here, and the tree takes it from its first
- * read of the table, while Node has not reaped the process and so its pid is surely its own.
- */
-export function identify(pid: number): TrackedProcess {
-  const entry = processTableSource().kind === 'proc' ? readStat(pid) : undefined;
-  return entry === undefined ? { pid, startTime: UNKNOWN, pgid: pid } : entry;
-}
+import { exists, groupExists, isRunning, sendSignal, signalGroup } from './signals.js';
+import { type TrackedProcess, UNKNOWN } from './tracked-process.js';
 
 /**
  * The processes of one server's tree that we know of, grown by every look and never shrunk. The
@@ -321,85 +297,6 @@ function readOrNothing(read: () => ProcessTable): ProcessTable | undefined {
   }
 }
 
-/** What a walk down the children lists needs of a process. */
-type Walkable = TrackedProcess & Pick<ProcEntry, 'running' | 'threads'>;
-
-/** `roots` and their running descendants, down the children lists. */
-function walkDown(roots: readonly Walkable[]): Walkable[] {
-  const found = [...roots];
-  for (let next = 0; next < found.length; next++) {
-    found.push(...runningChildren(found[next] as Walkable));
-  }
-  return found;
-}
-
-/**
- * The running children of this process and of each of its ancestors: where the orphans of every
- * server's tree are. Shared by the closes of one turn.
- */
-const nextAdoptedChildren = sharedRead(() => adoptedChildren(NONE));
-
-/** The same look, made now and passing over `strangers` (a ServerTree's). */
-function adoptedChildren(strangers: ReadonlySet<number>): ProcEntry[] {
-  return ourAncestry().flatMap((parent) => runningChildren(parent, strangers));
-}
-
-const NONE: ReadonlySet<number> = new Set();
-
-/**
- * How long a tree's strangers are trusted. A pid is handed out again only after the kernel has gone
- * round all the others (pid_max, 32768 at the least), which no machine does within a second.
- */
-const STRANGERS_MS = 1000;
-
-let ancestry: readonly ProcEntry[] | undefined;
-
-/**
- * This process and its ancestors up to init, read on the first close. An orphan goes to its
- * nearest living ancestor that is a subreaper, or to init; for a process of a server's tree every
- * such ancestor was already an ancestor of ours when we first looked, because an ancestor that
- * dies only drops out of the chain and nobody new ever gets into it. So the chain is read once
- * instead of a stat read per ancestor on every close.
- */
-function ourAncestry(): readonly ProcEntry[] {
-  if (ancestry === undefined) {
-    const chain: ProcEntry[] = [];
-    for (let entry = readStat(process.pid); entry !== undefined; entry = readStat(entry.ppid)) {
-      chain.push(entry);
-    }
-    ancestry = chain;
-  }
-  return ancestry;
-}
-
-/** How often a children list is read again when a child on it went away during the read. */
-const CHILD_LIST_READS = 3;
-
-/**
- * The running children of a process, but for `strangers`. The kernel builds a children list one
- * child at a time, and when the child it printed last has been reaped meanwhile it goes on by
- * position, skipping a sibling. So a list with a child that is gone by the time we look at it is
- * read again (a few times at most: a parent that reaps all the time, such as init, may never hold
- * still); of a stranger only that is asked, with a signal 0 instead of a read of its stat.
- */
-function runningChildren(parent: Walkable, strangers = NONE): ProcEntry[] {
-  const running = new Map<number, ProcEntry>();
-  for (let read = 0; read < CHILD_LIST_READS; read++) {
-    let steady = true;
-    for (const child of childPids(parent)) {
-      if (strangers.has(child)) {
-        if (!exists(child)) steady = false;
-        continue;
-      }
-      const entry = readStat(child);
-      if (entry === undefined) steady = false;
-      else if (entry.running) running.set(child, entry);
-    }
-    if (steady) break;
-  }
-  return [...running.values()];
-}
-
 interface TreeRules {
   /** The leader's pid, while it is still the id of the server's group and session (POSIX). */
   readonly group: number | undefined;
@@ -456,41 +353,4 @@ function collectTree(
     }
   }
   return [...found.values()];
-}
-
-/** True while the very process we recorded (same pid, same start time) still runs (/proc). */
-function isRunning(tracked: TrackedProcess): boolean {
-  const entry = readStat(tracked.pid);
-  return entry?.running === true && entry.startTime === tracked.startTime;
-}
-
-/** Signals `leader`'s whole process group if `owned` (ServerTree's #ownsGroup). */
-function signalGroup(leader: TrackedProcess, signal: NodeJS.Signals, owned: boolean): void {
-  if (owned) sendSignal(-leader.pid, signal);
-}
-
-/**
- * Whether process `target` (a process group when negative) is still there, running or not yet
- * reaped; one we may not signal is there too.
- */
-function exists(target: number): boolean {
-  try {
-    process.kill(target, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Whether any process of `leader`'s group is left (POSIX). */
-function groupExists(leader: number): boolean {
-  return exists(-leader);
-}
-
-function sendSignal(target: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(target, signal);
-  } catch {
-    // ESRCH: it exited between our look and the signal, which is what we wanted anyway.
-  }
 }

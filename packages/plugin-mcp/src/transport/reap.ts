@@ -11,7 +11,8 @@
 // `ps` on macOS, Win32_Process on Windows, where the signals are taskkill /T /F of the tree.
 
 import type { ProcessTableSource } from './process-table/table.js';
-import { ServerTree, type TrackedProcess } from './process-tree.js';
+import { ServerTree } from './process-tree.js';
+import type { TrackedProcess } from './tracked-process.js';
 
 /** The grace periods of the graceful step; see the defaults below for why they are what they are. */
 export interface ReapOptions {
@@ -44,7 +45,10 @@ export interface ReapableTransport {
    * no stdin left to end.
    */
   endInput(): Promise<void>;
-  /** Runs once the tree is gone: drain and release the pipes, fire onclose (exactly once). */
+  /**
+   * Runs once the tree is gone: drain and release the pipes, fire onclose (exactly once), and
+   * take the server out of the crash record (leftovers.ts) before resolving.
+   */
   release(): Promise<void>;
   /** The grace periods this transport's server gets, unless a caller passes others. */
   readonly reapOptions: ReapOptions;

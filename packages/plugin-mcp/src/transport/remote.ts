@@ -11,8 +11,8 @@ import {
 import { connectionAuth } from '../oauth/grant-choice.js';
 import { TokenStore } from '../oauth/token-store.js';
 import type { RemoteServerConfig } from '../types.js';
-import type { CreateTransportOptions, McpTransportHandle } from './create.js';
 import { endSession } from './end-session.js';
+import type { CreateTransportOptions, McpTransportHandle } from './handle.js';
 import { type RedirectRecorder, recordRedirects } from './redirects.js';
 import { answerBrokenStreams } from './request-streams.js';
 

@@ -20,10 +20,10 @@ import { assertNever, type McpServerExit, type StdioServerConfig } from '../type
 import { type DescriptorSlot, descriptorBudget } from './descriptor-budget.js';
 import { recordServer } from './leftovers.js';
 import { MessageLines } from './message-lines.js';
-import { identify, type TrackedProcess } from './process-tree.js';
 import { type ReapableTransport, type ReapOptions, reapTransport } from './reap.js';
 import { childEnvironment, commandNotFound } from './resolve-command.js';
 import { StderrRing } from './stderr-ring.js';
+import { identify, type TrackedProcess } from './tracked-process.js';
 
 /** What starting a server takes; a `StdioServerConfig` is one. */
 export type StdioLaunch = Pick<StdioServerConfig, 'name' | 'command' | 'args' | 'env' | 'cwd'>;
@@ -80,7 +80,7 @@ export class StdioTransport implements Transport, ReapableTransport {
   #closeEmitted = false;
   readonly #logger: Logger;
   /** Takes the server out of this process's record of the servers it started (leftovers.ts). */
-  #unrecord: (() => void) | undefined;
+  #unrecord: (() => Promise<void>) | undefined;
 
   constructor(options: StdioTransportOptions) {
     this.#server = options.server;
@@ -190,9 +190,12 @@ export class StdioTransport implements Transport, ReapableTransport {
       this.#stderr.end();
     }
     this.#slot?.release();
-    this.#unrecord?.();
+    const unrecorded = this.#unrecord?.();
     this.#lines.clear();
     this.#emitClose();
+    // The close is over once the record no longer names the server: nothing of it is written
+    // into $EPOCH_HOME after that (for the last server, the record is deleted by then).
+    await unrecorded;
   }
 
   /** Lets a held server's output flow (startAhead). */
