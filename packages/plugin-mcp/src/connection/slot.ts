@@ -39,6 +39,8 @@ export class ConnectionSlot {
   #live: Live | undefined;
   #attempting: (Attempt & { readonly abort: AbortController }) | undefined;
   readonly #retiring = new Set<Connection>();
+  /** Every end() not settled yet, so closeAll() waits for an end it did not start (see there). */
+  readonly #ending = new Set<Promise<void>>();
   #closing: Promise<void> | undefined;
 
   constructor(options: ConnectionSlotOptions) {
@@ -99,19 +101,25 @@ export class ConnectionSlot {
   end(connection: Connection | undefined): Promise<void> {
     if (connection === undefined) return Promise.resolve();
     const { server, logger, scrub } = this.#options;
-    return connection
+    const ending = connection
       .close()
       .catch((error: unknown) =>
         logger.warn(
           `MCP server "${server}": closing the connection failed: ${scrub(messageOf(error))}`,
           { server },
         ),
-      );
+      )
+      .finally(() => this.#ending.delete(ending));
+    this.#ending.add(ending);
+    return ending;
   }
 
   /**
-   * Ends the live connection, the draining ones and an attempt in flight. Requests in flight reject
-   * with connection_closed when their transport reports the close.
+   * Ends the live connection, the draining ones and an attempt in flight, and settles once they and
+   * every end already under way (a server that died, went idle or was refused a moment before) have
+   * closed: a close that resolves has reaped every process of this server and settled its
+   * crash-leftovers record. Requests in flight reject with connection_closed when their transport
+   * reports the close.
    */
   closeAll(): Promise<void> {
     if (this.#closing !== undefined) {
@@ -125,7 +133,7 @@ export class ConnectionSlot {
     const ending = [...this.#retiring].map((connection) =>
       this.end(connection).finally(() => this.#retiring.delete(connection)),
     );
-    this.#closing = Promise.all([...ending, attempting?.outcome]).then(() => {
+    this.#closing = Promise.all([...ending, ...this.#ending, attempting?.outcome]).then(() => {
       this.#closing = undefined;
     });
     return this.#closing;
