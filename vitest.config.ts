@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,5 +11,10 @@ export default defineConfig({
     // Tests start real processes and servers: give slow machines room, but never hang forever.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // A test file mostly waits on the processes, servers and browsers it starts. vitest's default,
+    // one worker fewer than the cores, is a single worker on a 2-core machine (CI's), which leaves
+    // a core idle while the suite waits: two files at a time at least. The tests' time bounds are
+    // made for a machine much busier than a second worker makes it.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
