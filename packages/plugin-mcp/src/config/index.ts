@@ -8,6 +8,8 @@
 export { serverPrefix } from '../tools/names.js';
 export { type McpServerOverride, withOverride } from './choice.js';
 export type { McpConfigPositions, McpKeyPositions } from './key-positions.js';
+// What an entry would run, shown before it is approved, and the key its approval is stored under.
+export { describeLaunch, launchKey, type McpLaunch } from './launch.js';
 export {
   loadMcpConfig,
   type McpConfigLoad,
