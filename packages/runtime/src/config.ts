@@ -5,8 +5,15 @@
 // connects needs too. Written by hand.
 
 // The loader's own rules, for what a front end is given: "did you mean …?" for a mistyped name,
-// and a transport as a person may write it (`streamable-http`).
-export { suggest, transportKind } from '@epoch-agent/plugin-mcp/config';
+// and a transport as a person may write it (`streamable-http`); what an entry would run, as a
+// person approves it, and the key of that approval.
+export {
+  describeLaunch,
+  launchKey,
+  type McpLaunch,
+  suggest,
+  transportKind,
+} from '@epoch-agent/plugin-mcp/config';
 export type { ConfiguredServer, McpServerOrigin } from './servers/configured-server.js';
 export {
   type DiagnosticEntry,

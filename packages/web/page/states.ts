@@ -36,6 +36,11 @@ export const STATE_LOOKS: Record<McpServerState, StateLook> = {
     hint: 'Fix what the error names (its entry, or the program it runs), then Reconnect.',
   },
   disconnected: { word: 'disconnected', tone: 'quiet' },
+  needsApproval: {
+    word: 'needs approval',
+    tone: 'bad',
+    hint: 'Not started: it runs only once you approve what it would run.',
+  },
   disabled: {
     word: 'disabled',
     tone: 'quiet',
