@@ -1,5 +1,5 @@
 // @epoch-agent/runtime/config: the MCP servers of every source (the host's, installed plugins', the
-// user's mcp.json) read and checked, without connecting any: what `epoch mcp list` and `epoch mcp
+// user's mcp.json, the project's .epoch/mcp.json) read and checked, without connecting any: what `epoch mcp list` and `epoch mcp
 // get` need, and what a front end reads of a tool (its cost, its parameters). The root entry
 // exports the same, with the registry, the ToolRegistry and the config writer that a program which
 // connects needs too. Written by hand.
@@ -14,6 +14,11 @@ export {
   diagnosticServer,
 } from './servers/diagnostic-owner.js';
 export { lastProtocol, lastToolCounts, type ToolCounts } from './servers/last-tool-counts.js';
+export {
+  findProjectConfig,
+  PROJECT_CONFIG_PATH,
+  type ProjectFileOptions,
+} from './servers/project-file.js';
 export {
   type McpServersRead,
   type ReadMcpServersOptions,
