@@ -27,7 +27,7 @@ const SCOPE_OPTION: Command['options'][string] = {
   type: 'string',
   short: 's',
   value: 'SCOPE',
-  help: "user (default): your mcp.json; project: the project's .epoch/mcp.json (here or in a parent directory up to the repository's root; else a new one here)",
+  help: "user (default): your mcp.json; project: the project's .epoch/mcp.json",
 };
 
 const CHOICE_DETAILS = `Edits your mcp.json as text: "enabled" of the server's entry, or its "exclude_tools" and
@@ -74,8 +74,9 @@ the command is allowed, and needed only when the command word itself starts with
 -e takes one KEY=VALUE; repeat it for each variable (-e A=1 -e B=2).
 The entry is inserted into the file as text: your comments, order and formatting stay as they were.
 Timeouts, oauth, cwd and the other settings are written in the file by hand; the output names them.
---scope project writes the project's .epoch/mcp.json instead, for everyone who works on it: keep
-secrets out of it (\${VAR}). A name one of your own servers has is refused there: yours would win.
+--scope project writes the project's .epoch/mcp.json instead (the one here or in a parent directory
+up to the repository's root, else a new one here), for everyone who works on it: keep secrets out of
+it (\${VAR}). A name one of your own servers has is refused there: yours would win.
 
 Examples:
   epoch mcp add files npx -y @modelcontextprotocol/server-filesystem /tmp
