@@ -1,7 +1,8 @@
 // `epoch mcp list`: the servers epoch would start — the user's file, installed plugins and the
-// project's `.epoch/mcp.json` — as it read them, with what the files choose about each (disabled, which tools) and how many tools that
-// leaves of the list each server gave at its last connection, and every problem it found. It never
-// connects; it answers "did epoch read my file the way I meant it?".
+// project's `.epoch/mcp.json` — as it read them, with what the files choose about each (disabled,
+// which tools) and how many tools that leaves of the list each server gave at its last connection,
+// and every problem it found. It never connects; it answers "did epoch read my file the way I
+// meant it?".
 import { terminalJson } from '@epoch-agent/infra';
 import type { McpServerChoice, McpToolPattern } from '@epoch-agent/runtime';
 import {

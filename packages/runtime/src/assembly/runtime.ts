@@ -163,8 +163,8 @@ export class Runtime {
   /**
    * What loading the servers found, host's first, then plugins', the user file's and the project
    * file's (as last read: applyMcpConfig replaces them); then, for the servers connected now,
-   * each name in an include_tools / exclude_tools that none of their tools has. Each says its source, file, field
-   * path and what to do.
+   * each name in an include_tools / exclude_tools that none of their tools has. Each says its
+   * source, file, field path and what to do.
    */
   diagnostics(): RuntimeDiagnostic[] {
     return [
@@ -189,9 +189,9 @@ export class Runtime {
    * Adds a server to the user's mcp.json (or, with scope `project`, to the project's
    * `.epoch/mcp.json`, created in projectDir when none applies) as a text edit (see
    * config-edit/), then applies the files: the new server connects (when this runtime connects
-   * it: see connectOnly) before this resolves, or is connecting with `connect: 'background'`, and `runtime.mcp.statuses()`
-   * has its status. Throws McpConfigWriteError, with
-   * nothing written, for a name a host or plugin server already holds, or for the project a user
+   * it: see connectOnly) before this resolves, or is connecting with `connect: 'background'`,
+   * and `runtime.mcp.statuses()` has its status. Throws McpConfigWriteError, with nothing
+   * written, for a name a host or plugin server already holds, or for the project a user
    * server too (`duplicate_server`), and for every refusal of addServer.
    */
   addServer(
@@ -228,8 +228,9 @@ export class Runtime {
   /**
    * Replaces a user server's entry in the user's mcp.json (a project server's in the project's
    * file) with `edited` (the text serverEntry gave, edited) as a text edit of that entry only,
-   * then applies the files: the server is reconnected when its config changed, and left alone otherwise. Refusals as serverEntry's, and the edit's
-   * (McpConfigWriteError), with nothing written.
+   * then applies the files: the server is reconnected when its config changed, and left alone
+   * otherwise. Refusals as serverEntry's, and the edit's (McpConfigWriteError), with nothing
+   * written.
    */
   replaceServerEntry(name: string, edited: string): Promise<RuntimeServerEntryReplaced> {
     return this.#serialized(() => replaceUserServerEntry(this.#userFile, name, edited));

@@ -1,6 +1,6 @@
 // What the runtime knows of one server before it connects: its config and where that is written.
-// Every source (host, plugin, project, user) makes these and every reader of the servers takes them, so the
-// type lives apart from any one of them.
+// Every source (host, plugin, project, user) makes these and every reader of the servers takes
+// them, so the type lives apart from any one of them.
 import type { McpKeyPositions, McpServerConfig } from '@epoch-agent/plugin-mcp';
 
 /** Where a server's configuration lives. */

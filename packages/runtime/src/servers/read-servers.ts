@@ -41,7 +41,7 @@ export interface McpServersRead {
   readonly configFile: string;
   /** Where the project file was looked for from (absolute); undefined with `projectDir: null`. */
   readonly projectDir: string | undefined;
-  /** The project's `.epoch/mcp.json` that applies there (absolute); undefined when there is none. */
+  /** The project's `.epoch/mcp.json` that applies there (absolute); undefined when none does. */
   readonly projectFile: string | undefined;
   /**
    * Host servers first, then plugins' (by plugin name), then the user's, then the project's (each

@@ -50,7 +50,7 @@ export type RuntimeDiagnosticCode =
   | 'override_of_user_server'
   /** `overrides` in a plugin's mcp.json: only the user's file chooses. */
   | 'plugin_overrides'
-  /** `overrides` or `tool_budget_tokens` in a project's `.epoch/mcp.json`: only the user's file sets them. */
+  /** `overrides` or `tool_budget_tokens` in a project's file: only the user's file sets them. */
   | 'project_file_field'
   /** A name in include_tools / exclude_tools that none of the connected server's tools has. */
   | 'unknown_tool';

@@ -11,10 +11,10 @@ import type { RuntimeDiagnosticCode } from './server-names.js';
 import type { UserServersLoad } from './user-servers.js';
 
 /**
- * `fixed`: the host's, plugins' and the project's servers as their entries say. Returns them with the user's
- * overrides applied, each with where its override is written, and a warning for each override
- * that names no such server (a user's own server is chosen in its entry; a removed plugin's
- * override just waits).
+ * `fixed`: the host's, plugins' and the project's servers as their entries say. Returns them with
+ * the user's overrides applied, each with where its override is written, and a warning for each
+ * override that names no such server (a user's own server is chosen in its entry; a removed
+ * plugin's override just waits).
  */
 export function applyOverrides(
   fixed: readonly ConfiguredServer[],
