@@ -3,12 +3,13 @@
 // user's file holds left with the user, and written by addServer with scope `project`. Real files
 // in a temp project directory (EPOCH_HOME elsewhere) and real fixture-server processes.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { isMcpConfigWriteError } from '@epoch-agent/runtime';
 import { findProjectConfig, readMcpServers } from '@epoch-agent/runtime/config';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectConfigFor } from '../src/servers/project-file.js';
 import { isAlive, pidOf, pidServer, rejection, useRuntimeHome } from './runtime-helpers.js';
 
 const test = useRuntimeHome();
@@ -89,6 +90,21 @@ describe('the project file', () => {
     const project = await repo('p');
     const file = await writeProject(project, { x: pidServer() });
     expect(await findProjectConfig(project, { home: '/nowhere', userFile: file })).toBe(undefined);
+  });
+});
+
+describe('where a project-scoped write goes', () => {
+  it('the file that applies, else a new one where it runs; never in the home or as your own file', async () => {
+    const project = await repo('app');
+    const home = await subdir(root, 'home');
+    const sub = await subdir(project, 'src');
+    expect(await projectConfigFor(sub, { home })).toBe(join(sub, '.epoch', 'mcp.json'));
+    const file = await writeProject(project, {});
+    expect(await projectConfigFor(sub, { home })).toBe(file);
+    expect(await projectConfigFor(home, { home })).toBe(undefined);
+    expect(await projectConfigFor(root, { home, userFile: join(root, '.epoch', 'mcp.json') })).toBe(
+      undefined,
+    );
   });
 });
 
@@ -247,6 +263,18 @@ describe('addServer with scope project', () => {
     await expect(readFile(join(project, '.epoch', 'mcp.json'))).rejects.toMatchObject({
       code: 'ENOENT',
     });
+  });
+
+  it("refuses to write in the user's home, which is no project", async () => {
+    const runtime = await test.build({ projectDir: homedir() });
+    const error = await rejection(
+      runtime.addServer(
+        { name: 'x', transport: 'stdio', command: process.execPath, args: [] },
+        { scope: 'project' },
+      ),
+    );
+    expect(isMcpConfigWriteError(error) && error.code).toBe('unusable_file');
+    expect((error as Error).message).toContain('is not in a project (it is your home');
   });
 
   it('turning a project server off writes your overrides, never the shared project file', async () => {

@@ -3,7 +3,7 @@
 // prefix, a server that is in neither file); then the text edit (config-edit/); then the files
 // applied, and what came of it. A new project server may not take a name a user server holds: the
 // user's would keep it and the new entry would be left out at once (read-servers.ts).
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type McpServerSource, type McpServerStatus, serverPrefix } from '@epoch-agent/plugin-mcp';
 import {
   type AddServerInput,
@@ -25,7 +25,7 @@ import { RuntimeError } from '../errors.js';
 import type { FoundServer } from '../import/found-server.js';
 import { type ImportOptions, type ImportResult, importServers } from '../import/import-servers.js';
 import type { ConfiguredServer } from '../servers/configured-server.js';
-import { PROJECT_CONFIG_PATH } from '../servers/project-file.js';
+import { PROJECT_CONFIG_PATH, projectConfigFor } from '../servers/project-file.js';
 import { takesHostPrefix } from '../servers/server-names.js';
 import type { McpConfigApplied } from './apply-mcp-config.js';
 
@@ -78,12 +78,12 @@ export interface UserFile {
   readonly write: McpConfigWriteOptions;
   /** hostCapabilities.namespace: no user server may take its tool prefix. */
   readonly namespace: string | undefined;
+  /** Where the project's file is looked for; undefined when the runtime reads none. */
+  readonly projectDir: string | undefined;
   /** The host's and plugins' servers as the runtime holds them now. */
   fixed(): readonly ConfiguredServer[];
   /** The user file's servers as the runtime holds them now. */
   user(): readonly ConfiguredServer[];
-  /** Where the project's file was looked for, and the one that applies there. */
-  project(): { readonly dir: string | undefined; readonly file: string | undefined };
   /** The server of that name, of any source; RuntimeError `unknown_server` when none has it. */
   named(name: string): ConfiguredServer;
   /** The server of that name, of any source; undefined when none has it. */
@@ -99,7 +99,7 @@ export async function addUserServer(
   server: AddServerInput,
   scope: ServerScope,
 ): Promise<RuntimeServerAdded> {
-  const path = target(file, scope);
+  const path = await target(file, scope);
   refuseTakenName(file, server.name, path, holders(file, scope));
   const written = await addServer(path, server, file.write);
   const applied = await file.apply();
@@ -113,7 +113,7 @@ export async function importUserServers(
   scope: ServerScope,
 ): Promise<RuntimeServersImported> {
   const taken = holders(file, scope).map(({ config }) => config.name);
-  const result = await importServers(target(file, scope), found, {
+  const result = await importServers(await target(file, scope), found, {
     ...options,
     taken,
     ...(file.write.lockWaitMs === undefined ? {} : { lockWaitMs: file.write.lockWaitMs }),
@@ -161,25 +161,26 @@ export async function setChoice(
 }
 
 /**
- * The file a new server of `scope` goes to: the project's that applies, or a new one in the
- * directory the runtime looked from. Refused when there is no project there: the runtime reads
- * none, or it runs in the user's home, whose `.epoch/mcp.json` is no project's.
+ * The file a new server of `scope` goes to: the project's that applies now (looked for again: one
+ * may have been made since), or a new one in the directory the runtime looked from. Refused when
+ * there is no project there: the runtime reads none, or it runs in the user's home, whose
+ * `.epoch/mcp.json` is no project's.
  */
-function target(file: UserFile, scope: ServerScope): string {
+async function target(file: UserFile, scope: ServerScope): Promise<string> {
   switch (scope) {
     case 'user':
       return file.path;
     case 'project': {
-      const { dir, file: found } = file.project();
-      if (found !== undefined) return found;
-      const path = dir === undefined ? undefined : join(dir, PROJECT_CONFIG_PATH);
-      if (path !== undefined && resolve(path) !== resolve(file.path)) return path;
+      const dir = file.projectDir;
+      const path =
+        dir === undefined ? undefined : await projectConfigFor(dir, { userFile: file.path });
+      if (path !== undefined) return path;
       throw new McpConfigWriteError(
         'unusable_file',
         dir === undefined
           ? 'this epoch reads no project file, so no project server can be added; nothing was written.'
-          : `${dir} is not a project (its .epoch/mcp.json is your own file, ${file.path}); run the command in the project's directory. Nothing was written.`,
-        { file: path ?? file.path },
+          : `${dir} is not in a project (it is your home, whose .epoch is epoch's own); run the command in the project's directory. Nothing was written.`,
+        { file: dir === undefined ? file.path : join(dir, PROJECT_CONFIG_PATH) },
       );
     }
   }

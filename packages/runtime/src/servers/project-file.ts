@@ -41,13 +41,19 @@ export async function findProjectConfig(
 
 /**
  * The project file a project-scoped write goes to: the one that applies in `start`, or a new one
- * in `start` itself when none does.
+ * in `start` itself when none does. Undefined when `start` is the user's home, or the new file
+ * would be the user's own: no project file there would ever be read.
  */
 export async function projectConfigFor(
   start: string,
   options: ProjectFileOptions = {},
-): Promise<string> {
-  return (await findProjectConfig(start, options)) ?? join(resolve(start), PROJECT_CONFIG_PATH);
+): Promise<string | undefined> {
+  const found = await findProjectConfig(start, options);
+  if (found !== undefined) return found;
+  const dir = resolve(start);
+  const file = join(dir, PROJECT_CONFIG_PATH);
+  const yours = options.userFile !== undefined && resolve(options.userFile) === file;
+  return dir === resolve(options.home ?? homedir()) || yours ? undefined : file;
 }
 
 // `.git` is a directory in a clone and a file in a worktree or submodule: either marks a root.
