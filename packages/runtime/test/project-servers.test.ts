@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
-import { isMcpConfigWriteError } from '@epoch-agent/runtime';
+import { isMcpConfigWriteError, type McpConfigApplied, watchMcpConfig } from '@epoch-agent/runtime';
 import { findProjectConfig, readMcpServers } from '@epoch-agent/runtime/config';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectConfigFor } from '../src/servers/project-file.js';
@@ -195,6 +195,30 @@ describe('project servers', () => {
     expect(applied.project).toMatchObject({ file, added: ['late'] });
     expect(runtime.projectFile).toBe(file);
     expect(runtime.mcp.statuses()).toMatchObject([{ name: 'late', source: 'project' }]);
+  });
+
+  it('a save of the project file is applied by the watcher, as a save of the user file is', async () => {
+    const project = await repo('app');
+    const file = await writeProject(project, { first: pidServer() });
+    const runtime = await test.build({ projectDir: project });
+    let applied: (value: McpConfigApplied) => void = () => {};
+    const seen = new Promise<McpConfigApplied>((resolve) => {
+      applied = resolve;
+    });
+    const stop = watchMcpConfig(runtime, { onApplied: (value) => applied(value) });
+    try {
+      await writeFile(
+        file,
+        JSON.stringify({ servers: { first: pidServer(), second: pidServer() } }),
+      );
+      expect((await seen).project).toMatchObject({ file, added: ['second'] });
+      expect(runtime.mcp.statuses().map(({ name, source }) => [name, source])).toEqual([
+        ['first', 'project'],
+        ['second', 'project'],
+      ]);
+    } finally {
+      stop();
+    }
   });
 
   it("its own overrides and tool budget are warnings, and ignored: only the user's file sets them", async () => {
