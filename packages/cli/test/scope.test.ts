@@ -57,6 +57,11 @@ describe('--scope project', () => {
     const status = await epochIn(sub, ['mcp', 'status'], env);
     expect(status.code, status.err).toBe(0);
     expect(status.out).toMatch(/^pids\s+project\s+stdio\s+connected/m);
+    const statusJson = await epochIn(sub, ['mcp', 'status', '--json'], env);
+    expect(JSON.parse(statusJson.out)).toMatchObject({
+      projectFile: file,
+      servers: [{ name: 'pids', source: 'project', state: 'connected' }],
+    });
   });
 
   it('add-json creates .epoch/mcp.json in the directory it runs in when no project file applies', async () => {
