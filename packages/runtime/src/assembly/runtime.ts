@@ -21,20 +21,13 @@ import { RuntimeError } from '../errors.js';
 import type { FoundServer } from '../import/found-server.js';
 import type { ImportOptions } from '../import/import-servers.js';
 import type { ConfiguredServer } from '../servers/configured-server.js';
-import { findProjectConfig } from '../servers/project-file.js';
-import {
-  configuredProjectServers,
-  loadProjectServers,
-  type ProjectServersLoad,
-} from '../servers/project-servers.js';
 import type { McpServersRead } from '../servers/read-servers.js';
-import { fromSource, type HeldNames, type RuntimeDiagnostic } from '../servers/server-names.js';
-import { applyOverrides } from '../servers/server-overrides.js';
-import { configuredUserServers, loadUserServers } from '../servers/user-servers.js';
+import { fromSource, type RuntimeDiagnostic } from '../servers/server-names.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { applyMcpFiles, type McpConfigApplied } from './apply-mcp-config.js';
 import type { ConnectsInFlight } from './connects-in-flight.js';
 import { type McpToolGroupSync, syncMcpToolGroups } from './mcp-tool-groups.js';
+import { rereadFiles } from './reread-files.js';
 import { loginTo, logoutFrom, type RuntimeLoginOptions, storedLoginAt } from './server-login.js';
 import { unknownToolWarnings } from './unknown-tools.js';
 import {
@@ -305,37 +298,33 @@ export class Runtime {
   }
 
   async #apply(): Promise<McpConfigApplied> {
-    const connects = (name: string) => this.connects(name);
-    const options = { connects, inFlight: this.#inFlight };
-    const load = await loadUserServers(this.configFile, this.#held(this.#fixed));
-    if (load.unreadable) {
-      // Nothing is known of the user's servers, so neither which names the project may have.
-      const { user: applied } = await applyMcpFiles(this.mcp, { user: load }, options);
+    const options = { connects: (name: string) => this.connects(name), inFlight: this.#inFlight };
+    const read = await rereadFiles({
+      configFile: this.configFile,
+      projectDir: this.projectDir,
+      projectFile: this.#projectFile,
+      entries: this.#entries,
+      fixed: this.#fixed,
+      namespace: this.#namespace,
+    });
+    if (read.unreadable) {
+      const { user: applied } = await applyMcpFiles(this.mcp, { user: read.user }, options);
       this.#diagnostics.user = applied.diagnostics;
       return applied;
     }
-    this.tools.setToolBudget(load.toolBudgetTokens ?? this.#hostBudget);
-    this.#user = configuredUserServers(load);
-    const project = await this.#loadProject();
-    const overridden = applyOverrides(
-      [...this.#entries, ...(project === undefined ? [] : configuredProjectServers(project))],
-      load,
-    );
-    const fromProject = ({ origin }: ConfiguredServer) => origin.source === 'project';
-    this.#project = overridden.servers.filter(fromProject);
-    const projectLoad =
-      project === undefined
-        ? undefined
-        : { ...project, servers: this.#project.map(({ config }) => config) };
+    this.tools.setToolBudget(read.user.toolBudgetTokens ?? this.#hostBudget);
+    this.#user = read.userServers;
+    this.#project = read.projectServers;
+    this.#projectFile = read.projectFile;
     const { user: applied, project: projectApplied } = await applyMcpFiles(
       this.mcp,
-      { user: load, project: projectLoad },
+      { user: read.user, project: read.project },
       options,
     );
-    this.#fixed = overridden.servers.filter((server) => !fromProject(server));
+    this.#fixed = read.fixed;
     this.#diagnostics.user = [
       ...applied.diagnostics,
-      ...fromSource('user', overridden.diagnostics),
+      ...fromSource('user', read.overrideDiagnostics),
     ];
     this.#diagnostics.project = projectApplied?.diagnostics ?? [];
     // The user's overrides of plugins' and the host's servers: applied like a user server's choice.
@@ -356,31 +345,6 @@ export class Runtime {
       choiceChanged,
       ...(projectApplied === undefined ? {} : { project: projectApplied }),
     };
-  }
-
-  /**
-   * The project's file as read now, after the user's: a name the user's file holds is not the
-   * project's. Looked for again, so a file created since (by addServer, or by hand) is read;
-   * one that no longer applies reads as empty, so its servers stop. Undefined when there is none.
-   */
-  async #loadProject(): Promise<ProjectServersLoad | undefined> {
-    const before = this.#projectFile;
-    this.#projectFile =
-      this.projectDir === undefined
-        ? undefined
-        : await findProjectConfig(this.projectDir, { userFile: this.configFile });
-    const held = this.#held([...this.#fixed, ...this.#user]);
-    if (this.#projectFile !== undefined) return loadProjectServers(this.#projectFile, held);
-    if (before === undefined) return undefined;
-    return { file: before, servers: [], positions: undefined, diagnostics: [], unreadable: false };
-  }
-
-  /** The names `servers` hold, and the host's namespace. */
-  #held(servers: readonly ConfiguredServer[]): HeldNames {
-    const taken = new Map(
-      servers.map(({ config, origin }) => [config.name, origin.source] as const),
-    );
-    return { taken, namespace: this.#namespace };
   }
 
   /** The server of that name, of any source; RuntimeError `unknown_server` when none has it. */
