@@ -130,6 +130,18 @@ describe('project servers', () => {
     expect(runtime.projectFile).toBe(file);
   });
 
+  it("is not read while the user's file cannot be: a project entry could take one of its names", async () => {
+    const project = await repo('app');
+    const file = await writeProject(project, { mine: pidServer() });
+    await test.home.writeUserConfig('{ "servers": { "mine": ');
+    const read = await readMcpServers({ projectDir: project });
+    expect(read.servers).toEqual([]);
+    expect(read.diagnostics.project).toMatchObject([
+      { code: 'project_not_read', severity: 'warning', file, source: 'project' },
+    ]);
+    expect(read.diagnostics.user).toMatchObject([{ code: 'syntax_error' }]);
+  });
+
   it('projectDir null reads no project file', async () => {
     const project = await repo('app');
     await writeProject(project, { docs: pidServer() });

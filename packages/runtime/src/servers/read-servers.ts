@@ -12,14 +12,14 @@
 // start fail. The user's `overrides` choose about every server that is not in the user's file: the
 // host's, plugins' and the project's.
 import { resolve } from 'node:path';
-import { mcpConfigPath } from '@epoch-agent/infra';
+import { type Diagnostic, mcpConfigPath } from '@epoch-agent/infra';
 import type { McpServerSource } from '@epoch-agent/plugin-mcp';
 import type { ConfiguredServer } from './configured-server.js';
 import { type HostCapabilities, loadHostServers } from './host-servers.js';
 import { loadPluginServers } from './plugin-servers.js';
 import { findProjectConfig } from './project-file.js';
 import { configuredProjectServers, loadProjectServers } from './project-servers.js';
-import { fromSource, type RuntimeDiagnostic } from './server-names.js';
+import { fromSource, type RuntimeDiagnostic, type RuntimeDiagnosticCode } from './server-names.js';
 import { applyOverrides } from './server-overrides.js';
 import { configuredUserServers, loadUserServers } from './user-servers.js';
 
@@ -80,8 +80,11 @@ export async function readMcpServers(options: ReadMcpServersOptions = {}): Promi
     projectDir === undefined
       ? undefined
       : await findProjectConfig(projectDir, { userFile: user.file });
+  // The user's names unknown, a project entry could take one: the project waits for the fix.
   const project =
-    projectFile === undefined ? undefined : await loadProjectServers(projectFile, held);
+    projectFile === undefined || user.unreadable
+      ? undefined
+      : await loadProjectServers(projectFile, held);
 
   const namespace = hostCapabilities?.namespace ?? '';
   const entries: ConfiguredServer[] = [
@@ -113,7 +116,24 @@ export async function readMcpServers(options: ReadMcpServersOptions = {}): Promi
       host: fromSource('host', host.diagnostics),
       plugin: fromSource('plugin', plugin.diagnostics),
       user: fromSource('user', [...user.diagnostics, ...overridden.diagnostics]),
-      project: fromSource('project', project?.diagnostics ?? []),
+      project: fromSource(
+        'project',
+        projectFile !== undefined && user.unreadable
+          ? [notRead(projectFile, user.file)]
+          : (project?.diagnostics ?? []),
+      ),
     },
+  };
+}
+
+function notRead(file: string, userFile: string): Diagnostic {
+  return {
+    severity: 'warning',
+    code: 'project_not_read' satisfies RuntimeDiagnosticCode,
+    file,
+    path: '',
+    line: 1,
+    column: 1,
+    message: `The project's servers in ${file} are not loaded while ${userFile} cannot be read: a project server may not take the name of one of yours, and which names are yours is unknown. Fix your file first.`,
   };
 }
