@@ -213,7 +213,7 @@ function usage(command: Command, io: CliIo, error: unknown, json: boolean): Exit
 
 const SCOPE_OPTIONS = ['--scope', '-s'];
 const NO_SCOPES =
-  'epoch has no scopes (user, project, local): each profile has one user mcp.json, $EPOCH_HOME/mcp.json or $EPOCH_HOME/profiles/<name>/mcp.json. Choose the profile with EPOCH_PROFILE=<name> before the command, or any file with --config FILE';
+  "--scope is for the commands that write a new server (add, add-json, import: user or project); this one reads every server, your mcp.json's and the project's .epoch/mcp.json's alike. Choose the profile with EPOCH_PROFILE=<name> before the command, or any file with --config FILE";
 
 // parseArgs words its errors for programmers; an unknown option is the one a person most often
 // meets, typically a server's own option put before "--".
@@ -222,7 +222,7 @@ function problem(command: Command, error: unknown): string {
   const code = error instanceof Error && 'code' in error ? error.code : undefined;
   if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return message.replace(/\.$/, '');
   const option = /'([^']+)'/.exec(message)?.[1] ?? 'an option';
-  // claude's and gemini's habit: the answer is how epoch chooses a file, not where options go.
+  // claude's and gemini's habit on a command that takes none: say which ones do.
   if (command.readsConfig && SCOPE_OPTIONS.includes(option)) return NO_SCOPES;
   const takesArgv = command.serverCommandAt !== undefined;
   return `unknown option "${option}"${takesArgv ? `; if it is for the server's own command, put it after the command word: epoch ${command.words} <name> <command> ${option} ...` : ''}`;

@@ -12,7 +12,7 @@ import type { CliIo } from './io.js';
 import { startProgress } from './progress.js';
 
 export interface SessionOptions
-  extends Pick<BuildRuntimeOptions, 'connectOnly' | 'registry' | 'onRead'> {
+  extends Pick<BuildRuntimeOptions, 'connectOnly' | 'registry' | 'onRead' | 'projectDir'> {
   /**
    * Every status change while the servers start, with a `print` that writes on `out` above the
    * progress lines: for a command that shows each server as it settles.

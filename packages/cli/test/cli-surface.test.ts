@@ -56,7 +56,9 @@ describe('help', () => {
   it('epoch mcp <command> --help shows its usage, every option and its details', async () => {
     const { code, out } = await runCli(['mcp', 'add', '--help']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^Usage: epoch mcp add <name> \[-e KEY=VALUE\]\.\.\. /m);
+    expect(out).toMatch(
+      /^Usage: epoch mcp add <name> \[-s user\|project\] \[-e KEY=VALUE\]\.\.\. /m,
+    );
     expect(out).toMatch(/^ {2}-e, --env KEY=VALUE +an environment variable/m);
     expect(out).toMatch(/^ {2}-H, --header 'K: V' +a request header/m);
     expect(out).toMatch(/^ {6}--config FILE +the user mcp.json/m);

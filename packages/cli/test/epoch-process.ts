@@ -29,15 +29,18 @@ export interface EpochProcess {
 /**
  * Starts `epoch <argv>`; `env` is added to this process's environment (EPOCH_HOME included).
  * `launcher` is a command that runs node in its stead with what follows as its arguments (a shell
- * that lowers `ulimit -n` and execs, `setpriv` as another user).
+ * that lowers `ulimit -n` and execs, `setpriv` as another user). `cwd`: the directory it runs in
+ * (default this process's).
  */
 export function startEpoch(
   argv: readonly string[],
   env: Record<string, string> = {},
   launcher: readonly string[] = [],
+  cwd?: string,
 ): EpochProcess {
   const [file = '', ...args] = [...launcher, process.execPath, EPOCH_BIN, ...argv];
   const child = spawn(file, args, {
+    ...(cwd === undefined ? {} : { cwd }),
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -82,4 +85,13 @@ export function epoch(
   launcher: readonly string[] = [],
 ): Promise<EpochRun> {
   return startEpoch(argv, env, launcher).done;
+}
+
+/** Runs `epoch <argv>` to its end in the directory `cwd` (a project's, for its .epoch/mcp.json). */
+export function epochIn(
+  cwd: string,
+  argv: readonly string[],
+  env: Record<string, string> = {},
+): Promise<EpochRun> {
+  return startEpoch(argv, env, [], cwd).done;
 }

@@ -2,7 +2,7 @@
 // each client's file, a project with its own): what it adds, skips, renames and shows, that a dry
 // run writes nothing, that `remove` of each imported server gives back the file byte for byte, and
 // that no secret of the other clients' files reaches any output.
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -166,5 +166,28 @@ describe('epoch mcp import', () => {
       `No MCP client's file was found (home ${empty}, project ${empty}). Name one with --file PATH.\n`,
     );
     expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
+  });
+
+  it("--scope project writes the project's own files' servers into its .epoch/mcp.json, a name of your file taken there too", async () => {
+    // A repository: the search for its project file stops at it.
+    await mkdir(join(machine.project, '.git'));
+    const run = await epoch('import', '--scope', 'project');
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    const projectFile = join(machine.project, '.epoch', 'mcp.json');
+    expect(run.out).toContain(`Claude Code, project: ${join(machine.project, '.mcp.json')}`);
+    expect(run.out).toContain(`VS Code, project: ${join(machine.project, '.vscode', 'mcp.json')}`);
+    // Claude Code's per-project part of ~/.claude.json is the person's, not the project's.
+    expect(run.out).not.toContain('.claude.json');
+    expect(run.out).not.toContain('local-db');
+    expect(run.out).toContain('github: skipped, "GitHub" already has that name (case aside)');
+    expect(run.out).toContain(
+      `Imported 1 server into ${projectFile} (a new file). 1 skipped: their names are taken`,
+    );
+    expect(Object.keys(JSON.parse(await readFile(projectFile, 'utf8')).servers)).toEqual([
+      'repo-tools',
+    ]);
+    expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
+    expectNoSecret(run);
   });
 });

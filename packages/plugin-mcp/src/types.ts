@@ -16,6 +16,9 @@ export type McpTransportKind = 'stdio' | 'sse' | 'http';
  * not the file, build `<namespace>__<server>` names for host and plugin servers.
  *
  * - `user`: the user's mcp.json (`mcpConfigPath()`); names as written.
+ * - `project`: the `.epoch/mcp.json` of the directory epoch runs in or its nearest ancestor that
+ *   has one; names as written. Whoever wrote the repository wrote it, so a user server of the same
+ *   name keeps it (the runtime's read-servers.ts says the order).
  * - `host`: an embedding host's `buildRuntime({ hostCapabilities: { mcpServers } })`; named
  *   `<namespace>__<server>`, the namespace validated when the runtime is built.
  * - `plugin`: an installed plugin's mcp.json; named `<plugin name>__<server>`, the plugin name already

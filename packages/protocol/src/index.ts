@@ -65,8 +65,11 @@ export interface ToolResult {
   readonly isError?: boolean;
 }
 
-/** Who configured an MCP tool's server: the embedding host, an installed plugin, or the user. */
-export type McpToolSource = 'host' | 'plugin' | 'user';
+/**
+ * Who configured an MCP tool's server: the embedding host, an installed plugin, the project the
+ * agent runs in (its `.epoch/mcp.json`), or the user.
+ */
+export type McpToolSource = 'host' | 'plugin' | 'project' | 'user';
 
 export interface EpochTool {
   /** The name sent to the model provider: must match `^[a-zA-Z0-9_-]{1,128}$`. */

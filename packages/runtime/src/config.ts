@@ -1,8 +1,8 @@
 // @epoch-agent/runtime/config: the MCP servers of every source (the host's, installed plugins', the
-// user's mcp.json) read and checked, without connecting any: what `epoch mcp list` and `epoch mcp
-// get` need, and what a front end reads of a tool (its cost, its parameters). The root entry
-// exports the same, with the registry, the ToolRegistry and the config writer that a program which
-// connects needs too. Written by hand.
+// user's mcp.json, the project's .epoch/mcp.json) read and checked, without connecting any: what
+// `epoch mcp list` and `epoch mcp get` need, and what a front end reads of a tool (its cost, its
+// parameters). The root entry exports the same, with the registry, the ToolRegistry and the config
+// writer that a program which connects needs too. Written by hand.
 
 // The loader's own rules, for what a front end is given: "did you mean …?" for a mistyped name,
 // and a transport as a person may write it (`streamable-http`); what an entry would run, as a
@@ -21,6 +21,11 @@ export {
   diagnosticServer,
 } from './servers/diagnostic-owner.js';
 export { lastProtocol, lastToolCounts, type ToolCounts } from './servers/last-tool-counts.js';
+export {
+  findProjectConfig,
+  PROJECT_CONFIG_PATH,
+  type ProjectFileOptions,
+} from './servers/project-file.js';
 export {
   type McpServersRead,
   type ReadMcpServersOptions,

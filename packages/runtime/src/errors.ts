@@ -14,7 +14,10 @@ export interface RuntimeErrorData {
   readonly invalid_tool_name: { readonly group: string; readonly tool: string };
   /** No server of that name is known, from any source. */
   readonly unknown_server: { readonly server: string };
-  /** The server comes from the host or a plugin, not the user's mcp.json, so it is not edited. */
+  /**
+   * The server comes from the host or a plugin, not the user's or the project's mcp.json, so it
+   * is not edited.
+   */
   readonly not_user_server: { readonly server: string; readonly source: McpServerSource };
   /** An OAuth login or logout was asked of a stdio server. */
   readonly not_remote_server: { readonly server: string };

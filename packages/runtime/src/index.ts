@@ -68,6 +68,7 @@ export type {
   RuntimeServerEntryReplaced,
   RuntimeServerRemoved,
   RuntimeServersImported,
+  ServerScope,
 } from './assembly/user-edits.js';
 // Everything the config-only entry (./config) exports, from that one list.
 export * from './config.js';

@@ -19,6 +19,12 @@ export const MCP_GROUPS: McpGroups<McpGroup> = {
     about: 'From your mcp.json: add them here or write them there by hand.',
     empty: 'None yet: add one below.',
   },
+  project: {
+    title: 'From the project',
+    about:
+      "From the project's .epoch/mcp.json (here or in a parent directory, up to the repository's root): written by whoever wrote the project. A name your own file has stays yours.",
+    empty: 'The project brings none.',
+  },
   host: {
     title: 'From the application',
     about:

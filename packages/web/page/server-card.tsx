@@ -3,7 +3,7 @@
 // (its on/off switch; reconnect; log in when the server asks for a login; remove for a server of
 // the user's own file). While the live view is lost, it says its state is only the last one known.
 
-import type { McpServerState } from '@epoch-agent/runtime';
+import type { McpServerOrigin, McpServerState } from '@epoch-agent/runtime';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LoginStarted, ServerView } from '../src/api-types.js';
 import { adviceFor } from './advice.js';
@@ -202,8 +202,7 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
         )}
       </p>
       <p class="origin">
-        {origin.source === 'host' && <>From the application (namespace {origin.namespace}).</>}
-        {origin.source === 'plugin' && <>From plugin {origin.plugin}.</>}
+        {comesFrom(origin)}
         {origin.source !== 'user' && (
           <>
             {' '}
@@ -352,4 +351,18 @@ function useConfirmationFocus(confirming: boolean) {
     (confirming ? confirm : remove).current?.focus();
   }, [confirming]);
   return { remove, confirm };
+}
+
+/** Where a server comes from, as its card says it: every source answers (an exhaustive switch). */
+function comesFrom(origin: McpServerOrigin): string {
+  switch (origin.source) {
+    case 'user':
+      return '';
+    case 'project':
+      return "From the project's .epoch/mcp.json, shared with whoever works on it.";
+    case 'host':
+      return `From the application (namespace ${origin.namespace}).`;
+    case 'plugin':
+      return `From plugin ${origin.plugin}.`;
+  }
 }

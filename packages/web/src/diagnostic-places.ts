@@ -53,7 +53,7 @@ export function placeDiagnostics(
       fileLevel.push(diagnostic);
     }
   }
-  const notLoaded: McpGroups<NotLoadedView[]> = { user: [], host: [], plugin: [] };
+  const notLoaded: McpGroups<NotLoadedView[]> = { user: [], project: [], host: [], plugin: [] };
   for (const { key, diagnostics: about } of orphans.values()) {
     // Only an error leaves an entry out; warnings alone about an entry no source has (none expected)
     // stay in the file-level list.

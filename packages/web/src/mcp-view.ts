@@ -24,7 +24,7 @@ import { toolView } from './tool-view.js';
 
 export function mcpView(runtime: Runtime, logins: PageLogins): McpView {
   const known = knownNow(runtime);
-  const groups: McpGroups<ServerView[]> = { user: [], host: [], plugin: [] };
+  const groups: McpGroups<ServerView[]> = { user: [], project: [], host: [], plugin: [] };
   for (const server of runtime.servers()) {
     groups[server.origin.source].push(viewOf(runtime, logins, server, known));
   }

@@ -11,7 +11,7 @@ import { STATE_LOOKS, type StateLook } from '../page/states.js';
 
 describe('the connectors page groups', () => {
   it('a group table without a group for some source does not compile', () => {
-    // @ts-expect-error: no `plugin` group; its servers would never be shown
+    // @ts-expect-error: no `plugin` or `project` group; their servers would never be shown
     const missing: McpGroups<McpGroup> = { user: MCP_GROUPS.user, host: MCP_GROUPS.host };
     const extra: McpGroups<McpGroup> = {
       ...MCP_GROUPS,
@@ -30,7 +30,12 @@ describe('the connectors page groups', () => {
   });
 
   it('has a group for every source, in the order the page shows them', () => {
-    const sources: Record<McpServerSource, true> = { user: true, host: true, plugin: true };
+    const sources: Record<McpServerSource, true> = {
+      user: true,
+      project: true,
+      host: true,
+      plugin: true,
+    };
     expect(Object.keys(MCP_GROUPS)).toEqual(Object.keys(sources));
   });
 });

@@ -1,5 +1,6 @@
 // What `epoch mcp add` and `epoch mcp add-json` share once they know the entry: the runtime writes
-// it into the user's mcp.json (a text edit: every other byte stays) and connects it, and the output
+// it into the user's mcp.json, or with `--scope project` the project's `.epoch/mcp.json` (a text
+// edit: every other byte stays) and connects it, and the output
 // says where it went, whether it works, and what is left to write by hand. The check is a live
 // connection, never a tool list from the schema cache, and its exit code says how it went (the
 // entry stays written either way): a script can tell an added server that works from one that
@@ -18,6 +19,7 @@ import { counted } from '../render/counted.js';
 import { shownError, shownStderr } from '../render/server-text.js';
 import { withRuntime } from '../session.js';
 import { exitOfError } from './exit-of.js';
+import { scopeOf } from './scope.js';
 import { failWrite } from './write-failure.js';
 
 export async function addAndCheck(
@@ -26,6 +28,7 @@ export async function addAndCheck(
   io: CliIo,
   words: string,
 ): Promise<ExitCode> {
+  const scope = scopeOf(invocation);
   let result: RuntimeServerAdded;
   try {
     // Only the new server starts: adding one must not wait for (or disturb) any other. No schema
@@ -36,7 +39,7 @@ export async function addAndCheck(
       const progress = startProgress(io, !invocation.json);
       const stop = runtime.mcp.onStatus(progress.onStatus);
       try {
-        return await runtime.addServer(server);
+        return await runtime.addServer(server, { scope });
       } finally {
         stop();
         progress.stop();
@@ -49,7 +52,7 @@ export async function addAndCheck(
   const { status } = result;
   if (invocation.json) {
     const { file, created, setByHand } = result;
-    io.out(`${terminalJson({ file, created, setByHand, status }, 2)}\n`);
+    io.out(`${terminalJson({ file, scope, created, setByHand, status }, 2)}\n`);
     return exitOf(status);
   }
   const transport = status?.transport ?? ('transport' in server ? server.transport : 'stdio');

@@ -22,16 +22,13 @@ import { findServer } from './server-lookup.js';
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   const [name = ''] = operands(invocation, 'name');
   const read = await readMcpServers({ configFile: invocation.configFile });
-  const server = findServer(
-    read.servers,
-    [...read.diagnostics.plugin, ...read.diagnostics.user],
-    name,
-    read.configFile,
-  );
+  const { plugin, user, project } = read.diagnostics;
+  const found = [...plugin, ...user, ...project];
+  const server = findServer(read.servers, found, name, read.configFile);
   const { at, fields } = serverFields(server, read.configFile);
   const { source } = server.origin;
   const protocol = await lastProtocol(server.config);
-  const diagnostics = [...read.diagnostics.plugin, ...read.diagnostics.user].filter(
+  const diagnostics = found.filter(
     (d) => diagnosticServer(read.servers, d, read.configFile) === name,
   );
   if (invocation.json) {

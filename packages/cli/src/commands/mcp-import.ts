@@ -3,7 +3,7 @@
 // did not map. Nothing is asked: like `add`, the command line says what to do (`--from`, `--file`,
 // `--rename`), and `--dry-run` shows the entries first. No env or header value is ever printed.
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { terminalJson } from '@epoch-agent/infra';
 import {
   CLIENT_NAMES,
@@ -17,6 +17,7 @@ import {
   isMcpConfigWriteError,
   type RuntimeServersImported,
   readFileAs,
+  type ServerScope,
 } from '@epoch-agent/runtime';
 import { type Invocation, operands, stringOption, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
@@ -24,6 +25,7 @@ import { counted } from '../render/counted.js';
 import { shownLine } from '../render/server-text.js';
 import { withRuntime } from '../session.js';
 import { indent } from './add-server.js';
+import { scopeOf } from './scope.js';
 import { failWrite } from './write-failure.js';
 
 const WORDS = 'mcp import';
@@ -32,16 +34,22 @@ const WORDS = 'mcp import';
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   operands(invocation);
   const from = client(stringOption(invocation, 'from'));
+  const scope = scopeOf(invocation);
   const places = placesOf(invocation, io);
-  const reads = await read(invocation, from, places);
+  const all = await read(invocation, from, places);
+  // A file named with --file is read whatever its scope: the person chose it.
+  const reads = stringOption(invocation, 'file') === undefined ? inScope(all, scope, places) : all;
   const found = reads.flatMap((r) => (r.ok ? r.servers : []));
   let result: RuntimeServersImported;
   try {
-    // Nothing needs to run to write entries into a file.
-    result = await withRuntime(io, invocation, { connectOnly: [] }, (runtime) =>
+    // Nothing needs to run to write entries into a file. The project's file is the one that
+    // applies in the project directory read.
+    const options = { connectOnly: [], projectDir: places.project ?? null };
+    result = await withRuntime(io, invocation, options, (runtime) =>
       runtime.importServers(found, {
         rename: invocation.values.rename === true,
         dryRun: invocation.values['dry-run'] === true,
+        scope,
       }),
     );
   } catch (error) {
@@ -64,6 +72,27 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     io.out(render(reads, result, invocation.values['dry-run'] === true, places));
   }
   return failed ? EXIT.failed : EXIT.ok;
+}
+
+/**
+ * With scope `project`, only the files the project itself holds: a client's per-project settings
+ * kept in the user's home (Claude Code's `~/.claude.json`) are that person's, not the project's.
+ */
+function inScope(
+  reads: readonly ClientFileRead[],
+  scope: ServerScope,
+  places: ImportPlaces,
+): readonly ClientFileRead[] {
+  switch (scope) {
+    case 'user':
+      return reads;
+    case 'project': {
+      const { project } = places;
+      if (project === undefined) return [];
+      const inside = (path: string) => !relative(project, path).startsWith('..');
+      return reads.filter((r) => r.scope === 'project' && inside(r.path));
+    }
+  }
 }
 
 function client(name: string | undefined): ClientName | undefined {

@@ -1,7 +1,8 @@
-// `epoch mcp list`: the servers epoch would start — the user's file and installed plugins — as it
-// read them, with what the files choose about each (disabled, which tools) and how many tools that
-// leaves of the list each server gave at its last connection, and every problem it found. It never
-// connects; it answers "did epoch read my file the way I meant it?".
+// `epoch mcp list`: the servers epoch would start — the user's file, installed plugins and the
+// project's `.epoch/mcp.json` — as it read them, with what the files choose about each (disabled,
+// which tools) and how many tools that leaves of the list each server gave at its last connection,
+// and every problem it found. It never connects; it answers "did epoch read my file the way I
+// meant it?".
 import { terminalJson } from '@epoch-agent/infra';
 import type { McpServerChoice, McpToolPattern } from '@epoch-agent/runtime';
 import {
@@ -24,15 +25,18 @@ import { toolCount } from '../render/tools.js';
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   operands(invocation);
   const read = await readMcpServers({ configFile: invocation.configFile });
-  const diagnostics = [...read.diagnostics.plugin, ...read.diagnostics.user];
+  const { plugin, user, project } = read.diagnostics;
+  const diagnostics = [...plugin, ...user, ...project];
+  const { configFile: file, projectFile } = read;
   if (invocation.json) {
     const servers = read.servers.map(shown);
-    io.out(`${terminalJson({ file: read.configFile, servers, diagnostics }, 2)}\n`);
+    io.out(`${terminalJson({ file, projectFile, servers, diagnostics }, 2)}\n`);
   } else {
+    const files = `your file: ${file}${projectFile === undefined ? '' : `; the project's: ${projectFile}`}`;
     io.out(
       read.servers.length === 0
-        ? await noServers(read.configFile)
-        : renderServers(read.configFile, read.servers, await lastToolCounts(read.servers)),
+        ? await noServers(file)
+        : renderServers(files, read.servers, await lastToolCounts(read.servers)),
     );
     io.out(renderDiagnostics(diagnostics));
   }
@@ -40,7 +44,7 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
 }
 
 function renderServers(
-  file: string,
+  files: string,
   servers: readonly ConfiguredServer[],
   counts: readonly (ToolCounts | undefined)[],
 ): string {
@@ -60,7 +64,7 @@ function renderServers(
   const note = counts.some((count) => count !== undefined)
     ? '\nTOOLS: of the list each server gave when it last connected ("-": not yet, or turned off).\n'
     : '';
-  return `MCP servers (your file: ${file}):\n\n${renderTable(header, rows)}${note}`;
+  return `MCP servers (${files}):\n\n${renderTable(header, rows)}${note}`;
 }
 
 // Longer lists are cut: `epoch mcp get <name>` shows them whole, with their lines.

@@ -51,7 +51,8 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
             offContextTokens: contextTokens(off),
           };
         });
-        io.out(`${terminalJson({ file: runtime.configFile, servers, diagnostics }, 2)}\n`);
+        const { configFile: file, projectFile } = runtime;
+        io.out(`${terminalJson({ file, projectFile, servers, diagnostics }, 2)}\n`);
       } else if (statuses.length === 0) {
         io.out(await noServers(runtime.configFile));
         io.out(renderDiagnostics(diagnostics));

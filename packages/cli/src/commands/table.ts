@@ -22,6 +22,14 @@ const ROOT_OPTION: Command['options'][string] = {
   help: 'a directory servers may work in (MCP roots), relative to the current one; repeat for more',
 };
 
+/** `--scope` of the commands that write servers (scope.ts reads it). */
+const SCOPE_OPTION: Command['options'][string] = {
+  type: 'string',
+  short: 's',
+  value: 'SCOPE',
+  help: "user (default): your mcp.json; project: the project's .epoch/mcp.json",
+};
+
 const CHOICE_DETAILS = `Edits your mcp.json as text: "enabled" of the server's entry, or its "exclude_tools" and
 "include_tools" lists; every other byte stays, and disable then enable gives back the file as it was.
 A plugin's server (<plugin>__<server>) is turned off under "overrides" in your file; the plugin's own
@@ -56,8 +64,8 @@ credential-looking arguments and URL credentials are shown as <redacted> or ***.
   },
   {
     words: 'mcp add',
-    synopsis: `<name> [-e KEY=VALUE]... [--transport stdio] [--] <command> [args...]
-       epoch mcp add <name> --transport http|sse [--header 'K: V']... <url>`,
+    synopsis: `<name> [-s user|project] [-e KEY=VALUE]... [--transport stdio] [--] <command> [args...]
+       epoch mcp add <name> [-s user|project] --transport http|sse [--header 'K: V']... <url>`,
     summary: 'add a server to your mcp.json, then check that it connects',
     details: `The name: letters, digits, "_" and "-" only (it becomes part of tool names sent to model providers).
 The server's command word and everything after it are the server's command and arguments, exactly
@@ -66,9 +74,13 @@ the command is allowed, and needed only when the command word itself starts with
 -e takes one KEY=VALUE; repeat it for each variable (-e A=1 -e B=2).
 The entry is inserted into the file as text: your comments, order and formatting stay as they were.
 Timeouts, oauth, cwd and the other settings are written in the file by hand; the output names them.
+--scope project writes the project's .epoch/mcp.json instead (the one here or in a parent directory
+up to the repository's root, else a new one here), for everyone who works on it: keep secrets out of
+it (\${VAR}). A name one of your own servers has is refused there: yours would win.
 
 Examples:
   epoch mcp add files npx -y @modelcontextprotocol/server-filesystem /tmp
+  epoch mcp add --scope project docs npx -y @modelcontextprotocol/server-filesystem ./docs
   epoch mcp add github -e GITHUB_TOKEN=ghp_xxx -- npx -y @modelcontextprotocol/server-github
   epoch mcp add remote --transport http --header 'Authorization: Bearer xxx' https://mcp.example.com/mcp`,
     options: {
@@ -92,6 +104,7 @@ Examples:
         value: "'K: V'",
         help: 'a request header of a remote server; repeat for more',
       },
+      scope: SCOPE_OPTION,
       json: { type: 'boolean', help: 'print { file, created, setByHand, status } as JSON' },
     },
     serverCommandAt: 1,
@@ -100,13 +113,15 @@ Examples:
   },
   {
     words: 'mcp add-json',
-    synopsis: "<name> '<json>' [--json]",
+    synopsis: "<name> '<json>' [-s user|project] [--json]",
     summary: 'add a server to your mcp.json from one JSON entry (every field allowed)',
     details: `The JSON is one entry of "servers", as you would write it in the file, e.g.
   epoch mcp add-json remote '{"type": "http", "url": "https://mcp.example.com/mcp", "timeout": 60}'
 It is checked like the file: an unknown field, a wrong type or a missing command is an error, and
-nothing is written. The entry is inserted as text; every other byte of the file stays as it was.`,
+nothing is written. The entry is inserted as text; every other byte of the file stays as it was.
+--scope project writes the project's .epoch/mcp.json instead (see "epoch mcp add --help").`,
     options: {
+      scope: SCOPE_OPTION,
       json: { type: 'boolean', help: 'print { file, created, setByHand, status } as JSON' },
     },
     readsConfig: true,
@@ -114,7 +129,8 @@ nothing is written. The entry is inserted as text; every other byte of the file 
   },
   {
     words: 'mcp import',
-    synopsis: '[--from CLIENT] [--file PATH] [--project DIR] [--dry-run] [--rename] [--json]',
+    synopsis:
+      '[--from CLIENT] [--file PATH] [--project DIR] [-s user|project] [--dry-run] [--rename] [--json]',
     summary:
       'add the MCP servers of your other clients (Claude, Cursor, VS Code, …) to your mcp.json',
     details: `Reads the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI and
@@ -124,12 +140,16 @@ Each server's notes say what did not map (approvals, trust, OAuth client setting
 variables, ...). A name your file (or a plugin) already has, case aside, is skipped unless --rename
 adds it as <name>-<client>. Secrets the other client reads from inputs or variables become \${VAR}
 references, named in the notes; env and header values are never printed.
+With --scope project, only the project's own files are read (.mcp.json, .cursor/mcp.json,
+.vscode/mcp.json, .gemini/settings.json) and their servers go into the project's .epoch/mcp.json;
+a name your own mcp.json has is skipped there too.
 Exit code 1 when a file could not be read or a server was refused; skipped names are not failures.
 
 Examples:
   epoch mcp import --dry-run
   epoch mcp import --from claude-desktop
-  epoch mcp import --file ~/old/claude_desktop_config.json --rename`,
+  epoch mcp import --file ~/old/claude_desktop_config.json --rename
+  epoch mcp import --scope project --dry-run`,
     options: {
       from: {
         type: 'string',
@@ -146,6 +166,7 @@ Examples:
         value: 'DIR',
         help: 'the project whose files (.mcp.json, .cursor/, .vscode/, .gemini/) are read (default: the current directory)',
       },
+      scope: SCOPE_OPTION,
       'dry-run': {
         type: 'boolean',
         help: 'show what would be added, with each entry, and write nothing',

@@ -39,6 +39,8 @@ const approvedInStore =
 const RULES: Record<McpServerSource, Rule> = {
   host: trusted,
   plugin: approvedInStore('plugin'),
+  // The repository's file, written by whoever wrote the repository: never the user's own.
+  project: approvedInStore('project'),
   user: async (question) => {
     const { atBuild, launch, trustedAtBuild } = question;
     if (atBuild || launch === trustedAtBuild) return undefined;

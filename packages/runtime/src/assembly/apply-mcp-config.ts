@@ -1,9 +1,12 @@
-// Applying an edited mcp.json to a running process: reconcile the user's servers only with the
-// user's file as read again. Removed servers are disconnected, changed ones (another fingerprint)
-// are reconnected, new ones connected, and unchanged ones are not touched at all — not even
-// reconnected, so their processes and in-flight calls live on. Host and plugin servers are not in
-// that file and are never disconnected, not even for a moment: disconnecting everything and
-// connecting the file again would take them down with it.
+// Applying edited files to a running process: reconcile the servers of the user's mcp.json and of
+// the project's `.epoch/mcp.json`, each with its file as read again. Removed servers are
+// disconnected, changed ones (another fingerprint) are reconnected, new ones connected, and
+// unchanged ones are not touched at all — not even reconnected, so their processes and in-flight
+// calls live on. Host and plugin servers are in neither file and are never disconnected, not even
+// for a moment: disconnecting everything and connecting the files again would take them down with
+// it. Both files are applied in one pass, every disconnect before any connect: a name that moved
+// from one file to the other (a user server added under a project server's name, which then
+// leaves the project's out) is stopped under its old source before it starts under its new one.
 //
 // A runtime that connects only some servers (BuildRuntimeOptions.connectOnly) connects a new server
 // only when it is one of those; the others are read, and their names kept, but never started.
@@ -15,7 +18,7 @@
 // it, or changes which of its tools are offered, and how, or the cap of its next call
 // (McpRegistry.update).
 //
-// A server the file adds, or whose connection it changes, starts only in a form that was approved
+// A server a file adds, or whose connection it changes, starts only in a form that was approved
 // (README, "Trust"): one that was not is registered held, `needsApproval`, and starts nothing.
 //
 // Their `mcp:<server>` tool groups follow by themselves (see mcp-tool-groups.ts).
@@ -25,16 +28,18 @@ import {
   type McpApprovalHolds,
   type McpRegistry,
   type McpServerConfig,
+  type McpServerSource,
   sameChoice,
 } from '@epoch-agent/plugin-mcp';
 import type { McpServerOverride } from '@epoch-agent/plugin-mcp/config';
+import type { ProjectServersLoad } from '../servers/project-servers.js';
 import { fromSource, type RuntimeDiagnostic } from '../servers/server-names.js';
 import type { UserServersLoad } from '../servers/user-servers.js';
 import type { ConnectsInFlight } from './connects-in-flight.js';
 
 /** What applyMcpConfig did, by server name (file order, removed ones in registry order). */
 export interface McpConfigApplied {
-  /** The user file that was read. */
+  /** The file that was read: the user's (or the project's, under `project`). */
   readonly file: string;
   readonly added: readonly string[];
   readonly removed: readonly string[];
@@ -59,7 +64,7 @@ export interface McpConfigApplied {
   /** The file's diagnostics as read now; they replace the user's in runtime.diagnostics(). */
   readonly diagnostics: readonly RuntimeDiagnostic[];
   /**
-   * The user's servers the file defines now, in file order, connected or not; undefined when the
+   * The servers the file defines now, in file order, connected or not; undefined when the
    * file could not be read (the servers known before stay as they were).
    */
   readonly servers: readonly McpServerConfig[] | undefined;
@@ -67,35 +72,121 @@ export interface McpConfigApplied {
   readonly overrides: readonly McpServerOverride[] | undefined;
   /** The file's `tool_budget_tokens` now; absent when it does not say or could not be read. */
   readonly toolBudgetTokens?: number;
+  /**
+   * The project's `.epoch/mcp.json`, applied in the same act (its `overrides` and budget are
+   * none: only the user's file sets them); absent when the runtime has no project file.
+   */
+  readonly project?: McpConfigApplied;
 }
 
-export interface ApplyUserMcpConfigOptions {
-  /**
-   * The user's mcp.json as read now, a server whose name a host or plugin server holds left out:
-   * the caller keeps it to list the servers it applied.
-   */
-  readonly load: UserServersLoad;
-  /** Whether a server the file adds (or changes) is started now. */
+/** One file to apply: which source its servers are, and the file as read now. */
+type McpFileToApply =
+  | {
+      readonly source: 'user';
+      readonly load: UserServersLoad;
+    }
+  | {
+      readonly source: 'project';
+      readonly load: ProjectServersLoad;
+    };
+
+export interface ApplyMcpFilesOptions {
+  /** Whether a server a file adds (or changes) is started now. */
   readonly connects: (name: string) => boolean;
   /** Runs the connects it starts and the servers it turns on or off: awaited, or left running. */
   readonly inFlight: ConnectsInFlight;
-  /** Which of the servers it would start (added or changed) must wait for approval, and why. */
-  readonly holds: (configs: readonly McpServerConfig[]) => Promise<McpApprovalHolds>;
+  /** Which of a file's servers it would start (added or changed) must wait for approval, and why. */
+  readonly holds: (
+    source: McpServerSource,
+    configs: readonly McpServerConfig[],
+  ) => Promise<McpApprovalHolds>;
 }
 
-export async function applyUserMcpConfig(
+/** The files as read now: the user's, and the project's when there is one. */
+export interface McpFilesRead {
+  /**
+   * The user's mcp.json, a server whose name a host or plugin server holds left out: the caller
+   * keeps it to list the servers it applied.
+   */
+  readonly user: UserServersLoad;
+  /** The project's file, its servers with the user's `overrides` applied. */
+  readonly project?: ProjectServersLoad | undefined;
+}
+
+/** What each file's servers became (`project` set when it was given). */
+export async function applyMcpFiles(
   mcp: McpRegistry,
-  { load, connects, inFlight, holds }: ApplyUserMcpConfigOptions,
-): Promise<McpConfigApplied> {
-  const running = mcp
-    .statuses()
-    .filter(({ source }) => source === 'user')
-    .map(({ name }) => name);
-  const diagnostics = fromSource('user', load.diagnostics);
+  { user, project }: McpFilesRead,
+  { connects, inFlight, holds }: ApplyMcpFilesOptions,
+): Promise<{ user: McpConfigApplied; project: McpConfigApplied | undefined }> {
+  const userPlan = plan(mcp, { source: 'user', load: user }, connects);
+  const projectPlan =
+    project === undefined ? undefined : plan(mcp, { source: 'project', load: project }, connects);
+  const plans = projectPlan === undefined ? [userPlan] : [userPlan, projectPlan];
+  // Decided before anything starts, one file after the other: a host's callback may take a
+  // person's time, and a person answers one question at a time.
+  const held: McpApprovalHolds[] = [];
+  for (const { file, added, reconnected } of plans) {
+    held.push(await holds(file.source, [...added, ...reconnected]));
+  }
+  await Promise.all(
+    plans.flatMap(({ removed, updated, reconnected }, index) => [
+      ...removed.map((name) => mcp.disconnect(name)),
+      ...updated.map((config) => inFlight.run(mcp.update(config))),
+      // A reconnect, not a disconnect and a connect: the server stays registered, so its tool
+      // group is not emptied and filled again, and its held tools find the new connection.
+      // Still registered: the runtime may have closed while the callback was asked.
+      ...reconnected
+        .filter(({ name }) => mcp.configOf(name) !== undefined)
+        .map((config) =>
+          inFlight.run(mcp.reconfigure(config, { held: held[index]?.get(config.name) })),
+        ),
+    ]),
+  );
+  await Promise.all(
+    plans.map(({ file, added }, index) =>
+      // Asked again, in the same tick as the connect: the runtime may have begun closing
+      // meanwhile. A name still held under another source (its file could not be read, so it
+      // kept its servers) waits for the next apply: connectAll would refuse it.
+      inFlight.run(
+        mcp.connectAll(
+          added.filter(({ name }) => connects(name) && mcp.configOf(name) === undefined),
+          file.source,
+          { held: held[index] },
+        ),
+      ),
+    ),
+  );
+  const withHeld = (applied: McpConfigApplied, index: number): McpConfigApplied => ({
+    ...applied,
+    held: [...(held[index]?.keys() ?? [])],
+  });
+  return {
+    user: withHeld(userPlan.applied, 0),
+    project: projectPlan === undefined ? undefined : withHeld(projectPlan.applied, 1),
+  };
+}
+
+interface Plan {
+  readonly file: McpFileToApply;
+  readonly applied: McpConfigApplied;
+  readonly removed: readonly string[];
+  readonly added: readonly McpServerConfig[];
+  readonly updated: readonly McpServerConfig[];
+  readonly reconnected: readonly McpServerConfig[];
+}
+
+function plan(mcp: McpRegistry, file: McpFileToApply, connects: (name: string) => boolean): Plan {
+  const { source, load } = file;
+  const sourceOf = new Map(mcp.statuses().map(({ name, source: from }) => [name, from] as const));
+  const running = [...sourceOf].filter(([, from]) => from === source).map(([name]) => name);
+  const diagnostics = fromSource(source, load.diagnostics);
+  // A project file's own `overrides` count for nothing (project-servers.ts): it has none that do.
+  const own = file.source === 'user' ? ownOf(file.load) : { overrides: [] };
   if (load.unreadable) {
     // A file that cannot be read says nothing about which servers the user wants: keep them all
     // rather than disconnect everything over a missing comma. The diagnostic says what to fix.
-    return {
+    const applied: McpConfigApplied = {
       file: load.file,
       added: [],
       removed: [],
@@ -107,6 +198,7 @@ export async function applyUserMcpConfig(
       servers: undefined,
       overrides: undefined,
     };
+    return { file, applied, removed: [], added: [], updated: [], reconnected: [] };
   }
 
   const wanted = new Set(load.servers.map(({ name }) => name));
@@ -119,7 +211,8 @@ export async function applyUserMcpConfig(
   const choiceChanged: string[] = [];
   const unchanged: string[] = [];
   for (const config of load.servers) {
-    const current = mcp.configOf(config.name);
+    // Running under another source is not this file's server: it starts anew once that one stops.
+    const current = sourceOf.get(config.name) === source ? mcp.configOf(config.name) : undefined;
     if (current === undefined) {
       if (connects(config.name)) added.push(config);
     } else if (fingerprint(current) !== fingerprint(config)) {
@@ -130,38 +223,24 @@ export async function applyUserMcpConfig(
       (same ? unchanged : choiceChanged).push(config.name);
     }
   }
-
-  // Decided before anything starts; a host's callback may take a person's time.
-  const held = await holds([...added, ...reconnected]);
-  await Promise.all([
-    ...removed.map((name) => mcp.disconnect(name)),
-    ...updated.map((config) => inFlight.run(mcp.update(config))),
-    // A reconnect, not a disconnect and a connect: the server stays registered, so its tool group
-    // is not emptied and filled again, and its held tools find the new connection.
-    // Still registered: the runtime may have closed while the callback was asked.
-    ...reconnected
-      .filter(({ name }) => mcp.configOf(name) !== undefined)
-      .map((config) => inFlight.run(mcp.reconfigure(config, { held: held.get(config.name) }))),
-  ]);
-  const fresh = new Set(added);
-  // Asked again, in the same tick as the connect: the runtime may have begun closing meanwhile.
-  await inFlight.run(
-    mcp.connectAll(
-      load.servers.filter((config) => fresh.has(config) && connects(config.name)),
-      'user',
-      { held },
-    ),
-  );
-  return {
+  const applied: McpConfigApplied = {
     file: load.file,
     added: added.map(({ name }) => name),
     removed,
     reconnected: reconnected.map(({ name }) => name),
     choiceChanged,
     unchanged,
-    held: [...held.keys()],
+    held: [],
     diagnostics,
     servers: load.servers,
+    ...own,
+  };
+  return { file, applied, removed, added, updated, reconnected };
+}
+
+/** What only the user's file sets: the overrides and the tool budget. */
+function ownOf(load: UserServersLoad): Pick<McpConfigApplied, 'overrides' | 'toolBudgetTokens'> {
+  return {
     overrides: load.overrides,
     ...(load.toolBudgetTokens === undefined ? {} : { toolBudgetTokens: load.toolBudgetTokens }),
   };

@@ -1,5 +1,5 @@
 // buildRuntime: the assembly an agent process runs on, and the one every front end (the `epoch`
-// command, the connectors page) runs on too. It reads the MCP servers of the three sources (see
+// command, the connectors page) runs on too. It reads the MCP servers of the four sources (see
 // servers/read-servers.ts), connects them in one McpRegistry with the source set here and nowhere
 // else (those that need a person's approval registered held: approvals.ts), and keeps their
 // tools, next to the host's own, in one ToolRegistry.
@@ -27,7 +27,7 @@ import { Runtime } from './runtime.js';
 
 // The order servers are registered in, which statuses() keeps: a Record, so a new source must
 // be given its place.
-const SOURCE_ORDER: Record<McpServerSource, number> = { host: 0, plugin: 1, user: 2 };
+const SOURCE_ORDER: Record<McpServerSource, number> = { host: 0, plugin: 1, user: 2, project: 3 };
 const sources = (Object.keys(SOURCE_ORDER) as McpServerSource[]).toSorted(
   (a, b) => SOURCE_ORDER[a] - SOURCE_ORDER[b],
 );
@@ -82,7 +82,8 @@ export interface BuildRuntimeOptions
 
 /**
  * Validates the host's capabilities (throwing RuntimeError `invalid_host_namespace` /
- * `invalid_host_server_name` before anything starts), reads the plugins' and the user's mcp.json,
+ * `invalid_host_server_name` before anything starts), reads the plugins', the user's and the
+ * project's mcp.json,
  * and connects the servers; resolves when each one has a tool list (live or cached) or a failure
  * status, as McpRegistry.connectAll does, or at once with `connect: 'background'`. A server that
  * fails or a file with mistakes never makes this reject: see `runtime.mcp.statuses()` and

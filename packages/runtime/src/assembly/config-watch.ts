@@ -3,9 +3,10 @@
 // does not parse changes nothing and shows its diagnostic). The one watcher of the project: the
 // connectors page runs on it, and a host that wants edits to take effect while it runs does too.
 // The directory is watched, not the file: editors and our own atomic writes replace the file by a
-// rename, which would end a watch on the file itself.
+// rename, which would end a watch on the file itself. The project's `.epoch/mcp.json` that applies
+// when the watch begins is watched the same way (one made later counts from the next apply).
 
-import { type FSWatcher, watch } from 'node:fs';
+import { watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { type Logger, messageOf, silentLogger } from '@epoch-agent/infra';
 import type { McpConfigApplied } from './apply-mcp-config.js';
@@ -16,6 +17,8 @@ const SETTLE_MS = 150;
 /** What watchMcpConfig applies the file to: a Runtime. */
 export interface McpConfigTarget {
   readonly configFile: string;
+  /** The project's file, watched too when there is one. */
+  readonly projectFile?: string | undefined;
   applyMcpConfig(): Promise<McpConfigApplied>;
 }
 
@@ -27,9 +30,10 @@ export interface McpConfigWatchOptions {
 }
 
 /**
- * Applies `runtime.configFile` to `runtime` after each change of it, once an editor's save has
- * settled; returns the function that stops watching. A file whose directory does not exist yet is
- * not watched (logged at debug): nothing can be saved there without creating it first.
+ * Applies `runtime.configFile` (and `runtime.projectFile`) to `runtime` after each change of
+ * either, once an editor's save has settled; returns the function that stops watching. A file
+ * whose directory does not exist yet is not watched (logged at debug): nothing can be saved there
+ * without creating it first.
  */
 export function watchMcpConfig(
   runtime: McpConfigTarget,
@@ -37,9 +41,7 @@ export function watchMcpConfig(
 ): () => void {
   const { onApplied, logger = silentLogger } = options;
   const file = runtime.configFile;
-  const name = basename(file);
   let timer: NodeJS.Timeout | undefined;
-  let watcher: FSWatcher;
   const apply = (): void => {
     runtime
       .applyMcpConfig()
@@ -48,19 +50,24 @@ export function watchMcpConfig(
         logger.error(`Applying the change to ${file} failed: ${messageOf(error)}`),
       );
   };
-  try {
-    watcher = watch(dirname(file), (_event, changed) => {
-      if (changed !== null && changed !== name) return;
-      clearTimeout(timer);
-      timer = setTimeout(apply, SETTLE_MS);
-    });
-  } catch (error) {
-    logger.debug(`${file} is not watched: ${messageOf(error)}`);
-    return () => {};
-  }
-  watcher.on('error', () => watcher.close());
+  const files = runtime.projectFile === undefined ? [file] : [file, runtime.projectFile];
+  const watchers = files.flatMap((watched) => {
+    const name = basename(watched);
+    try {
+      const watcher = watch(dirname(watched), (_event, changed) => {
+        if (changed !== null && changed !== name) return;
+        clearTimeout(timer);
+        timer = setTimeout(apply, SETTLE_MS);
+      });
+      watcher.on('error', () => watcher.close());
+      return [watcher];
+    } catch (error) {
+      logger.debug(`${watched} is not watched: ${messageOf(error)}`);
+      return [];
+    }
+  });
   return () => {
     clearTimeout(timer);
-    watcher.close();
+    for (const watcher of watchers) watcher.close();
   };
 }

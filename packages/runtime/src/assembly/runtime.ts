@@ -1,11 +1,13 @@
 // The Runtime buildRuntime gives: what it read of every source, kept current as the user's mcp.json
-// is applied again (each edit and applyMcpConfig in turn, never two at once), the approvals of what
-// its servers run, and its close.
+// The Runtime buildRuntime gives: what it read of every source, kept current as the user's mcp.json
+// and the project's file are applied again (each edit and applyMcpConfig in turn, never two at
+// once), the approvals of what its servers run, and its close.
 import { isDeepStrictEqual } from 'node:util';
 import {
   type McpLoginResult,
   type McpLogoutResult,
   type McpRegistry,
+  type McpServerConfig,
   type McpServerSource,
   type McpServerStatus,
   type McpStoredLogin,
@@ -24,13 +26,12 @@ import type { ImportOptions } from '../import/import-servers.js';
 import type { ConfiguredServer } from '../servers/configured-server.js';
 import type { McpServersRead } from '../servers/read-servers.js';
 import { fromSource, type RuntimeDiagnostic } from '../servers/server-names.js';
-import { applyOverrides } from '../servers/server-overrides.js';
-import { configuredUserServers, loadUserServers } from '../servers/user-servers.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
-import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
+import { applyMcpFiles, type McpConfigApplied } from './apply-mcp-config.js';
 import type { ServerApprovals } from './approvals.js';
 import type { ConnectsInFlight } from './connects-in-flight.js';
 import { type McpToolGroupSync, syncMcpToolGroups } from './mcp-tool-groups.js';
+import { rereadFiles } from './reread-files.js';
 import { loginTo, logoutFrom, type RuntimeLoginOptions, storedLoginAt } from './server-login.js';
 import { unknownToolWarnings } from './unknown-tools.js';
 import {
@@ -43,6 +44,7 @@ import {
   type RuntimeServersImported,
   removeUserServer,
   replaceUserServerEntry,
+  type ServerScope,
   setChoice,
   type UserFile,
   userServerEntry,
@@ -84,6 +86,11 @@ export class Runtime {
   readonly tools: ToolRegistry;
   /** The user's mcp.json (absolute): the file addServer and removeServer edit. */
   readonly configFile: string;
+  /**
+   * Where the project's `.epoch/mcp.json` was looked for (absolute); undefined when the runtime
+   * reads no project file (`projectDir: null`).
+   */
+  readonly projectDir: string | undefined;
   readonly #connects: (name: string) => boolean;
   readonly #inFlight: ConnectsInFlight;
   readonly #hostBudget: number;
@@ -93,6 +100,9 @@ export class Runtime {
   readonly #entries: readonly ConfiguredServer[];
   #fixed: readonly ConfiguredServer[];
   #user: readonly ConfiguredServer[];
+  #project: readonly ConfiguredServer[];
+  /** The project's file that applies, as last looked for (each apply looks again). */
+  #projectFile: string | undefined;
   readonly #diagnostics: Record<McpServerSource, readonly RuntimeDiagnostic[]>;
   readonly #groups: McpToolGroupSync;
   readonly #userFile: UserFile;
@@ -107,22 +117,35 @@ export class Runtime {
     this.mcp = parts.mcp;
     this.tools = parts.tools;
     this.configFile = parts.read.configFile;
+    this.projectDir = parts.read.projectDir;
+    this.#projectFile = parts.read.projectFile;
     this.#connects = parts.connects;
     this.#approvals = parts.approvals;
     this.#inFlight = parts.inFlight;
     this.#hostBudget = parts.hostBudget;
     this.#namespace = parts.hostNamespace;
     this.#entries = parts.read.entries;
-    this.#fixed = parts.read.servers.filter(({ origin }) => origin.source !== 'user');
-    this.#user = parts.read.servers.filter(({ origin }) => origin.source === 'user');
+    const by: Record<McpServerSource, ConfiguredServer[]> = {
+      host: [],
+      plugin: [],
+      user: [],
+      project: [],
+    };
+    for (const server of parts.read.servers) by[server.origin.source].push(server);
+    this.#fixed = [...by.host, ...by.plugin];
+    this.#user = by.user;
+    this.#project = by.project;
     this.#diagnostics = { ...parts.read.diagnostics };
     this.#groups = syncMcpToolGroups(this.mcp, this.tools);
     this.#userFile = {
       path: this.configFile,
       write: parts.configWrite,
       namespace: this.#namespace,
+      projectDir: this.projectDir,
       fixed: () => this.#fixed,
+      user: () => this.#user,
       named: (name) => this.#named(name),
+      server: (name) => this.server(name),
       apply: (approved) => this.#apply(approved),
       status: (name) => this.mcp.statuses().find((status) => status.name === name),
     };
@@ -136,12 +159,17 @@ export class Runtime {
     return this.#closing === undefined && (this.#connects(name) || this.#approvedHere.has(name));
   }
 
+  /** The project's `.epoch/mcp.json` that applies (absolute); undefined when there is none. */
+  get projectFile(): string | undefined {
+    return this.#projectFile;
+  }
+
   /**
    * Every server the runtime knows, connected or not, with where its configuration lives: host's,
-   * then plugins', then the user's (as the file was last read).
+   * then plugins', then the user's, then the project's (as the files were last read).
    */
   servers(): ConfiguredServer[] {
-    return [...this.#fixed, ...this.#user];
+    return [...this.#fixed, ...this.#user, ...this.#project];
   }
 
   /** The server of that name, connected or not. */
@@ -150,74 +178,85 @@ export class Runtime {
   }
 
   /**
-   * What loading the servers found, host's first, then plugins', then the user file's (as last
-   * read: applyMcpConfig replaces them); then, for the servers connected now, each name in an
-   * include_tools / exclude_tools that none of their tools has. Each says its source, file, field
-   * path and what to do.
+   * What loading the servers found, host's first, then plugins', the user file's and the project
+   * file's (as last read: applyMcpConfig replaces them); then, for the servers connected now,
+   * each name in an include_tools / exclude_tools that none of their tools has. Each says its
+   * source, file, field path and what to do.
    */
   diagnostics(): RuntimeDiagnostic[] {
     return [
       ...this.#diagnostics.host,
       ...this.#diagnostics.plugin,
       ...this.#diagnostics.user,
+      ...this.#diagnostics.project,
       ...unknownToolWarnings(this.mcp),
     ];
   }
 
   /**
-   * Re-reads the user's mcp.json and applies it to the user's servers only (see
-   * apply-mcp-config.ts): the summary says what was added, removed, reconnected and left alone.
+   * Re-reads the user's mcp.json and the project's file and applies them to their servers only
+   * (see apply-mcp-config.ts): the summary says what was added, removed, reconnected and left
+   * alone (the project's under `project`).
    */
   applyMcpConfig(): Promise<McpConfigApplied> {
     return this.#serialized(() => this.#apply());
   }
 
   /**
-   * Adds a server to the user's mcp.json as a text edit (see config-edit/), then applies
-   * the file: the new server connects (when this runtime connects it: see connectOnly) before
-   * this resolves, or is connecting with `connect: 'background'`, and `runtime.mcp.statuses()`
-   * has its status. Throws McpConfigWriteError, with
-   * nothing written, for a name a host or plugin server already holds (`duplicate_server`) and for
-   * every refusal of addServer.
+   * Adds a server to the user's mcp.json (or, with scope `project`, to the project's
+   * `.epoch/mcp.json`, created in projectDir when none applies) as a text edit (see
+   * config-edit/), then applies the files: the new server connects (when this runtime connects
+   * it: see connectOnly) before this resolves, or is connecting with `connect: 'background'`,
+   * and `runtime.mcp.statuses()` has its status. Throws McpConfigWriteError, with nothing
+   * written, for a name a host or plugin server already holds, or for the project a user
+   * server too (`duplicate_server`), and for every refusal of addServer.
    */
-  addServer(server: AddServerInput): Promise<RuntimeServerAdded> {
-    return this.#serialized(() => addUserServer(this.#userFile, server));
+  addServer(
+    server: AddServerInput,
+    options: { readonly scope?: ServerScope } = {},
+  ): Promise<RuntimeServerAdded> {
+    return this.#serialized(() => addUserServer(this.#userFile, server, options.scope ?? 'user'));
   }
 
   /**
    * Imports servers read from other clients' files (findClientServers, readFileAs) into the user's
-   * mcp.json in one text edit (see import/import-servers.ts), a host's or plugin's name counting
-   * as taken; then applies the file, unless `dryRun`. Throws McpConfigWriteError for a file that
+   * mcp.json (or, with scope `project`, the project's file) in one text edit (see
+   * import/import-servers.ts), a host's or plugin's name counting as taken (and for the project a
+   * user's); then applies the files, unless `dryRun`. Throws McpConfigWriteError for a file that
    * cannot be edited, with nothing written.
    */
   importServers(
     found: readonly FoundServer[],
-    options: Omit<ImportOptions, 'taken' | 'lockWaitMs'> = {},
+    options: Omit<ImportOptions, 'taken' | 'lockWaitMs'> & { readonly scope?: ServerScope } = {},
   ): Promise<RuntimeServersImported> {
-    return this.#serialized(() => importUserServers(this.#userFile, found, options));
+    const { scope = 'user', ...rest } = options;
+    return this.#serialized(() => importUserServers(this.#userFile, found, rest, scope));
   }
 
   /**
-   * A user server's entry as written in the user's mcp.json, secrets as placeholders, for editing
-   * (see config-edit/). A host or plugin server: RuntimeError `not_user_server`.
+   * A user server's entry as written in the user's mcp.json (a project server's in the project's
+   * file), secrets as placeholders, for editing (see config-edit/). A host or plugin server:
+   * RuntimeError `not_user_server`.
    */
   serverEntry(name: string): Promise<EntryForEditing> {
     return userServerEntry(this.#userFile, name);
   }
 
   /**
-   * Replaces a user server's entry in the user's mcp.json with `edited` (the text serverEntry gave,
-   * edited) as a text edit of that entry only, then applies the file: the server is reconnected
-   * when its config changed, and left alone otherwise. Refusals as serverEntry's, and the edit's
-   * (McpConfigWriteError), with nothing written.
+   * Replaces a user server's entry in the user's mcp.json (a project server's in the project's
+   * file) with `edited` (the text serverEntry gave, edited) as a text edit of that entry only,
+   * then applies the files: the server is reconnected when its config changed, and left alone
+   * otherwise. Refusals as serverEntry's, and the edit's (McpConfigWriteError), with nothing
+   * written.
    */
   replaceServerEntry(name: string, edited: string): Promise<RuntimeServerEntryReplaced> {
     return this.#serialized(() => replaceUserServerEntry(this.#userFile, name, edited));
   }
 
   /**
-   * Takes a server out of the user's mcp.json as a text edit, then applies the file (the server is
-   * disconnected and its process tree reaped). A host or plugin server is not in that file:
+   * Takes a server out of the user's mcp.json (a project server out of the project's file) as a
+   * text edit, then applies the files (the server is disconnected and its process tree reaped).
+   * A host or plugin server is in neither:
    * RuntimeError `not_user_server`, naming where it comes from. A name the file does not have:
    * McpConfigWriteError `unknown_server`. Nothing is written on either.
    */
@@ -230,7 +269,8 @@ export class Runtime {
    * config-edit/: only that field or list element changes, and off-then-on gives back the
    * original bytes), then applies the file: the server is stopped or started, or its tools leave
    * or join the offered ones, and nothing else reconnects. A user server is edited in its own
-   * entry; a plugin's or the host's under `overrides`, their own entries untouched. A name no
+   * entry; a plugin's, the host's or the project's under `overrides` of the user's file, their
+   * own entries untouched (the project's file is shared: a choice of yours stays yours). A name no
    * source has: RuntimeError `unknown_server`, nothing written. The edit's refusals are
    * McpConfigWriteError, nothing written either.
    */
@@ -335,32 +375,52 @@ export class Runtime {
    * their entries as read now are approved in the same act, before anything starts.
    */
   async #apply(approved: readonly string[] = []): Promise<McpConfigApplied> {
-    const taken = new Map(
-      this.#fixed.map(({ config, origin }) => [config.name, origin.source] as const),
-    );
-    const load = await loadUserServers(this.configFile, { taken, namespace: this.#namespace });
-    const written = new Set(approved);
-    for (const config of load.servers) {
-      if (written.has(config.name)) await this.#approvals.approve('user', config);
-    }
-    const applied = await applyUserMcpConfig(this.mcp, {
-      load,
-      connects: (name) => this.connects(name),
+    const options = {
+      connects: (name: string) => this.connects(name),
       inFlight: this.#inFlight,
-      holds: (configs) => this.#approvals.holds('user', configs, { atBuild: false }),
+      holds: (source: McpServerSource, configs: readonly McpServerConfig[]) =>
+        this.#approvals.holds(source, configs, { atBuild: false }),
+    };
+    const read = await rereadFiles({
+      configFile: this.configFile,
+      projectDir: this.projectDir,
+      projectFile: this.#projectFile,
+      entries: this.#entries,
+      fixed: this.#fixed,
+      namespace: this.#namespace,
     });
-    this.#diagnostics.user = applied.diagnostics;
-    if (load.unreadable) return applied;
-    this.tools.setToolBudget(load.toolBudgetTokens ?? this.#hostBudget);
-    this.#user = configuredUserServers(load);
-    const overridden = applyOverrides(this.#entries, load);
-    this.#fixed = overridden.servers;
+    if (read.unreadable) {
+      const { user: applied } = await applyMcpFiles(this.mcp, { user: read.user }, options);
+      this.#diagnostics.user = applied.diagnostics;
+      return applied;
+    }
+    const written = new Set(approved);
+    const sources = [
+      ['user', read.user.servers],
+      ['project', read.project?.servers ?? []],
+    ] as const;
+    for (const [source, configs] of sources) {
+      for (const config of configs) {
+        if (written.has(config.name)) await this.#approvals.approve(source, config);
+      }
+    }
+    this.tools.setToolBudget(read.user.toolBudgetTokens ?? this.#hostBudget);
+    this.#user = read.userServers;
+    this.#project = read.projectServers;
+    this.#projectFile = read.projectFile;
+    const { user: applied, project: projectApplied } = await applyMcpFiles(
+      this.mcp,
+      { user: read.user, project: read.project },
+      options,
+    );
+    this.#fixed = read.fixed;
     this.#diagnostics.user = [
       ...applied.diagnostics,
-      ...fromSource('user', overridden.diagnostics),
+      ...fromSource('user', read.overrideDiagnostics),
     ];
+    this.#diagnostics.project = projectApplied?.diagnostics ?? [];
     // The user's overrides of plugins' and the host's servers: applied like a user server's choice.
-    const rechosen = overridden.servers.flatMap(({ config }) => {
+    const rechosen = this.#fixed.flatMap(({ config }) => {
       const current = this.mcp.configOf(config.name);
       if (current === undefined || isDeepStrictEqual(current, config)) return [];
       const changed = !sameChoice(current.choice, config.choice) || current.defer !== config.defer;
@@ -369,8 +429,14 @@ export class Runtime {
     await Promise.all(rechosen.map(({ config }) => this.#inFlight.run(this.mcp.update(config))));
     const names = rechosen.filter(({ changed }) => changed).map(({ config }) => config.name);
     const choiceChanged = [...names, ...applied.choiceChanged];
-    for (const name of choiceChanged) this.#groups.sync(name);
-    return { ...applied, choiceChanged };
+    for (const name of [...choiceChanged, ...(projectApplied?.choiceChanged ?? [])]) {
+      this.#groups.sync(name);
+    }
+    return {
+      ...applied,
+      choiceChanged,
+      ...(projectApplied === undefined ? {} : { project: projectApplied }),
+    };
   }
 
   /** The server of that name, of any source; RuntimeError `unknown_server` when none has it. */

@@ -38,7 +38,7 @@ export interface ImportedServer extends FoundServer {
 }
 
 export interface ImportResult {
-  /** The user's mcp.json (absolute). */
+  /** The mcp.json written (absolute): the user's, or the project's with scope `project`. */
   readonly file: string;
   /** It did not exist: it was (or would be) created. */
   readonly created: boolean;

@@ -1,6 +1,6 @@
 // What the runtime knows of one server before it connects: its config and where that is written.
-// Every source (host, plugin, user) makes these and every reader of the servers takes them, so the
-// type lives apart from any one of them.
+// Every source (host, plugin, project, user) makes these and every reader of the servers takes
+// them, so the type lives apart from any one of them.
 import type { McpKeyPositions, McpServerConfig } from '@epoch-agent/plugin-mcp';
 
 /** Where a server's configuration lives. */
@@ -9,7 +9,9 @@ export type McpServerOrigin =
   | { readonly source: 'host'; readonly namespace: string }
   /** In an installed plugin's mcp.json. */
   | { readonly source: 'plugin'; readonly plugin: string; readonly file: string }
-  /** In the user's mcp.json: the only file a front end edits. */
+  /** In the project's `.epoch/mcp.json` (servers/project-file.ts says which one). */
+  | { readonly source: 'project'; readonly file: string }
+  /** In the user's mcp.json. */
   | { readonly source: 'user'; readonly file: string };
 
 /** A server as read, not yet connected. */

@@ -1,6 +1,6 @@
 // Which server a diagnostic of loading the servers is about. A diagnostic names its file and a
 // field path (`servers.foo.comand`, `overrides.acme__search.exclude_tools[0]`); the path's entry is
-// matched to the server whose entry that is: a user server by its key in the user's file, a
+// matched to the server whose entry that is: a user or project server by its key in its file, a
 // plugin's by its key in that plugin's file, a host's by its key in the host's entries, and an
 // `overrides` entry of the user's file to the plugin's or host's server it names. The page puts
 // each on its server's card, `epoch mcp get` under its server.
@@ -40,6 +40,7 @@ export function diagnosticServer(
   return named(({ config, origin }) => {
     switch (origin.source) {
       case 'user':
+      case 'project':
         return origin.file === file && config.name === key;
       case 'plugin':
         return origin.file === file && config.name === `${origin.plugin}__${key}`;

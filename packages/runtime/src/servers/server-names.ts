@@ -50,6 +50,10 @@ export type RuntimeDiagnosticCode =
   | 'override_of_user_server'
   /** `overrides` in a plugin's mcp.json: only the user's file chooses. */
   | 'plugin_overrides'
+  /** `overrides` or `tool_budget_tokens` in a project's file: only the user's file sets them. */
+  | 'project_file_field'
+  /** The project's file left unread: the user's cannot be read, so the user's names are unknown. */
+  | 'project_not_read'
   /** A name in include_tools / exclude_tools that none of the connected server's tools has. */
   | 'unknown_tool';
 

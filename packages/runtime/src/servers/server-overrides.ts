@@ -1,7 +1,8 @@
-// The user's `overrides` in their own mcp.json: turning a plugin's or the host's server off, or some
-// of its tools, by the server's full name. The choice lives in the user's file because the plugin's
-// directory is the plugin's (reinstalling it would lose an edit there) and the host's servers are
-// in its code; their own entries are never touched. Applied on top of what their entry says
+// The user's `overrides` in their own mcp.json: turning a plugin's, the host's or the project's
+// server off, or some of its tools, by the server's full name. The choice lives in the user's file
+// because the plugin's directory is the plugin's (reinstalling it would lose an edit there), the
+// host's servers are in its code and the project's file is shared with everyone who works on it;
+// their own entries are never touched. Applied on top of what their entry says
 // (withOverride), at start and at every applyMcpConfig.
 import { type Diagnostic, formatPath } from '@epoch-agent/infra';
 import { suggest, withOverride } from '@epoch-agent/plugin-mcp/config';
@@ -10,10 +11,10 @@ import type { RuntimeDiagnosticCode } from './server-names.js';
 import type { UserServersLoad } from './user-servers.js';
 
 /**
- * `fixed`: the host's and plugins' servers as their entries say. Returns them with the user's
- * overrides applied, each with where its override is written, and a warning for each override
- * that names no such server (a user's own server is chosen in its entry; a removed plugin's
- * override just waits).
+ * `fixed`: the host's, plugins' and the project's servers as their entries say. Returns them with
+ * the user's overrides applied, each with where its override is written, and a warning for each
+ * override that names no such server (a user's own server is chosen in its entry; a removed
+ * plugin's override just waits).
  */
 export function applyOverrides(
   fixed: readonly ConfiguredServer[],
@@ -59,7 +60,7 @@ export function applyOverrides(
           ? `"overrides" entry "${server}" is ignored: "${server}" is your own server, so write its "enabled", "include_tools" or "exclude_tools" in its entry under "servers".`
           : twin !== undefined
             ? `"overrides" entry "${server}" does nothing: server names are matched exactly, and "${twin}" differs from it only in case. Write "${twin}".`
-            : `"overrides" entry "${server}" names no plugin or host server, so it does nothing (a plugin that is not installed now keeps it for later). ${guess === undefined ? `The plugin and host servers are: ${names.join(', ') || 'none'}.` : `Did you mean "${guess}"?`}`,
+            : `"overrides" entry "${server}" names no plugin, host or project server, so it does nothing (a plugin that is not installed now, or a project epoch is not run in, keeps it for later). ${guess === undefined ? `The plugin, host and project servers are: ${names.join(', ') || 'none'}.` : `Did you mean "${guess}"?`}`,
       };
     });
   return { servers, diagnostics };
