@@ -6,7 +6,16 @@
 
 // The loader's own rules, for what a front end is given: "did you mean …?" for a mistyped name,
 // and a transport as a person may write it (`streamable-http`).
-export { suggest, transportKind } from '@epoch-agent/plugin-mcp/config';
+// What a server would run, as a front end shows it before the person approves it, and the key of
+// that launch; parseMcpConfig reads an entry that is not in a file yet (an import's) as one would be.
+export {
+  describeLaunch,
+  launchKey,
+  type McpLaunch,
+  parseMcpConfig,
+  suggest,
+  transportKind,
+} from '@epoch-agent/plugin-mcp/config';
 export type { ConfiguredServer, McpServerOrigin } from './servers/configured-server.js';
 export {
   type DiagnosticEntry,
