@@ -36,6 +36,11 @@ export const STATE_LOOKS: Record<McpServerState, StateLook> = {
     hint: 'Fix what the error names (its entry, or the program it runs), then Reconnect.',
   },
   disconnected: { word: 'disconnected', tone: 'quiet' },
+  needsApproval: {
+    word: 'needs approval',
+    tone: 'busy',
+    hint: 'Not started: epoch runs nothing you have not approved. Look at what it would run, then approve it or leave it off.',
+  },
   disabled: {
     word: 'disabled',
     tone: 'quiet',
