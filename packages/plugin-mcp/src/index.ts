@@ -7,6 +7,7 @@
 
 export { McpRegistry } from './registry/registry.js';
 export type {
+  McpApprovalHolds,
   McpRegistryOptions,
   McpServerPrompt,
   McpStatusListener,
@@ -14,6 +15,7 @@ export type {
   McpToolsChangedListener,
 } from './registry/types.js';
 export type {
+  McpApprovalReason,
   McpIcon,
   McpServerExit,
   McpServerSource,

@@ -3,9 +3,11 @@
 // is the command without its args (which may carry tokens) or the URL with credentials redacted;
 // messages and stderr were already scrubbed by the client.
 import { redactUrl } from '@epoch-agent/infra';
+import { describeLaunch } from './config/launch.js';
 import type { McpConnectionState } from './connection/state.js';
 import {
   assertNever,
+  type McpApprovalReason,
   type McpServerConfig,
   type McpServerSource,
   type McpServerStatus,
@@ -21,10 +23,16 @@ export interface ToolCounts {
 /** A disabled server has no client, so no connection state: this stands for it. */
 export const DISABLED = { kind: 'disabled' } as const;
 
+/** Nor has a server held for approval: this stands for it, with why it is held. */
+export interface Held {
+  readonly kind: 'needsApproval';
+  readonly reason: McpApprovalReason;
+}
+
 export function serverStatus(
   config: McpServerConfig,
   source: McpServerSource,
-  state: McpConnectionState | typeof DISABLED,
+  state: McpConnectionState | typeof DISABLED | Held,
   tools: ToolCounts,
 ): McpServerStatus {
   const common: McpServerStatusCommon = {
@@ -39,6 +47,14 @@ export function serverStatus(
     case 'disabled':
     case 'disconnected':
       return { ...common, state: state.kind };
+    case 'needsApproval':
+      // Described from the config as it would start now: the person approves what would run.
+      return {
+        ...common,
+        state: 'needsApproval',
+        launch: describeLaunch(config),
+        reason: state.reason,
+      };
     case 'connecting':
       return { ...common, state: 'connecting', since: state.since };
     case 'connected':

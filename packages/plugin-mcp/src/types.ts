@@ -2,6 +2,7 @@
 // where a server came from, and how it is doing.
 import type { Position } from '@epoch-agent/infra';
 import type { McpToolSource } from '@epoch-agent/protocol';
+import type { McpLaunch } from './config/launch.js';
 import type { McpServerCapabilities } from './connection/capabilities.js';
 import type { McpProtocol } from './connection/protocol.js';
 import type { McpErrorCode } from './errors/mcp-error.js';
@@ -334,10 +335,25 @@ export type McpServerStatus =
     })
   /** Closed by disconnect(); the last status a removed server reports. */
   | (McpServerStatusCommon & { readonly state: 'disconnected' })
+  /**
+   * Waits for a person's yes before it starts (see the README's trust section): never started,
+   * no tools, not even cached ones. `launch` is what it would run.
+   */
+  | (McpServerStatusCommon & {
+      readonly state: 'needsApproval';
+      readonly launch: McpLaunch;
+      readonly reason: McpApprovalReason;
+    })
   /** Turned off by the user (`"enabled": false`): never started, no tools. */
   | (McpServerStatusCommon & { readonly state: 'disabled' });
 
 export type McpServerState = McpServerStatus['state'];
+
+/**
+ * Why a server waits for approval: `new`, it was never approved in any form; `changed`, an approval
+ * exists for another form of it (another command, argument, URL, env value...).
+ */
+export type McpApprovalReason = 'new' | 'changed';
 
 /**
  * How a stdio server's process ended by itself, before epoch closed it: its exit code, or the

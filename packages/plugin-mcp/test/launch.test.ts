@@ -15,7 +15,7 @@ function server(entry: object, text?: string): McpServerConfig {
   return config;
 }
 
-const word = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._\/-]{0,11}$/);
+const word = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,11}$/);
 const envName = fc.stringMatching(/^[A-Z][A-Z0-9_]{0,7}$/);
 const headerName = fc.stringMatching(/^X-[A-Za-z0-9-]{1,8}$/);
 
@@ -43,7 +43,9 @@ const stdioEntry: fc.Arbitrary<StdioEntry> = fc.record(
 );
 
 const remoteEntry: fc.Arbitrary<RemoteEntry> = fc.record({
-  url: fc.tuple(word, word).map(([host, path]) => `https://${host.replace(/[./]/g, 'x')}.test/${path}`),
+  url: fc
+    .tuple(word, word)
+    .map(([host, path]) => `https://${host.replace(/[./]/g, 'x')}.test/${path}`),
   headers: fc.dictionary(headerName, word, { maxKeys: 4 }),
 });
 
@@ -141,17 +143,12 @@ describe('launchKey', () => {
 
   it('any changed value of the launch changes it', () => {
     fc.assert(
-      fc.property(
-        fc.oneof(stdioEntry, remoteEntry),
-        fc.nat(),
-        word,
-        (entry, pick, fresh) => {
-          const other = changed(entry, pick, fresh);
-          // Replacing the first argument by itself changes nothing.
-          fc.pre(!same(other, entry));
-          expect(launchKey(server(other))).not.toBe(launchKey(server(entry)));
-        },
-      ),
+      fc.property(fc.oneof(stdioEntry, remoteEntry), fc.nat(), word, (entry, pick, fresh) => {
+        const other = changed(entry, pick, fresh);
+        // Replacing the first argument by itself changes nothing.
+        fc.pre(!same(other, entry));
+        expect(launchKey(server(other))).not.toBe(launchKey(server(entry)));
+      }),
     );
   });
 
@@ -167,8 +164,8 @@ describe('launchKey', () => {
     expect(launchKey(server(other))).toBe(launchKey(server(entry)));
   });
 
-  it('a ${VAR} in the command is keyed by what it expands to; an env value by what is written', () => {
-    const entry = server({ command: '${BIN}', env: { TOKEN: '${TOKEN}' } });
+  it(`a \${VAR} in the command is keyed by what it expands to; an env value by what is written`, () => {
+    const entry = server({ command: `\${BIN}`, env: { TOKEN: `\${TOKEN}` } });
     const here = launchKey(entry, { BIN: '/usr/bin/a', TOKEN: 'one' });
     expect(launchKey(entry, { BIN: '/usr/bin/a', TOKEN: 'two' })).toBe(here);
     expect(launchKey(entry, { BIN: '/tmp/evil', TOKEN: 'one' })).not.toBe(here);
@@ -187,7 +184,14 @@ describe('describeLaunch', () => {
     const launch = describeLaunch(
       server({
         command: 'node',
-        args: ['server.js', '--api-key', 'sk-live-0123456789', '--port', '${PORT}', '${API_TOKEN}'],
+        args: [
+          'server.js',
+          '--api-key',
+          'sk-live-0123456789',
+          '--port',
+          `\${PORT}`,
+          `\${API_TOKEN}`,
+        ],
         env: { OPENAI_API_KEY: 'sk-env-secret-value', LOG_LEVEL: 'debug' },
         cwd: '/srv/app',
         env_file: '.env',
@@ -202,14 +206,19 @@ describe('describeLaunch', () => {
       envFile: '/h/.env',
     });
     const text = JSON.stringify(launch);
-    for (const secret of ['sk-live-0123456789', 'sk-env-secret-value', 'debug', 'tok-from-env-123']) {
+    for (const secret of [
+      'sk-live-0123456789',
+      'sk-env-secret-value',
+      'debug',
+      'tok-from-env-123',
+    ]) {
       expect(text).not.toContain(secret);
     }
   });
 
   it('an unset variable shows as written: the start would fail naming it', () => {
-    const launch = describeLaunch(server({ command: 'srv', args: ['${NOT_SET_HERE}'] }), {});
-    expect(launch.command).toEqual(['srv', '${NOT_SET_HERE}']);
+    const launch = describeLaunch(server({ command: 'srv', args: [`\${NOT_SET_HERE}`] }), {});
+    expect(launch.command).toEqual(['srv', `\${NOT_SET_HERE}`]);
   });
 
   it('shows a remote server by its URL, credentials redacted, and its header names', () => {
@@ -265,10 +274,10 @@ describe('describeLaunch', () => {
 
   it('a host entry given in code is described as given: no variable is expanded', () => {
     const [config] = parseMcpServerEntries(
-      { s: { command: 'run-${HOME}' } },
+      { s: { command: `run-\${HOME}` } },
       { origin: 'host', baseDir: '/' },
     ).servers;
     if (config === undefined) throw new Error('the entry did not load');
-    expect(describeLaunch(config, { HOME: '/home/u' }).command).toEqual(['run-${HOME}']);
+    expect(describeLaunch(config, { HOME: '/home/u' }).command).toEqual([`run-\${HOME}`]);
   });
 });

@@ -5,9 +5,9 @@
 // connects needs too. Written by hand.
 
 // The loader's own rules, for what a front end is given: "did you mean …?" for a mistyped name,
-// and a transport as a person may write it (`streamable-http`).
-// What a server would run, as a front end shows it before the person approves it, and the key of
-// that launch; parseMcpConfig reads an entry that is not in a file yet (an import's) as one would be.
+// and a transport as a person may write it (`streamable-http`); what an entry would run, as a
+// person approves it, and the key of that approval; parseMcpConfig reads an entry that is not in a
+// file yet (an import's) as one would be.
 export {
   describeLaunch,
   launchKey,

@@ -7,6 +7,7 @@
 // A host writes its own tools, reads results and shows diagnostics with these: one import is enough.
 export { type Diagnostic, formatDiagnostic, type Logger } from '@epoch-agent/infra';
 export type {
+  McpApprovalReason,
   McpEpochTool,
   McpErrorCode,
   McpIcon,
@@ -51,6 +52,7 @@ export type {
   ToolResult,
 } from '@epoch-agent/protocol';
 export type { McpConfigApplied } from './assembly/apply-mcp-config.js';
+export type { McpApprovalRequest, McpApprover } from './assembly/approvals.js';
 export { type BuildRuntimeOptions, buildRuntime } from './assembly/build-runtime.js';
 export {
   type McpConfigTarget,
@@ -58,7 +60,7 @@ export {
   watchMcpConfig,
 } from './assembly/config-watch.js';
 export type { ConnectMode } from './assembly/connects-in-flight.js';
-export type { Runtime } from './assembly/runtime.js';
+export type { Runtime, RuntimeServerRevoked } from './assembly/runtime.js';
 export type { RuntimeLoginOptions } from './assembly/server-login.js';
 export type {
   RuntimeChoiceSet,

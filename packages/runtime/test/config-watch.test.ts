@@ -44,9 +44,10 @@ describe('watchMcpConfig', () => {
       await rename(temporary, runtime.configFile);
       let applied = await applies.next();
       expect(applied.added).toEqual(['second']);
+      // Written while the runtime runs, by something other than epoch: it waits for approval.
       expect(runtime.mcp.statuses().map(({ name, state }) => `${name} ${state}`)).toEqual([
         'first connected',
-        'second connected',
+        'second needsApproval',
       ]);
 
       // A save in place, into the same file (its inode kept).

@@ -242,3 +242,23 @@ export async function prompts(runtime: Runtime) {
 // runtime, never read from a file or a server) and the server's name; a host's own tools carry
 // neither. The fields survive a collision rename and are on the tool mcp_call_tool delegates to.
 export const trusted = (tool: EpochTool): boolean => tool.source === 'host';
+
+export async function serversThatNeedApproval(askTheUser: (question: string) => Promise<boolean>) {
+  const runtime = await buildRuntime({
+    // `request.launch` is what the person is shown; resolve true to approve (it is recorded, and
+    // the server starts), false to leave it in `needsApproval`.
+    approve: async ({ server, source, launch, reason }) => {
+      const what = launch.command?.join(' ') ?? launch.url ?? '';
+      const warning = launch.downloads ? ` (downloads ${launch.downloads.what})` : '';
+      return askTheUser(
+        `${source} server "${server}" (${reason}) runs: ${what}${warning}. Start it?`,
+      );
+    },
+  });
+
+  // Later, from the host's own settings screen:
+  await runtime.approveServer('weather__forecast'); // recorded, then started: its status
+  const { status, needsApproval } = await runtime.revokeServer('weather__forecast');
+  // needsApproval: false for the host's servers and the user's entries from the start, which run on.
+  return { status, needsApproval };
+}

@@ -1,5 +1,6 @@
 // Shared by the runtime tests: a temp EPOCH_HOME per test, mcp.json files written into it, and the
 // testkit's fixture server with its `pid` tools, whose `whoami` says which process answers.
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +59,20 @@ export async function pidOf(runtime: Runtime, server: string): Promise<number> {
   if (first?.type !== 'text')
     throw new Error(`whoami of "${server}" answered ${JSON.stringify(result)}`);
   return (JSON.parse(first.text) as { pid: number }).pid;
+}
+
+/** The pids of the running processes whose command line holds `tag`. */
+export function processesTagged(tag: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(tag);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 export function isAlive(pid: number): boolean {

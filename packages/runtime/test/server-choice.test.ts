@@ -4,28 +4,20 @@
 // reconnecting anything else. Processes are found in /proc by a tag unique to the test, so "no
 // process" is checked right after the one connectAll that would have spawned it.
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isMcpError, prefixedName } from '@epoch-agent/plugin-mcp';
 import type { McpToolsChangedEvent, Runtime } from '@epoch-agent/runtime';
 import { describe, expect, it } from 'vitest';
-import { isAlive, pidOf, pidServer, rejection, useRuntimeHome } from './runtime-helpers.js';
+import {
+  isAlive,
+  pidOf,
+  pidServer,
+  processesTagged,
+  rejection,
+  useRuntimeHome,
+} from './runtime-helpers.js';
 
 const t = useRuntimeHome();
-
-/** The pids of the running processes whose command line holds `tag`. */
-function processesTagged(tag: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(tag);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 function toolNames(runtime: Runtime, server: string): string[] {
   return runtime.mcp.toolsOf(server).map(({ name }) => name);

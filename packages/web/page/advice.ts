@@ -21,6 +21,7 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   login_failed: none,
   login_timeout: none,
   server_disabled: none,
+  needs_approval: none,
   command_not_found: none,
   spawn_failed: none,
   too_many_open_files: none,

@@ -38,8 +38,8 @@ export const STATE_LOOKS: Record<McpServerState, StateLook> = {
   disconnected: { word: 'disconnected', tone: 'quiet' },
   needsApproval: {
     word: 'needs approval',
-    tone: 'busy',
-    hint: 'Not started: epoch runs nothing you have not approved. Look at what it would run, then approve it or leave it off.',
+    tone: 'bad',
+    hint: 'Not started: it runs only once you approve what it would run, which Review… shows.',
   },
   disabled: {
     word: 'disabled',

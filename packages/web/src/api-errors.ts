@@ -118,6 +118,8 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   // nothing to do.
   server_disabled: 409,
   login_not_needed: 409,
+  // Asked of a server that waits for approval: approve it first.
+  needs_approval: 409,
 };
 
 /** The answer to an error a runtime call threw; anything unknown is a 500 with its message. */

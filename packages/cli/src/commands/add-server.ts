@@ -76,6 +76,8 @@ function exitOf(status: McpServerStatus | undefined): ExitCode {
       return EXIT.ok;
     case 'needsLogin':
       return EXIT.needsLogin;
+    case 'needsApproval':
+      return EXIT.usage;
     case 'failed':
     case 'reconnecting':
       return exitOfError(status.error.code);
@@ -96,6 +98,8 @@ function check(status: McpServerStatus): string {
       return `It needs a login first: run "epoch mcp login ${name}".\n`;
     case 'disabled':
       return `It is turned off ("enabled": false), so it was not started: turn it on with "epoch mcp enable ${name}".\n`;
+    case 'needsApproval':
+      return `It was not started: it waits for your approval of what it runs. See it and approve it with "epoch mcp approve ${name}".\n`;
     case 'failed':
     case 'reconnecting': {
       const stderr = shownStderr(status.stderrTail);

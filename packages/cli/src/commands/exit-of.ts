@@ -30,6 +30,8 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   // the server, needs changing.
   server_disabled: EXIT.usage,
   login_not_needed: EXIT.usage,
+  // Nothing was started: a person must approve what it would run first.
+  needs_approval: EXIT.usage,
   duplicate_server: EXIT.failed,
   aborted: EXIT.interrupted,
   // Nothing was started: the environment epoch runs in (a variable, an env_file) needs fixing.
@@ -51,6 +53,7 @@ const BY_STATE: Record<McpServerState, ExitCode> = {
   failed: EXIT.unreachable,
   disconnected: EXIT.unreachable,
   disabled: EXIT.usage,
+  needsApproval: EXIT.usage,
 };
 
 export function exitOfState(state: McpServerState): ExitCode {

@@ -22,6 +22,10 @@ export function statusDetail(
       return ['  closed while idle; the next call connects again'];
     case 'disabled':
       return [`  turned off; turn it on with "epoch mcp enable ${status.name}"`];
+    case 'needsApproval':
+      return [
+        `  not started: waits for your approval of what it runs; see it and approve it with "epoch mcp approve ${status.name}"`,
+      ];
     case 'needsLogin':
       return [indent(advised(status.error, server), '  ')];
     case 'reconnecting':

@@ -29,6 +29,7 @@ const STATE_NAMES: Record<McpServerState, null> = {
   failed: null,
   disconnected: null,
   disabled: null,
+  needsApproval: null,
 };
 const WIDEST_STATE = Object.keys(STATE_NAMES).reduce((a, b) => (b.length > a.length ? b : a));
 // A protocol revision is a date.

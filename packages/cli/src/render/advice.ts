@@ -25,6 +25,8 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   request_total_timeout: (server) =>
     raise(server, 'max_total_timeout', 'If its work takes longer still'),
   server_disabled: ({ config }) => `Turn it on with "epoch mcp enable ${config.name}".`,
+  needs_approval: ({ config }) =>
+    `See what it would run and approve it with "epoch mcp approve ${config.name}".`,
   // The message names the field or the program to fix, or the error is not the user's to fix.
   command_not_found: none,
   spawn_failed: none,

@@ -10,6 +10,7 @@ const WORDS: Record<McpServerState, string> = {
   failed: 'failed to connect',
   disconnected: 'is not connected',
   disabled: 'is turned off',
+  needsApproval: 'waits for your approval of what it runs',
 };
 
 /** What follows a server's name: `failed to connect`, `needs a login`. */

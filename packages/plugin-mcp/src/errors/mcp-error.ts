@@ -68,6 +68,9 @@ export type McpErrorCode =
   | 'unknown_tool'
   /** The server is turned off (`"enabled": false`): it is not started, so nothing can be asked of it. */
   | 'server_disabled'
+  /** The server waits for a person's approval of what it would run (its status is
+   * `needsApproval`): it is not started, so nothing can be asked of it. */
+  | 'needs_approval'
   /** connectAll() was given a server whose name is already registered (disconnect it first). */
   | 'duplicate_server';
 

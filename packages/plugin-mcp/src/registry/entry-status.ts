@@ -22,10 +22,14 @@ export function emitStatus(servers: Servers, entry: Entry): void {
 
 /** `toolCount` is what tools() offers for it, so list_resources / read_resource are counted. */
 export function statusOf(entry: Entry): McpServerStatus {
-  const { config, source, client } = entry;
-  return client === undefined
-    ? serverStatus(config, source, DISABLED, { offered: 0, off: 0 })
-    : serverStatus(config, source, client.state, counts(entry));
+  const { config, source, client, held } = entry;
+  if (client !== undefined) return serverStatus(config, source, client.state, counts(entry));
+  // Turned off says more than held: it would not start even once approved.
+  const state =
+    held === undefined || !config.choice.enabled
+      ? DISABLED
+      : { kind: 'needsApproval' as const, reason: held };
+  return serverStatus(config, source, state, { offered: 0, off: 0 });
 }
 
 function counts(entry: Entry): ToolCounts {

@@ -1,12 +1,18 @@
-// A server's life in the registry: added (with a client when it is enabled), started (offering its
-// cached tools at once), given another choice or another config, reconnected, removed. Each public
-// step is McpRegistry's method of the same name, documented there.
+// A server's life in the registry: added (with a client when it is enabled and not held for
+// approval), started (offering its cached tools at once), given another choice or another config,
+// held and released, reconnected, removed. Each public step is McpRegistry's method of the same
+// name, documented there.
 
 import { messageOf } from '@epoch-agent/infra';
 import { McpClient } from '../connection/client.js';
 import { McpError } from '../errors/mcp-error.js';
 import { serverStatus } from '../status.js';
-import type { McpServerConfig, McpServerSource, McpServerStatus } from '../types.js';
+import type {
+  McpApprovalReason,
+  McpServerConfig,
+  McpServerSource,
+  McpServerStatus,
+} from '../types.js';
 import { emitStatus, offeredBy, statusOf } from './entry-status.js';
 import { announce, learn, offerFor } from './offers.js';
 import type { Entry, Servers } from './servers.js';
@@ -16,9 +22,10 @@ export async function addAll(
   servers: Servers,
   configs: readonly McpServerConfig[],
   source: McpServerSource,
+  held: ReadonlyMap<string, McpApprovalReason> = new Map(),
 ): Promise<McpServerStatus[]> {
   checkNames(servers, configs, source);
-  const entries = configs.map((config) => add(servers, config, source));
+  const entries = configs.map((config) => add(servers, config, source, held.get(config.name)));
   for (const entry of entries) {
     if (entry.client === undefined) emitStatus(servers, entry);
   }
@@ -48,7 +55,7 @@ export async function updateChoice(
     emitStatus(servers, entry);
     announce(servers, entry, before, [], 'choice');
     await client.close();
-  } else if (client === undefined && enabled) {
+  } else if (client === undefined && enabled && entry.held === undefined) {
     await start(servers, entry, attach(servers, entry));
     // Its first list is a change too here: the model was offered none of its tools before.
     if (servers.entries.get(config.name) === entry) {
@@ -68,15 +75,17 @@ export async function updateChoice(
 export async function replaceConnection(
   servers: Servers,
   config: McpServerConfig,
+  held: McpApprovalReason | undefined,
 ): Promise<McpServerStatus> {
   const entry = servers.entries.get(config.name);
   if (entry === undefined) throw servers.unknown(config.name);
   const { client: old, config: previous } = entry;
   entry.config = config;
   entry.connected = false;
+  entry.held = held;
   // Before the old client closes, so its last states are not heard and the status says
   // `connecting` (with the tools it offered) rather than disconnected for that moment.
-  const client = config.choice.enabled ? attach(servers, entry) : undefined;
+  const client = config.choice.enabled && held === undefined ? attach(servers, entry) : undefined;
   entry.client = client;
   client?.willConnect();
   if (client === undefined) entry.offer = undefined;
@@ -105,7 +114,7 @@ export async function restart(servers: Servers, name: string): Promise<McpServer
   const entry = servers.entries.get(name);
   if (entry === undefined) throw servers.unknown(name);
   const { client } = entry;
-  if (client === undefined) throw servers.disabled(name);
+  if (client === undefined) throw servers.notStarted(entry);
   const before = entry.offer;
   entry.offer = undefined;
   await servers.cache?.invalidate(entry.config);
@@ -115,6 +124,44 @@ export async function restart(servers: Servers, name: string): Promise<McpServer
   const after = current === entry ? current.offer : undefined;
   if (before !== undefined && after !== undefined) {
     announce(servers, entry, before.tools, after.tools, 'connect');
+  }
+  return statusOf(entry);
+}
+
+/** McpRegistry.hold: the server stopped (if it ran) and kept, waiting for approval. */
+export async function holdServer(
+  servers: Servers,
+  name: string,
+  reason: McpApprovalReason,
+): Promise<McpServerStatus> {
+  const entry = servers.entries.get(name);
+  if (entry === undefined) throw servers.unknown(name);
+  const before = offeredBy(entry);
+  const { client } = entry;
+  entry.held = reason;
+  entry.client = undefined;
+  // Not even its cached tools: what it offered was approved in a form it no longer has.
+  entry.offer = undefined;
+  entry.connected = false;
+  emitStatus(servers, entry);
+  announce(servers, entry, before, [], 'choice');
+  await client?.close();
+  return statusOf(entry);
+}
+
+/** McpRegistry.release: a held server approved, started as connectAll starts one. */
+export async function releaseServer(servers: Servers, name: string): Promise<McpServerStatus> {
+  const entry = servers.entries.get(name);
+  if (entry === undefined) throw servers.unknown(name);
+  if (entry.held === undefined) return statusOf(entry);
+  entry.held = undefined;
+  if (entry.client === undefined && entry.config.choice.enabled) {
+    await start(servers, entry, attach(servers, entry));
+    // Its first list is a change here: the model was offered none of its tools before.
+    if (servers.entries.get(name) === entry)
+      announce(servers, entry, [], offeredBy(entry), 'choice');
+  } else {
+    emitStatus(servers, entry);
   }
   return statusOf(entry);
 }
@@ -165,10 +212,16 @@ function checkNames(
   }
 }
 
-function add(servers: Servers, config: McpServerConfig, source: McpServerSource): Entry {
+function add(
+  servers: Servers,
+  config: McpServerConfig,
+  source: McpServerSource,
+  held: McpApprovalReason | undefined,
+): Entry {
   const entry: Entry = {
     config,
     source,
+    held,
     client: undefined,
     offer: undefined,
     connected: false,
@@ -176,7 +229,7 @@ function add(servers: Servers, config: McpServerConfig, source: McpServerSource)
     replacing: undefined,
   };
   servers.entries.set(config.name, entry);
-  if (config.choice.enabled) attach(servers, entry);
+  if (config.choice.enabled && held === undefined) attach(servers, entry);
   return entry;
 }
 

@@ -15,10 +15,17 @@ import type {
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
-import type { McpServerConfig, McpServerSource, McpServerStatus } from '../types.js';
+import type {
+  McpApprovalReason,
+  McpServerConfig,
+  McpServerSource,
+  McpServerStatus,
+} from '../types.js';
 import { offeredBy, offersState, statusOf } from './entry-status.js';
 import {
   addAll,
+  holdServer,
+  releaseServer,
   remove,
   removeAll,
   replaceConnection,
@@ -35,6 +42,7 @@ import {
 } from './routing.js';
 import { Servers } from './servers.js';
 import type {
+  McpApprovalHolds,
   McpRegistryOptions,
   McpServerPrompt,
   McpStatusListener,
@@ -56,7 +64,8 @@ export class McpRegistry {
    *   waits for the connection);
    * - the others are awaited until connected or failed (at most their connect_timeout).
    * So a warm start never waits for the slowest server. A server whose choice says
-   * `enabled: false` is registered as `disabled` (a status event says so) and not started.
+   * `enabled: false` is registered as `disabled` (a status event says so) and not started; one
+   * that `options.held` names is registered as `needsApproval` and not started either (see hold).
    * A server's failure is in its status, not thrown. Throws only for a caller's mistake: a name
    * that is already registered (`duplicate_server`; disconnect it first) — checked before
    * anything starts.
@@ -64,8 +73,9 @@ export class McpRegistry {
   connectAll(
     configs: readonly McpServerConfig[],
     source: McpServerSource,
+    options: { readonly held?: McpApprovalHolds | undefined } = {},
   ): Promise<McpServerStatus[]> {
-    return addAll(this.#servers, configs, source);
+    return addAll(this.#servers, configs, source, options.held);
   }
 
   /**
@@ -90,11 +100,36 @@ export class McpRegistry {
    * registered throughout, so its tools stay offered while it reconnects (a call waits for the
    * new connection, as on any connect) and the tool objects a host holds call the new client; a
    * tools-changed event (`connect`) says what the new connection's list changed, if anything.
-   * Resolves with its status as connectAll would. `unknown_server` for a name that is not
-   * registered.
+   * Resolves with its status as connectAll would. With `options.held`, the new config waits for
+   * approval instead (see hold): the old client is closed and no new one started. Without it, a
+   * held server is released: the new config is the approved one. `unknown_server` for a name that
+   * is not registered.
    */
-  reconfigure(config: McpServerConfig): Promise<McpServerStatus> {
-    return replaceConnection(this.#servers, config);
+  reconfigure(
+    config: McpServerConfig,
+    options: { readonly held?: McpApprovalReason | undefined } = {},
+  ): Promise<McpServerStatus> {
+    return replaceConnection(this.#servers, config, options.held);
+  }
+
+  /**
+   * Holds a registered server until a person approves what it would run: its client is closed
+   * (process tree reaped) and none is made until release(); its status is `needsApproval` (or
+   * `disabled` while it is turned off), it offers no tools, not even cached ones, and a request
+   * to it fails with `needs_approval`. The registry keeps no approvals: its caller decides.
+   * `unknown_server` for a name that is not registered.
+   */
+  hold(name: string, reason: McpApprovalReason): Promise<McpServerStatus> {
+    return holdServer(this.#servers, name, reason);
+  }
+
+  /**
+   * Ends a hold: the server starts (when it is enabled) as connectAll starts one, and this
+   * resolves as connectAll would. A server that is not held is left as it is. `unknown_server`
+   * for a name that is not registered.
+   */
+  release(name: string): Promise<McpServerStatus> {
+    return releaseServer(this.#servers, name);
   }
 
   /**

@@ -54,7 +54,7 @@ async function ask<T>(
   if (replacing !== undefined) await waitUnlessAborted(replacing, signal, target);
   const entry = servers.entries.get(server);
   if (entry === undefined) throw servers.unknown(server);
-  if (entry.client === undefined) throw servers.disabled(server);
+  if (entry.client === undefined) throw servers.notStarted(entry);
   return request(entry.client, entry);
 }
 

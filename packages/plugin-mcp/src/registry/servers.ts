@@ -13,7 +13,12 @@ import { Listeners } from '../listeners.js';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
 import { MAX_TOOL_NAME_LENGTH } from '../tools/names.js';
 import { defaultToolResultsDir } from '../tools/result-files.js';
-import type { McpServerConfig, McpServerSource, McpServerStatus } from '../types.js';
+import type {
+  McpApprovalReason,
+  McpServerConfig,
+  McpServerSource,
+  McpServerStatus,
+} from '../types.js';
 import type { McpRegistryOptions, McpToolsChangedEvent } from './types.js';
 
 /** A server's schema and its tools, made once per schema and choice. */
@@ -31,7 +36,15 @@ export interface Entry {
   /** Replaced by update() only, with the same connection. */
   config: McpServerConfig;
   readonly source: McpServerSource;
-  /** None while the server is disabled: what has no client cannot start a process or a socket. */
+  /**
+   * Set while the server waits for a person's approval (see McpRegistry.hold): it has no client
+   * then, whether enabled or not, and its tools are not offered, not even from the cache.
+   */
+  held: McpApprovalReason | undefined;
+  /**
+   * None while the server is disabled or held: what has no client cannot start a process or a
+   * socket.
+   */
   client: McpClient | undefined;
   /**
    * What `tools()` offers for this server: from the cached schema until the server answers, then
@@ -98,6 +111,17 @@ export class Servers {
     return new McpError(
       'unknown_server',
       `No MCP server "${server}" is registered (registered: ${known}).`,
+      { server },
+    );
+  }
+
+  /** Why a request to a server without a client fails: it is held, or turned off. */
+  notStarted(entry: Entry): McpError {
+    const server = entry.config.name;
+    if (entry.held === undefined || !entry.config.choice.enabled) return this.disabled(server);
+    return new McpError(
+      'needs_approval',
+      `MCP server "${server}" waits for approval of what it would run, so it is not started.`,
       { server },
     );
   }

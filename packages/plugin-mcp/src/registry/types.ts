@@ -5,7 +5,10 @@ import type { Prompt } from '@modelcontextprotocol/client';
 import type { McpSchemaCache } from '../cache.js';
 import type { McpConnectionOptions } from '../connection/options.js';
 import type { McpToolsDiff } from '../tools/diff.js';
-import type { McpServerSource, McpServerStatus } from '../types.js';
+import type { McpApprovalReason, McpServerSource, McpServerStatus } from '../types.js';
+
+/** The servers of a connectAll that wait for approval instead of starting, and why, by name. */
+export type McpApprovalHolds = ReadonlyMap<string, McpApprovalReason>;
 
 /** Every client's McpConnectionOptions, and what the registry itself needs. */
 export interface McpRegistryOptions extends McpConnectionOptions {
@@ -44,7 +47,8 @@ export interface McpToolsChangedEvent extends McpToolsDiff {
    * (the cached one, the one from before `reconnect()`, or the old config's before
    * `reconfigure()`).
    * `list_changed`: the server sent notifications/tools/list_changed and was asked again.
-   * `choice`: the user turned the server or some of its tools on or off (update).
+   * `choice`: the user turned the server or some of its tools on or off (update), or held it for
+   * approval or released it (hold, release).
    */
   readonly reason: 'connect' | 'list_changed' | 'choice';
 }

@@ -15,10 +15,14 @@
 // it, or changes which of its tools are offered, and how, or the cap of its next call
 // (McpRegistry.update).
 //
+// A server the file adds, or whose connection it changes, starts only in a form that was approved
+// (README, "Trust"): one that was not is registered held, `needsApproval`, and starts nothing.
+//
 // Their `mcp:<server>` tool groups follow by themselves (see mcp-tool-groups.ts).
 import { isDeepStrictEqual } from 'node:util';
 import {
   fingerprint,
+  type McpApprovalHolds,
   type McpRegistry,
   type McpServerConfig,
   sameChoice,
@@ -47,6 +51,11 @@ export interface McpConfigApplied {
   readonly choiceChanged: readonly string[];
   /** Left as they were (but for a new max_output_tokens, which needs no reconnect). */
   readonly unchanged: readonly string[];
+  /**
+   * Of `added` and `reconnected`, the servers that wait for a person's approval of what they
+   * would run (status `needsApproval`): registered, nothing started.
+   */
+  readonly held: readonly string[];
   /** The file's diagnostics as read now; they replace the user's in runtime.diagnostics(). */
   readonly diagnostics: readonly RuntimeDiagnostic[];
   /**
@@ -70,11 +79,13 @@ export interface ApplyUserMcpConfigOptions {
   readonly connects: (name: string) => boolean;
   /** Runs the connects it starts and the servers it turns on or off: awaited, or left running. */
   readonly inFlight: ConnectsInFlight;
+  /** Which of the servers it would start (added or changed) must wait for approval, and why. */
+  readonly holds: (configs: readonly McpServerConfig[]) => Promise<McpApprovalHolds>;
 }
 
 export async function applyUserMcpConfig(
   mcp: McpRegistry,
-  { load, connects, inFlight }: ApplyUserMcpConfigOptions,
+  { load, connects, inFlight, holds }: ApplyUserMcpConfigOptions,
 ): Promise<McpConfigApplied> {
   const running = mcp
     .statuses()
@@ -91,6 +102,7 @@ export async function applyUserMcpConfig(
       reconnected: [],
       choiceChanged: [],
       unchanged: running,
+      held: [],
       diagnostics,
       servers: undefined,
       overrides: undefined,
@@ -119,12 +131,17 @@ export async function applyUserMcpConfig(
     }
   }
 
+  // Decided before anything starts; a host's callback may take a person's time.
+  const held = await holds([...added, ...reconnected]);
   await Promise.all([
     ...removed.map((name) => mcp.disconnect(name)),
     ...updated.map((config) => inFlight.run(mcp.update(config))),
     // A reconnect, not a disconnect and a connect: the server stays registered, so its tool group
     // is not emptied and filled again, and its held tools find the new connection.
-    ...reconnected.map((config) => inFlight.run(mcp.reconfigure(config))),
+    // Still registered: the runtime may have closed while the callback was asked.
+    ...reconnected
+      .filter(({ name }) => mcp.configOf(name) !== undefined)
+      .map((config) => inFlight.run(mcp.reconfigure(config, { held: held.get(config.name) }))),
   ]);
   const fresh = new Set(added);
   // Asked again, in the same tick as the connect: the runtime may have begun closing meanwhile.
@@ -132,6 +149,7 @@ export async function applyUserMcpConfig(
     mcp.connectAll(
       load.servers.filter((config) => fresh.has(config) && connects(config.name)),
       'user',
+      { held },
     ),
   );
   return {
@@ -141,6 +159,7 @@ export async function applyUserMcpConfig(
     reconnected: reconnected.map(({ name }) => name),
     choiceChanged,
     unchanged,
+    held: [...held.keys()],
     diagnostics,
     servers: load.servers,
     overrides: load.overrides,

@@ -1,7 +1,8 @@
 // buildRuntime: the assembly an agent process runs on, and the one every front end (the `epoch`
 // command, the connectors page) runs on too. It reads the MCP servers of the three sources (see
 // servers/read-servers.ts), connects them in one McpRegistry with the source set here and nowhere
-// else, and keeps their tools, next to the host's own, in one ToolRegistry.
+// else (those that need a person's approval registered held: approvals.ts), and keeps their
+// tools, next to the host's own, in one ToolRegistry.
 
 import { silentLogger } from '@epoch-agent/infra';
 import {
@@ -11,6 +12,7 @@ import {
   type McpServerSource,
   type McpStatusListener,
 } from '@epoch-agent/plugin-mcp';
+import { ApprovalStore } from '../approvals/approval-store.js';
 import type { McpConfigWriteOptions } from '../config-edit/index.js';
 import {
   type McpServersRead,
@@ -19,6 +21,7 @@ import {
 } from '../servers/read-servers.js';
 import { DEFAULT_TOOL_BUDGET_TOKENS } from '../tools/tool-deferral.js';
 import { ToolRegistry, type ToolRegistryOptions } from '../tools/tool-registry.js';
+import { type McpApprover, ServerApprovals } from './approvals.js';
 import { type ConnectMode, ConnectsInFlight } from './connects-in-flight.js';
 import { Runtime } from './runtime.js';
 
@@ -60,6 +63,14 @@ export interface BuildRuntimeOptions
   readonly signal?: AbortSignal;
   /** Waiting for another writer of the user's mcp.json (addServer, removeServer). */
   readonly configWrite?: McpConfigWriteOptions;
+  /**
+   * Asked before a server that needs approval starts (see the README's trust section): a
+   * plugin's server never approved in its present form, or a user's entry that appears or
+   * changes while the runtime runs. Resolve true to approve (recorded, as approveServer does),
+   * false to leave it in `needsApproval`. With no callback nothing unapproved starts; a person
+   * approves it later (Runtime.approveServer, `epoch mcp approve`, the page).
+   */
+  readonly approve?: McpApprover;
 }
 
 /**
@@ -79,6 +90,14 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
   const only = options.connectOnly === undefined ? undefined : new Set(options.connectOnly);
   const hostBudget = options.toolBudgetTokens ?? DEFAULT_TOOL_BUDGET_TOKENS;
   const inFlight = new ConnectsInFlight(options.connect ?? 'wait', logger);
+  const approvals = new ServerApprovals({
+    store: new ApprovalStore(),
+    approve: options.approve,
+    logger,
+  });
+  approvals.trustAtBuild(
+    read.servers.filter(({ origin }) => origin.source === 'user').map(({ config }) => config),
+  );
   const runtime = new Runtime({
     read,
     mcp: new McpRegistry({ ...options.registry, logger }),
@@ -94,23 +113,26 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
     connects: (name) => only === undefined || only.has(name),
     inFlight,
     configWrite: options.configWrite ?? {},
+    approvals,
   });
   if (options.onStatus !== undefined) runtime.mcp.onStatus(options.onStatus);
   const bySource = (source: McpServerSource): McpServerConfig[] =>
     read.servers
       .filter(({ origin, config }) => origin.source === source && runtime.connects(config.name))
       .map(({ config }) => config);
+  // Each source's servers decided (the callback asked) and connected, the sources side by side.
+  const connect = async (source: McpServerSource) => {
+    const configs = bySource(source);
+    const held = await approvals.holds(source, configs, { atBuild: true });
+    // Asked again after the callback: the runtime may have begun closing meanwhile.
+    const still = configs.filter(({ name }) => runtime.connects(name));
+    return runtime.mcp.connectAll(still, source, { held });
+  };
   // Closing ends every connect in flight; each server's connectAll then settles with its status.
   const close = () => void runtime.close();
   signal?.addEventListener('abort', close, { once: true });
   try {
-    await inFlight.run(
-      Promise.all([
-        runtime.mcp.connectAll(bySource('host'), 'host'),
-        runtime.mcp.connectAll(bySource('plugin'), 'plugin'),
-        runtime.mcp.connectAll(bySource('user'), 'user'),
-      ]),
-    );
+    await inFlight.run(Promise.all([connect('host'), connect('plugin'), connect('user')]));
   } finally {
     signal?.removeEventListener('abort', close);
   }

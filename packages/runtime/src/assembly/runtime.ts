@@ -1,11 +1,13 @@
 // The Runtime buildRuntime gives: what it read of every source, kept current as the user's mcp.json
-// is applied again (each edit and applyMcpConfig in turn, never two at once), and its close.
+// is applied again (each edit and applyMcpConfig in turn, never two at once), the approvals of what
+// its servers run, and its close.
 import { isDeepStrictEqual } from 'node:util';
 import {
   type McpLoginResult,
   type McpLogoutResult,
   type McpRegistry,
   type McpServerSource,
+  type McpServerStatus,
   type McpStoredLogin,
   sameChoice,
 } from '@epoch-agent/plugin-mcp';
@@ -26,6 +28,7 @@ import { applyOverrides } from '../servers/server-overrides.js';
 import { configuredUserServers, loadUserServers } from '../servers/user-servers.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { applyUserMcpConfig, type McpConfigApplied } from './apply-mcp-config.js';
+import type { ServerApprovals } from './approvals.js';
 import type { ConnectsInFlight } from './connects-in-flight.js';
 import { type McpToolGroupSync, syncMcpToolGroups } from './mcp-tool-groups.js';
 import { loginTo, logoutFrom, type RuntimeLoginOptions, storedLoginAt } from './server-login.js';
@@ -55,6 +58,22 @@ interface RuntimeParts {
   /** The budget when the user's file does not set one. */
   readonly hostBudget: number;
   readonly hostNamespace: string | undefined;
+  readonly approvals: ServerApprovals;
+}
+
+/** What Runtime.revokeServer did. */
+export interface RuntimeServerRevoked {
+  /**
+   * Its status after it: `needsApproval` when it needs an approval to run; undefined when this
+   * runtime does not start it (connectOnly).
+   */
+  readonly status: McpServerStatus | undefined;
+  /**
+   * False when it needs no approval and so runs on: the host's servers, and the user's entries
+   * that were in the file when the runtime was built (the user's own). Only plugin servers and
+   * user entries written or changed since need one.
+   */
+  readonly needsApproval: boolean;
 }
 
 /** Built by buildRuntime only. */
@@ -77,6 +96,9 @@ export class Runtime {
   readonly #diagnostics: Record<McpServerSource, readonly RuntimeDiagnostic[]>;
   readonly #groups: McpToolGroupSync;
   readonly #userFile: UserFile;
+  readonly #approvals: ServerApprovals;
+  /** Servers approved here that connectOnly left out: approving one is asking for it to run. */
+  readonly #approvedHere = new Set<string>();
   /** Edits and applyMcpConfig calls run one after another: two at once would both connect a server. */
   #applying: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
@@ -86,6 +108,7 @@ export class Runtime {
     this.tools = parts.tools;
     this.configFile = parts.read.configFile;
     this.#connects = parts.connects;
+    this.#approvals = parts.approvals;
     this.#inFlight = parts.inFlight;
     this.#hostBudget = parts.hostBudget;
     this.#namespace = parts.hostNamespace;
@@ -100,7 +123,7 @@ export class Runtime {
       namespace: this.#namespace,
       fixed: () => this.#fixed,
       named: (name) => this.#named(name),
-      apply: () => this.#apply(),
+      apply: (approved) => this.#apply(approved),
       status: (name) => this.mcp.statuses().find((status) => status.name === name),
     };
   }
@@ -110,7 +133,7 @@ export class Runtime {
    * the runtime is not closing.
    */
   connects(name: string): boolean {
-    return this.#closing === undefined && this.#connects(name);
+    return this.#closing === undefined && (this.#connects(name) || this.#approvedHere.has(name));
   }
 
   /**
@@ -216,6 +239,55 @@ export class Runtime {
   }
 
   /**
+   * Approves the server's present launch (records it in the approval store, `$EPOCH_HOME/
+   * approvals.json`) and starts it: a server in `needsApproval` connects, one that connectOnly
+   * left out is started too (approving it is asking for it). Resolves with its status after the
+   * connect, as addServer does (the connect mode respected). RuntimeError `unknown_server` for a
+   * name no source has.
+   */
+  approveServer(name: string): Promise<McpServerStatus> {
+    return this.#serialized(async () => {
+      const server = this.#named(name);
+      const { source } = server.origin;
+      // The config that would start: the registry's, which the last apply gave it.
+      const config = this.mcp.configOf(name) ?? server.config;
+      await this.#approvals.approve(source, config);
+      if (this.mcp.configOf(name) !== undefined) {
+        await this.#inFlight.run(this.mcp.release(name));
+      } else {
+        this.#approvedHere.add(name);
+        // Nothing starts once the runtime is closing (connects() says no then).
+        const configs = this.connects(name) ? [config] : [];
+        await this.#inFlight.run(this.mcp.connectAll(configs, source));
+      }
+      const status = this.mcp.statuses().find((each) => each.name === name);
+      if (status === undefined) throw new Error(`the runtime closed before "${name}" started`);
+      return status;
+    });
+  }
+
+  /**
+   * Removes every approval of the server and, when it needs one to run (see
+   * RuntimeServerRevoked.needsApproval), stops it: `needsApproval`, no tools, no process.
+   * RuntimeError `unknown_server` for a name no source has.
+   */
+  revokeServer(name: string): Promise<RuntimeServerRevoked> {
+    return this.#serialized(async () => {
+      const server = this.#named(name);
+      const { source } = server.origin;
+      await this.#approvals.store.revoke(source, name);
+      this.#approvedHere.delete(name);
+      const config = this.mcp.configOf(name) ?? server.config;
+      const reason = await this.#approvals.reasonFor(source, config);
+      if (reason !== undefined && this.mcp.configOf(name) !== undefined) {
+        await this.mcp.hold(name, reason);
+      }
+      const status = this.mcp.statuses().find((each) => each.name === name);
+      return { status, needsApproval: reason !== undefined };
+    });
+  }
+
+  /**
    * An interactive OAuth login to a remote server (see plugin-mcp's loginToServer), the tokens
    * stored under `$EPOCH_HOME/oauth`; a connected server is then reconnected with them.
    */
@@ -258,15 +330,24 @@ export class Runtime {
     return run;
   }
 
-  async #apply(): Promise<McpConfigApplied> {
+  /**
+   * `approved`: the servers one of epoch's own writers just wrote, having shown what they run:
+   * their entries as read now are approved in the same act, before anything starts.
+   */
+  async #apply(approved: readonly string[] = []): Promise<McpConfigApplied> {
     const taken = new Map(
       this.#fixed.map(({ config, origin }) => [config.name, origin.source] as const),
     );
     const load = await loadUserServers(this.configFile, { taken, namespace: this.#namespace });
+    const written = new Set(approved);
+    for (const config of load.servers) {
+      if (written.has(config.name)) await this.#approvals.approve('user', config);
+    }
     const applied = await applyUserMcpConfig(this.mcp, {
       load,
       connects: (name) => this.connects(name),
       inFlight: this.#inFlight,
+      holds: (configs) => this.#approvals.holds('user', configs, { atBuild: false }),
     });
     this.#diagnostics.user = applied.diagnostics;
     if (load.unreadable) return applied;

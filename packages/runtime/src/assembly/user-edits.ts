@@ -1,6 +1,8 @@
 // A runtime's edits of the user's mcp.json: first what only a runtime can refuse, knowing the
 // host's and plugins' servers (a name one of them holds, the host's tool prefix, a server that is
 // not in that file); then the text edit (config-edit/); then the file applied, and what came of it.
+// The entries an edit writes (add, import, a replaced entry) are approved as they are applied:
+// the front end that made the edit showed what they run (README, "Trust").
 import { type McpServerStatus, serverPrefix } from '@epoch-agent/plugin-mcp';
 import {
   type AddServerInput,
@@ -67,8 +69,11 @@ export interface UserFile {
   fixed(): readonly ConfiguredServer[];
   /** The server of that name, of any source; RuntimeError `unknown_server` when none has it. */
   named(name: string): ConfiguredServer;
-  /** Reads the file again and applies it. */
-  apply(): Promise<McpConfigApplied>;
+  /**
+   * Reads the file again and applies it, the servers `approved` names (just written by this
+   * edit) approved in their form as read, before anything starts.
+   */
+  apply(approved?: readonly string[]): Promise<McpConfigApplied>;
   /** The server's status now; undefined when this runtime does not start it. */
   status(name: string): McpServerStatus | undefined;
 }
@@ -79,7 +84,7 @@ export async function addUserServer(
 ): Promise<RuntimeServerAdded> {
   refuseTakenName(file, server.name);
   const written = await addServer(file.path, server, file.write);
-  const applied = await file.apply();
+  const applied = await file.apply([server.name]);
   return { ...written, applied, status: file.status(server.name) };
 }
 
@@ -94,7 +99,11 @@ export async function importUserServers(
     taken,
     ...(file.write.lockWaitMs === undefined ? {} : { lockWaitMs: file.write.lockWaitMs }),
   });
-  return { ...result, applied: result.written ? await file.apply() : undefined };
+  const added = result.servers.filter(
+    ({ outcome }) => outcome.kind === 'added' || outcome.kind === 'renamed',
+  );
+  const approved = added.map(({ name }) => name);
+  return { ...result, applied: result.written ? await file.apply(approved) : undefined };
 }
 
 export async function userServerEntry(file: UserFile, name: string): Promise<EntryForEditing> {
@@ -109,7 +118,8 @@ export async function replaceUserServerEntry(
 ): Promise<RuntimeServerEntryReplaced> {
   refuseOthers(file, name, 'edited');
   const written = await replaceServerEntry(file.path, name, edited, file.write);
-  const applied = await file.apply();
+  // An entry that came back as it was approves nothing new.
+  const applied = await file.apply(written.changed ? [name] : []);
   return { ...written, applied, status: file.status(name) };
 }
 
