@@ -63,7 +63,7 @@ function Names({
   names = [],
 }: {
   readonly term: string;
-  readonly names?: readonly string[];
+  readonly names?: readonly string[] | undefined;
 }) {
   if (names.length === 0) return null;
   return (

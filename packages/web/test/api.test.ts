@@ -10,6 +10,7 @@ import type { AddServerResponse, ApiErrorBody, McpView, ServerView } from '@epoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ANNOTATED_SERVER,
+  approvePlugins,
   FAILING_SERVER,
   fixtureEntry,
   oneInsertion,
@@ -64,6 +65,7 @@ beforeAll(async () => {
     JSON.stringify({ servers: { forecast: fixtureEntry(ANNOTATED_SERVER) } }),
   );
   web = await startTestWeb({
+    approve: approvePlugins,
     hostCapabilities: { namespace: 'acme', mcpServers: { helper: fixtureEntry(ANNOTATED_SERVER) } },
   });
   await web.settled();

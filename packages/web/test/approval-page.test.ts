@@ -72,7 +72,7 @@ describe('approving a server written while epoch web runs', () => {
       .poll(() =>
         dialog
           .getByRole('button', { name: 'Cancel' })
-          .evaluate((b) => b === document.activeElement),
+          .evaluate((b) => b === b.ownerDocument.activeElement),
       )
       .toBe(true);
     expect(await dialog.locator('.launch-command .word').allTextContents()).toEqual([
@@ -92,7 +92,7 @@ describe('approving a server written while epoch web runs', () => {
     // Escape is Cancel: nothing starts, focus is back on the button that opened it.
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden', ...WAIT });
-    await expect.poll(() => review.evaluate((b) => b === document.activeElement)).toBe(true);
+    await expect.poll(() => review.evaluate((b) => b === b.ownerDocument.activeElement)).toBe(true);
     expect(processesWith(WRITTEN)).toEqual([]);
 
     // A launcher that downloads code is said plainly.

@@ -10,6 +10,7 @@ import type { ApiErrorBody, ChoiceSet, McpView, ServerView } from '@epoch-agent/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ANNOTATED_SERVER,
+  approvePlugins,
   fixtureEntry,
   oneInsertion,
   PID_SERVER,
@@ -54,6 +55,7 @@ beforeAll(async () => {
   pluginText = JSON.stringify({ servers: { forecast: fixtureEntry(ANNOTATED_SERVER) } });
   await writeFile(pluginFile, pluginText);
   web = await startTestWeb({
+    approve: approvePlugins,
     hostCapabilities: { namespace: 'acme', mcpServers: { helper: fixtureEntry(ANNOTATED_SERVER) } },
   });
   await web.settled();

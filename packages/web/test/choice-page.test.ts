@@ -12,6 +12,7 @@ import { type Chromium, launchChromium } from './chromium.js';
 import { checkPage } from './page-check.js';
 import {
   ANNOTATED_SERVER,
+  approvePlugins,
   fixtureEntry,
   oneInsertion,
   PID_SERVER,
@@ -51,7 +52,10 @@ beforeAll(async () => {
   pluginFile = join(pluginDir, 'mcp.json');
   pluginText = JSON.stringify({ servers: { forecast: fixtureEntry(ANNOTATED_SERVER) } });
   await writeFile(pluginFile, pluginText);
-  [chromium, web] = await Promise.all([launchChromium(), startTestWeb()]);
+  [chromium, web] = await Promise.all([
+    launchChromium(),
+    startTestWeb({ approve: approvePlugins }),
+  ]);
 });
 
 afterAll(async () => {

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type Chromium, launchChromium } from './chromium.js';
 import {
   ANNOTATED_SERVER,
+  approvePlugins,
   FAILING_SERVER,
   fixtureEntry,
   oneInsertion,
@@ -56,6 +57,7 @@ beforeAll(async () => {
   [chromium, web] = await Promise.all([
     launchChromium(),
     startTestWeb({
+      approve: approvePlugins,
       registry: { reconnectDelaysMs: [RECONNECT_DELAY_MS] },
       hostCapabilities: {
         namespace: 'acme',

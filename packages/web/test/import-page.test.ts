@@ -90,7 +90,8 @@ describe('Import from… on the page', () => {
           return (
             launch === null ||
             button === undefined ||
-            !(launch.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING)
+            // 4: Node.DOCUMENT_POSITION_FOLLOWING, the button comes after it.
+            !(launch.compareDocumentPosition(button) & 4)
           );
         })
         .map((li) => li.getAttribute('data-server'));
