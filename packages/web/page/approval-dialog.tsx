@@ -4,7 +4,7 @@
 // there, and one that changes while the dialog is open is said here, not swapped in silently.
 // Focus goes to Cancel when it opens (Enter alone approves nothing) and back where it was after.
 import type { McpLaunch, McpServerStatus } from '@epoch-agent/runtime';
-import { useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ApprovedAnswer, ApproveRequest, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { LaunchDetails } from './launch-details.js';
@@ -32,6 +32,22 @@ export function ApprovalDialog({ server, status, api, path }: Props) {
   const approved = useRef(false);
   const changed = shown !== undefined && JSON.stringify(shown) !== JSON.stringify(status.launch);
 
+  // The live view may say the server started before Approve's answer comes: this goes away then,
+  // its dialog open or not. Focus waits on the card rather than dropping to <body>; the dialog is
+  // closed first, as outside an open one the page is inert and cannot take focus.
+  useLayoutEffect(
+    () => () => {
+      const element = dialog.current;
+      const card = opener.current?.closest<HTMLElement>('article');
+      const active = element?.ownerDocument.activeElement;
+      const held = element?.contains(active ?? null) || opener.current === active;
+      approved.current = true;
+      if (element?.open) element.close();
+      if (held) card?.focus();
+    },
+    [],
+  );
+
   const open = () => {
     approved.current = false;
     setShown(status.launch);
@@ -58,6 +74,11 @@ export function ApprovalDialog({ server, status, api, path }: Props) {
       setBusy(false);
     }
   };
+  const showNow = () => {
+    setShown(status.launch);
+    // Its button goes with the notice: focus waits on Cancel, as when the dialog opened.
+    cancel.current?.focus();
+  };
   const closed = () => {
     if (!approved.current) opener.current?.focus();
   };
@@ -81,7 +102,7 @@ export function ApprovalDialog({ server, status, api, path }: Props) {
         {changed && (
           <div class="problem" role="alert">
             <p>What it would run changed while this was open.</p>
-            <button type="button" onClick={() => setShown(status.launch)}>
+            <button type="button" onClick={showNow}>
               Show what it runs now
             </button>
           </div>

@@ -1,8 +1,8 @@
 // A server written into mcp.json while `epoch web` runs (as a prompt-injected agent would write
 // it), in real Chromium over real HTTP with real processes: it waits for approval and starts
 // nothing; its dialog shows what it would run (the whole command, its variables by name, never a
-// value; a launcher that downloads code said plainly); Escape leaves it off with focus back where
-// it was; Approve starts it. Over the API: approving takes the launch that was shown, and a
+// value; a launcher that downloads code said plainly; a rewrite while it is open said, not swapped
+// in); Escape leaves it off with focus back where it was; Approve starts it. Over the API: approving takes the launch that was shown, and a
 // revoke stops a server that needs an approval.
 import { readFile } from 'node:fs/promises';
 import { mcpConfigPath, writeFileAtomic } from '@epoch-agent/infra';
@@ -23,6 +23,7 @@ const entry = (marker: string, extra: object = {}) => ({
 });
 // Never started by this test: approving it would download and run a package.
 const DOWNLOADER = { command: 'npx', args: ['-y', '@example/never-run-mcp'] };
+const REWRITTEN = { command: 'npx', args: ['-y', '@example/never-run-either'] };
 
 let session: PageSession;
 
@@ -104,17 +105,46 @@ describe('approving a server written while epoch web runs', () => {
     await expect(fetcher.locator('.launch-download').textContent()).resolves.toMatch(
       /^Starting it downloads and runs code: npx -y fetches @example\/never-run-mcp/,
     );
-    await fetcher.getByRole('button', { name: 'Cancel' }).click();
+    // Rewritten while its dialog is open: said, and nothing is approved until the new one is shown.
+    await save({
+      kept: entry(KEPT),
+      written: entry(WRITTEN, { env: { API_TOKEN: SECRET } }),
+      fetcher: REWRITTEN,
+    });
+    await fetcher
+      .getByRole('alert')
+      .filter({ hasText: 'changed while this was open' })
+      .waitFor(WAIT);
+    const approveFetcher = fetcher.getByRole('button', { name: 'Approve and start' });
+    expect(await approveFetcher.isDisabled()).toBe(true);
+    const words = fetcher.locator('.launch-command .word');
+    expect(await words.allTextContents()).toEqual(['npx', ...DOWNLOADER.args]);
+    await fetcher.getByRole('button', { name: 'Show what it runs now' }).click();
+    expect(await words.allTextContents()).toEqual(['npx', ...REWRITTEN.args]);
+    expect(await approveFetcher.isDisabled()).toBe(false);
+    await expect
+      .poll(() =>
+        fetcher
+          .getByRole('button', { name: 'Cancel' })
+          .evaluate((b) => b === b.ownerDocument.activeElement),
+      )
+      .toBe(true);
+    await page.keyboard.press('Enter');
     await fetcher.waitFor({ state: 'hidden', ...WAIT });
 
     await review.click();
     await dialog.getByRole('button', { name: 'Approve and start' }).click();
     await card.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
     expect(processesWith(WRITTEN)).toHaveLength(1);
+    // The button that opened the dialog went with the state: focus waits on the card.
+    await expect
+      .poll(() => card.evaluate((el) => el === el.ownerDocument.activeElement))
+      .toBe(true);
     // The approval is stored by its hash: no value of the entry's env is in it.
     const store = await readFile(`${process.env.EPOCH_HOME}/approvals.json`, 'utf8');
     expect(store).not.toContain(SECRET);
     expect(processesWith(DOWNLOADER.args[1] as string)).toEqual([]);
+    expect(processesWith(REWRITTEN.args[1] as string)).toEqual([]);
   });
 
   it('approves only the launch that was shown, waits on nothing else, and a revoke stops it again', async () => {
