@@ -10,7 +10,6 @@ import type { AddServerResponse, ApiErrorBody, McpView, ServerView } from '@epoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ANNOTATED_SERVER,
-  approvePlugins,
   FAILING_SERVER,
   fixtureEntry,
   oneInsertion,
@@ -65,7 +64,8 @@ beforeAll(async () => {
     JSON.stringify({ servers: { forecast: fixtureEntry(ANNOTATED_SERVER) } }),
   );
   web = await startTestWeb({
-    approve: approvePlugins,
+    // A host that approves every server: these tests are about the page, not about approvals.
+    approve: () => true,
     hostCapabilities: { namespace: 'acme', mcpServers: { helper: fixtureEntry(ANNOTATED_SERVER) } },
   });
   await web.settled();

@@ -10,7 +10,6 @@ import type { ApiErrorBody, ChoiceSet, McpView, ServerView } from '@epoch-agent/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ANNOTATED_SERVER,
-  approvePlugins,
   fixtureEntry,
   oneInsertion,
   PID_SERVER,
@@ -55,7 +54,8 @@ beforeAll(async () => {
   pluginText = JSON.stringify({ servers: { forecast: fixtureEntry(ANNOTATED_SERVER) } });
   await writeFile(pluginFile, pluginText);
   web = await startTestWeb({
-    approve: approvePlugins,
+    // A host that approves every server: these tests are about the page, not about approvals.
+    approve: () => true,
     hostCapabilities: { namespace: 'acme', mcpServers: { helper: fixtureEntry(ANNOTATED_SERVER) } },
   });
   await web.settled();

@@ -12,7 +12,6 @@ import { type Chromium, launchChromium } from './chromium.js';
 import { checkPage } from './page-check.js';
 import {
   ANNOTATED_SERVER,
-  approvePlugins,
   fixtureEntry,
   oneInsertion,
   PID_SERVER,
@@ -52,10 +51,7 @@ beforeAll(async () => {
   pluginFile = join(pluginDir, 'mcp.json');
   pluginText = JSON.stringify({ servers: { forecast: fixtureEntry(ANNOTATED_SERVER) } });
   await writeFile(pluginFile, pluginText);
-  [chromium, web] = await Promise.all([
-    launchChromium(),
-    startTestWeb({ approve: approvePlugins }),
-  ]);
+  [chromium, web] = await Promise.all([launchChromium(), startTestWeb({ approve: () => true })]);
 });
 
 afterAll(async () => {

@@ -11,7 +11,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type Chromium, launchChromium } from './chromium.js';
 import {
   ANNOTATED_SERVER,
-  approvePlugins,
   FAILING_SERVER,
   fixtureEntry,
   oneInsertion,
@@ -57,7 +56,8 @@ beforeAll(async () => {
   [chromium, web] = await Promise.all([
     launchChromium(),
     startTestWeb({
-      approve: approvePlugins,
+      // A host that approves every server: these tests are about the page, not about approvals.
+      approve: () => true,
       registry: { reconnectDelaysMs: [RECONNECT_DELAY_MS] },
       hostCapabilities: {
         namespace: 'acme',

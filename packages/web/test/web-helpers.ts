@@ -4,7 +4,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import type { McpApprovalRequest } from '@epoch-agent/runtime';
 import { FIXTURE_SERVER, fixtureServerArgs } from '@epoch-agent/testkit';
 import { type McpView, type RunningWeb, type StartWebOptions, startWeb } from '@epoch-agent/web';
 import { expect } from 'vitest';
@@ -31,12 +30,6 @@ export function fixtureEntry(
     ...extra,
   };
 }
-
-/**
- * buildRuntime's `approve` for tests whose subject is not approval: the plugin servers they install
- * start, as a host that trusts its plugins would have them (approval-page.test.ts is about approval).
- */
-export const approvePlugins = ({ source }: McpApprovalRequest): boolean => source === 'plugin';
 
 export interface TestWeb extends RunningWeb {
   readonly token: string;
