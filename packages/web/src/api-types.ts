@@ -1,6 +1,6 @@
 // The JSON the connectors page and its HTTP API exchange: what GET /api/mcp and the event stream
-// send, what POST /api/mcp, the on/off switches (PUT …/enabled) and the entry editor (…/entry)
-// take and answer, and every error body. Types only, imported by the page as well, so the two sides cannot drift apart. Nothing in
+// send, what POST /api/mcp, the on/off switches (PUT …/enabled), the entry editor (…/entry) and
+// an approval (…/approve, …/revoke) take and answer, and every error body. Types only, imported by the page as well, so the two sides cannot drift apart. Nothing in
 // here carries an env or header value: statuses are free of secrets, and every config-derived value
 // comes redacted.
 import type {
