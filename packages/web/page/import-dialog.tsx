@@ -1,7 +1,9 @@
 // "Import from…": a dialog with what each other MCP client on this machine has (per client its file,
-// its servers with a checkbox each, each server's notes, a taken name marked), and the import of the
-// checked ones into the user's mcp.json (POST /api/import), then what was added. The values of env
-// and headers never come here: their keys do, and the entry with each secret as a placeholder.
+// its servers with a checkbox each, what each would run and whether that downloads code, its notes,
+// a taken name marked, one epoch runs already not offered again), and the import of the checked
+// ones into the user's mcp.json (POST /api/import), then what was added. Importing starts them, so
+// every launch is on screen above the import button. The values of env and headers never come
+// here: their keys do, and the entry with each secret as a placeholder.
 import { useRef, useState } from 'preact/hooks';
 import type {
   ApiErrorBody,
@@ -13,6 +15,7 @@ import type {
 } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { Failure } from './entry-editor.js';
+import { LaunchDetails } from './launch-details.js';
 
 interface Props {
   readonly api: Api;
@@ -108,7 +111,8 @@ export function ImportDialog({ api }: Props) {
         {view !== undefined && (
           <>
             <p class="about">
-              Checked servers are added to <code>{view.file}</code>, every other byte of it kept.
+              Checked servers are added to <code>{view.file}</code>, every other byte of it kept,
+              and started: check only those whose command or address you trust.
             </p>
             {view.files.length === 0 && <p class="empty">No other client's MCP file was found.</p>}
             {view.files.map((file) => (
@@ -173,7 +177,7 @@ function ClientFile({ file, checked, toggle }: ClientFileProps) {
                 <input
                   type="checkbox"
                   checked={checked.has(key)}
-                  disabled={server.state === 'refused'}
+                  disabled={server.state === 'refused' || server.state === 'imported'}
                   onChange={(e) => toggle(key, e.currentTarget.checked)}
                 />{' '}
                 <strong>{server.original}</strong>
@@ -187,9 +191,21 @@ function ClientFile({ file, checked, toggle }: ClientFileProps) {
                   <code>{server.name}</code> if checked.
                 </p>
               )}
+              {server.state === 'imported' && (
+                <p class="clash">
+                  Already set up as <code>{server.sameAs}</code>, which runs exactly this: not
+                  imported again.
+                </p>
+              )}
               {server.state === 'refused' && <p class="field-error">{server.message}</p>}
-              <HiddenKeys field="env" keys={server.env} />
-              <HiddenKeys field="headers" keys={server.headers} />
+              {server.launch !== undefined ? (
+                <LaunchDetails launch={server.launch} />
+              ) : (
+                <>
+                  <HiddenKeys field="env" keys={server.env} />
+                  <HiddenKeys field="headers" keys={server.headers} />
+                </>
+              )}
               {server.notes.length > 0 && (
                 <ul class="notes">
                   {server.notes.map((note) => (

@@ -1,13 +1,14 @@
 // One server on the page: its state (dot and word), what it runs or reaches, where it is written,
 // its last error with what to do and its stderr tail, its tools, and the actions that apply to it
-// (its on/off switch; reconnect; log in when the server asks for a login; remove for a server of
-// the user's own file). While the live view is lost, it says its state is only the last one known.
+// (its on/off switch; reconnect; log in when the server asks for a login; review and approve one
+// that waits for approval; remove for a server of the user's own file). While the live view is lost, it says its state is only the last one known.
 
 import type { McpServerOrigin, McpServerState } from '@epoch-agent/runtime';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LoginStarted, ServerView } from '../src/api-types.js';
 import { adviceFor } from './advice.js';
 import type { Api } from './api.js';
+import { ApprovalDialog } from './approval-dialog.js';
 import { Capabilities } from './capabilities.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
 import { EntryTools } from './entry-editor.js';
@@ -143,7 +144,11 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
             label={`Server ${name}`}
             onOutcome={chosen}
           />
-          {status !== undefined && state !== 'disabled' && (
+          {status?.state === 'needsApproval' && (
+            <ApprovalDialog server={server} status={status} api={api} path={path} />
+          )}
+          {/* Nothing of a server that waits for approval or is off runs: nothing to reconnect. */}
+          {status !== undefined && state !== 'disabled' && state !== 'needsApproval' && (
             <button type="button" onClick={reconnect} {...whileBusy}>
               {busy === 'reconnect' ? 'Reconnecting…' : 'Reconnect'}
             </button>

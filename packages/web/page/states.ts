@@ -39,7 +39,7 @@ export const STATE_LOOKS: Record<McpServerState, StateLook> = {
   needsApproval: {
     word: 'needs approval',
     tone: 'bad',
-    hint: 'Not started: it runs only once you approve what it would run.',
+    hint: 'Not started: it runs only once you approve what it would run, which Review… shows.',
   },
   disabled: {
     word: 'disabled',

@@ -44,3 +44,12 @@ export function exitText(exit: McpServerExit): string {
     ? `The server exited with code ${exit.code}.`
     : `The server was ended by ${visibleText(exit.signal)}.`;
 }
+
+/**
+ * A word of what a server would run (its command, an argument, a URL, a path), as a dialog that
+ * asks for consent shows it: whole, never cut, and a bidi override or control character shown as
+ * an escape, so the words read as what runs.
+ */
+export function launchText(text: string): string {
+  return visibleText(text, { max: Number.POSITIVE_INFINITY });
+}

@@ -1,6 +1,6 @@
 // The JSON the connectors page and its HTTP API exchange: what GET /api/mcp and the event stream
-// send, what POST /api/mcp, the on/off switches (PUT …/enabled) and the entry editor (…/entry)
-// take and answer, and every error body. Types only, imported by the page as well, so the two sides cannot drift apart. Nothing in
+// send, what POST /api/mcp, the on/off switches (PUT …/enabled), the entry editor (…/entry) and
+// an approval (…/approve, …/revoke) take and answer, and every error body. Types only, imported by the page as well, so the two sides cannot drift apart. Nothing in
 // here carries an env or header value: statuses are free of secrets, and every config-derived value
 // comes redacted.
 import type {
@@ -9,6 +9,7 @@ import type {
   ClientScope,
   JsonSchema,
   McpEpochTool,
+  McpLaunch,
   McpServerOrigin,
   McpServerSource,
   McpServerStatus,
@@ -183,6 +184,30 @@ export interface ChoiceSet {
   readonly server: ServerView;
 }
 
+/**
+ * POST /api/mcp/:name/approve: the launch the page showed (the status's `launch`), so what is
+ * approved is what the person saw: a launch changed since is refused (409 `launch_changed`).
+ */
+export interface ApproveRequest {
+  readonly launch: McpLaunch;
+}
+
+/** 200 from POST /api/mcp/:name/approve: the server's status after it was started. */
+export interface ApprovedAnswer {
+  readonly status: McpServerStatus;
+}
+
+/** 200 from POST /api/mcp/:name/revoke: its approvals removed. */
+export interface RevokedAnswer {
+  /** Its status after it: `needsApproval` when it needs an approval to run. */
+  readonly status?: McpServerStatus;
+  /**
+   * False when it needs none and runs on: the host's servers, and the entries of the user's file
+   * that were there when `epoch web` started (the user's own).
+   */
+  readonly needsApproval: boolean;
+}
+
 /** 200 from POST /api/mcp/:name/login. */
 export interface LoginStarted {
   /**
@@ -295,11 +320,13 @@ export interface ImportServerView {
   /** The name it gets in the user's file (a new one when its own is taken). */
   readonly name: string;
   /**
-   * `new`: its name is free; `taken`: `clashWith` has it, so it is imported as `name`; `refused`:
-   * it would not load (`message` says why) and cannot be imported.
+   * `new`: its name is free; `taken`: `clashWith` has it, so it is imported as `name`; `imported`:
+   * `sameAs` runs exactly this already (the same launch key), so it is not offered again under
+   * another name; `refused`: it would not load (`message` says why) and cannot be imported.
    */
-  readonly state: 'new' | 'taken' | 'refused';
+  readonly state: 'new' | 'taken' | 'imported' | 'refused';
   readonly clashWith?: string;
+  readonly sameAs?: string;
   readonly message?: string;
   /** What did not map, or was written differently. */
   readonly notes: readonly string[];
@@ -308,6 +335,8 @@ export interface ImportServerView {
   readonly headers: readonly string[];
   /** Its entry as it would be written, each secret a placeholder. */
   readonly entry: string;
+  /** What it would run, as the approval dialog shows it; absent when it would not load. */
+  readonly launch?: McpLaunch;
 }
 
 /** One file of one client. */

@@ -7,6 +7,8 @@
 //   DELETE /api/mcp/:name            take a user server out of that file
 //   POST   /api/mcp/:name/reconnect
 //   POST   /api/mcp/:name/login      start an OAuth login; answers the authorization URL
+//   POST   /api/mcp/:name/approve    start a server that waits for approval, as the page showed it;
+//                                    …/revoke takes its approvals back (approval-routes.ts)
 //   PUT    /api/mcp/:name/enabled    turn a server on or off; …/tools/:tool/enabled one tool
 //                                    (choice-routes.ts)
 //   GET    /api/mcp/:name/tools/:tool/schema  one tool's input and output schema, whole
@@ -34,6 +36,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { checkAddRequest } from './add-request.js';
 import { apiError, apiErrorHandler, sendApiError as send } from './api-errors.js';
 import type { AddServerResponse, LoginStarted } from './api-types.js';
+import { approvalRoutes } from './approval-routes.js';
 import { choiceRoutes } from './choice-routes.js';
 import { entryRoutes } from './entry-routes.js';
 import { hostAndOriginGuard, tokenGuard } from './guard.js';
@@ -154,6 +157,7 @@ export function createApp(parts: AppParts): Hono {
   });
 
   app.route('/api/mcp', choiceRoutes({ runtime, logins, feed }));
+  app.route('/api/mcp', approvalRoutes({ runtime, feed }));
   app.route('/api/mcp', toolRoutes({ runtime }));
   app.route('/api/mcp', entryRoutes({ runtime, logins, feed }));
   app.route('/api/mcp', serverContentRoutes(runtime));

@@ -110,9 +110,11 @@ function unknownTool(view: ServerView, tool: string, names: readonly string[]): 
   const known =
     state === 'disabled'
       ? 'it is turned off, so none of its tools are known: turn it on first'
-      : names.length === 0
-        ? `its tools are not known now (${state ?? 'not started'}); once it has listed them, try again`
-        : `its tools are ${shown.join(', ')}${more}`;
+      : state === 'needsApproval'
+        ? 'it waits for approval, so none of its tools are known: approve it on its card first'
+        : names.length === 0
+          ? `its tools are not known now (${state ?? 'not started'}); once it has listed them, try again`
+          : `its tools are ${shown.join(', ')}${more}`;
   return apiError(
     404,
     'unknown_tool',

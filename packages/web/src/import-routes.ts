@@ -6,13 +6,17 @@
 //
 // Only the files the clients keep in the places given (home, project) are read, never a path the
 // page names: a chosen server is found again in them. Nothing of a server's env or headers is sent
-// to the page but their keys, and its entry with each secret as a placeholder. A chosen server
-// whose name is taken is imported as `<name>-<client>`: choosing it is asking for that.
+// to the page but their keys, and its entry with each secret as a placeholder; with each server
+// goes what it would run (its launch, as the approval dialog shows one). A chosen server whose name
+// is taken is imported as `<name>-<client>`: choosing it is asking for that. One that runs exactly
+// what a server of epoch's runs already (the runtime's foundLaunches) is not imported again, whatever its name.
 import {
   CLIENTS,
   type ClientFileRead,
+  type FoundLaunch,
   type FoundServer,
   findClientServers,
+  foundLaunches,
   type ImportedServer,
   type ImportPlaces,
   type Runtime,
@@ -41,10 +45,12 @@ export function importRoutes({ runtime, feed, places }: ImportRouteParts): Hono 
 
   routes.get('/', async (c) => {
     const reads = await findClientServers(places);
-    const preview = await runtime.importServers(serversOf(reads), { rename: true, dryRun: true });
+    const found = serversOf(reads);
+    const preview = await runtime.importServers(found, { rename: true, dryRun: true });
+    const launches = foundLaunches(runtime, found);
     const answer: ImportView = {
       file: runtime.configFile,
-      files: reads.map((read) => fileView(read, preview.servers)),
+      files: reads.map((read) => fileView(read, preview.servers, launches)),
     };
     return c.json(answer);
   });
@@ -65,17 +71,31 @@ export function importRoutes({ runtime, feed, places }: ImportRouteParts): Hono 
     }
     const found = serversOf(await findClientServers(places));
     const picked = found.filter((server) => chosen.some((choice) => same(choice, server)));
+    const launches = foundLaunches(runtime, picked);
+    const again = picked.filter((server) => launches.get(server)?.sameAs !== undefined);
     try {
-      const result = await runtime.importServers(picked, { rename: true });
+      const result = await runtime.importServers(
+        picked.filter((server) => !again.includes(server)),
+        { rename: true },
+      );
       const answer: ImportDone = {
         file: result.file,
-        servers: result.servers.map((server) => ({
-          original: server.original,
-          name: server.name,
-          label: CLIENTS[server.client].label,
-          added: server.outcome.kind === 'added' || server.outcome.kind === 'renamed',
-          ...(server.outcome.kind === 'refused' ? { message: server.outcome.message } : {}),
-        })),
+        servers: [
+          ...result.servers.map((server) => ({
+            original: server.original,
+            name: server.name,
+            label: CLIENTS[server.client].label,
+            added: server.outcome.kind === 'added' || server.outcome.kind === 'renamed',
+            ...(server.outcome.kind === 'refused' ? { message: server.outcome.message } : {}),
+          })),
+          ...again.map((server) => ({
+            original: server.original,
+            name: server.name,
+            label: CLIENTS[server.client].label,
+            added: false,
+            message: `server "${launches.get(server)?.sameAs}" runs exactly this already.`,
+          })),
+        ],
       };
       return c.json(answer, 201);
     } finally {
@@ -99,7 +119,11 @@ function same(choice: ImportChoice, server: FoundServer): boolean {
   );
 }
 
-function fileView(read: ClientFileRead, preview: readonly ImportedServer[]): ImportFileView {
+function fileView(
+  read: ClientFileRead,
+  preview: readonly ImportedServer[],
+  launches: ReadonlyMap<FoundServer, FoundLaunch>,
+): ImportFileView {
   const base = {
     client: read.client,
     label: CLIENTS[read.client].label,
@@ -117,12 +141,17 @@ function fileView(read: ClientFileRead, preview: readonly ImportedServer[]): Imp
     return serverView(
       found,
       preview.find((server) => same(choice, server)),
+      launches.get(found),
     );
   });
   return { ...base, servers };
 }
 
-function serverView(found: FoundServer, imported: ImportedServer | undefined): ImportServerView {
+function serverView(
+  found: FoundServer,
+  imported: ImportedServer | undefined,
+  launch: FoundLaunch | undefined,
+): ImportServerView {
   const outcome = imported?.outcome;
   const keys = (field: string) => {
     const value = found.entry[field];
@@ -135,9 +164,11 @@ function serverView(found: FoundServer, imported: ImportedServer | undefined): I
     env: keys('env'),
     headers: keys('headers'),
     entry: imported?.shown ?? '',
+    ...(launch === undefined ? {} : { launch: launch.launch }),
   };
-  if (outcome?.kind === 'renamed') return { ...base, state: 'taken', clashWith: outcome.clashWith };
   if (outcome?.kind === 'refused') return { ...base, state: 'refused', message: outcome.message };
+  if (launch?.sameAs !== undefined) return { ...base, state: 'imported', sameAs: launch.sameAs };
+  if (outcome?.kind === 'renamed') return { ...base, state: 'taken', clashWith: outcome.clashWith };
   return { ...base, state: 'new' };
 }
 

@@ -140,6 +140,9 @@ function findTool(runtime: Runtime, name: string, tool: string, use: Use): McpEp
 
 function knownTools(status: McpServerStatus | undefined, count: number): string {
   if (status?.state === 'disabled') return 'it is turned off: turn it on first';
+  if (status?.state === 'needsApproval') {
+    return 'it waits for approval and has not been started: approve it on its card first';
+  }
   if (count === 0) {
     return `its tools are not known while it is ${status?.state ?? 'not started'}; once it has listed them, try again`;
   }

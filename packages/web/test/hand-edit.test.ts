@@ -1,11 +1,14 @@
 // What is not in the form is written by hand in mcp.json; the running page follows such an edit
-// without a restart: a server written there connects and shows up, a server left alone keeps its
-// process, a save that does not parse changes nothing but shows where it is wrong, and a server or
-// tool turned off there shows as off.
+// without a restart: a server written there shows up waiting for approval (nothing written while
+// epoch runs starts unseen: see approval-page.test.ts) and connects once approved, a server left
+// alone keeps its process, a save that does not parse changes nothing but shows where it is wrong,
+// and a server or tool turned off there shows as off.
 import { writeFile } from 'node:fs/promises';
 import { mcpConfigPath, writeFileAtomic } from '@epoch-agent/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANNOTATED_SERVER, processesWith, startTestWeb, type TestWeb } from './web-helpers.js';
+
+const HANDMADE = `--handmade-${process.pid}`;
 
 let web: TestWeb;
 let file: string;
@@ -15,7 +18,7 @@ const KEPT = `--kept-${process.pid}`;
 beforeAll(async () => {
   file = mcpConfigPath();
   await writeFile(file, JSON.stringify({ servers: { kept: entry(KEPT) } }, null, 2));
-  web = await startTestWeb({ approve: () => true });
+  web = await startTestWeb();
   await web.settled();
 });
 
@@ -29,12 +32,23 @@ afterAll(async () => {
 const save = (text: string) => writeFileAtomic(file, text);
 
 describe('a hand edit of mcp.json while the page is open', () => {
-  it('connects the server written there and leaves the others running; a broken save changes nothing and says where', async () => {
+  it('shows the server written there, connects it once approved and leaves the others running; a broken save changes nothing and says where', async () => {
     const keptPid = processesWith(KEPT);
     expect(keptPid).toHaveLength(1);
     await save(
-      JSON.stringify({ servers: { kept: entry(KEPT), handmade: entry('--handmade') } }, null, 2),
+      JSON.stringify({ servers: { kept: entry(KEPT), handmade: entry(HANDMADE) } }, null, 2),
     );
+    const waiting = await web.viewWhen((v) =>
+      v.groups.user.some((s) => s.name === 'handmade' && s.status?.state === 'needsApproval'),
+    );
+    expect(processesWith(HANDMADE)).toEqual([]);
+    const status = waiting.groups.user.find((s) => s.name === 'handmade')?.status;
+    const launch = status?.state === 'needsApproval' ? status.launch : undefined;
+    const approved = await web.api('/api/mcp/handmade/approve', {
+      method: 'POST',
+      json: { launch },
+    });
+    expect(approved.status, await approved.clone().text()).toBe(200);
     const view = await web.viewWhen((v) =>
       v.groups.user.some((s) => s.name === 'handmade' && s.status?.state === 'connected'),
     );

@@ -1,7 +1,9 @@
 // "Import from…" in real Chromium over a machine laid out from the runtime's import fixtures: the
-// dialog shows each client's file, its servers with a checkbox each, their notes, a taken name
-// marked, env and header keys with their values hidden (no secret reaches the page or its API),
-// and imports the checked servers into the user's file with comments and CRLF, said on the page.
+// dialog shows each client's file, its servers with a checkbox each, what each would run (every
+// command or URL above the import button, a launcher that downloads code said plainly), their
+// notes, a taken name marked, env and header keys with their values hidden (no secret reaches the
+// page or its API), and imports the checked servers into the user's file with comments and CRLF,
+// said on the page; a server imported before is recognised by what it runs and not offered again.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
@@ -65,7 +67,37 @@ describe('Import from… on the page', () => {
     expect(await github.getByRole('checkbox').isChecked()).toBe(false);
     const brave = server('cursor', 'brave-search');
     expect(await brave.getByRole('checkbox').isChecked()).toBe(true);
-    expect(await brave.textContent()).toContain('env: BRAVE_API_KEY, SAFE_SEARCH (value hidden)');
+    expect(await brave.locator('.launch-command .word').allTextContents()).toEqual([
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-brave-search',
+    ]);
+    expect(await brave.locator('.launch-download').textContent()).toContain(
+      'Starting it downloads and runs code: npx -y fetches @modelcontextprotocol/server-brave-search',
+    );
+    expect(await brave.textContent()).toContain('BRAVE_API_KEY, SAFE_SEARCH (values hidden)');
+    expect(await server('cursor', 'linear').locator('.launch-url').textContent()).toBe(
+      'https://mcp.linear.app/sse',
+    );
+    // Every server that can be imported shows its command or URL, above the import button.
+    const unshown = await dialog.evaluate((element) => {
+      const button = [...element.querySelectorAll('button')].find((b) =>
+        b.textContent?.startsWith('Import '),
+      );
+      return [...element.querySelectorAll('li.import-server:not([data-state="refused"])')]
+        .filter((li) => {
+          const launch = li.querySelector('.launch-command, .launch-url');
+          return (
+            launch === null ||
+            button === undefined ||
+            // 4: Node.DOCUMENT_POSITION_FOLLOWING, the button comes after it.
+            !(launch.compareDocumentPosition(button) & 4)
+          );
+        })
+        .map((li) => li.getAttribute('data-server'));
+    });
+    expect(unshown).toEqual([]);
+    expect(await dialog.locator('li.import-server').count()).toBeGreaterThan(10);
     expect(await server('windsurf', 'puppeteer').textContent()).toContain(
       'alwaysAllow is not imported',
     );
@@ -101,10 +133,14 @@ describe('Import from… on the page', () => {
     expect(names).toHaveLength(total + 1);
     expect(names).toContain('github-claude');
     expect(names).not.toContain('filesystem');
-    // Read again, the dialog marks what is now in the file as taken.
+    // Read again, the dialog knows what is now in the file by what it runs: not offered again.
     await expect
       .poll(() => server('cursor', 'brave-search').getAttribute('data-state'), WAIT)
-      .toBe('taken');
+      .toBe('imported');
+    expect(await server('cursor', 'brave-search').getByRole('checkbox').isDisabled()).toBe(true);
+    expect(await server('cursor', 'brave-search').textContent()).toContain(
+      'Already set up as brave-search, which runs exactly this: not imported again.',
+    );
     await checkPage(page, 'import-done');
   });
 
@@ -125,6 +161,24 @@ describe('Import from… on the page', () => {
     });
     expect(elsewhere.status).toBe(201);
     expect(((await elsewhere.json()) as { servers: unknown[] }).servers).toEqual([]);
+    // Imported by the first test: asked for again, under any name, it is not added twice.
+    const cursorFile = join(machine.home, '.cursor', 'mcp.json');
+    const again = await web.api('/api/import', {
+      method: 'POST',
+      json: {
+        servers: [{ client: 'cursor', path: cursorFile, scope: 'user', original: 'brave-search' }],
+      },
+    });
+    expect(again.status).toBe(201);
+    expect(((await again.json()) as { servers: unknown[] }).servers).toEqual([
+      {
+        original: 'brave-search',
+        name: 'brave-search',
+        label: 'Cursor',
+        added: false,
+        message: 'server "brave-search" runs exactly this already.',
+      },
+    ]);
     expect(await readFile(mcpConfigPath(), 'utf8')).toBe(before);
   });
 });
