@@ -266,6 +266,28 @@ describe('describeLaunch', () => {
       launcher: 'a script from a URL',
       what: 'https://x.test/mcp.ts',
     });
+    // Behind a wrapper that runs the rest: cmd (Claude Desktop on Windows), env, a shell's -c.
+    expect(download('cmd', ['/c', 'npx', '-y', '@modelcontextprotocol/server-github'])).toEqual({
+      launcher: 'npx -y',
+      what: '@modelcontextprotocol/server-github',
+    });
+    expect(download('C:\\Windows\\System32\\cmd.exe', ['/C', 'npx -y pkg'])).toEqual({
+      launcher: 'npx -y',
+      what: 'pkg',
+    });
+    expect(download('env', ['-i', 'A=1', 'uvx', 'mcp-server-time'])).toEqual({
+      launcher: 'uvx',
+      what: 'mcp-server-time',
+    });
+    expect(download('bash', ['-c', 'exec npx -y pkg'])).toEqual({
+      launcher: 'npx -y',
+      what: 'pkg',
+    });
+    expect(download('sh', ['-c', 'npx -y pkg --flag'])).toEqual({
+      launcher: 'npx -y',
+      what: 'pkg',
+    });
+    expect(download('cmd', ['/c', 'node', 'server.js'])).toBeUndefined();
     // Local programs download nothing, even with a URL among their arguments.
     expect(download('node', ['server.js', '--upstream', 'https://api.test'])).toBeUndefined();
     expect(download('python3', ['-m', 'my_server'])).toBeUndefined();

@@ -196,10 +196,34 @@ const INTERPRETERS = new Set(['deno', 'node', 'bun', 'python', 'python3', 'ruby'
 
 const URL_IN_TEXT = /https?:\/\/[^\s'"|;&)]+/;
 
+/**
+ * The command a wrapper runs, when `name` is one: `cmd /c npx -y pkg` (how Claude Desktop starts
+ * npx on Windows), `env A=1 npx …`, `sh -c "exec npx -y pkg"`. A launcher behind one downloads all the
+ * same. A shell's `-c` text is split at blanks: enough to see the program it names first.
+ */
+function wrapped(name: string, args: readonly string[]): readonly string[] | undefined {
+  if (name === 'cmd' && /^\/[ck]$/i.test(args[0] ?? '')) return words(args.slice(1));
+  if (name === 'exec') return args;
+  if (name === 'env') {
+    const start = args.findIndex((arg) => !arg.startsWith('-') && !arg.includes('='));
+    return start === -1 ? undefined : args.slice(start);
+  }
+  if (SHELLS.has(name) && args[0] === '-c' && args[1] !== undefined) return words([args[1]]);
+  return undefined;
+}
+
+function words(args: readonly string[]): readonly string[] {
+  return args.flatMap((arg) => arg.split(/\s+/).filter((word) => word !== ''));
+}
+
 /** Whether running `command` (program, then arguments, as shown) downloads code, and what. */
 function downloadOf(command: readonly string[]): McpLaunch['downloads'] {
   const [program = '', ...args] = command;
   const name = programName(program);
+  const inner = wrapped(name, args);
+  // Each unwrapping drops the wrapper's own words, so this ends.
+  const behind = inner === undefined || inner.length === 0 ? undefined : downloadOf(inner);
+  if (behind !== undefined) return behind;
   for (const runner of PACKAGE_RUNNERS) {
     if (runner.program !== name) continue;
     const sub = runner.subcommand ?? [];
