@@ -7,7 +7,8 @@
 // found in /proc by a tag unique to the test; sockets by a tripwire listener that counts every
 // connection. Each step waits on the watcher's callback or an awaited call, never on a timer.
 import { randomUUID } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMcpError } from '@epoch-agent/plugin-mcp';
 import {
@@ -232,6 +233,89 @@ describe("a plugin's server", () => {
     // Recorded: a host with no callback starts it now, and asks nothing.
     const later = await t.build({ registry: { schemaCache: null }, hostCapabilities: host });
     expect(statusOf(later, 'weather__forecast')?.state).toBe('connected');
+  });
+});
+
+describe("a project's servers", () => {
+  it('in a fresh directory start nothing, not even tools cached from an earlier run, until one is approved; then that one runs; a change of its args asks again', async () => {
+    const docsTag = `--tag=${randomUUID()}`;
+    const otherTag = `--tag=${randomUUID()}`;
+    const tripwire = await startTripwire();
+    const project = await mkdtemp(join(tmpdir(), 'epoch-project-'));
+    try {
+      // A repository root of its own, so no .epoch/mcp.json above the temp dir is read.
+      await mkdir(join(project, '.git'));
+      // The same entry run once as the user's own server: its tools are in the schema cache, so
+      // a held project server that offered cached tools would be seen below.
+      await t.home.writeUserConfig({ docs: pidServer(docsTag) });
+      const primer = await t.build({ projectDir: null });
+      expect(statusOf(primer, 'docs')?.state).toBe('connected');
+      await primer.close();
+      expect(await readdir(join(t.home.dir, 'cache', 'mcp-schemas'))).not.toEqual([]);
+      expect(processesTagged(docsTag)).toEqual([]);
+      await t.home.writeUserConfig({});
+
+      const file = join(project, '.epoch', 'mcp.json');
+      await mkdir(join(project, '.epoch'));
+      const projectServers = (docs: Record<string, unknown>) =>
+        writeFile(
+          file,
+          JSON.stringify({
+            servers: {
+              docs,
+              other: pidServer(otherTag),
+              remote: { url: `${tripwire.origin}/mcp` },
+            },
+          }),
+        );
+      await projectServers(pidServer(docsTag));
+      const runtime = await t.build({ projectDir: project });
+      expect(runtime.projectFile).toBe(file);
+      expect(runtime.mcp.statuses()).toMatchObject([
+        { name: 'docs', source: 'project', state: 'needsApproval', reason: 'new', toolCount: 0 },
+        { name: 'other', source: 'project', state: 'needsApproval', reason: 'new', toolCount: 0 },
+        { name: 'remote', source: 'project', state: 'needsApproval', reason: 'new', toolCount: 0 },
+      ]);
+      expect(processesTagged(docsTag)).toEqual([]);
+      expect(processesTagged(otherTag)).toEqual([]);
+      expect(tripwire.hits()).toEqual([]);
+      expect(runtime.mcp.tools()).toEqual([]);
+      expect(runtime.mcp.toolsOf('docs')).toEqual([]);
+      expect(runtime.tools.groups()).toEqual([]);
+
+      // Approving `docs` starts that server, and only it. Approved, its cached tools may be offered
+      // while it connects (the status can still say `connecting`); a call reaches its process.
+      const approved = await runtime.approveServer('docs');
+      expect(approved).toMatchObject({ name: 'docs', source: 'project' });
+      const first = await pidOf(runtime, 'docs');
+      expect(statusOf(runtime, 'docs')?.state).toBe('connected');
+      expect(processesTagged(docsTag)).toEqual([first]);
+      expect(runtime.tools.get('mcp__docs__whoami')?.source).toBe('project');
+      expect(runtime.tools.groups()).toEqual(['mcp:docs']);
+      expect(processesTagged(otherTag)).toEqual([]);
+      expect(tripwire.hits()).toEqual([]);
+      expect(statusOf(runtime, 'other')?.state).toBe('needsApproval');
+      expect(statusOf(runtime, 'remote')?.state).toBe('needsApproval');
+
+      // The project's entry with one more argument is another program: asked again.
+      await projectServers(pidServer(docsTag, '--tool=extra'));
+      const applied = await runtime.applyMcpConfig();
+      expect(applied.project).toMatchObject({ file, reconnected: ['docs'], held: ['docs'] });
+      expect(isAlive(first)).toBe(false);
+      expect(processesTagged(docsTag)).toEqual([]);
+      expect(statusOf(runtime, 'docs')).toMatchObject({
+        state: 'needsApproval',
+        reason: 'changed',
+        toolCount: 0,
+      });
+      expect(runtime.mcp.toolsOf('docs')).toEqual([]);
+      expect(runtime.tools.groups()).toEqual([]);
+      expect(processesTagged(otherTag)).toEqual([]);
+      expect(tripwire.hits()).toEqual([]);
+    } finally {
+      await tripwire.close();
+      await rm(project, { recursive: true, force: true });
+    }
   });
 });
 

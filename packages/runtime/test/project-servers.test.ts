@@ -10,7 +10,14 @@ import { isMcpConfigWriteError, type McpConfigApplied, watchMcpConfig } from '@e
 import { findProjectConfig, readMcpServers } from '@epoch-agent/runtime/config';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectConfigFor } from '../src/servers/project-file.js';
-import { isAlive, pidOf, pidServer, rejection, useRuntimeHome } from './runtime-helpers.js';
+import {
+  approveEverything,
+  isAlive,
+  pidOf,
+  pidServer,
+  rejection,
+  useRuntimeHome,
+} from './runtime-helpers.js';
 
 const test = useRuntimeHome();
 let root: string;
@@ -122,7 +129,9 @@ describe('project servers', () => {
       ['docs', { source: 'project', file }],
     ]);
 
-    const runtime = await test.build({ projectDir });
+    // A host that approves every server: this is about the listing (approvals.test.ts is about who
+    // approves what).
+    const runtime = await test.build({ projectDir, approve: approveEverything });
     const docs = runtime.mcp.statuses().find(({ name }) => name === 'docs');
     expect(docs).toMatchObject({ source: 'project', state: 'connected' });
     expect(isAlive(await pidOf(runtime, 'docs'))).toBe(true);
@@ -182,7 +191,8 @@ describe('project servers', () => {
   it("a user server added under a running project server's name replaces it at the next apply", async () => {
     const project = await repo('app');
     await writeProject(project, { pids: pidServer() });
-    const runtime = await test.build({ projectDir: project });
+    // Approving every server: both entries must run for the replacement to be seen.
+    const runtime = await test.build({ projectDir: project, approve: approveEverything });
     const before = await pidOf(runtime, 'pids');
     expect(runtime.mcp.statuses()).toMatchObject([{ name: 'pids', source: 'project' }]);
 
@@ -317,7 +327,8 @@ describe('addServer with scope project', () => {
     const project = await repo('app');
     const text = `{ "servers": { "docs": ${JSON.stringify(pidServer())} } }\n`;
     const file = await writeProject(project, text);
-    const runtime = await test.build({ projectDir: project });
+    // Approving every server: a running project server is what is turned off here.
+    const runtime = await test.build({ projectDir: project, approve: approveEverything });
     const pid = await pidOf(runtime, 'docs');
     const set = await runtime.setServerChoice('docs', { kind: 'server', enabled: false });
     expect(set.file).toBe(mcpConfigPath());

@@ -33,7 +33,8 @@ describe('project servers on the page', () => {
       JSON.stringify({ servers: { mine: fixtureEntry(PID_SERVER) } }),
     );
 
-    web = await startTestWeb({ projectDir: project });
+    // A host that approves every server: this is about the groups, not about approvals.
+    web = await startTestWeb({ projectDir: project, approve: () => true });
     const view = await web.settled();
     expect(view.groups.project.map(({ name, origin, at }) => [name, origin, at?.file])).toEqual([
       ['docs', { source: 'project', file }, file],
