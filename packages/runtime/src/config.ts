@@ -6,11 +6,13 @@
 
 // The loader's own rules, for what a front end is given: "did you mean …?" for a mistyped name,
 // and a transport as a person may write it (`streamable-http`); what an entry would run, as a
-// person approves it, and the key of that approval.
+// person approves it, and the key of that approval; parseMcpConfig reads an entry that is not in a
+// file yet (an import's) as one would be.
 export {
   describeLaunch,
   launchKey,
   type McpLaunch,
+  parseMcpConfig,
   suggest,
   transportKind,
 } from '@epoch-agent/plugin-mcp/config';
