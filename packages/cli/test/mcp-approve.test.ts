@@ -130,6 +130,38 @@ describe('a server that waits for approval, in a pipe', () => {
     expectNoSecret(approved, status, call, revoked, again);
   });
 
+  it('list says which servers wait, without starting any; an approved one changed waits again', async () => {
+    const list = await mcp('list');
+    expect(list.code).toBe(0);
+    expect(list.out).toContain(
+      `Waiting for approval, not started until then: ${SERVER} (never approved). "epoch mcp approve <name>" shows what one runs and asks.`,
+    );
+    expect(JSON.parse((await mcp('list', '--json')).out).servers[0]).toMatchObject({
+      name: SERVER,
+      needsApproval: 'new',
+    });
+    expect((await mcp('approve', SERVER, '--yes')).code).toBe(0);
+    const approved = await mcp('list', '--json');
+    expect(JSON.parse(approved.out).servers[0]).not.toHaveProperty('needsApproval');
+    expect((await mcp('list')).out).not.toContain('Waiting for approval');
+    // The same server with one more argument: another program as far as an approval goes.
+    const plugin = join(home, 'plugins', 'tp', 'mcp.json');
+    const srv = {
+      command: process.execPath,
+      args: [...fixtureServerArgs('cli'), tag, '--tag=changed'],
+      env: { PID_FILE: pidFile, API_TOKEN: SECRET },
+    };
+    await writeFile(plugin, JSON.stringify({ servers: { srv } }));
+    const before = recordedPids(pidFile).length;
+    expect((await mcp('list')).out).toContain(`${SERVER} (changed since approved)`);
+    const status = await mcp('status');
+    expect(status.code).toBe(1);
+    expect(status.out).toContain('  not started: it changed since it was approved');
+    expect(status.out).toContain(`${tag} --tag=changed`);
+    expect(recordedPids(pidFile)).toHaveLength(before);
+    expectNoSecret(list, approved, status);
+  });
+
   it('status --yes approves what it starts, for scripts', async () => {
     const status = await mcp('status', '--yes');
     expect(status.code).toBe(0);
