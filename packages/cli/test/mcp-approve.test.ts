@@ -220,6 +220,21 @@ describe('a server that waits for approval, on a terminal', () => {
     expectNoSecret({ out: first.seen(), err: '' }, { out: second.seen(), err: '' });
   }, 60_000);
 
+  it('call asks too, and runs the tool once approved', async () => {
+    const argv = ['mcp', 'call', SERVER, 'echo', '--arg', 'text=answered', '--config', config];
+    const run = onTerminal(argv);
+    try {
+      await expect.poll(run.seen, { timeout: 20_000 }).toContain('Start it? [y/N] ');
+      expect(run.seen()).not.toContain('answered');
+      run.child.stdin?.write('y\n');
+      expect(await run.done).toBe(0);
+      expect(run.seen()).toMatch(/answered\r?\n/);
+    } finally {
+      run.child.kill();
+    }
+    expect(recordedPids(pidFile).length).toBeGreaterThan(0);
+  }, 60_000);
+
   it('approve on a terminal shows the launch and asks; no approves nothing', async () => {
     const run = onTerminal(['mcp', 'approve', SERVER, '--config', config]);
     try {

@@ -286,7 +286,8 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     });
     expect(removed.code).toBe(1);
     expect(removed.err).toContain(`plugin "weather" (${pluginFile})`);
-    const status = await epoch(['mcp', 'status', '--config', file], { EPOCH_HOME: home });
+    // A plugin's server starts once approved (README, "Trust"): --yes approves it, as a script would.
+    const status = await epoch(['mcp', 'status', '--yes', '--config', file], { EPOCH_HOME: home });
     expect(status.code).toBe(0);
     expect(status.out).toMatch(
       /^weather__forecast\s+plugin\s+stdio\s+connected\s+2025-11-25\s+5$/m,
