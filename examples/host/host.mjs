@@ -2,7 +2,8 @@
 // after the build: it assembles the runtime (one server of its own, the reference server, and the
 // user's mcp.json), offers the tools to a model through the Anthropic adapter, runs a scripted
 // tool loop (a fake model that is a list of tool calls, so no network and no API key), cancels one
-// call with an AbortSignal, edits the user's mcp.json while running and applies it, and closes
+// call with an AbortSignal, edits the user's mcp.json while running and applies it (the new server
+// approved through the `approve` callback, as a host asks its user), and closes
 // with nothing left running. Every server it starts carries EPOCH_EXAMPLE_RUN in its environment,
 // so whoever runs it can check that none outlives it.
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
@@ -39,6 +40,12 @@ const runtime = await buildRuntime({
     mcpServers: {
       everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], env },
     },
+  },
+  // Asked before a server that needs approval starts: here the one this script writes into the
+  // user's file while it runs. A real host shows its user `launch` (the command or URL) first.
+  approve: ({ server, reason, launch }) => {
+    console.log(`approval asked: ${server} (${reason}), runs ${launch.command?.[0] ?? launch.url}`);
+    return server === 'second';
   },
 });
 

@@ -5,7 +5,14 @@
 import type { McpServerStatus } from '@epoch-agent/plugin-mcp';
 import { buildRuntime, type Runtime } from '@epoch-agent/runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isAlive, pidOf, pidServer, type TempHome, useTempHome } from './runtime-helpers.js';
+import {
+  approveEverything,
+  isAlive,
+  pidOf,
+  pidServer,
+  type TempHome,
+  useTempHome,
+} from './runtime-helpers.js';
 
 let home: TempHome;
 let runtime: Runtime | undefined;
@@ -28,6 +35,7 @@ async function start(user: Record<string, unknown>): Promise<Runtime> {
   await home.writeUserConfig(user);
   await home.writePluginConfig('weather', { forecast: pidServer() });
   runtime = await buildRuntime({
+    approve: approveEverything,
     hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
   });
   return runtime;

@@ -35,6 +35,7 @@ it('the example host assembles, runs a scripted tool loop with a cancel and prog
   expect(stdout).toMatch(
     / {2}progress 1\/2[^\n]*\n {2}progress 2\/2[^\n]*\n[^\n]*trigger-long-running-operation: Long running operation completed/,
   );
+  expect(lines).toContain(`approval asked: second (new), runs ${process.execPath}`);
   expect(lines).toContain('config applied: added servers second');
   expect(lines).toContain('tools added: mcp__second__whoami, mcp__second__lookup');
   expect(lines.at(-1)).toBe('closed');

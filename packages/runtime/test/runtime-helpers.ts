@@ -84,6 +84,13 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * A host's `approve` callback that says yes to every server: for tests about something other than
+ * who approves what (approvals.test.ts is about that), whose plugin servers and hand-written
+ * entries must start.
+ */
+export const approveEverything = (): boolean => true;
+
 /** What useRuntimeHome gives a test: its home, and buildRuntime with the runtime kept for cleanup. */
 export interface RuntimeTest {
   readonly home: TempHome;

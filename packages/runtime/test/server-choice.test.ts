@@ -9,6 +9,7 @@ import { isMcpError, prefixedName } from '@epoch-agent/plugin-mcp';
 import type { McpToolsChangedEvent, Runtime } from '@epoch-agent/runtime';
 import { describe, expect, it } from 'vitest';
 import {
+  approveEverything,
   isAlive,
   pidOf,
   pidServer,
@@ -149,7 +150,7 @@ describe('turning servers and tools on and off in a running runtime', () => {
   it("a plugin's tool off through overrides, and back: live, the plugin's server not reconnected", async () => {
     await t.home.writePluginConfig('weather', { forecast: pidServer('--tool=alerts') });
     await t.home.writeUserConfig({});
-    const runtime = await t.build({ registry: { schemaCache: null } });
+    const runtime = await t.build({ approve: approveEverything, registry: { schemaCache: null } });
     const pid = await pidOf(runtime, 'weather__forecast');
 
     await t.home.writeUserConfig(
@@ -173,7 +174,7 @@ describe("a plugin's server deferred by the user", () => {
     });
     const pluginText = await readFile(pluginFile, 'utf8');
     await t.home.writeUserConfig({});
-    const runtime = await t.build({ registry: { schemaCache: null } });
+    const runtime = await t.build({ approve: approveEverything, registry: { schemaCache: null } });
     expect(runtime.tools.deferred()).toEqual([]);
 
     await t.home.writeUserConfig(
@@ -256,7 +257,7 @@ describe('Runtime.setServerChoice', () => {
     await t.home.writeUserConfig(text);
     const pluginFile = await t.home.writePluginConfig('weather', { forecast: pidServer() });
     const pluginText = await readFile(pluginFile, 'utf8');
-    const runtime = await t.build({ registry: { schemaCache: null } });
+    const runtime = await t.build({ approve: approveEverything, registry: { schemaCache: null } });
     const pid = await pidOf(runtime, 'mine');
 
     const off = await runtime.setServerChoice('mine', {

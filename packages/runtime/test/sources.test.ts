@@ -13,7 +13,14 @@ import {
   type Runtime,
 } from '@epoch-agent/runtime';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pidOf, pidServer, rejection, type TempHome, useTempHome } from './runtime-helpers.js';
+import {
+  approveEverything,
+  pidOf,
+  pidServer,
+  rejection,
+  type TempHome,
+  useTempHome,
+} from './runtime-helpers.js';
 
 let home: TempHome;
 let runtime: Runtime | undefined;
@@ -35,6 +42,7 @@ function sourceOf(name: string): string | undefined {
 describe('host servers', () => {
   it('are named <namespace>__<server>, connected with source host, and their tools are in group mcp:<name>', async () => {
     runtime = await buildRuntime({
+      approve: approveEverything,
       hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
     });
     const [status] = runtime.mcp.statuses();
@@ -45,6 +53,7 @@ describe('host servers', () => {
 
   it('host entries are read like file entries: both spellings, seconds, and a relative cwd from the working directory', async () => {
     runtime = await buildRuntime({
+      approve: approveEverything,
       hostCapabilities: {
         namespace: 'acme',
         mcpServers: { search: { ...pidServer(), connectTimeout: 7, timeout: 9, cwd: 'packages' } },
@@ -63,7 +72,10 @@ describe('host servers', () => {
     'namespace %j is refused when the runtime is built, with a code, the pattern and the reason',
     async (namespace) => {
       const error = await rejection(
-        buildRuntime({ hostCapabilities: { namespace, mcpServers: { search: pidServer() } } }),
+        buildRuntime({
+          approve: approveEverything,
+          hostCapabilities: { namespace, mcpServers: { search: pidServer() } },
+        }),
       );
       expect(isRuntimeError(error, 'invalid_host_namespace')).toBe(true);
       expect(error).toMatchObject({ data: { namespace } });
@@ -77,6 +89,7 @@ describe('host servers', () => {
   it('a host server key outside [A-Za-z0-9_-] is refused when the runtime is built', async () => {
     const error = await rejection(
       buildRuntime({
+        approve: approveEverything,
         hostCapabilities: { namespace: 'acme', mcpServers: { 'web.search': pidServer() } },
       }),
     );
@@ -86,6 +99,7 @@ describe('host servers', () => {
 
   it("a host entry with a mistake is a host diagnostic; the host's other servers still connect", async () => {
     runtime = await buildRuntime({
+      approve: approveEverything,
       hostCapabilities: {
         namespace: 'acme',
         mcpServers: { broken: { ...pidServer(), timeout: -1 }, ok: pidServer() },
@@ -108,7 +122,7 @@ describe('plugin servers', () => {
   it('are named <plugin>__<server> with source plugin; a directory with a bad plugin name is skipped with a diagnostic', async () => {
     await home.writePluginConfig('weather', { forecast: pidServer() });
     await home.writePluginConfig('Bad_Plugin', { forecast: pidServer() });
-    runtime = await buildRuntime();
+    runtime = await buildRuntime({ approve: approveEverything });
     expect(runtime.mcp.statuses().map(({ name, source }) => [name, source])).toEqual([
       ['weather__forecast', 'plugin'],
     ]);
@@ -128,7 +142,7 @@ describe('plugin servers', () => {
       'fore.cast': pidServer(),
       daily: pidServer(),
     });
-    runtime = await buildRuntime();
+    runtime = await buildRuntime({ approve: approveEverything });
     expect(runtime.mcp.statuses().map(({ name }) => name)).toEqual(['weather__daily']);
     expect(runtime.diagnostics()).toEqual([
       expect.objectContaining({
@@ -145,6 +159,7 @@ describe('plugin servers', () => {
   it('a plugin named like the host namespace loses the name to the host server, with a diagnostic', async () => {
     const file = await home.writePluginConfig('acme', { search: pidServer() });
     runtime = await buildRuntime({
+      approve: approveEverything,
       hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
     });
     expect(runtime.mcp.statuses().map(({ name, source }) => [name, source])).toEqual([
@@ -159,7 +174,7 @@ describe('plugin servers', () => {
 describe('user servers', () => {
   it('keep their names as written, with source user; "source": "host" in the file does nothing but warn', async () => {
     await home.writeUserConfig({ 'my.tools': { ...pidServer(), source: 'host' } });
-    runtime = await buildRuntime();
+    runtime = await buildRuntime({ approve: approveEverything });
     expect(sourceOf('my.tools')).toBe('user');
     expect(runtime.diagnostics()).toEqual([
       expect.objectContaining({
@@ -175,6 +190,7 @@ describe('user servers', () => {
   it('a user server named like a host server is left out with a diagnostic; the host one keeps its name and source', async () => {
     await home.writeUserConfig({ acme__search: pidServer(), mine: pidServer() });
     runtime = await buildRuntime({
+      approve: approveEverything,
       hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
     });
     expect(runtime.mcp.statuses().map(({ name, source }) => [name, source])).toEqual([
@@ -196,6 +212,7 @@ describe('user servers', () => {
     await home.writeUserConfig({ mine: { ...pidServer(), conect_timeout: 5 } });
     await home.writePluginConfig('weather', { forecast: { ...pidServer(), bogus: 1 } });
     runtime = await buildRuntime({
+      approve: approveEverything,
       hostCapabilities: {
         namespace: 'acme',
         mcpServers: { search: { ...pidServer(), idle_timeout_seconds: -1 }, ok: pidServer() },
@@ -217,7 +234,7 @@ describe('user servers', () => {
   it('a user server whose name differs from a plugin server only in case is left out, naming both', async () => {
     await home.writePluginConfig('weather', { forecast: pidServer() });
     await home.writeUserConfig({ Weather__Forecast: pidServer(), mine: pidServer() });
-    runtime = await buildRuntime();
+    runtime = await buildRuntime({ approve: approveEverything });
     expect(runtime.mcp.statuses().map(({ name }) => name)).toEqual(['weather__forecast', 'mine']);
     expect(runtime.diagnostics()).toEqual([
       expect.objectContaining({
@@ -246,6 +263,7 @@ describe("the host's tool prefix", () => {
     const file = await home.writePluginConfig('acme', { other: pidServer() });
     await home.writePluginConfig('tools', { fine: pidServer() });
     runtime = await buildRuntime({
+      approve: approveEverything,
       hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
     });
     expect(runtime.mcp.statuses().map(({ name, source }) => [name, source])).toEqual([
@@ -278,6 +296,7 @@ describe("the host's tool prefix", () => {
       'acme.x': pidServer(),
     });
     runtime = await buildRuntime({
+      approve: approveEverything,
       hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
     });
     expect(runtime.mcp.statuses().map(({ name, source }) => [name, source])).toEqual([
@@ -305,7 +324,10 @@ describe("the host's tool prefix", () => {
 
   it('addServer refuses a name under the host prefix and writes nothing', async () => {
     await home.writeUserConfig({});
-    runtime = await buildRuntime({ hostCapabilities: { namespace: 'acme', mcpServers: {} } });
+    runtime = await buildRuntime({
+      approve: approveEverything,
+      hostCapabilities: { namespace: 'acme', mcpServers: {} },
+    });
     const error = await rejection(
       runtime.addServer({ name: 'Acme__x', transport: 'stdio', command: 'node' }),
     );
@@ -318,6 +340,7 @@ describe("the host's tool prefix", () => {
     await home.writePluginConfig('tools', { helper: pidServer() });
     await home.writeUserConfig({ mine: pidServer() });
     runtime = await buildRuntime({
+      approve: approveEverything,
       hostCapabilities: { namespace: 'acme', mcpServers: { search: pidServer() } },
     });
     const rt = runtime;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpServerStatus, McpToolsChangedEvent, Runtime } from '@epoch-agent/runtime';
 import { describe, expect, it } from 'vitest';
-import { isAlive, pidOf, pidServer, useRuntimeHome } from './runtime-helpers.js';
+import { approveEverything, isAlive, pidOf, pidServer, useRuntimeHome } from './runtime-helpers.js';
 
 const test = useRuntimeHome();
 const signal = new AbortController().signal;
@@ -58,6 +58,7 @@ describe('honest events', () => {
     });
     const statuses: McpServerStatus[] = [];
     const rt = await test.build({
+      approve: approveEverything,
       connect: 'background',
       onStatus: (status) => statuses.push(status),
     });
@@ -97,7 +98,7 @@ describe('honest events', () => {
     await test.home.writeUserConfig({
       live: { ...pidServer('--mutable'), env: { RECORD_FILE: recordFile } },
     });
-    const rt = await test.build();
+    const rt = await test.build({ approve: approveEverything });
     const seen = record(rt, 'live');
     await touch(rt, 'live');
     await expect.poll(() => requests(recordFile, 'tools/list'), { timeout: 30_000 }).toBe(2);
@@ -127,7 +128,7 @@ describe('honest events', () => {
 
   it('applyMcpConfig: an added server, a removed one and a reconfigured one are each their tool diff', async () => {
     await test.home.writeUserConfig({ gone: pidServer(), edited: pidServer('--tool=old') });
-    const rt = await test.build();
+    const rt = await test.build({ approve: approveEverything });
     const seen = record(rt, 'gone', 'edited', 'added');
 
     await test.home.writeUserConfig({
@@ -189,7 +190,7 @@ describe('honest events', () => {
 
   it('a reconfigure that changes no tool (a new env) is a new process and no tool event', async () => {
     await test.home.writeUserConfig({ edited: { ...pidServer(), env: { LEVEL: '1' } } });
-    const rt = await test.build();
+    const rt = await test.build({ approve: approveEverything });
     const seen = record(rt, 'edited');
     await test.home.writeUserConfig({ edited: { ...pidServer(), env: { LEVEL: '2' } } });
     expect(await rt.applyMcpConfig()).toMatchObject({ reconnected: ['edited'] });
@@ -200,7 +201,7 @@ describe('honest events', () => {
 
   it('a tool held from before applyMcpConfig reconfigured its server calls the new process', async () => {
     await test.home.writeUserConfig({ edited: { ...pidServer(), env: { LEVEL: '1' } } });
-    const rt = await test.build();
+    const rt = await test.build({ approve: approveEverything });
     const held = rt.tools.get('mcp__edited__whoami');
     if (held === undefined) throw new Error('no whoami');
     const before = await pidOf(rt, 'edited');

@@ -64,6 +64,8 @@ beforeAll(async () => {
     JSON.stringify({ servers: { forecast: fixtureEntry(ANNOTATED_SERVER) } }),
   );
   web = await startTestWeb({
+    // A host that approves every server: these tests are about the page, not about approvals.
+    approve: () => true,
     hostCapabilities: { namespace: 'acme', mcpServers: { helper: fixtureEntry(ANNOTATED_SERVER) } },
   });
   await web.settled();

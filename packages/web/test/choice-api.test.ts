@@ -54,6 +54,8 @@ beforeAll(async () => {
   pluginText = JSON.stringify({ servers: { forecast: fixtureEntry(ANNOTATED_SERVER) } });
   await writeFile(pluginFile, pluginText);
   web = await startTestWeb({
+    // A host that approves every server: these tests are about the page, not about approvals.
+    approve: () => true,
     hostCapabilities: { namespace: 'acme', mcpServers: { helper: fixtureEntry(ANNOTATED_SERVER) } },
   });
   await web.settled();

@@ -51,7 +51,7 @@ beforeAll(async () => {
   pluginFile = join(pluginDir, 'mcp.json');
   pluginText = JSON.stringify({ servers: { forecast: fixtureEntry(ANNOTATED_SERVER) } });
   await writeFile(pluginFile, pluginText);
-  [chromium, web] = await Promise.all([launchChromium(), startTestWeb()]);
+  [chromium, web] = await Promise.all([launchChromium(), startTestWeb({ approve: () => true })]);
 });
 
 afterAll(async () => {

@@ -56,6 +56,8 @@ beforeAll(async () => {
   [chromium, web] = await Promise.all([
     launchChromium(),
     startTestWeb({
+      // A host that approves every server: these tests are about the page, not about approvals.
+      approve: () => true,
       registry: { reconnectDelaysMs: [RECONNECT_DELAY_MS] },
       hostCapabilities: {
         namespace: 'acme',

@@ -15,7 +15,7 @@ const KEPT = `--kept-${process.pid}`;
 beforeAll(async () => {
   file = mcpConfigPath();
   await writeFile(file, JSON.stringify({ servers: { kept: entry(KEPT) } }, null, 2));
-  web = await startTestWeb();
+  web = await startTestWeb({ approve: () => true });
   await web.settled();
 });
 

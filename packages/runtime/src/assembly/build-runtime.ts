@@ -25,6 +25,13 @@ import { type McpApprover, ServerApprovals } from './approvals.js';
 import { type ConnectMode, ConnectsInFlight } from './connects-in-flight.js';
 import { Runtime } from './runtime.js';
 
+// The order servers are registered in, which statuses() keeps: a Record, so a new source must
+// be given its place.
+const SOURCE_ORDER: Record<McpServerSource, number> = { host: 0, plugin: 1, user: 2 };
+const sources = (Object.keys(SOURCE_ORDER) as McpServerSource[]).toSorted(
+  (a, b) => SOURCE_ORDER[a] - SOURCE_ORDER[b],
+);
+
 export interface BuildRuntimeOptions
   extends ReadMcpServersOptions,
     Pick<ToolRegistryOptions, 'logger' | 'toolBudgetTokens'> {
@@ -120,19 +127,23 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
     read.servers
       .filter(({ origin, config }) => origin.source === source && runtime.connects(config.name))
       .map(({ config }) => config);
-  // Each source's servers decided (the callback asked) and connected, the sources side by side.
-  const connect = async (source: McpServerSource) => {
-    const configs = bySource(source);
-    const held = await approvals.holds(source, configs, { atBuild: true });
-    // Asked again after the callback: the runtime may have begun closing meanwhile.
-    const still = configs.filter(({ name }) => runtime.connects(name));
-    return runtime.mcp.connectAll(still, source, { held });
-  };
   // Closing ends every connect in flight; each server's connectAll then settles with its status.
   const close = () => void runtime.close();
   signal?.addEventListener('abort', close, { once: true });
   try {
-    await inFlight.run(Promise.all([connect('host'), connect('plugin'), connect('user')]));
+    // Who must wait for approval is decided (the host's callback asked) before anything starts,
+    // so the sources are then registered in their order.
+    const holds = await Promise.all(
+      sources.map((source) => approvals.holds(source, bySource(source), { atBuild: true })),
+    );
+    // bySource asks connects() again: the runtime may have begun closing during the callback.
+    await inFlight.run(
+      Promise.all(
+        sources.map((source, i) =>
+          runtime.mcp.connectAll(bySource(source), source, { held: holds[i] }),
+        ),
+      ),
+    );
   } finally {
     signal?.removeEventListener('abort', close);
   }
