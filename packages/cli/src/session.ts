@@ -68,7 +68,8 @@ export async function withRuntime<T>(
 
 /**
  * Before the progress lines go: an approved server starts here, and is drawn while it does. Ctrl-C
- * while it starts closes the runtime, as it does while the command waits.
+ * while it starts, or while a question waits, closes the runtime and ends the command there (as an
+ * interrupted build does): nothing more is shown.
  */
 async function approve(
   runtime: Runtime,
@@ -80,6 +81,7 @@ async function approve(
   io.signal.addEventListener('abort', close, { once: true });
   try {
     await approveHeld(runtime, io, mode, hold);
+    io.signal.throwIfAborted();
   } catch (error) {
     await runtime.close();
     throw error;

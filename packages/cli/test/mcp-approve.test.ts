@@ -235,6 +235,19 @@ describe('a server that waits for approval, on a terminal', () => {
     expect(recordedPids(pidFile).length).toBeGreaterThan(0);
   }, 60_000);
 
+  it('Ctrl-C at the question ends the command (130), nothing started and nothing more shown', async () => {
+    const run = onTerminal(['mcp', 'status', '--config', config]);
+    try {
+      await expect.poll(run.seen, { timeout: 20_000 }).toContain('Start it? [y/N] ');
+      run.child.stdin?.write('\x03');
+      expect(await run.done).toBe(130);
+      expect(run.seen()).not.toContain('Not started until approved');
+    } finally {
+      run.child.kill();
+    }
+    await expectNothingStarted();
+  }, 60_000);
+
   it('approve on a terminal shows the launch and asks; no approves nothing', async () => {
     const run = onTerminal(['mcp', 'approve', SERVER, '--config', config]);
     try {
