@@ -125,6 +125,10 @@ nothing is written. The entry is inserted as text; every other byte of the file 
     details: `Reads the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI and
 Codex on this machine (user files, and the project's files of the project directory), translates each
 field by field and adds the new ones to your mcp.json in one text edit; every other byte stays.
+Under each server is what it runs: its whole command line or URL, its env and header names, and a
+warning when starting it downloads code and runs it (npx -y, uvx, docker run, ...); importing
+approves what is written (see "epoch mcp approve --help"), so read it, with --dry-run first. A server
+that runs exactly what one of yours runs (imported before, under any name) is not imported again.
 Each server's notes say what did not map (approvals, trust, OAuth client settings, an editor's own
 variables, ...). A name your file (or a plugin) already has, case aside, is skipped unless --rename
 adds it as <name>-<client>. Secrets the other client reads from inputs or variables become \${VAR}
@@ -153,7 +157,7 @@ Examples:
       },
       'dry-run': {
         type: 'boolean',
-        help: 'show what would be added, with each entry, and write nothing',
+        help: 'show what would be added, with what each runs and its entry, and write nothing',
       },
       rename: {
         type: 'boolean',
