@@ -50,8 +50,8 @@ export async function approveHeld(
   }
 }
 
-/** Why a server is held, said after its name: `has never been approved`. */
-export function heldWhy(status: Held, server: ConfiguredServer | undefined): string {
+/** The server and why it is held: `MCP server "x" (plugin, <file>) has not been approved`. */
+function heldWhy(status: Held, server: ConfiguredServer | undefined): string {
   const file =
     server === undefined || server.origin.source === 'host' ? '' : `, ${server.origin.file}`;
   const why =

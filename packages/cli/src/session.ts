@@ -1,7 +1,7 @@
 // A command's runtime: built the way the agent's is (the one assembly, @epoch-agent/runtime), with
 // progress lines while it connects, the servers that need approval asked about (approval.ts),
-// Ctrl-C wired to it, and always closed — every server, every
-// process tree — whatever the command does, throws or is interrupted by.
+// Ctrl-C wired to it, and always closed — every server, every process tree — whatever the command
+// does, throws or is interrupted by.
 import {
   type BuildRuntimeOptions,
   buildRuntime,
