@@ -16,6 +16,12 @@ export interface CliIo {
    */
   readonly openUrl?: ((url: string) => Promise<void>) | undefined;
   /**
+   * Asks a person a question (on stderr) and resolves with the line they type; undefined at the
+   * end of input or on Ctrl-C. Absent when stdin or stderr is not a terminal: then nothing is
+   * asked, ever (see approval.ts).
+   */
+  readonly ask?: ((question: string) => Promise<string | undefined>) | undefined;
+  /**
    * Aborted at Ctrl-C or SIGTERM: the command stops what it waits for (a tool call is cancelled on
    * the server), every server is closed with its process tree, and the exit code is 130.
    */
@@ -35,6 +41,13 @@ export function processIo(signal: AbortSignal): CliIo {
       return process.stdout.isTTY ? process.stdout.columns : undefined;
     },
     errIsTerminal: process.stderr.isTTY === true,
+    // Loaded when a question is asked: readline is for the few commands that ask one.
+    ...(process.stdin.isTTY === true && process.stderr.isTTY === true
+      ? {
+          ask: async (question: string) =>
+            (await import('./ask.js')).askOnTerminal(question, signal),
+        }
+      : {}),
     signal,
   };
 }

@@ -21,13 +21,20 @@ export interface Progress {
   readonly onStatus: (status: McpServerStatus) => void;
   /** Writes `text` on `out`, above the lines. */
   readonly print: (text: string) => void;
+  /** Erases the lines and draws none while `task` runs (a question asked on the terminal). */
+  readonly hold: <T>(task: () => Promise<T>) => Promise<T>;
   /** Erases the lines; nothing is drawn after. */
   readonly stop: () => void;
 }
 
 export function startProgress(io: CliIo, enabled: boolean): Progress {
   if (!enabled || io.errIsTerminal !== true || io.env.TERM === 'dumb') {
-    return { onStatus: () => {}, print: (text) => io.out(text), stop: () => {} };
+    return {
+      onStatus: () => {},
+      print: (text) => io.out(text),
+      hold: (task) => task(),
+      stop: () => {},
+    };
   }
   const color = (io.env.NO_COLOR ?? '') === '';
   const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
@@ -50,7 +57,8 @@ export function startProgress(io: CliIo, enabled: boolean): Progress {
     }
     drawn = since.size;
   };
-  const timer = setInterval(draw, REDRAW_MS);
+  let timer = setInterval(draw, REDRAW_MS);
+  let stopped = false;
   return {
     onStatus: (status) => {
       if (status.state === 'connecting') since.set(status.name, status.since);
@@ -61,7 +69,17 @@ export function startProgress(io: CliIo, enabled: boolean): Progress {
       io.out(text);
       draw();
     },
+    hold: async (task) => {
+      clearInterval(timer);
+      erase();
+      try {
+        return await task();
+      } finally {
+        if (!stopped) timer = setInterval(draw, REDRAW_MS);
+      }
+    },
     stop: () => {
+      stopped = true;
       clearInterval(timer);
       erase();
     },

@@ -1,12 +1,14 @@
 // A command's runtime: built the way the agent's is (the one assembly, @epoch-agent/runtime), with
-// progress lines while it connects, Ctrl-C wired to it, and always closed — every server, every
-// process tree — whatever the command does, throws or is interrupted by.
+// progress lines while it connects, the servers that need approval asked about (approval.ts),
+// Ctrl-C wired to it, and always closed — every server, every process tree — whatever the command
+// does, throws or is interrupted by.
 import {
   type BuildRuntimeOptions,
   buildRuntime,
   type McpServerStatus,
   type Runtime,
 } from '@epoch-agent/runtime';
+import { type ApprovalMode, approveHeld } from './approval.js';
 import type { Invocation } from './command.js';
 import type { CliIo } from './io.js';
 import { startProgress } from './progress.js';
@@ -20,6 +22,8 @@ export interface SessionOptions
   readonly onStatus?:
     | ((status: McpServerStatus, print: (text: string) => void) => void)
     | undefined;
+  /** What becomes of the servers it starts that need approval (default: held, never asked). */
+  readonly approval?: ApprovalMode | undefined;
 }
 
 export async function withRuntime<T>(
@@ -28,7 +32,7 @@ export async function withRuntime<T>(
   options: SessionOptions,
   body: (runtime: Runtime) => Promise<T>,
 ): Promise<T> {
-  const { onStatus, ...runtimeOptions } = options;
+  const { onStatus, approval = 'never', ...runtimeOptions } = options;
   const progress = startProgress(io, !invocation.json);
   // The listener stays on the registry for the runtime's life; the start is all it is for.
   let starting = true;
@@ -44,6 +48,7 @@ export async function withRuntime<T>(
         onStatus?.(status, progress.print);
       },
     });
+    await approve(runtime, io, approval, progress.hold);
   } finally {
     starting = false;
     progress.stop();
@@ -58,5 +63,29 @@ export async function withRuntime<T>(
   } finally {
     io.signal.removeEventListener('abort', close);
     await runtime.close();
+  }
+}
+
+/**
+ * Before the progress lines go: an approved server starts here, and is drawn while it does. Ctrl-C
+ * while it starts, or while a question waits, closes the runtime and ends the command there (as an
+ * interrupted build does): nothing more is shown.
+ */
+async function approve(
+  runtime: Runtime,
+  io: CliIo,
+  mode: ApprovalMode,
+  hold: <T>(task: () => Promise<T>) => Promise<T>,
+): Promise<void> {
+  const close = () => void runtime.close();
+  io.signal.addEventListener('abort', close, { once: true });
+  try {
+    await approveHeld(runtime, io, mode, hold);
+    io.signal.throwIfAborted();
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  } finally {
+    io.signal.removeEventListener('abort', close);
   }
 }

@@ -42,6 +42,8 @@ describe('help', () => {
         'tools',
         'call',
         'reconnect',
+        'approve',
+        'revoke',
         'login',
         'logout',
       ]) {

@@ -289,9 +289,18 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     // A plugin's server starts only once approved: listed, never started.
     const status = await epoch(['mcp', 'status', '--config', file], { EPOCH_HOME: home });
     expect(status.code).toBe(1);
-    expect(status.out).toMatch(/^weather__forecast\s+plugin\s+stdio\s+needsApproval\s+-\s+0$/m);
+    expect(status.out).toMatch(/^weather__forecast\s+plugin\s+stdio\s+needsApproval\s+-\s+-$/m);
     expect(status.out).toContain('epoch mcp approve weather__forecast');
     expect(status.out).not.toContain('mcp__weather__forecast__echo');
+    // A plugin's server starts once approved (README, "Trust"): --yes approves it, as a script would.
+    const approved = await epoch(['mcp', 'status', '--yes', '--config', file], {
+      EPOCH_HOME: home,
+    });
+    expect(approved.code).toBe(0);
+    expect(approved.out).toMatch(
+      /^weather__forecast\s+plugin\s+stdio\s+connected\s+2025-11-25\s+5$/m,
+    );
+    expect(approved.out).toContain('mcp__weather__forecast__echo');
   });
 });
 

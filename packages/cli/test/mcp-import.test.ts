@@ -75,6 +75,9 @@ describe('epoch mcp import', () => {
     expect(run.out).toContain(
       [
         '  brave-search: would be added',
+        '    runs: npx -y @modelcontextprotocol/server-brave-search',
+        '    env: BRAVE_API_KEY, SAFE_SEARCH (values not shown)',
+        '    Warning: starting it downloads code and runs it with your rights (npx -y: @modelcontextprotocol/server-brave-search); whoever publishes that decides what it does.',
         '      "brave-search": {',
         '        "command": "npx",',
         '        "args": ["-y", "@modelcontextprotocol/server-brave-search"],',
@@ -98,6 +101,50 @@ describe('epoch mcp import', () => {
     });
     expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
     expectNoSecret(run, json);
+  });
+
+  it('shows what every server runs, in the dry run and the import, and never imports one twice', async () => {
+    const dry = await epoch('import', '--dry-run', '--json');
+    const { servers } = JSON.parse(dry.out) as {
+      servers: {
+        name: string;
+        outcome: { kind: string };
+        launch?: { command?: string[]; url?: string };
+      }[];
+    };
+    const shown = servers.filter(({ outcome }) => outcome.kind !== 'refused');
+    expect(shown.length).toBeGreaterThan(10);
+    for (const { name, launch } of shown) {
+      expect([name, launch?.command ?? launch?.url]).toEqual([name, expect.anything()]);
+    }
+    const text = await epoch('import', '--dry-run');
+    for (const { launch } of shown) {
+      const what = launch?.url ?? launch?.command?.at(-1) ?? '';
+      expect(text.out).toContain(what);
+    }
+    const run = await epoch('import');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(
+      [
+        '  brave-search: added',
+        '    runs: npx -y @modelcontextprotocol/server-brave-search',
+        '    env: BRAVE_API_KEY, SAFE_SEARCH (values not shown)',
+        '    Warning: starting it downloads code and runs it with your rights (npx -y: @modelcontextprotocol/server-brave-search); whoever publishes that decides what it does.',
+      ].join('\n'),
+    );
+    const written = await readFile(file, 'utf8');
+    // Imported before: recognised by what it runs, so --rename does not add it under a new name.
+    const again = await epoch('import', '--rename');
+    expect(again.code).toBe(0);
+    expect(again.out).toContain(
+      '  brave-search: already there as "brave-search", which runs exactly the same; not imported again',
+    );
+    expect(again.out).toMatch(
+      / \d+ already there: epoch has a server that runs exactly the same\./,
+    );
+    expect(await readFile(file, 'utf8')).not.toContain('"brave-search-');
+    expect(written).toContain('"brave-search"');
+    expectNoSecret(dry, text, run, again);
   });
 
   it('--rename adds a clashing server as <name>-<client>', async () => {

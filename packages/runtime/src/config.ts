@@ -16,6 +16,8 @@ export {
   suggest,
   transportKind,
 } from '@epoch-agent/plugin-mcp/config';
+// Which servers, as read, would wait for a person's approval before they start.
+export { serversNeedingApproval } from './approvals/held-servers.js';
 export type { ConfiguredServer, McpServerOrigin } from './servers/configured-server.js';
 export {
   type DiagnosticEntry,

@@ -7,6 +7,7 @@
 import { terminalJson } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
 import { isMcpError, type McpEpochTool } from '@epoch-agent/runtime';
+import { approvalMode } from '../approval.js';
 import {
   fail,
   type Invocation,
@@ -40,6 +41,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   // Only this server starts: a call must not wait for any other.
   const options = {
     connectOnly: [server],
+    approval: approvalMode(invocation, io),
     ...(roots === undefined ? {} : { registry: { roots } }),
   };
   return withRuntime(io, invocation, options, async (runtime) => {

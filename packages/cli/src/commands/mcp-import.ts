@@ -1,7 +1,11 @@
 // `epoch mcp import`: the MCP servers of the other clients on this machine (or of one file) read,
 // translated and written into the user's mcp.json in one text edit; each server's notes say what
-// did not map. Nothing is asked: like `add`, the command line says what to do (`--from`, `--file`,
-// `--rename`), and `--dry-run` shows the entries first. No env or header value is ever printed.
+// did not map, and what it runs is shown whole (its command or URL, and when it downloads code):
+// importing approves what is written, so the output is where a person sees it, and `--dry-run`
+// shows it (with the entries) before anything is written. A server that runs exactly what one of
+// epoch's runs already, under any name, is recognised and not imported again. Nothing is asked:
+// like `add`, the command line says what to do (`--from`, `--file`, `--rename`). No env or header
+// value is ever printed.
 import { homedir } from 'node:os';
 import { relative, resolve } from 'node:path';
 import { terminalJson } from '@epoch-agent/infra';
@@ -10,7 +14,10 @@ import {
   CLIENTS,
   type ClientFileRead,
   type ClientName,
+  type FoundLaunch,
+  type FoundServer,
   findClientServers,
+  foundLaunches,
   type ImportedServer,
   type ImportPlaces,
   isClientName,
@@ -22,6 +29,7 @@ import {
 import { type Invocation, operands, stringOption, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { counted } from '../render/counted.js';
+import { launchLines } from '../render/launch.js';
 import { shownLine } from '../render/server-text.js';
 import { withRuntime } from '../session.js';
 import { indent } from './add-server.js';
@@ -41,17 +49,23 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
   const reads = stringOption(invocation, 'file') === undefined ? inScope(all, scope, places) : all;
   const found = reads.flatMap((r) => (r.ok ? r.servers : []));
   let result: RuntimeServersImported;
+  let launches: ReadonlyMap<FoundServer, FoundLaunch>;
   try {
     // Nothing needs to run to write entries into a file. The project's file is the one that
     // applies in the project directory read.
     const options = { connectOnly: [], projectDir: places.project ?? null };
-    result = await withRuntime(io, invocation, options, (runtime) =>
-      runtime.importServers(found, {
-        rename: invocation.values.rename === true,
-        dryRun: invocation.values['dry-run'] === true,
-        scope,
-      }),
-    );
+    [result, launches] = await withRuntime(io, invocation, options, async (runtime) => {
+      const known = foundLaunches(runtime, found);
+      const imported = await runtime.importServers(
+        found.filter((server) => known.get(server)?.sameAs === undefined),
+        {
+          rename: invocation.values.rename === true,
+          dryRun: invocation.values['dry-run'] === true,
+          scope,
+        },
+      );
+      return [imported, known] as const;
+    });
   } catch (error) {
     if (!isMcpConfigWriteError(error)) throw error;
     return failWrite(io, invocation, error, WORDS);
@@ -66,10 +80,10 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
       scope,
       ...(rest.ok ? { servers: rest.servers.length } : { problem: rest.problem }),
     }));
-    const servers = result.servers.map(shownJson);
+    const servers = found.map((server) => shownJson(server, result, launches));
     io.out(`${terminalJson({ file, created, written, files, servers }, 2)}\n`);
   } else {
-    io.out(render(reads, result, invocation.values['dry-run'] === true, places));
+    io.out(render(reads, { ...result, launches }, invocation.values['dry-run'] === true, places));
   }
   return failed ? EXIT.failed : EXIT.ok;
 }
@@ -125,15 +139,40 @@ async function read(
   return [read];
 }
 
-/** What --json says of a server: never its entry, whose env and header values are secrets. */
-function shownJson(server: ImportedServer) {
-  const { client: c, file, scope, original, name, outcome, notes, shown } = server;
-  return { client: c, file, scope, original, name, outcome, notes, entry: shown };
+/** The result of importing `found`, found again by where it was read. */
+function importedAs(
+  found: FoundServer,
+  result: RuntimeServersImported,
+): ImportedServer | undefined {
+  return result.servers.find(
+    (s) =>
+      s.client === found.client &&
+      s.file === found.file &&
+      s.scope === found.scope &&
+      s.original === found.original,
+  );
+}
+
+/**
+ * What --json says of a server: never its entry, whose env and header values are secrets. One that
+ * runs what a server of epoch's runs already has the outcome `present`, naming that server.
+ */
+function shownJson(
+  found: FoundServer,
+  result: RuntimeServersImported,
+  launches: ReadonlyMap<FoundServer, FoundLaunch>,
+) {
+  const { client: c, file, scope, original, notes } = found;
+  const { launch, sameAs } = launches.get(found) ?? {};
+  const imported = importedAs(found, result);
+  const outcome = sameAs === undefined ? imported?.outcome : { kind: 'present', sameAs };
+  const name = imported?.name ?? found.name;
+  return { client: c, file, scope, original, name, outcome, notes, launch, entry: imported?.shown };
 }
 
 function render(
   reads: readonly ClientFileRead[],
-  result: RuntimeServersImported,
+  result: RuntimeServersImported & { readonly launches: ReadonlyMap<FoundServer, FoundLaunch> },
   dryRun: boolean,
   places: ImportPlaces,
 ): string {
@@ -148,26 +187,41 @@ function render(
       text += `  ${shownLine(read.problem)}\n`;
       continue;
     }
-    const mine = result.servers.filter(
-      (s) => s.file === read.path && s.client === read.client && s.scope === read.scope,
-    );
-    if (mine.length === 0) text += '  no MCP servers\n';
-    for (const server of mine) text += serverLines(server, dryRun);
+    if (read.servers.length === 0) text += '  no MCP servers\n';
+    for (const found of read.servers) {
+      const launch = result.launches.get(found);
+      const server = importedAs(found, result);
+      if (launch?.sameAs !== undefined) text += presentLines(found, launch.sameAs);
+      else if (server !== undefined) text += serverLines(server, launch, dryRun);
+    }
   }
   const count = (kind: ImportedServer['outcome']['kind']) =>
     result.servers.filter((s) => s.outcome.kind === kind).length;
   const added = count('added') + count('renamed');
   const clashes = count('clash');
+  const present = [...result.launches.values()].filter(({ sameAs }) => sameAs !== undefined);
   const verb = dryRun ? 'Would import' : 'Imported';
   text += `\n${verb} ${counted(added, 'server')} into ${result.file}${result.created && added > 0 ? ' (a new file)' : ''}.`;
   if (clashes > 0)
     text += ` ${clashes} skipped: their names are taken; --rename imports them under new names.`;
+  if (present.length > 0)
+    text += ` ${present.length} already there: epoch has a server that runs exactly the same.`;
   if (count('refused') > 0) text += ` ${count('refused')} refused (see above).`;
   text += dryRun ? ' Dry run: nothing was written.\n' : '\n';
   return text;
 }
 
-function serverLines(server: ImportedServer, dryRun: boolean): string {
+/** A server that runs what one of epoch's runs already: not imported again under its name. */
+function presentLines(found: FoundServer, sameAs: string): string {
+  const was = found.original === found.name ? '' : ` (was "${shownLine(found.original)}")`;
+  return `  ${found.name}: already there as "${sameAs}", which runs exactly the same; not imported again${was}\n`;
+}
+
+function serverLines(
+  server: ImportedServer,
+  launch: FoundLaunch | undefined,
+  dryRun: boolean,
+): string {
   const { outcome } = server;
   const was = server.original === server.name ? '' : ` (was "${shownLine(server.original)}")`;
   let line: string;
@@ -186,6 +240,10 @@ function serverLines(server: ImportedServer, dryRun: boolean): string {
       break;
   }
   let text = `  ${line}\n`;
+  // What it runs, before its notes: the thing to judge first, whatever else did not map.
+  if (launch !== undefined && outcome.kind !== 'refused') {
+    for (const fact of launchLines(launch.launch)) text += `    ${fact}\n`;
+  }
   for (const note of server.notes) text += `    note: ${shownLine(note)}\n`;
   if (dryRun && (outcome.kind === 'added' || outcome.kind === 'renamed')) {
     text += `${indent(server.shown, '      ')}\n`;

@@ -1,14 +1,15 @@
 // `epoch mcp list`: the servers epoch would start — the user's file, installed plugins and the
 // project's `.epoch/mcp.json` — as it read them, with what the files choose about each (disabled,
 // which tools) and how many tools that leaves of the list each server gave at its last connection,
-// and every problem it found. It never connects; it answers "did epoch read my file the way I
-// meant it?".
+// which of them would wait for approval before starting, and every problem it found. It never
+// connects; it answers "did epoch read my file the way I meant it?".
 import { terminalJson } from '@epoch-agent/infra';
-import type { McpServerChoice, McpToolPattern } from '@epoch-agent/runtime';
+import type { McpApprovalReason, McpServerChoice, McpToolPattern } from '@epoch-agent/runtime';
 import {
   type ConfiguredServer,
   lastToolCounts,
   readMcpServers,
+  serversNeedingApproval,
   type ToolCounts,
 } from '@epoch-agent/runtime/config';
 import { type Invocation, operands } from '../command.js';
@@ -28,8 +29,9 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
   const { plugin, user, project } = read.diagnostics;
   const diagnostics = [...plugin, ...user, ...project];
   const { configFile: file, projectFile } = read;
+  const held = await serversNeedingApproval(read.servers);
   if (invocation.json) {
-    const servers = read.servers.map(shown);
+    const servers = read.servers.map((server) => shown(server, held.get(server.config.name)));
     io.out(`${terminalJson({ file, projectFile, servers, diagnostics }, 2)}\n`);
   } else {
     const files = `your file: ${file}${projectFile === undefined ? '' : `; the project's: ${projectFile}`}`;
@@ -38,6 +40,7 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
         ? await noServers(file)
         : renderServers(files, read.servers, await lastToolCounts(read.servers)),
     );
+    io.out(renderHeld(held));
     io.out(renderDiagnostics(diagnostics));
   }
   return hasErrors(diagnostics) ? EXIT.failed : EXIT.ok;
@@ -67,6 +70,17 @@ function renderServers(
   return `MCP servers (${files}):\n\n${renderTable(header, rows)}${note}`;
 }
 
+/** The servers that would wait for approval, each with why, and the command that shows and asks. */
+function renderHeld(held: ReadonlyMap<string, McpApprovalReason>): string {
+  if (held.size === 0) return '';
+  const why: Record<McpApprovalReason, string> = {
+    new: 'never approved',
+    changed: 'changed since approved',
+  };
+  const names = [...held].map(([name, reason]) => `${name} (${why[reason]})`);
+  return `\nWaiting for approval, not started until then: ${names.join(', ')}. "epoch mcp approve <name>" shows what one runs and asks.\n`;
+}
+
 // Longer lists are cut: `epoch mcp get <name>` shows them whole, with their lines.
 const CHOICE_WIDTH = 40;
 
@@ -83,7 +97,11 @@ function chosen({ enabled, includeTools, excludeTools }: McpServerChoice): strin
   return cutCells(shownLine(`${only}${but}`), CHOICE_WIDTH);
 }
 
-/** A server as JSON: its config with every secret redacted, and where it comes from. */
-function shown({ config, origin }: ConfiguredServer): unknown {
-  return { ...printableConfig(config), target: target(config), origin };
+/**
+ * A server as JSON: its config with every secret redacted, where it comes from, and why it would
+ * wait for approval (`needsApproval`: `new` or `changed`) when it would.
+ */
+function shown({ config, origin }: ConfiguredServer, held: McpApprovalReason | undefined): unknown {
+  const approval = held === undefined ? {} : { needsApproval: held };
+  return { ...printableConfig(config), target: target(config), origin, ...approval };
 }

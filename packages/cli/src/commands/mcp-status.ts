@@ -4,6 +4,7 @@
 // where `epoch mcp list` answers "did epoch read my file the way I meant it?".
 import { terminalJson } from '@epoch-agent/infra';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
+import { approvalMode } from '../approval.js';
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { cellWidth, cutCells, lineRoom, padCells } from '../render/cells.js';
@@ -24,15 +25,17 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   // get the table once every server has settled.
   let live: LiveStatusTable | undefined;
   const showsLive = !invocation.json && io.columns !== undefined;
+  const approval = approvalMode(invocation, io);
   return withRuntime(
     io,
     invocation,
     {
+      approval,
       // No schema cache: a cached server would be reported `connecting` instead of being tried.
       registry: { schemaCache: null },
       onRead: ({ servers }) => {
         if (!showsLive || servers.length === 0) return;
-        live = new LiveStatusTable(servers);
+        live = new LiveStatusTable(servers, approval !== 'never');
         io.out(live.header);
       },
       onStatus: (status, print) => live?.onStatus(status, print),
@@ -59,12 +62,14 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       } else {
         const width = lineRoom(io.columns);
         if (live === undefined) io.out(renderStatuses(statuses, runtime.servers()));
+        else live.rest(statuses, io.out);
         // In the config's order, as the rows of a pipe are: only the live rows follow the clock.
         for (const { name } of statuses) io.out(renderToolNames(runtime, name, width));
         io.out(renderDiagnostics(diagnostics));
         io.out(`\n${summary(statuses)}\n`);
       }
-      return down(statuses).length === 0 && !hasErrors(diagnostics) ? EXIT.ok : EXIT.failed;
+      const working = down(statuses).length === 0 && held(statuses).length === 0;
+      return working && !hasErrors(diagnostics) ? EXIT.ok : EXIT.failed;
     },
   );
 }
@@ -85,19 +90,36 @@ function renderToolNames(runtime: Runtime, server: string, width: number): strin
   return `\nTools of ${server} (${toolCount(tools.length, off.length)}):\n${lines.join('\n')}\n${hint}`;
 }
 
-/** The servers that should be connected and are not: one the user turned off is as asked. */
+/**
+ * The servers that should be connected and are not: one the user turned off is as asked, and one
+ * held for approval is said apart (it waits for a person, not for a fix).
+ */
 function down(statuses: readonly McpServerStatus[]): McpServerStatus[] {
-  return statuses.filter(({ state }) => state !== 'connected' && state !== 'disabled');
+  return statuses.filter(
+    ({ state }) => state !== 'connected' && state !== 'disabled' && state !== 'needsApproval',
+  );
+}
+
+function held(statuses: readonly McpServerStatus[]): string[] {
+  return statuses.filter(({ state }) => state === 'needsApproval').map(({ name }) => name);
 }
 
 function summary(statuses: readonly McpServerStatus[]): string {
   const disabled = statuses.filter(({ state }) => state === 'disabled').map(({ name }) => name);
-  const on = statuses.length - disabled.length;
+  const waiting = held(statuses);
+  const on = statuses.length - disabled.length - waiting.length;
   const off = disabled.length === 0 ? '' : `; turned off: ${disabled.join(', ')}`;
-  if (on === 0) return `Every MCP server is turned off: ${disabled.join(', ')}.`;
+  const approve =
+    waiting.length === 0
+      ? ''
+      : ` Not started until approved: ${waiting.join(', ')} ("epoch mcp approve <name>" shows what each runs and asks).`;
+  if (on === 0 && waiting.length === 0)
+    return `Every MCP server is turned off: ${disabled.join(', ')}.`;
   const failing = down(statuses);
-  if (failing.length === 0)
-    return on === 1 ? `The MCP server connected${off}.` : `All ${on} MCP servers connected${off}.`;
+  if (failing.length === 0) {
+    const all = on === 1 ? 'The MCP server connected' : `All ${on} MCP servers connected`;
+    return `${on === 0 ? 'No MCP server connected' : all}${off}.${approve}`;
+  }
   const names = failing.map(({ name, state }) => `${name} (${state})`).join(', ');
-  return `${on - failing.length} of ${counted(on, 'MCP server')} connected; not connected: ${names}${off}.`;
+  return `${on - failing.length} of ${counted(on, 'MCP server')} connected; not connected: ${names}${off}.${approve}`;
 }

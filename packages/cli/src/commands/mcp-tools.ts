@@ -6,6 +6,7 @@
 import { groupedNumber, terminalJson } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
+import { approvalMode } from '../approval.js';
 import { type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { lineRoom } from '../render/cells.js';
@@ -34,7 +35,10 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   }
   const [only] = invocation.operands;
   // Named, only that server starts, as for `call`: one hung server elsewhere must not hold it up.
-  const options = only === undefined ? {} : { connectOnly: [only] };
+  const options = {
+    approval: approvalMode(invocation, io),
+    ...(only === undefined ? {} : { connectOnly: [only] }),
+  };
   return withRuntime(io, invocation, options, async (runtime) => {
     if (only !== undefined) {
       findServer(runtime.servers(), runtime.diagnostics(), only, runtime.configFile);

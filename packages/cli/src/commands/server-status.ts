@@ -2,6 +2,7 @@
 // lines it wrote to stderr. Shared by the commands that connect (status, tools, reconnect).
 import type { ConfiguredServer, McpErrorCode, McpServerStatus } from '@epoch-agent/runtime';
 import { withAdvice } from '../render/advice.js';
+import { launchLines } from '../render/launch.js';
 import { shownError, shownStderr } from '../render/server-text.js';
 import { indent } from './add-server.js';
 
@@ -24,7 +25,9 @@ export function statusDetail(
       return [`  turned off; turn it on with "epoch mcp enable ${status.name}"`];
     case 'needsApproval':
       return [
-        `  not started: waits for your approval of what it runs; see it and approve it with "epoch mcp approve ${status.name}"`,
+        `  not started: ${status.reason === 'new' ? 'it has not been approved' : 'it changed since it was approved'}`,
+        ...launchLines(status.launch).map((line) => `    ${line}`),
+        `  Approve it with "epoch mcp approve ${status.name}" (or run this command with --yes).`,
       ];
     case 'needsLogin':
       return [indent(advised(status.error, server), '  ')];

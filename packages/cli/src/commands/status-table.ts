@@ -45,9 +45,12 @@ export class LiveStatusTable {
   readonly #widths: readonly number[];
   readonly #servers: readonly ConfiguredServer[];
   readonly #shown = new Set<string>();
+  /** A server held for approval is asked about once the runtime is built: its row waits for that. */
+  readonly #asks: boolean;
 
-  constructor(servers: readonly ConfiguredServer[]) {
+  constructor(servers: readonly ConfiguredServer[], asks: boolean) {
     this.#servers = servers;
+    this.#asks = asks;
     this.#widths = columnWidths([
       HEADER,
       ...servers.map(({ config, origin }) => [
@@ -70,10 +73,23 @@ export class LiveStatusTable {
    */
   readonly onStatus = (status: McpServerStatus, print: (text: string) => void): void => {
     if (status.state === 'connecting' || status.state === 'disconnected') return;
+    if (status.state === 'needsApproval' && this.#asks) return;
     if (this.#shown.has(status.name)) return;
+    this.#print(status, print);
+  };
+
+  /** The rows not printed yet: servers held for approval, as the questions left them. */
+  rest(statuses: readonly McpServerStatus[], print: (text: string) => void): void {
+    for (const status of statuses) {
+      if (status.state === 'connecting' || this.#shown.has(status.name)) continue;
+      this.#print(status, print);
+    }
+  }
+
+  #print(status: McpServerStatus, print: (text: string) => void): void {
     this.#shown.add(status.name);
     print(withDetail(tableLine(cells(status), this.#widths), status, this.#servers));
-  };
+  }
 }
 
 /** A server's row; TOOLS is what the model is offered and how many the user turned off: `15, 3 off`. */
@@ -84,7 +100,9 @@ function cells(status: McpServerStatus): string[] {
     status.transport,
     status.state,
     status.state === 'connected' ? status.protocol.version : '-',
-    status.state === 'disabled' ? '-' : toolCount(status.toolCount, status.toolsOff),
+    status.state === 'disabled' || status.state === 'needsApproval'
+      ? '-'
+      : toolCount(status.toolCount, status.toolsOff),
   ];
 }
 

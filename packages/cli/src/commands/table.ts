@@ -14,6 +14,11 @@ const CHOICE_OPTIONS: Command['options'] = {
   },
   json: { type: 'boolean', help: 'print { file, line, changes, changed } as JSON' },
 };
+/** `--yes` of the commands that start servers: what a script passes instead of answering. */
+const YES_OPTION: Command['options'][string] = {
+  type: 'boolean',
+  help: 'approve every server it starts that needs approval, without asking (for scripts; see "epoch mcp approve --help")',
+};
 /** `--root DIR` of the commands that run servers for a person (root-dirs.ts reads it). */
 const ROOT_OPTION: Command['options'][string] = {
   type: 'string',
@@ -136,6 +141,10 @@ nothing is written. The entry is inserted as text; every other byte of the file 
     details: `Reads the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI and
 Codex on this machine (user files, and the project's files of the project directory), translates each
 field by field and adds the new ones to your mcp.json in one text edit; every other byte stays.
+Under each server is what it runs: its whole command line or URL, its env and header names, and a
+warning when starting it downloads code and runs it (npx -y, uvx, docker run, ...); importing
+approves what is written (see "epoch mcp approve --help"), so read it, with --dry-run first. A server
+that runs exactly what one of yours runs (imported before, under any name) is not imported again.
 Each server's notes say what did not map (approvals, trust, OAuth client settings, an editor's own
 variables, ...). A name your file (or a plugin) already has, case aside, is skipped unless --rename
 adds it as <name>-<client>. Secrets the other client reads from inputs or variables become \${VAR}
@@ -169,7 +178,7 @@ Examples:
       scope: SCOPE_OPTION,
       'dry-run': {
         type: 'boolean',
-        help: 'show what would be added, with each entry, and write nothing',
+        help: 'show what would be added, with what each runs and its entry, and write nothing',
       },
       rename: {
         type: 'boolean',
@@ -208,33 +217,44 @@ Examples:
   },
   {
     words: 'mcp status',
-    synopsis: '[--json]',
+    synopsis: '[--yes] [--json]',
     summary: 'connect to every server, show its state and the tools the model gets from it',
     details: `Every server starts the way the agent starts it, then is closed with its whole process tree.
+On a terminal, a server that needs approval is shown with what it runs, and you are asked ([y/N]);
+in a pipe or with --json nothing is asked: it stays unstarted (state needsApproval).
 Exit code 0 when every server connected and the files have no errors.`,
-    options: { json: { type: 'boolean', help: 'print { file, servers, diagnostics } as JSON' } },
+    options: {
+      yes: YES_OPTION,
+      json: { type: 'boolean', help: 'print { file, servers, diagnostics } as JSON' },
+    },
     readsConfig: true,
     load: async () => (await import('./mcp-status.js')).run,
   },
   {
     words: 'mcp tools',
-    synopsis: '[<name>] [--json]',
+    synopsis: '[<name>] [--yes] [--json]',
     summary: 'show the tools the model gets: names, annotations, parameters, context cost',
     details: `Every server starts, as in the agent (tool names depend on all of them: two servers can want
 the same name). With <name>, only that server starts, as for "epoch mcp call"; a name another
 server's tool would take from it is then not seen. Tokens are about characters / 4 of the
-definitions sent with every request.`,
-    options: { json: { type: 'boolean', help: 'print { servers: [{ ..., tools }] } as JSON' } },
+definitions sent with every request. A server that needs approval is asked about as by "epoch mcp status".`,
+    options: {
+      yes: YES_OPTION,
+      json: { type: 'boolean', help: 'print { servers: [{ ..., tools }] } as JSON' },
+    },
     readsConfig: true,
     load: async () => (await import('./mcp-tools.js')).run,
   },
   {
     words: 'mcp call',
-    synopsis: "<name> <tool> [--arg key=value]... [--args '<json>'] [--root DIR]... [--json]",
+    synopsis:
+      "<name> <tool> [--arg key=value]... [--args '<json>'] [--root DIR]... [--yes] [--json]",
     summary: 'run one tool of a server and print its result',
     details: `<tool> is the tool's name on the server (echo) or the name the model sees (mcp__everything__echo).
 --arg values are read as the tool's input schema types them; --args gives them all as one JSON object.
-Exit codes: 0 ok, 1 the tool reported an error, 2 wrong command line, 3 the server needs
+A server that needs approval is asked about on a terminal, as by "epoch mcp status".
+Exit codes: 0 ok, 1 the tool reported an error, 2 wrong command line (or a server turned off or
+not approved), 3 the server needs
 "epoch mcp login", 4 the server cannot be reached, 130 interrupted (the call is cancelled on the server).`,
     options: {
       arg: {
@@ -249,6 +269,7 @@ Exit codes: 0 ok, 1 the tool reported an error, 2 wrong command line, 3 the serv
         help: 'print the result as JSON; errors are one JSON object on stderr',
       },
       root: ROOT_OPTION,
+      yes: YES_OPTION,
     },
     readsConfig: true,
     load: async () => (await import('./mcp-call.js')).run,
@@ -262,6 +283,36 @@ Exit codes: 0 connected, 3 the server needs "epoch mcp login", 4 it cannot be re
     options: { json: { type: 'boolean', help: 'print its status as JSON' } },
     readsConfig: true,
     load: async () => (await import('./mcp-reconnect.js')).run,
+  },
+  {
+    words: 'mcp approve',
+    synopsis: '<name> [--yes] [--json]',
+    summary: 'show what a server runs, and approve it so that it starts',
+    details: `Shows the server's whole command line (variables expanded, secrets redacted) or URL, the
+directory it runs in and the names of its env variables and headers, says when starting it downloads
+code and runs it (npx -y, uvx, pipx run, bunx, docker run, a script from a URL), asks [y/N], then
+starts it. The approval is of that launch: a changed command, argument, URL or env value asks again.
+Servers of the project's .epoch/mcp.json and of plugins start only once approved; the host's, and the
+entries of your own mcp.json, need none (see the README's "Trust" section). In a pipe nothing is
+asked: run it on a terminal, or pass --yes (for scripts, which then approve what they did not see).
+Exit codes: 0 approved (and how it connects), 1 not approved, 2 unknown server.`,
+    options: {
+      yes: { type: 'boolean', help: 'approve without asking (scripts)' },
+      json: { type: 'boolean', help: 'print { server, launch, approved, status } as JSON' },
+    },
+    readsConfig: true,
+    load: async () => (await import('./mcp-approve.js')).approve,
+  },
+  {
+    words: 'mcp revoke',
+    synopsis: '<name> [--json]',
+    summary: 'take back the approvals of a server: it no longer starts until approved again',
+    details: `Forgets every approved form of the server. A server of the project or of a plugin then stays
+unstarted until "epoch mcp approve <name>"; the host's and your own mcp.json's are trusted and still
+start (take one out with "epoch mcp remove", or turn it off with "epoch mcp disable"). Nothing is started.`,
+    options: { json: { type: 'boolean', help: 'print { server, needsApproval } as JSON' } },
+    readsConfig: true,
+    load: async () => (await import('./mcp-approve.js')).revoke,
   },
   {
     words: 'mcp login',

@@ -10,7 +10,7 @@ export function target(server: McpServerConfig): string {
 }
 
 // Single quotes keep everything literal in a POSIX shell; a ' inside is closed, escaped, reopened.
-function shellQuote(word: string): string {
+export function shellQuote(word: string): string {
   if (/^[A-Za-z0-9_@%+=:,./<>-]+$/.test(word)) return word;
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }

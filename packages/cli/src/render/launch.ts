@@ -1,0 +1,42 @@
+// What a server would run, said so a person can judge it before saying yes: the whole command line
+// (or the URL), where it runs, the names of what it is given (never a value), and in plain words
+// when starting it downloads code and runs it. `approve`, the inline question and `import` show
+// the same lines.
+import { visibleText } from '@epoch-agent/infra';
+import type { McpLaunch } from '@epoch-agent/runtime';
+import { shellQuote } from './target.js';
+
+/**
+ * A config's text as a terminal may show it: control characters visible, never commands, and never
+ * cut: what is asked about must be seen whole (a file's size bounds it).
+ */
+function shownLine(text: string): string {
+  return visibleText(text, { max: Number.POSITIVE_INFINITY });
+}
+
+/** The launch, a line per fact, each as `label: value` (no indent: the caller indents). */
+export function launchLines(launch: McpLaunch): string[] {
+  const lines: string[] = [];
+  if (launch.command !== undefined) {
+    lines.push(`runs: ${shownLine(launch.command.map(shellQuote).join(' '))}`);
+  }
+  if (launch.url !== undefined) lines.push(`${launch.transport} URL: ${shownLine(launch.url)}`);
+  if (launch.cwd !== undefined) lines.push(`in: ${shownLine(launch.cwd)}`);
+  if (launch.envNames !== undefined && launch.envNames.length > 0) {
+    lines.push(`env: ${shownLine(launch.envNames.join(', '))} (values not shown)`);
+  }
+  if (launch.envFile !== undefined) lines.push(`env_file: ${shownLine(launch.envFile)}`);
+  if (launch.headerNames !== undefined && launch.headerNames.length > 0) {
+    lines.push(`headers: ${shownLine(launch.headerNames.join(', '))} (values not shown)`);
+  }
+  const warning = downloadWarning(launch);
+  if (warning !== undefined) lines.push(warning);
+  return lines;
+}
+
+/** The plain warning for a launch that fetches code and runs it; undefined for one that does not. */
+export function downloadWarning(launch: McpLaunch): string | undefined {
+  if (launch.downloads === undefined) return undefined;
+  const { launcher, what } = launch.downloads;
+  return `Warning: starting it downloads code and runs it with your rights (${shownLine(launcher)}: ${shownLine(what)}); whoever publishes that decides what it does.`;
+}
