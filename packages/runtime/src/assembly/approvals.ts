@@ -94,6 +94,22 @@ export class ServerApprovals {
     return this.store.approve(source, config.name, launchKey(config));
   }
 
+  /**
+   * The entries one of epoch's own writers just wrote (`names`), as each file reads back now:
+   * approved in that form, since the writer showed what they run.
+   */
+  async approveWritten(
+    names: readonly string[],
+    files: readonly (readonly [McpServerSource, readonly McpServerConfig[]])[],
+  ): Promise<void> {
+    const written = new Set(names);
+    for (const [source, configs] of files) {
+      for (const config of configs) {
+        if (written.has(config.name)) await this.approve(source, config);
+      }
+    }
+  }
+
   async #asked(
     source: McpServerSource,
     config: McpServerConfig,

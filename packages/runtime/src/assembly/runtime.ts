@@ -394,16 +394,10 @@ export class Runtime {
       this.#diagnostics.user = applied.diagnostics;
       return applied;
     }
-    const written = new Set(approved);
-    const sources = [
+    await this.#approvals.approveWritten(approved, [
       ['user', read.user.servers],
       ['project', read.project?.servers ?? []],
-    ] as const;
-    for (const [source, configs] of sources) {
-      for (const config of configs) {
-        if (written.has(config.name)) await this.#approvals.approve(source, config);
-      }
-    }
+    ]);
     this.tools.setToolBudget(read.user.toolBudgetTokens ?? this.#hostBudget);
     this.#user = read.userServers;
     this.#project = read.projectServers;
