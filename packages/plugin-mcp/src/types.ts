@@ -2,7 +2,6 @@
 // where a server came from, and how it is doing.
 import type { Position } from '@epoch-agent/infra';
 import type { McpToolSource } from '@epoch-agent/protocol';
-import type { McpLaunch } from './config/launch.js';
 import type { McpServerCapabilities } from './connection/capabilities.js';
 import type { McpProtocol } from './connection/protocol.js';
 import type { McpErrorCode } from './errors/mcp-error.js';
@@ -275,6 +274,24 @@ export interface McpServerStatusCommon {
 }
 
 /** One server as a UI or `epoch mcp list` shows it, discriminated by `state`. */
+/** What a server entry would run, as a person should see it before saying yes. No secret in it
+ * (config/launch.ts describes one). */
+export interface McpLaunch {
+  readonly transport: 'stdio' | 'sse' | 'http';
+  /** stdio: the program then its arguments, variables expanded, secret-looking values redacted. */
+  readonly command?: readonly string[];
+  readonly cwd?: string;
+  /** stdio: the names of the variables it is given (values never shown). */
+  readonly envNames?: readonly string[];
+  readonly envFile?: string;
+  /** sse/http: the URL, credentials redacted. */
+  readonly url?: string;
+  readonly headerNames?: readonly string[];
+  /** Set when starting it downloads and runs code: the launcher (`npx -y`, `uvx`, `pipx run`,
+   *  `bunx`, `docker run`, `a script from a URL`) and what it fetches (a package, an image, a URL). */
+  readonly downloads?: { readonly launcher: string; readonly what: string };
+}
+
 export type McpServerStatus =
   | (McpServerStatusCommon & {
       readonly state: 'connecting';

@@ -6,10 +6,11 @@
 // What a server's tool names start with: reading servers decides which names would pass for a
 // host's tools (names.ts loads nothing but node:crypto).
 export { serverPrefix } from '../tools/names.js';
+// What an entry would run, shown before it is approved, and the key its approval is stored under.
+export type { McpLaunch } from '../types.js';
 export { type McpServerOverride, withOverride } from './choice.js';
 export type { McpConfigPositions, McpKeyPositions } from './key-positions.js';
-// What an entry would run, shown before it is approved, and the key its approval is stored under.
-export { describeLaunch, launchKey, type McpLaunch } from './launch.js';
+export { describeLaunch, launchKey } from './launch.js';
 export {
   loadMcpConfig,
   type McpConfigLoad,

@@ -11,25 +11,8 @@
 // environment is not a new program, while a value written into the file is hashed like any other.
 import { createHash } from 'node:crypto';
 import { isCredentialName, REDACTED, redactArgs, redactUrl } from '@epoch-agent/infra';
-import { assertNever, type McpServerConfig } from '../types.js';
+import { assertNever, type McpLaunch, type McpServerConfig } from '../types.js';
 import { type Environment, parseTemplate, variableValue } from './variables.js';
-
-/** What a server entry would run, as a person should see it before saying yes. No secret in it. */
-export interface McpLaunch {
-  readonly transport: 'stdio' | 'sse' | 'http';
-  /** stdio: the program then its arguments, variables expanded, secret-looking values redacted. */
-  readonly command?: readonly string[];
-  readonly cwd?: string;
-  /** stdio: the names of the variables it is given (values never shown). */
-  readonly envNames?: readonly string[];
-  readonly envFile?: string;
-  /** sse/http: the URL, credentials redacted. */
-  readonly url?: string;
-  readonly headerNames?: readonly string[];
-  /** Set when starting it downloads and runs code: the launcher (`npx -y`, `uvx`, `pipx run`,
-   *  `bunx`, `docker run`, `a script from a URL`) and what it fetches (a package, an image, a URL). */
-  readonly downloads?: { readonly launcher: string; readonly what: string };
-}
 
 // Bump when what is hashed changes: every stored approval then asks again, which is the safe side.
 const VERSION = 'mcp-launch/1';
