@@ -9,6 +9,8 @@
 //   starts only in a form that was approved (epoch's own writers approve what they write).
 // - plugin: starts only in a form that was approved; installing a plugin is not approving what
 //   its servers run.
+// - project: likewise; the repository's `.epoch/mcp.json` was written by whoever wrote the
+//   repository, and cloning it is not approving what it runs.
 import type { McpApprovalReason, McpServerSource } from '@epoch-agent/plugin-mcp';
 import type { ApprovalStore } from './approval-store.js';
 
@@ -39,7 +41,6 @@ const approvedInStore =
 const RULES: Record<McpServerSource, Rule> = {
   host: trusted,
   plugin: approvedInStore('plugin'),
-  // The repository's file, written by whoever wrote the repository: never the user's own.
   project: approvedInStore('project'),
   user: async (question) => {
     const { atBuild, launch, trustedAtBuild } = question;

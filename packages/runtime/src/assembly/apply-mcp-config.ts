@@ -119,18 +119,19 @@ export async function applyMcpFiles(
   { user, project }: McpFilesRead,
   { connects, inFlight, holds }: ApplyMcpFilesOptions,
 ): Promise<{ user: McpConfigApplied; project: McpConfigApplied | undefined }> {
-  const userPlan = plan(mcp, { source: 'user', load: user }, connects);
-  const projectPlan =
-    project === undefined ? undefined : plan(mcp, { source: 'project', load: project }, connects);
-  const plans = projectPlan === undefined ? [userPlan] : [userPlan, projectPlan];
   // Decided before anything starts, one file after the other: a host's callback may take a
   // person's time, and a person answers one question at a time.
-  const held: McpApprovalHolds[] = [];
-  for (const { file, added, reconnected } of plans) {
-    held.push(await holds(file.source, [...added, ...reconnected]));
-  }
+  const decide = async (file: McpFileToApply): Promise<DecidedPlan> => {
+    const planned = plan(mcp, file, connects);
+    const held = await holds(file.source, [...planned.added, ...planned.reconnected]);
+    return { ...planned, held, applied: { ...planned.applied, held: [...held.keys()] } };
+  };
+  const userPlan = await decide({ source: 'user', load: user });
+  const projectPlan =
+    project === undefined ? undefined : await decide({ source: 'project', load: project });
+  const plans = projectPlan === undefined ? [userPlan] : [userPlan, projectPlan];
   await Promise.all(
-    plans.flatMap(({ removed, updated, reconnected }, index) => [
+    plans.flatMap(({ removed, updated, reconnected, held }) => [
       ...removed.map((name) => mcp.disconnect(name)),
       ...updated.map((config) => inFlight.run(mcp.update(config))),
       // A reconnect, not a disconnect and a connect: the server stays registered, so its tool
@@ -138,13 +139,11 @@ export async function applyMcpFiles(
       // Still registered: the runtime may have closed while the callback was asked.
       ...reconnected
         .filter(({ name }) => mcp.configOf(name) !== undefined)
-        .map((config) =>
-          inFlight.run(mcp.reconfigure(config, { held: held[index]?.get(config.name) })),
-        ),
+        .map((config) => inFlight.run(mcp.reconfigure(config, { held: held.get(config.name) }))),
     ]),
   );
   await Promise.all(
-    plans.map(({ file, added }, index) =>
+    plans.map(({ file, added, held }) =>
       // Asked again, in the same tick as the connect: the runtime may have begun closing
       // meanwhile. A name still held under another source (its file could not be read, so it
       // kept its servers) waits for the next apply: connectAll would refuse it.
@@ -152,19 +151,12 @@ export async function applyMcpFiles(
         mcp.connectAll(
           added.filter(({ name }) => connects(name) && mcp.configOf(name) === undefined),
           file.source,
-          { held: held[index] },
+          { held },
         ),
       ),
     ),
   );
-  const withHeld = (applied: McpConfigApplied, index: number): McpConfigApplied => ({
-    ...applied,
-    held: [...(held[index]?.keys() ?? [])],
-  });
-  return {
-    user: withHeld(userPlan.applied, 0),
-    project: projectPlan === undefined ? undefined : withHeld(projectPlan.applied, 1),
-  };
+  return { user: userPlan.applied, project: projectPlan?.applied };
 }
 
 interface Plan {
@@ -174,6 +166,11 @@ interface Plan {
   readonly added: readonly McpServerConfig[];
   readonly updated: readonly McpServerConfig[];
   readonly reconnected: readonly McpServerConfig[];
+}
+
+/** A plan, and which of the servers it would start wait for approval. */
+interface DecidedPlan extends Plan {
+  readonly held: McpApprovalHolds;
 }
 
 function plan(mcp: McpRegistry, file: McpFileToApply, connects: (name: string) => boolean): Plan {
