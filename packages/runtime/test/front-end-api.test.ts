@@ -160,7 +160,11 @@ describe('serverFields', () => {
       'defer',
       'pin_tools',
     ]);
-    expect(byName.pin_tools).toEqual({ field: 'pin_tools', value: true, from: { kind: 'default' } });
+    expect(byName.pin_tools).toEqual({
+      field: 'pin_tools',
+      value: true,
+      from: { kind: 'default' },
+    });
     expect(byName.max_output_tokens).toEqual({
       field: 'max_output_tokens',
       value: 25_000,
