@@ -192,6 +192,35 @@ describe('pinned tools through the runtime', () => {
   });
 });
 
+describe('a plugin', () => {
+  it("cannot turn pinning off for its server; the user's override can", async () => {
+    await writeFile(toolsFile(), JSON.stringify([tool('weather')]));
+    const entry = {
+      command: process.execPath,
+      args: [FIXTURE, toolsFile(), join(t.home.dir, 'live.jsonl')],
+      pin_tools: false,
+    };
+    const file = await t.home.writePluginConfig('wx', { live: entry });
+    const runtime = await t.build({ registry: { schemaCache: null }, approve: () => true });
+    expect(runtime.diagnostics()).toContainEqual(
+      expect.objectContaining({
+        code: 'pin_tools_refused',
+        file,
+        path: 'servers.live.pin_tools',
+        source: 'plugin',
+      }),
+    );
+    expect(runtime.mcp.toolsOf('wx__live')[0]?.annotationsTrusted).toBe(true);
+    await runtime.close();
+
+    await t.home.writeUserConfig('{ "overrides": { "wx__live": { "pin_tools": false } } }');
+    const overridden = await t.build({ registry: { schemaCache: null }, approve: () => true });
+    expect(overridden.diagnostics().filter((d) => d.code === 'pin_tools_refused')).toHaveLength(1);
+    expect(overridden.mcp.configOf('wx__live')?.pinTools).toBe(false);
+    expect(overridden.mcp.toolsOf('wx__live')[0]?.annotationsTrusted).toBe(false);
+  });
+});
+
 describe('the user file', () => {
   it('`pin_tools: false` withholds nothing and trusts no annotation', async () => {
     await pinned([tool('weather')], [tool('weather', 'Changed.')]);

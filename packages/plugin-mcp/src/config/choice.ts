@@ -30,6 +30,11 @@ export interface McpServerOverride extends ChoiceWritten {
   readonly server: string;
   /** Replaces the entry's `defer` when given. */
   readonly defer?: McpToolDeferral;
+  /**
+   * Replaces the entry's `pinTools` when given: the user may turn pinning off for a plugin's,
+   * host's or project's server, which their own files may not.
+   */
+  readonly pinTools?: boolean;
   /** Where its key is written. */
   readonly at: McpEntryPosition;
 }

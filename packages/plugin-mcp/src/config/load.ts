@@ -233,6 +233,7 @@ function parseOverride(
     at: { file: where.file, ...where.locator.key(['overrides', server]) },
     ...choice,
     ...(fields.defer === undefined ? {} : { defer: fields.defer }),
+    ...(fields.pin_tools === undefined ? {} : { pinTools: fields.pin_tools }),
   };
 }
 

@@ -188,6 +188,7 @@ export const OVERRIDE_FIELDS = [
   'include_tools',
   'exclude_tools',
   'defer',
+  'pin_tools',
 ] as const satisfies readonly FieldName[];
 
 const SCOPE_FIELDS: Record<EntryScope, readonly FieldName[]> = {

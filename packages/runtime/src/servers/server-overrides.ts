@@ -36,6 +36,7 @@ export function applyOverrides(
               ...server.config,
               choice: withOverride(server.config.choice, override),
               defer: override.defer ?? server.config.defer,
+              ...pinToolsOf(override.pinTools ?? server.config.pinTools),
             },
           }),
     };
@@ -64,4 +65,9 @@ export function applyOverrides(
       };
     });
   return { servers, diagnostics };
+}
+
+/** `pinTools` as a config holds it: absent unless written. */
+function pinToolsOf(pinTools: boolean | undefined): { pinTools?: boolean } {
+  return pinTools === undefined ? {} : { pinTools };
 }
