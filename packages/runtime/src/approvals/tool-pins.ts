@@ -9,9 +9,10 @@
 // launch, is no pins: the server's next live list is pinned.
 
 import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readRegularFile, withFileLock, writeFileAtomic } from '@epoch-agent/infra';
+import { withFileLock, writeFileAtomic } from '@epoch-agent/infra';
 import type {
   McpPinnedServer,
   McpPinnedTool,
@@ -42,11 +43,14 @@ export class ToolPinFiles implements McpToolPinStore {
   }
 
   async read(server: McpPinnedServer): Promise<McpPinnedTools | undefined> {
+    const file = this.fileOf(server.source, server.name);
     let text: string;
     try {
-      text = (await readRegularFile(this.fileOf(server.source, server.name), MAX_BYTES)).toString(
-        'utf8',
-      );
+      // At once, not through libuv's thread pool, as the schema cache reads beside it: every start
+      // waits for this read, one per server. Looked at first, so a FIFO is never opened.
+      const info = statSync(file);
+      if (!info.isFile() || info.size > MAX_BYTES) return new Map();
+      text = readFileSync(file, 'utf8');
     } catch (error) {
       // Never pinned; any other failure to read withholds every tool.
       return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : new Map();
@@ -77,7 +81,8 @@ export class ToolPinFiles implements McpToolPinStore {
     const { source, name, launch } = server;
     const content = { version: VERSION, source, name, launch, tools: Object.fromEntries(tools) };
     await withFileLock(file, LOCK, () =>
-      writeFileAtomic(file, `${JSON.stringify(content, null, 2)}\n`, { ownerOnly: true }),
+      // One line: read at every start, and no person edits it.
+      writeFileAtomic(file, `${JSON.stringify(content)}\n`, { ownerOnly: true }),
     );
   }
 
