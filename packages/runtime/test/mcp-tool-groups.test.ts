@@ -20,7 +20,8 @@ afterEach(async () => {
 
 describe('tool groups', () => {
   it('a server whose tool list changes (notifications/tools/list_changed) gets its group set anew', async () => {
-    await home.writeUserConfig({ live: pidServer('--growable') });
+    // A new tool is withheld until approved (tool-pins.test.ts); here it is taken at once.
+    await home.writeUserConfig({ live: { ...pidServer('--growable'), pin_tools: false } });
     runtime = await buildRuntime();
     const rt = runtime;
     expect(rt.tools.get('mcp__live__grown')).toBeUndefined();
