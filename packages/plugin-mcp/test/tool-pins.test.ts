@@ -236,6 +236,36 @@ describe('tools changed between two connects', () => {
   });
 });
 
+describe('approvals', () => {
+  it('two at once both hold, in memory and in the store', async () => {
+    const s = await pinnedThen(SECOND);
+    const { reg } = registry();
+    await reg.connectAll([s.config], 'user');
+    await Promise.all([reg.approveTools('live', ['alpha']), reg.approveTools('live', ['delta'])]);
+    expect(reg.withheldOf('live').map(({ name }) => name)).toEqual([
+      'beta',
+      'gamma',
+      'epsilon_delete_all',
+    ]);
+    const saved = pins.saved.get('user:live')?.tools;
+    expect(saved?.get('alpha')?.definition).toEqual(toolDefinition(ALPHA2));
+    expect(saved?.get('delta')?.definition).toEqual(toolDefinition(DELTA));
+  });
+
+  it('made by another registry (another process) hold here from the next reconnect', async () => {
+    const s = await pinnedThen(SECOND);
+    const here = registry();
+    await here.reg.connectAll([s.config], 'user');
+    const there = registry();
+    await there.reg.connectAll([s.config], 'user');
+    await there.reg.approveTools('live');
+    expect(here.reg.withheldOf('live')).toHaveLength(5);
+    await here.reg.reconnect('live');
+    expect(here.reg.withheldOf('live')).toEqual([]);
+    expect(names(here.reg)).toHaveLength(6);
+  });
+});
+
 describe('tools changed through list_changed while connected', () => {
   it('are withheld live, and the event carries them', async () => {
     const s = changingToolsServer(home.path, 'live', { tools: FIRST });

@@ -82,6 +82,8 @@ export class Servers {
   readonly pins: McpToolPinStore | undefined;
   /** Pin writes in flight: disconnectAll waits for them, as for the cache's. */
   readonly pinWrites = new Set<Promise<void>>();
+  /** The approveTools calls, one after another (see registry/tool-approval.ts). */
+  toolApprovals: Promise<unknown> = Promise.resolve();
   readonly maxOutputTokens: number;
   /** Read when the registry is made, like the schema cache's: EPOCH_HOME then. */
   readonly toolResultsDir = defaultToolResultsDir();

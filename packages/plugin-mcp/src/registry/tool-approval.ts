@@ -5,11 +5,24 @@ import { McpError } from '../errors/mcp-error.js';
 import type { McpServerStatus } from '../types.js';
 import { emitStatus, offeredBy, statusOf, withheldBy } from './entry-status.js';
 import { announce, offerFor } from './offers.js';
-import { type McpPinnedTool, pinnedServer, pinning, pinOf, pinsOf } from './pins.js';
+import { type McpPinnedTool, pinnedServer, pinOf, pinsOf } from './pins.js';
 import type { Servers } from './servers.js';
 
-/** McpRegistry.approveTools. */
-export async function approveTools(
+/**
+ * McpRegistry.approveTools, one approval at a time: two at once would each write the pins without
+ * the other's tools.
+ */
+export function approveTools(
+  servers: Servers,
+  name: string,
+  tools: readonly string[] | undefined,
+): Promise<McpServerStatus> {
+  const run = servers.toolApprovals.then(() => approve(servers, name, tools));
+  servers.toolApprovals = run.catch(() => undefined);
+  return run;
+}
+
+async function approve(
   servers: Servers,
   name: string,
   tools: readonly string[] | undefined,
@@ -27,11 +40,11 @@ export async function approveTools(
   }
   const { offer, client } = entry;
   const store = servers.pins;
-  // Nothing withheld: nothing to approve, and the pins stay as they are.
-  if (store === undefined || offer === undefined || client === undefined || withheld.length === 0) {
+  // Nothing withheld (pinning off withholds nothing), or none named: the pins stay as they are.
+  const none = withheld.length === 0 || tools?.length === 0;
+  if (store === undefined || offer === undefined || client === undefined || none) {
     return statusOf(entry);
   }
-  if (!pinning(servers, entry)) return statusOf(entry);
   let pins: Map<string, McpPinnedTool>;
   if (tools === undefined) {
     // The list as it is now; pins of tools it no longer has are dropped.
@@ -44,7 +57,7 @@ export async function approveTools(
   await store.write(pinnedServer(entry), pins);
   // Removed, or given another client, while the pins were written: the next start reads them.
   if (servers.entries.get(name) !== entry || entry.client !== client) return statusOf(entry);
-  const before = { tools: offeredBy(entry), withheld };
+  const before = { tools: offeredBy(entry), withheld: withheldBy(entry) };
   entry.pins = pins;
   // The list it has now: one that changed again meanwhile is checked against the new pins.
   const current = entry.offer ?? offer;
