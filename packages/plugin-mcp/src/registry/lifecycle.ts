@@ -1,5 +1,6 @@
 // A server's life in the registry: added (with a client when it is enabled and not held for
-// approval), started (offering its cached tools at once), given another choice or another config,
+// approval), started (offering its cached tools at once, checked against its tool pins read
+// beside them), given another choice or another config,
 // held and released, reconnected, removed. Each public step is McpRegistry's method of the same
 // name, documented there.
 

@@ -7,6 +7,10 @@
 // cache while they connect in the background, and when a server's live list turns out different
 // (at connect, or after notifications/tools/list_changed) the cache is replaced and a
 // tools-changed event says what changed.
+//
+// With a pin store (`toolPins`), every list, the cached one too, is checked against the definitions
+// pinned for the server: a tool that is new or changed is withheld until approveTools (README,
+// "Pinned tools").
 
 import type {
   GetPromptResult,
