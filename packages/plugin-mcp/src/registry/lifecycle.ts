@@ -1,8 +1,7 @@
 // A server's life in the registry: added (with a client when it is enabled and not held for
-// approval), started (offering its cached tools at once, checked against its tool pins read
-// beside them), given another choice or another config,
-// held and released, reconnected, removed. Each public step is McpRegistry's method of the same
-// name, documented there.
+// approval), started (offering its cached tools at once, checked against its tool pins read beside
+// them), given another choice or another config, held and released, reconnected, removed. Each
+// public step is McpRegistry's method of the same name, documented there.
 
 import { messageOf } from '@epoch-agent/infra';
 import { McpClient } from '../connection/client.js';
