@@ -4,6 +4,8 @@
 // approval brings it in live with an `approval` event; `pin_tools: false` withholds nothing and
 // trusts nothing; a cached list is checked against the pins. The store is a Map here (the runtime's
 // files are tested in the runtime), counting its writes.
+
+import { secretRedactor } from '@epoch-agent/infra';
 import type { Tool } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpSchemaCache } from '../src/cache.js';
@@ -12,6 +14,7 @@ import type { McpPinnedServer, McpPinnedTools, McpToolPinStore } from '../src/re
 import { McpRegistry } from '../src/registry/registry.js';
 import type { McpRegistryOptions, McpToolsChangedEvent } from '../src/registry/types.js';
 import { toolDefinition } from '../src/tools/definition.js';
+import { toEpochTools } from '../src/tools/epoch-tools.js';
 import type { McpServerStatus } from '../src/types.js';
 import {
   CHANGE_TOOLS,
@@ -346,8 +349,37 @@ describe('pin_tools: false', () => {
     await reg.connectAll([s.config], 'user');
     expect(reg.withheldOf('live')).toEqual([]);
     expect(reg.toolsOf('live').some((t) => t.annotationsTrusted)).toBe(false);
+    const host = new McpRegistry({ schemaCache: null });
+    registries.push(host);
+    await host.connectAll([s.config], 'host');
+    expect(host.toolsOf('live').every((t) => t.annotationsTrusted)).toBe(true);
+  });
+
+  it("the resource tools are epoch's own: trusted whoever configured the server", () => {
+    const tools = toEpochTools({
+      server: 'docs',
+      source: 'project',
+      tools: [ALPHA],
+      resources: true,
+      backend: {
+        callTool: unused,
+        listResources: unused,
+        listResourceTemplates: unused,
+        readResource: unused,
+      },
+      cap: { maxTokens: () => 1_000, dir: home.path, redact: secretRedactor() },
+    });
+    expect(tools.map((t) => [t.target.kind, t.annotationsTrusted])).toEqual([
+      ['tool', false],
+      ['list_resources', true],
+      ['read_resource', true],
+    ]);
   });
 });
+
+function unused(): never {
+  throw new Error('not called');
+}
 
 describe('the store', () => {
   it('an empty map (a corrupt file) withholds every tool; a read that fails does too', async () => {
