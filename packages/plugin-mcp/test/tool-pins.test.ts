@@ -9,6 +9,8 @@ import { secretRedactor } from '@epoch-agent/infra';
 import type { Tool } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpSchemaCache } from '../src/cache.js';
+import { fingerprint } from '../src/config/fingerprint.js';
+import { launchKey } from '../src/config/launch.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import type { McpPinnedServer, McpPinnedTools, McpToolPinStore } from '../src/registry/pins.js';
 import { McpRegistry } from '../src/registry/registry.js';
@@ -333,7 +335,11 @@ describe('pin_tools: false', () => {
   it('withholds nothing, pins nothing, and trusts no annotation', async () => {
     const s = await pinnedThen(SECOND);
     const { reg } = registry();
-    const [status] = await reg.connectAll([{ ...s.config, pinTools: false }], 'user');
+    const off = { ...s.config, pinTools: false };
+    // Not part of its connection, nor of what was approved: no reconnect, no new approval.
+    expect(fingerprint(off)).toBe(fingerprint(s.config));
+    expect(launchKey(off)).toBe(launchKey(s.config));
+    const [status] = await reg.connectAll([off], 'user');
     expect(status).toMatchObject({ toolCount: 6, toolsWithheld: 0 });
     expect(reg.toolsOf('live').map((t) => t.annotationsTrusted)).toEqual(Array(6).fill(false));
     expect(pins.writes).toBe(1);
