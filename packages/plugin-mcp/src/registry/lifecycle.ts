@@ -15,7 +15,7 @@ import type {
 } from '../types.js';
 import { emitStatus, NO_TOOLS, offeredBy, statusOf, withheldBy } from './entry-status.js';
 import { announce, learn, NOTHING_SHOWN, offerFor, shownOf, type ToolsShown } from './offers.js';
-import { pinFirstList, readPins } from './pins.js';
+import { readPins } from './pins.js';
 import type { Entry, Servers } from './servers.js';
 
 /** McpRegistry.connectAll: every server added, then all started at once. */
@@ -65,8 +65,7 @@ export async function updateChoice(
   } else {
     if (client !== undefined && offer !== undefined) {
       // Pinning turned on for a server connected now: its live list is its first.
-      if (entry.connected) pinFirstList(servers, entry, offer.schema.tools);
-      entry.offer = offerFor(servers, entry, client, offer.schema);
+      entry.offer = offerFor(servers, entry, client, offer.schema, { live: entry.connected });
     }
     emitStatus(servers, entry);
     announce(servers, entry, before, shownBy(entry), 'choice');

@@ -51,9 +51,10 @@ export function learn(
     prompts: state.prompts,
     ...(memory === undefined ? {} : { memory }),
   };
-  // Pinned now: the tools offered from the cache are trusted from now on, so they are made again.
-  const pinned = pinFirstList(servers, entry, schema.tools);
-  const same = before !== undefined && before.config === entry.config && !pinned;
+  // Pinned now (offerFor pins it): the tools offered from the cache are trusted from now on, so
+  // they are made again.
+  const pinsNow = pinning(servers, entry) && entry.pins === undefined;
+  const same = before !== undefined && before.config === entry.config && !pinsNow;
   if (same && isDeepStrictEqual(before.schema, schema)) return undefined;
   void servers.cache?.set(entry.config, schema);
   // What the connection learned may be new while the tools are not: nothing to announce. Tools
@@ -62,7 +63,7 @@ export function learn(
     entry.offer = { ...before, schema };
     return undefined;
   }
-  const after = offerFor(servers, entry, client, schema);
+  const after = offerFor(servers, entry, client, schema, { live: true });
   entry.offer = after;
   if (before === undefined) return undefined;
   return {
@@ -93,32 +94,38 @@ export function announce(
 /**
  * For an enabled server: its tools call whatever client the server of that name has at the
  * call (see liveBackend), so a tool object a host holds outlives a reconnect or a new config.
+ * `live`: the schema is what the server listed now, not the cache's, so it is pinned when the
+ * server has no pins. The one place a schema's tools become definitions: offered, withheld,
+ * pinned.
  */
 export function offerFor(
   servers: Servers,
   entry: Entry,
   client: McpClient,
   schema: McpServerSchema,
+  { live = false }: { readonly live?: boolean } = {},
 ): Offer {
   const { config, source } = entry;
   const { name } = config;
-  const live = (): Entry | undefined => servers.entries.get(name);
+  const current = (): Entry | undefined => servers.entries.get(name);
+  const listed = schema.tools;
+  if (live) pinFirstList(servers, entry, listed);
   // Only with pinning on are the pins looked at: its off switch withholds nothing and trusts nothing.
   const pins = pinning(servers, entry) ? entry.pins : undefined;
-  const withheld = pins === undefined ? [] : withheldTools(schema.tools, pins);
+  const withheld = pins === undefined ? [] : withheldTools(listed, pins);
   const names = new Set(withheld.map((tool) => tool.name));
   const tools = toEpochTools({
     server: name,
     source,
-    tools: schema.tools,
+    tools: listed,
     resources: schema.resources,
     backend: liveBackend(servers, name),
     cap: {
       // The server's config and secrets at the call: update() and reconfigure() replace them.
-      maxTokens: () => (live() ?? entry).config.maxOutputTokens ?? servers.maxOutputTokens,
+      maxTokens: () => (current() ?? entry).config.maxOutputTokens ?? servers.maxOutputTokens,
       dir: servers.toolResultsDir,
       get redact() {
-        return (live()?.client ?? client).redactor;
+        return (current()?.client ?? client).redactor;
       },
     },
     nameOptions: { maxLength: servers.toolNameMaxLength },

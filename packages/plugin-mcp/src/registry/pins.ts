@@ -116,13 +116,13 @@ export async function readPins(servers: Servers, entry: Entry): Promise<void> {
 }
 
 /**
- * The first live list of a server with no pins in this launch becomes its pins: true when it did.
- * Written in the background (disconnectAll waits for it); a failed write is a warning, and the
- * pins hold in memory for this process.
+ * The first live list of a server with no pins in this launch becomes its pins. Written in the
+ * background (disconnectAll waits for it); a failed write is a warning, and the pins hold in memory
+ * for this process.
  */
-export function pinFirstList(servers: Servers, entry: Entry, tools: readonly Tool[]): boolean {
+export function pinFirstList(servers: Servers, entry: Entry, tools: readonly Tool[]): void {
   const store = servers.pins;
-  if (store === undefined || !pinning(servers, entry) || entry.pins !== undefined) return false;
+  if (store === undefined || !pinning(servers, entry) || entry.pins !== undefined) return;
   const pins = pinsOf(tools);
   entry.pins = pins;
   const write = store.write(pinnedServer(entry), pins).catch((error: unknown) => {
@@ -132,5 +132,4 @@ export function pinFirstList(servers: Servers, entry: Entry, tools: readonly Too
   });
   servers.pinWrites.add(write);
   void write.finally(() => servers.pinWrites.delete(write));
-  return true;
 }

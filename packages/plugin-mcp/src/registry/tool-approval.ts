@@ -1,11 +1,13 @@
 // A person's approval of a server's withheld tools (McpRegistry.approveTools): their definitions as
 // listed now become the pins, written to the store first, and then they are offered, with a
 // tools-changed event (`approval`).
+
+import type { Tool } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
 import type { McpServerStatus } from '../types.js';
 import { emitStatus, offeredBy, statusOf, withheldBy } from './entry-status.js';
 import { announce, offerFor } from './offers.js';
-import { type McpPinnedTool, pinnedServer, pinOf, pinsOf } from './pins.js';
+import { type McpPinnedTool, type McpPinnedTools, pinnedServer, pinOf } from './pins.js';
 import type { Servers } from './servers.js';
 
 /**
@@ -45,15 +47,13 @@ async function approve(
   if (store === undefined || offer === undefined || client === undefined || none) {
     return statusOf(entry);
   }
-  let pins: Map<string, McpPinnedTool>;
-  if (tools === undefined) {
-    // The list as it is now; pins of tools it no longer has are dropped.
-    pins = pinsOf(offer.schema.tools);
-  } else {
-    pins = new Map(entry.pins);
-    for (const tool of withheld)
-      if (tools.includes(tool.name)) pins.set(tool.name, pinOf(tool.after));
-  }
+  // The definitions as the offer has them (offerFor made them): the tools not withheld are their
+  // pins already. Approving all keeps the pins of the tools listed now only.
+  const approved = withheld.filter((tool) => tools?.includes(tool.name) ?? true);
+  const pins = new Map<string, McpPinnedTool>(
+    tools === undefined ? keptPins(entry.pins, offer.schema.tools) : entry.pins,
+  );
+  for (const tool of approved) pins.set(tool.name, pinOf(tool.after));
   await store.write(pinnedServer(entry), pins);
   // Removed, or given another client, while the pins were written: the next start reads them.
   if (servers.entries.get(name) !== entry || entry.client !== client) return statusOf(entry);
@@ -71,4 +71,14 @@ async function approve(
     'approval',
   );
   return statusOf(entry);
+}
+
+/** The pins of the tools of `listed`, by name. */
+function keptPins(pins: McpPinnedTools | undefined, listed: readonly Tool[]): McpPinnedTools {
+  const kept = new Map<string, McpPinnedTool>();
+  for (const { name } of listed) {
+    const pin = pins?.get(name);
+    if (pin !== undefined) kept.set(name, pin);
+  }
+  return kept;
 }
