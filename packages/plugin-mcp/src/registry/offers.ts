@@ -9,6 +9,7 @@ import type { McpClient } from '../connection/client.js';
 import type { McpConnectionState } from '../connection/state.js';
 import { diffTools, isEmptyDiff } from '../tools/diff.js';
 import { type McpEpochTool, toEpochTools } from '../tools/epoch-tools.js';
+import { modelTool } from '../tools/model-text.js';
 import { liveBackend } from './routing.js';
 import type { Entry, Offer, Servers } from './servers.js';
 import type { McpToolsChangedEvent } from './types.js';
@@ -84,7 +85,7 @@ export function offerFor(
   const tools = toEpochTools({
     server: name,
     source,
-    tools: schema.tools,
+    tools: schema.tools.map(modelTool),
     resources: schema.resources,
     backend: liveBackend(servers, name),
     cap: {
