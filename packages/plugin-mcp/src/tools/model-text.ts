@@ -5,7 +5,10 @@
 import { withoutTerminalEscapes } from '@epoch-agent/infra';
 import type { Tool } from '@modelcontextprotocol/client';
 
-/** The most characters of a tool's description a model is given (Claude Code cuts at 2 KB too). */
+/**
+ * The most characters of a tool's description a model is given: enough for what the tool does and
+ * how to call it; past it a description is a manual (or a payload), and costs every turn.
+ */
 export const MAX_TOOL_DESCRIPTION_CHARS = 2048;
 /** The most characters of a tool's title: a title is a few words, never a second description. */
 export const MAX_TOOL_TITLE_CHARS = 256;
