@@ -1,6 +1,8 @@
 // A server that writes terminal escapes into every text it controls (hostile-text-server.mjs):
 // the built `epoch` prints none of them raw — clear screen, window title, OSC 52 clipboard, C1 CSI,
-// bidi override are all shown as visible escapes — while --json gives each text back exactly.
+// bidi override are all shown as visible escapes — while --json gives each text back exactly. A
+// tool's title, description and parameter descriptions are shown as the model is given them: the
+// escapes and the bidi characters are not in them at all.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,8 @@ const HOSTILE_FILE = new URL('./fixtures/hostile-text.json', import.meta.url);
 // How HOSTILE reads once escaped.
 const SHOWN =
   '\\x1b[2J\\x1b[H\\x1b]0;pwned\\x07\\x1b]52;c;cm0gLXJmIH4=\\x07\\x9b31m\\u202eevil\\u2066 Logged in';
+// What the model is given of HOSTILE in a tool's words: every escape sequence and bidi character gone.
+const CLEAN = 'evil Logged in';
 
 let dir: string;
 let file: string;
@@ -44,13 +48,13 @@ function expectNoRawControls(run: { out: string; err: string }): void {
 }
 
 describe('server text on the terminal', () => {
-  it('status shows tool descriptions and the stderr tail with escapes visible', async () => {
+  it('status shows tool descriptions as the model gets them, the stderr tail with escapes visible', async () => {
     const result = await run('status');
     expectNoRawControls(result);
     expect(result.code).toBe(1);
     expect(result.out).toMatch(/^dying\s+user\s+stdio\s+failed/m);
     expect(result.out).toContain(`    starting ${SHOWN}`);
-    expect(result.out).toMatch(/^ {2}mcp__hostile__say\S+ +Says \\x1b\[2J\\x1b\[H/m);
+    expect(result.out).toMatch(/^ {2}mcp__hostile__say\S+ +Says evil Logged in$/m);
   });
 
   it('status --json keeps every text exactly: serverInfo, stderr tail', async () => {
@@ -62,18 +66,20 @@ describe('server text on the terminal', () => {
     expect(byName.dying.stderrTail).toContain(`starting ${hostile}`);
   });
 
-  it('tools shows names, titles, descriptions and parameters with escapes visible; --json is exact', async () => {
+  it('tools shows names with escapes visible, titles, descriptions and parameters as the model gets them', async () => {
     const human = await run('tools', 'hostile');
     expectNoRawControls(human);
-    expect(human.out).toContain(`  Say ${SHOWN}\n      Says ${SHOWN}\n      text: string — what`);
+    expect(human.out).toContain(
+      `  Say ${CLEAN}\n      Says ${CLEAN}\n      text: string — what ${CLEAN}`,
+    );
     // A line feed in a one-line field cannot start a line of its own.
     expect(human.out).not.toMatch(/^second line/m);
 
     const json = await run('tools', 'hostile', '--json');
     expectNoRawControls(json);
     const [server] = JSON.parse(json.out).servers;
-    const say = server.tools.find((t: { title?: string }) => t.title === `Say ${hostile}`);
-    expect(say.description).toBe(`Says ${hostile}\nsecond line`);
+    const say = server.tools.find((t: { title?: string }) => t.title === `Say ${CLEAN}`);
+    expect(say.description).toBe(`Says ${CLEAN}\nsecond line`);
   });
 
   it("call: the tool list in an unknown tool's error, a tool's error and its result are escaped", async () => {
@@ -98,7 +104,7 @@ describe('server text on the terminal', () => {
     expect(resources.out).toContain('\\x9b31m\\u202eevil');
 
     const names = JSON.parse((await run('tools', 'hostile', '--json')).out).servers[0].tools;
-    const say = names.find((t: { title?: string }) => t.title === `Say ${hostile}`).name;
+    const say = names.find((t: { title?: string }) => t.title === `Say ${CLEAN}`).name;
     const said = await run('call', 'hostile', say);
     expectNoRawControls(said);
     expect(said.out).toBe(`said ${SHOWN}\n`);

@@ -45,4 +45,5 @@ export {
   terminalJson,
   type VisibleTextOptions,
   visibleText,
+  withoutTerminalEscapes,
 } from './visible-text.js';

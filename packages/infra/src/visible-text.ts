@@ -61,6 +61,14 @@ export function visibleText(text: string, options: VisibleTextOptions = {}): str
   return bounded(kept, max).replace(lines ? UNSAFE_IN_LINES : UNSAFE, escaped);
 }
 
+/**
+ * `text` without its terminal escape sequences, each whole (a window title's text too, which a
+ * terminal would never show): for a reader that is not a terminal, a model.
+ */
+export function withoutTerminalEscapes(text: string): string {
+  return text.replace(TERMINAL_ESCAPE, '');
+}
+
 /** `text` cut to `max` characters, never inside a surrogate pair, with a note of what was cut. */
 export function bounded(text: string, max: number = MAX_VISIBLE_CHARS): string {
   if (text.length <= max) return text;

@@ -1,6 +1,6 @@
 // Text from servers shown to a person: controls and bidi characters visible, long texts cut; JSON exact but inert.
 import { describe, expect, it } from 'vitest';
-import { bounded, terminalJson, visibleText } from '../src/visible-text.js';
+import { bounded, terminalJson, visibleText, withoutTerminalEscapes } from '../src/visible-text.js';
 
 const HOSTILE =
   'a\x1b[2Jb\x1b]0;title\x07c\x1b]52;c;ZXZpbA==\x07d\x9b2Je\u202eevil\u2066f\u2028g\x7fh\ri\nj\tk';
@@ -49,5 +49,11 @@ describe('terminalJson', () => {
     const json = terminalJson(value, 2);
     expect(JSON.parse(json)).toEqual(value);
     expect(json.replace(/\n/g, '')).toMatch(/^[\x20-\x7e]*$/);
+  });
+});
+
+describe('withoutTerminalEscapes', () => {
+  it('drops each whole sequence, a window title and a clipboard write with their text, and leaves the rest', () => {
+    expect(withoutTerminalEscapes(HOSTILE)).toBe('abcde\u202eevil\u2066f\u2028g\x7fh\ri\nj\tk');
   });
 });

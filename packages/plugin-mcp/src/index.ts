@@ -82,6 +82,7 @@ export {
   type McpToolTarget,
   toEpochTools,
 } from './tools/epoch-tools.js';
+export { MAX_TOOL_DESCRIPTION_CHARS, MAX_TOOL_TITLE_CHARS } from './tools/model-text.js';
 export {
   MAX_TOOL_NAME_LENGTH,
   MIN_TOOL_NAME_LENGTH,

@@ -333,7 +333,8 @@ export type McpServerStatus =
       };
       /**
        * What the server asks an agent to tell the model about it (MCP's `instructions`), secrets
-       * blanked, cut past MAX_INSTRUCTIONS_CHARS; absent when it gave none.
+       * blanked, cleaned (tools/model-text.ts), cut past MAX_INSTRUCTIONS_CHARS; absent when it
+       * gave none (or nothing visible).
        */
       readonly instructions?: string;
       /** The protocol era and revision the connection speaks. */

@@ -1,7 +1,7 @@
 // The connectors page in real Chromium with a server that writes terminal escapes and bidi
 // overrides into every text it controls (the CLI's hostile-text-server.mjs): the page shows them
-// as visible escapes — serverInfo, tool titles, names, descriptions, parameters — and the stderr
-// tail without its terminal escapes.
+// as visible escapes — serverInfo, tool names — and the stderr tail without its terminal escapes.
+// A tool's title and description are shown as the model is given them, without any of them.
 import { fileURLToPath } from 'node:url';
 import { rawControls } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
@@ -14,6 +14,8 @@ const HOSTILE_SERVER = fileURLToPath(
 );
 const SHOWN =
   '\\x1b[2J\\x1b[H\\x1b]0;pwned\\x07\\x1b]52;c;cm0gLXJmIH4=\\x07\\x9b31m\\u202eevil\\u2066 Logged in';
+// What the model is given of that text in a tool's words: every escape sequence and bidi character gone.
+const CLEAN = 'evil Logged in';
 const WAIT = { timeout: 20_000 };
 
 let session: PageSession;
@@ -33,16 +35,16 @@ afterAll(async () => {
 });
 
 describe('server text on the connectors page', () => {
-  it('is shown with every control and bidi character as a visible escape', async () => {
+  it('is shown with every control and bidi character as a visible escape, or as the model gets it', async () => {
     const hostile = page.locator('article[data-server="hostile"][data-state="connected"]');
     await hostile.waitFor(WAIT);
     await expect(hostile.locator('.detail').textContent()).resolves.toBe(
       `hostile ${SHOWN} ${SHOWN} · MCP 2025-11-25`,
     );
     await hostile.locator('summary', { hasText: 'Tools (4)' }).click();
-    await expect(hostile.locator('.title').first().textContent()).resolves.toBe(`Say ${SHOWN}`);
+    await expect(hostile.locator('.title').first().textContent()).resolves.toBe(`Say ${CLEAN}`);
     await expect(hostile.locator('.description').first().textContent()).resolves.toBe(
-      `Says ${SHOWN}\nsecond line`,
+      `Says ${CLEAN}\nsecond line`,
     );
     await expect(hostile.locator('.raw code').first().textContent()).resolves.toBe(`say${SHOWN}`);
     expect(rawControls((await hostile.textContent()) ?? '')).toEqual([]);

@@ -3,15 +3,17 @@
 // instructions, the text it asks an agent to put in the model's context. Both eras give them the
 // same way through the SDK, a remembered discover answer included.
 import type { Client } from '@modelcontextprotocol/client';
+import { modelText } from '../tools/model-text.js';
 import type { McpIcon } from '../types.js';
 import type { McpServerInfo } from './state.js';
 
 /**
  * The most characters of instructions kept. A server's instructions go into a model's context,
- * every turn, like its tools' descriptions; the reference server's are 1,600 characters. Past
- * this a server is writing a manual, not instructions: the rest is cut, and the cut said.
+ * every turn, like its tools' descriptions, and are bounded like them: past this a server is
+ * writing a manual, not instructions (the reference server's are 1,600 characters). The rest is
+ * cut, and the cut said.
  */
-export const MAX_INSTRUCTIONS_CHARS = 16_000;
+export const MAX_INSTRUCTIONS_CHARS = 2048;
 
 export interface ServerIdentity {
   readonly serverInfo: McpServerInfo;
@@ -25,14 +27,9 @@ export function serverIdentity(sdk: Client): ServerIdentity {
     version: info?.version ?? '',
     ...(info?.icons === undefined ? {} : { icons: info.icons as readonly McpIcon[] }),
   };
-  const instructions = sdk.getInstructions();
-  return instructions === undefined || instructions === ''
-    ? { serverInfo }
-    : { serverInfo, instructions: bounded(instructions) };
-}
-
-function bounded(text: string): string {
-  if (text.length <= MAX_INSTRUCTIONS_CHARS) return text;
-  const note = `\n[instructions cut: the server sent ${text.length} characters; the first ${MAX_INSTRUCTIONS_CHARS} are kept]`;
-  return `${text.slice(0, MAX_INSTRUCTIONS_CHARS)}${note}`;
+  const sent = sdk.getInstructions();
+  // Cleaned like a tool's description (model-text.ts): nothing hidden, nothing reordered.
+  const instructions =
+    sent === undefined ? '' : modelText(sent, MAX_INSTRUCTIONS_CHARS, 'instructions');
+  return instructions === '' ? { serverInfo } : { serverInfo, instructions };
 }

@@ -34,7 +34,7 @@ export type McpConnectionState =
   | {
       readonly kind: 'connected';
       readonly serverInfo: McpServerInfo;
-      /** Its instructions for the model, bounded (server-identity.ts); absent when none. */
+      /** Its instructions for the model, clean and bounded (server-identity.ts); absent when none. */
       readonly instructions?: string;
       /** The protocol era and revision this connection speaks. */
       readonly protocol: McpProtocol;

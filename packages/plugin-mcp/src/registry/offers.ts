@@ -10,6 +10,7 @@ import type { McpClient } from '../connection/client.js';
 import type { McpConnectionState } from '../connection/state.js';
 import { diffTools, isEmptyDiff } from '../tools/diff.js';
 import { type McpEpochTool, toEpochTools } from '../tools/epoch-tools.js';
+import { modelTool } from '../tools/model-text.js';
 import type { McpWithheldTool } from '../types.js';
 import { pinFirstList, pinning, withheldTools } from './pins.js';
 import { liveBackend } from './routing.js';
@@ -108,7 +109,8 @@ export function offerFor(
   const { config, source } = entry;
   const { name } = config;
   const current = (): Entry | undefined => servers.entries.get(name);
-  const listed = schema.tools;
+  // As the model may see them (cleaned and cut): what is offered, compared, pinned and shown.
+  const listed = schema.tools.map(modelTool);
   if (live) pinFirstList(servers, entry, listed);
   // Only with pinning on are the pins looked at: its off switch withholds nothing and trusts nothing.
   const pins = pinning(servers, entry) ? entry.pins : undefined;
