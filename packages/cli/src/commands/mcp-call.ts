@@ -3,7 +3,8 @@
 // all of it, where the model would get it cut at the server's max_output_tokens. Ctrl-C cancels
 // the call: the server gets notifications/cancelled before epoch closes it. On a terminal, the
 // server's progress reports draw a bar on stderr while the call runs. Fixed exit codes: 0 ok,
-// 1 the tool reported an error, 2 usage (a server or tool the user turned off too), 3 needs login, 4 server unreachable, 130 interrupted.
+// 1 the tool reported an error, 2 usage (a server or tool the user turned off too, and a tool
+// withheld since it changed: `epoch mcp diff`), 3 needs login, 4 server unreachable, 130 interrupted.
 import { terminalJson } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
 import { isMcpError, type McpEpochTool, type McpWithheldTool } from '@epoch-agent/runtime';
@@ -20,7 +21,6 @@ import { didYouMean } from '../did-you-mean.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { startToolProgress } from '../progress.js';
 import { withAdvice } from '../render/advice.js';
-import { shellQuote } from '../render/target.js';
 import { renderToolResult } from '../render/tool-result.js';
 import { withRuntime } from '../session.js';
 import { exitOfError, exitOfState } from './exit-of.js';
@@ -128,9 +128,12 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   });
 }
 
-/** A withheld tool is not called, even by a person: what they would call is not what was approved. */
+/**
+ * A withheld tool is not called, even by a person: what they would call is not what was approved.
+ * The advice (render/advice.ts) adds where to see the change and how to approve it.
+ */
 function withheldMessage(server: string, { name, reason }: McpWithheldTool): string {
   const why =
     reason === 'new' ? 'is new since its tools were approved' : 'changed since it was approved';
-  return `tool "${name}" of MCP server "${server}" ${why}, so it is withheld: not offered to the model, and not called. See its definition with "epoch mcp diff ${server}", and approve it with "epoch mcp approve ${server} --tool ${shellQuote(name)}".`;
+  return `tool "${name}" of MCP server "${server}" ${why}, so it is withheld: not offered to the model, and not called.`;
 }
