@@ -349,7 +349,8 @@ or a --tool that is not withheld.`,
     summary: 'take back the approvals of a server: it no longer starts until approved again',
     details: `Forgets every approved form of the server. A server of the project or of a plugin then stays
 unstarted until "epoch mcp approve <name>"; the host's and your own mcp.json's are trusted and still
-start (take one out with "epoch mcp remove", or turn it off with "epoch mcp disable"). Nothing is started.`,
+start (take one out with "epoch mcp remove", or turn it off with "epoch mcp disable"). Its tools' approved
+definitions go too: the list it gives when it next runs is pinned as it is. Nothing is started.`,
     options: { json: { type: 'boolean', help: 'print { server, needsApproval } as JSON' } },
     readsConfig: true,
     load: async () => (await import('./mcp-approve.js')).revoke,
