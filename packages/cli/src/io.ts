@@ -53,6 +53,14 @@ export function processIo(signal: AbortSignal): CliIo {
 }
 
 /**
+ * Whether `out` may be coloured: it is a terminal that shows colour (not TERM=dumb, which prints
+ * the codes as text), and NO_COLOR (https://no-color.org) is unset or "", as for the progress lines.
+ */
+export function outTakesColour(io: CliIo): boolean {
+  return io.columns !== undefined && io.env.TERM !== 'dumb' && (io.env.NO_COLOR ?? '') === '';
+}
+
+/**
  * Fixed, so scripts can branch on them:
  * 0 done; 1 it ran and failed (a tool reported an error, a config has errors, a server is down);
  * 2 the command line is wrong (unknown command or server, bad option or value); 3 the server needs

@@ -43,6 +43,7 @@ describe('help', () => {
         'call',
         'reconnect',
         'approve',
+        'diff',
         'revoke',
         'login',
         'logout',

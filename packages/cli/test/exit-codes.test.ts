@@ -18,7 +18,7 @@ const COLUMNS = {
   'add, add-json': ['mcp add', 'mcp add-json'],
   'remove, disable, enable': ['mcp remove', 'mcp disable', 'mcp enable'],
   'status, tools': ['mcp status', 'mcp tools'],
-  'tools <name>, reconnect': ['mcp tools <name>', 'mcp reconnect'],
+  'tools <name>, reconnect, diff': ['mcp tools <name>', 'mcp reconnect', 'mcp diff'],
   call: ['mcp call'],
   'login, logout': ['mcp login', 'mcp logout'],
   web: ['web'],
@@ -43,15 +43,15 @@ type Kind = (typeof KINDS)[number];
 type Expected = number | '—';
 // biome-ignore format: a table, read as one
 const EXPECTED: Record<Kind, Record<Column, Expected>> = {
-  'done':                      { list: 0,   get: 0,   'add, add-json': 0,   'remove, disable, enable': 0,   'status, tools': 0,   'tools <name>, reconnect': 0,   call: 0,   'login, logout': '—', web: '—' },
-  'unknown command':           { list: 2,   get: 2,   'add, add-json': 2,   'remove, disable, enable': 2,   'status, tools': 2,   'tools <name>, reconnect': 2,   call: 2,   'login, logout': 2,   web: 2 },
-  'unknown option':            { list: 2,   get: 2,   'add, add-json': 2,   'remove, disable, enable': 2,   'status, tools': 2,   'tools <name>, reconnect': 2,   call: 2,   'login, logout': 2,   web: 2 },
-  'bad value':                 { list: '—', get: '—', 'add, add-json': 2,   'remove, disable, enable': 2,   'status, tools': '—', 'tools <name>, reconnect': '—', call: 2,   'login, logout': '—', web: 2 },
-  'unknown server':            { list: '—', get: 2,   'add, add-json': '—', 'remove, disable, enable': 2,   'status, tools': '—', 'tools <name>, reconnect': 2,   call: 2,   'login, logout': 2,   web: '—' },
-  'the tool reports an error': { list: '—', get: '—', 'add, add-json': '—', 'remove, disable, enable': '—', 'status, tools': '—', 'tools <name>, reconnect': '—', call: 1,   'login, logout': '—', web: '—' },
-  'server cannot be reached':  { list: '—', get: '—', 'add, add-json': 4,   'remove, disable, enable': '—', 'status, tools': 1,   'tools <name>, reconnect': 4,   call: 4,   'login, logout': '—', web: '—' },
-  'server needs a login':      { list: '—', get: '—', 'add, add-json': 3,   'remove, disable, enable': '—', 'status, tools': 1,   'tools <name>, reconnect': 3,   call: 3,   'login, logout': '—', web: '—' },
-  'config file has errors':    { list: 1,   get: 1,   'add, add-json': 1,   'remove, disable, enable': 1,   'status, tools': 1,   'tools <name>, reconnect': 1,   call: 1,   'login, logout': 1,   web: '—' },
+  'done':                      { list: 0,   get: 0,   'add, add-json': 0,   'remove, disable, enable': 0,   'status, tools': 0,   'tools <name>, reconnect, diff': 0,   call: 0,   'login, logout': '—', web: '—' },
+  'unknown command':           { list: 2,   get: 2,   'add, add-json': 2,   'remove, disable, enable': 2,   'status, tools': 2,   'tools <name>, reconnect, diff': 2,   call: 2,   'login, logout': 2,   web: 2 },
+  'unknown option':            { list: 2,   get: 2,   'add, add-json': 2,   'remove, disable, enable': 2,   'status, tools': 2,   'tools <name>, reconnect, diff': 2,   call: 2,   'login, logout': 2,   web: 2 },
+  'bad value':                 { list: '—', get: '—', 'add, add-json': 2,   'remove, disable, enable': 2,   'status, tools': '—', 'tools <name>, reconnect, diff': '—', call: 2,   'login, logout': '—', web: 2 },
+  'unknown server':            { list: '—', get: 2,   'add, add-json': '—', 'remove, disable, enable': 2,   'status, tools': '—', 'tools <name>, reconnect, diff': 2,   call: 2,   'login, logout': 2,   web: '—' },
+  'the tool reports an error': { list: '—', get: '—', 'add, add-json': '—', 'remove, disable, enable': '—', 'status, tools': '—', 'tools <name>, reconnect, diff': '—', call: 1,   'login, logout': '—', web: '—' },
+  'server cannot be reached':  { list: '—', get: '—', 'add, add-json': 4,   'remove, disable, enable': '—', 'status, tools': 1,   'tools <name>, reconnect, diff': 4,   call: 4,   'login, logout': '—', web: '—' },
+  'server needs a login':      { list: '—', get: '—', 'add, add-json': 3,   'remove, disable, enable': '—', 'status, tools': 1,   'tools <name>, reconnect, diff': 3,   call: 3,   'login, logout': '—', web: '—' },
+  'config file has errors':    { list: 1,   get: 1,   'add, add-json': 1,   'remove, disable, enable': 1,   'status, tools': 1,   'tools <name>, reconnect, diff': 1,   call: 1,   'login, logout': 1,   web: '—' },
 };
 
 let dir: string;
@@ -100,6 +100,7 @@ const JSON_COMMANDS: ReadonlySet<Command> = new Set([
   'mcp tools <name>',
   'mcp call',
   'mcp reconnect',
+  'mcp diff',
 ]);
 
 const words = (command: Command) => command.replace(' <name>', '').split(' ');

@@ -3,14 +3,14 @@
 // started, and the output names the command to run; `approve` shows the launch and starts it;
 // `revoke` makes it wait again; on a terminal (a pseudo-terminal, util-linux `script`) `status`
 // asks [y/N] with the launch shown, no by default. No env value ever reaches the output.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureServerArgs } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EPOCH_BIN, type EpochRun, epoch } from './epoch-process.js';
+import { type EpochRun, epoch } from './epoch-process.js';
+import { onTerminal as onTerminalIn } from './on-terminal.js';
 import { processesWith, recordedPids } from './processes.js';
 
 const SECRET = `sekret-${randomUUID()}`;
@@ -172,18 +172,7 @@ describe('a server that waits for approval, in a pipe', () => {
 
 /** `epoch <argv>` in a pseudo-terminal: stdin, stdout and stderr are all its terminal. */
 function onTerminal(argv: readonly string[]) {
-  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-  const line = [process.execPath, EPOCH_BIN, ...argv].map(quote).join(' ');
-  const child: ChildProcess = spawn('script', ['-qfec', line, '/dev/null'], {
-    env: { ...process.env, NO_COLOR: '1', EPOCH_HOME: home },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let seen = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    seen += chunk;
-  });
-  const done = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { child, seen: () => seen, done };
+  return onTerminalIn(argv, { EPOCH_HOME: home });
 }
 
 describe('a server that waits for approval, on a terminal', () => {

@@ -1,7 +1,8 @@
 // `epoch mcp approve <name>` and `epoch mcp revoke <name>`: a person's say over a server that the
 // trust rules hold until approved (the README's "Trust" section). Approve shows what the server
 // would run, exactly as it would run it, asks, records the approval of that launch and starts it;
-// revoke forgets every approval of it and starts nothing.
+// of a server that runs, it approves the tools withheld since they changed (approve-tools.ts).
+// Revoke forgets every approval of it and starts nothing.
 import { terminalJson } from '@epoch-agent/infra';
 import {
   type ConfiguredServer,
@@ -11,23 +12,32 @@ import {
   type Runtime,
 } from '@epoch-agent/runtime';
 import { saidYes } from '../ask.js';
-import { fail, type Invocation, operands } from '../command.js';
+import { fail, type Invocation, operands, stringOptions, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { startProgress } from '../progress.js';
 import { counted } from '../render/counted.js';
 import { launchLines } from '../render/launch.js';
 import { stateWords } from '../render/state-words.js';
 import { withRuntime } from '../session.js';
+import { approveTools } from './approve-tools.js';
 import { findServer } from './server-lookup.js';
 import { statusDetail } from './server-status.js';
 
 /** `epoch mcp approve`: its table entry (words, options, help) is in table.ts. */
 export function approve(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   const [name = ''] = operands(invocation, 'name');
-  // Only this server may start, and only once approved: held, it starts nothing at the build.
+  // Only this server may start, and only once approved: held, it starts nothing at the build. No
+  // schema cache: its tools are compared with the approved ones as it lists them now.
   const options = { connectOnly: [name], registry: { schemaCache: null } };
   return withRuntime(io, invocation, options, async (runtime) => {
     const server = findServer(runtime.servers(), runtime.diagnostics(), name, runtime.configFile);
+    const state = runtime.mcp.statuses().find((status) => status.name === name)?.state;
+    // Held, what it runs is approved first; turned off, that is all there is to approve (nothing
+    // runs to list tools). Running, what is left to approve is its tools.
+    if (state !== 'needsApproval' && state !== 'disabled') {
+      return approveTools(runtime, server, invocation, io);
+    }
+    if (stringOptions(invocation, 'tool').length > 0) throw new UsageError(noToolsYet(name, state));
     const launch = describeLaunch(server.config);
     if (!invocation.json) io.out(shownLaunch(server, launch));
     if (invocation.values.yes !== true) {
@@ -77,6 +87,13 @@ export function revoke(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     );
     return EXIT.ok;
   });
+}
+
+/** Why --tool has nothing to approve yet: no tool of a server that does not run is withheld. */
+function noToolsYet(name: string, state: 'needsApproval' | 'disabled'): string {
+  return state === 'disabled'
+    ? `MCP server "${name}" is turned off, so none of its tools is withheld: turn it on with "epoch mcp enable ${name}", and approve its tools once they changed.`
+    : `MCP server "${name}" waits for your approval of what it runs: approve that with "epoch mcp approve ${name}" (without --tool); its tools are pinned as it first lists them, so none is withheld then.`;
 }
 
 /** Why a server that needs no approval is trusted: the host's code, or the user's own file. */

@@ -3,10 +3,11 @@
 // all of it, where the model would get it cut at the server's max_output_tokens. Ctrl-C cancels
 // the call: the server gets notifications/cancelled before epoch closes it. On a terminal, the
 // server's progress reports draw a bar on stderr while the call runs. Fixed exit codes: 0 ok,
-// 1 the tool reported an error, 2 usage (a server or tool the user turned off too), 3 needs login, 4 server unreachable, 130 interrupted.
+// 1 the tool reported an error, 2 usage (a server or tool the user turned off too, and a tool
+// withheld since it changed: `epoch mcp diff`), 3 needs login, 4 server unreachable, 130 interrupted.
 import { terminalJson } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
-import { isMcpError, type McpEpochTool } from '@epoch-agent/runtime';
+import { isMcpError, type McpEpochTool, type McpWithheldTool } from '@epoch-agent/runtime';
 import { approvalMode } from '../approval.js';
 import {
   fail,
@@ -20,13 +21,13 @@ import { didYouMean } from '../did-you-mean.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { startToolProgress } from '../progress.js';
 import { withAdvice } from '../render/advice.js';
-import { stateWords } from '../render/state-words.js';
 import { renderToolResult } from '../render/tool-result.js';
 import { withRuntime } from '../session.js';
 import { exitOfError, exitOfState } from './exit-of.js';
 import { rootsOf } from './root-dirs.js';
 import { findServer } from './server-lookup.js';
-import { statusDetail } from './server-status.js';
+import { notRunning } from './server-status.js';
+import { settled } from './settle.js';
 import { toolArgs } from './tool-args.js';
 import { serverToolName, toolsOf } from './tools-of.js';
 
@@ -51,20 +52,16 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       server,
       runtime.configFile,
     );
-    const status = runtime.mcp.statuses().find(({ name }) => name === server);
+    // Still connecting, it offers its cached tools: which of them changed (and are withheld) is
+    // known only from its live list, so the tool is looked up once it has one.
+    const [status] = await settled(runtime, [server]);
+    io.signal.throwIfAborted();
     const down = exitOfState(status?.state ?? 'disconnected');
     if (status === undefined || down !== EXIT.ok) {
-      const why =
-        status === undefined
-          ? []
-          : // Out of the status table's indent: each line of it, the stderr's own kept.
-            statusDetail(status, configured).map((line) => line.replace(/^ {2}/gm, ''));
       return failure(
         down === EXIT.ok ? EXIT.unreachable : down,
         status?.state ?? 'disconnected',
-        [`MCP server "${server}" ${stateWords(status?.state ?? 'disconnected')}.`, ...why].join(
-          '\n',
-        ),
+        notRunning(server, status, configured),
       );
     }
     const tools = toolsOf(runtime, server);
@@ -81,6 +78,16 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
           EXIT.usage,
           'tool_off',
           `tool "${name}" of MCP server "${server}" is turned off (include_tools / exclude_tools), so the model is not offered it. Turn it on with: epoch mcp enable ${server} --tool ${name}`,
+        );
+      }
+      const withheld = runtime.mcp
+        .withheldOf(server)
+        .find(({ name }) => name === wanted || `mcp__${server}__${name}` === wanted);
+      if (withheld !== undefined) {
+        return failure(
+          exitOfError('tool_withheld'),
+          'tool_withheld',
+          withAdvice('tool_withheld', withheldMessage(server, withheld), configured),
         );
       }
       const names = tools.map(({ tool }) => serverToolName(tool));
@@ -119,4 +126,14 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       `tool "${serverToolName(found.tool)}" of MCP server "${server}" reported an error${invocation.json ? '' : ' (its output is above)'}.`,
     );
   });
+}
+
+/**
+ * A withheld tool is not called, even by a person: what they would call is not what was approved.
+ * The advice (render/advice.ts) adds where to see the change and how to approve it.
+ */
+function withheldMessage(server: string, { name, reason }: McpWithheldTool): string {
+  const why =
+    reason === 'new' ? 'is new since its tools were approved' : 'changed since it was approved';
+  return `tool "${name}" of MCP server "${server}" ${why}, so it is withheld: not offered to the model, and not called.`;
 }

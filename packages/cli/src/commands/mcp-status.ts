@@ -87,7 +87,8 @@ function renderToolNames(runtime: Runtime, server: string, width: number): strin
   });
   const [example] = off;
   const hint = example === undefined ? '' : enableHint(server, serverToolName(example.tool));
-  return `\nTools of ${server} (${toolCount(tools.length, off.length)}):\n${lines.join('\n')}\n${hint}`;
+  const count = toolCount(tools.length, off.length, runtime.mcp.withheldOf(server).length);
+  return `\nTools of ${server} (${count}):\n${lines.join('\n')}\n${hint}`;
 }
 
 /**
@@ -104,15 +105,25 @@ function held(statuses: readonly McpServerStatus[]): string[] {
   return statuses.filter(({ state }) => state === 'needsApproval').map(({ name }) => name);
 }
 
+/** The servers with tools withheld, and the command that shows what changed. */
+function withheldSentence(statuses: readonly McpServerStatus[]): string {
+  const some = statuses.filter(({ toolsWithheld }) => toolsWithheld > 0);
+  if (some.length === 0) return '';
+  const names = some.map(({ name, toolsWithheld }) => `${name} (${toolsWithheld})`).join(', ');
+  return ` Tools withheld until approved: ${names} ("epoch mcp diff <name>" shows what changed).`;
+}
+
 function summary(statuses: readonly McpServerStatus[]): string {
   const disabled = statuses.filter(({ state }) => state === 'disabled').map(({ name }) => name);
   const waiting = held(statuses);
   const on = statuses.length - disabled.length - waiting.length;
   const off = disabled.length === 0 ? '' : `; turned off: ${disabled.join(', ')}`;
-  const approve =
+  const servers =
     waiting.length === 0
       ? ''
       : ` Not started until approved: ${waiting.join(', ')} ("epoch mcp approve <name>" shows what each runs and asks).`;
+  // What waits for a person: servers, then tools.
+  const approve = `${servers}${withheldSentence(statuses)}`;
   if (on === 0 && waiting.length === 0)
     return `Every MCP server is turned off: ${disabled.join(', ')}.`;
   const failing = down(statuses);

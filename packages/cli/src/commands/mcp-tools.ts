@@ -2,7 +2,8 @@
 // ToolRegistry resolved it), with title, the annotations the permission system reads (read-only,
 // destructive, …) and parameters — and what each server's list costs in context, every turn; then
 // the tools found on demand (deferred: over the tool budget, behind mcp_search_tools) and those
-// the user turned off, marked, with what they would add; and the budget.
+// the user turned off, marked, with what they would add; how many are withheld since they changed
+// (`epoch mcp diff` shows them); and the budget.
 import { groupedNumber, terminalJson } from '@epoch-agent/infra';
 import type { EpochTool } from '@epoch-agent/protocol';
 import type { McpServerStatus, Runtime } from '@epoch-agent/runtime';
@@ -88,7 +89,10 @@ function renderServer(runtime: Runtime, status: McpServerStatus, width: number):
   const [example] = off;
   const hint = example === undefined ? '' : enableHint(status.name, serverToolName(example));
   const long = longNames(status.name, [...offered, ...onDemand]);
-  return `${head}: ${counted(offered.length, 'tool')}, ${cost(offered, onDemand, off)}\n${lines.join('\n')}\n${hint}${long}\n`;
+  // Connected, the detail is only what is withheld: said under the tools it is not among.
+  const withheld = statusDetail(status, runtime.server(status.name));
+  const body = [...lines, ...withheld].join('\n');
+  return `${head}: ${counted(offered.length, 'tool')}, ${cost(offered, onDemand, off)}\n${body}\n${hint}${long}\n`;
 }
 
 // OpenAI's function names, and those of providers that follow it, stop at 64 characters: a host

@@ -92,7 +92,10 @@ export class LiveStatusTable {
   }
 }
 
-/** A server's row; TOOLS is what the model is offered and how many the user turned off: `15, 3 off`. */
+/**
+ * A server's row; TOOLS is what the model is offered, how many the user turned off and how many are
+ * withheld until approved: `15, 3 off, 1 withheld`.
+ */
 function cells(status: McpServerStatus): string[] {
   return [
     status.name,
@@ -102,7 +105,7 @@ function cells(status: McpServerStatus): string[] {
     status.state === 'connected' ? status.protocol.version : '-',
     status.state === 'disabled' || status.state === 'needsApproval'
       ? '-'
-      : toolCount(status.toolCount, status.toolsOff),
+      : toolCount(status.toolCount, status.toolsOff, status.toolsWithheld),
   ];
 }
 

@@ -222,6 +222,8 @@ Examples:
     details: `Every server starts the way the agent starts it, then is closed with its whole process tree.
 On a terminal, a server that needs approval is shown with what it runs, and you are asked ([y/N]);
 in a pipe or with --json nothing is asked: it stays unstarted (state needsApproval).
+Tools that changed or appeared since a server's tools were approved are withheld from the model:
+counted in TOOLS, with the command that shows them ("epoch mcp diff <name>"); toolsWithheld in --json.
 Exit code 0 when every server connected and the files have no errors.`,
     options: {
       yes: YES_OPTION,
@@ -237,7 +239,9 @@ Exit code 0 when every server connected and the files have no errors.`,
     details: `Every server starts, as in the agent (tool names depend on all of them: two servers can want
 the same name). With <name>, only that server starts, as for "epoch mcp call"; a name another
 server's tool would take from it is then not seen. Tokens are about characters / 4 of the
-definitions sent with every request. A server that needs approval is asked about as by "epoch mcp status".`,
+definitions sent with every request. A server that needs approval is asked about as by "epoch mcp status".
+Tools withheld since they changed are not listed: their count is, under the server's tools, with the
+command that shows them ("epoch mcp diff <name>").`,
     options: {
       yes: YES_OPTION,
       json: { type: 'boolean', help: 'print { servers: [{ ..., tools }] } as JSON' },
@@ -253,8 +257,9 @@ definitions sent with every request. A server that needs approval is asked about
     details: `<tool> is the tool's name on the server (echo) or the name the model sees (mcp__everything__echo).
 --arg values are read as the tool's input schema types them; --args gives them all as one JSON object.
 A server that needs approval is asked about on a terminal, as by "epoch mcp status".
-Exit codes: 0 ok, 1 the tool reported an error, 2 wrong command line (or a server turned off or
-not approved), 3 the server needs
+A tool withheld since it changed (see "epoch mcp diff") is not called.
+Exit codes: 0 ok, 1 the tool reported an error, 2 wrong command line (or a server or tool turned
+off or not approved), 3 the server needs
 "epoch mcp login", 4 the server cannot be reached, 130 interrupted (the call is cancelled on the server).`,
     options: {
       arg: {
@@ -285,20 +290,55 @@ Exit codes: 0 connected, 3 the server needs "epoch mcp login", 4 it cannot be re
     load: async () => (await import('./mcp-reconnect.js')).run,
   },
   {
+    words: 'mcp diff',
+    synopsis: '<name> [--json]',
+    summary:
+      'show each tool of a server withheld since it changed: its definition before and after',
+    details: `Starts only that server, and compares the tools it lists now with the definitions approved
+(see the README's "Pinned tools"). Each tool that changed or is new is withheld: the model is not
+offered it until it is approved. Each is shown as "changed tool" or "new tool", then its definition
+(name, title, description, input and output schema, annotations) line by line: "-" as approved, "+"
+as the server lists it now. Approve them with "epoch mcp approve <name>" (--tool for single ones).
+Exit codes: 0 shown (or nothing withheld), 2 unknown server or not approved to start, 3 needs
+"epoch mcp login", 4 the server cannot be reached.`,
+    options: {
+      json: {
+        type: 'boolean',
+        help: 'print { server, withheld: [{ name, reason, before, after, lines }] } as JSON',
+      },
+    },
+    readsConfig: true,
+    load: async () => (await import('./mcp-diff.js')).run,
+  },
+  {
     words: 'mcp approve',
-    synopsis: '<name> [--yes] [--json]',
-    summary: 'show what a server runs, and approve it so that it starts',
+    synopsis: '<name> [--tool TOOL]... [--yes] [--json]',
+    summary: 'approve what a server runs so that it starts, or its tools that changed',
     details: `Shows the server's whole command line (variables expanded, secrets redacted) or URL, the
 directory it runs in and the names of its env variables and headers, says when starting it downloads
 code and runs it (npx -y, uvx, pipx run, bunx, docker run, a script from a URL), asks [y/N], then
 starts it. The approval is of that launch: a changed command, argument, URL or env value asks again.
 Servers of the project's .epoch/mcp.json and of plugins start only once approved; the host's, and the
-entries of your own mcp.json, need none (see the README's "Trust" section). In a pipe nothing is
-asked: run it on a terminal, or pass --yes (for scripts, which then approve what they did not see).
-Exit codes: 0 approved (and how it connects), 1 not approved, 2 unknown server.`,
+entries of your own mcp.json, need none (see the README's "Trust" section).
+Of a server that runs, it approves the tools withheld since they changed or appeared (see "epoch mcp
+diff"): it names them, asks [y/N], and the model is offered them from then on; --tool approves
+single ones.
+In a pipe nothing is asked: run it on a terminal, or pass --yes (for scripts, which then approve what
+they did not see).
+Exit codes: 0 approved (and how it connects) or nothing to approve, 1 not approved, 2 unknown server
+or a --tool that is not withheld.`,
     options: {
+      tool: {
+        type: 'string',
+        multiple: true,
+        value: 'TOOL',
+        help: 'approve only this withheld tool, by its name on the server; repeat for more',
+      },
       yes: { type: 'boolean', help: 'approve without asking (scripts)' },
-      json: { type: 'boolean', help: 'print { server, launch, approved, status } as JSON' },
+      json: {
+        type: 'boolean',
+        help: 'print { server, launch, approved, status } (of tools: { server, tools, approved, status }) as JSON',
+      },
     },
     readsConfig: true,
     load: async () => (await import('./mcp-approve.js')).approve,
@@ -309,7 +349,8 @@ Exit codes: 0 approved (and how it connects), 1 not approved, 2 unknown server.`
     summary: 'take back the approvals of a server: it no longer starts until approved again',
     details: `Forgets every approved form of the server. A server of the project or of a plugin then stays
 unstarted until "epoch mcp approve <name>"; the host's and your own mcp.json's are trusted and still
-start (take one out with "epoch mcp remove", or turn it off with "epoch mcp disable"). Nothing is started.`,
+start (take one out with "epoch mcp remove", or turn it off with "epoch mcp disable"). Its tools' approved
+definitions go too: the list it gives when it next runs is pinned as it is. Nothing is started.`,
     options: { json: { type: 'boolean', help: 'print { server, needsApproval } as JSON' } },
     readsConfig: true,
     load: async () => (await import('./mcp-approve.js')).revoke,

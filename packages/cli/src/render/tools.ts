@@ -87,9 +87,14 @@ const OFFER_MARK: Record<ToolOffer, string> = {
   off: ' (off)',
 };
 
-/** A server's tools as status and list count them: `15`, or `15, 3 off` when the user turned some off. */
-export function toolCount(offered: number, off: number): string {
-  return off === 0 ? `${offered}` : `${offered}, ${off} off`;
+/**
+ * A server's tools as status and list count them: `15`, `15, 3 off` when the user turned some off,
+ * `15, 2 withheld` when some changed since they were approved (list, which connects nothing, knows
+ * of none).
+ */
+export function toolCount(offered: number, off: number, withheld = 0): string {
+  const more = [off === 0 ? '' : `${off} off`, withheld === 0 ? '' : `${withheld} withheld`];
+  return [`${offered}`, ...more.filter((text) => text !== '')].join(', ');
 }
 
 /** The first line of a description, trimmed: what a one-line listing shows of it. */

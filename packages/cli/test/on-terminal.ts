@@ -1,0 +1,28 @@
+// The built `epoch` in a pseudo-terminal (util-linux `script`): stdin, stdout and stderr are all its
+// terminal, so it asks its questions; a test reads what the terminal showed and types answers.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { EPOCH_BIN } from './epoch-process.js';
+
+export interface TerminalRun {
+  readonly child: ChildProcess;
+  /** Everything the terminal showed so far (stdout and stderr together, as a person sees them). */
+  seen(): string;
+  /** Resolves with the exit code. */
+  readonly done: Promise<number | null>;
+}
+
+/** `epoch <argv>` on a terminal; `env` is added to this process's (NO_COLOR set). */
+export function onTerminal(argv: readonly string[], env: Record<string, string>): TerminalRun {
+  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+  const line = [process.execPath, EPOCH_BIN, ...argv].map(quote).join(' ');
+  const child = spawn('script', ['-qfec', line, '/dev/null'], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let seen = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    seen += chunk;
+  });
+  const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, seen: () => seen, done };
+}
