@@ -5,6 +5,12 @@
 // The servers of one agent: start, stop and reconnect them, their statuses and their tools (with
 // the types of its methods, so a host can name what they take and give).
 
+export type {
+  McpPinnedServer,
+  McpPinnedTool,
+  McpPinnedTools,
+  McpToolPinStore,
+} from './registry/pins.js';
 export { McpRegistry } from './registry/registry.js';
 export type {
   McpApprovalHolds,
@@ -22,6 +28,7 @@ export type {
   McpServerState,
   McpServerStatus,
   McpTransportKind,
+  McpWithheldTool,
 } from './types.js';
 
 // One server's client, for a host that manages a server by itself.
@@ -62,6 +69,12 @@ export type {
 // A server's tools as epoch tools: the names the model is given, and results held to
 // max_output_tokens.
 
+export {
+  definitionHash,
+  type McpToolDefinition,
+  toolDefinition,
+} from './tools/definition.js';
+export { definitionDiff, type McpDefinitionLine } from './tools/definition-diff.js';
 export { diffTools, isEmptyDiff, type McpToolsDiff } from './tools/diff.js';
 export {
   type McpEpochTool,

@@ -14,10 +14,14 @@ import {
   type McpServerStatusCommon,
 } from './types.js';
 
-/** How many tools the registry offers for a server now (live or cached), and how many are off. */
+/**
+ * How many tools the registry offers for a server now (live or cached), how many are off, and how
+ * many are withheld (not the approved definition).
+ */
 export interface ToolCounts {
   readonly offered: number;
   readonly off: number;
+  readonly withheld: number;
 }
 
 /** A disabled server has no client, so no connection state: this stands for it. */
@@ -42,6 +46,7 @@ export function serverStatus(
     target: config.transport === 'stdio' ? config.command : redactUrl(config.url),
     toolCount: tools.offered,
     toolsOff: tools.off,
+    toolsWithheld: tools.withheld,
   };
   switch (state.kind) {
     case 'disabled':

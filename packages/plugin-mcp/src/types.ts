@@ -5,6 +5,7 @@ import type { McpToolSource } from '@epoch-agent/protocol';
 import type { McpServerCapabilities } from './connection/capabilities.js';
 import type { McpProtocol } from './connection/protocol.js';
 import type { McpErrorCode } from './errors/mcp-error.js';
+import type { McpToolDefinition } from './tools/definition.js';
 
 export type McpTransportKind = 'stdio' | 'sse' | 'http';
 
@@ -68,6 +69,11 @@ export interface McpServerCommon {
    * `choice`, not part of its connection.
    */
   readonly defer: McpToolDeferral;
+  /**
+   * false: its tool definitions are not pinned (see README "Pinned tools"). Absent: pinned. Like
+   * `choice`, not part of its connection (the fingerprint leaves it out), applied by update().
+   */
+  readonly pinTools?: boolean;
   /**
    * The `${VAR}`s the values of a file's entry use, expanded (and `$$` unescaped) from the
    * process environment each time the server starts. Absent when no value holds `${` or `$$`, and
@@ -271,6 +277,22 @@ export interface McpServerStatusCommon {
   readonly toolCount: number;
   /** How many of the server's tools the user turned off (include_tools / exclude_tools). */
   readonly toolsOff: number;
+  /** How many of its listed tools are withheld (changed or new since approved); 0 when none. */
+  readonly toolsWithheld: number;
+}
+
+/**
+ * A tool of a server that is not offered because its definition is not the one a person approved
+ * (README, "Pinned tools"): McpRegistry.withheldOf lists them, approveTools brings them in.
+ */
+export interface McpWithheldTool {
+  /** The server's own name for the tool. */
+  readonly name: string;
+  /** `new`: no pin of that name; `changed`: its definition is not the pinned one. */
+  readonly reason: 'new' | 'changed';
+  /** The pinned (approved) definition; absent when new. */
+  readonly before?: McpToolDefinition;
+  readonly after: McpToolDefinition;
 }
 
 /** One server as a UI or `epoch mcp list` shows it, discriminated by `state`. */

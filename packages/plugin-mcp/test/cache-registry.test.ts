@@ -207,6 +207,7 @@ describe('the live list replaces a stale cache', () => {
       added: ['mcp__s__fresh'],
       removed: ['mcp__s__drop'],
       changed: ['mcp__s__describe', 'mcp__s__reshape', 'mcp__s__annotate', 'mcp__s__retitle'],
+      withheld: [],
     });
     expect(reg.tools().map((t) => t.name)).toEqual([
       'mcp__s__keep',

@@ -600,6 +600,8 @@ describe('what the fields mean', () => {
       // And how much of one tool result the model gets.
       'max_output_tokens',
       'defer',
+      // And whether its tool definitions are pinned.
+      'pin_tools',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',

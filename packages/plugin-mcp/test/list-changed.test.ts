@@ -85,6 +85,7 @@ describe('notifications/tools/list_changed', () => {
         added: ['mcp__live__beta'],
         removed: [],
         changed: ['mcp__live__alpha'],
+        withheld: [],
       },
     ]);
     expect(reg.tools().map((t) => [t.name, t.description])).toEqual([

@@ -87,6 +87,7 @@ describe('update with another choice', () => {
         added: [],
         removed: ['mcp__everything__echo'],
         changed: [],
+        withheld: [],
       },
     ]);
     expect(statuses.map(({ state }) => state)).toEqual(['connected']);

@@ -372,7 +372,7 @@ describe('every state passes the policy', () => {
       await expect(client.connect()).rejects.toThrow(/failed to connect/);
       const { state } = client;
       if (state.kind === 'connecting') throw new Error('still connecting after connect() failed');
-      const status = serverStatus(config, 'host', state, { offered: 0, off: 0 });
+      const status = serverStatus(config, 'host', state, { offered: 0, off: 0, withheld: 0 });
       expect(status.state === 'failed' && status.stderrTail).toBe(
         `srv: bad option --api-key=${REDACTED}`,
       );

@@ -87,6 +87,12 @@ export interface EpochTool {
   readonly inputSchema: JsonSchema;
   readonly annotations: ToolAnnotations;
   /**
+   * An MCP tool's: whether its annotations (and title) may be believed — its server is the host's,
+   * or this definition is the one a person approved (pinned). A permission rule must not relax for
+   * a tool whose annotations are untrusted. Absent on a host's own tools.
+   */
+  readonly annotationsTrusted?: boolean;
+  /**
    * Only for a tool that runs another one in its place (the runtime's `mcp_call_tool`, which runs
    * a tool the model found by searching): the tool a call with these arguments runs, so that a
    * permission system judges that tool — its name, title and annotations — and never this one.

@@ -8,11 +8,15 @@
 export { type Diagnostic, formatDiagnostic, type Logger } from '@epoch-agent/infra';
 export type {
   McpApprovalReason,
+  McpDefinitionLine,
   McpEpochTool,
   McpErrorCode,
   McpIcon,
   McpLoginResult,
   McpLogoutResult,
+  McpPinnedServer,
+  McpPinnedTool,
+  McpPinnedTools,
   McpProtocol,
   McpRoot,
   McpRoots,
@@ -27,13 +31,17 @@ export type {
   McpServerStatus,
   McpStoredLogin,
   McpToolDeferral,
+  McpToolDefinition,
   McpToolPattern,
+  McpToolPinStore,
   McpToolsChangedEvent,
   McpToolTarget,
   McpTransportKind,
+  McpWithheldTool,
   ReapOptions,
 } from '@epoch-agent/plugin-mcp';
 export {
+  definitionDiff,
   isMcpError,
   MAX_INSTRUCTIONS_CHARS,
   MCP_CONFIG_FIELDS,
@@ -60,7 +68,8 @@ export {
   watchMcpConfig,
 } from './assembly/config-watch.js';
 export type { ConnectMode } from './assembly/connects-in-flight.js';
-export type { Runtime, RuntimeServerRevoked } from './assembly/runtime.js';
+export type { Runtime } from './assembly/runtime.js';
+export type { RuntimeServerRevoked } from './assembly/runtime-approvals.js';
 export type { RuntimeLoginOptions } from './assembly/server-login.js';
 export type {
   RuntimeChoiceSet,

@@ -158,7 +158,13 @@ describe('serverFields', () => {
       'exclude_tools',
       'max_output_tokens',
       'defer',
+      'pin_tools',
     ]);
+    expect(byName.pin_tools).toEqual({
+      field: 'pin_tools',
+      value: true,
+      from: { kind: 'default' },
+    });
     expect(byName.max_output_tokens).toEqual({
       field: 'max_output_tokens',
       value: 25_000,

@@ -54,6 +54,8 @@ describe('honest events', () => {
       live: {
         ...pidServer('--list-changed-at-start', '--mutable'),
         env: { RECORD_FILE: recordFile },
+        // Its description changes on purpose: not withheld for it (see tool-pins.test.ts).
+        pin_tools: false,
       },
     });
     const statuses: McpServerStatus[] = [];
@@ -89,6 +91,7 @@ describe('honest events', () => {
         added: [],
         removed: [],
         changed: ['mcp__live__whoami'],
+        withheld: [],
       },
     ]);
   });
@@ -96,7 +99,7 @@ describe('honest events', () => {
   it('list_changed with the same list fires nothing; a changed description fires `changed`', async () => {
     const recordFile = join(test.home.dir, 'live.jsonl');
     await test.home.writeUserConfig({
-      live: { ...pidServer('--mutable'), env: { RECORD_FILE: recordFile } },
+      live: { ...pidServer('--mutable'), env: { RECORD_FILE: recordFile }, pin_tools: false },
     });
     const rt = await test.build({ approve: approveEverything });
     const seen = record(rt, 'live');
@@ -179,6 +182,7 @@ describe('honest events', () => {
         added: ['mcp__edited__new'],
         removed: ['mcp__edited__old'],
         changed: [],
+        withheld: [],
       },
     ]);
     // Each server's own: the order across servers is the processes'.

@@ -22,6 +22,9 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   login_timeout: none,
   server_disabled: none,
   needs_approval: none,
+  // The server's card shows the withheld tools, their diff and the approve button.
+  tool_withheld: none,
+  tool_not_withheld: none,
   command_not_found: none,
   spawn_failed: none,
   too_many_open_files: none,

@@ -120,6 +120,9 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   login_not_needed: 409,
   // Asked of a server that waits for approval: approve it first.
   needs_approval: 409,
+  // A call of a tool withheld until approved, or an approval of one that is not withheld.
+  tool_withheld: 409,
+  tool_not_withheld: 409,
 };
 
 /** The answer to an error a runtime call threw; anything unknown is a 500 with its message. */

@@ -32,6 +32,9 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   login_not_needed: EXIT.usage,
   // Nothing was started: a person must approve what it would run first.
   needs_approval: EXIT.usage,
+  // Nothing was sent: a person must approve the tool's new definition first.
+  tool_withheld: EXIT.usage,
+  tool_not_withheld: EXIT.usage,
   duplicate_server: EXIT.failed,
   aborted: EXIT.interrupted,
   // Nothing was started: the environment epoch runs in (a variable, an env_file) needs fixing.

@@ -27,6 +27,10 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   server_disabled: ({ config }) => `Turn it on with "epoch mcp enable ${config.name}".`,
   needs_approval: ({ config }) =>
     `See what it would run and approve it with "epoch mcp approve ${config.name}".`,
+  tool_withheld: ({ config }) =>
+    `See what changed with "epoch mcp diff ${config.name}", then approve it with "epoch mcp approve ${config.name}".`,
+  tool_not_withheld: ({ config }) =>
+    `See which tools are withheld with "epoch mcp diff ${config.name}".`,
   // The message names the field or the program to fix, or the error is not the user's to fix.
   command_not_found: none,
   spawn_failed: none,

@@ -14,6 +14,8 @@
 // and how, is decided over the same connection and the same cached list, so turning a tool off
 // reconnects nothing. And `maxOutputTokens`: how much of a result the model is given is decided
 // after the server answered, so a new cap takes effect at the next call over the same connection.
+// And `pinTools`: whether its tool definitions are checked against the pins is decided on the
+// list it gave, over the same connection.
 //
 // Computed on the parsed config, so key order and snake_case/camelCase spellings in the file cannot
 // change it. Secrets (env, header values) go into the hash only; the hash reveals nothing of them.
@@ -24,6 +26,7 @@
 // environment may change. An `env_file` is hashed by its path, not its contents: a file that
 // changes is read at the next start, and the tools cached for the old one are offered until then.
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../canonical-json.js';
 import { assertNever, type McpServerConfig } from '../types.js';
 import { type Environment, variableValue } from './variables.js';
 
@@ -58,9 +61,10 @@ export function fingerprint(config: McpServerConfig, env: Environment = process.
 }
 
 type WithoutName<T> = {
-  readonly [K in Exclude<keyof T, 'name' | 'sseChosen' | 'choice' | 'defer' | 'maxOutputTokens'>]-?:
-    | T[K]
-    | undefined;
+  readonly [K in Exclude<
+    keyof T,
+    'name' | 'sseChosen' | 'choice' | 'defer' | 'maxOutputTokens' | 'pinTools'
+  >]-?: T[K] | undefined;
 };
 
 // Each transport spelled out: a field added to a config type that is not listed here does not
@@ -100,16 +104,4 @@ function connectionOf(config: McpServerConfig): object {
     default:
       return assertNever(config, 'transport');
   }
-}
-
-/** JSON with object keys sorted at every depth (arrays keep their order: args order matters). */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, inner]) => inner !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }

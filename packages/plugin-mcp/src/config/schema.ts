@@ -135,6 +135,7 @@ export const FIELDS = {
   exclude_tools: { kind: kind.toolList, transports: ALL },
   max_output_tokens: { kind: kind.tokens, transports: ALL },
   defer: { kind: kind.defer, transports: ALL },
+  pin_tools: { kind: kind.flag, transports: ALL },
 } as const;
 
 /** A server entry's field by its snake_case name (`type` and `disabled` are fields of their own: aliases). */

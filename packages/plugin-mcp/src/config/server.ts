@@ -320,6 +320,9 @@ function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon>
       excludeTools: choice.excludeTools ?? EVERY_TOOL.excludeTools,
     },
     defer: fields.defer ?? 'auto',
+    // Absent means pinned; a project's or plugin's `false` is dropped by the runtime, which knows
+    // whose file it is.
+    pinTools: fields.pin_tools,
     variables: entry.expands ? expansionOf(templatedValues(fields, kind)) : undefined,
   };
 }

@@ -72,7 +72,12 @@ export type McpErrorCode =
    * `needsApproval`): it is not started, so nothing can be asked of it. */
   | 'needs_approval'
   /** connectAll() was given a server whose name is already registered (disconnect it first). */
-  | 'duplicate_server';
+  | 'duplicate_server'
+  /** A call to a tool that is withheld: new, or its definition changed since a person approved
+   * it (README, "Pinned tools"); nothing was sent. */
+  | 'tool_withheld'
+  /** approveTools named a tool of the server that is not withheld now. */
+  | 'tool_not_withheld';
 
 export interface McpErrorOptions {
   readonly server: string;

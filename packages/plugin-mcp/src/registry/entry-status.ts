@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { McpConnectionState } from '../connection/state.js';
 import { DISABLED, serverStatus, type ToolCounts } from '../status.js';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
-import { assertNever, type McpServerStatus } from '../types.js';
+import { assertNever, type McpServerStatus, type McpWithheldTool } from '../types.js';
 import type { Entry, Servers } from './servers.js';
 
 /**
@@ -29,18 +29,27 @@ export function statusOf(entry: Entry): McpServerStatus {
     held === undefined || !config.choice.enabled
       ? DISABLED
       : { kind: 'needsApproval' as const, reason: held };
-  return serverStatus(config, source, state, { offered: 0, off: 0 });
+  return serverStatus(config, source, state, NO_TOOLS);
 }
+
+export const NO_TOOLS: ToolCounts = { offered: 0, off: 0, withheld: 0 };
 
 function counts(entry: Entry): ToolCounts {
   const { offer } = entry;
-  if (offer === undefined || !offersState(entry)) return { offered: 0, off: 0 };
-  return { offered: offer.offered.length, off: offer.tools.length - offer.offered.length };
+  if (offer === undefined || !offersState(entry)) return NO_TOOLS;
+  const offered = offer.offered.length;
+  const withheld = offer.withheld.length;
+  return { offered, off: offer.tools.length - offered - withheld, withheld };
 }
 
 /** What tools() offers for this server now. */
 export function offeredBy(entry: Entry): readonly McpEpochTool[] {
   return entry.offer !== undefined && offersState(entry) ? entry.offer.offered : [];
+}
+
+/** Its tools withheld now: those of the list tools() would offer them from (see offeredBy). */
+export function withheldBy(entry: Entry): readonly McpWithheldTool[] {
+  return entry.offer !== undefined && offersState(entry) ? entry.offer.withheld : [];
 }
 
 /** An enabled server in a state whose tools are offered (see offersTools). */

@@ -13,8 +13,9 @@ import type {
   McpServerSource,
   McpServerStatus,
 } from '../types.js';
-import { emitStatus, offeredBy, statusOf } from './entry-status.js';
-import { announce, learn, offerFor } from './offers.js';
+import { emitStatus, NO_TOOLS, offeredBy, statusOf, withheldBy } from './entry-status.js';
+import { announce, learn, NOTHING_SHOWN, offerFor, shownOf, type ToolsShown } from './offers.js';
+import { pinFirstList, readPins } from './pins.js';
 import type { Entry, Servers } from './servers.js';
 
 /** McpRegistry.connectAll: every server added, then all started at once. */
@@ -44,7 +45,7 @@ export async function updateChoice(
 ): Promise<McpServerStatus> {
   const entry = servers.entries.get(config.name);
   if (entry === undefined) throw servers.unknown(config.name);
-  const before = offeredBy(entry);
+  const before = shownBy(entry);
   const { client, offer } = entry;
   entry.config = config;
   const { enabled } = config.choice;
@@ -53,20 +54,22 @@ export async function updateChoice(
     entry.offer = undefined;
     entry.connected = false;
     emitStatus(servers, entry);
-    announce(servers, entry, before, [], 'choice');
+    announce(servers, entry, before, NOTHING_SHOWN, 'choice');
     await client.close();
   } else if (client === undefined && enabled && entry.held === undefined) {
     await start(servers, entry, attach(servers, entry));
     // Its first list is a change too here: the model was offered none of its tools before.
     if (servers.entries.get(config.name) === entry) {
-      announce(servers, entry, before, offeredBy(entry), 'choice');
+      announce(servers, entry, before, shownBy(entry), 'choice');
     }
   } else {
     if (client !== undefined && offer !== undefined) {
+      // Pinning turned on for a server connected now: its live list is its first.
+      if (entry.connected) pinFirstList(servers, entry, offer.schema.tools);
       entry.offer = offerFor(servers, entry, client, offer.schema);
     }
     emitStatus(servers, entry);
-    announce(servers, entry, before, offeredBy(entry), 'choice');
+    announce(servers, entry, before, shownBy(entry), 'choice');
   }
   return statusOf(entry);
 }
@@ -117,13 +120,14 @@ export async function restart(servers: Servers, name: string): Promise<McpServer
   if (client === undefined) throw servers.notStarted(entry);
   const before = entry.offer;
   entry.offer = undefined;
-  await servers.cache?.invalidate(entry.config);
+  // Pins another process approved meanwhile hold from this connection on.
+  await Promise.all([servers.cache?.invalidate(entry.config), readPins(servers, entry)]);
   await client.reconnect().catch((error: unknown) => logFailure(servers, entry, error));
   // Learned from the client's state meanwhile, unless the server was disconnected.
   const current = servers.entries.get(name);
   const after = current === entry ? current.offer : undefined;
   if (before !== undefined && after !== undefined) {
-    announce(servers, entry, before.tools, after.tools, 'connect');
+    announce(servers, entry, shownOf(before), shownOf(after), 'connect');
   }
   return statusOf(entry);
 }
@@ -136,7 +140,7 @@ export async function holdServer(
 ): Promise<McpServerStatus> {
   const entry = servers.entries.get(name);
   if (entry === undefined) throw servers.unknown(name);
-  const before = offeredBy(entry);
+  const before = shownBy(entry);
   const { client } = entry;
   entry.held = reason;
   entry.client = undefined;
@@ -144,7 +148,7 @@ export async function holdServer(
   entry.offer = undefined;
   entry.connected = false;
   emitStatus(servers, entry);
-  announce(servers, entry, before, [], 'choice');
+  announce(servers, entry, before, NOTHING_SHOWN, 'choice');
   await client?.close();
   return statusOf(entry);
 }
@@ -159,7 +163,7 @@ export async function releaseServer(servers: Servers, name: string): Promise<Mcp
     await start(servers, entry, attach(servers, entry));
     // Its first list is a change here: the model was offered none of its tools before.
     if (servers.entries.get(name) === entry)
-      announce(servers, entry, [], offeredBy(entry), 'choice');
+      announce(servers, entry, NOTHING_SHOWN, shownBy(entry), 'choice');
   } else {
     emitStatus(servers, entry);
   }
@@ -171,7 +175,7 @@ export async function removeAll(servers: Servers): Promise<void> {
   await Promise.all(
     [...servers.entries.keys()].map((name) => remove(servers, name, { keepCache: true })),
   );
-  await servers.cache?.settled();
+  await Promise.all([servers.cache?.settled(), ...servers.pinWrites]);
 }
 
 /** McpRegistry.disconnect (`keepCache: false`), and one server of removeAll (`true`). */
@@ -188,8 +192,13 @@ export async function remove(
     how.keepCache ? undefined : servers.cache?.invalidate(entry.config),
   ]);
   servers.statusListeners.emit(
-    serverStatus(entry.config, entry.source, { kind: 'disconnected' }, { offered: 0, off: 0 }),
+    serverStatus(entry.config, entry.source, { kind: 'disconnected' }, NO_TOOLS),
   );
+}
+
+/** What the model is offered of the server now, and what is withheld. */
+function shownBy(entry: Entry): ToolsShown {
+  return { tools: offeredBy(entry), withheld: withheldBy(entry) };
 }
 
 function checkNames(
@@ -224,6 +233,7 @@ function add(
     held,
     client: undefined,
     offer: undefined,
+    pins: undefined,
     connected: false,
     lastStatus: undefined,
     replacing: undefined,
@@ -260,7 +270,8 @@ async function start(servers: Servers, entry: Entry, client: McpClient): Promise
   // `connecting` from now, though its first status event waits for the cached tools (when
   // reconfigure() began the connect already, its status said since when).
   client.willConnect();
-  const schema = await servers.cache?.get(entry.config);
+  // The pins beside the cache: a cached list is checked against them, never trusted instead.
+  const [schema] = await Promise.all([servers.cache?.get(entry.config), readPins(servers, entry)]);
   // Disconnected or turned off meanwhile: its client is closed, and a connect would start it again.
   if (servers.entries.get(entry.config.name) !== entry || entry.client !== client) return;
   client.remember(schema);
@@ -268,7 +279,9 @@ async function start(servers: Servers, entry: Entry, client: McpClient): Promise
   if (schema !== undefined) {
     const before = entry.offer;
     entry.offer = offerFor(servers, entry, client, schema);
-    if (before !== undefined) announce(servers, entry, before.tools, entry.offer.tools, 'connect');
+    if (before !== undefined) {
+      announce(servers, entry, shownOf(before), shownOf(entry.offer), 'connect');
+    }
   }
   const connection = connect(servers, entry, client);
   if (schema === undefined) await connection;

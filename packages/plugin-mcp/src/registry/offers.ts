@@ -1,6 +1,7 @@
 // What the registry offers the model for a server: its tools, made from a schema (cached, then
-// live) and the server's choice; the live schema learned and cached as it comes; and a
-// tools-changed event when what is offered changed.
+// live), the server's choice and its pins (a tool that is not the approved definition is withheld);
+// the live schema learned, cached and (the first one) pinned as it comes; and a tools-changed event
+// when what is offered, or what is withheld, changed.
 
 import { isDeepStrictEqual } from 'node:util';
 import type { McpServerSchema } from '../cache.js';
@@ -9,26 +10,39 @@ import type { McpClient } from '../connection/client.js';
 import type { McpConnectionState } from '../connection/state.js';
 import { diffTools, isEmptyDiff } from '../tools/diff.js';
 import { type McpEpochTool, toEpochTools } from '../tools/epoch-tools.js';
+import type { McpWithheldTool } from '../types.js';
+import { pinFirstList, pinning, withheldTools } from './pins.js';
 import { liveBackend } from './routing.js';
 import type { Entry, Offer, Servers } from './servers.js';
 import type { McpToolsChangedEvent } from './types.js';
 
+/** What a tools-changed event compares: tools (offered, or all not withheld) and withheld ones. */
+export interface ToolsShown {
+  readonly tools: readonly McpEpochTool[];
+  readonly withheld: readonly McpWithheldTool[];
+}
+
+export const NOTHING_SHOWN: ToolsShown = { tools: [], withheld: [] };
+
+/** All of an offer's tools but the withheld ones, and those; nothing for no offer. */
+export function shownOf(offer: Offer | undefined): ToolsShown {
+  if (offer === undefined) return NOTHING_SHOWN;
+  const { tools, withheld } = offer;
+  if (withheld.length === 0) return { tools, withheld };
+  const names = new Set(withheld.map(({ name }) => name));
+  return { tools: tools.filter((tool) => !isWithheld(tool, names)), withheld };
+}
+
 /**
- * The server answered with its live schema: offer it from now on and cache it. Returns what to
- * announce when it replaced a different one.
+ * The server answered with its live schema: offer it from now on, cache it, and pin it when it has
+ * no pins. Returns what to announce when it replaced a different one.
  */
 export function learn(
   servers: Servers,
   entry: Entry,
   client: McpClient,
   state: Extract<McpConnectionState, { kind: 'connected' }>,
-):
-  | {
-      before: readonly McpEpochTool[];
-      after: readonly McpEpochTool[];
-      reason: McpToolsChangedEvent['reason'];
-    }
-  | undefined {
+): { before: ToolsShown; after: ToolsShown; reason: McpToolsChangedEvent['reason'] } | undefined {
   const before = entry.offer;
   const { memory } = client;
   const schema: McpServerSchema = {
@@ -37,7 +51,9 @@ export function learn(
     prompts: state.prompts,
     ...(memory === undefined ? {} : { memory }),
   };
-  const same = before !== undefined && before.config === entry.config;
+  // Pinned now: the tools offered from the cache are trusted from now on, so they are made again.
+  const pinned = pinFirstList(servers, entry, schema.tools);
+  const same = before !== undefined && before.config === entry.config && !pinned;
   if (same && isDeepStrictEqual(before.schema, schema)) return undefined;
   void servers.cache?.set(entry.config, schema);
   // What the connection learned may be new while the tools are not: nothing to announce. Tools
@@ -50,8 +66,8 @@ export function learn(
   entry.offer = after;
   if (before === undefined) return undefined;
   return {
-    before: before.tools,
-    after: after.tools,
+    before: shownOf(before),
+    after: shownOf(after),
     reason: entry.connected ? 'list_changed' : 'connect',
   };
 }
@@ -59,13 +75,19 @@ export function learn(
 export function announce(
   servers: Servers,
   entry: Entry,
-  before: readonly McpEpochTool[],
-  after: readonly McpEpochTool[],
+  before: ToolsShown,
+  after: ToolsShown,
   reason: McpToolsChangedEvent['reason'],
 ): void {
-  const diff = diffTools(before, after);
-  if (isEmptyDiff(diff)) return;
-  servers.toolsListeners.emit({ server: entry.config.name, source: entry.source, reason, ...diff });
+  const diff = diffTools(before.tools, after.tools);
+  if (isEmptyDiff(diff) && isDeepStrictEqual(before.withheld, after.withheld)) return;
+  servers.toolsListeners.emit({
+    server: entry.config.name,
+    source: entry.source,
+    reason,
+    ...diff,
+    withheld: after.withheld,
+  });
 }
 
 /**
@@ -81,6 +103,10 @@ export function offerFor(
   const { config, source } = entry;
   const { name } = config;
   const live = (): Entry | undefined => servers.entries.get(name);
+  // Only with pinning on are the pins looked at: its off switch withholds nothing and trusts nothing.
+  const pins = pinning(servers, entry) ? entry.pins : undefined;
+  const withheld = pins === undefined ? [] : withheldTools(schema.tools, pins);
+  const names = new Set(withheld.map((tool) => tool.name));
   const tools = toEpochTools({
     server: name,
     source,
@@ -96,9 +122,17 @@ export function offerFor(
       },
     },
     nameOptions: { maxLength: servers.toolNameMaxLength },
+    annotationsTrusted: (tool) =>
+      source === 'host' || (pins !== undefined && !names.has(tool.name)),
   });
-  const offered = tools.filter((tool) => offersTool(config.choice, serverToolName(tool)));
-  return { config, schema, tools, offered };
+  const offered = tools.filter(
+    (tool) => !isWithheld(tool, names) && offersTool(config.choice, serverToolName(tool)),
+  );
+  return { config, schema, tools, offered, withheld };
+}
+
+function isWithheld(tool: McpEpochTool, names: ReadonlySet<string>): boolean {
+  return names.size > 0 && tool.target.kind === 'tool' && names.has(tool.target.name);
 }
 
 function sameTools(a: McpServerSchema, b: McpServerSchema): boolean {

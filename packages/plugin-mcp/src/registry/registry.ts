@@ -20,8 +20,9 @@ import type {
   McpServerConfig,
   McpServerSource,
   McpServerStatus,
+  McpWithheldTool,
 } from '../types.js';
-import { offeredBy, offersState, statusOf } from './entry-status.js';
+import { offeredBy, offersState, statusOf, withheldBy } from './entry-status.js';
 import {
   addAll,
   holdServer,
@@ -41,6 +42,7 @@ import {
   resourceTemplatesFrom,
 } from './routing.js';
 import { Servers } from './servers.js';
+import { approveTools } from './tool-approval.js';
 import type {
   McpApprovalHolds,
   McpRegistryOptions,
@@ -179,8 +181,34 @@ export class McpRegistry {
   toolsOffOf(name: string): readonly McpEpochTool[] {
     const entry = this.#servers.entries.get(name);
     if (entry?.offer === undefined || !offersState(entry)) return [];
-    const offered = new Set(entry.offer.offered);
-    return entry.offer.tools.filter((tool) => !offered.has(tool));
+    const { offered, withheld, tools } = entry.offer;
+    const on = new Set(offered);
+    const held = new Set(withheld.map(({ name }) => name));
+    return tools.filter(
+      (tool) => !on.has(tool) && !(tool.target.kind === 'tool' && held.has(tool.target.name)),
+    );
+  }
+
+  /**
+   * Server `name`'s tools that are withheld (README, "Pinned tools"): new, or changed since a person
+   * approved its tools, each with its definition before (the pinned one) and after. Never offered,
+   * nor callable, until approveTools. Known when toolsOf would offer its others; [] for an unknown
+   * name.
+   */
+  withheldOf(name: string): readonly McpWithheldTool[] {
+    const entry = this.#servers.entries.get(name);
+    return entry === undefined ? [] : withheldBy(entry);
+  }
+
+  /**
+   * Approves the server's withheld tools: all (undefined: its current list becomes its pins, and
+   * pins of tools it no longer lists are dropped) or the named ones (server's own names). Resolves
+   * with its status once they are offered, after a tools-changed event (`approval`); rejects when
+   * the pins cannot be written (nothing approved then). McpError `unknown_server`;
+   * `tool_not_withheld` for a name that is not withheld now (its message lists those that are).
+   */
+  approveTools(name: string, tools?: readonly string[]): Promise<McpServerStatus> {
+    return approveTools(this.#servers, name, tools);
   }
 
   /**

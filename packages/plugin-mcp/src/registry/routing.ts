@@ -34,6 +34,15 @@ export function liveBackend(servers: Servers, server: string): McpToolBackend {
             { server, tool },
           );
         }
+        // A tool object a host took before its server changed it: not called until approved.
+        const withheld = entry.offer?.withheld.find(({ name }) => name === tool);
+        if (withheld !== undefined) {
+          throw new McpError(
+            'tool_withheld',
+            `MCP server "${server}" tool "${tool}" is withheld: it is ${withheld.reason === 'new' ? 'new' : 'changed'} since its server's tools were approved, so it is not called until a person approves it.`,
+            { server, tool },
+          );
+        }
         return client.callTool(tool, args, signal, onProgress);
       }),
     listResources: (signal) => resourcesFrom(servers, server, signal),

@@ -18,7 +18,9 @@ import type {
   McpServerConfig,
   McpServerSource,
   McpServerStatus,
+  McpWithheldTool,
 } from '../types.js';
+import type { McpPinnedTools, McpToolPinStore } from './pins.js';
 import type { McpRegistryOptions, McpToolsChangedEvent } from './types.js';
 
 /** A server's schema and its tools, made once per schema and choice. */
@@ -28,8 +30,10 @@ export interface Offer {
   readonly schema: McpServerSchema;
   /** Every tool of the schema, named over all of them: turning one off renames no other. */
   readonly tools: readonly McpEpochTool[];
-  /** The ones the server's choice offers the model. */
+  /** The ones the server's choice offers the model, none of them withheld. */
   readonly offered: readonly McpEpochTool[];
+  /** The schema's tools that are not the definitions a person approved (see registry/pins.ts). */
+  readonly withheld: readonly McpWithheldTool[];
 }
 
 export interface Entry {
@@ -51,6 +55,11 @@ export interface Entry {
    * from its live one. The base of the next tools-changed diff.
    */
   offer: Offer | undefined;
+  /**
+   * Its tool pins, read by each start and reconnect and replaced by an approval; undefined: none
+   * in its present launch (its next live list is pinned), or the registry keeps no pins.
+   */
+  pins: McpPinnedTools | undefined;
   /** The client was connected at its previous state change: a new list now came by list_changed. */
   connected: boolean;
   /** The status listeners were last given for it: one that would say the same again is not sent. */
@@ -69,6 +78,10 @@ export class Servers {
   readonly connection: ConnectionSettings;
   readonly toolNameMaxLength: number;
   readonly cache: McpSchemaCache | undefined;
+  /** Where tool definitions are pinned; undefined: nothing is pinned or withheld. */
+  readonly pins: McpToolPinStore | undefined;
+  /** Pin writes in flight: disconnectAll waits for them, as for the cache's. */
+  readonly pinWrites = new Set<Promise<void>>();
   readonly maxOutputTokens: number;
   /** Read when the registry is made, like the schema cache's: EPOCH_HOME then. */
   readonly toolResultsDir = defaultToolResultsDir();
@@ -96,6 +109,7 @@ export class Servers {
       options.schemaCache === null
         ? undefined
         : (options.schemaCache ?? new McpSchemaCache({ logger }));
+    this.pins = options.toolPins;
     this.statusListeners = new Listeners((error, status) =>
       logger.error(`An MCP status listener threw: ${messageOf(error)}`, { server: status.name }),
     );
@@ -104,6 +118,13 @@ export class Servers {
         server: event.server,
       }),
     );
+  }
+
+  /** The entry of that name; McpError `unknown_server` when none is registered. */
+  named(server: string): Entry {
+    const entry = this.entries.get(server);
+    if (entry === undefined) throw this.unknown(server);
+    return entry;
   }
 
   unknown(server: string): McpError {

@@ -5,7 +5,13 @@ import type { Prompt } from '@modelcontextprotocol/client';
 import type { McpSchemaCache } from '../cache.js';
 import type { McpConnectionOptions } from '../connection/options.js';
 import type { McpToolsDiff } from '../tools/diff.js';
-import type { McpApprovalReason, McpServerSource, McpServerStatus } from '../types.js';
+import type {
+  McpApprovalReason,
+  McpServerSource,
+  McpServerStatus,
+  McpWithheldTool,
+} from '../types.js';
+import type { McpToolPinStore } from './pins.js';
 
 /** The servers of a connectAll that wait for approval instead of starting, and why, by name. */
 export type McpApprovalHolds = ReadonlyMap<string, McpApprovalReason>;
@@ -26,6 +32,13 @@ export interface McpRegistryOptions extends McpConnectionOptions {
    * `$EPOCH_HOME/tool-results`.
    */
   readonly maxOutputTokens?: number;
+  /**
+   * Where each server's tool definitions are pinned (README, "Pinned tools"): a server's first
+   * live list is pinned, and a later tool that is new or differs from its pin is withheld until
+   * approveTools. Absent: nothing is pinned or withheld, and only a host's servers' annotations
+   * are trusted.
+   */
+  readonly toolPins?: McpToolPinStore;
 }
 
 /** Called with a server's new status whenever its state changes. */
@@ -49,8 +62,14 @@ export interface McpToolsChangedEvent extends McpToolsDiff {
    * `list_changed`: the server sent notifications/tools/list_changed and was asked again.
    * `choice`: the user turned the server or some of its tools on or off (update), or held it for
    * approval or released it (hold, release).
+   * `approval`: a person approved withheld tools (approveTools).
    */
-  readonly reason: 'connect' | 'list_changed' | 'choice';
+  readonly reason: 'connect' | 'list_changed' | 'choice' | 'approval';
+  /**
+   * The server's tools withheld now (all of them, not only this change's): new, or changed since
+   * approved. An event is sent when the offered tools differ or the withheld ones do.
+   */
+  readonly withheld: readonly McpWithheldTool[];
 }
 
 export type McpToolsChangedListener = (event: McpToolsChangedEvent) => void;

@@ -11,8 +11,8 @@ export interface McpToolsDiff {
   /** Model-visible names that are gone. */
   readonly removed: readonly string[];
   /**
-   * Same name, different title, description, input schema, annotations or underlying tool (an MCP
-   * tool's server, source or raw name).
+   * Same name, different title, description, input schema, annotations, trust in them, or
+   * underlying tool (an MCP tool's server, source or raw name).
    */
   readonly changed: readonly string[];
 }
@@ -38,7 +38,16 @@ export function isEmptyDiff(diff: McpToolsDiff): boolean {
 // Key order inside schemas does not matter to isDeepStrictEqual, so a server that reorders its
 // JSON between runs is not "changed".
 function shape(tool: EpochTool): object {
-  const { title, description, inputSchema, annotations, server, source } = tool;
+  const { title, description, inputSchema, annotations, annotationsTrusted, server, source } = tool;
   const target = 'target' in tool ? tool.target : undefined;
-  return { title, description, inputSchema, annotations, server, source, target };
+  return {
+    title,
+    description,
+    inputSchema,
+    annotations,
+    annotationsTrusted,
+    server,
+    source,
+    target,
+  };
 }

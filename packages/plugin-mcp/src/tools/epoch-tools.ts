@@ -63,6 +63,11 @@ export interface McpEpochTool extends EpochTool {
   readonly source: McpServerSource;
   readonly target: McpToolTarget;
   /**
+   * Whether its annotations and title may be believed: its server is the host's, or its definition
+   * is the one a person approved (pinned); always for list_resources / read_resource, epoch's own.
+   */
+  readonly annotationsTrusted: boolean;
+  /**
    * The tool's output schema as the server sent it; absent when it declares none. Kept for a person
    * who asks for it (the connectors page): no provider takes it, so the model is not sent it.
    */
@@ -90,6 +95,11 @@ export interface ToEpochToolsOptions {
   /** How much of a result the model is given, and where a longer one is kept whole. */
   readonly cap: ToolOutputCap;
   readonly nameOptions?: ToolNameOptions;
+  /**
+   * Whether a tool's annotations may be believed (see McpEpochTool.annotationsTrusted). Default:
+   * only a host's server's.
+   */
+  readonly annotationsTrusted?: (tool: Tool) => boolean;
 }
 
 /**
@@ -110,8 +120,9 @@ export function toEpochTools(options: ToEpochToolsOptions): McpEpochTool[] {
     reserved: resourceTools.map((tool) => tool.name),
     nameOptions,
   });
+  const trusted = options.annotationsTrusted ?? (() => source === 'host');
   const mcpTools = tools.map((tool, index) =>
-    mcpTool(origin, tool, names[index] as string, backend, cap),
+    mcpTool(origin, tool, names[index] as string, backend, cap, trusted(tool)),
   );
   return [...mcpTools, ...resourceTools];
 }
@@ -124,6 +135,7 @@ function mcpTool(
   name: string,
   backend: McpToolBackend,
   cap: ToolOutputCap,
+  annotationsTrusted: boolean,
 ): McpEpochTool {
   const title = tool.title ?? tool.annotations?.title;
   const made: Mutable<McpEpochTool> = {
@@ -134,6 +146,7 @@ function mcpTool(
     server,
     source,
     target: { kind: 'tool', name: tool.name },
+    annotationsTrusted,
     async executeUncut(args, ctx) {
       const result = await backend.callTool(tool.name, { ...args }, ctx.signal, ctx.onProgress);
       return toToolResult(result, `MCP server "${server}" tool "${tool.name}"`);
@@ -211,6 +224,7 @@ function resourceToolPair(
     server,
     source,
     target: { kind: 'list_resources' },
+    annotationsTrusted: true,
     async execute(args, ctx) {
       return capToolResult(await list.executeUncut(args, ctx), cap, {
         server,
@@ -253,6 +267,7 @@ function resourceToolPair(
     server,
     source,
     target: { kind: 'read_resource' },
+    annotationsTrusted: true,
     async execute(args, ctx) {
       return capToolResult(await read.executeUncut(args, ctx), cap, {
         server,

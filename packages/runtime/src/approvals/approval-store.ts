@@ -7,9 +7,10 @@
 // one process approves for a page that runs in another. A file that cannot be read or parsed
 // approves nothing, which is the safe side: the servers then wait for a person again.
 
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { epochHome, readRegularFile, withFileLock, writeFileAtomic } from '@epoch-agent/infra';
 import type { McpApprovalReason, McpServerSource } from '@epoch-agent/plugin-mcp';
+import { ToolPinFiles } from './tool-pins.js';
 
 /** The approvals file of the epoch home (`$EPOCH_HOME`, else `~/.epoch`). */
 export function approvalsPath(): string {
@@ -38,9 +39,12 @@ type Approvals = Map<string, readonly McpApproval[]>;
 /** The approvals file at `file`; each method reads (and writes) it afresh. */
 export class ApprovalStore {
   readonly file: string;
+  /** The tool definitions approved with each server (README, "Pinned tools"), beside the file. */
+  readonly pins: ToolPinFiles;
 
   constructor(file: string = approvalsPath()) {
     this.file = file;
+    this.pins = new ToolPinFiles(join(dirname(file), 'tool-pins'));
   }
 
   /** The approved forms of server `name` of `source`, newest first. */
@@ -73,9 +77,10 @@ export class ApprovalStore {
     });
   }
 
-  /** Forgets every approved form of the server. */
+  /** Forgets every approved form of the server, and its pinned tools. */
   async revoke(source: McpServerSource, name: string): Promise<void> {
     await this.#edit((all) => all.delete(idOf(source, name)));
+    await this.pins.remove(source, name);
   }
 
   /** `change` says whether it changed anything: nothing to write otherwise. */

@@ -37,7 +37,8 @@ export interface BuildRuntimeOptions
     Pick<ToolRegistryOptions, 'logger' | 'toolBudgetTokens'> {
   /**
    * How the MCP servers are connected (McpRegistryOptions: toolNameMaxLength, maxOutputTokens,
-   * schemaCache, createTransport, reconnectDelaysMs, reap); the logger is the one above.
+   * schemaCache, toolPins, createTransport, reconnectDelaysMs, reap); the logger is the one above.
+   * Default `toolPins`: files beside the approvals (`$EPOCH_HOME/tool-pins`).
    */
   readonly registry?: Omit<McpRegistryOptions, 'logger'>;
   /**
@@ -98,8 +99,9 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
   const only = options.connectOnly === undefined ? undefined : new Set(options.connectOnly);
   const hostBudget = options.toolBudgetTokens ?? DEFAULT_TOOL_BUDGET_TOKENS;
   const inFlight = new ConnectsInFlight(options.connect ?? 'wait', logger);
+  const store = new ApprovalStore();
   const approvals = new ServerApprovals({
-    store: new ApprovalStore(),
+    store,
     approve: options.approve,
     logger,
   });
@@ -108,7 +110,8 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
   );
   const runtime = new Runtime({
     read,
-    mcp: new McpRegistry({ ...options.registry, logger }),
+    // The tool pins beside the approvals, unless the host keeps its own.
+    mcp: new McpRegistry({ toolPins: store.pins, ...options.registry, logger }),
     tools: new ToolRegistry({
       ...(options.registry?.toolNameMaxLength === undefined
         ? {}

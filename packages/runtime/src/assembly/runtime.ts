@@ -32,6 +32,13 @@ import type { ServerApprovals } from './approvals.js';
 import type { ConnectsInFlight } from './connects-in-flight.js';
 import { type McpToolGroupSync, syncMcpToolGroups } from './mcp-tool-groups.js';
 import { rereadFiles } from './reread-files.js';
+import {
+  approveServer,
+  approveTools,
+  type RuntimeApprovalParts,
+  type RuntimeServerRevoked,
+  revokeServer,
+} from './runtime-approvals.js';
 import { loginTo, logoutFrom, type RuntimeLoginOptions, storedLoginAt } from './server-login.js';
 import { unknownToolWarnings } from './unknown-tools.js';
 import {
@@ -61,21 +68,6 @@ interface RuntimeParts {
   readonly hostBudget: number;
   readonly hostNamespace: string | undefined;
   readonly approvals: ServerApprovals;
-}
-
-/** What Runtime.revokeServer did. */
-export interface RuntimeServerRevoked {
-  /**
-   * Its status after it: `needsApproval` when it needs an approval to run; undefined when this
-   * runtime does not start it (connectOnly).
-   */
-  readonly status: McpServerStatus | undefined;
-  /**
-   * False when it needs no approval and so runs on: the host's servers, and the user's entries
-   * that were in the file when the runtime was built (the user's own). Only plugin servers and
-   * user entries written or changed since need one.
-   */
-  readonly needsApproval: boolean;
 }
 
 /** Built by buildRuntime only. */
@@ -109,6 +101,7 @@ export class Runtime {
   readonly #approvals: ServerApprovals;
   /** Servers approved here that connectOnly left out: approving one is asking for it to run. */
   readonly #approvedHere = new Set<string>();
+  readonly #approvalParts: RuntimeApprovalParts;
   /** Edits and applyMcpConfig calls run one after another: two at once would both connect a server. */
   #applying: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
@@ -148,6 +141,14 @@ export class Runtime {
       server: (name) => this.server(name),
       apply: (approved) => this.#apply(approved),
       status: (name) => this.mcp.statuses().find((status) => status.name === name),
+    };
+    this.#approvalParts = {
+      mcp: this.mcp,
+      approvals: this.#approvals,
+      inFlight: this.#inFlight,
+      approvedHere: this.#approvedHere,
+      named: (name) => this.#named(name),
+      connects: (name) => this.connects(name),
     };
   }
 
@@ -286,24 +287,7 @@ export class Runtime {
    * name no source has.
    */
   approveServer(name: string): Promise<McpServerStatus> {
-    return this.#serialized(async () => {
-      const server = this.#named(name);
-      const { source } = server.origin;
-      // The config that would start: the registry's, which the last apply gave it.
-      const config = this.mcp.configOf(name) ?? server.config;
-      await this.#approvals.approve(source, config);
-      if (this.mcp.configOf(name) !== undefined) {
-        await this.#inFlight.run(this.mcp.release(name));
-      } else {
-        this.#approvedHere.add(name);
-        // Nothing starts once the runtime is closing (connects() says no then).
-        const configs = this.connects(name) ? [config] : [];
-        await this.#inFlight.run(this.mcp.connectAll(configs, source));
-      }
-      const status = this.mcp.statuses().find((each) => each.name === name);
-      if (status === undefined) throw new Error(`the runtime closed before "${name}" started`);
-      return status;
-    });
+    return this.#serialized(() => approveServer(this.#approvalParts, name));
   }
 
   /**
@@ -312,19 +296,19 @@ export class Runtime {
    * RuntimeError `unknown_server` for a name no source has.
    */
   revokeServer(name: string): Promise<RuntimeServerRevoked> {
-    return this.#serialized(async () => {
-      const server = this.#named(name);
-      const { source } = server.origin;
-      await this.#approvals.store.revoke(source, name);
-      this.#approvedHere.delete(name);
-      const config = this.mcp.configOf(name) ?? server.config;
-      const reason = await this.#approvals.reasonFor(source, config);
-      if (reason !== undefined && this.mcp.configOf(name) !== undefined) {
-        await this.mcp.hold(name, reason);
-      }
-      const status = this.mcp.statuses().find((each) => each.name === name);
-      return { status, needsApproval: reason !== undefined };
-    });
+    return this.#serialized(() => revokeServer(this.#approvalParts, name));
+  }
+
+  /**
+   * Approves the server's withheld tools (README, "Pinned tools"): all of them (`tools`
+   * undefined: its current list becomes its pins) or the named ones (the server's own names).
+   * They are offered from then on, with a tools-changed event (`approval`); resolves with its
+   * status. RuntimeError `unknown_server` for a name no source has; McpError `unknown_server` for
+   * one this runtime does not run (connectOnly), `tool_not_withheld` for a tool that is not
+   * withheld now.
+   */
+  approveTools(name: string, tools?: readonly string[]): Promise<McpServerStatus> {
+    return this.#serialized(() => approveTools(this.#approvalParts, name, tools));
   }
 
   /**

@@ -8,6 +8,7 @@ import { type Diagnostic, epochHome, formatPath } from '@epoch-agent/infra';
 import type { McpKeyPositions, McpServerConfig } from '@epoch-agent/plugin-mcp';
 import { loadMcpConfig } from '@epoch-agent/plugin-mcp/config';
 
+import { refusePinOptOut } from './pin-opt-out.js';
 import {
   type HeldNames,
   type KeyedServer,
@@ -88,8 +89,10 @@ export async function loadPluginServers(
         message: `"overrides" in plugin "${name}"'s mcp.json is ignored: only the user's own mcp.json turns servers or tools off. A plugin turns its own servers off with "enabled": false in their entries.`,
       });
     }
+    const pinned = refusePinOptOut(load.servers, load.positions, file, `plugin "${name}"'s`);
+    diagnostics.push(...pinned.diagnostics);
     const keyed: KeyedServer[] = [];
-    for (const config of load.servers) {
+    for (const config of pinned.servers) {
       const positions = load.positions?.servers.get(config.name);
       if (SERVER_NAME_PATTERN.test(config.name)) {
         keyed.push({

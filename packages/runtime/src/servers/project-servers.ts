@@ -6,6 +6,7 @@
 // warnings, and ignored.
 import { type Diagnostic, formatPath } from '@epoch-agent/infra';
 import type { ConfiguredServer } from './configured-server.js';
+import { refusePinOptOut } from './pin-opt-out.js';
 import type { HeldNames, RuntimeDiagnosticCode } from './server-names.js';
 import { loadUserServers, type UserServersLoad } from './user-servers.js';
 
@@ -17,8 +18,10 @@ export async function loadProjectServers(
   file: string,
   held: HeldNames,
 ): Promise<ProjectServersLoad> {
-  const { overrides, toolBudgetTokens, ...load } = await loadUserServers(file, held);
-  const ignored: Diagnostic[] = [];
+  const { overrides, toolBudgetTokens, ...read } = await loadUserServers(file, held);
+  const pinned = refusePinOptOut(read.servers, read.positions, file, "the project's");
+  const load = { ...read, servers: pinned.servers };
+  const ignored: Diagnostic[] = [...pinned.diagnostics];
   const [override] = overrides;
   if (override !== undefined) {
     ignored.push(

@@ -100,6 +100,7 @@ const ROWS: Record<
   // The default as this command's runtime has it; a host that sets another knows it set one.
   max_output_tokens: (c) => c.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
   defer: (c) => c.defer,
+  pin_tools: (c) => c.pinTools ?? true,
 };
 
 /** Whether the value at `field` (`args[1]`, `env.KEY`) holds a `${VAR}`: then it is shown as written. */

@@ -54,6 +54,8 @@ export type RuntimeDiagnosticCode =
   | 'project_file_field'
   /** The project's file left unread: the user's cannot be read, so the user's names are unknown. */
   | 'project_not_read'
+  /** `pin_tools: false` in a project's or plugin's file: only the user or the host turns it off. */
+  | 'pin_tools_refused'
   /** A name in include_tools / exclude_tools that none of the connected server's tools has. */
   | 'unknown_tool';
 

@@ -1,0 +1,117 @@
+// A server's pinned tool definitions (README, "Pinned tools"): what a registry keeps them in, read
+// when the server starts, written when its first live list is seen and when a person approves its
+// tools; and the partition of a list into the tools that may be offered and those withheld because
+// they are not the definitions a person approved.
+import { isDeepStrictEqual } from 'node:util';
+import { messageOf } from '@epoch-agent/infra';
+import type { Tool } from '@modelcontextprotocol/client';
+import { launchKey } from '../config/launch.js';
+import { definitionHash, type McpToolDefinition, toolDefinition } from '../tools/definition.js';
+import type { McpServerSource, McpWithheldTool } from '../types.js';
+import type { Entry, Servers } from './servers.js';
+
+/** The server a store's pins are of. */
+export interface McpPinnedServer {
+  readonly source: McpServerSource;
+  readonly name: string;
+  /** launchKey(config) of the form it runs in now. */
+  readonly launch: string;
+}
+
+export interface McpPinnedTool {
+  readonly hash: string;
+  readonly definition: McpToolDefinition;
+}
+
+/** By the server's own tool name. */
+export type McpPinnedTools = ReadonlyMap<string, McpPinnedTool>;
+
+/** Where a registry keeps its pins (the runtime's: one 0600 file per server beside approvals.json). */
+export interface McpToolPinStore {
+  /**
+   * The server's pins. undefined: none in this launch (never pinned, or pinned under another launch):
+   * its next live list is pinned. An unreadable or corrupt file is an EMPTY map (every tool withheld
+   * until approved: the safe side), never undefined.
+   */
+  read(server: McpPinnedServer): Promise<McpPinnedTools | undefined>;
+  /** Replaces the server's pins (with its launch). Rejects when it cannot be written. */
+  write(server: McpPinnedServer, tools: McpPinnedTools): Promise<void>;
+}
+
+/** Whether the server's tools are checked against pins: a store is given and its entry allows it. */
+export function pinning(servers: Servers, entry: Entry): boolean {
+  return servers.pins !== undefined && entry.config.pinTools !== false;
+}
+
+/** The tools of `tools` that `pins` does not allow: new, or not the pinned definition. */
+export function withheldTools(tools: readonly Tool[], pins: McpPinnedTools): McpWithheldTool[] {
+  const withheld: McpWithheldTool[] = [];
+  for (const tool of tools) {
+    const after = toolDefinition(tool);
+    const pin = pins.get(tool.name);
+    if (pin === undefined) withheld.push({ name: tool.name, reason: 'new', after });
+    else if (!samePinned(after, pin)) {
+      withheld.push({ name: tool.name, reason: 'changed', before: pin.definition, after });
+    }
+  }
+  return withheld;
+}
+
+// Equal objects need no hash (the common case, and no crypto per tool at each connect); unequal
+// ones may still be the same canonical JSON (a -0, a key the pin file wrote differently).
+function samePinned(definition: McpToolDefinition, pin: McpPinnedTool): boolean {
+  return isDeepStrictEqual(definition, pin.definition) || definitionHash(definition) === pin.hash;
+}
+
+/** Pins of every tool of `tools`. */
+export function pinsOf(tools: readonly Tool[]): Map<string, McpPinnedTool> {
+  return new Map(tools.map((tool) => [tool.name, pinOf(toolDefinition(tool))]));
+}
+
+export function pinOf(definition: McpToolDefinition): McpPinnedTool {
+  return { hash: definitionHash(definition), definition };
+}
+
+export function pinnedServer(entry: Entry): McpPinnedServer {
+  return { source: entry.source, name: entry.config.name, launch: launchKey(entry.config) };
+}
+
+/**
+ * The server's pins from the store, into `entry.pins`; a store that fails to read is as a corrupt
+ * file: an empty map, every tool withheld.
+ */
+export async function readPins(servers: Servers, entry: Entry): Promise<void> {
+  const { pins } = servers;
+  if (pins === undefined) return;
+  try {
+    entry.pins = await pins.read(pinnedServer(entry));
+  } catch (error) {
+    servers.logger.warn(
+      `The tool pins could not be read, so its tools are withheld until approved: ${messageOf(error)}`,
+      {
+        server: entry.config.name,
+      },
+    );
+    entry.pins = new Map();
+  }
+}
+
+/**
+ * The first live list of a server with no pins in this launch becomes its pins: true when it did.
+ * Written in the background (disconnectAll waits for it); a failed write is a warning, and the
+ * pins hold in memory for this process.
+ */
+export function pinFirstList(servers: Servers, entry: Entry, tools: readonly Tool[]): boolean {
+  const store = servers.pins;
+  if (store === undefined || !pinning(servers, entry) || entry.pins !== undefined) return false;
+  const pins = pinsOf(tools);
+  entry.pins = pins;
+  const write = store.write(pinnedServer(entry), pins).catch((error: unknown) => {
+    servers.logger.warn(`The tool pins could not be written: ${messageOf(error)}`, {
+      server: entry.config.name,
+    });
+  });
+  servers.pinWrites.add(write);
+  void write.finally(() => servers.pinWrites.delete(write));
+  return true;
+}
