@@ -120,6 +120,7 @@ describe('tools that changed since they were approved', () => {
     expect(offered(view)).toEqual(['change_tools', 'forget']);
     const badge = card.getByRole('button', { name: '2 tools changed' });
     await badge.waitFor(WAIT);
+    await checkPage(page, 'tool-changes-badge');
 
     await badge.focus();
     await page.keyboard.press('Enter');
