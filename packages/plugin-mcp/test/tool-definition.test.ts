@@ -1,11 +1,13 @@
 // A tool's definition, its hash and its diff: the hash ignores the order of keys at every depth and
-// nothing else (any changed value, key or array order changes it), checked over random definitions;
-// the diff shows a changed line as removed then added, and a definition too large to compare line
-// by line as all removed, then all added, in little time.
+// nothing else (any changed value, key or array order changes it), checked over random definitions,
+// and the registry's check of a list against its pins agrees with it; the diff shows a changed line
+// as removed then added, and a definition too large to compare line by line as all removed, then
+// all added, in little time.
 import { isDeepStrictEqual } from 'node:util';
 import type { Tool } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pinsOf, withheldTools } from '../src/registry/pins.js';
 import { definitionHash, type McpToolDefinition, toolDefinition } from '../src/tools/definition.js';
 import { definitionDiff } from '../src/tools/definition-diff.js';
 
@@ -61,6 +63,9 @@ function places(value: unknown, at: Path = []): Path[] {
 
 type Container = Record<string | number, unknown>;
 
+/** A definition as a server's Tool: the same fields. */
+const asTool = (definition: McpToolDefinition): Tool => definition as Tool;
+
 /** A copy of `root` with `change` applied to the container holding `path`'s last member. */
 function edited(
   root: unknown,
@@ -83,6 +88,8 @@ describe('definitionHash', () => {
       fc.property(definition, fc.integer(), (def, seed) => {
         const shuffled = reordered(def, seed) as McpToolDefinition;
         expect(definitionHash(shuffled)).toBe(definitionHash(def));
+        // The registry's check, which compares without hashing, agrees: nothing withheld.
+        expect(withheldTools([asTool(shuffled)], pinsOf([asTool(def)]))).toEqual([]);
       }),
     );
   });
@@ -119,6 +126,9 @@ describe('definitionHash', () => {
             !isDeepStrictEqual(asJson(changed), asJson(def)) && typeof changed.name === 'string',
           );
           expect(definitionHash(changed)).not.toBe(definitionHash(def));
+          const pins = pinsOf([asTool(def)]);
+          const name = changed.name === def.name ? 'changed' : 'new';
+          expect(withheldTools([asTool(changed)], pins)).toMatchObject([{ reason: name }]);
         },
       ),
     );

@@ -6,10 +6,12 @@ import { delimiter, dirname } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import {
   buildRuntime,
+  definitionDiff,
   type EpochTool,
   findClientServers,
   formatDiagnostic,
   isRuntimeError,
+  type McpDefinitionLine,
   type Runtime,
   watchMcpConfig,
 } from '@epoch-agent/runtime';
@@ -261,4 +263,31 @@ export async function serversThatNeedApproval(askTheUser: (question: string) => 
   const { status, needsApproval } = await runtime.revokeServer('weather__forecast');
   // needsApproval: false for the host's servers and the user's entries from the start, which run on.
   return { status, needsApproval };
+}
+
+export async function pinnedTools(
+  runtime: Runtime,
+  showChange: (
+    server: string,
+    tool: string,
+    reason: 'new' | 'changed',
+    lines: McpDefinitionLine[],
+  ) => void,
+) {
+  runtime.mcp.onToolsChanged(({ server, withheld }) => {
+    for (const tool of withheld) {
+      // `before` is the approved definition (absent for a new tool), `after` what the server says now.
+      const lines = definitionDiff(tool.before, tool.after);
+      showChange(server, tool.name, tool.reason, lines); // each line `same`, `removed` or `added`
+    }
+  });
+
+  // The person said yes: all of the server's current tools, or named ones (the server's own names).
+  await runtime.approveTools('weather');
+  await runtime.approveTools('weather', ['forecast']);
+
+  // A permission rule must not relax for a tool whose annotations nobody vouches for.
+  const mayAutoRun = (tool: EpochTool) =>
+    tool.annotationsTrusted === true && tool.annotations.readOnlyHint === true;
+  return mayAutoRun;
 }

@@ -2,9 +2,9 @@
 // when the server starts, written when its first live list is seen and when a person approves its
 // tools; and the partition of a list into the tools that may be offered and those withheld because
 // they are not the definitions a person approved.
-import { isDeepStrictEqual } from 'node:util';
 import { messageOf } from '@epoch-agent/infra';
 import type { Tool } from '@modelcontextprotocol/client';
+import { sameJson } from '../canonical-json.js';
 import { launchKey } from '../config/launch.js';
 import { definitionHash, type McpToolDefinition, toolDefinition } from '../tools/definition.js';
 import type { McpServerSource, McpWithheldTool } from '../types.js';
@@ -47,20 +47,28 @@ export function pinning(servers: Servers, entry: Entry): boolean {
 export function withheldTools(tools: readonly Tool[], pins: McpPinnedTools): McpWithheldTool[] {
   const withheld: McpWithheldTool[] = [];
   for (const tool of tools) {
-    const after = toolDefinition(tool);
     const pin = pins.get(tool.name);
-    if (pin === undefined) withheld.push({ name: tool.name, reason: 'new', after });
-    else if (!samePinned(after, pin)) {
+    if (pin === undefined) {
+      withheld.push({ name: tool.name, reason: 'new', after: toolDefinition(tool) });
+    } else if (!samePinned(tool, pin)) {
+      const after = toolDefinition(tool);
       withheld.push({ name: tool.name, reason: 'changed', before: pin.definition, after });
     }
   }
   return withheld;
 }
 
-// Equal objects need no hash (the common case, and no crypto per tool at each connect); unequal
-// ones may still be the same canonical JSON (a -0, a key the pin file wrote differently).
-function samePinned(definition: McpToolDefinition, pin: McpPinnedTool): boolean {
-  return isDeepStrictEqual(definition, pin.definition) || definitionHash(definition) === pin.hash;
+// Run for every tool of every server at each start (its cached list against its pins), so it
+// hashes nothing when the definitions are equal, the common case, and copies nothing: a hash is
+// only the judge when they seem to differ (a member written as undefined by a host's server).
+function samePinned(tool: Tool, { definition: pinned, hash }: McpPinnedTool): boolean {
+  const same =
+    tool.title === pinned.title &&
+    tool.description === pinned.description &&
+    sameJson(tool.inputSchema, pinned.inputSchema) &&
+    sameJson(tool.outputSchema, pinned.outputSchema) &&
+    sameJson(tool.annotations, pinned.annotations);
+  return same || definitionHash(toolDefinition(tool)) === hash;
 }
 
 /** Pins of every tool of `tools`. */
@@ -68,8 +76,19 @@ export function pinsOf(tools: readonly Tool[]): Map<string, McpPinnedTool> {
   return new Map(tools.map((tool) => [tool.name, pinOf(toolDefinition(tool))]));
 }
 
+/**
+ * Its hash is computed when first read — as the pins are written, in the background — not when a
+ * first list is pinned: that is every tool of every server at a first start.
+ */
 export function pinOf(definition: McpToolDefinition): McpPinnedTool {
-  return { hash: definitionHash(definition), definition };
+  let hash: string | undefined;
+  return {
+    definition,
+    get hash() {
+      hash ??= definitionHash(definition);
+      return hash;
+    },
+  };
 }
 
 export function pinnedServer(entry: Entry): McpPinnedServer {
