@@ -1,7 +1,9 @@
 // One server on the page: its state (dot and word), what it runs or reaches, where it is written,
 // its last error with what to do and its stderr tail, its tools, and the actions that apply to it
 // (its on/off switch; reconnect; log in when the server asks for a login; review and approve one
-// that waits for approval; remove for a server of the user's own file). While the live view is lost, it says its state is only the last one known.
+// that waits for approval; remove for a server of the user's own file), and how many of its tools
+// changed since approved, which opens them. While the live view is lost, it says its state is only
+// the last one known.
 
 import type { McpServerOrigin, McpServerState } from '@epoch-agent/runtime';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -19,6 +21,7 @@ import { LoginStatus } from './login-status.js';
 import { ServerContent } from './server-content.js';
 import { STATE_LOOKS } from './states.js';
 import { exitText, formatTokens, forSeconds, inSeconds, serverText, stderrText } from './text.js';
+import { ToolChangesDialog } from './tool-changes.js';
 import type { ToolMatch } from './tool-filter.js';
 import { ToolList } from './tool-list.js';
 
@@ -134,6 +137,9 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
             {serverText(`${status.serverInfo.name} ${status.serverInfo.version}`)}
             {` · MCP ${status.protocol.version}`}
           </span>
+        )}
+        {status !== undefined && status.toolsWithheld > 0 && (
+          <ToolChangesDialog server={server} count={status.toolsWithheld} api={api} path={path} />
         )}
         <span class="actions">
           <ChoiceSwitch

@@ -1,19 +1,22 @@
 // The JSON the connectors page and its HTTP API exchange: what GET /api/mcp and the event stream
 // send, what POST /api/mcp, the on/off switches (PUT …/enabled), the entry editor (…/entry) and
-// an approval (…/approve, …/revoke) take and answer, and every error body. Types only, imported by the page as well, so the two sides cannot drift apart. Nothing in
-// here carries an env or header value: statuses are free of secrets, and every config-derived value
-// comes redacted.
+// an approval (…/approve, …/revoke), the tools withheld (…/tool-changes, …/approve-tools) take and
+// answer, and every error body. Types only, imported by the page as well, so the two sides cannot
+// drift apart. Nothing in here carries an env or header value: statuses are free of secrets, and
+// every config-derived value comes redacted.
 import type {
   ChoiceChange,
   ClientName,
   ClientScope,
   JsonSchema,
+  McpDefinitionLine,
   McpEpochTool,
   McpLaunch,
   McpServerOrigin,
   McpServerSource,
   McpServerStatus,
   McpTransportKind,
+  McpWithheldTool,
   RuntimeDiagnostic,
   ServerField,
   ToolParameter,
@@ -206,6 +209,41 @@ export interface RevokedAnswer {
    * that were there when `epoch web` started (the user's own).
    */
   readonly needsApproval: boolean;
+}
+
+/**
+ * GET /api/mcp/:name/tool-changes: the server's tools withheld now, because their definitions
+ * changed or they are new since its tools were approved (README "Pinned tools").
+ */
+export interface ToolChanges {
+  readonly server: string;
+  readonly withheld: readonly WithheldToolView[];
+}
+
+export interface WithheldToolView {
+  /** Its name on the server. */
+  readonly name: string;
+  /** `new`: never approved; `changed`: its definition is not the approved one. */
+  readonly reason: McpWithheldTool['reason'];
+  /** Names this definition: what ApproveToolsRequest.seen gives back for it. */
+  readonly version: string;
+  /** The approved definition and this one as indented JSON, line by line (all added when new). */
+  readonly lines: readonly McpDefinitionLine[];
+}
+
+/**
+ * POST /api/mcp/:name/approve-tools: `tools` (names on the server) approves those; absent, all of
+ * them. `seen` gives the version of each tool the page showed: a tool to approve whose definition
+ * is another by now is refused (409 `tools_changed`), so what is approved is what was seen.
+ */
+export interface ApproveToolsRequest {
+  readonly tools?: readonly string[];
+  readonly seen?: { readonly [tool: string]: string };
+}
+
+/** 200 from POST …/approve-tools: the server's status, the tools approved offered. */
+export interface ToolsApproved {
+  readonly status: McpServerStatus;
 }
 
 /** 200 from POST /api/mcp/:name/login. */

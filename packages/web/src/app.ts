@@ -9,6 +9,8 @@
 //   POST   /api/mcp/:name/login      start an OAuth login; answers the authorization URL
 //   POST   /api/mcp/:name/approve    start a server that waits for approval, as the page showed it;
 //                                    …/revoke takes its approvals back (approval-routes.ts)
+//   GET    /api/mcp/:name/tool-changes   its tools withheld since approved, each with its diff;
+//   POST   /api/mcp/:name/approve-tools  …approved as shown (tool-change-routes.ts)
 //   PUT    /api/mcp/:name/enabled    turn a server on or off; …/tools/:tool/enabled one tool
 //                                    (choice-routes.ts)
 //   GET    /api/mcp/:name/tools/:tool/schema  one tool's input and output schema, whole
@@ -48,6 +50,7 @@ import { oauthRoutes } from './oauth-routes.js';
 import type { PageLogins } from './page-logins.js';
 import { peerOwner } from './peer-owner.js';
 import { serverContentRoutes } from './server-content-routes.js';
+import { toolChangeRoutes } from './tool-change-routes.js';
 import { toolRoutes } from './tool-routes.js';
 import type { ViewFeed } from './view-feed.js';
 
@@ -159,6 +162,7 @@ export function createApp(parts: AppParts): Hono {
   app.route('/api/mcp', choiceRoutes({ runtime, logins, feed }));
   app.route('/api/mcp', approvalRoutes({ runtime, feed }));
   app.route('/api/mcp', toolRoutes({ runtime }));
+  app.route('/api/mcp', toolChangeRoutes({ runtime, feed }));
   app.route('/api/mcp', entryRoutes({ runtime, logins, feed }));
   app.route('/api/mcp', serverContentRoutes(runtime));
   app.route('/api/mcp', oauthRoutes({ runtime, feed }));

@@ -7,6 +7,7 @@ export type {
   ApiErrorBody,
   ApprovedAnswer,
   ApproveRequest,
+  ApproveToolsRequest,
   ChoiceRequest,
   ChoiceSet,
   LoginStarted,
@@ -19,8 +20,11 @@ export type {
   ServerView,
   ToolCallAnswer,
   ToolCallRequest,
+  ToolChanges,
   ToolSchemas,
+  ToolsApproved,
   ToolView,
+  WithheldToolView,
 } from './api-types.js';
 export { isWebError, WebError, type WebErrorCode } from './errors.js';
 export type { LoggedOut, OAuthStatus } from './oauth-types.js';

@@ -11,7 +11,9 @@
 // closed connection aborts the signal (@hono/node-server), and the server is sent
 // notifications/cancelled, as Ctrl-C does for `epoch mcp call`. A call asked with
 // `Accept: application/x-ndjson` is answered as it runs (ToolCallLine): each progress report the
-// server sends, then the result or the error; the page's "Try" shows the progress that way.
+// server sends, then the result or the error; the page's "Try" shows the progress that way. A tool
+// withheld because its definition changed since approved (README "Pinned tools") is refused, 409
+// `tool_withheld`, before anything is sent.
 import {
   type McpEpochTool,
   type McpServerStatus,
@@ -113,6 +115,15 @@ type Use = 'schema' | 'call';
 function findTool(runtime: Runtime, name: string, tool: string, use: Use): McpEpochTool | ApiError {
   if (runtime.server(name) === undefined) {
     return apiError(404, 'unknown_server', `There is no MCP server "${name}".`);
+  }
+  // Its definition is not the one approved: neither run nor shown but in the server's changes.
+  const withheld = runtime.mcp.withheldOf(name).find((t) => t.name === tool);
+  if (withheld !== undefined) {
+    return apiError(
+      409,
+      'tool_withheld',
+      `Tool "${tool}" of MCP server "${name}" ${withheld.reason === 'new' ? 'is new' : 'changed'} since its tools were approved, so the model is not offered it: look at it with "tools changed" on the server's card, and approve it there to try it.`,
+    );
   }
   const group = mcpGroup(name);
   const offered = runtime.tools

@@ -4,12 +4,12 @@
 import { FIXTURE_SERVER } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AA, contrast, textColours } from './contrast.js';
 import { checkPage } from './page-check.js';
 import { openPage, type PageSession } from './page-session.js';
 import { ANNOTATED_SERVER, FAILING_SERVER, fixtureEntry } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
-const AA = 4.5;
 const LONG = `--${'a-very-long-option-name-'.repeat(6)}=${'/deeply/nested'.repeat(8)}/file.json`;
 
 let session: PageSession;
@@ -51,59 +51,16 @@ afterAll(async () => {
   await session?.close();
 });
 
-type Rgb = readonly [number, number, number];
-
-/** Each state word on the page, with its colour and the colour of what it is drawn on. */
-function stateColours(): Promise<{ word: string; ink: Rgb; ground: Rgb }[]> {
-  return page.locator('article .state').evaluateAll((words) => {
-    const rgb = (css: string): [number, number, number, number] => {
-      const [r = 0, g = 0, b = 0, a = 1] = (css.match(/[\d.]+/g) ?? []).map(Number);
-      return [r, g, b, a];
-    };
-    const view = words[0]?.ownerDocument.defaultView;
-    if (view === null || view === undefined) return [];
-    return words.map((word) => {
-      let ground: [number, number, number, number] = [255, 255, 255, 1];
-      for (let at: typeof word | null = word; at !== null; at = at.parentElement) {
-        const colour = rgb(view.getComputedStyle(at).backgroundColor);
-        if (colour[3] > 0) {
-          ground = colour;
-          break;
-        }
-      }
-      const ink = rgb(view.getComputedStyle(word).color);
-      return {
-        word: word.textContent ?? '',
-        ink: [ink[0], ink[1], ink[2]],
-        ground: [ground[0], ground[1], ground[2]],
-      };
-    });
-  });
-}
-
-/** WCAG 2 contrast ratio of two sRGB colours. */
-function contrast(a: Rgb, b: Rgb): number {
-  const luminance = (rgb: Rgb) => {
-    const [r, g, b2] = rgb.map((channel) => {
-      const c = channel / 255;
-      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    }) as [number, number, number];
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b2;
-  };
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (light + 0.05) / (dark + 0.05);
-}
-
 async function expectStateWordsReadable(scheme: string): Promise<void> {
-  const colours = await stateColours();
-  expect(new Set(colours.map((c) => c.word))).toEqual(
+  const colours = await textColours(page, 'article .state');
+  expect(new Set(colours.map((c) => c.text))).toEqual(
     new Set(['connected', 'failed', 'idle', 'disabled', 'connecting']),
   );
-  for (const { word, ink, ground } of colours) {
+  for (const { text, ink, ground } of colours) {
     const ratio = contrast(ink, ground);
     expect(
       ratio,
-      `"${word}" in the ${scheme} scheme: ${ratio.toFixed(2)}:1`,
+      `"${text}" in the ${scheme} scheme: ${ratio.toFixed(2)}:1`,
     ).toBeGreaterThanOrEqual(AA);
   }
 }

@@ -14,6 +14,13 @@ export const FAILING_SERVER = fileURLToPath(
   new URL('./fixtures/failing-server.mjs', import.meta.url),
 );
 /**
+ * A server whose tool list is a file it reads on every tools/list; its `change_tools` tool rewrites
+ * that file and sends list_changed (see its header): arguments `<tools-file> <record-file>`.
+ */
+export const CHANGING_TOOLS_SERVER = fileURLToPath(
+  new URL('../../plugin-mcp/test/fixtures/changing-tools-server.mjs', import.meta.url),
+);
+/**
  * The fixture server's `pid` tools, `whoami` and one per `--tool=<name>`, answering with its pid:
  * its script, whose default catalog they are.
  */
