@@ -27,6 +27,7 @@ export type {
   McpServerSource,
   McpServerState,
   McpServerStatus,
+  McpShownTool,
   McpTransportKind,
   McpWithheldTool,
 } from './types.js';

@@ -293,7 +293,15 @@ export interface McpWithheldTool {
   /** The pinned (approved) definition; absent when new. */
   readonly before?: McpToolDefinition;
   readonly after: McpToolDefinition;
+  /**
+   * definitionHash(after): names the definition a person is shown, so that approveTools approves
+   * that one and no later one.
+   */
+  readonly hash: string;
 }
+
+/** A withheld tool as a person was shown it: approveTools approves it only while it is still that. */
+export type McpShownTool = Pick<McpWithheldTool, 'name' | 'hash'>;
 
 /** One server as a UI or `epoch mcp list` shows it, discriminated by `state`. */
 /** What a server entry would run, as a person should see it before saying yes. No secret in it

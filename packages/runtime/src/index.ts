@@ -29,6 +29,7 @@ export type {
   McpServerSource,
   McpServerState,
   McpServerStatus,
+  McpShownTool,
   McpStoredLogin,
   McpToolDeferral,
   McpToolDefinition,

@@ -282,9 +282,10 @@ export async function pinnedTools(
     }
   });
 
-  // The person said yes: all of the server's current tools, or named ones (the server's own names).
+  // The person said yes to what they were shown: those tools in those definitions (one the server
+  // changed again since is refused, `tools_changed`), or all of its tools as they are now.
+  await runtime.approveTools('weather', runtime.mcp.withheldOf('weather'));
   await runtime.approveTools('weather');
-  await runtime.approveTools('weather', ['forecast']);
 
   // A permission rule must not relax for a tool whose annotations nobody vouches for.
   const mayAutoRun = (tool: EpochTool) =>

@@ -122,6 +122,17 @@ describe('pinned tools through the runtime', () => {
     expect(third.mcp.withheldOf('live')).toEqual([]);
   });
 
+  it('a withheld tool is still its server\'s: include_tools naming it is no unknown tool', async () => {
+    const tools = [tool('weather'), tool('notes')];
+    await serve(tools, { include_tools: ['weather', 'notes'] });
+    await (await build()).close();
+    await writeFile(toolsFile(), JSON.stringify([tool('weather', 'Other words.'), tool('notes')]));
+    const runtime = await build();
+    expect(runtime.mcp.withheldOf('live').map(({ name }) => name)).toEqual(['weather']);
+    expect(runtime.diagnostics().filter(({ code }) => code === 'unknown_tool')).toEqual([]);
+    await runtime.close();
+  });
+
   it('the pin file is 0600 in a 0700 directory and holds no secret', async () => {
     await serve([tool('weather')]);
     const runtime = await build();
@@ -144,7 +155,8 @@ describe('pinned tools through the runtime', () => {
     const runtime = await build();
     expect(runtime.mcp.withheldOf('live').map((w) => w.reason)).toEqual(['new', 'new']);
     expect(runtime.mcp.toolsOf('live')).toEqual([]);
-    await runtime.approveTools('live', ['notes']);
+    const notes = runtime.mcp.withheldOf('live').filter(({ name }) => name === 'notes');
+    await runtime.approveTools('live', notes);
     expect(runtime.mcp.toolsOf('live').map((t) => t.name)).toEqual(['mcp__live__notes']);
   });
 
@@ -163,7 +175,8 @@ describe('pinned tools through the runtime', () => {
     await serve([tool('weather')]);
     const runtime = await build();
     await expect(runtime.approveTools('nope')).rejects.toMatchObject({ code: 'unknown_server' });
-    const error = await runtime.approveTools('live', ['weather']).catch((e: unknown) => e);
+    const weather = { name: 'weather', hash: `sha256:${'0'.repeat(64)}` };
+    const error = await runtime.approveTools('live', [weather]).catch((e: unknown) => e);
     expect(isMcpError(error, 'tool_not_withheld')).toBe(true);
   });
 

@@ -25,6 +25,7 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   // The server's card shows the withheld tools, their diff and the approve button.
   tool_withheld: none,
   tool_not_withheld: none,
+  tools_changed: none,
   command_not_found: none,
   spawn_failed: none,
   too_many_open_files: none,

@@ -88,10 +88,12 @@ export function ToolChangesDialog({ server, count, api, path }: Props) {
     setAsked(count);
     setProblem(undefined);
     try {
-      const body: ApproveToolsRequest = {
-        ...('tool' in approving ? { tools: [approving.tool] } : {}),
-        seen: Object.fromEntries(shown.withheld.map((tool) => [tool.name, tool.version])),
-      };
+      // What the dialog shows, as it shows it: a tool that changed again since is refused.
+      const chosen =
+        'tool' in approving
+          ? shown.withheld.filter((tool) => tool.name === approving.tool)
+          : shown.withheld;
+      const body: ApproveToolsRequest = { tools: chosen.map(({ name, hash }) => ({ name, hash })) };
       const result = await api.call<ToolsApproved>('POST', `${path}/approve-tools`, body);
       if (!result.ok) {
         setProblem(result.error);

@@ -123,6 +123,8 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   // A call of a tool withheld until approved, or an approval of one that is not withheld.
   tool_withheld: 409,
   tool_not_withheld: 409,
+  // An approval of a tool the server changed again after the page showed it.
+  tools_changed: 409,
 };
 
 /** The answer to an error a runtime call threw; anything unknown is a 500 with its message. */

@@ -15,6 +15,7 @@ import type {
   McpServerOrigin,
   McpServerSource,
   McpServerStatus,
+  McpShownTool,
   McpTransportKind,
   McpWithheldTool,
   RuntimeDiagnostic,
@@ -225,20 +226,20 @@ export interface WithheldToolView {
   readonly name: string;
   /** `new`: never approved; `changed`: its definition is not the approved one. */
   readonly reason: McpWithheldTool['reason'];
-  /** Names this definition: what ApproveToolsRequest.seen gives back for it. */
-  readonly version: string;
+  /** Names this definition (McpWithheldTool.hash): what ApproveToolsRequest gives back for it. */
+  readonly hash: string;
   /** The approved definition and this one as indented JSON, line by line (all added when new). */
   readonly lines: readonly McpDefinitionLine[];
 }
 
 /**
- * POST /api/mcp/:name/approve-tools: `tools` (names on the server) approves those; absent, all of
- * them. `seen` gives the version of each tool the page showed: a tool to approve whose definition
- * is another by now is refused (409 `tools_changed`), so what is approved is what was seen.
+ * POST /api/mcp/:name/approve-tools: `tools`, each a tool shown (its name and hash as GET
+ * …/tool-changes gave them), approves those in the definitions shown: one the server changed again
+ * since is refused (409 `tools_changed`) and nothing is approved. Absent: every withheld tool as
+ * it is now (a script's call).
  */
 export interface ApproveToolsRequest {
-  readonly tools?: readonly string[];
-  readonly seen?: { readonly [tool: string]: string };
+  readonly tools?: readonly McpShownTool[];
 }
 
 /** 200 from POST …/approve-tools: the server's status, the tools approved offered. */

@@ -2,7 +2,7 @@
 // whose tool list is a file (changed between two connects here: a reconnect lists it anew): what
 // is withheld and its diff, line by line; a withheld tool's call refused before it is sent; an
 // approval of exactly what was seen, of one tool or all; and every refusal — an unknown server, a
-// tool not withheld, a version no longer current, a body that is not JSON or not the shape, another
+// tool not withheld, a definition no longer the one shown, a body that is not JSON or not the shape, another
 // site's page, no key.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,11 +75,12 @@ describe('the tools withheld since approved, over the API', () => {
     expect([...byName.keys()].sort()).toEqual(['fresh', 'lookup']);
     const lookup = byName.get('lookup');
     expect(lookup?.reason).toBe('changed');
-    expect(lookup?.version).toMatch(/^[0-9a-f]{64}$/);
+    expect(lookup?.hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     const added = lookup?.lines.filter((l) => l.kind === 'added').map((l) => l.text) ?? [];
     expect(added.join('\n')).toContain('"hidden"');
-    // The server's text is data: carried as it is, the override character and all.
-    expect(added.join('\n')).toContain('\u202euser\u202c');
+    // The definition is the one the model would get: the override the server hid is gone.
+    expect(added.join('\n')).toContain('Put the user key here.');
+    expect(added.join('\n')).not.toContain('\u202e');
     expect(lookup?.lines.some((l) => l.kind === 'same')).toBe(true);
     const fresh = byName.get('fresh');
     expect(fresh?.reason).toBe('new');
@@ -105,10 +106,16 @@ describe('the tools withheld since approved, over the API', () => {
       [await approve({ tools: 'lookup' }), 400, 'invalid_request'],
       [await approve({ tools: [] }), 400, 'invalid_request'],
       [await approve([]), 400, 'invalid_request'],
-      [await approve({ seen: { lookup: 1 } }), 400, 'invalid_request'],
-      // A version that is not the current one: the page showed something else.
+      [await approve({ tools: ['lookup'] }), 400, 'invalid_request'],
+      [await approve({ tools: [{ name: 'lookup', hash: 1 }] }), 400, 'invalid_request'],
+      // A hash that is not the current definition's: the page showed something else.
       [
-        await approve({ seen: { lookup: '0'.repeat(64), fresh: fresh?.version } }),
+        await approve({
+          tools: [
+            { name: 'lookup', hash: `sha256:${'0'.repeat(64)}` },
+            { name: 'fresh', hash: fresh?.hash },
+          ],
+        }),
         409,
         'tools_changed',
       ],
@@ -141,7 +148,7 @@ describe('the tools withheld since approved, over the API', () => {
       expect(response.status, code).toBe(status);
       expect(await codeOf(response)).toBe(code);
     }
-    const notWithheld = await approve({ tools: ['forget'] });
+    const notWithheld = await approve({ tools: [{ name: 'forget', hash: fresh?.hash }] });
     expect(notWithheld.status).toBe(409);
     expect(await codeOf(notWithheld)).toBe('tool_not_withheld');
     expect(((await (await changes()).json()) as ToolChanges).withheld).toHaveLength(2);
@@ -149,8 +156,8 @@ describe('the tools withheld since approved, over the API', () => {
 
   it('approves one tool as seen, then the rest, and they are offered', async () => {
     const shown = (await (await changes()).json()) as ToolChanges;
-    const seen = Object.fromEntries(shown.withheld.map((t) => [t.name, t.version]));
-    const one = await approve({ tools: ['lookup'], seen });
+    const lookup = shown.withheld.find((t) => t.name === 'lookup');
+    const one = await approve({ tools: [{ name: 'lookup', hash: lookup?.hash }] });
     expect(one.status).toBe(200);
     expect(((await one.json()) as ToolsApproved).status.toolsWithheld).toBe(1);
     const left = (await (await changes()).json()) as ToolChanges;

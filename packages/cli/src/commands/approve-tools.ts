@@ -5,7 +5,6 @@
 import { terminalJson } from '@epoch-agent/infra';
 import {
   type ConfiguredServer,
-  definitionDiff,
   isMcpError,
   type McpServerStatus,
   type McpWithheldTool,
@@ -73,15 +72,12 @@ export async function approveTools(
       if (!io.signal.aborted) io.err('Not approved; the tools stay withheld.\n');
       return EXIT.failed;
     }
-    // A question can wait long: what is approved must be what was shown, not a later list.
-    if (changedSince(chosen, runtime.mcp.withheldOf(name), named.length === 0)) {
-      const message = `nothing was approved: the tools of MCP server "${name}" changed while you were asked. Run "epoch mcp approve ${name}" again to see them as they are now.`;
-      return failure(EXIT.failed, 'tools_changed', message, { tools: shown });
-    }
   }
   let after: McpServerStatus;
   try {
-    after = await runtime.approveTools(name, named.length === 0 ? undefined : named);
+    // The tools shown, in the definitions shown: one the server changed again while the question
+    // waited is `tools_changed`, and nothing is approved; one withheld since stays withheld.
+    after = await runtime.approveTools(name, chosen);
   } catch (error) {
     if (!isMcpError(error)) throw error;
     const message = withAdvice(error.code, error.message, server);
@@ -116,24 +112,4 @@ function notWithheld(
   const those =
     names.length === 0 ? 'none of its tools is withheld' : `withheld now: ${names.join(', ')}`;
   return `MCP server "${server}" has no withheld tool ${tools}: --tool approves only tools withheld since they changed (${those}).`;
-}
-
-/**
- * Whether the withheld tools are not the ones shown: one of those gone or changed again, or (when
- * all are approved) another one withheld since.
- */
-function changedSince(
-  shown: readonly McpWithheldTool[],
-  now: readonly McpWithheldTool[],
-  all: boolean,
-): boolean {
-  if (all && now.length !== shown.length) return true;
-  return shown.some((tool) => {
-    const current = now.find(({ name }) => name === tool.name);
-    return current === undefined || !sameDefinition(tool, current);
-  });
-}
-
-function sameDefinition(a: McpWithheldTool, b: McpWithheldTool): boolean {
-  return definitionDiff(a.after, b.after).every(({ kind }) => kind === 'same');
 }

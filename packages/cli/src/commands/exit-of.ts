@@ -35,6 +35,8 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   // Nothing was sent: a person must approve the tool's new definition first.
   tool_withheld: EXIT.usage,
   tool_not_withheld: EXIT.usage,
+  // Nothing was approved: the tools changed again while a person looked at them.
+  tools_changed: EXIT.failed,
   duplicate_server: EXIT.failed,
   aborted: EXIT.interrupted,
   // Nothing was started: the environment epoch runs in (a variable, an env_file) needs fixing.

@@ -31,6 +31,8 @@ const ADVICE: Record<McpErrorCode, Advice> = {
     `See what changed with "epoch mcp diff ${config.name}", then approve it with "epoch mcp approve ${config.name}".`,
   tool_not_withheld: ({ config }) =>
     `See which tools are withheld with "epoch mcp diff ${config.name}".`,
+  tools_changed: ({ config }) =>
+    `See them as they are now with "epoch mcp diff ${config.name}", then run "epoch mcp approve ${config.name}" again.`,
   // The message names the field or the program to fix, or the error is not the user's to fix.
   command_not_found: none,
   spawn_failed: none,

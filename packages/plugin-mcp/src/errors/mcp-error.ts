@@ -77,7 +77,10 @@ export type McpErrorCode =
    * it (README, "Pinned tools"); nothing was sent. */
   | 'tool_withheld'
   /** approveTools named a tool of the server that is not withheld now. */
-  | 'tool_not_withheld';
+  | 'tool_not_withheld'
+  /** approveTools was given a withheld tool whose definition is not the one now withheld: it
+   * changed again after it was shown; nothing was approved. */
+  | 'tools_changed';
 
 export interface McpErrorOptions {
   readonly server: string;

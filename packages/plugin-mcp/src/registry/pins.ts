@@ -49,10 +49,18 @@ export function withheldTools(tools: readonly Tool[], pins: McpPinnedTools): Mcp
   for (const tool of tools) {
     const pin = pins.get(tool.name);
     if (pin === undefined) {
-      withheld.push({ name: tool.name, reason: 'new', after: toolDefinition(tool) });
+      const after = toolDefinition(tool);
+      withheld.push({ name: tool.name, reason: 'new', after, hash: definitionHash(after) });
     } else if (!samePinned(tool, pin)) {
       const after = toolDefinition(tool);
-      withheld.push({ name: tool.name, reason: 'changed', before: pin.definition, after });
+      const { definition: before } = pin;
+      withheld.push({
+        name: tool.name,
+        reason: 'changed',
+        before,
+        after,
+        hash: definitionHash(after),
+      });
     }
   }
   return withheld;

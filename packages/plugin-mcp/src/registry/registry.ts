@@ -24,6 +24,7 @@ import type {
   McpServerConfig,
   McpServerSource,
   McpServerStatus,
+  McpShownTool,
   McpWithheldTool,
 } from '../types.js';
 import { offeredBy, offersState, statusOf, withheldBy } from './entry-status.js';
@@ -205,13 +206,16 @@ export class McpRegistry {
   }
 
   /**
-   * Approves the server's withheld tools: all (undefined: its current list becomes its pins, and
-   * pins of tools it no longer lists are dropped) or the named ones (server's own names). Resolves
+   * Approves the server's withheld tools: all of them as they are now (undefined: its current list
+   * becomes its pins, and pins of tools it no longer lists are dropped), or those a person was
+   * shown (from withheldOf or a tools-changed event), each only in the definition shown. Resolves
    * with its status once they are offered, after a tools-changed event (`approval`); rejects when
    * the pins cannot be written (nothing approved then). McpError `unknown_server`;
-   * `tool_not_withheld` for a name that is not withheld now (its message lists those that are).
+   * `tool_not_withheld` for a tool that is not withheld now (its message lists those that are);
+   * `tools_changed` for one withheld in another definition than the one shown. Either approves
+   * nothing.
    */
-  approveTools(name: string, tools?: readonly string[]): Promise<McpServerStatus> {
+  approveTools(name: string, tools?: readonly McpShownTool[]): Promise<McpServerStatus> {
     return approveTools(this.#servers, name, tools);
   }
 

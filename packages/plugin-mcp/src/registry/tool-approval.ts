@@ -4,7 +4,7 @@
 
 import type { Tool } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
-import type { McpServerStatus } from '../types.js';
+import type { McpServerStatus, McpShownTool, McpWithheldTool } from '../types.js';
 import { emitStatus, offeredBy, statusOf, withheldBy } from './entry-status.js';
 import { announce, offerFor } from './offers.js';
 import { type McpPinnedTool, type McpPinnedTools, pinnedServer, pinOf } from './pins.js';
@@ -17,7 +17,7 @@ import type { Servers } from './servers.js';
 export function approveTools(
   servers: Servers,
   name: string,
-  tools: readonly string[] | undefined,
+  tools: readonly McpShownTool[] | undefined,
 ): Promise<McpServerStatus> {
   const run = servers.toolApprovals.then(() => approve(servers, name, tools));
   servers.toolApprovals = run.catch(() => undefined);
@@ -27,19 +27,11 @@ export function approveTools(
 async function approve(
   servers: Servers,
   name: string,
-  tools: readonly string[] | undefined,
+  tools: readonly McpShownTool[] | undefined,
 ): Promise<McpServerStatus> {
   const entry = servers.named(name);
   const withheld = withheldBy(entry);
-  const unknown = tools?.filter((tool) => !withheld.some((each) => each.name === tool)) ?? [];
-  if (unknown.length > 0) {
-    const listed = withheld.map((tool) => `"${tool.name}"`).join(', ');
-    throw new McpError(
-      'tool_not_withheld',
-      `MCP server "${name}" has no withheld tool ${unknown.map((tool) => `"${tool}"`).join(', ')} (withheld now: ${listed || 'none'}).`,
-      { server: name, tool: unknown[0] },
-    );
-  }
+  if (tools !== undefined) checkShown(name, tools, withheld);
   const { offer, client } = entry;
   const store = servers.pins;
   // Nothing withheld (pinning off withholds nothing), or none named: the pins stay as they are.
@@ -49,7 +41,9 @@ async function approve(
   }
   // The definitions as the offer has them (offerFor made them): the tools not withheld are their
   // pins already. Approving all keeps the pins of the tools listed now only.
-  const approved = withheld.filter((tool) => tools?.includes(tool.name) ?? true);
+  const approved = withheld.filter(
+    (tool) => tools?.some((shown) => shown.name === tool.name) ?? true,
+  );
   const pins = new Map<string, McpPinnedTool>(
     tools === undefined ? keptPins(entry.pins, offer.schema.tools) : entry.pins,
   );
@@ -81,4 +75,36 @@ function keptPins(pins: McpPinnedTools | undefined, listed: readonly Tool[]): Mc
     if (pin !== undefined) kept.set(name, pin);
   }
   return kept;
+}
+
+/**
+ * Throws unless every tool of `shown` is withheld now with the definition shown:
+ * `tool_not_withheld` for one that is not withheld at all, `tools_changed` for one the server
+ * changed again after it was shown. Nothing is approved then: a person approves what they saw.
+ */
+function checkShown(
+  server: string,
+  shown: readonly McpShownTool[],
+  withheld: readonly McpWithheldTool[],
+): void {
+  const quoted = (tools: readonly McpShownTool[]) =>
+    tools.map((tool) => JSON.stringify(tool.name)).join(', ');
+  const now = new Map(withheld.map((tool) => [tool.name, tool.hash]));
+  const unknown = shown.filter((tool) => !now.has(tool.name));
+  if (unknown.length > 0) {
+    const listed = quoted(withheld);
+    throw new McpError(
+      'tool_not_withheld',
+      `MCP server "${server}" has no withheld tool ${quoted(unknown)} (withheld now: ${listed || 'none'}).`,
+      { server, tool: unknown[0]?.name },
+    );
+  }
+  const changed = shown.filter((tool) => now.get(tool.name) !== tool.hash);
+  if (changed.length > 0) {
+    throw new McpError(
+      'tools_changed',
+      `MCP server "${server}" changed ${quoted(changed)} again after it was shown, so nothing was approved. Look at its withheld tools as they are now.`,
+      { server, tool: changed[0]?.name },
+    );
+  }
 }

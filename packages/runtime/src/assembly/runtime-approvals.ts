@@ -1,7 +1,7 @@
 // What a person approves through the Runtime: a server's launch (approveServer), every approval of
 // it taken back (revokeServer), and its withheld tools (approveTools). Runtime's methods of the
 // same names run these one at a time, with the edits.
-import type { McpRegistry, McpServerStatus } from '@epoch-agent/plugin-mcp';
+import type { McpRegistry, McpServerStatus, McpShownTool } from '@epoch-agent/plugin-mcp';
 import type { ConfiguredServer } from '../servers/configured-server.js';
 import type { ServerApprovals } from './approvals.js';
 import type { ConnectsInFlight } from './connects-in-flight.js';
@@ -77,7 +77,7 @@ export async function revokeServer(
 export function approveTools(
   parts: RuntimeApprovalParts,
   name: string,
-  tools: readonly string[] | undefined,
+  tools: readonly McpShownTool[] | undefined,
 ): Promise<McpServerStatus> {
   parts.named(name);
   return parts.mcp.approveTools(name, tools);

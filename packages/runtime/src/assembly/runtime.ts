@@ -10,6 +10,7 @@ import {
   type McpServerConfig,
   type McpServerSource,
   type McpServerStatus,
+  type McpShownTool,
   type McpStoredLogin,
   sameChoice,
 } from '@epoch-agent/plugin-mcp';
@@ -300,14 +301,15 @@ export class Runtime {
   }
 
   /**
-   * Approves the server's withheld tools (README, "Pinned tools"): all of them (`tools`
-   * undefined: its current list becomes its pins) or the named ones (the server's own names).
-   * They are offered from then on, with a tools-changed event (`approval`); resolves with its
-   * status. RuntimeError `unknown_server` for a name no source has; McpError `unknown_server` for
-   * one this runtime does not run (connectOnly), `tool_not_withheld` for a tool that is not
-   * withheld now.
+   * Approves the server's withheld tools (README, "Pinned tools"): all of them as they are now
+   * (`tools` undefined: its current list becomes its pins), or those a person was shown (from
+   * `mcp.withheldOf` or a tools-changed event), each only in the definition shown. They are
+   * offered from then on, with a tools-changed event (`approval`); resolves with its status.
+   * RuntimeError `unknown_server` for a name no source has; McpError `unknown_server` for one this
+   * runtime does not run (connectOnly), `tool_not_withheld` for a tool that is not withheld now,
+   * `tools_changed` for one the server changed again after it was shown (nothing approved).
    */
-  approveTools(name: string, tools?: readonly string[]): Promise<McpServerStatus> {
+  approveTools(name: string, tools?: readonly McpShownTool[]): Promise<McpServerStatus> {
     return this.#serialized(() => approveTools(this.#approvalParts, name, tools));
   }
 

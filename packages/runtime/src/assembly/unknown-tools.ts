@@ -21,7 +21,11 @@ export function unknownToolWarnings(mcp: McpRegistry): RuntimeDiagnostic[] {
     // Asked for at every view of the page: a server with no lists costs nothing more.
     const { includeTools, excludeTools } = config.choice;
     if (includeTools === undefined && excludeTools.length === 0) return [];
-    const names = [...mcp.toolsOf(status.name), ...mcp.toolsOffOf(status.name)].map(serverToolName);
+    // A withheld tool is still the server's (it waits for approval): a pattern naming it is no typo.
+    const names = [
+      ...[...mcp.toolsOf(status.name), ...mcp.toolsOffOf(status.name)].map(serverToolName),
+      ...mcp.withheldOf(status.name).map((tool) => tool.name),
+    ];
     const included = new Set(config.choice.includeTools);
     return unmatchedPatterns(config.choice, names).map(
       (pattern): RuntimeDiagnostic => ({
