@@ -122,7 +122,7 @@ describe('pinned tools through the runtime', () => {
     expect(third.mcp.withheldOf('live')).toEqual([]);
   });
 
-  it('a withheld tool is still its server\'s: include_tools naming it is no unknown tool', async () => {
+  it("a withheld tool is still its server's: include_tools naming it is no unknown tool", async () => {
     const tools = [tool('weather'), tool('notes')];
     await serve(tools, { include_tools: ['weather', 'notes'] });
     await (await build()).close();
