@@ -91,8 +91,15 @@ export {
   serverPrefix,
   TOOL_NAME_PREFIX,
 } from './tools/names.js';
+export { forAssistant, modelContent, type OneCopyOptions } from './tools/one-copy.js';
 export type { ToolOutputCap } from './tools/output-cap.js';
 export { defaultToolResultsDir } from './tools/result-files.js';
+export {
+  type McpSavedPiece,
+  type McpSavedResult,
+  McpSavedResults,
+  type McpSavedResultsOptions,
+} from './tools/saved-results.js';
 
 // OAuth: logging in to a server and out of it, and what a login stored; the OAuth code loads when
 // a login starts.

@@ -154,26 +154,22 @@ describe('a result over the cap', () => {
     expect(saved.content).toHaveLength(41);
   });
 
-  it('structured content is kept whole when it fits and the text gets the rest; alone over the cap, it is left out with a note', async () => {
+  it('the model gets one copy (the text that is the JSON of the structured content) and the cap counts only it; the structured content is kept for the host while it fits alone', async () => {
     const registry = await connect([config('big')]);
     const structured = tool(registry, 'big', 'structured');
-    // About 17,000 tokens of structured content and as much text: together over 25,000.
+    // About 17,000 tokens of structured content and as much text: one copy fits 25,000.
     const whole = await structured.executeUncut({ chars: 60_000 }, CTX);
     const fits = await structured.execute({ chars: 60_000 }, CTX);
+    expect(fits.content).toEqual(whole.content);
     expect(fits.structuredContent).toEqual(whole.structuredContent);
-    const structuredTokens = estimateTokens(JSON.stringify(whole.structuredContent));
-    expect(tokensOf(fits.content.slice(0, -1)) + structuredTokens).toBeLessThanOrEqual(25_000);
-    expect(texts(fits)[0]).toBe(texts(whole)[0]?.slice(0, (25_000 - structuredTokens) * 4));
-    expect(note(fits)).not.toContain('structured content');
 
     const over = await structured.execute({ chars: 200_000 }, CTX);
     expect(over.structuredContent).toBeUndefined();
-    expect(note(over)).toContain('Its structured content (about');
-    expect(note(over)).toContain('is over that limit alone, so it is left out too');
     expect(tokensOf(over.content.slice(0, -1))).toBe(25_000);
-    const saved = JSON.parse(await readFile(savedPath(over), 'utf8')) as ToolResult;
-    expect(saved.structuredContent).toEqual(
-      (await structured.executeUncut({ chars: 200_000 }, CTX)).structuredContent,
+    expect(note(over)).not.toContain('structured content');
+    // The model's copy, whole: its text alone.
+    expect(await readFile(savedPath(over), 'utf8')).toBe(
+      texts(await structured.executeUncut({ chars: 200_000 }, CTX))[0],
     );
   });
 
@@ -292,17 +288,12 @@ describe('capToolResult on its own', () => {
   });
   const about = { server: 's', tool: 't' };
 
-  it('structured content alone over the cap: the text stays whole and the note names only it', async () => {
+  it('structured content is not counted: content that fits is returned as it is, the structured content with it', async () => {
     const result: ToolResult = {
       content: [{ type: 'text', text: 'see the rows' }],
       structuredContent: { rows: 'r'.repeat(8_000) },
     };
-    const cut = await capToolResult(result, cap(1_000), about);
-    expect(cut.content[0]).toBe(result.content[0]);
-    expect(cut.structuredContent).toBeUndefined();
-    expect(note(cut)).toMatch(
-      /tokens are left out\. Its structured content \(about 2,003 tokens\)/,
-    );
+    expect(await capToolResult(result, cap(1_000), about)).toBe(result);
   });
 
   it('a text resource is cut inside, keeping its uri; half a surrogate pair is never left at the end', async () => {

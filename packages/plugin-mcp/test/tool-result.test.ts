@@ -56,7 +56,7 @@ describe('toToolResult', () => {
       { type: 'resource_link', uri: 'file:///c', name: 'c', description: 'C', size: 3 },
     ];
     expect(toToolResult({ content }, origin).content).toEqual([
-      { type: 'text', text: 'hello' },
+      { type: 'text', text: 'hello', annotations: { priority: 0.5 } },
       { type: 'image', data: 'iVBO', mimeType: 'image/png' },
       { type: 'audio', data: 'UklG', mimeType: 'audio/wav' },
       { type: 'resource', resource: { uri: 'file:///a', mimeType: 'text/plain', text: 'A' } },

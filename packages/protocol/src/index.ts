@@ -36,7 +36,18 @@ export interface ToolProgress {
   readonly message?: string;
 }
 
-export type ToolContent =
+/**
+ * MCP's annotations of a content block: who it is for and how much it matters. `audience` decides
+ * where a block goes (see ToolResult.forUser); `priority` (0 to 1, 1 the most important) and
+ * `lastModified` (an ISO 8601 time) are kept for the host, which may order or age what it shows.
+ */
+export interface ToolContentAnnotations {
+  readonly audience?: readonly ('user' | 'assistant')[];
+  readonly priority?: number;
+  readonly lastModified?: string;
+}
+
+export type ToolContent = (
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'image'; readonly data: string; readonly mimeType: string }
   | { readonly type: 'audio'; readonly data: string; readonly mimeType: string }
@@ -55,12 +66,25 @@ export type ToolContent =
       readonly name: string;
       readonly mimeType?: string;
       readonly description?: string;
-    };
+    }
+) & { readonly annotations?: ToolContentAnnotations };
 
 export interface ToolResult {
+  /**
+   * What the model gets: one copy of the result (an MCP tool's text or its structured content,
+   * never both), without the blocks meant for the user only.
+   */
   readonly content: readonly ToolContent[];
-  /** Machine-readable result, when the tool declares an output schema. */
+  /**
+   * Machine-readable result, when the tool declares an output schema: for the host's code. The
+   * model already has it in `content` when it matters, so a host never sends both.
+   */
   readonly structuredContent?: { readonly [key: string]: unknown };
+  /**
+   * The blocks the tool meant for the user and not the model (an `audience` without
+   * "assistant"): for the host to show, never to send to a model. Absent when there are none.
+   */
+  readonly forUser?: readonly ToolContent[];
   /** The tool ran and reports failure; the model reads `content` to learn why. */
   readonly isError?: boolean;
 }

@@ -1,7 +1,8 @@
 // A tool's result as the model is given it: each content block in order (text; an image, shown;
 // audio, described, since the page's policy plays no data URL; an embedded resource with its text;
-// a link to a resource, named and never followed), then the structuredContent, and a result the
-// tool marked `isError` shown as an error.
+// a link to a resource, named and never followed), then the structuredContent, then the blocks
+// the tool meant for the user only (`forUser`, which the model never gets), marked "for you", and
+// a result the tool marked `isError` shown as an error.
 import { visibleText } from '@epoch-agent/infra/visible-text';
 import type { ToolContent, ToolResult } from '@epoch-agent/runtime';
 import { ScrollText } from './scroll-text.js';
@@ -29,6 +30,12 @@ export function ToolResultView({ result }: { readonly result: ToolResult }) {
           <ScrollText text={wholeText(JSON.stringify(result.structuredContent, null, 2))} />
         </div>
       )}
+      {(result.forUser ?? []).map((block, index) => (
+        <div key={`user-${index}`} class="for-user" data-for-user="true">
+          <p class="kind">for you (not given to the model)</p>
+          <Block block={block} />
+        </div>
+      ))}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 // A tool's result as a person reads it in a terminal: text as it is but for controls and bidi
 // characters, shown visibly (its lines and tabs kept, its length too: it is what was asked for),
 // structured content as JSON, and binary content (images, audio, blobs) as a note with its type
-// and size, never base64.
+// and size, never base64. Blocks the tool meant for the user only (ToolResult.forUser) come
+// last, marked "for you": the model is never given them.
 import { terminalJson, visibleText } from '@epoch-agent/infra';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
 import { shownLine } from './server-text.js';
@@ -11,6 +12,7 @@ export function renderToolResult(result: ToolResult): string {
   if (result.structuredContent !== undefined) {
     parts.push(`structured content:\n${terminalJson(result.structuredContent, 2)}`);
   }
+  for (const block of result.forUser ?? []) parts.push(`for you: ${renderContent(block)}`);
   return parts.length === 0 ? '(no content)\n' : `${parts.join('\n')}\n`;
 }
 

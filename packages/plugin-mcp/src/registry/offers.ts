@@ -126,6 +126,7 @@ export function offerFor(
       // The server's config and secrets at the call: update() and reconfigure() replace them.
       maxTokens: () => (current() ?? entry).config.maxOutputTokens ?? servers.maxOutputTokens,
       dir: servers.toolResultsDir,
+      saved: servers.savedResults,
       get redact() {
         return (current()?.client ?? client).redactor;
       },

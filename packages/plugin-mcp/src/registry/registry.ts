@@ -19,6 +19,7 @@ import type {
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
+import type { McpSavedResults } from '../tools/saved-results.js';
 import type {
   McpApprovalReason,
   McpServerConfig,
@@ -61,6 +62,14 @@ export class McpRegistry {
 
   constructor(options: McpRegistryOptions = {}) {
     this.#servers = new Servers(options);
+  }
+
+  /**
+   * The results this registry's tools cut and saved, by the ids their notes gave the model: what
+   * a reader tool (McpRegistryOptions.resultReader) may read, and nothing else.
+   */
+  get savedResults(): McpSavedResults {
+    return this.#servers.savedResults;
   }
 
   /**

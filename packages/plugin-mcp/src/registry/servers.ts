@@ -13,6 +13,7 @@ import { Listeners } from '../listeners.js';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
 import { MAX_TOOL_NAME_LENGTH } from '../tools/names.js';
 import { defaultToolResultsDir } from '../tools/result-files.js';
+import { McpSavedResults } from '../tools/saved-results.js';
 import type {
   McpApprovalReason,
   McpServerConfig,
@@ -87,6 +88,8 @@ export class Servers {
   readonly maxOutputTokens: number;
   /** Read when the registry is made, like the schema cache's: EPOCH_HOME then. */
   readonly toolResultsDir = defaultToolResultsDir();
+  /** The cut results this registry saved, by id: what a model may read on. */
+  readonly savedResults: McpSavedResults;
   readonly entries = new Map<string, Entry>();
   readonly statusListeners: Listeners<McpServerStatus>;
   readonly toolsListeners: Listeners<McpToolsChangedEvent>;
@@ -112,6 +115,9 @@ export class Servers {
         ? undefined
         : (options.schemaCache ?? new McpSchemaCache({ logger }));
     this.pins = options.toolPins;
+    this.savedResults = new McpSavedResults(
+      options.resultReader === undefined ? {} : { reader: options.resultReader },
+    );
     this.statusListeners = new Listeners((error, status) =>
       logger.error(`An MCP status listener threw: ${messageOf(error)}`, { server: status.name }),
     );

@@ -39,6 +39,12 @@ export interface McpRegistryOptions extends McpConnectionOptions {
    * are trusted.
    */
   readonly toolPins?: McpToolPinStore;
+  /**
+   * The tool a host offers the model to read the rest of a cut result with (the runtime's
+   * `mcp_read_result`, over McpRegistry.savedResults): each cut note then names it and the
+   * result's id. Absent: the note says which file holds the whole result, for the host.
+   */
+  readonly resultReader?: string;
 }
 
 /** Called with a server's new status whenever its state changes. */

@@ -1,6 +1,7 @@
 // One server's MCP tools as EpochTools: names, titles and annotations as the server gave them, calls
 // that carry the turn's AbortSignal to the server, and results that keep every kind of content,
-// held to the server's max_output_tokens (output-cap.ts).
+// checked against the tool's outputSchema (output-check.ts), given to the model as one copy
+// (one-copy.ts) and held to the server's max_output_tokens (output-cap.ts).
 // A server that declares resources also gets a list_resources / read_resource pair: resources are
 // read on demand as tools rather than injected into the context, because a server with dozens of
 // documents would otherwise cost their tokens on every turn.
@@ -22,6 +23,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { McpIcon, McpServerSource } from '../types.js';
 import { assignToolNames, prefixedName, type ToolNameOptions } from './names.js';
+import { modelContent } from './one-copy.js';
 import { capToolResult, type ToolOutputCap } from './output-cap.js';
 import { resourceListing } from './resource-listing.js';
 import { embeddedResource, type ToolCallResult, toToolResult } from './result.js';
@@ -77,8 +79,9 @@ export interface McpEpochTool extends EpochTool {
   /** The tool's `_meta` as the server sent it (extensions a host may understand); absent when none. */
   readonly _meta?: { readonly [key: string]: unknown };
   /**
-   * The result whole, as `execute` has it before holding it to the server's max_output_tokens:
-   * for a person who asked for all of it (`epoch mcp call`), never for a model.
+   * The result whole, as `execute` has it before giving the model one copy of it and holding that
+   * to the server's max_output_tokens: for a person who asked for all of it (`epoch mcp call`),
+   * never for a model. Its structured content is checked against the outputSchema all the same.
    */
   executeUncut(args: { readonly [key: string]: unknown }, ctx: ToolContext): Promise<ToolResult>;
 }
@@ -149,10 +152,20 @@ function mcpTool(
     annotationsTrusted,
     async executeUncut(args, ctx) {
       const result = await backend.callTool(tool.name, { ...args }, ctx.signal, ctx.onProgress);
-      return toToolResult(result, `MCP server "${server}" tool "${tool.name}"`);
+      const origin = `MCP server "${server}" tool "${tool.name}"`;
+      if (tool.outputSchema !== undefined) {
+        outputCheck ??= import('./output-check.js');
+        const { outputProblem } = await outputCheck;
+        const problem = outputProblem(tool.outputSchema, result, origin);
+        if (problem !== undefined)
+          return { content: [{ type: 'text', text: problem }], isError: true };
+      }
+      return toToolResult(result, origin);
     },
     async execute(args, ctx) {
-      return capToolResult(await made.executeUncut(args, ctx), cap, { server, tool: tool.name });
+      const whole = await made.executeUncut(args, ctx);
+      const content = modelContent(whole, { outputSchema: tool.outputSchema !== undefined });
+      return capToolResult({ ...whole, content }, cap, { server, tool: tool.name });
     },
   };
   if (title !== undefined) made.title = title;
@@ -163,6 +176,9 @@ function mcpTool(
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The outputSchema check, loaded with the first result of a tool that declares one. */
+let outputCheck: Promise<typeof import('./output-check.js')> | undefined;
 
 /** Whose tools these are: the server and who configured it. */
 type Origin = Pick<McpEpochTool, 'server' | 'source'>;

@@ -1,6 +1,10 @@
 // A tool result held to what one result may put into the model's context (`max_output_tokens`): a
-// longer one is cut there and ends with a note of how much was left out and which file holds the
-// whole of it. One result of 100,000 tokens would otherwise crowd the conversation out of a turn.
+// longer one is cut there and ends with a note of how much was left out and how to read the rest
+// (the reader tool and the result's id, or for a host with no such tool, the file that holds it).
+// One result of 100,000 tokens would otherwise crowd the conversation out of a turn. What is
+// counted and cut is `content`, the model's one copy (one-copy.ts). `structuredContent` is the
+// host's and not counted: a result whose content fits is returned as it is; a cut one keeps it
+// when it fits the cap alone.
 //
 // Text is counted with the estimator every package uses (estimateTokens). An image, an audio clip
 // or a binary resource is counted as a fixed BINARY_TOKENS, never by the length of its base64: a
@@ -9,6 +13,7 @@
 import { CHARS_PER_TOKEN, estimateTokens, groupedNumber, type Redactor } from '@epoch-agent/infra';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
 import { type SavedResultName, saveToolResult } from './result-files.js';
+import type { McpSavedResults } from './saved-results.js';
 
 /** What an image, audio clip or binary resource counts as (what a provider makes of a large image). */
 export const BINARY_TOKENS = 1_600;
@@ -21,6 +26,8 @@ export interface ToolOutputCap {
   readonly dir: string;
   /** The server's redaction policy: a saved result holds none of the secrets of its config. */
   readonly redact: Redactor;
+  /** The saved results a model may read on (McpRegistry.savedResults); none: the note names the file. */
+  readonly saved?: McpSavedResults;
 }
 
 /** `result` as it is when it fits the cap; else cut to it, with the note as its last block. */
@@ -31,16 +38,16 @@ export async function capToolResult(
 ): Promise<ToolResult> {
   const maxTokens = cap.maxTokens();
   const { structuredContent } = result;
-  const structuredTokens =
-    structuredContent === undefined ? 0 : estimateTokens(JSON.stringify(structuredContent));
   const blockTokens = result.content.map(tokensOf);
-  const total = blockTokens.reduce((sum, tokens) => sum + tokens, structuredTokens);
+  const total = blockTokens.reduce((sum, tokens) => sum + tokens, 0);
   if (total <= maxTokens) return result;
 
   // Structured content cannot be cut (half an object no longer matches the tool's output schema):
-  // it is kept whole when it fits, and the text gets what is left, or it is left out.
-  const keepStructured = structuredContent !== undefined && structuredTokens <= maxTokens;
-  let budget = maxTokens - (keepStructured ? structuredTokens : 0);
+  // it is kept whole for the host when it fits, or left out.
+  const keepStructured =
+    structuredContent !== undefined &&
+    estimateTokens(JSON.stringify(structuredContent)) <= maxTokens;
+  let budget = maxTokens;
   const content: ToolContent[] = [];
   for (const [index, block] of result.content.entries()) {
     const tokens = blockTokens[index] as number;
@@ -53,30 +60,53 @@ export async function capToolResult(
     if (cut !== undefined) content.push(cut);
     break;
   }
-  const used = content.reduce(
-    (sum, block) => sum + tokensOf(block),
-    keepStructured ? structuredTokens : 0,
-  );
+  const used = content.reduce((sum, block) => sum + tokensOf(block), 0);
   // The first block not kept as it came is either cut or left out; every one after it is left out.
   const whole = content.filter((block, index) => block === result.content[index]).length;
   const saved = await saveWhole(result, cap, about);
   const note = [
     `[Cut to fit: this result is about ${count(total)} tokens, more than the ${count(maxTokens)} one result of MCP server "${about.server}" may take (its max_output_tokens).`,
     `About ${count(total - used)} tokens are left out${blocks(result.content.length - whole, result.content.length)}.`,
-    ...(structuredContent !== undefined && !keepStructured
-      ? [
-          `Its structured content (about ${count(structuredTokens)} tokens) is over that limit alone, so it is left out too.`,
-        ]
-      : []),
-    'file' in saved
-      ? `The whole result is saved in ${saved.file}: search or read the parts you need there rather than all of it, or call the tool again asking for less.]`
-      : `The whole result could not be saved to a file (${saved.failure}); call the tool again asking for less.]`,
+    readOn(saved, cap, about, maxTokens, textOnly(result) ? charsShown(content) : 0),
   ].join(' ');
   return {
     content: [...content, { type: 'text', text: note }],
     ...(keepStructured ? { structuredContent } : {}),
+    ...(result.forUser === undefined ? {} : { forUser: result.forUser }),
     ...(result.isError === undefined ? {} : { isError: result.isError }),
   };
+}
+
+/** The note's last sentence: how the rest is read, by the model itself when it has a reader. */
+function readOn(
+  saved: { readonly file: string } | { readonly failure: string },
+  cap: ToolOutputCap,
+  about: { readonly server: string; readonly tool: string },
+  maxTokens: number,
+  offset: number,
+): string {
+  if ('failure' in saved) {
+    return `The whole result could not be saved to a file (${saved.failure}); call the tool again asking for less.]`;
+  }
+  const reader = cap.saved?.reader;
+  if (cap.saved === undefined || reader === undefined) {
+    return `The whole result is saved in ${saved.file}: search or read the parts you need there rather than all of it, or call the tool again asking for less.]`;
+  }
+  const { id } = cap.saved.add(saved.file, { ...about, maxTokens });
+  return `The whole result is saved as result "${id}": read the rest with the tool ${reader} and {"id": "${id}", "offset": ${offset}}, a piece at a time, or call the tool again asking for less.]`;
+}
+
+/** Whether the saved file is the content's text alone (a .txt), so offsets in it are the text's. */
+function textOnly(result: ToolResult): boolean {
+  return result.content.every((block) => block.type === 'text');
+}
+
+/** How far into the saved text the model has read: its kept blocks, joined as saveWhole joins them. */
+function charsShown(content: readonly ToolContent[]): number {
+  return content.reduce(
+    (sum, block, index) => sum + (index === 0 ? 0 : 1) + (block as { text: string }).text.length,
+    0,
+  );
 }
 
 function tokensOf(block: ToolContent): number {
@@ -116,19 +146,21 @@ function cutText(text: string, budget: number): string {
   return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
-/** The whole result, secrets blanked: as text when it is only text, else as JSON. */
+/**
+ * The whole of what the model gets, secrets blanked: as text when it is only text (the texts
+ * joined by a line break), else as JSON with the structured content beside it.
+ */
 async function saveWhole(
   result: ToolResult,
   cap: ToolOutputCap,
   about: { readonly server: string; readonly tool: string },
 ): Promise<{ readonly file: string } | { readonly failure: string }> {
-  const textOnly =
-    result.structuredContent === undefined &&
-    result.content.every((block) => block.type === 'text');
-  const name: SavedResultName = { ...about, extension: textOnly ? 'txt' : 'json' };
-  const data = textOnly
-    ? result.content.map((block) => cap.redact((block as { text: string }).text)).join('\n')
-    : JSON.stringify(redactStrings(result, cap.redact), null, 2);
+  const text = textOnly(result);
+  const name: SavedResultName = { ...about, extension: text ? 'txt' : 'json' };
+  const { content, structuredContent } = result;
+  const data = text
+    ? content.map((block) => cap.redact((block as { text: string }).text)).join('\n')
+    : JSON.stringify(redactStrings({ content, structuredContent }, cap.redact), null, 2);
   try {
     return { file: await saveToolResult(cap.dir, name, data) };
   } catch (error) {

@@ -5,8 +5,9 @@
 // Both checks are written by hand for the fields we pass on. They run on every call, where a
 // schema library's general validation cost more than everything else the client does per call,
 // and they keep the library out of the plugin's import.
-import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
+import type { ToolContent, ToolContentAnnotations, ToolResult } from '@epoch-agent/protocol';
 import type { ReadResourceResult, StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { forAssistant } from './one-copy.js';
 
 export interface ToolCallResult {
   readonly content: readonly unknown[];
@@ -47,8 +48,15 @@ export const toolCallResultSchema: StandardSchemaV1<unknown, ToolCallResult> = {
   },
 };
 
+/**
+ * The result with each block checked (toToolContent) and its annotations kept; the blocks meant
+ * for the user only (an `audience` without "assistant") in `forUser`, the rest in `content`.
+ * Both copies of a result stay: which one the model gets is one-copy.ts's.
+ */
 export function toToolResult(result: ToolCallResult, origin: string): ToolResult {
-  const content = result.content.map((block) => toToolContent(block, origin));
+  const blocks = result.content.map((block) => toToolContent(block, origin));
+  const content = blocks.filter(forAssistant);
+  const forUser = blocks.filter((block) => !forAssistant(block));
   const structured = result.structuredContent;
   const isObject =
     typeof structured === 'object' && structured !== null && !Array.isArray(structured);
@@ -60,6 +68,7 @@ export function toToolResult(result: ToolCallResult, origin: string): ToolResult
   return {
     content,
     ...(isObject ? { structuredContent: structured as { readonly [key: string]: unknown } } : {}),
+    ...(forUser.length === 0 ? {} : { forUser }),
     ...(result.isError === undefined ? {} : { isError: result.isError }),
   };
 }
@@ -82,7 +91,14 @@ type Block = { readonly type: string } & Readonly<Record<string, unknown>>;
 
 /** A block the MCP spec defines, with the fields we pass on as the spec types them; else text. */
 function toToolContent(value: unknown, origin: string): ToolContent {
-  if (!isBlock(value)) return unknownContent(value, origin);
+  const content = knownContent(value);
+  if (content === undefined) return unknownContent(value, origin);
+  const annotations = contentAnnotations((value as Block).annotations);
+  return annotations === undefined ? content : { ...content, annotations };
+}
+
+function knownContent(value: unknown): ToolContent | undefined {
+  if (!isBlock(value)) return undefined;
   const block = value;
   const { type } = block;
   switch (type) {
@@ -120,7 +136,27 @@ function toToolContent(value: unknown, origin: string): ToolContent {
       break;
   }
   // A type this code does not know, or a known one without the fields the spec requires.
-  return unknownContent(value, origin);
+  return undefined;
+}
+
+/**
+ * The annotations the spec defines, each field kept only when it has the spec's type: a malformed
+ * one is dropped, never the block. An audience that is not a list of "user" and "assistant" is
+ * dropped whole, so a block whose audience cannot be read still reaches the model.
+ */
+function contentAnnotations(value: unknown): ToolContentAnnotations | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { audience, priority, lastModified } = value as Readonly<Record<string, unknown>>;
+  const kept: { -readonly [K in keyof ToolContentAnnotations]: ToolContentAnnotations[K] } = {};
+  if (
+    Array.isArray(audience) &&
+    audience.every((role) => role === 'user' || role === 'assistant')
+  ) {
+    kept.audience = audience as ('user' | 'assistant')[];
+  }
+  if (typeof priority === 'number' && priority >= 0 && priority <= 1) kept.priority = priority;
+  if (typeof lastModified === 'string') kept.lastModified = lastModified;
+  return Object.keys(kept).length === 0 ? undefined : kept;
 }
 
 function isBlock(value: unknown): value is Block {

@@ -9,9 +9,13 @@
 //   resource (text)            its text under a line naming its uri and MIME type
 //   resource (blob)            decoded to text when its type is text (text/*, JSON, XML); else
 //                              an image or a file when the provider takes its type, or a note
-//   structuredContent          its JSON as one more text, unless a text block already holds the
-//                              same JSON (the MCP spec asks servers to send it both ways)
+//   structuredContent          one copy of the result (plugin-mcp's modelContent, the rule
+//                              EpochTool.execute follows too): the text when there is text (a
+//                              ToolResult says no outputSchema), else its JSON as text
+//   a block for the user only  left out (`annotations.audience` without "assistant"); and
+//   forUser                    never read: it is the host's to show
 //   isError                    the adapter's own error flag, or a first line saying so
+import { modelContent } from '@epoch-agent/plugin-mcp';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
 
 export type TextPart = { readonly kind: 'text'; readonly text: string };
@@ -55,10 +59,11 @@ export function resultParts<K extends MediaKind>(
   result: ToolResult,
   support: MediaSupport<K>,
 ): ResultPart<K>[] {
-  const parts = result.content.flatMap((block) => contentParts(block, support)) as ResultPart<K>[];
-  const structured = structuredText(result);
-  if (structured !== undefined) parts.push({ kind: 'text', text: structured });
-  return parts;
+  // An MCP tool's execute gave one copy already (knowing its outputSchema); this keeps it as it
+  // is, and gives any other tool's result the same rule.
+  return modelContent(result, { outputSchema: false }).flatMap((block) =>
+    contentParts(block, support),
+  ) as ResultPart<K>[];
 }
 
 /** What `contentParts` asks of an API: a kind it has no entry for, it never takes. */
@@ -132,33 +137,6 @@ function fileName(uri: string): string {
     .filter((segment) => segment !== '')
     .at(-1);
   return last === undefined || last.includes(':') ? 'resource' : last;
-}
-
-function structuredText(result: ToolResult): string | undefined {
-  const { structuredContent } = result;
-  if (structuredContent === undefined) return undefined;
-  const wanted = canonicalJson(structuredContent);
-  const alreadyThere = result.content.some(
-    (block) => block.type === 'text' && parsesTo(block.text, wanted),
-  );
-  return alreadyThere ? undefined : JSON.stringify(structuredContent);
-}
-
-function parsesTo(text: string, wanted: string): boolean {
-  try {
-    return canonicalJson(JSON.parse(text)) === wanted;
-  } catch {
-    return false;
-  }
-}
-
-/** JSON with every object's keys sorted, so that two texts of one value compare equal. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item !== null && typeof item === 'object' && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  );
 }
 
 /** A data: URL of base64 data, as OpenAI's image and file inputs take it. */

@@ -19,6 +19,7 @@ import {
   type ReadMcpServersOptions,
   readMcpServers,
 } from '../servers/read-servers.js';
+import { READ_RESULT_TOOL_NAME } from '../tools/read-result.js';
 import { DEFAULT_TOOL_BUDGET_TOKENS } from '../tools/tool-deferral.js';
 import { ToolRegistry, type ToolRegistryOptions } from '../tools/tool-registry.js';
 import { type McpApprover, ServerApprovals } from './approvals.js';
@@ -38,9 +39,10 @@ export interface BuildRuntimeOptions
   /**
    * How the MCP servers are connected (McpRegistryOptions: toolNameMaxLength, maxOutputTokens,
    * schemaCache, toolPins, createTransport, reconnectDelaysMs, reap); the logger is the one above.
-   * Default `toolPins`: files beside the approvals (`$EPOCH_HOME/tool-pins`).
+   * Default `toolPins`: files beside the approvals (`$EPOCH_HOME/tool-pins`). The cut notes name
+   * the runtime's `mcp_read_result` (offered from the first cut result on).
    */
-  readonly registry?: Omit<McpRegistryOptions, 'logger'>;
+  readonly registry?: Omit<McpRegistryOptions, 'logger' | 'resultReader'>;
   /**
    * Connect only the servers of these names, now and when applyMcpConfig finds them added; every
    * other server is still read (its name, origin and diagnostics are known) but never started.
@@ -111,7 +113,12 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
   const runtime = new Runtime({
     read,
     // The tool pins beside the approvals, unless the host keeps its own.
-    mcp: new McpRegistry({ toolPins: store.pins, ...options.registry, logger }),
+    mcp: new McpRegistry({
+      toolPins: store.pins,
+      ...options.registry,
+      resultReader: READ_RESULT_TOOL_NAME,
+      logger,
+    }),
     tools: new ToolRegistry({
       ...(options.registry?.toolNameMaxLength === undefined
         ? {}

@@ -3,8 +3,11 @@
 // connects (or offers cached tools while connecting) and when its tools change, removed when it
 // fails or is disconnected. Following every status event is cheap and honest: setting a group to
 // the tools it holds is no change (ToolRegistry.setGroup).
-// The registry never touches the ToolRegistry itself; this is the one place that does.
+// The registry never touches the ToolRegistry itself; this is the one place that does. So the
+// reader of cut results (`mcp_read_result`) is offered here too, from the first result the
+// registry saves: a group of its own, whose arrival is a tools-changed event like any other.
 import type { McpRegistry } from '@epoch-agent/plugin-mcp';
+import { READ_RESULT_TOOL_NAME, RESULTS_GROUP, readResultTool } from '../tools/read-result.js';
 import { mcpGroup } from '../tools/tool-name-resolution.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 
@@ -28,9 +31,15 @@ export function syncMcpToolGroups(mcp: McpRegistry, tools: ToolRegistry): McpToo
       tools.setGroup(mcpGroup(server), offered, { defer: config.defer });
     }
   };
+  const reader = readResultTool(mcp.savedResults);
+  const offerReader = (): void => tools.setGroup(RESULTS_GROUP, [reader]);
+  // Only a registry whose notes name the reader gets it: another's notes name the file.
+  const reads = mcp.savedResults.reader === READ_RESULT_TOOL_NAME;
+  if (reads && mcp.savedResults.size > 0) offerReader();
   const stops = [
     mcp.onStatus((status) => sync(status.name)),
     mcp.onToolsChanged((event) => sync(event.server)),
+    ...(reads ? [mcp.savedResults.onSaved(offerReader)] : []),
   ];
   return {
     sync,

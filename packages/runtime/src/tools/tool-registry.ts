@@ -22,6 +22,7 @@ import {
   SEARCH_TOOL_NAME,
   searchTool,
 } from './deferred-tools.js';
+import { READ_RESULT_TOOL_NAME, RESULTS_GROUP } from './read-result.js';
 import { DEFAULT_TOOL_BUDGET_TOKENS, deferredGroups } from './tool-deferral.js';
 import {
   compareGroups,
@@ -123,7 +124,11 @@ export class ToolRegistry {
    */
   setGroup(group: string, tools: readonly EpochTool[], options: ToolGroupOptions = {}): void {
     for (const tool of tools) {
-      if (!group.startsWith(MCP_GROUP_PREFIX) && RESERVED.has(tool.name)) {
+      if (
+        !group.startsWith(MCP_GROUP_PREFIX) &&
+        group !== RESULTS_GROUP &&
+        RESERVED.has(tool.name)
+      ) {
         throw new RuntimeError(
           'invalid_tool_name',
           `Tool "${tool.name}" of group "${group}" cannot be registered: the runtime offers a tool of that name itself, to find and call MCP tools on demand. Rename the tool.`,
@@ -276,7 +281,7 @@ interface Settled {
   readonly deferred: DeferredTools;
 }
 
-const RESERVED = new Set([SEARCH_TOOL_NAME, CALL_TOOL_NAME]);
+const RESERVED = new Set([SEARCH_TOOL_NAME, CALL_TOOL_NAME, READ_RESULT_TOOL_NAME]);
 
 // A tool's estimate is asked for at every change of any group: worked out once per tool object
 // (a server's tools are made once per list it gives).
