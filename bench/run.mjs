@@ -5,6 +5,7 @@
 // clients; a start with a warm schema cache against a cold one; a 2026-07-28 server against a
 // 2025-era one (connect + list, warm start, tool call); closing a polite and a hostile server;
 // 100 servers x 100 tools; tool definitions found on demand (tokens per request, search quality);
+// the tokens the model gets of a real server-filesystem read of a 60 KB file;
 // and, in fresh processes, the import, a one-shot program's whole life (import, first connect, one
 // call, close; against the raw SDK and the AI SDK's MCP client, on Node 22), the memory of idle
 // connections and a cold `epoch mcp list`; and what the published packages weigh, packed and
@@ -25,6 +26,7 @@ import { eraComparison } from './eras.mjs';
 import { idleConnectionMemory, importTime } from './fresh.mjs';
 import { toolCallLatency } from './latency.mjs';
 import { formatTable, summary } from './report.mjs';
+import { filesystemReadTokens } from './result-tokens.mjs';
 import { manyServers } from './scale.mjs';
 import { scoped } from './scoped.mjs';
 import { packageSizes } from './sizes.mjs';
@@ -93,6 +95,7 @@ async function main() {
       ...(await step('hostile close over stdio', () => hostileCloseTime(signal))),
       ...(await step('100 servers x 100 tools', () => manyServers(signal))),
       ...(await step('deferred tools, 10 real servers', () => toolDeferral(signal))),
+      ...(await step('a 60 KB server-filesystem read', () => filesystemReadTokens(signal))),
       ...(await step('import, fresh processes', () => importTime(signal))),
       ...(await step('start to exit against the raw SDK and the AI SDK, fresh processes', () =>
         startToExitTime(signal),
@@ -148,6 +151,10 @@ Deferred tools: 10 stdio servers (the four reference servers and six catalog ser
 bench/fixtures), tokens = estimateToolTokens summed over runtime.tools.tools(); base = every tool
 offered. Search: mcp_search_tools over all 158 tools deferred; a phrasing counts when one of its
 tools is in the top 5. The held-out set was written after the search's vocabulary was fixed.
+A 60 KB read: server-filesystem's read_text_file and read_file of a 60 KB text file, through
+EpochTool.execute and the Anthropic adapter; ours = the estimated tokens of the text the model gets,
+base = the file's own. It sends the file as text and as structuredContent: both copies were about
+25,100 tokens (cut to the default max_output_tokens of 25,000, with a note); one copy is 15,000.
 Fresh processes: a new node for every sample. Import = \`import()\` of @epoch-agent/plugin-mcp
 against @modelcontextprotocol/client, timed inside the process. Start -> exit: a one-shot program
 with the hand-written server (bench/probes/start-to-exit.mjs), ours against the raw SDK and the AI
