@@ -1,11 +1,13 @@
 // "Try a tool" and "Find a tool" on the connectors page, in real Chromium against epoch web with
 // real servers: the reference server (`get-sum`, `get-tiny-image`), the fixture server's `cli`
 // tools (`slow` answers only when cancelled, `fail` reports an error; every message it receives is
-// recorded to a file) and its `form` tool (`order`, which answers with its arguments). A call runs
+// recorded to a file), its `form` tool (`order`, which answers with its arguments) and the
+// hand-written result-shapes server (`audience`: a block meant for the user only). A call runs
 // the runtime's own tool; a cancel is proved on the server's side, by the notifications/cancelled
 // it received. Each state is checked by checkPage (axe, no sideways scroll, screenshots).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { EVERYTHING_ENTRY, fixtureServerArgs, waitUntil } from '@epoch-agent/testkit';
 import type { McpView } from '@epoch-agent/web';
 import type { Locator, Page } from 'playwright-core';
@@ -13,6 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
 import { openPage, type PageSession } from './page-session.js';
 import { fixtureEntry, type TestWeb } from './web-helpers.js';
+
+const SHAPES_SERVER = fileURLToPath(
+  new URL('../../plugin-mcp/test/fixtures/result-shapes-server.mjs', import.meta.url),
+);
 
 // Long enough for a server to connect on a loaded machine; a wait that runs out fails the test.
 const WAIT = { timeout: 20_000 };
@@ -29,6 +35,7 @@ beforeAll(async () => {
       everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] },
       tools: fixtureEntry(fixtureServerArgs('cli'), { env: { RECORD_FILE: record } }),
       shop: fixtureEntry(fixtureServerArgs('form')),
+      shapes: fixtureEntry(SHAPES_SERVER),
     },
   });
   ({ web, page } = session);
@@ -195,6 +202,18 @@ describe('try a tool', () => {
     await checkPage(page, 'try-error-result');
   });
 
+  it('a block the tool meant for the user only is shown, marked "for you"', async () => {
+    const form = await tryForm('shapes', 'audience');
+    await form.getByRole('button', { name: 'Run' }).click();
+    const mine = form.locator('.result [data-for-user="true"]');
+    await mine.waitFor(WAIT);
+    await expect(mine.textContent()).resolves.toBe(
+      'for you (not given to the model)shown to the user only',
+    );
+    await expect(form.locator('.result').textContent()).resolves.toContain('for the model');
+    await checkPage(page, 'try-for-user-result');
+  });
+
   it('an image result is shown', async () => {
     const form = await tryForm('everything', 'get-tiny-image');
     await form.getByRole('button', { name: 'Run' }).click();
@@ -240,7 +259,7 @@ describe('find a tool', () => {
     await card('everything').and(page.locator('[data-state="connected"]')).waitFor(WAIT);
     const filter = page.getByRole('searchbox', { name: 'Find a tool' });
     const all = await page.locator('#tool-filter-count').textContent();
-    expect(all).toMatch(/^\d+ tools on 3 servers$/);
+    expect(all).toMatch(/^\d+ tools on 4 servers$/);
     await filter.fill('logo');
     await expect
       .poll(() => page.locator('#tool-filter-count').textContent(), WAIT)
@@ -254,7 +273,7 @@ describe('find a tool', () => {
 
     await filter.press('Escape');
     await expect.poll(() => page.locator('#tool-filter-count').textContent(), WAIT).toBe(all);
-    await expect(page.locator('article.server').count()).resolves.toBe(3);
+    await expect(page.locator('article.server').count()).resolves.toBe(4);
   });
 
   it("a tool's full input and output schema on demand; the live view carries neither", async () => {
