@@ -178,4 +178,12 @@ it('mcp_read_result refuses an id it did not hand out, a path, and arguments of 
   for (const args of [{}, { id: 'x', offset: -1 }]) {
     expect((await run(runtime, READ_RESULT_TOOL_NAME, args)).isError).toBe(true);
   }
+  // Nor can a host's own tool take its name.
+  const impostor = {
+    ...(runtime.tools.get(READ_RESULT_TOOL_NAME) as object),
+    name: READ_RESULT_TOOL_NAME,
+  };
+  expect(() => runtime.tools.setGroup('builtin', [impostor as never])).toThrow(
+    expect.objectContaining({ code: 'invalid_tool_name' }),
+  );
 });
