@@ -16,6 +16,7 @@
 // Blocks whose `annotations.audience` leaves out "assistant" never reach the model, whatever the
 // rest of the result is.
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
+import { sameJson } from '../canonical-json.js';
 
 /** Whether the tool declares an outputSchema; an EpochTool that is not an MCP tool declares none. */
 export interface OneCopyOptions {
@@ -53,8 +54,7 @@ export function forAssistant(block: ToolContent): boolean {
 }
 
 function carries(texts: readonly string[], structured: unknown): boolean {
-  const wanted = canonicalJson(structured);
-  if (texts.some((text) => parsesTo(text, wanted))) return true;
+  if (texts.some((text) => parsesTo(text, structured))) return true;
   const values = scalars(structured);
   if (values === undefined) return false;
   const text = texts.join('\n');
@@ -76,22 +76,13 @@ function scalars(value: unknown): string[] | undefined {
   return walk(value) ? found : undefined;
 }
 
-function parsesTo(text: string, wanted: string): boolean {
+function parsesTo(text: string, wanted: unknown): boolean {
   // Only a text that could be JSON is parsed: a 60 KB file's text is not tried.
   const start = text.trimStart()[0];
   if (start !== '{' && start !== '[' && start !== '"') return false;
   try {
-    return canonicalJson(JSON.parse(text)) === wanted;
+    return sameJson(JSON.parse(text), wanted);
   } catch {
     return false;
   }
-}
-
-/** JSON with every object's keys sorted, so that two texts of one value compare equal. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item !== null && typeof item === 'object' && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  );
 }
