@@ -1,0 +1,99 @@
+// Turning the text of a search (the model's own argument, so anything, of any size) into a short,
+// bounded list of search terms: cut before any work is done on it, split into words, other
+// languages' common words put in English (foreign-words.ts), each word normalised as the index's
+// words are, and at most MAX_QUERY_TERMS distinct ones kept. Nothing a query holds can make the
+// search's work grow past those bounds.
+import { stemmer } from 'stemmer';
+import { englishFor } from './foreign-words.js';
+import { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from './search-limits.js';
+
+/** A query's terms, each with how much it counts. */
+export interface QueryTerms {
+  readonly terms: readonly string[];
+  readonly weight: ReadonlyMap<string, number>;
+}
+
+// A word in quotes, or one after `#` or `@`, is most often a value handed to the tool (a
+// message's text, a channel, a person), not what the tool does: it counts for less, so "post
+// 'deploy finished' in #releases" is a post more than a release.
+const VALUE_WEIGHT = 0.3;
+const VALUE_SPAN =
+  /(["“”„«»「」『』])[^"“”„«»「」『』]{0,200}\1?|'[^']{1,200}'|[#@][\p{L}\p{N}_.-]+/gu;
+
+/** The terms to search for in `query`, at most MAX_QUERY_TERMS of them. */
+export function queryTerms(query: string): QueryTerms {
+  const text = stripClitics(query.slice(0, MAX_QUERY_CHARS));
+  const weight = new Map<string, number>();
+  const add = (words: readonly string[], value: number) => {
+    for (const word of words) {
+      if (weight.size >= MAX_QUERY_TERMS) return;
+      for (const term of termsOf(word)) {
+        if (weight.size >= MAX_QUERY_TERMS) return;
+        weight.set(term, Math.max(weight.get(term) ?? 0, value));
+      }
+    }
+  };
+  const values = [...text.matchAll(VALUE_SPAN)].map(([span]) => span);
+  add(words(text.replace(VALUE_SPAN, ' ')), 1);
+  add(words(values.join(' ')), VALUE_WEIGHT);
+  return { terms: [...weight.keys()], weight };
+}
+
+/** A query word's search terms, normalised: itself and its English when it is a foreign word. */
+// The word itself is kept beside its English: a word of the table can be an English one too.
+function termsOf(word: string): string[] {
+  const own = normalize(word);
+  if (own === null) return [];
+  const english = englishFor(word.toLowerCase());
+  if (english === undefined) return [own];
+  return english.length === 0 ? [] : [own, ...english.flatMap((each) => normalize(each) ?? [])];
+}
+
+// "it's", "don't", "we'll": the ending is no word of its own (and the one letter it leaves would
+// be searched as the start of every word), and the rest is a stop word or says the same.
+function stripClitics(text: string): string {
+  return text.replace(/(\p{L})['’](?:s|t|re|ll|ve|m|d)(?!\p{L})/giu, '$1');
+}
+
+// Runs of Chinese and Japanese script have no spaces between words; the platform's word
+// segmenter splits them.
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** Words of letters and digits; `readFile`, `read_file` and `read-file` are two words each. */
+export function words(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^\p{L}\p{N}]+/u)
+    .flatMap((word) => {
+      if (word === '') return [];
+      if (!CJK.test(word)) return [word];
+      return [...segmenter.segment(word)]
+        .filter(({ isWordLike }) => isWordLike === true)
+        .map(({ segment }) => segment);
+    });
+}
+
+// Words that say nothing about what a tool does; every description and many a request has them.
+// "don", "isn" and the like are what stripping "'t" leaves.
+const STOP_WORDS = new Set(
+  (
+    'a about all am an and any are as at be been being but by can could did do does doesn don ' +
+    'for from had has have having he her here him his how i if in into is isn it its just ' +
+    'let like me might much my need needs no not now of on once only or other our ' +
+    'please re she should so some such than that the their them then there these they ' +
+    'this those to too up us use using very want wants was wasn we were what when where which ' +
+    'while who why will with won would you your'
+  ).split(' '),
+);
+
+/**
+ * A word as the index keeps it: lower case and stemmed (Porter), or null for a stop word and for
+ * a lone letter (a lone Chinese or Japanese character is a word, and is kept).
+ */
+export function normalize(term: string): string | null {
+  const word = term.toLowerCase();
+  if (STOP_WORDS.has(word)) return null;
+  if (word.length < 2 && !CJK.test(word)) return null;
+  return stemmer(word);
+}
