@@ -1,6 +1,6 @@
 // Every bound of mcp_search_tools in one place: what a query may cost and what an answer may
 // hold. A query is the model's own argument and a deferred tool's definition is a server's, so
-// neither is trusted to be small; README.md ("Tools found on demand") lists these figures.
+// neither is trusted to be small; EMBEDDING.md ("Tools found on demand") lists these figures.
 
 /**
  * A query is cut to this many characters before anything else is done with it: a task is said in
