@@ -97,7 +97,7 @@ describe('what a query may cost', () => {
     expect(found[0]).toMatch(/__create_pull_request$/);
   }, 60_000);
 
-  it('hostile queries each answer within 100 ms, warm, over 158 tools', async () => {
+  it('hostile queries each answer within 50 ms, warm, over 158 tools', async () => {
     const runtime = await deferredServers(...Object.keys(manyToolServers(t.home.dir)));
     expect(runtime.tools.deferred()).toHaveLength(158);
     const letters = 'bcdefghjklmnopqrstuvwxyz';
@@ -112,9 +112,14 @@ describe('what a query may cost', () => {
     };
     for (const [label, query] of Object.entries(hostile)) {
       await answer(runtime, query);
-      const started = performance.now();
-      await answer(runtime, query);
-      expect(performance.now() - started, label).toBeLessThan(100);
+      // The least of three runs: a pause of this machine's other work is not the query's.
+      let least = Number.POSITIVE_INFINITY;
+      for (let round = 0; round < 3; round += 1) {
+        const started = performance.now();
+        await answer(runtime, query);
+        least = Math.min(least, performance.now() - started);
+      }
+      expect(least, label).toBeLessThan(50);
     }
   });
 });

@@ -47,6 +47,11 @@ const FUZZY_MIN_LENGTH = 5;
 /** A misspelling of up to a fifth of a word's letters, and never more than two, is forgiven. */
 const FUZZY = 0.2;
 const MAX_FUZZY = 2;
+// How much a word found by its start, or by a near spelling, counts against the word itself
+// (MiniSearch's defaults are 0.375 and 0.45): a near spelling counts little, so it finds a tool
+// when nothing else does but does not outrank one that has the word as written.
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.1;
 
 /** The tools of `tools` that best match `query`, best first, at most `limit` of them. */
 export class ToolSearch {
@@ -66,6 +71,7 @@ export class ToolSearch {
         prefix: (term) => term.length >= PREFIX_MIN_LENGTH,
         fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? FUZZY : false),
         maxFuzzy: MAX_FUZZY,
+        weights: { fuzzy: FUZZY_WEIGHT, prefix: PREFIX_WEIGHT },
         combineWith: 'OR',
         boost: { parameterDescriptions: PARAMETER_DESCRIPTION_BOOST },
         // A query comes already split and normalised (queryTerms).
