@@ -62,16 +62,19 @@ const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
 /** Words of letters and digits; `readFile`, `read_file` and `read-file` are two words each. */
 export function words(text: string): string[] {
-  return text
+  const split = text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[^\p{L}\p{N}]+/u)
-    .flatMap((word) => {
-      if (word === '') return [];
-      if (!CJK.test(word)) return [word];
-      return [...segmenter.segment(word)]
-        .filter(({ isWordLike }) => isWordLike === true)
-        .map(({ segment }) => segment);
-    });
+    .filter((word) => word !== '');
+  // Most texts have no such script: one test of the whole spares one of each word.
+  if (!CJK.test(text)) return split;
+  return split.flatMap((word) =>
+    CJK.test(word)
+      ? [...segmenter.segment(word)]
+          .filter(({ isWordLike }) => isWordLike === true)
+          .map(({ segment }) => segment)
+      : [word],
+  );
 }
 
 // Words that say nothing about what a tool does; every description and many a request has them.
@@ -92,8 +95,18 @@ const STOP_WORDS = new Set(
  * a lone letter (a lone Chinese or Japanese character is a word, and is kept).
  */
 export function normalize(term: string): string | null {
+  const known = NORMALIZED.get(term);
+  if (known !== undefined) return known;
   const word = term.toLowerCase();
-  if (STOP_WORDS.has(word)) return null;
-  if (word.length < 2 && !CJK.test(word)) return null;
-  return stemmer(word);
+  const normal =
+    STOP_WORDS.has(word) || (word.length < 2 && !CJK.test(word)) ? null : stemmer(word);
+  if (NORMALIZED.size >= MAX_NORMALIZED) NORMALIZED.clear();
+  NORMALIZED.set(term, normal);
+  return normal;
 }
+
+// Building an index normalises each word of every tool several times (to find its field's word
+// groups, then as the index keeps it): the stems are kept, up to a bound, since a process that
+// searches often would otherwise keep every word it was ever asked.
+const NORMALIZED = new Map<string, string | null>();
+const MAX_NORMALIZED = 50_000;
