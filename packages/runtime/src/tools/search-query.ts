@@ -13,16 +13,32 @@ export interface QueryTerms {
   readonly weight: ReadonlyMap<string, number>;
 }
 
-// A word in quotes, or one after `#` or `@`, is most often a value handed to the tool (a
-// message's text, a channel, a person), not what the tool does: it counts for less, so "post
-// 'deploy finished' in #releases" is a post more than a release.
+// Some words are most often values handed to the tool, not what the tool does: a text in quotes
+// (a message's), a word after `#` or `@` (a channel, a person), a URL, an e-mail address, a path,
+// an id or a number. They count for less, so "post 'deploy finished' in #releases" is a post more
+// than a release, and "open example.com" is no example.
 const VALUE_WEIGHT = 0.3;
-const VALUE_SPAN =
-  /(["“”„«»「」『』])[^"“”„«»「」『』]{0,200}\1?|'[^']{1,200}'|[#@][\p{L}\p{N}_.-]+/gu;
+const VALUE_SPAN = new RegExp(
+  [
+    '(["“”„«»「」『』])[^"“”„«»「」『』]{0,200}\\1?',
+    "'[^']{1,200}'",
+    '[#@][\\p{L}\\p{N}_.-]+',
+    '\\b[a-z][a-z0-9+.-]*://\\S+',
+    '[\\p{L}\\p{N}_.+-]+@[\\p{L}\\p{N}_.-]+',
+    '\\b[\\p{L}\\p{N}-]+(?:\\.[\\p{L}\\p{N}-]+)*\\.(?:com|org|net|io|dev|ai|app|co)\\b',
+    '(?:^|\\s)~?\\.{0,2}/[^\\s]*',
+    // An id or a number: ENG-412, recA1, 987654, 24h.
+    '[\\p{L}\\p{N}_-]*\\d[\\p{L}\\p{N}_-]*',
+  ].join('|'),
+  'gu',
+);
+
+const EMOJI = /\p{Extended_Pictographic}/gu;
 
 /** The terms to search for in `query`, at most MAX_QUERY_TERMS of them. */
 export function queryTerms(query: string): QueryTerms {
-  const text = stripClitics(query.slice(0, MAX_QUERY_CHARS));
+  // An emoji stands for the word "emoji": a reaction, most often.
+  const text = stripClitics(query.slice(0, MAX_QUERY_CHARS)).replace(EMOJI, ' emoji ');
   const weight = new Map<string, number>();
   const add = (words: readonly string[], value: number) => {
     for (const word of words) {
@@ -44,9 +60,16 @@ export function queryTerms(query: string): QueryTerms {
 function termsOf(word: string): string[] {
   const own = normalize(word);
   if (own === null) return [];
-  const english = englishFor(word.toLowerCase());
+  const english = englishFor(word.toLowerCase()) ?? byCharacter(word);
   if (english === undefined) return [own];
   return english.length === 0 ? [] : [own, ...english.flatMap((each) => normalize(each) ?? [])];
+}
+
+/** A Chinese or Japanese word the table lacks, by those of its characters the table has. */
+function byCharacter(word: string): readonly string[] | undefined {
+  if (word.length < 2 || !CJK.test(word)) return undefined;
+  const english = [...word].flatMap((character) => englishFor(character) ?? []);
+  return english.length === 0 ? undefined : english;
 }
 
 // "it's", "don't", "we'll": the ending is no word of its own (and the one letter it leaves would

@@ -32,8 +32,10 @@ interface Document {
   readonly server: string;
 }
 
-// Every field counts alike but one: boosting names and titles ranked worse on the phrasings of
-// bench/fixtures, whose words are mostly a description's.
+// Boosting names ranked worse on the phrasings of bench/fixtures, whose words are mostly a
+// description's. A title most often says the name again ("Create Issue", `create_issue`): counted
+// whole, the name's words would count twice against a description's.
+const TITLE_BOOST = 0.5;
 const FIELDS = ['name', 'title', 'description', 'parameters', 'parameterDescriptions', 'server'];
 // A parameter's description says what a value is ("the channel to post in", "the issue's labels"),
 // not what the tool does: its words count half, so they find a tool no other field names, without
@@ -73,7 +75,7 @@ export class ToolSearch {
         maxFuzzy: MAX_FUZZY,
         weights: { fuzzy: FUZZY_WEIGHT, prefix: PREFIX_WEIGHT },
         combineWith: 'OR',
-        boost: { parameterDescriptions: PARAMETER_DESCRIPTION_BOOST },
+        boost: { title: TITLE_BOOST, parameterDescriptions: PARAMETER_DESCRIPTION_BOOST },
         // A query comes already split and normalised (queryTerms).
         tokenize: (text) => text.split(' '),
         processTerm: (term) => term,

@@ -35,6 +35,8 @@ const GROUPS: readonly WordGroup[] = [
   { words: 'terminate kill cancel abort' },
   { words: 'move rename', within: 'file directory folder path' },
   { words: 'create make new' },
+  { words: 'get fetch retrieve' },
+  { words: 'run execute trigger launch start' },
   { words: 'list show display' },
   { words: 'search find lookup locate look' },
   { words: 'send post tell notify announce', within: 'message channel chat email mail slack' },
