@@ -18,6 +18,9 @@ export interface QueryTerms {
 // an id or a number. They count for less, so "post 'deploy finished' in #releases" is a post more
 // than a release, and "open example.com" is no example.
 const VALUE_WEIGHT = 0.3;
+// A name with a common file extension is a file's: `package.json`, `notes.txt`, `.eslintrc`.
+const FILE_NAME =
+  '[\\p{L}\\p{N}_.-]*\\.(?:json|jsonl|md|txt|csv|tsv|ya?ml|toml|ini|env|[a-z]+rc|js|ts|tsx|py|rb|go|rs|java|sql|log|html?|xml|pdf|png|jpe?g|gif|svg|docx?|xlsx?|zip|gz|tar)\\b';
 const VALUE_SPAN = new RegExp(
   [
     '(["“”„«»「」『』])[^"“”„«»「」『』]{0,200}\\1?',
@@ -27,6 +30,7 @@ const VALUE_SPAN = new RegExp(
     '[\\p{L}\\p{N}_.+-]+@[\\p{L}\\p{N}_.-]+',
     '\\b[\\p{L}\\p{N}-]+(?:\\.[\\p{L}\\p{N}-]+)*\\.(?:com|org|net|io|dev|ai|app|co)\\b',
     '(?:^|\\s)~?\\.{0,2}/[^\\s]*',
+    FILE_NAME,
     // An id or a number: ENG-412, recA1, 987654, 24h.
     '[\\p{L}\\p{N}_-]*\\d[\\p{L}\\p{N}_-]*',
   ].join('|'),
@@ -34,6 +38,18 @@ const VALUE_SPAN = new RegExp(
 );
 
 const EMOJI = /\p{Extended_Pictographic}/gu;
+
+const KINDS: readonly [RegExp, string][] = [
+  [/^\s*~?\.{0,2}\//u, 'file'],
+  [new RegExp(`^${FILE_NAME}$`, 'iu'), 'file'],
+  [/^[a-z][a-z0-9+.-]*:\/\//u, 'url'],
+  [/^[\p{L}\p{N}_.+-]+@[\p{L}\p{N}_.-]+$/u, 'email'],
+];
+
+/** The kinds of `values` that name an object: "file", "url" or "email". */
+function valueKinds(values: readonly string[]): string[] {
+  return values.flatMap((value) => KINDS.find(([pattern]) => pattern.test(value))?.[1] ?? []);
+}
 
 /** The terms to search for in `query`, at most MAX_QUERY_TERMS of them. */
 export function queryTerms(query: string): QueryTerms {
@@ -51,6 +67,9 @@ export function queryTerms(query: string): QueryTerms {
   };
   const values = [...text.matchAll(VALUE_SPAN)].map(([span]) => span);
   add(words(text.replace(VALUE_SPAN, ' ')), 1);
+  // What a value is names what the tool works on: a path or a file name, a web address, an
+  // e-mail address.
+  add(valueKinds(values), 1);
   add(words(values.join(' ')), VALUE_WEIGHT);
   return { terms: [...weight.keys()], weight };
 }
@@ -133,3 +152,18 @@ export function normalize(term: string): string | null {
 // searches often would otherwise keep every word it was ever asked.
 const NORMALIZED = new Map<string, string | null>();
 const MAX_NORMALIZED = 50_000;
+
+// A request that asks a question, or to be shown something, wants a tool that reads; one that
+// starts by saying what to change wants a tool that writes. English only: the search's description
+// asks for English.
+const READING =
+  /^\s*(?:what|which|who|whom|whose|where|when|why|how|is|are|was|were|did|does|do|has|have|can|list|show|get|find|search|look|view|see|read|fetch|tell|display|check)\b/iu;
+const WRITING =
+  /^\s*(?:create|make|add|new|delete|remove|erase|drop|update|edit|change|modify|set|rename|move|send|post|write|save|upload|mark|close|archive|assign|invite|cancel|approve|merge|publish|start|stop|run|trigger|install|deploy|turn|enable|disable|put|append|insert|reply|comment|book|schedule)\b/iu;
+
+/** Whether `query` asks to read, to change something, or says neither. */
+export function intentOf(query: string): 'read' | 'write' | undefined {
+  const text = query.slice(0, MAX_QUERY_CHARS);
+  if (READING.test(text) || /\?\s*$/u.test(text)) return 'read';
+  return WRITING.test(text) ? 'write' : undefined;
+}

@@ -10,7 +10,7 @@ import { serverToolName } from '@epoch-agent/plugin-mcp/config';
 import type { EpochTool } from '@epoch-agent/protocol';
 import MiniSearch from 'minisearch';
 import { MAX_INDEXED_CHARS } from './search-limits.js';
-import { normalize, queryTerms, words } from './search-query.js';
+import { intentOf, normalize, queryTerms, words } from './search-query.js';
 import { isMcpTool } from './tool-name-resolution.js';
 import { vocabulary } from './tool-vocabulary.js';
 
@@ -55,6 +55,11 @@ const MAX_FUZZY = 2;
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.1;
 
+// A request to read (a question, "show", "list") ranks the tools that say they only read
+// (`readOnlyHint`) higher, and one to change something ("create", "delete", "send") the others:
+// by a factor, so that the words still decide between tools of one kind.
+const INTENT_BOOST = 1.3;
+
 /** The tools of `tools` that best match `query`, best first, at most `limit` of them. */
 export class ToolSearch {
   readonly #tools: readonly SearchableTool[];
@@ -88,8 +93,17 @@ export class ToolSearch {
     const { server, limit } = options;
     const { terms, weight } = queryTerms(query);
     if (terms.length === 0) return [];
+    const intent = intentOf(query);
     const hits = this.#index.search(terms.join(' '), {
       boostTerm: (term) => weight.get(term) ?? 1,
+      ...(intent === undefined
+        ? {}
+        : {
+            boostDocument: (id) =>
+              (this.#tools[id]?.tool.annotations.readOnlyHint === true) === (intent === 'read')
+                ? INTENT_BOOST
+                : 1,
+          }),
       ...(server === undefined ? {} : { filter: (hit) => this.#tools[hit.id]?.server === server }),
     });
     return hits.slice(0, limit).flatMap((hit) => this.#tools[hit.id] ?? []);
