@@ -127,14 +127,12 @@ describe('what a query may cost', () => {
 describe('what a query finds', () => {
   it('German and Chinese queries find the tool', async () => {
     const runtime = await deferredServers('github', 'filesystem', 'slack');
-    expect(await names(runtime, 'erstelle ein neues Issue im Repository')).toContain(
-      'mcp__github__create_issue',
-    );
-    expect((await names(runtime, 'Neuen Ordner anlegen'))[0]).toBe(
-      'mcp__filesystem__create_directory',
-    );
-    expect((await names(runtime, '创建一个新目录'))[0]).toBe('mcp__filesystem__create_directory');
-    expect((await names(runtime, '在频道里发送消息'))[0]).toBe('mcp__slack__post_message');
+    // Not one English word among them: each is found through the word table alone.
+    const top3 = async (query: string) => (await names(runtime, query)).slice(0, 3);
+    expect(await top3('Neuen Ordner anlegen')).toContain('mcp__filesystem__create_directory');
+    expect(await top3('Datei lesen')).toContain('mcp__filesystem__read_text_file');
+    expect(await top3('创建一个新目录')).toContain('mcp__filesystem__create_directory');
+    expect(await top3('在频道里发送消息')).toContain('mcp__slack__post_message');
   });
 
   it('a misspelt word finds the tool', async () => {
@@ -208,6 +206,35 @@ describe('what a query finds', () => {
     });
     expect((await names(runtime, "post 'deploy finished' in #releases"))[0]).toBe(
       'mcp__chat__post_message',
+    );
+  });
+
+  it('a question ranks the tools that only read first; a request to change, the others', async () => {
+    const runtime = await catalogServers({
+      notes: [
+        [
+          'list_comments',
+          'List comments',
+          'List the comments on a record.',
+          { record: 'Record id' },
+          'r',
+        ],
+        [
+          'create_comment',
+          'Create comment',
+          'Create a comment on a record, with the comment text.',
+          { record: 'Record id', text: 'The comment' },
+          'w',
+        ],
+      ],
+    });
+    // Said as neither, the words decide: the writing tool says "comment" more.
+    expect((await names(runtime, 'comments on record rec1'))[0]).toBe('mcp__notes__create_comment');
+    expect((await names(runtime, 'what are the comments on record rec1?'))[0]).toBe(
+      'mcp__notes__list_comments',
+    );
+    expect((await names(runtime, 'add a comment on record rec1'))[0]).toBe(
+      'mcp__notes__create_comment',
     );
   });
 });
