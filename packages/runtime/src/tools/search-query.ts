@@ -164,6 +164,9 @@ const WRITING =
 /** Whether `query` asks to read, to change something, or says neither. */
 export function intentOf(query: string): 'read' | 'write' | undefined {
   const text = query.slice(0, MAX_QUERY_CHARS);
-  if (READING.test(text) || /\?\s*$/u.test(text)) return 'read';
-  return WRITING.test(text) ? 'write' : undefined;
+  // Another language's first word is read in English: "Zeig mir …" shows, "创建 …" creates.
+  const [first = ''] = words(text);
+  const english = (englishFor(first.toLowerCase()) ?? byCharacter(first) ?? []).join(' ');
+  if (READING.test(text) || READING.test(english) || /[?？]\s*$/u.test(text)) return 'read';
+  return WRITING.test(text) || WRITING.test(english) ? 'write' : undefined;
 }
