@@ -59,14 +59,27 @@ const FUZZY_WEIGHT = 0.1;
 // (`readOnlyHint`) higher, and one to change something ("create", "delete", "send") the others:
 // by a factor, so that the words still decide between tools of one kind.
 const INTENT_BOOST = 1.3;
+// A request that names a server ("… in hubspot", "my netlify sites") wants that server's tools:
+// they rank 1.5 times higher. A server is named by a word of its name of four letters or more.
+const SERVER_BOOST = 1.5;
+const SERVER_WORD_MIN_LENGTH = 4;
 
 /** The tools of `tools` that best match `query`, best first, at most `limit` of them. */
 export class ToolSearch {
   readonly #tools: readonly SearchableTool[];
   readonly #index: MiniSearch<Document>;
 
+  /** The servers each (normalised) word of a server's name names. */
+  readonly #serverOf = new Map<string, string[]>();
+
   constructor(tools: readonly SearchableTool[]) {
     this.#tools = tools;
+    for (const server of new Set(tools.map(({ server }) => server))) {
+      for (const word of words(server)) {
+        const term = word.length >= SERVER_WORD_MIN_LENGTH ? normalize(word) : null;
+        if (term !== null) this.#serverOf.set(term, [...(this.#serverOf.get(term) ?? []), server]);
+      }
+    }
     this.#index = new MiniSearch<Document>({
       fields: FIELDS,
       tokenize: words,
@@ -94,16 +107,20 @@ export class ToolSearch {
     const { terms, weight } = queryTerms(query);
     if (terms.length === 0) return [];
     const intent = intentOf(query);
+    // The servers the request names, by a word it counts whole (not a value's).
+    const named = new Set(
+      terms.flatMap((term) => (weight.get(term) === 1 ? (this.#serverOf.get(term) ?? []) : [])),
+    );
     const hits = this.#index.search(terms.join(' '), {
       boostTerm: (term) => weight.get(term) ?? 1,
-      ...(intent === undefined
-        ? {}
-        : {
-            boostDocument: (id) =>
-              (this.#tools[id]?.tool.annotations.readOnlyHint === true) === (intent === 'read')
-                ? INTENT_BOOST
-                : 1,
-          }),
+      boostDocument: (id) => {
+        const found = this.#tools[id];
+        if (found === undefined) return 1;
+        const asked =
+          intent !== undefined &&
+          (found.tool.annotations.readOnlyHint === true) === (intent === 'read');
+        return (asked ? INTENT_BOOST : 1) * (named.has(found.server) ? SERVER_BOOST : 1);
+      },
       ...(server === undefined ? {} : { filter: (hit) => this.#tools[hit.id]?.server === server }),
     });
     return hits.slice(0, limit).flatMap((hit) => this.#tools[hit.id] ?? []);
