@@ -157,13 +157,17 @@ const MAX_NORMALIZED = 50_000;
 // starts by saying what to change wants a tool that writes. English only: the search's description
 // asks for English.
 const READING =
-  /^\s*(?:what|which|who|whom|whose|where|when|why|how|is|are|was|were|did|does|do|has|have|can|list|show|get|find|search|look|view|see|read|fetch|tell|display|check)\b/iu;
+  /^\s*(?:what|which|who|whom|whose|where|when|why|how|is|are|was|were|did|does|do|has|have|list|show|get|find|search|look|view|see|read|fetch|tell|display|check)\b/iu;
 const WRITING =
   /^\s*(?:create|make|add|new|delete|remove|erase|drop|update|edit|change|modify|set|rename|move|send|post|write|save|upload|mark|close|archive|assign|invite|cancel|approve|merge|publish|start|stop|run|trigger|install|deploy|turn|enable|disable|put|append|insert|reply|comment|book|schedule)\b/iu;
 
+// How a request may start before it says what it wants: "please", "can you", "I need to".
+const POLITE =
+  /^\s*(?:(?:please|kindly|just|(?:can|could|would|will) you|(?:i|we) (?:want|need|would like|have) to|help me|let'?s|go ahead and)[\s,]+)+/iu;
+
 /** Whether `query` asks to read, to change something, or says neither. */
 export function intentOf(query: string): 'read' | 'write' | undefined {
-  const text = query.slice(0, MAX_QUERY_CHARS);
+  const text = query.slice(0, MAX_QUERY_CHARS).replace(POLITE, '');
   // Another language's first word is read in English: "Zeig mir …" shows, "创建 …" creates.
   const [first = ''] = words(text);
   const english = (englishFor(first.toLowerCase()) ?? byCharacter(first) ?? []).join(' ');
