@@ -34,6 +34,8 @@ const GROUPS: readonly WordGroup[] = [
   { words: 'image picture photo screenshot png jpeg' },
   { words: 'terminate kill cancel abort' },
   { words: 'move rename', within: 'file directory folder path' },
+  { words: 'read open view', within: 'file directory folder path' },
+  { words: 'write save store', within: 'file directory folder path' },
   { words: 'create make new' },
   { words: 'get fetch retrieve' },
   { words: 'run execute trigger launch start' },
