@@ -86,8 +86,10 @@ export class ToolSearch {
       processTerm: normalize,
       searchOptions: {
         // Plain BM25 (no BM25+ floor): the floor lifts a long description that names a word once
-        // in passing above a short one that is about it.
-        bm25: { k: 1.2, b: 0.7, d: 0 },
+        // in passing above a short one that is about it. For the same reason a field's length
+        // counts nearly whole (b 0.9): a real server's long description lists many objects and
+        // examples, and should not match a word as strongly as a short one about it.
+        bm25: { k: 1.2, b: 0.9, d: 0 },
         prefix: (term) => term.length >= PREFIX_MIN_LENGTH,
         fuzzy: (term) => (term.length >= FUZZY_MIN_LENGTH ? FUZZY : false),
         maxFuzzy: MAX_FUZZY,
