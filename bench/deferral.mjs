@@ -2,14 +2,13 @@
 // the tokens of tool definitions every request carries with everything offered one by one
 // (`"tool_budget_tokens": 1000000`) against a budget of 2,000 tokens, under which the largest
 // servers' tools are deferred behind mcp_search_tools / mcp_call_tool, and against the default
-// budget (20,000: these 158 tools fit in it, so nothing is deferred); and how often the search puts
-// the right tool in its top 5 for the phrasings of bench/fixtures/search-phrasings*.json (the
-// `-blind` set was written by someone who had seen neither the search nor a ranking).
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// budget (20,000: these 158 tools fit in it, so nothing is deferred). How well the search finds
+// them is bench/search.mjs.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildRuntime, estimateToolTokens, SEARCH_TOOL_NAME } from '@epoch-agent/runtime';
-import { manyToolServers, SEARCH_PHRASINGS_FILE } from '@epoch-agent/testkit';
+import { buildRuntime, estimateToolTokens } from '@epoch-agent/runtime';
+import { manyToolServers } from '@epoch-agent/testkit';
 import { scoped } from './scoped.mjs';
 
 const TIGHT_BUDGET = 2_000;
@@ -33,28 +32,8 @@ export async function toolDeferral(signal) {
     const all = await start(1_000_000);
     const deferred = await start(TIGHT_BUDGET);
     const byDefault = await start(undefined);
-    // The search is measured over every tool: all of them deferred.
-    const everyDeferred = await start(0);
     const before = tokensOf(all.tools.tools());
     const after = tokensOf(deferred.tools.tools());
-    const sets = [
-      ['', SEARCH_PHRASINGS_FILE],
-      [', held out', SEARCH_PHRASINGS_FILE.replace(/\.json$/, '-held-out.json')],
-      [', written blind', SEARCH_PHRASINGS_FILE.replace(/\.json$/, '-blind.json')],
-    ];
-    const searchRows = [];
-    for (const [label, file] of sets) {
-      const { phrasings } = JSON.parse(await readFile(file, 'utf8'));
-      const hits = await topFiveHits(everyDeferred, phrasings);
-      searchRows.push({
-        metric: `deferred-tool search: right tool in top 5, ${phrasings.length} phrasings${label}`,
-        ours: Math.round((hits / phrasings.length) * 1000) / 10,
-        base: undefined,
-        unit: '%',
-        // The goal is for a set of at least 50 phrasings; a smaller one is shown, not judged.
-        goal: phrasings.length >= 50 ? { kind: 'atLeast', min: 90 } : { kind: 'info' },
-      });
-    }
     const size = `${Object.keys(servers).length} servers / ${all.tools.tools().length} tools`;
     return [
       {
@@ -71,21 +50,6 @@ export async function toolDeferral(signal) {
         unit: 'tokens',
         goal: { kind: 'info' },
       },
-      ...searchRows,
     ];
   });
-}
-
-/** How many phrasings have one of their tools among the search's first five. */
-export async function topFiveHits(runtime, phrasings) {
-  const search = runtime.tools.get(SEARCH_TOOL_NAME);
-  if (search === undefined) throw new Error('deferral bench: nothing was deferred');
-  let hits = 0;
-  for (const [query, expected] of phrasings) {
-    const result = await search.execute({ query, limit: 5 }, { signal: AbortSignal.timeout(5000) });
-    const names = JSON.parse(result.content[0].text).tools.map(({ name }) => name);
-    if (expected.some((name) => names.includes(name))) hits += 1;
-    else if (process.env.EPOCH_BENCH_VERBOSE) console.error(`miss: ${query} -> ${names}`);
-  }
-  return hits;
 }

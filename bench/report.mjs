@@ -5,7 +5,7 @@
 const HEADER = ['metric', 'ours', 'raw SDK / base', 'ratio', 'goal', 'result'];
 
 /**
- * `rows`: `{ metric, ours, base, goal, unit? }`. `unit` is `ms` (the default), `MB`, `kB`,
+ * `rows`: `{ metric, ours, base, goal, unit? }`. `unit` is `ms` (the default), `MB`, `kB`, `score`,
  * `processes`, `tokens` or `%`;
  * `base` is undefined where nothing compares (no raw SDK counterpart). Goals:
  * `{ kind: 'ratio', max }`: ours / base <= max;
@@ -103,6 +103,8 @@ function formatValue(value, unit = 'ms') {
       return value.toLocaleString('en-US');
     case '%':
       return `${value.toFixed(1)} %`;
+    case 'score':
+      return value.toFixed(3);
     default:
       throw new Error(`unknown unit: ${unit}`);
   }

@@ -4,8 +4,9 @@
 // server; connectAll's wall time for 20 slow-to-start servers against one and against 20 raw SDK
 // clients; a start with a warm schema cache against a cold one; a 2026-07-28 server against a
 // 2025-era one (connect + list, warm start, tool call); closing a polite and a hostile server;
-// 100 servers x 100 tools; tool definitions found on demand (tokens per request, search quality);
-// the tokens the model gets of a real server-filesystem read of a 60 KB file;
+// 100 servers x 100 tools; tool definitions found on demand (tokens per request) and their search
+// (top 1, top 5 and MRR on each phrasing set, time per query); the tokens the model gets of a real
+// server-filesystem read of a 60 KB file;
 // and, in fresh processes, the import, a one-shot program's whole life (import, first connect, one
 // call, close; against the raw SDK and the AI SDK's MCP client, on Node 22), the memory of idle
 // connections and a cold `epoch mcp list`; and what the published packages weigh, packed and
@@ -29,6 +30,7 @@ import { formatTable, summary } from './report.mjs';
 import { filesystemReadTokens } from './result-tokens.mjs';
 import { manyServers } from './scale.mjs';
 import { scoped } from './scoped.mjs';
+import { searchQuality } from './search.mjs';
 import { packageSizes } from './sizes.mjs';
 import { startToExitTime } from './start-to-exit.mjs';
 
@@ -96,6 +98,7 @@ async function main() {
       ...(await step('100 servers x 100 tools', () => manyServers(signal))),
       ...(await step('deferred tools, 10 real servers', () => toolDeferral(signal))),
       ...(await step('a 60 KB server-filesystem read', () => filesystemReadTokens(signal))),
+      ...(await step('deferred-tool search: quality and time', () => searchQuality(signal))),
       ...(await step('import, fresh processes', () => importTime(signal))),
       ...(await step('start to exit against the raw SDK and the AI SDK, fresh processes', () =>
         startToExitTime(signal),

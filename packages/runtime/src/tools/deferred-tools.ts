@@ -8,6 +8,8 @@
 // server's timeout, notifications/cancelled on a stop, its results, errors and redaction. And
 // `delegate` tells a permission system which tool that is, before anything runs.
 import type { EpochTool, ToolResult } from '@epoch-agent/protocol';
+import { searchAnswer } from './search-answer.js';
+import { MAX_QUERY_CHARS } from './search-limits.js';
 import type { SearchableTool } from './tool-search.js';
 
 export const SEARCH_TOOL_NAME = 'mcp_search_tools';
@@ -35,15 +37,19 @@ export function searchTool(current: () => DeferredTools): EpochTool {
     title: 'Search MCP tools',
     description:
       'Some MCP tools are not listed here, to save context: find them by what you need to do. ' +
+      'Query with English keywords of the action and the object, e.g. "create issue", ' +
+      '"list files", "send message" (not a whole sentence, and not the values you will pass). ' +
       'Returns the best matching tools, each with its name, server, title, description, ' +
-      `annotations and full input schema; run one with ${CALL_TOOL_NAME} and that name. ` +
+      `annotations and input schema; run one with ${CALL_TOOL_NAME} and that name. ` +
       'Search again with other words when none fits.',
     inputSchema: {
       type: 'object',
       properties: {
         query: {
           type: 'string',
-          description: 'What the tool should do, in a few words, e.g. "create a github issue".',
+          description:
+            'English keywords of the action and its object, e.g. "create github issue" ' +
+            `(at most ${MAX_QUERY_CHARS} characters are read).`,
         },
         server: {
           type: 'string',
@@ -84,19 +90,11 @@ export function searchTool(current: () => DeferredTools): EpochTool {
         ...(server === undefined ? {} : { server }),
         limit: limit as number,
       });
-      const tools = found.map(({ tool, server: owner }) => ({
-        name: tool.name,
-        server: owner,
-        ...(tool.title === undefined ? {} : { title: tool.title }),
-        description: tool.description,
-        annotations: tool.annotations,
-        input_schema: tool.inputSchema,
-      }));
       const note =
-        tools.length === 0
+        found.length === 0
           ? `No deferred tool matches${server === undefined ? '' : ` on server "${server}"`}; try other words.`
           : `Run one with ${CALL_TOOL_NAME}: {"name": <its name>, "arguments": {…}}.`;
-      return { content: [{ type: 'text', text: JSON.stringify({ tools, note }) }] };
+      return { content: [{ type: 'text', text: searchAnswer(found, note) }] };
     },
   };
 }

@@ -1,0 +1,283 @@
+// mcp_search_tools on real server processes: what a query can cost (a 1 MB query in a process with
+// a small heap, hostile queries within a few milliseconds), what it finds (other languages,
+// misspellings, parameter descriptions, word groups that hold only in their own field) and how
+// much an answer may hold, whatever a server's tool definitions weigh.
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EpochTool, ToolResult } from '@epoch-agent/protocol';
+import { type Runtime, SEARCH_TOOL_NAME } from '@epoch-agent/runtime';
+import { manyToolServers } from '@epoch-agent/testkit';
+import { describe, expect, it } from 'vitest';
+import { useRuntimeHome } from './runtime-helpers.js';
+
+const t = useRuntimeHome();
+const CATALOG_SERVER = fileURLToPath(
+  new URL('../../../bench/fixtures/catalog-server.mjs', import.meta.url),
+);
+const SMALL_HEAP_SEARCH = fileURLToPath(
+  new URL('./fixtures/search-small-heap.mjs', import.meta.url),
+);
+
+function searchTool(runtime: Runtime): EpochTool {
+  const tool = runtime.tools.get(SEARCH_TOOL_NAME);
+  if (tool === undefined) throw new Error('nothing is deferred');
+  return tool;
+}
+
+function textOf(result: ToolResult): string {
+  const [first] = result.content;
+  if (first?.type !== 'text') throw new Error(`not a text answer: ${JSON.stringify(result)}`);
+  return first.text;
+}
+
+async function answer(runtime: Runtime, query: string, limit = 5) {
+  const result = await searchTool(runtime).execute(
+    { query, limit },
+    { signal: AbortSignal.timeout(5000) },
+  );
+  return {
+    text: textOf(result),
+    ...(JSON.parse(textOf(result)) as { tools: Found[]; note: string }),
+  };
+}
+
+interface Found {
+  name: string;
+  description: string;
+  input_schema: { [key: string]: unknown };
+}
+
+const names = async (runtime: Runtime, query: string) =>
+  (await answer(runtime, query)).tools.map(({ name }) => name);
+
+/** The repo's real servers of these names, every tool deferred. */
+async function deferredServers(...wanted: string[]): Promise<Runtime> {
+  const all = manyToolServers(t.home.dir);
+  await t.home.writeUserConfig(Object.fromEntries(wanted.map((name) => [name, all[name]])));
+  return t.build({ registry: { schemaCache: null }, toolBudgetTokens: 0 });
+}
+
+/** Catalog servers (bench/fixtures/catalog-server.mjs) of these tools, every tool deferred. */
+async function catalogServers(catalogs: Record<string, unknown[]>): Promise<Runtime> {
+  const servers: Record<string, unknown> = {};
+  for (const [server, tools] of Object.entries(catalogs)) {
+    const file = join(t.home.dir, `${server}.json`);
+    await writeFile(file, JSON.stringify({ server, tools }));
+    servers[server] = { command: process.execPath, args: [CATALOG_SERVER, file] };
+  }
+  await t.home.writeUserConfig(servers);
+  return t.build({ registry: { schemaCache: null }, toolBudgetTokens: 0 });
+}
+
+describe('what a query may cost', () => {
+  it('a 1 MB query of one-letter words answers, cut, in a process with a 64 MB heap, over 351 tools', async () => {
+    const child = spawn(process.execPath, ['--max-old-space-size=64', SMALL_HEAP_SEARCH], {
+      env: { ...process.env, EPOCH_HOME: t.home.dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(err).not.toContain('heap out of memory');
+    expect(code).toBe(0);
+    const { tools, ms, hugeFound, found } = JSON.parse(out);
+    expect(tools).toBe(351);
+    // Its first 500 characters are one-letter words, which name nothing: nothing is found.
+    expect(hugeFound).toEqual([]);
+    expect(ms).toBeLessThan(50);
+    // The same process still searches.
+    expect(found[0]).toMatch(/__create_pull_request$/);
+  }, 60_000);
+
+  it('hostile queries each answer within 50 ms, warm, over 158 tools', async () => {
+    const runtime = await deferredServers(...Object.keys(manyToolServers(t.home.dir)));
+    expect(runtime.tools.deferred()).toHaveLength(158);
+    const letters = 'bcdefghjklmnopqrstuvwxyz';
+    const hostile = {
+      '100 kB of one-letter words': Array.from({ length: 50_000 }, (_, i) => letters[i % 24]).join(
+        ' ',
+      ),
+      '1 MB of one word': 'z'.repeat(1_000_000),
+      contractions: "it's don't can't won't I'm we'll they've ".repeat(2_000),
+      'long unicode': '日本語のテキストを検索する🙂ÄÖÜß'.repeat(5_000),
+      'many distinct words': Array.from({ length: 20_000 }, (_, i) => `word${i}`).join(' '),
+    };
+    for (const [label, query] of Object.entries(hostile)) {
+      await answer(runtime, query);
+      // The least of three runs: a pause of this machine's other work is not the query's.
+      let least = Number.POSITIVE_INFINITY;
+      for (let round = 0; round < 3; round += 1) {
+        const started = performance.now();
+        await answer(runtime, query);
+        least = Math.min(least, performance.now() - started);
+      }
+      expect(least, label).toBeLessThan(50);
+    }
+  });
+});
+
+describe('what a query finds', () => {
+  it('German and Chinese queries find the tool', async () => {
+    const runtime = await deferredServers('github', 'filesystem', 'slack');
+    // Not one English word among them: each is found through the word table alone.
+    const top3 = async (query: string) => (await names(runtime, query)).slice(0, 3);
+    expect(await top3('Neuen Ordner anlegen')).toContain('mcp__filesystem__create_directory');
+    expect(await top3('Datei lesen')).toContain('mcp__filesystem__read_text_file');
+    expect(await top3('创建一个新目录')).toContain('mcp__filesystem__create_directory');
+    expect(await top3('在频道里发送消息')).toContain('mcp__slack__post_message');
+  });
+
+  it('a misspelt word finds the tool', async () => {
+    const runtime = await deferredServers('filesystem');
+    expect(await names(runtime, 'craete a direcotry')).toContain(
+      'mcp__filesystem__create_directory',
+    );
+  });
+
+  it("a word said only in a parameter's description finds the tool", async () => {
+    const runtime = await catalogServers({
+      records: [
+        [
+          'archive_record',
+          'Archive record',
+          'Archive a record.',
+          { reason: 'Kept for the quarantine log' },
+          'w',
+        ],
+        ['read_record', 'Read record', 'Read a record.', { id: 'The record' }, 'r'],
+      ],
+    });
+    expect((await names(runtime, 'quarantine'))[0]).toBe('mcp__records__archive_record');
+  });
+
+  it('a word group holds only in its own field: "rename" finds moving a file, not moving a card', async () => {
+    const runtime = await catalogServers({
+      files: [
+        [
+          'move_file',
+          'Move file',
+          'Move a file to another path.',
+          { from: 'Path', to: 'Path' },
+          'w',
+        ],
+      ],
+      board: [
+        [
+          'move_card',
+          'Move card',
+          'Move a card to another column of the board.',
+          { card: 'Card id' },
+          'w',
+        ],
+      ],
+    });
+    expect(await names(runtime, 'rename')).toEqual(['mcp__files__move_file']);
+    expect(await names(runtime, 'move')).toHaveLength(2);
+  });
+
+  it('words in quotes or after # count less than the task: a post is found, not a release', async () => {
+    const runtime = await catalogServers({
+      chat: [
+        [
+          'post_message',
+          'Post message',
+          'Post a message to a channel.',
+          { channel: 'Channel', text: 'Text' },
+          'w',
+        ],
+      ],
+      deploys: [
+        [
+          'list_releases',
+          'List releases',
+          'List the releases of a repository, newest first.',
+          {},
+          'r',
+        ],
+      ],
+    });
+    expect((await names(runtime, "post 'deploy finished' in #releases"))[0]).toBe(
+      'mcp__chat__post_message',
+    );
+  });
+
+  it('a question ranks the tools that only read first; a request to change, the others', async () => {
+    const runtime = await catalogServers({
+      notes: [
+        [
+          'list_comments',
+          'List comments',
+          'List the comments on a record.',
+          { record: 'Record id' },
+          'r',
+        ],
+        [
+          'create_comment',
+          'Create comment',
+          'Create a comment on a record, with the comment text.',
+          { record: 'Record id', text: 'The comment' },
+          'w',
+        ],
+      ],
+    });
+    // Said as neither, the words decide: the writing tool says "comment" more.
+    expect((await names(runtime, 'comments on record rec1'))[0]).toBe('mcp__notes__create_comment');
+    expect((await names(runtime, 'what are the comments on record rec1?'))[0]).toBe(
+      'mcp__notes__list_comments',
+    );
+    expect((await names(runtime, 'add a comment on record rec1'))[0]).toBe(
+      'mcp__notes__create_comment',
+    );
+  });
+});
+
+describe('what an answer may hold', () => {
+  it('a tool with a 10 MB description and a 2,000-parameter schema is answered cut, within 10,000 tokens', async () => {
+    const properties = Object.fromEntries(
+      Array.from({ length: 2_000 }, (_, i) => [
+        `field${i}`,
+        { type: 'string', description: 'x'.repeat(500) },
+      ]),
+    );
+    const big = {
+      name: 'huge_tool',
+      description: `Export the ledger. ${'y'.repeat(10_000_000)}`,
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties,
+        required: ['field0'],
+      },
+    };
+    const small = {
+      name: 'small_ledger_tool',
+      description: 'Count the ledger.',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { n: { type: 'integer' } },
+      },
+    };
+    const runtime = await catalogServers({ ledger: [big, small] });
+    const { text, tools } = await answer(runtime, 'ledger', 20);
+    expect(text.length).toBeLessThanOrEqual(40_000);
+    const huge = tools.find(({ name }) => name === 'mcp__ledger__huge_tool');
+    expect(huge?.description.length).toBeLessThan(2_100);
+    expect(huge?.description).toContain('more characters not shown');
+    expect(JSON.stringify(huge?.input_schema).length).toBeLessThan(7_000);
+    expect(huge?.input_schema).toMatchObject({ type: 'object', required: ['field0'] });
+    expect(String(huge?.input_schema.$comment)).toContain('of its 2000 parameters');
+    // `$schema` is left out, of a small schema given whole too.
+    expect(text).not.toContain('$schema');
+    const whole = tools.find(({ name }) => name === 'mcp__ledger__small_ledger_tool');
+    expect(whole?.input_schema).toEqual({ type: 'object', properties: { n: { type: 'integer' } } });
+  });
+});
