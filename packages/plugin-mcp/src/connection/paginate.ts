@@ -13,6 +13,7 @@ import type {
   ResourceTemplateType,
   Tool,
 } from '@modelcontextprotocol/client';
+import { LOOSE_TOOLS_PAGE, listedTools } from './listed-tools.js';
 
 /** Pages followed before giving up on a server that keeps answering with a nextCursor. */
 export const MAX_PAGES = 50;
@@ -63,14 +64,19 @@ export type PageFetcher<M extends ListMethod> = (
   sdk: Client,
   cursor: string | undefined,
   options: RequestOptions,
+  owner: ListOwner,
 ) => Promise<Page<ListItem[M]>>;
 
 // Straight to `request`: the SDK's listTools() and its kin walk all pages themselves (with the
 // first call's options) and log to the console when a capability is missing.
 export const PAGE_FETCHERS: { readonly [M in ListMethod]: PageFetcher<M> } = {
-  'tools/list': async (sdk, cursor, options) => {
-    const page = await sdk.request({ method: 'tools/list', ...cursorParams(cursor) }, options);
-    return { items: page.tools, nextCursor: page.nextCursor, ...cacheHints(page) };
+  // Each tool checked on its own (listed-tools.ts): one malformed tool costs that tool, not the
+  // server's whole list.
+  'tools/list': async (sdk, cursor, options, owner) => {
+    const request = { method: 'tools/list', ...cursorParams(cursor) };
+    const page = await sdk.request(request, LOOSE_TOOLS_PAGE, options);
+    const items = await listedTools(page.tools, owner);
+    return { items, nextCursor: page.nextCursor, ...cacheHints(page) };
   },
   'prompts/list': async (sdk, cursor, options) => {
     const page = await sdk.request({ method: 'prompts/list', ...cursorParams(cursor) }, options);
@@ -101,7 +107,7 @@ export function listAll<M extends ListMethod>(
 ): Promise<ListItem[M][]> {
   const page: PageFetcher<M> = PAGE_FETCHERS[method];
   return collectPages({
-    fetchPage: (cursor) => page(sdk, cursor, options),
+    fetchPage: (cursor) => page(sdk, cursor, options, owner),
     onTruncated: () => warnTruncated(owner, method),
   });
 }
@@ -130,7 +136,7 @@ export async function listToolPages(
   let first: Page<Tool> | undefined;
   const tools = await collectPages({
     fetchPage: async (cursor) => {
-      const page = await PAGE_FETCHERS['tools/list'](sdk, cursor, options);
+      const page = await PAGE_FETCHERS['tools/list'](sdk, cursor, options, owner);
       first ??= page;
       return page;
     },
