@@ -237,6 +237,14 @@ describe('what a query finds', () => {
       'mcp__notes__create_comment',
     );
   });
+  it('a word of another language is found with or without its accents', async () => {
+    const runtime = await catalogServers({
+      calendar: [['list_meetings', 'List meetings', 'List the meetings of a day.', {}, 'r']],
+      files: [['list_files', 'List files', 'List the files of a folder.', {}, 'r']],
+    });
+    expect(await names(runtime, 'reuniones')).toEqual(['mcp__calendar__list_meetings']);
+    expect(await names(runtime, 'Reunión')).toEqual(['mcp__calendar__list_meetings']);
+  });
 });
 
 describe('what an answer may hold', () => {
