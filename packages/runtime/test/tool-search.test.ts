@@ -237,6 +237,76 @@ describe('what a query finds', () => {
       'mcp__notes__create_comment',
     );
   });
+  it("a request's verb finds the tool of its action: to add a record is to create one", async () => {
+    const runtime = await catalogServers({
+      records: [
+        ['update_record', 'Update record', 'Update a record of a table.', { id: 'Record id' }, 'w'],
+        [
+          'create_record',
+          'Create record',
+          'Create a record in a table, with the values given.',
+          { fields: 'Field values' },
+          'w',
+        ],
+      ],
+    });
+    // Both write and share every word of the request; the updating tool says them in fewer.
+    expect((await names(runtime, 'add a record to the table'))[0]).toBe(
+      'mcp__records__create_record',
+    );
+    expect((await names(runtime, 'change a record of the table'))[0]).toBe(
+      'mcp__records__update_record',
+    );
+  });
+
+  it('a tool whose name the request says ranks above one whose other fields say it', async () => {
+    const runtime = await catalogServers({
+      boards: [['add_view', 'Table', 'Create a table of a board.', { table: 'The table' }, 'w']],
+      base: [
+        [
+          'create_table',
+          'Create table',
+          'Create one in a base, with the fields given: each with a name, a type and the ' +
+            'options of its values.',
+          { base: 'Base' },
+          'w',
+        ],
+      ],
+      // Other servers' tools, so that "create" and "table" are words of some tools, not of all.
+      other: [
+        ['get_weather', 'Get weather', 'Get the weather of a city.', {}, 'r'],
+        ['send_mail', 'Send mail', 'Send an e-mail.', {}, 'w'],
+      ],
+    });
+    expect((await names(runtime, 'create a table called Vendors'))[0]).toBe(
+      'mcp__base__create_table',
+    );
+  });
+
+  it("a description's first sentence, which says what the tool does, counts more than the rest", async () => {
+    const runtime = await catalogServers({
+      billing: [
+        [
+          'send_invoice',
+          'Send invoice',
+          'Send an invoice. To list customers, or to find customers by name, use the customer ' +
+            'tools first.',
+          { invoice: 'Invoice id' },
+          'w',
+        ],
+        [
+          'list_accounts',
+          'List accounts',
+          'List the customers. Newest first, with their names and their e-mail addresses and ' +
+            'their plans and usage.',
+          {},
+          'r',
+        ],
+      ],
+    });
+    expect((await names(runtime, 'customers'))[0]).toBe('mcp__billing__list_accounts');
+  });
+
   it('a word of another language is found with or without its accents', async () => {
     const runtime = await catalogServers({
       calendar: [['list_meetings', 'List meetings', 'List the meetings of a day.', {}, 'r']],
@@ -244,6 +314,16 @@ describe('what a query finds', () => {
     });
     expect(await names(runtime, 'reuniones')).toEqual(['mcp__calendar__list_meetings']);
     expect(await names(runtime, 'Reunión')).toEqual(['mcp__calendar__list_meetings']);
+  });
+
+  it('a request about who the user is finds the tool that says so, though they share no word', async () => {
+    const runtime = await catalogServers({
+      github: [
+        ['get_me', 'Get me', 'Get details of the authenticated GitHub user.', {}, 'r'],
+        ['search_users', 'Search users', 'Search for GitHub users.', { q: 'Name' }, 'r'],
+      ],
+    });
+    expect((await names(runtime, 'who am I on GitHub'))[0]).toBe('mcp__github__get_me');
   });
 });
 
