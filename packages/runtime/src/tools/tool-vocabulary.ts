@@ -15,6 +15,8 @@ interface WordGroup {
   readonly within?: string;
 }
 
+// "show" is no group's: to show one thing is to get it and to show them all is to list them, so it
+// stands for either (tool-actions.ts), not for "list" alone.
 const GROUPS: readonly WordGroup[] = [
   { words: 'directory folder' },
   { words: 'email mail inbox mailbox' },
@@ -39,7 +41,6 @@ const GROUPS: readonly WordGroup[] = [
   { words: 'create make new' },
   { words: 'get fetch retrieve' },
   { words: 'run execute trigger launch start' },
-  { words: 'list show display' },
   { words: 'search find lookup locate look' },
   { words: 'send post tell notify announce', within: 'message channel chat email mail slack' },
   { words: 'comment reply respond answer' },
