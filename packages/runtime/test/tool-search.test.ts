@@ -142,6 +142,17 @@ describe('what a query finds', () => {
     );
   });
 
+  it('a word no tool has, two letters swapped from one a tool has, finds that tool', async () => {
+    const runtime = await catalogServers({
+      ops: [
+        ['schedule_downtime', 'Schedule downtime', 'Schedule a downtime.', {}, 'w'],
+        ['list_monitors', 'List monitors', 'List the monitors.', {}, 'r'],
+      ],
+    });
+    // A near spelling is a letter or two away: "shcedule" is two from "schedule".
+    expect(await names(runtime, 'shcedule')).toEqual(['mcp__ops__schedule_downtime']);
+  });
+
   it("a word said only in a parameter's description finds the tool", async () => {
     const runtime = await catalogServers({
       records: [

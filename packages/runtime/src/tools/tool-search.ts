@@ -3,7 +3,8 @@
 // matched by their stems (the Porter stemmer), lower case, snake_case and camelCase split, so
 // "deleting files" meets `delete_file`; a query word of three letters or more also matches as the
 // start of a longer one ("repo" meets "repository"), one of five or more also when misspelt by a
-// letter or two; and a tool's words are indexed with their everyday equivalents in its field
+// letter or two (and, when no tool has it, as the word a tool has one slip from it:
+// search-spelling.ts); and a tool's words are indexed with their everyday equivalents in its field
 // (tool-vocabulary.ts), so "make a folder" meets `create_directory`. The index's ranking is then
 // weighted by what says most about a tool beside its words: whether it does the action the request
 // asks (tool-actions.ts), how much of its name the request says, whether it reads or writes as the
@@ -14,6 +15,7 @@ import type { EpochTool } from '@epoch-agent/protocol';
 import MiniSearch from 'minisearch';
 import { MAX_INDEXED_CHARS } from './search-limits.js';
 import { intentOf, normalize, queryTerms, SELF_TERM, words } from './search-query.js';
+import { correctionsOf } from './search-spelling.js';
 import { type Action, actions } from './tool-actions.js';
 import { isMcpTool } from './tool-name-resolution.js';
 import { vocabulary } from './tool-vocabulary.js';
@@ -88,6 +90,10 @@ const ACTION_BOOST = 1.5;
 // says more of its name's words (or their equivalents), so "create a table" ranks `create_table`
 // above `create_view_table`, whose longer description may say "table" more often.
 const NAME_COVERAGE_BOOST = 0.3;
+// A misspelt word (search-spelling.ts) is put right from five letters on, as a near spelling is
+// found (FUZZY_MIN_LENGTH), and only when one known word is a slip away: of two, neither is sure.
+// The word it stands for counts 0.8, less than one written, more than a near spelling's 0.1.
+const SPELLING = { minLength: FUZZY_MIN_LENGTH, max: 1, weight: 0.8 };
 // Words that end many tools' names and say nothing of what they do (`distance_tool`).
 const NAME_FILLER = new Set(['tool']);
 
@@ -104,6 +110,9 @@ export class ToolSearch {
 
   /** By tool: the actions it does. */
   readonly #actions: readonly ReadonlySet<Action>[];
+
+  /** Every word the index holds, normalised. */
+  readonly #known = new Set<string>();
 
   constructor(tools: readonly SearchableTool[]) {
     this.#tools = tools;
@@ -134,7 +143,16 @@ export class ToolSearch {
         processTerm: (term) => term,
       },
     });
-    this.#index.addAll(tools.map(toDocument));
+    const documents = tools.map(toDocument);
+    this.#index.addAll(documents);
+    for (const document of documents) {
+      for (const field of FIELDS) {
+        for (const word of String(document[field as keyof Document]).split(' ')) {
+          const term = normalize(word);
+          if (term !== null) this.#known.add(term);
+        }
+      }
+    }
     this.#nameWords = tools.map(nameWords);
     this.#actions = tools.map(({ tool }) => {
       // Most names say their verb (`create_record`); one that names only its object
@@ -151,7 +169,16 @@ export class ToolSearch {
 
   search(query: string, options: { readonly server?: string; readonly limit: number }) {
     const { server, limit } = options;
-    const { terms, weight } = queryTerms(query);
+    const asked = queryTerms(query);
+    // A word no tool has, one slip from one some tool has, is searched for as that one too.
+    const weight = new Map(asked.weight);
+    for (const term of asked.terms) {
+      if (weight.get(term) !== 1) continue;
+      for (const right of correctionsOf(term, this.#known, SPELLING)) {
+        weight.set(right, Math.max(weight.get(right) ?? 0, SPELLING.weight));
+      }
+    }
+    const terms = [...weight.keys()];
     if (terms.length === 0) return [];
     const intent = intentOf(query);
     // Only the request's own words say what it asks; a value's ("'set up redirects'") do not.
