@@ -1,7 +1,8 @@
 // mcp_search_tools on real server processes: what a query can cost (a 1 MB query in a process with
 // a small heap, hostile queries within a few milliseconds), what it finds (other languages,
-// misspellings, parameter descriptions, word groups that hold only in their own field) and how
-// much an answer may hold, whatever a server's tool definitions weigh.
+// misspellings, parameter descriptions, word groups that hold only in their own field, the
+// request's action, the tool's name and first sentence, who the user is) and how much an answer
+// may hold, whatever a server's tool definitions weigh.
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
