@@ -16,7 +16,10 @@ interface WordGroup {
 }
 
 // "show" is no group's: to show one thing is to get it and to show them all is to list them, so it
-// stands for either (tool-actions.ts), not for "list" alone.
+// stands for either (tool-actions.ts), not for "list" alone. Nor are "change", "edit" and "update":
+// that they are one action is said of the tool's and the request's verbs (tool-actions.ts), and as
+// words of a text they are not alike ("the changes of a commit", "who changed the flag"). Nor is a
+// "member" a "user": a user is an account, a member is one's place in a team, a board or a channel.
 const GROUPS: readonly WordGroup[] = [
   { words: 'directory folder' },
   { words: 'email mail inbox mailbox' },
@@ -51,8 +54,6 @@ const GROUPS: readonly WordGroup[] = [
   { words: 'environment env' },
   { words: 'reason think thought thinking' },
   { words: 'sql query database postgres', within: 'sql database table postgres schema' },
-  { words: 'edit modify change update' },
-  { words: 'user member person people coworker colleague' },
   { words: 'message chat' },
   { words: 'web page site website browser', within: 'browser navigate' },
   { words: 'spreadsheet sheet csv excel' },
