@@ -1,7 +1,8 @@
 // mcp_search_tools on real server processes: what a query can cost (a 1 MB query in a process with
 // a small heap, hostile queries within a few milliseconds), what it finds (other languages,
-// misspellings, parameter descriptions, word groups that hold only in their own field) and how
-// much an answer may hold, whatever a server's tool definitions weigh.
+// misspellings, parameter descriptions, word groups that hold only in their own field, the
+// request's action, the tool's name and first sentence, who the user is) and how much an answer
+// may hold, whatever a server's tool definitions weigh.
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -142,6 +143,17 @@ describe('what a query finds', () => {
     );
   });
 
+  it('a word no tool has, two letters swapped from one a tool has, finds that tool', async () => {
+    const runtime = await catalogServers({
+      ops: [
+        ['schedule_downtime', 'Schedule downtime', 'Schedule a downtime.', {}, 'w'],
+        ['list_monitors', 'List monitors', 'List the monitors.', {}, 'r'],
+      ],
+    });
+    // A near spelling is a letter or two away: "shcedule" is two from "schedule".
+    expect(await names(runtime, 'shcedule')).toEqual(['mcp__ops__schedule_downtime']);
+  });
+
   it("a word said only in a parameter's description finds the tool", async () => {
     const runtime = await catalogServers({
       records: [
@@ -236,6 +248,94 @@ describe('what a query finds', () => {
     expect((await names(runtime, 'add a comment on record rec1'))[0]).toBe(
       'mcp__notes__create_comment',
     );
+  });
+  it("a request's verb finds the tool of its action: to add a record is to create one", async () => {
+    const runtime = await catalogServers({
+      records: [
+        ['update_record', 'Update record', 'Update a record of a table.', { id: 'Record id' }, 'w'],
+        [
+          'create_record',
+          'Create record',
+          'Create a record in a table, with the values given.',
+          { fields: 'Field values' },
+          'w',
+        ],
+      ],
+    });
+    // Both write and share every word of the request; the updating tool says them in fewer.
+    expect((await names(runtime, 'add a record to the table'))[0]).toBe(
+      'mcp__records__create_record',
+    );
+    expect((await names(runtime, 'change a record of the table'))[0]).toBe(
+      'mcp__records__update_record',
+    );
+  });
+
+  it('a tool whose name the request says ranks above one whose other fields say it', async () => {
+    const runtime = await catalogServers({
+      boards: [['add_view', 'Table', 'Create a table of a board.', { table: 'The table' }, 'w']],
+      base: [
+        [
+          'create_table',
+          'Create table',
+          'Create one in a base, with the fields given: each with a name, a type and the ' +
+            'options of its values.',
+          { base: 'Base' },
+          'w',
+        ],
+      ],
+      // Other servers' tools, so that "create" and "table" are words of some tools, not of all.
+      other: [
+        ['get_weather', 'Get weather', 'Get the weather of a city.', {}, 'r'],
+        ['send_mail', 'Send mail', 'Send an e-mail.', {}, 'w'],
+      ],
+    });
+    expect((await names(runtime, 'create a table called Vendors'))[0]).toBe(
+      'mcp__base__create_table',
+    );
+  });
+
+  it("a description's first sentence, which says what the tool does, counts more than the rest", async () => {
+    const runtime = await catalogServers({
+      billing: [
+        [
+          'send_invoice',
+          'Send invoice',
+          'Send an invoice. To list customers, or to find customers by name, use the customer ' +
+            'tools first.',
+          { invoice: 'Invoice id' },
+          'w',
+        ],
+        [
+          'list_accounts',
+          'List accounts',
+          'List the customers. Newest first, with their names and their e-mail addresses and ' +
+            'their plans and usage.',
+          {},
+          'r',
+        ],
+      ],
+    });
+    expect((await names(runtime, 'customers'))[0]).toBe('mcp__billing__list_accounts');
+  });
+
+  it('a word of another language is found with or without its accents', async () => {
+    const runtime = await catalogServers({
+      calendar: [['list_meetings', 'List meetings', 'List the meetings of a day.', {}, 'r']],
+      files: [['list_files', 'List files', 'List the files of a folder.', {}, 'r']],
+    });
+    expect(await names(runtime, 'reuniones')).toEqual(['mcp__calendar__list_meetings']);
+    expect(await names(runtime, 'Reunión')).toEqual(['mcp__calendar__list_meetings']);
+  });
+
+  it('a request about who the user is finds the tool that says so, though they share no word', async () => {
+    const runtime = await catalogServers({
+      github: [
+        ['get_me', 'Get me', 'Get details of the authenticated GitHub user.', {}, 'r'],
+        ['search_users', 'Search users', 'Search for GitHub users.', { q: 'Name' }, 'r'],
+      ],
+    });
+    expect((await names(runtime, 'who am I on GitHub'))[0]).toBe('mcp__github__get_me');
   });
 });
 

@@ -4,8 +4,8 @@
 // not a translator: a word it lacks stays as it is, and the search's description asks for English.
 
 // Each line: the English word(s), then after `:` the words that mean them, in any of the languages.
-// German, French and Spanish words are looked up without their common endings (foreignStem), so a
-// line names each word once ("erstellen" also finds "erstelle" and "erstellt").
+// German, French and Spanish words are looked up without their common endings and accents
+// (foreignStem), so a line names each word once ("erstellen" also finds "erstelle" and "erstellt").
 const TABLE = [
   'create: erstellen anlegen erzeugen créer crear 创建 新建 建立 作成',
   'new: neu nouveau nouvelle nuevo nueva 新 新的 新しい',
@@ -67,7 +67,7 @@ const TABLE = [
   'price: preis prix precio 价格 価格',
   'query: abfrage requête consulta 查询 クエリ',
   'link: verknüpfung lien enlace 链接 リンク',
-  'tag: schlagwort étiquette etiqueta 标签 タグ',
+  'tag label: schlagwort etikett étiquette etiqueta 标签 タグ ラベル',
   'note: notiz 笔记 备注 メモ',
   'folder: 文件夹',
   'browser: navigateur navegador 浏览器 ブラウザ',
@@ -133,6 +133,36 @@ const TABLE = [
   'size: größe taille tamaño 大小 サイズ',
   'week: woche semaine semana 周 星期 週',
   'day today: heute jour aujourd hoy día 今天 日 今日',
+  'chart graph: diagramm grafik schaubild graphique gráfico 图表 图 チャート グラフ',
+  'line: linie ligne línea 折线 线 線',
+  'card: karte carte tarjeta 卡片 カード',
+  'section: abschnitt sección 部分 章节 セクション',
+  'story: 故事 ストーリー',
+  'iteration sprint: 迭代 冲刺 イテレーション スプリント',
+  'team: mannschaft équipe equipo 团队 チーム',
+  'member: mitglied membre miembro 成员 メンバー',
+  'alert warning: warnung alarm alerte alerta advertencia 警报 预警 警告 アラート',
+  'forecast: vorhersage prévision pronóstico 预报 予報',
+  'research: recherche recherchieren investigar investigación 研究 调研 調査',
+  'complete done: erledigt fertig abschließen terminer terminé completar 完成 已完成 完了',
+  'mark: markieren marquer marcar 标记 マーク',
+  'archive: archivieren archiver archivar 归档 アーカイブ',
+  'attachment: anhang adjunto 附件 添付',
+  'free available: frei verfügbar libre disponible 有空 空闲 空き',
+  'data: daten données datos 数据 データ',
+  'sheet: blatt tabellenblatt feuille hoja 工作表 シート',
+  'code: 代码 コード',
+  'notification: benachrichtigung notificación 通知',
+  'ask: fragen demander preguntar 问 询问 質問',
+  'current: aktuell aktuelle actuel actual 当前 目前 現在 今の',
+  'draft: entwurf brouillon borrador 草稿 下書き',
+  'filter: filtre filtro 过滤 筛选 フィルター',
+  'version: 版本 バージョン',
+  'milestone: meilenstein jalon hito 里程碑 マイルストーン',
+  'workflow: arbeitsablauf 工作流 ワークフロー',
+  'dashboard: 仪表板 仪表盘 ダッシュボード',
+  'monitor: überwachen surveiller monitorear 监控 監視',
+  'show: 見せて 見る',
   // Chinese words are often one character of these, or hold one: a word the table lacks is looked
   // up by its characters too.
   'search: 搜 查',
@@ -171,17 +201,20 @@ const TABLE = [
 // looked up without the first of these endings that leaves at least four letters.
 const ENDINGS = ['ungen', 'ung', 'en', 'er', 'es', 'e', 'n', 's', 't', 'r'];
 
-function foreignStem(word: string): string {
+function foreignStem(text: string): string {
+  const word = fold(text);
   const ending = ENDINGS.find((each) => word.endsWith(each) && word.length - each.length >= 4);
   return ending === undefined ? word : word.slice(0, -ending.length);
 }
 
+const LATIN = /\p{Script=Latin}/u;
 const ENGLISH = new Map<string, string[]>();
 for (const line of TABLE) {
   const [english = '', foreign = ''] = line.split(':');
   const meaning = english.split(' ').filter((word) => word !== '');
   for (const word of foreign.split(' ').filter((each) => each !== '')) {
     ENGLISH.set(word, meaning);
+    ENGLISH.set(fold(word), meaning);
     ENGLISH.set(foreignStem(word), meaning);
   }
 }
@@ -192,4 +225,12 @@ for (const line of TABLE) {
  */
 export function englishFor(word: string): readonly string[] | undefined {
   return ENGLISH.get(word) ?? ENGLISH.get(foreignStem(word));
+}
+
+// An inflection moves an accent ("reunión", "reuniones") and a person often types none
+// ("telecharger"): words of Latin script are looked up without their accents, the table's and a
+// query's alike. Other scripts keep their marks: a Japanese voiced kana is a mark on another
+// letter, and another word.
+function fold(word: string): string {
+  return LATIN.test(word) ? word.normalize('NFD').replace(/\p{M}/gu, '') : word;
 }

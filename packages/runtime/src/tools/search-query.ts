@@ -37,6 +37,13 @@ const VALUE_SPAN = new RegExp(
   'gu',
 );
 
+// A request about who the user is ("who am I on GitHub", "which account am I logged in as") shares
+// no word with the tools that answer it (`get_me`, `whoami`, `get_current_user`): it is searched
+// for those tools' words too, counting half, as the words that decide are still the request's own.
+const SELF = /\b(?:who am i|whoami|(?:logged|signed) in as|my (?:own )?(?:profile|identity))\b/iu;
+export const SELF_TERM = 'whoami';
+const SELF_WORDS = [SELF_TERM, 'current', 'user', 'profile', 'authenticated'];
+const SELF_WEIGHT = 0.5;
 const EMOJI = /\p{Extended_Pictographic}/gu;
 
 const KINDS: readonly [RegExp, string][] = [
@@ -70,6 +77,7 @@ export function queryTerms(query: string): QueryTerms {
   // What a value is names what the tool works on: a path or a file name, a web address, an
   // e-mail address.
   add(valueKinds(values), 1);
+  if (SELF.test(text)) add(SELF_WORDS, SELF_WEIGHT);
   add(words(values.join(' ')), VALUE_WEIGHT);
   return { terms: [...weight.keys()], weight };
 }

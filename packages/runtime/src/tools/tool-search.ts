@@ -3,14 +3,20 @@
 // matched by their stems (the Porter stemmer), lower case, snake_case and camelCase split, so
 // "deleting files" meets `delete_file`; a query word of three letters or more also matches as the
 // start of a longer one ("repo" meets "repository"), one of five or more also when misspelt by a
-// letter or two; and a tool's words are indexed with their everyday equivalents in its field
-// (tool-vocabulary.ts), so "make a folder" meets `create_directory`. A query is cut and bounded
-// before it is searched (search-query.ts), so any query answers in about the same time.
+// letter or two (and, when no tool has it, as the word a tool has one slip from it:
+// search-spelling.ts); and a tool's words are indexed with their everyday equivalents in its field
+// (tool-vocabulary.ts), so "make a folder" meets `create_directory`. The index's ranking is then
+// weighted by what says most about a tool beside its words: whether it does the action the request
+// asks (tool-actions.ts), how much of its name the request says, whether it reads or writes as the
+// request would, and whether the request names its server. A query is cut and bounded before it is
+// searched (search-query.ts), so any query answers in about the same time.
 import { serverToolName } from '@epoch-agent/plugin-mcp/config';
 import type { EpochTool } from '@epoch-agent/protocol';
 import MiniSearch from 'minisearch';
 import { MAX_INDEXED_CHARS } from './search-limits.js';
-import { intentOf, normalize, queryTerms, words } from './search-query.js';
+import { intentOf, normalize, queryTerms, SELF_TERM, words } from './search-query.js';
+import { correctionsOf } from './search-spelling.js';
+import { type Action, actions } from './tool-actions.js';
 import { isMcpTool } from './tool-name-resolution.js';
 import { vocabulary } from './tool-vocabulary.js';
 
@@ -27,6 +33,7 @@ interface Document {
   readonly name: string;
   readonly title: string;
   readonly description: string;
+  readonly summary: string;
   readonly parameters: string;
   readonly parameterDescriptions: string;
   readonly server: string;
@@ -36,7 +43,19 @@ interface Document {
 // description's. A title most often says the name again ("Create Issue", `create_issue`): counted
 // whole, the name's words would count twice against a description's.
 const TITLE_BOOST = 0.5;
-const FIELDS = ['name', 'title', 'description', 'parameters', 'parameterDescriptions', 'server'];
+const FIELDS = [
+  'name',
+  'title',
+  'description',
+  'summary',
+  'parameters',
+  'parameterDescriptions',
+  'server',
+];
+// A description's first sentence says what the tool does; the rest most often says how to call
+// it, with examples that name other objects and actions. The first sentence is indexed again on
+// its own (`summary`, up to SUMMARY_MAX_CHARS), so its words count about twice the rest's.
+const SUMMARY_MAX_CHARS = 300;
 // A parameter's description says what a value is ("the channel to post in", "the issue's labels"),
 // not what the tool does: its words count half, so they find a tool no other field names, without
 // outranking a tool whose own description is about them.
@@ -63,6 +82,20 @@ const INTENT_BOOST = 1.3;
 // they rank 1.5 times higher. A server is named by a word of its name of four letters or more.
 const SERVER_BOOST = 1.5;
 const SERVER_WORD_MIN_LENGTH = 4;
+// A tool whose name's verb is of the action the request's verb asks (both create, both list…)
+// ranks 1.5 times higher: "add a row" wants `create_record` more than `update_record`, though the
+// two share every other word.
+const ACTION_BOOST = 1.5;
+// A tool's name is its most exact summary: a tool ranks up to 1.3 times higher as the request
+// says more of its name's words (or their equivalents), so "create a table" ranks `create_table`
+// above `create_view_table`, whose longer description may say "table" more often.
+const NAME_COVERAGE_BOOST = 0.3;
+// A misspelt word (search-spelling.ts) is put right from five letters on, as a near spelling is
+// found (FUZZY_MIN_LENGTH), and only when one known word is a slip away: of two, neither is sure.
+// The word it stands for counts 0.8, less than one written, more than a near spelling's 0.1.
+const SPELLING = { minLength: FUZZY_MIN_LENGTH, max: 1, weight: 0.8 };
+// Words that end many tools' names and say nothing of what they do (`distance_tool`).
+const NAME_FILLER = new Set(['tool']);
 
 /** The tools of `tools` that best match `query`, best first, at most `limit` of them. */
 export class ToolSearch {
@@ -71,6 +104,15 @@ export class ToolSearch {
 
   /** The servers each (normalised) word of a server's name names. */
   readonly #serverOf = new Map<string, string[]>();
+
+  /** By tool: the words of its name, each with its equivalents (all normalised). */
+  readonly #nameWords: readonly (readonly ReadonlySet<string>[])[];
+
+  /** By tool: the actions it does. */
+  readonly #actions: readonly ReadonlySet<Action>[];
+
+  /** Every word the index holds, normalised. */
+  readonly #known = new Set<string>();
 
   constructor(tools: readonly SearchableTool[]) {
     this.#tools = tools;
@@ -101,14 +143,48 @@ export class ToolSearch {
         processTerm: (term) => term,
       },
     });
-    this.#index.addAll(tools.map(toDocument));
+    const documents = tools.map(toDocument);
+    this.#index.addAll(documents);
+    for (const document of documents) {
+      for (const field of FIELDS) {
+        for (const word of String(document[field as keyof Document]).split(' ')) {
+          const term = normalize(word);
+          if (term !== null) this.#known.add(term);
+        }
+      }
+    }
+    this.#nameWords = tools.map(nameWords);
+    this.#actions = tools.map(({ tool }) => {
+      // Most names say their verb (`create_record`); one that names only its object
+      // (`workspace_info`) is told by its description's first word ("Gets …", "List …").
+      const byName = actionOf(words(ownName(tool)).flatMap((word) => normalize(word) ?? []));
+      if (byName.size > 0) return byName;
+      return actionOf(
+        words(tool.description.slice(0, 100))
+          .slice(0, 1)
+          .flatMap((word) => normalize(word) ?? []),
+      );
+    });
   }
 
   search(query: string, options: { readonly server?: string; readonly limit: number }) {
     const { server, limit } = options;
-    const { terms, weight } = queryTerms(query);
+    const asked = queryTerms(query);
+    // A word no tool has, one slip from one some tool has, is searched for as that one too.
+    const weight = new Map(asked.weight);
+    for (const term of asked.terms) {
+      if (weight.get(term) !== 1) continue;
+      for (const right of correctionsOf(term, this.#known, SPELLING)) {
+        weight.set(right, Math.max(weight.get(right) ?? 0, SPELLING.weight));
+      }
+    }
+    const terms = [...weight.keys()];
     if (terms.length === 0) return [];
     const intent = intentOf(query);
+    // Only the request's own words say what it asks; a value's ("'set up redirects'") do not.
+    const own = terms.filter((term) => weight.get(term) === 1);
+    const asks = actionOf(own);
+    const said = new Set(own);
     // The servers the request names, by a word it counts whole (not a value's).
     const named = new Set(
       terms.flatMap((term) => (weight.get(term) === 1 ? (this.#serverOf.get(term) ?? []) : [])),
@@ -121,7 +197,16 @@ export class ToolSearch {
         const asked =
           intent !== undefined &&
           (found.tool.annotations.readOnlyHint === true) === (intent === 'read');
-        return (asked ? INTENT_BOOST : 1) * (named.has(found.server) ? SERVER_BOOST : 1);
+        const name = this.#nameWords[id] ?? [];
+        const covered = name.filter((alike) => [...alike].some((term) => said.has(term))).length;
+        const coverage = name.length === 0 ? 0 : covered / name.length;
+        const sameAction = [...(this.#actions[id] ?? [])].some((action) => asks.has(action));
+        return (
+          (asked ? INTENT_BOOST : 1) *
+          (named.has(found.server) ? SERVER_BOOST : 1) *
+          (sameAction ? ACTION_BOOST : 1) *
+          (1 + NAME_COVERAGE_BOOST * coverage)
+        );
       },
       ...(server === undefined ? {} : { filter: (hit) => this.#tools[hit.id]?.server === server }),
     });
@@ -130,6 +215,27 @@ export class ToolSearch {
 }
 
 const related = vocabulary(normalize);
+const actionOf = actions(normalize);
+
+/** The server's own name for a tool, not the prefixed one. */
+function ownName(tool: EpochTool): string {
+  return isMcpTool(tool) ? serverToolName(tool) : tool.name;
+}
+
+/** The words of a tool's name but its server's and fillers, each with its equivalents. */
+function nameWords({ tool, server }: SearchableTool): ReadonlySet<string>[] {
+  const serverWord = normalize(server);
+  const terms = new Set(
+    words(ownName(tool))
+      .flatMap((word) => normalize(word) ?? [])
+      .filter((term) => term !== serverWord && !NAME_FILLER.has(term)),
+  );
+  const equivalents = related(terms);
+  return [...terms].map(
+    (term) =>
+      new Set([term, ...(equivalents.get(term) ?? []).flatMap((word) => normalize(word) ?? [])]),
+  );
+}
 
 function toDocument({ tool, server }: SearchableTool, id: number): Document {
   // The server's name counts once for each of its tools, in `server`: where a name or description
@@ -137,10 +243,10 @@ function toDocument({ tool, server }: SearchableTool, id: number): Document {
   // query that names the server.
   const serverWord = normalize(server);
   const fields = {
-    // The server's own name for the tool, not the prefixed one.
-    name: isMcpTool(tool) ? serverToolName(tool) : tool.name,
+    name: ownName(tool),
     title: tool.title ?? tool.annotations.title ?? '',
     description: tool.description,
+    summary: firstSentence(tool.description),
     parameters: parameterText(tool.inputSchema, 'names'),
     parameterDescriptions: parameterText(tool.inputSchema, 'descriptions'),
   };
@@ -154,6 +260,9 @@ function toDocument({ tool, server }: SearchableTool, id: number): Document {
     [...Object.values(fieldWords).flat(), server].flatMap((word) => normalize(word) ?? []),
   );
   const equivalents = related(own);
+  // A name about the user themself (`get_me`, `whoami`, `my_profile`) says so in a word a search
+  // drops ("me" is a stop word): it is found by the term a request about who the user is adds.
+  const self = words(fields.name).some((word) => SELF_NAME.test(word));
   // Each word is followed by its equivalents, so they count as often as it does.
   const expand = (list: readonly string[]) =>
     list
@@ -164,9 +273,10 @@ function toDocument({ tool, server }: SearchableTool, id: number): Document {
       .join(' ');
   return {
     id,
-    name: expand(fieldWords.name),
+    name: `${expand(fieldWords.name)}${self ? ` ${SELF_TERM}` : ''}`,
     title: expand(fieldWords.title),
     description: expand(fieldWords.description),
+    summary: expand(fieldWords.summary),
     parameters: expand(fieldWords.parameters),
     parameterDescriptions: expand(fieldWords.parameterDescriptions),
     server,
@@ -182,4 +292,13 @@ function parameterText(schema: EpochTool['inputSchema'], what: 'names' | 'descri
     .map((property) => (property as { description?: unknown } | null)?.description)
     .filter((description) => typeof description === 'string')
     .join(' ');
+}
+
+const SELF_NAME = /^(?:me|my|myself|self|whoami)$/iu;
+
+/** A description's first sentence (or line), at most SUMMARY_MAX_CHARS of it. */
+function firstSentence(text: string): string {
+  const [sentence = ''] =
+    /^[\s\S]*?(?:[.!?](?=\s)|\n|$)/u.exec(text.slice(0, SUMMARY_MAX_CHARS).trimStart()) ?? [];
+  return sentence;
 }

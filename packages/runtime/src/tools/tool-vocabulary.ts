@@ -15,6 +15,11 @@ interface WordGroup {
   readonly within?: string;
 }
 
+// "show" is no group's: to show one thing is to get it and to show them all is to list them, so it
+// stands for either (tool-actions.ts), not for "list" alone. Nor are "change", "edit" and "update":
+// that they are one action is said of the tool's and the request's verbs (tool-actions.ts), and as
+// words of a text they are not alike ("the changes of a commit", "who changed the flag"). Nor is a
+// "member" a "user": a user is an account, a member is one's place in a team, a board or a channel.
 const GROUPS: readonly WordGroup[] = [
   { words: 'directory folder' },
   { words: 'email mail inbox mailbox' },
@@ -39,7 +44,6 @@ const GROUPS: readonly WordGroup[] = [
   { words: 'create make new' },
   { words: 'get fetch retrieve' },
   { words: 'run execute trigger launch start' },
-  { words: 'list show display' },
   { words: 'search find lookup locate look' },
   { words: 'send post tell notify announce', within: 'message channel chat email mail slack' },
   { words: 'comment reply respond answer' },
@@ -50,8 +54,6 @@ const GROUPS: readonly WordGroup[] = [
   { words: 'environment env' },
   { words: 'reason think thought thinking' },
   { words: 'sql query database postgres', within: 'sql database table postgres schema' },
-  { words: 'edit modify change update' },
-  { words: 'user member person people coworker colleague' },
   { words: 'message chat' },
   { words: 'web page site website browser', within: 'browser navigate' },
   { words: 'spreadsheet sheet csv excel' },
