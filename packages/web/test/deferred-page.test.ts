@@ -34,16 +34,17 @@ afterAll(async () => {
   await session?.close();
 });
 
-async function view(): Promise<McpView> {
-  return (await (await web.api('/api/mcp')).json()) as McpView;
-}
-
 const server = (v: McpView, name: string) =>
   v.groups.user.find((s) => s.name === name) as ServerView;
+const toolsOf = (v: McpView, name: string) =>
+  v.groups.user.find((s) => s.name === name)?.tools.length ?? 0;
 
 describe('tools found on demand on the connectors page', () => {
   it('the API marks them, counts them apart and gives the budget', async () => {
-    const v = await view();
+    // `epoch web` connects in the background: both servers' tools are waited for, not assumed.
+    const v = await web.viewWhen(
+      (each) => toolsOf(each, 'later') === 2 && toolsOf(each, 'words') > 0,
+    );
     expect(v.toolBudgetTokens).toBe(9000);
     const later = server(v, 'later');
     expect(later.tools.map(({ name, onDemand }) => [name, onDemand])).toEqual([
