@@ -5,18 +5,16 @@
 // The servers of one agent: start, stop and reconnect them, their statuses and their tools (with
 // the types of its methods, so a host can name what they take and give).
 
-export type {
-  McpPinnedServer,
-  McpPinnedTool,
-  McpPinnedTools,
-  McpToolPinStore,
-} from './registry/pins.js';
 export { McpRegistry } from './registry/registry.js';
 export type {
   McpApprovalHolds,
+  McpPinnedServer,
+  McpPinnedTool,
+  McpPinnedTools,
   McpRegistryOptions,
   McpServerPrompt,
   McpStatusListener,
+  McpToolPinStore,
   McpToolsChangedEvent,
   McpToolsChangedListener,
 } from './registry/types.js';

@@ -12,9 +12,14 @@ import { McpSchemaCache } from '../src/cache.js';
 import { fingerprint } from '../src/config/fingerprint.js';
 import { launchKey } from '../src/config/launch.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
-import type { McpPinnedServer, McpPinnedTools, McpToolPinStore } from '../src/registry/pins.js';
 import { McpRegistry } from '../src/registry/registry.js';
-import type { McpRegistryOptions, McpToolsChangedEvent } from '../src/registry/types.js';
+import type {
+  McpPinnedServer,
+  McpPinnedTools,
+  McpRegistryOptions,
+  McpToolPinStore,
+  McpToolsChangedEvent,
+} from '../src/registry/types.js';
 import { definitionHash, type McpToolDefinition, toolDefinition } from '../src/tools/definition.js';
 import { toEpochTools } from '../src/tools/epoch-tools.js';
 import type { McpServerStatus } from '../src/types.js';

@@ -8,9 +8,9 @@
 // An `inputSchema` with no `type` at all is read as an object with no declared properties first: a
 // schema without `type` accepts any value, objects included, so this narrows nothing a call could
 // send, and it is what such a server means.
+import type { Logger } from '@epoch-agent/infra';
 import { specTypeSchemas, type Tool } from '@modelcontextprotocol/client';
 import { z } from 'zod';
-import type { ListOwner } from './paginate.js';
 
 /** A tools/list result whose tools are not checked yet: the page's other members as sent. */
 export const LOOSE_TOOLS_PAGE = z.looseObject({
@@ -18,7 +18,13 @@ export const LOOSE_TOOLS_PAGE = z.looseObject({
   nextCursor: z.string().optional(),
 });
 
-export async function listedTools(items: readonly unknown[], owner: ListOwner): Promise<Tool[]> {
+/** Whose list it is, for the warnings (paginate.ts's ListOwner). */
+interface Owner {
+  readonly server: string;
+  readonly logger: Logger;
+}
+
+export async function listedTools(items: readonly unknown[], owner: Owner): Promise<Tool[]> {
   const tools: Tool[] = [];
   for (const [index, item] of items.entries()) {
     const checked = await specTypeSchemas.Tool['~standard'].validate(withObjectInput(item));

@@ -7,36 +7,9 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { sameJson } from '../canonical-json.js';
 import { launchKey } from '../config/launch.js';
 import { definitionHash, type McpToolDefinition, toolDefinition } from '../tools/definition.js';
-import type { McpServerSource, McpWithheldTool } from '../types.js';
+import type { McpWithheldTool } from '../types.js';
 import type { Entry, Servers } from './servers.js';
-
-/** The server a store's pins are of. */
-export interface McpPinnedServer {
-  readonly source: McpServerSource;
-  readonly name: string;
-  /** launchKey(config) of the form it runs in now. */
-  readonly launch: string;
-}
-
-export interface McpPinnedTool {
-  readonly hash: string;
-  readonly definition: McpToolDefinition;
-}
-
-/** By the server's own tool name. */
-export type McpPinnedTools = ReadonlyMap<string, McpPinnedTool>;
-
-/** Where a registry keeps its pins (the runtime's: one 0600 file per server beside approvals.json). */
-export interface McpToolPinStore {
-  /**
-   * The server's pins. undefined: none in this launch (never pinned, or pinned under another launch):
-   * its next live list is pinned. An unreadable or corrupt file is an EMPTY map (every tool withheld
-   * until approved: the safe side), never undefined.
-   */
-  read(server: McpPinnedServer): Promise<McpPinnedTools | undefined>;
-  /** Replaces the server's pins (with its launch). Rejects when it cannot be written. */
-  write(server: McpPinnedServer, tools: McpPinnedTools): Promise<void>;
-}
+import type { McpPinnedServer, McpPinnedTool, McpPinnedTools } from './types.js';
 
 /** Whether the server's tools are checked against pins: a store is given and its entry allows it. */
 export function pinning(servers: Servers, entry: Entry): boolean {

@@ -21,8 +21,12 @@ import type {
   McpServerStatus,
   McpWithheldTool,
 } from '../types.js';
-import type { McpPinnedTools, McpToolPinStore } from './pins.js';
-import type { McpRegistryOptions, McpToolsChangedEvent } from './types.js';
+import type {
+  McpPinnedTools,
+  McpRegistryOptions,
+  McpToolPinStore,
+  McpToolsChangedEvent,
+} from './types.js';
 
 /** A server's schema and its tools, made once per schema and choice. */
 export interface Offer {

@@ -7,8 +7,9 @@ import { McpError } from '../errors/mcp-error.js';
 import type { McpServerStatus, McpShownTool, McpWithheldTool } from '../types.js';
 import { emitStatus, offeredBy, statusOf, withheldBy } from './entry-status.js';
 import { announce, offerFor } from './offers.js';
-import { type McpPinnedTool, type McpPinnedTools, pinnedServer, pinOf } from './pins.js';
+import { pinnedServer, pinOf } from './pins.js';
 import type { Servers } from './servers.js';
+import type { McpPinnedTool, McpPinnedTools } from './types.js';
 
 /**
  * McpRegistry.approveTools, one approval at a time: two at once would each write the pins without

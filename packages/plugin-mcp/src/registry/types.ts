@@ -1,9 +1,10 @@
 // What a host names when it uses McpRegistry: the options it is made with, its two events and
-// their listeners, and a prompt with the server that offers it.
+// their listeners, a prompt with the server that offers it, and the store its tool pins are kept in.
 
 import type { Prompt } from '@modelcontextprotocol/client';
 import type { McpSchemaCache } from '../cache.js';
 import type { McpConnectionOptions } from '../connection/options.js';
+import type { McpToolDefinition } from '../tools/definition.js';
 import type { McpToolsDiff } from '../tools/diff.js';
 import type {
   McpApprovalReason,
@@ -11,7 +12,6 @@ import type {
   McpServerStatus,
   McpWithheldTool,
 } from '../types.js';
-import type { McpToolPinStore } from './pins.js';
 
 /** The servers of a connectAll that wait for approval instead of starting, and why, by name. */
 export type McpApprovalHolds = ReadonlyMap<string, McpApprovalReason>;
@@ -90,4 +90,32 @@ export interface McpServerPrompt {
    */
   readonly name: string;
   readonly prompt: Prompt;
+}
+
+/** The server a store's pins are of. */
+export interface McpPinnedServer {
+  readonly source: McpServerSource;
+  readonly name: string;
+  /** launchKey(config) of the form it runs in now. */
+  readonly launch: string;
+}
+
+export interface McpPinnedTool {
+  readonly hash: string;
+  readonly definition: McpToolDefinition;
+}
+
+/** By the server's own tool name. */
+export type McpPinnedTools = ReadonlyMap<string, McpPinnedTool>;
+
+/** Where a registry keeps its pins (the runtime's: one 0600 file per server beside approvals.json). */
+export interface McpToolPinStore {
+  /**
+   * The server's pins. undefined: none in this launch (never pinned, or pinned under another launch):
+   * its next live list is pinned. An unreadable or corrupt file is an EMPTY map (every tool withheld
+   * until approved: the safe side), never undefined.
+   */
+  read(server: McpPinnedServer): Promise<McpPinnedTools | undefined>;
+  /** Replaces the server's pins (with its launch). Rejects when it cannot be written. */
+  write(server: McpPinnedServer, tools: McpPinnedTools): Promise<void>;
 }
