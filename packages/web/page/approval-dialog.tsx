@@ -4,9 +4,10 @@
 // there, and one that changes while the dialog is open is said here, not swapped in silently.
 // Focus goes to Cancel when it opens (Enter alone approves nothing) and back where it was after.
 import type { McpLaunch, McpServerStatus } from '@epoch-agent/runtime';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { ApprovedAnswer, ApproveRequest, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
+import { useCardDialog } from './card-dialog.js';
 import { LaunchDetails } from './launch-details.js';
 import { serverText } from './text.js';
 
@@ -21,38 +22,18 @@ interface Props {
 }
 
 export function ApprovalDialog({ server, status, api, path }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const opener = useRef<HTMLButtonElement>(null);
+  const { dialog, opener, show, answered, onClose } = useCardDialog();
   const cancel = useRef<HTMLButtonElement>(null);
   // What the dialog shows: the launch as it was when opened, until the person asks for the new one.
   const [shown, setShown] = useState<McpLaunch>();
   const [problem, setProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
-  // Approved: focus goes to the card, not back to the button, which goes away with the state.
-  const approved = useRef(false);
   const changed = shown !== undefined && JSON.stringify(shown) !== JSON.stringify(status.launch);
 
-  // The live view may say the server started before Approve's answer comes: this goes away then,
-  // its dialog open or not. Focus waits on the card rather than dropping to <body>; the dialog is
-  // closed first, as outside an open one the page is inert and cannot take focus.
-  useLayoutEffect(
-    () => () => {
-      const element = dialog.current;
-      const card = opener.current?.closest<HTMLElement>('article');
-      const active = element?.ownerDocument.activeElement;
-      const held = element?.contains(active ?? null) || opener.current === active;
-      approved.current = true;
-      if (element?.open) element.close();
-      if (held) card?.focus();
-    },
-    [],
-  );
-
   const open = () => {
-    approved.current = false;
     setShown(status.launch);
     setProblem(undefined);
-    dialog.current?.showModal();
+    show();
     cancel.current?.focus();
   };
   const approve = async () => {
@@ -66,10 +47,8 @@ export function ApprovalDialog({ server, status, api, path }: Props) {
         setProblem(result.error.message);
         return;
       }
-      approved.current = true;
-      dialog.current?.close();
-      // After the close: outside the open dialog the page is inert and cannot take focus.
-      opener.current?.closest<HTMLElement>('article')?.focus();
+      // Focus to the card: the button goes away with the state.
+      answered();
     } finally {
       setBusy(false);
     }
@@ -78,9 +57,6 @@ export function ApprovalDialog({ server, status, api, path }: Props) {
     setShown(status.launch);
     // Its button goes with the notice: focus waits on Cancel, as when the dialog opened.
     cancel.current?.focus();
-  };
-  const closed = () => {
-    if (!approved.current) opener.current?.focus();
   };
 
   const titleId = `approve-${server.name}-title`;
@@ -93,7 +69,7 @@ export function ApprovalDialog({ server, status, api, path }: Props) {
         ref={dialog}
         class="approval-dialog"
         aria-labelledby={titleId}
-        onClose={closed}
+        onClose={onClose}
         data-server={server.name}
       >
         <h2 id={titleId}>Start {server.name}?</h2>

@@ -2,12 +2,12 @@
 // approved (README "Pinned tools"): the model is not offered them until a person approves them.
 // The badge opens a modal dialog with each of them, new or changed, and its definition before and
 // after (DefinitionDiff); "Approve changes" approves them all, a tool's own button that one, Cancel
-// nothing. What is approved is what the dialog shows: the approval carries the version of each
+// nothing. What is approved is what the dialog shows: the approval carries the hash of each
 // definition shown and the server refuses one that changed since; tools that change while the
 // dialog is open are said here, not swapped in silently. Focus goes to Cancel when it opens (Enter
 // alone approves nothing) and back to the badge after; once none is left the badge goes with the
 // live view, and focus waits on the card.
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type {
   ApiErrorBody,
   ApproveToolsRequest,
@@ -17,6 +17,7 @@ import type {
   WithheldToolView,
 } from '../src/api-types.js';
 import type { Api } from './api.js';
+import { useCardDialog } from './card-dialog.js';
 import { DefinitionDiff } from './definition-diff.js';
 import { serverText } from './text.js';
 
@@ -33,14 +34,11 @@ interface Props {
 type Approving = { readonly all: true } | { readonly tool: string };
 
 export function ToolChangesDialog({ server, count, api, path }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const opener = useRef<HTMLButtonElement>(null);
+  const { dialog, opener, show, answered, onClose } = useCardDialog();
   const cancel = useRef<HTMLButtonElement>(null);
   const [shown, setShown] = useState<ToolChanges>();
   const [problem, setProblem] = useState<ApiErrorBody['error']>();
   const [busy, setBusy] = useState<Approving>();
-  // All approved: focus goes to the card, not back to the badge, which goes away with the count.
-  const approved = useRef(false);
   // The count when an approval was asked, until the live view brings the count after it: till then
   // the count is older than what the dialog shows, not news.
   const [asked, setAsked] = useState<number>();
@@ -52,23 +50,6 @@ export function ToolChangesDialog({ server, count, api, path }: Props) {
   const grown = shown !== undefined && count > shown.withheld.length && count !== asked;
   const changed = grown || problem?.code === 'tools_changed';
 
-  // The live view may say none is withheld before the approval's answer comes (or they were
-  // approved elsewhere): this goes away then, its dialog open or not. Focus waits on the card
-  // rather than dropping to <body>; the dialog is closed first, as outside an open one the page is
-  // inert and cannot take focus.
-  useLayoutEffect(
-    () => () => {
-      const element = dialog.current;
-      const card = opener.current?.closest<HTMLElement>('article');
-      const active = element?.ownerDocument.activeElement;
-      const held = element?.contains(active ?? null) || opener.current === active;
-      approved.current = true;
-      if (element?.open) element.close();
-      if (held) card?.focus();
-    },
-    [],
-  );
-
   const load = async () => {
     setProblem(undefined);
     const result = await api.call<ToolChanges>('GET', `${path}/tool-changes`);
@@ -76,9 +57,8 @@ export function ToolChangesDialog({ server, count, api, path }: Props) {
     else setProblem(result.error);
   };
   const open = async () => {
-    approved.current = false;
     setShown(undefined);
-    dialog.current?.showModal();
+    show();
     cancel.current?.focus();
     await load();
   };
@@ -100,10 +80,8 @@ export function ToolChangesDialog({ server, count, api, path }: Props) {
         return;
       }
       if (result.value.status.toolsWithheld === 0) {
-        approved.current = true;
-        dialog.current?.close();
-        // After the close: outside the open dialog the page is inert and cannot take focus.
-        opener.current?.closest<HTMLElement>('article')?.focus();
+        // All approved: focus to the card; the badge goes away with the count.
+        answered();
         return;
       }
       // Its button went with the tool: focus waits on Cancel, as when the dialog opened.
@@ -118,9 +96,6 @@ export function ToolChangesDialog({ server, count, api, path }: Props) {
     // Its button goes with the notice.
     cancel.current?.focus();
   };
-  const closed = () => {
-    if (!approved.current) opener.current?.focus();
-  };
 
   const titleId = `tool-changes-${server.name}-title`;
   const none = shown !== undefined && shown.withheld.length === 0;
@@ -133,7 +108,7 @@ export function ToolChangesDialog({ server, count, api, path }: Props) {
         ref={dialog}
         class="approval-dialog tool-changes"
         aria-labelledby={titleId}
-        onClose={closed}
+        onClose={onClose}
         data-server={server.name}
       >
         <h2 id={titleId}>Changed tools of {server.name}</h2>
