@@ -1,5 +1,5 @@
 // mcp_search_tools on real server processes: what a query can cost (a 1 MB query in a process with
-// a small heap, hostile queries within a few milliseconds), what it finds (other languages,
+// a small heap, hostile queries cut before they are split), what it finds (other languages,
 // misspellings, parameter descriptions, word groups that hold only in their own field, the
 // request's action, the tool's name and first sentence, who the user is) and how much an answer
 // may hold, whatever a server's tool definitions weigh.
@@ -11,6 +11,8 @@ import type { EpochTool, ToolResult } from '@epoch-agent/protocol';
 import { type Runtime, SEARCH_TOOL_NAME } from '@epoch-agent/runtime';
 import { manyToolServers } from '@epoch-agent/testkit';
 import { describe, expect, it } from 'vitest';
+import { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from '../src/tools/search-limits.js';
+import { queryTerms } from '../src/tools/search-query.js';
 import { useRuntimeHome } from './runtime-helpers.js';
 
 const t = useRuntimeHome();
@@ -89,16 +91,18 @@ describe('what a query may cost', () => {
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(err).not.toContain('heap out of memory');
     expect(code).toBe(0);
-    const { tools, ms, hugeFound, found } = JSON.parse(out);
+    const { tools, hugeFound, found } = JSON.parse(out);
     expect(tools).toBe(351);
     // Its first 500 characters are one-letter words, which name nothing: nothing is found.
     expect(hugeFound).toEqual([]);
-    expect(ms).toBeLessThan(50);
     // The same process still searches.
     expect(found[0]).toMatch(/__create_pull_request$/);
   }, 60_000);
 
-  it('hostile queries each answer within 50 ms, warm, over 158 tools', async () => {
+  // How long a query takes is measured by `npm run bench` (its goal: 50 ms, warm), never asserted
+  // here: a busy machine would decide it. What bounds the time is asserted: a query is read only
+  // as far as MAX_QUERY_CHARS, and gives at most MAX_QUERY_TERMS terms.
+  it('hostile queries are cut before they are split, and each still answers, over 158 tools', async () => {
     const runtime = await deferredServers(...Object.keys(manyToolServers(t.home.dir)));
     expect(runtime.tools.deferred()).toHaveLength(158);
     const letters = 'bcdefghjklmnopqrstuvwxyz';
@@ -111,16 +115,14 @@ describe('what a query may cost', () => {
       'long unicode': '日本語のテキストを検索する🙂ÄÖÜß'.repeat(5_000),
       'many distinct words': Array.from({ length: 20_000 }, (_, i) => `word${i}`).join(' '),
     };
+    // A word past the cut is not read at all.
+    expect(queryTerms(`${'x '.repeat(MAX_QUERY_CHARS)}issue`).terms).toEqual([]);
+    expect(queryTerms('x issue').terms).not.toEqual([]);
     for (const [label, query] of Object.entries(hostile)) {
-      await answer(runtime, query);
-      // The least of three runs: a pause of this machine's other work is not the query's.
-      let least = Number.POSITIVE_INFINITY;
-      for (let round = 0; round < 3; round += 1) {
-        const started = performance.now();
-        await answer(runtime, query);
-        least = Math.min(least, performance.now() - started);
-      }
-      expect(least, label).toBeLessThan(50);
+      const { terms } = queryTerms(query);
+      expect(terms.length, label).toBeLessThanOrEqual(MAX_QUERY_TERMS);
+      expect(queryTerms(query.slice(0, MAX_QUERY_CHARS)), label).toEqual(queryTerms(query));
+      expect(Array.isArray((await answer(runtime, query)).tools), label).toBe(true);
     }
   });
 });
