@@ -42,7 +42,17 @@ beforeAll(async () => {
   );
   web = await startTestWeb();
   await web.viewWhen((v) => (serverOf(v)?.tools.length ?? 0) === 2);
-});
+  const none = (await (await changes()).json()) as ToolChanges;
+  expect(none).toEqual({ server: 'pinned', withheld: [] });
+
+  // Changed while it was not listening: the next connect lists it anew. Both tests start from
+  // here; the first approves nothing. Two connects of a child process: a busy machine gets time.
+  writeFileSync(toolsFile, JSON.stringify([GROWN, FORGET, FRESH]));
+  const reconnected = await web.api('/api/mcp/pinned/reconnect', { method: 'POST' });
+  expect(reconnected.status).toBe(200);
+  const view = await web.viewWhen((v) => serverOf(v)?.status?.toolsWithheld === 2);
+  expect(serverOf(view)?.tools.map((t) => t.serverName)).toEqual(['forget']);
+}, 90_000);
 
 afterAll(async () => {
   await web?.close();
@@ -56,18 +66,9 @@ const approve = (json: unknown, headers: Record<string, string> = {}) =>
 
 describe('the tools withheld since approved, over the API', () => {
   it('shows what changed and refuses what is wrong, without approving anything', async () => {
-    const none = (await (await changes()).json()) as ToolChanges;
-    expect(none).toEqual({ server: 'pinned', withheld: [] });
     const unknown = await changes('nobody');
     expect(unknown.status).toBe(404);
     expect(await codeOf(unknown)).toBe('unknown_server');
-
-    // Changed while it was not listening: the next connect lists it anew.
-    writeFileSync(toolsFile, JSON.stringify([GROWN, FORGET, FRESH]));
-    const reconnected = await web.api('/api/mcp/pinned/reconnect', { method: 'POST' });
-    expect(reconnected.status).toBe(200);
-    const view = await web.viewWhen((v) => serverOf(v)?.status?.toolsWithheld === 2);
-    expect(serverOf(view)?.tools.map((t) => t.serverName)).toEqual(['forget']);
 
     const shown = (await (await changes()).json()) as ToolChanges;
     expect(shown.server).toBe('pinned');
