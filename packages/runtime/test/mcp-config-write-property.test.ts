@@ -260,26 +260,6 @@ const serverArb: fc.Arbitrary<AddServerInput> = fc.oneof(
 /** A diagnostic without its position (an insertion above it moves it). */
 const kind = (d: Diagnostic) => `${d.severity} ${d.code} ${d.path}`;
 
-/**
- * Removing what was added gives back the original bytes; but an entry added right under a comment
- * line (a `servers` holding only comments) takes that comment along, as a hand-written one would:
- * then what is left loads as the original did.
- */
-function expectRemovedBack(original: string, added: string, name: string, removed: string): void {
-  const root = parseTree(added, [], { allowTrailingComma: true });
-  const entry = root && findNodeAtLocation(root, ['servers', name])?.parent;
-  if (entry === undefined) throw new Error(`no entry ${name}`);
-  const lines = added.slice(0, entry.offset).split(/\r?\n/);
-  const above = (lines[lines.length - 2] ?? '').trim();
-  if (lines.length > 1 && (above.startsWith('//') || above.endsWith('*/'))) {
-    expect(placeless(parseMcpConfig(removed, FILE).servers)).toEqual(
-      placeless(parseMcpConfig(original, FILE).servers),
-    );
-  } else {
-    expect(removed).toBe(original);
-  }
-}
-
 /** The comments of a JSONC text, in order (strings skipped: a URL's // is not a comment). */
 function comments(text: string): string[] {
   const out: string[] = [];
@@ -365,12 +345,9 @@ describe('mcp-config-write on generated files', () => {
       fc.property(fileArb, serverArb, (generated, server) => {
         const { text: after, inserted } = addServerToText(generated.text, FILE, server);
         expectInsertedAsGiven(generated, server, after, inserted);
-        expectRemovedBack(
-          generated.text,
-          after,
-          server.name,
-          removeServerFromText(after, FILE, server.name),
-        );
+        // Removing what was added gives back the original bytes, also when the entry went right
+        // under a comment line (a `servers` holding only comments): the comment was the file's.
+        expect(removeServerFromText(after, FILE, server.name)).toBe(generated.text);
       }),
       { numRuns: 150 },
     );
@@ -397,10 +374,16 @@ describe('mcp-config-write on generated files', () => {
           const entry = root && findNodeAtLocation(root, ['servers', name])?.parent;
           if (entry === undefined) throw new Error(`no entry ${name}`);
           const ahead = comments(original.slice(0, entry.offset));
-          // And the comment on its own line directly above it.
-          if ((generated.commentedAbove as readonly string[]).includes(name)) ahead.pop();
-          const outside = [...ahead, ...comments(original.slice(entry.offset + entry.length))];
-          expect(comments(after)).toEqual(outside);
+          const behind = comments(original.slice(entry.offset + entry.length));
+          // And the comment on its own line directly above it; but above the only entry, written
+          // just as addServer would have added it under a comment the file had, the comment stays:
+          // such an entry cannot be told from an added one, and add then remove is the identity.
+          if ((generated.commentedAbove as readonly string[]).includes(name)) {
+            const above = ahead.pop() as string;
+            const kept = [...ahead, above, ...behind];
+            if (generated.names.length === 1 && String(comments(after)) === String(kept)) return;
+          }
+          expect(comments(after)).toEqual([...ahead, ...behind]);
         },
       ),
       { numRuns: 100 },
@@ -427,7 +410,7 @@ describe('mcp-config-write on generated files', () => {
           expect(after).toBe(addServerToText(generated.text, file, server).text);
           expectInsertedAsGiven(generated, server, after, result.inserted);
           await removeServer(file, server.name);
-          expectRemovedBack(generated.text, after, server.name, await readFile(file, 'utf8'));
+          expect(await readFile(file, 'utf8')).toBe(generated.text);
         }),
         // Each run is two locked, fsynced writes: the text properties above carry the numbers.
         { numRuns: 25 },

@@ -11,7 +11,6 @@ import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   addServer,
-  addServerToText,
   isMcpConfigWriteError,
   type McpConfigWriteErrorCode,
   removeServer,
@@ -394,22 +393,34 @@ describe('removeServer', () => {
       expect(parseMcpConfig(after, FILE).diagnostics).toEqual([]);
     });
 
-    it('removes the only entry with its comment, leaving the rest of the file byte-identical', () => {
+    it('removes the only entry with its comment when addServer could not have put it there', () => {
+      // The trailing comma: addServer writes none into an object that had no member.
       const only =
-        '{\r\n\t"servers": {\r\n\t\t// the one\r\n\t\t"a": { "command": "x" }\r\n\t},\r\n\t"other": 1 // mine\r\n}\r\n';
+        '{\r\n\t"servers": {\r\n\t\t// the one\r\n\t\t"a": { "command": "x" },\r\n\t},\r\n\t"other": 1 // mine\r\n}\r\n';
       expect(removeServerFromText(only, FILE, 'a')).toBe(
         '{\r\n\t"servers": {\r\n\t},\r\n\t"other": 1 // mine\r\n}\r\n',
       );
     });
 
-    it('takes an entry added under a comment-only "servers" with that comment: the comment is above it', () => {
-      const before = '{\n  "servers": {\n    // note\n  }\n}\n';
-      const { text } = addServerToText(before, FILE, {
-        name: 'n',
-        transport: 'stdio',
-        command: 'y',
-      });
-      expect(removeServerFromText(text, FILE, 'n')).toBe('{\n  "servers": {\n  }\n}\n');
+    it('keeps the comment above the only entry when addServer would have written the entry just so', () => {
+      // Such an entry cannot be told from one added under a comment the file had before (a
+      // `servers` holding only "// add servers below"): add then remove must give that file back.
+      const only =
+        '{\r\n\t"servers": {\r\n\t\t// the one\r\n\t\t"a": { "command": "x" }\r\n\t},\r\n\t"other": 1 // mine\r\n}\r\n';
+      expect(removeServerFromText(only, FILE, 'a')).toBe(
+        '{\r\n\t"servers": {\r\n\t\t// the one\r\n\t},\r\n\t"other": 1 // mine\r\n}\r\n',
+      );
+    });
+
+    it('keeps the comment of a comment-only "servers" an entry was added under: add then remove is the identity', async () => {
+      await mkdir(dirname(file), { recursive: true });
+      const before = '{\n  "servers": {\n    // add servers below\n  }\n}\n';
+      await writeFile(file, before);
+      await addServer(file, { name: 'n', transport: 'stdio', command: 'y' });
+      const added = await readFile(file, 'utf8');
+      expect(added).toContain('// add servers below\n    "n": {');
+      await removeServer(file, 'n');
+      expect(await readFile(file, 'utf8')).toBe(before);
     });
   });
 

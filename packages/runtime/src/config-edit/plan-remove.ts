@@ -1,9 +1,11 @@
 // Which text to delete to take one server out of mcp.json. Pure: text in, deletions out.
 //
 // An entry addServer wrote is removed by undoing that insertion exactly (add then remove gives back
-// the original bytes); any other entry loses the entry, one comma and its line — see
-// remove-item.ts. The comment block directly above the entry (its own lines, no blank line
-// between) describes that entry and goes with it; a comment after a blank line stays.
+// the original bytes, a comment the entry was added under included); any other entry loses the
+// entry, one comma and its line — see remove-item.ts. The comment block directly above such an
+// entry (its own lines, no blank line between) describes that entry and goes with it; a comment
+// after a blank line stays. (The only entry of `servers` under a comment, written just as addServer
+// would have added it, cannot be told from an added one: its comment stays.)
 import { suggest } from '@epoch-agent/plugin-mcp/config';
 import { membersOf, type Plan, parseConfigText, planAdd, refuse } from './plan-add.js';
 import { type Deletion, removeItem } from './remove-item.js';

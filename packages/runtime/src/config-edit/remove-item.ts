@@ -3,10 +3,11 @@
 //
 // An item one of our insertions wrote is removed by undoing that insertion exactly: we look for
 // the text the insertion would have turned into this one (the item plus the separators around it),
-// so insert then remove gives back the original bytes. Any other item (hand-written, or edited
-// since) loses the item, one comma next to it, and its line when it had the line to itself; with
-// `withComment`, also the comment block directly above it (see commentBlockAbove in jsonc-text.ts).
-// Without it, comments outside the item are never deleted.
+// so insert then remove gives back the original bytes, a comment it was inserted under included.
+// Any other item (hand-written, or edited since) loses the item, one comma next to it, and its
+// line when it had the line to itself; with `withComment`, also the comment block directly above
+// it (see commentBlockAbove in jsonc-text.ts). Without it, comments outside the item are never
+// deleted.
 import { type Node, type ParseError, parseTree } from 'jsonc-parser';
 import {
   breakAt,
@@ -47,16 +48,14 @@ export function removeItem(
   item: Node,
   { previous, reinsert, withComment }: RemoveItemOptions,
 ): Deletion[] {
-  // The block decides first: an entry under a comment of its own cannot be told from one an
-  // insertion of ours put under a comment that was there before, and the comment is the user's
-  // word on what the entry is.
+  // The insertion decides first: an entry it put under a comment that was there before (a
+  // `servers` holding only "// add servers below") cannot be told from one under a comment of its
+  // own, and add then remove must give the file back, comment and all.
+  const undo = undoInsertion(text, item, reinsert);
+  if (undo !== undefined) return [undo];
   const above = withComment
     ? commentBlockAbove(text, gapBefore(text, item, previous), item.offset)
     : undefined;
-  if (above === undefined) {
-    const undo = undoInsertion(text, item, reinsert);
-    if (undo !== undefined) return [undo];
-  }
   return [...plainRemoval(text, item, previous, above ?? item.offset)];
 }
 
