@@ -1,12 +1,13 @@
 // `--root DIR` of `epoch mcp call` and `epoch web`: the reference filesystem server, started with
 // no directory of its own, works in the directories given (a relative one from the current
-// directory) and nowhere else; a directory that is not there is a usage error naming it (exit 2).
+// directory) and nowhere else; a directory that is not there, or an empty name, is a usage error
+// naming it (exit 2).
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { FILESYSTEM_ENTRY } from '@epoch-agent/testkit';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type EpochProcess, startEpoch } from './epoch-process.js';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { type EpochProcess, epochIn, startEpoch } from './epoch-process.js';
 import { runCli } from './run-cli.js';
 
 let dir: string;
@@ -70,6 +71,26 @@ describe('epoch mcp call --root', () => {
     expect(file.code).toBe(2);
     expect(file.err).toContain('is not a directory');
   });
+
+  it("an empty root (--root '') is a usage error, never the current directory granted", async () => {
+    // Run in the root itself: an empty name taken as the current directory would grant it.
+    const run = await epochIn(root, [
+      'mcp',
+      'call',
+      '--config',
+      config,
+      '--root',
+      '',
+      'files',
+      'read_file',
+      '--arg',
+      `path=${join(root, 'notes.txt')}`,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain("--root '': an empty directory name");
+    expect(run.err).toContain('--root .');
+    expect(run.out).not.toContain('inside');
+  });
 });
 
 describe('epoch web --root', () => {
@@ -109,5 +130,23 @@ describe('epoch web --root', () => {
     const web = await runCli(['web', '--config', config, '--root', missing]);
     expect(web.code).toBe(2);
     expect(web.err).toContain(`--root ${missing}`);
+  });
+
+  it("an empty root (--root '') is a usage error, and no page starts", async () => {
+    const started = startEpoch(
+      ['web', '--config', config, '--root', ''],
+      { EPOCH_HOME: join(dir, 'home') },
+      [],
+      root,
+    );
+    // A page that started after all is stopped however the test ends.
+    onTestFinished(async () => {
+      started.child.kill('SIGINT');
+      await started.done;
+    });
+    const web = await started.done;
+    expect(web.code).toBe(2);
+    expect(web.err).toContain("--root '': an empty directory name");
+    expect(web.out).not.toContain('http://');
   });
 });

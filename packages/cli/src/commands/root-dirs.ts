@@ -11,6 +11,13 @@ export function rootsOf(invocation: Invocation): McpRoots | undefined {
   const given = stringOptions(invocation, 'root');
   if (given.length === 0) return undefined;
   return given.map((dir) => {
+    // resolve('') is the current directory: an empty value (an unset shell variable, `--root ''`)
+    // would grant it without anyone having named it.
+    if (dir === '') {
+      throw new UsageError(
+        "--root '': an empty directory name grants nothing; name the directory (--root . for the current one)",
+      );
+    }
     const path = resolve(dir);
     const stat = statSync(path, { throwIfNoEntry: false });
     if (stat === undefined) throw new UsageError(`--root ${dir}: there is no directory ${path}`);
