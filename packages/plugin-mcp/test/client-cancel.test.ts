@@ -57,6 +57,24 @@ describe('tools/call cancellation', () => {
     await expectCancelled(file, 'tools/call');
   });
 
+  it('a signal aborted before the call: aborted, said to be cancelled before it was sent, and nothing reaches the server', async () => {
+    const { client, file } = start({});
+    await client.connect();
+    const error = await rejection(client.callTool('echo', { text: 'x' }, AbortSignal.abort()));
+    expect(error.code).toBe('aborted');
+    expect(error.tool).toBe('echo');
+    expect(error.message).toContain(
+      'MCP server "rec": tools/call "echo" was cancelled before it was sent',
+    );
+    // There was no earlier call for it to wait for.
+    expect(error.message).not.toContain('earlier call');
+    // The next call is answered, and it is the only one the server ever got.
+    await client.callTool('echo', { text: 'y' });
+    expect(requests(file, 'tools/call').map((r) => r.in?.params)).toEqual([
+      expect.objectContaining({ arguments: { text: 'y' } }),
+    ]);
+  });
+
   it('timeout sends notifications/cancelled with the request id and rejects as request_timeout', async () => {
     const { client, file } = start({}, 300);
     await client.connect();

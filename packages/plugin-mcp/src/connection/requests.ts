@@ -7,6 +7,7 @@ import type { ToolProgress } from '@epoch-agent/protocol';
 import type { RequestOptions } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
 import {
+  abortedBeforeSending,
   type RequestTarget,
   sessionExpiredAgain,
   unavailable,
@@ -63,8 +64,10 @@ export class Requests {
     spec: RequestSpec<T> = {},
   ): Promise<T> {
     const { config, scrub, slot, queue } = this.#server;
+    const target: RequestTarget = { server: this.#name, method, tool: spec.tool };
+    // Not the queue's "waited for an earlier call": there may be none, and nothing waited at all.
+    if (signal?.aborted) return Promise.reject(abortedBeforeSending(target, signal.reason));
     return withConnectionCode((code) => {
-      const target: RequestTarget = { server: this.#name, method, tool: spec.tool };
       let sent = false;
       let limit: TotalLimit | undefined;
       const sendOn = (connection: Connection, sendSignal: AbortSignal | undefined): Promise<T> => {

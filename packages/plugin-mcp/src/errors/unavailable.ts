@@ -122,6 +122,15 @@ export function abortedWhileConnecting(target: RequestTarget, cause: unknown): M
   );
 }
 
+/** The caller's signal had aborted before the request was made: nothing waited, nothing was sent. */
+export function abortedBeforeSending(target: RequestTarget, cause: unknown): McpError {
+  return new McpError(
+    'aborted',
+    `${describe(target)} was cancelled before it was sent: its caller's signal had already been aborted, so nothing reached the server.`,
+    { server: target.server, tool: target.tool, cause },
+  );
+}
+
 function describe(target: RequestTarget): string {
   const what = target.tool === undefined ? target.method : `${target.method} "${target.tool}"`;
   return `MCP server "${target.server}": ${what}`;
