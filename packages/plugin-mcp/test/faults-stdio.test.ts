@@ -169,7 +169,10 @@ describe('faults during a call', () => {
 
 describe('a line over the 64 MiB bound', () => {
   const over = `--bytes=${64 * 1024 * 1024 + 1024 * 1024}`;
-  const said = 'wrote more than 64 MiB (67108864 bytes) on stdout without a newline';
+  /** The line's size when it was stopped (what was read of it), the limit, and what was done. */
+  const said =
+    /wrote a line of \d+\.\d MiB \((\d+) bytes\) on stdout without ending it, over the limit of 64 MiB \(67108864 bytes\) for one message; no line that long is read as a message, so the server was stopped/;
+  const sizeIn = (message: string): number => Number(said.exec(message)?.[1]);
 
   it('while connecting: failed, saying the line was too long and the server was stopped', async () => {
     const h = start();
@@ -180,8 +183,9 @@ describe('a line over the 64 MiB bound', () => {
     const status = h.status('flood');
     if (status.state !== 'failed') throw new Error(`expected failed, got ${status.state}`);
     expect(status.error.code).toBe('connect_failed');
-    expect(status.error.message).toContain(`"flood" failed to connect: the server ${said}`);
-    expect(status.error.message).toContain('so the server was stopped');
+    expect(status.error.message).toContain('"flood" failed to connect: the server wrote a line');
+    expect(status.error.message).toMatch(said);
+    expect(sizeIn(status.error.message)).toBeGreaterThan(64 * 1024 * 1024);
     expect(status.error.message).not.toContain('closed the connection');
     await h.finish();
   });
@@ -199,8 +203,15 @@ describe('a line over the 64 MiB bound', () => {
     });
     const { error } = await timed(h.call('flood', 'work'));
     expect(isMcpError(error, 'connection_closed')).toBe(true);
+    // The call's own error says why, not "it may have exited".
+    const message = (error as Error).message;
+    expect(message).toContain('MCP server "flood": tools/call "work" failed');
+    expect(message).toMatch(said);
+    expect(sizeIn(message)).toBeGreaterThan(64 * 1024 * 1024);
+    expect(message).not.toContain('may have exited');
     await h.waitForState('flood', 'connected');
-    expect(lost[0]).toContain(`"flood" ${said}`);
+    expect(lost[0]).toContain('"flood" wrote a line');
+    expect(lost[0]).toMatch(said);
     expect(lost[0]).toContain('so the server was stopped; reconnecting in the background');
     await h.finish();
   });

@@ -25,7 +25,16 @@ describe('MessageLines', () => {
     const lines = new MessageLines();
     const mib = Buffer.alloc(1024 * 1024, 0x61);
     for (let i = 0; i < 64; i++) lines.push(mib);
-    expect(() => lines.push(mib)).toThrow(MessageTooLongError);
+    const thrown = (() => {
+      try {
+        lines.push(mib);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(MessageTooLongError);
+    // What was read of the line when it was refused, and the limit it passed.
+    expect(thrown).toMatchObject({ bytes: 65 * 1024 * 1024, limit: 64 * 1024 * 1024 });
     expect(lines.push(chunk('{"ok":true}\n'))).toEqual(['{"ok":true}']);
   });
 });

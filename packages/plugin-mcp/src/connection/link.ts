@@ -150,6 +150,11 @@ export class Connection {
     });
   }
 
+  /** How the connection ended without close(), once it has. */
+  get lost(): ConnectionLoss | undefined {
+    return this.#lost;
+  }
+
   /** Called once if the connection ends without close(); at once if that already happened. */
   onLost(listener: (loss: ConnectionLoss) => void): void {
     this.#onLost = listener;

@@ -69,6 +69,8 @@ export class Requests {
     if (signal?.aborted) return Promise.reject(abortedBeforeSending(target, signal.reason));
     return withConnectionCode((code) => {
       let sent = false;
+      /** The connection it went to: how that ended, when it did, is what the failure says. */
+      let sentOn: Connection | undefined;
       let limit: TotalLimit | undefined;
       const sendOn = (connection: Connection, sendSignal: AbortSignal | undefined): Promise<T> => {
         if (spec.capability !== undefined && !connection.info[spec.capability]) {
@@ -82,6 +84,7 @@ export class Requests {
           );
         }
         sent = true;
+        sentOn = connection;
         const progress = spec.progress;
         const options = (timeoutMs: number): RequestOptions =>
           progress === undefined
@@ -119,6 +122,7 @@ export class Requests {
             sent,
             scrub,
             url: remoteUrl(config),
+            lost: sentOn?.lost,
           });
         },
       );

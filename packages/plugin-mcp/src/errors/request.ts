@@ -21,6 +21,7 @@ import { STREAM_ENDED_CODE } from '../transport/request-streams.js';
 import { httpAnswer, networkFailure, oneLine } from './http.js';
 import { capabilitiesMissing } from './input-required.js';
 import { McpError, type McpErrorCode } from './mcp-error.js';
+import { type ConnectionLoss, lostHow } from './unavailable.js';
 
 /** How a request that ended early is cancelled on the server, in the era and transport it used. */
 const TOLD_TO_CANCEL =
@@ -42,6 +43,8 @@ export interface FailedRequest {
   readonly scrub: Scrubber;
   /** A remote server's URL (remoteUrl()); undefined for stdio. */
   readonly url?: string | undefined;
+  /** How the connection it was sent on ended, when it ended without close(). */
+  readonly lost?: ConnectionLoss | undefined;
 }
 
 export function requestError(error: unknown, request: FailedRequest): McpError {
@@ -79,7 +82,9 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
       case SdkErrorCode.SendFailed:
         return make(
           'connection_closed',
-          `${prefix} failed: the connection to the server is closed. Check the server's status; it may have exited.`,
+          request.lost === undefined
+            ? `${prefix} failed: the connection to the server is closed. Check the server's status; it may have exited.`
+            : `${prefix} failed before its answer came: the server ${lostHow(request.lost)}. It reconnects in the background; its status says when it is back.`,
         );
       case SdkErrorCode.InvalidResult:
         return make(

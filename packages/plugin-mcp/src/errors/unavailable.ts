@@ -54,7 +54,8 @@ export function lost(server: string, loss: ConnectionLoss): McpStateError {
   };
 }
 
-function lostHow(loss: ConnectionLoss): string {
+/** What ended the connection, as the rest of a sentence about the server ("MCP server "x" <how>"). */
+export function lostHow(loss: ConnectionLoss): string {
   switch (loss.kind) {
     case 'closed':
       return 'closed the connection (for a stdio server: the process exited)';

@@ -11,19 +11,27 @@ const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 /**
  * A line outgrew MAX_MESSAGE_BYTES: the stream cannot be re-synchronised, so the transport stops
- * the server. Its own class, so that what reports the end of the server says this, not "the
- * server closed the connection" (which is what the SDK sees next).
+ * the server. Its own class, so that what reports the end of the server (and a request it ends)
+ * says this, not "the server closed the connection" (which is what the SDK sees next).
  */
-const TOO_LONG = `wrote more than 64 MiB (${MAX_MESSAGE_BYTES} bytes) on stdout without a newline; no line that long is read as a message, so the server was stopped`;
-
 export class MessageTooLongError extends Error {
   override readonly name = 'MessageTooLongError';
+  /** The bytes of the line read when it was refused: the line is that long at least. */
+  readonly bytes: number;
+  readonly limit = MAX_MESSAGE_BYTES;
   /** What the server did, as the rest of a sentence about it ("MCP server "x" <did>"). */
-  readonly did = TOO_LONG;
+  readonly did: string;
 
-  constructor() {
-    super(`the server ${TOO_LONG}`);
+  constructor(bytes: number) {
+    const did = `wrote a line of ${mib(bytes)} (${bytes} bytes) on stdout without ending it, over the limit of ${mib(MAX_MESSAGE_BYTES, 0)} (${MAX_MESSAGE_BYTES} bytes) for one message; no line that long is read as a message, so the server was stopped`;
+    super(`the server ${did}`);
+    this.bytes = bytes;
+    this.did = did;
   }
+}
+
+function mib(bytes: number, digits = 1): string {
+  return `${(bytes / (1024 * 1024)).toFixed(digits)} MiB`;
 }
 
 const CR = 0x0d;
@@ -53,8 +61,9 @@ export class MessageLines {
     if (start < chunk.length) {
       this.#pendingBytes += chunk.length - start;
       if (this.#pendingBytes > MAX_MESSAGE_BYTES) {
+        const bytes = this.#pendingBytes;
         this.clear();
-        throw new MessageTooLongError();
+        throw new MessageTooLongError(bytes);
       }
       this.#pending.push(chunk.subarray(start));
     }
