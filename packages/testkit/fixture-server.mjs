@@ -26,9 +26,11 @@
 //                   for `for_ms`, then the answer "ticked <n> times"), `until_file` (a report,
 //                   "waiting", every `every_ms` until file `file` exists, then the answer
 //                   "released"; for ever if it never does), `stall` (`reports` reports at once,
-//                   then nothing, no answer), `log` (`count` notifications/message of `level`
-//                   with data "<text> <n>", then the answer "logged <count>"). A cancelled call
-//                   stops reporting.
+//                   then nothing, no answer), `flood` (`reports` reports at once, each
+//                   "flood" and counting to a total of `reports`, then the answer "flooded
+//                   <reports>"), `log` (`count` notifications/message of `level` with data
+//                   "<text> <n>", then the answer "logged <count>"). A cancelled call stops
+//                   reporting.
 // Any other argument (`--tag=v2`, a marker) is ignored: changing it changes the config, not the
 // server.
 //
@@ -231,6 +233,15 @@ const PROGRESS_TOOLS = [
     inputSchema: { type: 'object', properties: { reports: { type: 'integer' } } },
   },
   {
+    name: 'flood',
+    description: 'Reports progress many times at once, then answers',
+    inputSchema: {
+      type: 'object',
+      properties: { reports: { type: 'integer' } },
+      required: ['reports'],
+    },
+  },
+  {
     name: 'log',
     description: 'Sends log messages, then answers',
     inputSchema: {
@@ -292,6 +303,9 @@ function callProgress(message) {
     case 'stall':
       for (let i = 0; i < (input.reports ?? 2); i++) report({ total: 10 }, 'started');
       return;
+    case 'flood':
+      for (let i = 1; i <= input.reports; i++) report({ total: input.reports }, 'flood');
+      return answer(`flooded ${input.reports}`);
     case 'log': {
       const total = input.count ?? 1;
       for (let i = 1; i <= total; i++) {

@@ -1,7 +1,7 @@
-// Live progress on a terminal only: a tool call's progress bar (startToolProgress), and while
-// servers start one line per server that is still
-// connecting, with the time it has taken so far, redrawn in place and erased when it is done, so a
-// slow server (an `npx` download, a dead host waiting for its connect_timeout) is never a silent
+// Live progress on a terminal only: a tool call's progress bar (startToolProgress, redrawn a few
+// times a second at most, and only when it changed), and while servers start one line per server
+// that is still connecting, with the time it has taken so far, redrawn in place and erased when
+// it is done, so a slow server (an `npx` download, a dead host waiting for its connect_timeout) is never a silent
 // hang. Nothing is drawn off a terminal or with --json: a pipe or a script gets clean output.
 // What a command prints while they are drawn goes above them: `out` and `err` are often the same
 // terminal, so the lines are erased first and drawn again below it.
@@ -86,12 +86,38 @@ export function startProgress(io: CliIo, enabled: boolean): Progress {
   };
 }
 
-/** A running tool call's progress: one line on a terminal, redrawn with each report. */
+/** A running tool call's progress: one line on a terminal, redrawn as reports come. */
 export interface ToolProgressLine {
   readonly onProgress: (progress: ToolProgress) => void;
   /** Erases the line; nothing is drawn after. */
   readonly stop: () => void;
 }
+
+/**
+ * The time the progress line is redrawn on: Node's timers by default, a fake clock in tests, so
+ * the redraw schedule is checked step by step without waiting for it.
+ */
+export interface ProgressClock {
+  now(): number;
+  /** Runs `run` once, `ms` from now; the function returned cancels it. */
+  later(ms: number, run: () => void): () => void;
+}
+
+const realClock: ProgressClock = {
+  now: () => Date.now(),
+  later(ms, run) {
+    // A redraw due never keeps the process alive: the call's end stops the line anyway.
+    const timer = setTimeout(run, ms).unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/**
+ * The least time between two drawings of the line. A server may report thousands of times a
+ * second; a person reads a few lines a second, and a terminal sent a line per report spends its
+ * time (and a recorded session its megabytes) on lines nobody sees.
+ */
+export const TOOL_REDRAW_MS = 200;
 
 const BAR_CELLS = 20;
 /** What of the server's message fits beside the bar, so the line never wraps (and so erases). */
@@ -101,30 +127,64 @@ const MESSAGE_CHARS = 40;
  * The progress of `epoch mcp call`, on a terminal that takes cursor commands only (not with
  * --json, a pipe or TERM=dumb): a bar when the server says what it counts to, else the count, and
  * the server's message, its control characters made visible (a server's text is never a command).
+ * The first report is drawn at once; after it, the latest report at most every TOOL_REDRAW_MS, and
+ * only when its line differs from the one shown.
  */
-export function startToolProgress(io: CliIo, enabled: boolean): ToolProgressLine {
+export function startToolProgress(
+  io: CliIo,
+  enabled: boolean,
+  clock: ProgressClock = realClock,
+): ToolProgressLine {
   if (!enabled || io.errIsTerminal !== true || io.env.TERM === 'dumb') {
     return { onProgress: () => {}, stop: () => {} };
   }
   const color = (io.env.NO_COLOR ?? '') === '';
   const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
-  let drawn = false;
+  /** The report not drawn yet: only the latest counts. */
+  let latest: ToolProgress | undefined;
+  /** The line on the terminal now. */
+  let shown: string | undefined;
+  let lastDraw = Number.NEGATIVE_INFINITY;
+  let cancelRedraw: (() => void) | undefined;
+  let stopped = false;
+  const draw = (): void => {
+    cancelRedraw = undefined;
+    if (latest === undefined || stopped) return;
+    // The text is made here, not per report: a flood of reports costs a few lines' work.
+    const line = lineOf(latest, dim);
+    latest = undefined;
+    lastDraw = clock.now();
+    if (line === shown) return;
+    io.err(`\r\x1b[K${line}`);
+    shown = line;
+  };
   return {
-    onProgress: ({ progress, total, message }) => {
-      const known = total !== undefined && total > 0;
-      const done = known ? Math.min(1, Math.max(0, progress / total)) : 0;
-      const filled = Math.round(done * BAR_CELLS);
-      const bar = known
-        ? `[${'#'.repeat(filled)}${'-'.repeat(BAR_CELLS - filled)}] ${Math.round(done * 100)}% `
-        : '';
-      const count = known ? `${progress}/${total}` : String(progress);
-      const said = message === undefined ? '' : `  ${visibleText(message, { max: MESSAGE_CHARS })}`;
-      io.err(`\r\x1b[K${bar}${count}${dim(said)}`);
-      drawn = true;
+    onProgress: (progress) => {
+      if (stopped) return;
+      latest = progress;
+      if (cancelRedraw !== undefined) return;
+      const wait = lastDraw + TOOL_REDRAW_MS - clock.now();
+      if (wait <= 0) draw();
+      else cancelRedraw = clock.later(wait, draw);
     },
     stop: () => {
-      if (drawn) io.err('\r\x1b[K');
-      drawn = false;
+      stopped = true;
+      cancelRedraw?.();
+      cancelRedraw = undefined;
+      if (shown !== undefined) io.err('\r\x1b[K');
+      shown = undefined;
     },
   };
+}
+
+function lineOf({ progress, total, message }: ToolProgress, dim: (text: string) => string): string {
+  const known = total !== undefined && total > 0;
+  const done = known ? Math.min(1, Math.max(0, progress / total)) : 0;
+  const filled = Math.round(done * BAR_CELLS);
+  const bar = known
+    ? `[${'#'.repeat(filled)}${'-'.repeat(BAR_CELLS - filled)}] ${Math.round(done * 100)}% `
+    : '';
+  const count = known ? `${progress}/${total}` : String(progress);
+  const said = message === undefined ? '' : `  ${visibleText(message, { max: MESSAGE_CHARS })}`;
+  return `${bar}${count}${dim(said)}`;
 }

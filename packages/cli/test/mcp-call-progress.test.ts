@@ -64,8 +64,9 @@ it.skipIf(!existsSync('/usr/bin/script'))(
       await writeFile(release, '');
       await run.done;
     });
-    // The third report, drawn over the second in place.
-    await run.printed(new RegExp(`${ERASE_LINE.replace('[', '\\[')}3  waiting`));
+    // The third report or a later one, drawn over an earlier one in place (reports come every
+    // 50 ms, the line is redrawn at most every TOOL_REDRAW_MS with the latest).
+    await run.printed(new RegExp(`${ERASE_LINE.replace('[', '\\[')}(?:[3-9]|\\d{2,})  waiting`));
     await writeFile(release, '');
     const done = await run.done;
     expect(done.code).toBe(0);
@@ -74,6 +75,27 @@ it.skipIf(!existsSync('/usr/bin/script'))(
     expect(after.startsWith(ERASE_LINE)).toBe(true);
     expect(after).toContain('released');
     expect(after).not.toContain('waiting');
+  },
+);
+
+it.skipIf(!existsSync('/usr/bin/script'))(
+  'on a terminal, a flood of reports: a few lines drawn, not one per report',
+  async () => {
+    const reports = 20_000;
+    const run = startEpoch(
+      ['mcp', 'call', '--config', file, 'work', 'flood', '--arg', `reports=${reports}`],
+      { EPOCH_HOME: join(dir, 'home'), TERM: 'xterm' },
+      ON_A_TERMINAL,
+    );
+    const done = await run.done;
+    expect(done.code).toBe(0);
+    expect(done.out).toContain(`flooded ${reports}`);
+    // Drawn at most every TOOL_REDRAW_MS, and only when the text changed: one line per report
+    // (20,000 erases and some 900 kB) was what a terminal got.
+    const drawn = done.out.split(ERASE_LINE).length - 1;
+    expect(drawn).toBeGreaterThan(0);
+    expect(drawn).toBeLessThan(reports / 20);
+    expect(done.out.length).toBeLessThan(100_000);
   },
 );
 
