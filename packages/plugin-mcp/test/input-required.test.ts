@@ -163,6 +163,66 @@ describe('input_required from a 2026-era server', () => {
     expect(client.state.kind).toBe('connected');
   });
 
+  it('a server that asks for roots again names the roots it was sent, not "none"', async () => {
+    const always: Script = () => ({
+      resultType: 'input_required',
+      inputRequests: { where: ROOTS },
+    });
+    const server = await startModernServer({ tools: [{ name: 'scan', script: always }] });
+    cleanups.push(() => server.stop());
+    const client = new McpClient({
+      config: remoteConfig('modern', 'http', server.url),
+      roots: [{ dir: 'file:///srv/work', name: 'work' }, '/srv/other'],
+    });
+    cleanups.push(() => client.close());
+    await client.connect();
+    const error = await rejection(client.callTool('scan', {}));
+    expect(error.code).toBe('input_required');
+    expect(error.message).toContain('MCP server "modern": tool "scan" asked again for roots');
+    expect(error.message).toContain(
+      `answered it once (roots: file:///srv/work, ${pathToFileURL('/srv/other').href})`,
+    );
+    expect(error.message).not.toContain('none');
+    const [, retry] = server.requests('tools/call', 'scan');
+    expect(retry?.params.inputResponses).toMatchObject({ where: { roots: [{}, {}] } });
+  });
+
+  it('a server that asks for roots again, none having been given, is told that', async () => {
+    const always: Script = () => ({
+      resultType: 'input_required',
+      inputRequests: { where: ROOTS },
+    });
+    const { client } = await connected([{ name: 'scan', script: always }]);
+    const error = await rejection(client.callTool('scan', {}));
+    expect(error.message).toContain('answered it once (roots: none, as none were given)');
+  });
+
+  it('a refusal for want of roots the host gave says they were declared, and claims nothing the server did not say', async () => {
+    // A server that answers -32021 for roots though the request declared them.
+    const refuse: Script = () => ({
+      rpcError: {
+        code: -32021,
+        message: 'Missing required client capability',
+        data: { requiredCapabilities: { roots: {} } },
+      },
+    });
+    const server = await startModernServer({ tools: [{ name: 'scan', script: refuse }] });
+    cleanups.push(() => server.stop());
+    const client = new McpClient({
+      config: remoteConfig('modern', 'http', server.url),
+      roots: ['/srv/work'],
+    });
+    cleanups.push(() => client.close());
+    await client.connect();
+    const error = await rejection(client.callTool('scan', {}));
+    expect(error.code).toBe('input_required');
+    expect(error.message).toContain('MCP server "modern": tool "scan" needs roots');
+    expect(error.message).toContain('epoch declared roots on this request');
+    expect(error.message).toContain('error -32021');
+    expect(error.message).not.toContain('does not support');
+    expect(error.message).not.toContain('without running it');
+  });
+
   it("a retry's fields go with that retry only: a call in parallel and the next one carry neither", async () => {
     const { server, client } = await connected([
       {

@@ -70,6 +70,25 @@ describe('a 2026-era server built on the SDK', () => {
     expect(error.message).toContain('epoch does not support');
   });
 
+  it('refuses a call that needs roots from a client given none: input_required saying none were given, not that epoch cannot', async () => {
+    let ran = false;
+    const client = await connected((server) =>
+      server.registerTool('scan', {}, () => {
+        ran = true;
+        return inputRequired({ inputRequests: { where: inputRequired.listRoots() } });
+      }),
+    );
+    const error = await rejection(client.callTool('scan', {}));
+    expect(error.code).toBe('input_required');
+    expect(error.message).toContain('MCP server "sdk": tool "scan" needs roots');
+    expect(error.message).toContain('none were given');
+    expect(error.message).toContain('error -32021');
+    // epoch does support roots, given some; and the server's tool did run before it refused.
+    expect(ran).toBe(true);
+    expect(error.message).not.toContain('does not support');
+    expect(error.message).not.toContain('without running it');
+  });
+
   it('accepts the Mcp-Param headers of a call, which it checks against the body', async () => {
     const client = await connected((server) =>
       server.registerTool(

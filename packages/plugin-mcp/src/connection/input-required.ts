@@ -6,6 +6,7 @@
 //
 //   elicitation/create      { action: 'cancel' }: nobody was asked (`decline` would say the user said no)
 //   roots/list              the roots the host gave (roots.ts), or { roots: [] }: none were given
+//                           (either is named in the error if the server asks again)
 //   sampling/createMessage  no honest answer (a message our model never wrote): the request ends
 //                           at once with `input_required`, nothing more is sent
 //
@@ -19,7 +20,12 @@ import {
   isInputRequiredResult,
   type RequestOptions,
 } from '@modelcontextprotocol/client';
-import { type InputTarget, inputAskedAgain, inputNotSupported } from '../errors/input-required.js';
+import {
+  type InputAnswer,
+  type InputTarget,
+  inputAskedAgain,
+  inputNotSupported,
+} from '../errors/input-required.js';
 import { type McpRoots, rootsOnTheWire } from './roots.js';
 
 /** What the retry adds to the request's params, and only to that retry. */
@@ -43,10 +49,11 @@ export async function withInputAnswered<T>(
   const started = Date.now();
   const first = await send(undefined, options);
   if (!isInputRequiredResult(first)) return first as T;
-  const retry = await retryOf(first, target, roots);
+  const { retry, answered } = await retryOf(first, target, roots);
   const second = await send(retry, whatIsLeft(options, started));
   if (isInputRequiredResult(second)) {
-    throw inputAskedAgain(target, Object.values(second.inputRequests ?? {}).map(methodOf));
+    const asked = Object.values(second.inputRequests ?? {}).map(methodOf);
+    throw inputAskedAgain(target, asked, answered);
   }
   return second as T;
 }
@@ -55,33 +62,40 @@ async function retryOf(
   asked: InputRequiredResult,
   target: InputTarget,
   roots: McpRoots | undefined,
-): Promise<InputRetry> {
+): Promise<{ retry: InputRetry; answered: InputAnswer[] }> {
   const requests = Object.entries(asked.inputRequests ?? {});
-  const responses = Object.fromEntries(
-    await Promise.all(
-      requests.map(async ([key, request]) => [
-        key,
-        await answerTo(methodOf(request), target, roots),
-      ]),
-    ),
+  const answers = await Promise.all(
+    requests.map(async ([key, request]) => {
+      const { response, answer } = await answerTo(methodOf(request), target, roots);
+      return { key, response, answer };
+    }),
   );
-  return {
-    ...(requests.length > 0 ? { inputResponses: responses } : {}),
+  const retry = {
+    ...(requests.length > 0
+      ? { inputResponses: Object.fromEntries(answers.map(({ key, response }) => [key, response])) }
+      : {}),
     // Only when the server sent one: a retry must not carry state the server never gave.
     ...(asked.requestState !== undefined ? { requestState: asked.requestState } : {}),
   };
+  return { retry, answered: answers.map(({ answer }) => answer) };
 }
 
+/** The response to one input request, and what it was, for the message if the server asks again. */
 async function answerTo(
   method: string,
   target: InputTarget,
   roots: McpRoots | undefined,
-): Promise<unknown> {
+): Promise<{ response: unknown; answer: InputAnswer }> {
   switch (method) {
     case 'elicitation/create':
-      return { action: 'cancel' };
-    case 'roots/list':
-      return { roots: roots === undefined ? [] : await rootsOnTheWire(roots) };
+      return { response: { action: 'cancel' }, answer: { method } };
+    case 'roots/list': {
+      const given = roots === undefined ? [] : await rootsOnTheWire(roots);
+      return {
+        response: { roots: given },
+        answer: { method, roots: given.map(({ uri }) => uri) },
+      };
+    }
     default:
       throw inputNotSupported(target, method);
   }

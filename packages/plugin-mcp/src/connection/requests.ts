@@ -122,6 +122,7 @@ export class Requests {
             sent,
             scrub,
             url: remoteUrl(config),
+            rootsDeclared: this.#server.settings.roots !== undefined,
             lost: sentOn?.lost,
           });
         },

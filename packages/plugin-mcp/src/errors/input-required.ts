@@ -1,10 +1,13 @@
 // What a person or model reads when a 2026-era server wanted input that epoch does not give before
-// it would answer: the server, the tool (or resource, or prompt), the feature, and that epoch does
-// not support it. One code, `input_required`, for the three ways it shows: the server asked for
-// it in an input_required result (connection/input-required.ts decides when that cannot be
-// answered), asked again after one answer, or refused the request up front because epoch declares
-// no such capability (-32021, the spec's way for a server that must not ask). Sending the same
-// request again meets the same question.
+// it would answer: the server, the tool (or resource, or prompt), the feature, and what is true of
+// it: epoch gives no sampling or elicitation, and gives roots only when the host gave some. One
+// code, `input_required`, for the three ways it shows: the server asked for it in an
+// input_required result (connection/input-required.ts decides when that cannot be answered),
+// asked again after one answer (what that answer was is said), or refused the request with -32021
+// because the request did not declare the capability (the spec's way for a server that must not
+// ask; the server may have run part of the work first, so nothing is claimed about that). Sending
+// the same request again meets the same question.
+import { assertNever } from '../types.js';
 import { McpError } from './mcp-error.js';
 
 /** The request that needed the input. */
@@ -38,33 +41,82 @@ export function inputNotSupported(target: InputTarget, method: string): McpError
   );
 }
 
+/** What epoch answered a server's first input request with: told again when the server asks again. */
+export type InputAnswer =
+  | { readonly method: 'elicitation/create' }
+  /** The roots sent, as URIs: none when the host gave none. */
+  | { readonly method: 'roots/list'; readonly roots: readonly string[] };
+
+/** How many roots a message names before it says how many more there were. */
+const ROOTS_NAMED = 5;
+
 /**
- * The server was answered once (an elicitation cancelled, as nobody was asked; no roots) and
- * asked again. `methods`: what it asked for the second time; none when it only sent its state.
+ * The server was answered once (`answered`: an elicitation cancelled, as nobody was asked; the
+ * roots given, or none) and asked again. `methods`: what it asked for the second time; none when it
+ * only sent its state.
  */
-export function inputAskedAgain(target: InputTarget, methods: readonly string[]): McpError {
+export function inputAskedAgain(
+  target: InputTarget,
+  methods: readonly string[],
+  answered: readonly InputAnswer[],
+): McpError {
   const wanted =
     methods.length === 0
       ? 'to be asked once more with its request state'
       : `again for ${[...new Set(methods)].map(requested).join(' and ')}`;
+  const told =
+    answered.length === 0 ? 'its request state sent back' : answered.map(answerText).join('; ');
   return made(
     target,
-    `${prefix(target)} asked ${wanted} after epoch had answered it once (an elicitation is cancelled, as nobody is asked; roots are none); epoch does not support more than that, so the request was ended without an answer.`,
+    `${prefix(target)} asked ${wanted} after epoch had answered it once (${told}); epoch answers once only, so the request was ended without an answer.`,
   );
 }
 
-/** The server refused the request because epoch does not declare `capabilities` (-32021). */
+function answerText(answer: InputAnswer): string {
+  switch (answer.method) {
+    case 'elicitation/create':
+      return 'elicitation: cancelled, as nobody is asked';
+    case 'roots/list': {
+      const { roots } = answer;
+      if (roots.length === 0) return 'roots: none, as none were given';
+      const more = roots.length - ROOTS_NAMED;
+      const named = roots.slice(0, ROOTS_NAMED).join(', ');
+      return `roots: ${named}${more > 0 ? ` and ${more} more` : ''}`;
+    }
+    default:
+      return assertNever(answer, 'input answer');
+  }
+}
+
+/**
+ * The server refused the request with -32021, naming `capabilities` the request did not declare.
+ * `rootsDeclared`: the host gave roots, so the request did declare that one.
+ */
 export function capabilitiesMissing(
   target: InputTarget,
   capabilities: readonly string[],
+  rootsDeclared: boolean,
   cause: unknown,
 ): McpError {
-  const features = capabilities.map((name) => FEATURES[name] ?? `"${name}"`).join(' and ');
+  const needs = capabilities.map((name) => missingText(name, rootsDeclared)).join('; and ');
+  const fix =
+    capabilities.includes('roots') && !rootsDeclared
+      ? ' Give it roots (the directories it may work in) and send it again.'
+      : '';
   return made(
     target,
-    `${prefix(target)} needs ${features || 'a client capability'} from the client, which epoch does not support; the server refused the request without running it.`,
+    `${prefix(target)} needs ${needs || 'a client capability'}; the server answered with error -32021 (a required client capability is missing) instead of a result.${fix}`,
     cause,
   );
+}
+
+function missingText(capability: string, rootsDeclared: boolean): string {
+  const feature = FEATURES[capability];
+  if (feature === undefined) return `"${capability}" from the client, which epoch does not know`;
+  if (capability !== 'roots') return `${feature} from the client, which epoch does not support`;
+  return rootsDeclared
+    ? `${feature}, though epoch declared roots on this request (the host gave some)`
+    : `${feature}, which epoch declares only when it is given some, and none were given`;
 }
 
 function made(target: InputTarget, message: string, cause?: unknown): McpError {

@@ -43,6 +43,8 @@ export interface FailedRequest {
   readonly scrub: Scrubber;
   /** A remote server's URL (remoteUrl()); undefined for stdio. */
   readonly url?: string | undefined;
+  /** The host gave roots, so the request declared the roots capability. */
+  readonly rootsDeclared?: boolean | undefined;
   /** How the connection it was sent on ended, when it ended without close(). */
   readonly lost?: ConnectionLoss | undefined;
 }
@@ -104,7 +106,8 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
   if (error instanceof MissingRequiredClientCapabilityError) {
     const { server, method, tool } = request;
     const missing = Object.keys(error.requiredCapabilities);
-    return capabilitiesMissing({ server, method, name: tool }, missing, error);
+    const declared = request.rootsDeclared === true;
+    return capabilitiesMissing({ server, method, name: tool }, missing, declared, error);
   }
   if (error instanceof ProtocolError) {
     return make(

@@ -1,11 +1,12 @@
 // A hand-written 2026-07-28 MCP server over Streamable HTTP on 127.0.0.1, in the test's own
 // process, in raw JSON-RPC so that a test sees exactly what reached it. It answers server/discover
 // (so the client negotiates the 2026 era), tools/list and prompts/list with what it was given, and
-// each tools/call or prompts/get as that tool's or prompt's script says, adding resultType
-// "complete" to a result that has none. Every POST is recorded with its headers (lower-case, as
-// Node gives them) and its JSON-RPC id, method and params. A request the client gave up on before
-// it was answered — its connection closed under it — is recorded in `closed`: on Streamable HTTP in
-// the 2026 era, closing the request's stream is how a client cancels it.
+// each tools/call or prompts/get as that tool's or prompt's script says (a result, to which it adds
+// resultType "complete" when it has none, or a JSON-RPC error). Every POST is recorded with its
+// headers (lower-case, as Node gives them) and its JSON-RPC id, method and params. A request the
+// client gave up on before it was answered — its connection closed under it — is recorded in
+// `closed`: on Streamable HTTP in the 2026 era, closing the request's stream is how a client
+// cancels it.
 import { EventEmitter, once } from 'node:events';
 import {
   createServer,
@@ -21,8 +22,13 @@ export const MODERN = '2026-07-28';
 
 /** The params of a tools/call or prompts/get as the server received them. */
 export type RequestParams = Readonly<Record<string, unknown>>;
-/** The result to answer with, or `hang`: never answer. */
-export type Script = (params: RequestParams) => Record<string, unknown> | 'hang';
+/** A JSON-RPC error to answer with instead of a result. */
+export interface RpcErrorAnswer {
+  readonly rpcError: { readonly code: number; readonly message: string; readonly data?: unknown };
+}
+
+/** The result to answer with, an error, or `hang`: never answer. */
+export type Script = (params: RequestParams) => Record<string, unknown> | RpcErrorAnswer | 'hang';
 
 export interface ModernTool {
   readonly name: string;
@@ -71,7 +77,7 @@ export async function startModernServer(options: {
   const closed: Array<number | string> = [];
   const changes = new EventEmitter();
 
-  const answer = (message: RpcRequest): Record<string, unknown> | 'hang' => {
+  const answer = (message: RpcRequest): Record<string, unknown> | RpcErrorAnswer | 'hang' => {
     const params = message.params ?? {};
     switch (message.method) {
       case 'server/discover':
@@ -135,11 +141,11 @@ export async function startModernServer(options: {
     }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: message.id,
-        result: { resultType: 'complete', ...result },
-      }),
+      JSON.stringify(
+        'rpcError' in result
+          ? { jsonrpc: '2.0', id: message.id, error: result.rpcError }
+          : { jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', ...result } },
+      ),
     );
   });
   server.listen(0, '127.0.0.1');
