@@ -24,6 +24,7 @@ import { type ParamHeader, paramHeaders } from '../transport/param-headers.js';
 import type { McpServerCapabilities } from './capabilities.js';
 import { DirectToolCalls } from './direct-calls.js';
 import { withInputAnswered } from './input-required.js';
+import type { ToolsSubscription } from './list-changes.js';
 import { type ListItem, type ListMethod, type ListOwner, listAll } from './paginate.js';
 import { keepProgressFirst } from './progress-order.js';
 import type { McpConnectMemory, McpProtocol } from './protocol.js';
@@ -78,6 +79,8 @@ export class Connection {
   /** Of the latest tools/list on this connection: what each call of a marked tool carries. */
   #paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
   /** The subscriptions/listen stream list changes come by on a 2026-07-28 connection. */
+  #listening: ToolsSubscription | undefined;
+  /** That stream, once the server acknowledged it. */
   #subscription: McpSubscription | undefined;
   #inFlight = 0;
   #quiet: Array<() => void> = [];
@@ -140,13 +143,24 @@ export class Connection {
   }
 
   /**
-   * Watches the 2026-07-28 stream list changes come by. The server ending it, or losing it, is a
-   * lost connection: the reconnect lists the tools again and listens anew, so no change is missed.
+   * Watches the 2026-07-28 stream list changes come by, from its acknowledgement on (`late`: called
+   * when that came after the connect had listed the tools without it). The server ending it, or
+   * losing it, is a lost connection: the reconnect lists the tools again and listens anew, so no
+   * change is missed.
    */
-  watch(subscription: McpSubscription): void {
-    this.#subscription = subscription;
-    void subscription.closed.then((how) => {
-      if (how !== 'local') this.#markLost({ kind: 'subscription' });
+  watch(listening: ToolsSubscription, late: () => void): void {
+    this.#listening = listening;
+    void listening.opened.then((subscription) => {
+      if (subscription === undefined) return;
+      if (this.#closing !== undefined || this.#lost !== undefined) {
+        listening.stop();
+        return;
+      }
+      this.#subscription = subscription;
+      void subscription.closed.then((how) => {
+        if (how !== 'local') this.#markLost({ kind: 'subscription' });
+      });
+      if (listening.late) late();
     });
   }
 
@@ -320,8 +334,10 @@ export class Connection {
 
   async #end(): Promise<void> {
     this.#log.end();
-    // Its own cancellation first, so the server stops holding the stream for us.
+    // Its own cancellation first, so the server stops holding the stream for us; one not
+    // acknowledged yet is given up.
     await this.#subscription?.close().catch(() => {});
+    this.#listening?.stop();
     await this.handle.close();
   }
 

@@ -1,8 +1,7 @@
 // Opening one link to a server within connect_timeout: preflight, spawn or connect, the handshake
-// (from the era verdict remembered, or with a probe), the first tools/list and, on 2026-07-28, the
-// stream list changes come by; one more open when the era met was wrong. What a failed open means
-// is open-failure.ts's.
-import { messageOf } from '@epoch-agent/infra';
+// (from the era verdict remembered, or with a probe), on 2026-07-28 the stream list changes come by
+// (list-changes.ts: waited for briefly, never required), the first tools/list; one more open when
+// the era met was wrong. What a failed open means is open-failure.ts's.
 import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
 import { requestError } from '../errors/request.js';
 import type { McpTransportHandle } from '../transport/handle.js';
@@ -16,6 +15,7 @@ import {
 import { serverCapabilities } from './capabilities.js';
 import { CLIENT_INFO, clientOptions } from './client-options.js';
 import { Connection } from './link.js';
+import { LISTEN_ACK_WAIT_MS, onToolsListChanged, ToolsSubscription } from './list-changes.js';
 import { CLOSED, failedOpen, type Opened, TIMED_OUT } from './open-failure.js';
 import { preflight } from './preflight.js';
 import type { McpEraVerdict } from './protocol.js';
@@ -24,10 +24,6 @@ import { rootsOnTheWire } from './roots.js';
 import { serverIdentity } from './server-identity.js';
 import { ServerLog } from './server-log.js';
 import { listTools, markedTools, type ToolList } from './tool-list.js';
-
-// notifications/tools/list_changed tends to come in bursts (a server that registers several tools
-// announces each): one tools/list after the burst settles, not one per notification.
-const TOOLS_LIST_CHANGED_DEBOUNCE_MS = 250;
 
 /** What a first connect meets a server with when it is known to be of the 2025 era. */
 const LEGACY: PriorDiscovery = { kind: 'legacy' };
@@ -90,6 +86,7 @@ async function openOnce(
   // the previous ones left, none starts a fresh connect_timeout.
   const timer = setTimeout(() => opening.abort(TIMED_OUT), Math.max(0, deadline - Date.now()));
   let handle = started;
+  let listening: ToolsSubscription | undefined;
   let tooLong: MessageTooLongError | undefined;
   let exited = false;
   let handshaken = false;
@@ -99,22 +96,14 @@ async function openOnce(
     handle ??= await transportOf(options);
     let opened: Connection | undefined;
     const { roots } = options.settings;
+    // No `listChanged` option: on a 2026-07-28 connection the SDK would wait for the
+    // subscriptions/listen acknowledgement inside connect(), and a server that never gives it could
+    // never connect. list-changes.ts listens instead, off the connect's critical path.
     const sdk = new Client(CLIENT_INFO, {
       ...clientOptions(config, roots !== undefined),
       // The SDK would find no handler to fulfil an input_required result with: input-required.ts
       // answers what can be answered without one.
       inputRequired: { autoFulfill: false },
-      // The SDK debounces (and, on a 2026-era connection, subscribes); the list itself is asked by
-      // the client so that it gets the client's request options and page limit.
-      listChanged: {
-        tools: {
-          autoRefresh: false,
-          debounceMs: TOOLS_LIST_CHANGED_DEBOUNCE_MS,
-          onChanged: () => {
-            if (opened !== undefined) options.onToolsChanged(opened);
-          },
-        },
-      },
     });
     // From the handshake on: a server may log while it starts.
     const log = new ServerLog(config.name, logger);
@@ -143,29 +132,26 @@ async function openOnce(
       opening.signal,
     );
     handshaken = true;
-    const connectOptions = { timeout: config.timeoutMs, signal: opening.signal };
     const capabilities = sdk.getServerCapabilities() ?? {};
     const era = sdk.getProtocolEra() ?? 'legacy';
+    // The list itself is asked by the client, with its request options and page limit.
+    if (capabilities.tools?.listChanged) {
+      onToolsListChanged(sdk, () => {
+        if (opened !== undefined) options.onToolsChanged(opened);
+      });
+    }
+    // On 2026-07-28 list changes come by a subscriptions/listen stream, asked for before the tools
+    // are listed so that no change falls between. A server that refuses it, or never acknowledges
+    // it, is still usable: its tools are known, only their changes would go unseen.
+    if (era === 'modern' && capabilities.tools?.listChanged) {
+      const { timeoutMs, name: server } = config;
+      listening = new ToolsSubscription({ sdk, server, timeoutMs, logger, scrub });
+      const left = (deadline - Date.now()) / 2;
+      await listening.waitFor(Math.min(LISTEN_ACK_WAIT_MS, left), opening.signal);
+    }
     // SEP-2243 binds Streamable HTTP only; the 2025 era has no such headers.
     const mirrors = config.transport === 'http' && era === 'modern';
     const listed = await firstTools(sdk, options, { signal: opening.signal, mirrors });
-    // On 2026-07-28 list changes come by a subscriptions/listen stream. A probed connect has the
-    // SDK open it; a remembered one (no round trip at all) opens it here. A server that refuses
-    // it is still usable: its tools are known, only their changes would go unseen.
-    const subscription =
-      era === 'modern' && capabilities.tools?.listChanged
-        ? (sdk.autoOpenedSubscription ??
-          (await untilAborted(
-            sdk.listen({ toolsListChanged: true }, connectOptions).catch((error: unknown) => {
-              logger.warn(
-                `MCP server "${config.name}" refused subscriptions/listen (${scrub(messageOf(error))}), so a change to its tools is seen only when it reconnects.`,
-                { server: config.name },
-              );
-              return undefined;
-            }),
-            opening.signal,
-          )))
-        : undefined;
     if (opening.signal.aborted) throw opening.signal.reason;
     // Closed between its answers and now: checked in the same tick the connection starts watching.
     if (sdk.transport === undefined) throw new Error('the server closed the connection');
@@ -197,10 +183,15 @@ async function openOnce(
       paramHeaders: listed.paramHeaders,
       log,
     });
-    if (subscription !== undefined) opened.watch(subscription);
+    if (listening !== undefined) {
+      const connection = opened;
+      // Acknowledged after the first list: listed again, so a change before it is not missed.
+      opened.watch(listening, () => options.onToolsChanged(connection));
+    }
     const outcome: AttemptOutcome = { ok: true, connection: opened };
     return { outcome, exitedWhileProbing: false, verdictRefused: false };
   } catch (thrown) {
+    listening?.stop();
     return await failedOpen({
       parts: options,
       thrown,
