@@ -1,12 +1,14 @@
 // `epoch mcp call` of a tool that says back its environment, in a real `epoch` process with a real
 // stdio server: the values its entry gave it (an expanded `${VAR}`, a literal `env` value, an
-// env_file value) are printed blanked, as text and as --json, as the saved copy of a cut result is.
+// env_file value) are printed blanked, as text and as --json, and in the progress line drawn on a
+// real pseudo-terminal (util-linux `script`), as the saved copy of a cut result is.
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { epoch } from './epoch-process.js';
+import { epoch, startEpoch } from './epoch-process.js';
 
 const ENV_ECHO = fileURLToPath(
   new URL('../../web/test/fixtures/env-echo-server.mjs', import.meta.url),
@@ -38,6 +40,16 @@ afterAll(async () => {
 });
 
 const ARGS = '{"names": ["API_KEY", "SERVICE_TOKEN", "FILE_SECRET"]}';
+const CALL = ['mcp', 'call', 'echo', 'environment', '--args', ARGS];
+
+// Runs the command on a pseudo-terminal of its own: stdout and stderr are the terminal, which
+// `script` copies to its stdout.
+const ON_A_TERMINAL = [
+  'bash',
+  '-c',
+  'exec script -qfec "$(printf "%q " "$@")" /dev/null',
+  'on-a-terminal',
+];
 
 function expectBlanked(...texts: string[]): void {
   const all = texts.join('\n');
@@ -50,20 +62,14 @@ function expectBlanked(...texts: string[]): void {
 
 describe('epoch mcp call of a tool that echoes its environment', () => {
   it('prints the result with the secret values of its entry blanked', async () => {
-    const run = await epoch(
-      ['mcp', 'call', 'echo', 'environment', '--args', ARGS, '--config', config],
-      env,
-    );
+    const run = await epoch([...CALL, '--config', config], env);
     expect(run.code).toBe(0);
     expectBlanked(run.out, run.err);
     expect(run.out).toContain('for you');
   }, 60_000);
 
   it('prints it blanked with --json too', async () => {
-    const run = await epoch(
-      ['mcp', 'call', 'echo', 'environment', '--args', ARGS, '--json', '--config', config],
-      env,
-    );
+    const run = await epoch([...CALL, '--json', '--config', config], env);
     expect(run.code).toBe(0);
     expectBlanked(run.out, run.err);
     const result = JSON.parse(run.out) as { structuredContent: { values: object } };
@@ -73,4 +79,22 @@ describe('epoch mcp call of a tool that echoes its environment', () => {
       FILE_SECRET: '<redacted>',
     });
   }, 60_000);
+
+  it.skipIf(!existsSync('/usr/bin/script'))(
+    'draws its progress line on a terminal blanked',
+    async () => {
+      const run = await startEpoch(
+        [...CALL, '--config', config],
+        { ...env, TERM: 'xterm' },
+        ON_A_TERMINAL,
+      ).done;
+      expect(run.code).toBe(0);
+      expectBlanked(run.out, run.err);
+      // The line cuts the message to fit beside the count: not even the start of a secret shows.
+      expect(run.out).not.toContain('sk-call-var');
+      // The line the server's report drew.
+      expect(run.out).toMatch(/1\/2.*reading API_KEY=<redacted>/);
+    },
+    60_000,
+  );
 });

@@ -11,9 +11,9 @@
 // closed connection aborts the signal (@hono/node-server), and the server is sent
 // notifications/cancelled, as Ctrl-C does for `epoch mcp call`. A call asked with
 // `Accept: application/x-ndjson` is answered as it runs (ToolCallLine): each progress report the
-// server sends, then the result or the error; the page's "Try" shows the progress that way. The
-// result is shown with the server's secrets blanked (McpRegistry.shownResult), as its saved copy
-// is: a tool that echoes its environment does not put them on the page. A tool withheld because
+// server sends, then the result or the error; the page's "Try" shows the progress that way. Both
+// are shown with the server's secrets blanked (McpRegistry.shownResult, shownProgress), as a saved
+// result is: a tool that echoes its environment does not put them on the page. A tool withheld because
 // its definition changed since approved (README "Pinned tools") is refused, 409 `tool_withheld`,
 // before anything is sent.
 import {
@@ -93,7 +93,8 @@ function callAsItRuns(
     };
     // In order, and never after the last line: a report is written before the next one is.
     let written = Promise.resolve();
-    const onProgress = (progress: ToolProgress) => {
+    const onProgress = (report: ToolProgress) => {
+      const progress = runtime.mcp.shownProgress(tool.server, report);
       written = written.then(() => line({ progress }));
     };
     let last: ToolCallLine;

@@ -1,7 +1,7 @@
 // The page's "Try" of a tool that says back its environment, over real HTTP on 127.0.0.1 to a real
 // stdio server: the values its entry gave it — an expanded `${VAR}`, a literal `env` value, an
-// env_file value — are blanked in the answer, whole and line by line, as in the saved copy of a
-// cut result.
+// env_file value — are blanked in the answer, whole and line by line (its progress report too), as
+// in the saved copy of a cut result.
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,7 +70,7 @@ describe("the page's Try of a tool that echoes its environment", () => {
     expect(Object.keys(structured.byValue)).toContain('<redacted>');
   }, 60_000);
 
-  it('answers the same when the call is answered as it runs (NDJSON)', async () => {
+  it('answers the same, its progress report too, when the call is answered as it runs (NDJSON)', async () => {
     const response = await web.api('/api/mcp/echo/tools/environment/call', {
       method: 'POST',
       json: { arguments: { names: NAMES } },
@@ -82,7 +82,10 @@ describe("the page's Try of a tool that echoes its environment", () => {
     const lines = body
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as object);
+      .map((line) => JSON.parse(line) as { progress?: { message?: string } });
+    expect(lines[0]?.progress?.message).toBe(
+      'reading API_KEY=<redacted>\nSERVICE_TOKEN=<redacted>\nFILE_SECRET=<redacted>',
+    );
     expect(lines.at(-1)).toHaveProperty('result');
   }, 60_000);
 });

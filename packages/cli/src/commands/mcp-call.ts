@@ -102,12 +102,14 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       stringOptions(invocation, 'arg'),
       io.err,
     );
+    // Its result and progress are shown with the server's secrets blanked, as a saved result is.
+    const owner = found.tool.server ?? server;
     let result: Awaited<ReturnType<EpochTool['execute']>>;
     const progress = startToolProgress(io, !invocation.json);
     try {
       result = await (found.tool as McpEpochTool).executeUncut(args, {
         signal: io.signal,
-        onProgress: progress.onProgress,
+        onProgress: (report) => progress.onProgress(runtime.mcp.shownProgress(owner, report)),
       });
     } catch (error) {
       if (!isMcpError(error)) throw error;
@@ -119,8 +121,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     } finally {
       progress.stop();
     }
-    // Shown with the server's secrets blanked, as its saved copy is (McpRegistry.shownResult).
-    const shown = runtime.mcp.shownResult(found.tool.server ?? server, result);
+    const shown = runtime.mcp.shownResult(owner, result);
     io.out(invocation.json ? `${terminalJson(shown, 2)}\n` : renderToolResult(shown));
     if (result.isError !== true) return EXIT.ok;
     return failure(

@@ -12,7 +12,7 @@
 // pinned for the server: a tool that is new or changed is withheld until approveTools (README,
 // "Pinned tools").
 
-import type { ToolResult } from '@epoch-agent/protocol';
+import type { ToolProgress, ToolResult } from '@epoch-agent/protocol';
 import type {
   GetPromptResult,
   ReadResourceResult,
@@ -21,7 +21,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
 import type { McpSavedResults } from '../tools/saved-results.js';
-import { shownResult } from '../tools/shown-result.js';
+import { shownProgress, shownResult } from '../tools/shown-result.js';
 import type {
   McpApprovalReason,
   McpServerConfig,
@@ -179,6 +179,12 @@ export class McpRegistry {
   shownResult(name: string, result: ToolResult): ToolResult {
     const client = this.#servers.entries.get(name)?.client;
     return client === undefined ? result : shownResult(result, client.redactor);
+  }
+
+  /** A progress report of a call of server `name`'s tool as a person may be shown it (shownResult). */
+  shownProgress(name: string, progress: ToolProgress): ToolProgress {
+    const client = this.#servers.entries.get(name)?.client;
+    return client === undefined ? progress : shownProgress(progress, client.redactor);
   }
 
   /**

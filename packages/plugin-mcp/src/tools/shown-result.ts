@@ -1,9 +1,10 @@
-// A tool's result as a person is shown it (the page's "Try", `epoch mcp call`): the server's
-// secret values blanked, as they are in the file a cut result is saved to (output-cap.ts). A tool
-// that echoes its environment must not put the expanded `${VAR}`s or the env and header values of
-// its entry on a screen, where they are read over a shoulder, pasted into an issue or recorded.
+// A tool's result and progress reports as a person is shown them (the page's "Try", `epoch mcp
+// call`): the server's secret values blanked, as they are in the file a cut result is saved to
+// (output-cap.ts). A tool that echoes its environment must not put the expanded `${VAR}`s or the
+// env and header values of its entry on a screen, where they are read over a shoulder, pasted into
+// an issue or recorded.
 import type { Redactor } from '@epoch-agent/infra';
-import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
+import type { ToolContent, ToolProgress, ToolResult } from '@epoch-agent/protocol';
 import { assertNever } from '../types.js';
 
 /** `result` with every secret `redact` knows blanked in its text; its shape is unchanged. */
@@ -21,6 +22,13 @@ export function shownResult(result: ToolResult, redact: Redactor): ToolResult {
       ? {}
       : { forUser: forUser.map((block) => shownBlock(block, redact)) }),
   };
+}
+
+/** `progress` with every secret `redact` knows blanked in its message. */
+export function shownProgress(progress: ToolProgress, redact: Redactor): ToolProgress {
+  return progress.message === undefined
+    ? progress
+    : { ...progress, message: redact(progress.message) };
 }
 
 // A base64 payload (an image's or audio clip's `data`, a resource's `blob`) is not text a person
