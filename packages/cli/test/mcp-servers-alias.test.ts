@@ -1,7 +1,7 @@
 // A file pasted from Claude Desktop keeps its servers under `mcpServers`: the real `epoch` reads
-// it as `servers` (list, status with a real server, a field's problem at its own line), `add`
-// writes under the key the file uses and `remove` takes it out again byte for byte, and a file
-// with both keys is an error naming the file that no command edits.
+// it as `servers` (list, status with a real server, a field's problem at its own line), `add`,
+// `disable` and `enable` write under the key the file uses and `remove` and `enable` undo them byte
+// for byte, and a file with both keys is an error naming the file that no command edits.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,6 +72,26 @@ describe('a file whose servers are under "mcpServers"', () => {
     const remove = await epoch(['mcp', 'remove', 'more', '--config', config], env);
     expect(remove.code).toBe(0);
     expect(await readFile(config, 'utf8')).toBe(original);
+  }, 60_000);
+
+  it('disable and enable, of the server and of one tool, edit its entry there and undo it', async () => {
+    const before = desktopFile().replace(/ {4}"broken": \{\n {6}"command": 5\n {4}\}\n/, '');
+    await writeFile(config, before.replace('},\n  }', '}\n  }'));
+    const original = await readFile(config, 'utf8');
+    const entry = async () =>
+      (JSON.parse(await readFile(config, 'utf8')) as { mcpServers: Record<string, object> })
+        .mcpServers.tools;
+    for (const [off, expected] of [
+      [['tools'], { enabled: false }],
+      [['tools', '--tool', 'echo'], { exclude_tools: ['echo'] }],
+    ] as const) {
+      const disable = await epoch(['mcp', 'disable', ...off, '--config', config], env);
+      expect(disable.code, disable.err).toBe(0);
+      expect(await entry()).toMatchObject(expected);
+      const enable = await epoch(['mcp', 'enable', ...off, '--config', config], env);
+      expect(enable.code, enable.err).toBe(0);
+      expect(await readFile(config, 'utf8')).toBe(original);
+    }
   }, 60_000);
 
   it('with "servers" too is an error naming the file; edits are refused and change nothing', async () => {

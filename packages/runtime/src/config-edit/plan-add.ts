@@ -58,7 +58,6 @@ export function parseConfigText(text: string, file: string): Plan<ParsedConfig> 
       { file },
     );
   }
-  // The loader reads `mcpServers` (Claude Desktop's name) as `servers`: an edit goes where it reads.
   const written = propertyValue(root, 'servers');
   const alias = propertyValue(root, 'mcpServers');
   if (written !== undefined && alias !== undefined) {
@@ -69,7 +68,7 @@ export function parseConfigText(text: string, file: string): Plan<ParsedConfig> 
     );
   }
   const key = written === undefined && alias !== undefined ? 'mcpServers' : 'servers';
-  const servers = written ?? alias;
+  const servers = serversOf(root);
   if (servers !== undefined && servers.type !== 'object') {
     return refuse(
       'invalid_shape',
@@ -159,6 +158,14 @@ export function membersOf(object: Node): Node[] {
 
 function memberNames(object: Node): string[] {
   return membersOf(object).map((member) => String(member.children?.[0]?.value));
+}
+
+/**
+ * The servers of the file's top-level object `root`: its `servers`, or `mcpServers` (Claude
+ * Desktop's name), which the loader reads as `servers`. An edit goes where the loader reads.
+ */
+export function serversOf(root: Node): Node | undefined {
+  return propertyValue(root, 'servers') ?? propertyValue(root, 'mcpServers');
 }
 
 /** The value of the last member called `key` (the one JSON.parse and the loader keep). */
