@@ -161,8 +161,8 @@ base = the file's own. It sends the file as text and as structuredContent: both 
 Fresh processes: a new node for every sample. Import = \`import()\` of @epoch-agent/plugin-mcp
 against @modelcontextprotocol/client, timed inside the process. Start -> exit: a one-shot program
 with the hand-written server (bench/probes/start-to-exit.mjs), ours against the raw SDK and the AI
-SDK's MCP client (@ai-sdk/mcp, createMCPClient over its StdioMCPTransport), the three taking turns;
-each process runs on Node 22 (the AI SDK needs it; the server on this Node). Ours = McpRegistry
+SDK's MCP client (@ai-sdk/mcp 1.x, createMCPClient over its stdio transport), the three taking turns;
+each process runs on Node 22 (the three alike; the server on this Node). Ours = McpRegistry
 .connectAll (no schema cache: a first start), the echo EpochTool's execute, disconnectAll; raw =
 Client connect, listTools, callTool, close; AI SDK = createMCPClient, tools(), the echo tool's
 execute, close(). Start -> exit = spawn to exit, timed by the parent; import + first connect +

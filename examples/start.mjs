@@ -8,6 +8,13 @@
 //
 // `npm run web` (`--web`): the same servers, then `epoch web --open` on that file: the connectors
 // page, until Ctrl-C.
+//
+// Both run in an EPOCH_HOME of their own (a temp dir, removed at the end) unless EPOCH_HOME is set,
+// and say which at the start: an example must not write its approvals, schema cache, pins and
+// process records into your ~/.epoch, nor start the servers of the plugins installed there.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT, interruptSignal, main, processIo } from '@epoch-agent/cli';
 import { isTestkitError, startEverything } from '@epoch-agent/testkit';
@@ -32,8 +39,17 @@ process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 
 const io = processIo(interruptSignal((text) => process.stderr.write(text)));
 const running = [];
+const ownHome = !process.env.EPOCH_HOME;
+const home = ownHome ? await mkdtemp(join(tmpdir(), 'epoch-example-')) : process.env.EPOCH_HOME;
+process.env.EPOCH_HOME = home;
 
 async function run() {
+  io.out(
+    ownHome
+      ? `EPOCH_HOME is ${home}: the example's own, removed when it ends, so your ~/.epoch is not touched.\n` +
+          '(To run it on your own home, set EPOCH_HOME, e.g. EPOCH_HOME=$HOME/.epoch npm start.)\n'
+      : `EPOCH_HOME is ${home}, as your environment sets it: the example writes its approvals, cache and records there.\n`,
+  );
   for (const { transport, port, label } of REMOTE_SERVERS) {
     const server = await startEverything(transport, { port });
     running.push(server);
@@ -66,4 +82,5 @@ try {
   );
 } finally {
   await Promise.allSettled(running.map((server) => server.stop()));
+  if (ownHome) await rm(home, { recursive: true, force: true });
 }

@@ -9,8 +9,9 @@
 //   ours:   McpRegistry.connectAll (no schema cache: a first start), the echo EpochTool's execute
 //           (a host's path), registry.disconnectAll()
 //   raw:    the SDK's Client over its StdioClientTransport: connect, listTools, callTool, close
-//   ai-sdk: @ai-sdk/mcp's createMCPClient over its StdioMCPTransport: tools(), the echo tool's
-//           execute, close()
+//   ai-sdk: @ai-sdk/mcp's createMCPClient over its stdio transport: tools(), the echo tool's
+//           execute, close(). The 1.x line, the one of the `ai` 6 the runtime's adapters are
+//           made for (and the one that installs on Node 20), names it Experimental_StdioMCPTransport.
 import { isRunning, recordedPids } from '../processes.mjs';
 
 const [side, command, ...args] = process.argv.slice(2);
@@ -68,7 +69,9 @@ async function raw() {
 
 async function aiSdk() {
   const { createMCPClient } = await import('@ai-sdk/mcp');
-  const { StdioMCPTransport } = await import('@ai-sdk/mcp/mcp-stdio');
+  const { Experimental_StdioMCPTransport: StdioMCPTransport } = await import(
+    '@ai-sdk/mcp/mcp-stdio'
+  );
   const imported = performance.now();
   const client = await createMCPClient({
     transport: new StdioMCPTransport({ command, args, env, stderr: 'ignore' }),

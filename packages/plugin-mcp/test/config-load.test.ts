@@ -246,7 +246,7 @@ const CASES: readonly Case[] = [
     scenario: 'unknown fields are warnings with a did-you-mean; source has its own',
     servers: ['typos:stdio', 'labelled:stdio'],
     diagnostics: [
-      warning('unknown_field', 'mcpServers', '2:3', '"mcpServers"', ['Did you mean "servers"?']),
+      warning('unknown_field', 'severs', '2:3', '"severs"', ['Did you mean "servers"?']),
       warning('unknown_field', 'servers.typos.conect_timeout', '6:7', '"conect_timeout"', [
         'Did you mean "connect_timeout"?',
       ]),
@@ -382,6 +382,28 @@ const CASES: readonly Case[] = [
         '"idp.example.com',
         ['https:// URL'],
       ),
+    ],
+  },
+  {
+    fixture: 'mcp-servers.txt',
+    scenario: "mcpServers (Claude Desktop's) is read as servers, each problem at its own line",
+    servers: ['desktop:stdio'],
+    diagnostics: [
+      error('invalid_type', 'servers.typo.command', '5:26', '5', ['must be a string']),
+      error('name_case_conflict', 'servers.Desktop', '6:5', '"Desktop"', ['only in case']),
+    ],
+  },
+  {
+    fixture: 'mcp-servers-and-servers.txt',
+    scenario:
+      'servers and mcpServers both: servers is read, the other is an error naming its entries',
+    servers: ['mine:stdio'],
+    diagnostics: [
+      error('alias_conflict', 'mcpServers', '3:3', '"mcpServers"', [
+        'both "servers" and "mcpServers"',
+        '(pasted, more) is not loaded',
+        'Move those entries into "servers"',
+      ]),
     ],
   },
   {

@@ -11,9 +11,11 @@
 // closed connection aborts the signal (@hono/node-server), and the server is sent
 // notifications/cancelled, as Ctrl-C does for `epoch mcp call`. A call asked with
 // `Accept: application/x-ndjson` is answered as it runs (ToolCallLine): each progress report the
-// server sends, then the result or the error; the page's "Try" shows the progress that way. A tool
-// withheld because its definition changed since approved (README "Pinned tools") is refused, 409
-// `tool_withheld`, before anything is sent.
+// server sends, then the result or the error; the page's "Try" shows the progress that way. Both
+// are shown with the server's secrets blanked (McpRegistry.shownResult, shownProgress), as a saved
+// result is: a tool that echoes its environment does not put them on the page. A tool withheld because
+// its definition changed since approved (README "Pinned tools") is refused, 409 `tool_withheld`,
+// before anything is sent.
 import {
   type McpEpochTool,
   type McpServerStatus,
@@ -65,10 +67,9 @@ export function toolRoutes({ runtime }: { readonly runtime: Runtime }): Hono {
     }
     const found = findTool(runtime, c.req.param('name'), c.req.param('tool'), 'call');
     if ('status' in found) return send(c, found);
-    if (c.req.header('accept')?.includes(NDJSON)) return callAsItRuns(c, found, args);
-    const answer: ToolCallAnswer = {
-      result: await found.execute(args, { signal: c.req.raw.signal }),
-    };
+    if (c.req.header('accept')?.includes(NDJSON)) return callAsItRuns(c, runtime, found, args);
+    const result = await found.execute(args, { signal: c.req.raw.signal });
+    const answer: ToolCallAnswer = { result: runtime.mcp.shownResult(found.server, result) };
     return c.json(answer);
   });
   return routes;
@@ -79,6 +80,7 @@ const NDJSON = 'application/x-ndjson';
 /** The call, answered line by line (ToolCallLine): its progress reports, then how it ended. */
 function callAsItRuns(
   c: Context,
+  runtime: Runtime,
   tool: McpEpochTool,
   args: { readonly [key: string]: unknown },
 ): Response {
@@ -91,12 +93,14 @@ function callAsItRuns(
     };
     // In order, and never after the last line: a report is written before the next one is.
     let written = Promise.resolve();
-    const onProgress = (progress: ToolProgress) => {
+    const onProgress = (report: ToolProgress) => {
+      const progress = runtime.mcp.shownProgress(tool.server, report);
       written = written.then(() => line({ progress }));
     };
     let last: ToolCallLine;
     try {
-      last = { result: await tool.execute(args, { signal: c.req.raw.signal, onProgress }) };
+      const result = await tool.execute(args, { signal: c.req.raw.signal, onProgress });
+      last = { result: runtime.mcp.shownResult(tool.server, result) };
     } catch (error) {
       const { status, body } = fromError(error);
       last = { status, ...body };

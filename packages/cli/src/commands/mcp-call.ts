@@ -1,6 +1,7 @@
 // `epoch mcp call <name> <tool>`: runs one tool the way the agent does — through the ToolRegistry's
 // tool, with the turn's AbortSignal — and prints its result whole: a person who asked for it gets
-// all of it, where the model would get it cut at the server's max_output_tokens. Ctrl-C cancels
+// all of it, where the model would get it cut at the server's max_output_tokens (its secrets
+// blanked, as in the saved copy of a cut result). Ctrl-C cancels
 // the call: the server gets notifications/cancelled before epoch closes it. On a terminal, the
 // server's progress reports draw a bar on stderr while the call runs. Fixed exit codes: 0 ok,
 // 1 the tool reported an error, 2 usage (a server or tool the user turned off too, and a tool
@@ -101,12 +102,14 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       stringOptions(invocation, 'arg'),
       io.err,
     );
+    // Its result and progress are shown with the server's secrets blanked, as a saved result is.
+    const owner = found.tool.server ?? server;
     let result: Awaited<ReturnType<EpochTool['execute']>>;
     const progress = startToolProgress(io, !invocation.json);
     try {
       result = await (found.tool as McpEpochTool).executeUncut(args, {
         signal: io.signal,
-        onProgress: progress.onProgress,
+        onProgress: (report) => progress.onProgress(runtime.mcp.shownProgress(owner, report)),
       });
     } catch (error) {
       if (!isMcpError(error)) throw error;
@@ -118,7 +121,8 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     } finally {
       progress.stop();
     }
-    io.out(invocation.json ? `${terminalJson(result, 2)}\n` : renderToolResult(result));
+    const shown = runtime.mcp.shownResult(owner, result);
+    io.out(invocation.json ? `${terminalJson(shown, 2)}\n` : renderToolResult(shown));
     if (result.isError !== true) return EXIT.ok;
     return failure(
       EXIT.failed,

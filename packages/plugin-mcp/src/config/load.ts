@@ -48,7 +48,12 @@ export interface McpConfigLoad {
 }
 
 const EMPTY: McpConfigLoad = { servers: [], overrides: [], diagnostics: [] };
-const TOP_LEVEL = ['servers', 'overrides', ...BUDGET_KEYS];
+/**
+ * `mcpServers` is the name Claude Desktop, Cursor and others give `servers`: a file pasted from one
+ * of them is read as it means, never found silently empty (README "mcp.json").
+ */
+type ServersKey = 'servers' | 'mcpServers';
+const TOP_LEVEL = ['servers', 'mcpServers', 'overrides', ...BUDGET_KEYS];
 
 /**
  * Reads mcp.json text (JSONC: comments and trailing commas allowed). `file` names it in diagnostics,
@@ -115,16 +120,21 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
     );
   }
 
+  const serversKey = serversKeyOf(root, where, diagnostics);
+  // Diagnostics keep one name for the list, `servers.<name>.<field>`, whatever the file calls it;
+  // only their line and column follow the key the file writes.
+  const inServers: Where =
+    serversKey === 'servers' ? where : { ...where, locator: renamedServers(where.locator) };
   const serverEntries = entriesOf(
     root,
-    'servers',
-    '"servers": { "github": { "command": "npx" } }',
-    where,
+    serversKey,
+    `"${serversKey}": { "github": { "command": "npx" } }`,
+    inServers,
     diagnostics,
   );
   const servers: McpServerConfig[] = [];
-  for (const { key, value } of withoutCaseTwins(serverEntries, where, diagnostics)) {
-    const result = parseServer(key, getNodeValue(value), where);
+  for (const { key, value } of withoutCaseTwins(serverEntries, inServers, diagnostics)) {
+    const result = parseServer(key, getNodeValue(value), inServers);
     diagnostics.push(...result.diagnostics);
     if (result.config !== undefined) servers.push(result.config);
   }
@@ -152,12 +162,54 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
 }
 
 /**
- * The entries of the top-level object `field` (`servers`, `overrides`), the later of a name given
- * twice only (as JSON.parse keeps it); none when it is absent or not an object.
+ * Which key holds the servers: `mcpServers` when the file writes only that one. A file writing
+ * both is read from `servers`, with an error at `mcpServers` saying its servers are not loaded:
+ * which list the person meant cannot be guessed, and merging them would hide a name given twice.
+ */
+function serversKeyOf(root: Node, where: Where, into: Diagnostic[]): ServersKey {
+  const keys = keysOf(root);
+  if (!keys.includes('mcpServers')) return 'servers';
+  if (!keys.includes('servers')) return 'mcpServers';
+  const alias = propertiesOf(root).findLast((p) => p.key === 'mcpServers')?.value;
+  const names = alias?.type === 'object' ? keysOf(alias) : [];
+  const shown = names.slice(0, 5).join(', ');
+  const held =
+    names.length === 0
+      ? 'nothing'
+      : names.length > 5
+        ? `${shown} and ${names.length - 5} more`
+        : shown;
+  into.push(
+    diagnostic(
+      where,
+      'error',
+      'alias_conflict',
+      ['mcpServers'],
+      `the file has both "servers" and "mcpServers" (Claude Desktop's name for "servers"), so only "servers" is read and what "mcpServers" holds (${held}) is not loaded. Move those entries into "servers" and remove "mcpServers".`,
+      'key',
+    ),
+  );
+  return 'servers';
+}
+
+/** `locator` for a file whose servers are under `mcpServers`: a `servers` path is found there. */
+function renamedServers(locator: Locator): Locator {
+  const inFile = (path: readonly PathSegment[]) =>
+    path[0] === 'servers' ? ['mcpServers', ...path.slice(1)] : path;
+  return {
+    offset: locator.offset,
+    value: (path) => locator.value(inFile(path)),
+    key: (path) => locator.key(inFile(path)),
+  };
+}
+
+/**
+ * The entries of the top-level object `field` (`servers` or its alias, `overrides`), the later of
+ * a name given twice only (as JSON.parse keeps it); none when it is absent or not an object.
  */
 function entriesOf(
   root: Node,
-  field: 'servers' | 'overrides',
+  field: ServersKey | 'overrides',
   example: string,
   where: Where,
   into: Diagnostic[],

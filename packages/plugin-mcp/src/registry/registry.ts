@@ -12,6 +12,7 @@
 // pinned for the server: a tool that is new or changed is withheld until approveTools (README,
 // "Pinned tools").
 
+import type { ToolProgress, ToolResult } from '@epoch-agent/protocol';
 import type {
   GetPromptResult,
   ReadResourceResult,
@@ -20,6 +21,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
 import type { McpSavedResults } from '../tools/saved-results.js';
+import { shownProgress, shownResult } from '../tools/shown-result.js';
 import type {
   McpApprovalReason,
   McpServerConfig,
@@ -167,6 +169,22 @@ export class McpRegistry {
   /** The config a server runs with now; undefined when no server of that name is registered. */
   configOf(name: string): McpServerConfig | undefined {
     return this.#servers.entries.get(name)?.config;
+  }
+
+  /**
+   * `result`, of a call of a tool of server `name`, as a person may be shown it (the page's "Try",
+   * `epoch mcp call`): every secret of the server blanked, as in a saved result. The model's copy
+   * is what `execute` gave; this is only for a screen. Unchanged when no such server is registered.
+   */
+  shownResult(name: string, result: ToolResult): ToolResult {
+    const client = this.#servers.entries.get(name)?.client;
+    return client === undefined ? result : shownResult(result, client.redactor);
+  }
+
+  /** A progress report of a call of server `name`'s tool as a person may be shown it (shownResult). */
+  shownProgress(name: string, progress: ToolProgress): ToolProgress {
+    const client = this.#servers.entries.get(name)?.client;
+    return client === undefined ? progress : shownProgress(progress, client.redactor);
   }
 
   /**

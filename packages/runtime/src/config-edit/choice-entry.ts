@@ -19,6 +19,7 @@ import {
   parseConfigText,
   propertyValue,
   refuse,
+  serversOf,
   wrapIn,
 } from './plan-add.js';
 import { applyDeletions, type Reinsert, removeItem } from './remove-item.js';
@@ -233,9 +234,9 @@ function reinsertAt(path: readonly string[]): Reinsert {
 
 function valueAt(root: Node | undefined, path: readonly string[]): Node | undefined {
   let node = root;
-  for (const key of path) {
+  for (const [depth, key] of path.entries()) {
     if (node?.type !== 'object') return undefined;
-    node = propertyValue(node, key);
+    node = depth === 0 && key === 'servers' ? serversOf(node) : propertyValue(node, key);
   }
   return node;
 }

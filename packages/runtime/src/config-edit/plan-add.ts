@@ -2,7 +2,7 @@
 // insertion (or the reason there is none) out.
 //
 // The server goes last in the `servers` object the loader reads (the last `servers` key, as
-// JSON.parse would take it). A file without `servers` gets one as the last top-level member; a file
+// JSON.parse would take it, or `mcpServers` in a file that writes that alias). A file without `servers` gets one as the last top-level member; a file
 // that is empty or only comments gets the whole object appended.
 import { parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import { type Node, type ParseError, parseTree } from 'jsonc-parser';
@@ -22,7 +22,7 @@ export type Plan<T> =
 
 export interface ParsedConfig {
   readonly root: Node | undefined;
-  /** The value of the last `servers` key; undefined when there is none. */
+  /** The value of the last `servers` key (or `mcpServers`, its alias); undefined when there is none. */
   readonly servers: Node | undefined;
 }
 
@@ -58,11 +58,21 @@ export function parseConfigText(text: string, file: string): Plan<ParsedConfig> 
       { file },
     );
   }
-  const servers = propertyValue(root, 'servers');
+  const written = propertyValue(root, 'servers');
+  const alias = propertyValue(root, 'mcpServers');
+  if (written !== undefined && alias !== undefined) {
+    return refuse(
+      'invalid_shape',
+      `${file} has both "servers" and "mcpServers" (Claude Desktop's name for "servers"), so it was not changed: move the entries of "mcpServers" into "servers", remove "mcpServers", and try again.`,
+      { file },
+    );
+  }
+  const key = written === undefined && alias !== undefined ? 'mcpServers' : 'servers';
+  const servers = serversOf(root);
   if (servers !== undefined && servers.type !== 'object') {
     return refuse(
       'invalid_shape',
-      `"servers" in ${file} must be an object keyed by server name, so the file was not changed. Fix the file first.`,
+      `"${key}" in ${file} must be an object keyed by server name, so the file was not changed. Fix the file first.`,
       { file },
     );
   }
@@ -148,6 +158,14 @@ export function membersOf(object: Node): Node[] {
 
 function memberNames(object: Node): string[] {
   return membersOf(object).map((member) => String(member.children?.[0]?.value));
+}
+
+/**
+ * The servers of the file's top-level object `root`: its `servers`, or `mcpServers` (Claude
+ * Desktop's name), which the loader reads as `servers`. An edit goes where the loader reads.
+ */
+export function serversOf(root: Node): Node | undefined {
+  return propertyValue(root, 'servers') ?? propertyValue(root, 'mcpServers');
 }
 
 /** The value of the last member called `key` (the one JSON.parse and the loader keep). */
