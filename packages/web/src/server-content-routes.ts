@@ -41,7 +41,9 @@ export function serverContentRoutes(runtime: Runtime): Hono {
         apiError(400, 'invalid_request', 'Say which resource to read: ?uri=<the resource URI>.'),
       );
     }
-    return c.json(resourceRead(await mcp.readResource(c.req.param('name'), uri, c.req.raw.signal)));
+    const name = c.req.param('name');
+    const read = await mcp.readResource(name, uri, c.req.raw.signal);
+    return c.json(resourceRead(read, (text) => mcp.shownText(name, text)));
   });
 
   app.get('/:name/prompts', async (c) =>
@@ -67,13 +69,9 @@ export function serverContentRoutes(runtime: Runtime): Hono {
         ),
       );
     }
-    const got = await mcp.getPrompt(
-      c.req.param('name'),
-      c.req.param('prompt'),
-      args,
-      c.req.raw.signal,
-    );
-    return c.json(promptGot(got));
+    const name = c.req.param('name');
+    const got = await mcp.getPrompt(name, c.req.param('prompt'), args, c.req.raw.signal);
+    return c.json(promptGot(got, (text) => mcp.shownText(name, text)));
   });
 
   return app;

@@ -1,6 +1,8 @@
 // A server's resources and prompts, as the MCP SDK gives them, made into the bounded JSON the page
 // reads (server-content-types.ts). Only the fields the page shows are copied, one by one: a
-// server's `_meta` or unknown fields never pass through, and every string is cut to a bound.
+// server's `_meta` or unknown fields never pass through, and every string is cut to a bound. What a
+// server reads or makes on request (a resource's contents, a prompt's messages) may say back its
+// environment: each such string is shown through `Shown`, which blanks the server's secrets.
 import { bounded } from '@epoch-agent/infra';
 import type { Runtime } from '@epoch-agent/runtime';
 import type {
@@ -20,6 +22,8 @@ type ReadResult = Awaited<ReturnType<Registry['readResource']>>;
 type Prompt = Awaited<ReturnType<Registry['promptsOf']>>[number];
 type GotPrompt = Awaited<ReturnType<Registry['getPrompt']>>;
 type MessageContent = GotPrompt['messages'][number]['content'];
+/** A server's text as a person may be shown it (Registry['shownText'] for that server). */
+export type Shown = (text: string) => string;
 
 /** Entries of one list sent to the page; a server with more is told as `leftOff`. */
 export const MAX_ENTRIES = 500;
@@ -46,13 +50,13 @@ export function resourceList(
   };
 }
 
-export function resourceRead({ contents }: ReadResult): ResourceRead {
+export function resourceRead({ contents }: ReadResult, show: Shown): ResourceRead {
   const shown = contents.slice(0, MAX_ENTRIES);
   return {
     contents: shown.map((item) =>
       'text' in item && typeof item.text === 'string'
-        ? textView(item.text, item.mimeType, item.uri)
-        : binaryView('blob' in item ? String(item.blob) : '', item.mimeType, item.uri),
+        ? textView(show(item.text), item.mimeType, show(item.uri))
+        : binaryView('blob' in item ? String(item.blob) : '', item.mimeType, show(item.uri)),
     ),
     leftOff: contents.length - shown.length,
   };
@@ -76,40 +80,40 @@ export function promptList(prompts: readonly Prompt[]): PromptList {
   };
 }
 
-export function promptGot(got: GotPrompt): PromptGot {
+export function promptGot(got: GotPrompt, show: Shown): PromptGot {
   const shown = got.messages.slice(0, MAX_ENTRIES);
   return {
-    ...optional('description', got.description),
+    ...optional('description', got.description === undefined ? undefined : show(got.description)),
     messages: shown.map((message) => ({
       role: label(message.role),
-      content: messageContent(message.content),
+      content: messageContent(message.content, show),
     })),
     leftOff: got.messages.length - shown.length,
   };
 }
 
-function messageContent(content: MessageContent): ContentView {
+function messageContent(content: MessageContent, show: Shown): ContentView {
   switch (content.type) {
     case 'text':
-      return textView(content.text);
+      return textView(show(content.text));
     case 'image':
     case 'audio':
       return binaryView(content.data, content.mimeType);
     case 'resource': {
       const { resource } = content;
       return 'text' in resource && typeof resource.text === 'string'
-        ? textView(resource.text, resource.mimeType, resource.uri)
+        ? textView(show(resource.text), resource.mimeType, show(resource.uri))
         : binaryView(
             'blob' in resource ? String(resource.blob) : '',
             resource.mimeType,
-            resource.uri,
+            show(resource.uri),
           );
     }
     case 'resource_link':
       return {
         kind: 'link',
-        uri: label(content.uri),
-        name: label(content.name),
+        uri: label(show(content.uri)),
+        name: label(show(content.name)),
         ...optional('mimeType', content.mimeType),
       };
     default:

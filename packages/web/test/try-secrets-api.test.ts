@@ -1,7 +1,7 @@
 // The page's "Try" of a tool that says back its environment, over real HTTP on 127.0.0.1 to a real
 // stdio server: the values its entry gave it — an expanded `${VAR}`, a literal `env` value, an
 // env_file value — are blanked in the answer, whole and line by line (its progress report too), as
-// in the saved copy of a cut result.
+// in the saved copy of a cut result. Its resource read and prompt get, which say the same back, too.
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,5 +87,21 @@ describe("the page's Try of a tool that echoes its environment", () => {
       'reading API_KEY=<redacted>\nSERVICE_TOKEN=<redacted>\nFILE_SECRET=<redacted>',
     );
     expect(lines.at(-1)).toHaveProperty('result');
+  }, 60_000);
+
+  it("blanks them in the server's resource as read and its prompt as made", async () => {
+    const read = await web.api(
+      `/api/mcp/echo/resources/read?uri=${encodeURIComponent('env:///dump')}`,
+    );
+    expect(read.status).toBe(200);
+    expectBlanked(await read.text());
+    const got = await web.api('/api/mcp/echo/prompts/environment', {
+      method: 'POST',
+      json: { arguments: {} },
+    });
+    expect(got.status).toBe(200);
+    const body = await got.text();
+    expectBlanked(body);
+    expect(body).toContain('Made with API_KEY=<redacted>');
   }, 60_000);
 });

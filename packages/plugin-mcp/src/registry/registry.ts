@@ -181,6 +181,15 @@ export class McpRegistry {
     return client === undefined ? result : shownResult(result, client.redactor);
   }
 
+  /**
+   * A text server `name` sent (a resource it read, a prompt it made) as a person may be shown it:
+   * its secrets blanked, as in shownResult. Unchanged when no such server is registered.
+   */
+  shownText(name: string, text: string): string {
+    const client = this.#servers.entries.get(name)?.client;
+    return client === undefined ? text : client.redactor(text);
+  }
+
   /** A progress report of a call of server `name`'s tool as a person may be shown it (shownResult). */
   shownProgress(name: string, progress: ToolProgress): ToolProgress {
     const client = this.#servers.entries.get(name)?.client;
