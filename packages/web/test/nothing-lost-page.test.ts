@@ -9,6 +9,7 @@ import { mcpConfigPath } from '@epoch-agent/infra';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
+import { checkPage } from './page-check.js';
 import { ANNOTATED_SERVER, fixtureEntry, startTestWeb, type TestWeb } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
@@ -73,6 +74,7 @@ describe('two pages and a hand edit', () => {
       // The first page's editor learns it before saving.
       const firstCard = first.locator('article[data-server="words"]');
       await firstCard.getByText('changed since you opened it').waitFor(WAIT);
+      await checkPage(first, 'entry-changed-since-opened');
       await firstEditor.fill(withComment(await firstEditor.inputValue(), 'from the first page'));
       await first.getByRole('button', { name: 'Save' }).click();
       const refusal = firstCard.locator('.problem', { hasText: 'was not changed' });

@@ -11,6 +11,7 @@ import { FIXTURE_SERVER } from '@epoch-agent/testkit';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpView } from '../src/api-types.js';
+import { checkPage } from './page-check.js';
 import { openPage, type PageSession } from './page-session.js';
 import {
   ANNOTATED_SERVER,
@@ -178,6 +179,7 @@ describe('the smaller defects', () => {
     await web.viewWhen((v) => serverOf(v, 'sums')?.tools.length === 1);
     await row.and(page.locator('[data-gone="true"]')).waitFor(WAIT);
     await expect(input.inputValue()).resolves.toBe('42');
+    await checkPage(page, 'try-tool-gone');
     await expect(row.locator('.gone').textContent()).resolves.toContain(
       "get-sum is no longer in sums's tool list",
     );
