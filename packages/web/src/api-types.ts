@@ -170,8 +170,9 @@ export interface AddServerResponse {
 export interface ChoiceRequest {
   readonly enabled: boolean;
   /**
-   * Whether the page showed it on when the switch was used. The file already as asked yet not as
-   * shown changed since (by hand, or on another page): 409 `changed_since`, nothing written.
+   * Whether the page showed it on when the switch was used. A user server's entry already as asked
+   * yet not as shown changed since (by hand, or on another page): 409 `changed_since`, nothing
+   * written.
    */
   readonly shown?: boolean;
 }

@@ -3,8 +3,9 @@
 //   PUT /api/mcp/:name/enabled              { "enabled": boolean }   the whole server
 //   PUT /api/mcp/:name/tools/:tool/enabled  { "enabled": boolean }   one tool, by its name on the server
 //
-// With `"shown"` (whether the page showed it on), a file already as asked yet not as shown changed
-// since the page was drawn: 409 `changed_since`, so the person sees it before choosing again.
+// With `"shown"` (whether the page showed it on), a user server's entry already as asked yet not as
+// shown changed since the page was drawn: 409 `changed_since`, so the person sees it before
+// choosing again.
 //
 // Each is a text edit of the user's mcp.json (Runtime.setServerChoice: a user server's own entry, a
 // plugin's or the host's under `overrides`), applied before the answer, which says what was

@@ -282,8 +282,8 @@ export class Runtime {
    * own entries untouched (the project's file is shared: a choice of yours stays yours). A name no
    * source has: RuntimeError `unknown_server`, nothing written. The edit's refusals are
    * McpConfigWriteError, nothing written either. `shown`: whether the front end showed it on when
-   * it was asked; a file that has what is asked but not what was shown changed since, and is
-   * refused (`changed_since`) rather than answered "already so".
+   * it was asked; a user server's entry that has what is asked but not what was shown changed
+   * since, and is refused (`changed_since`) rather than answered "already so".
    */
   setServerChoice(
     name: string,

@@ -227,9 +227,9 @@ export async function removeServer(
 export interface ChoiceWriteOptions extends McpConfigWriteOptions {
   /**
    * Whether a front end showed what the edit turns as on when it was asked (a switch flipped from
-   * what it showed). When the file already has what is asked and not what was shown, it changed
-   * since (by hand, or from another page): refused (`changed_since`) rather than answered "already
-   * so", so the person sees the file as it is before choosing again.
+   * what it showed). When a user server's entry already has what is asked and not what was shown,
+   * it changed since (by hand, or from another page): refused (`changed_since`) rather than
+   * answered "already so", so the person sees the file as it is before choosing again.
    */
   readonly shown?: boolean | undefined;
 }
@@ -254,8 +254,15 @@ export async function setServerChoice(
     const plan = planChoice(before.text, path, target, edit);
     if (!plan.ok) throw plan.error;
     const { text, changes, changed } = plan.value;
-    if (!changed && options.shown !== undefined && options.shown !== edit.enabled) {
-      // Already as asked: the same plan from what was shown tells whether the file moved on.
+    // Already as asked: the same plan from what was shown tells whether the file moved on. Only
+    // for a user's own server, whose on and off the file alone decides: a plugin's or the host's
+    // may be off by its own config, which no edit of `overrides` shows.
+    if (
+      !changed &&
+      target.kind === 'user' &&
+      options.shown !== undefined &&
+      options.shown !== edit.enabled
+    ) {
       const fromShown = planChoice(before.text, path, target, { ...edit, enabled: options.shown });
       if (fromShown.ok && fromShown.value.changed) throw changedSince(path, target.name);
     }
