@@ -79,6 +79,7 @@ export function serverStatus(
         reconnect: { attempt, attempts, nextAttemptAt },
         error: { code: state.error.code, message: state.error.message },
         stderrTail: state.stderrTail,
+        ...(state.exit === undefined ? {} : { exit: state.exit }),
       };
     }
     case 'idle':

@@ -364,6 +364,8 @@ export type McpServerStatus =
       readonly error: { readonly code: McpErrorCode; readonly message: string };
       /** The server's last stderr lines, secrets blanked; empty for remote servers. */
       readonly stderrTail: string;
+      /** The process of that connection or attempt exited by itself (stdio): how. */
+      readonly exit?: McpServerExit;
     })
   | (McpServerStatusCommon & {
       /** Closed after idle_timeout; the next call connects again. */

@@ -441,6 +441,32 @@ describe('setServerChoice on a file', () => {
     );
   });
 
+  it('a choice made from what was shown is refused once the entry says otherwise, and only then', async () => {
+    await writeFile(file, SEED);
+    // Shown on, turned off: written.
+    const off = await setServerChoice(file, user('github'), tools(false, 'x'), { shown: true });
+    expect(off.changed).toBe(true);
+    const written = await readFile(file, 'utf8');
+    // Another page, still showing it on, turns it off again: the file moved on since it was shown.
+    const error = await rejection(
+      setServerChoice(file, user('github'), tools(false, 'x'), { shown: true }),
+      'changed_since',
+    );
+    expect(error.message).toContain('server "github"');
+    expect(error.message).toContain('reload');
+    expect(await readFile(file, 'utf8')).toBe(written);
+    // Without what was shown, "already so", as before; shown as it is, turned back: written.
+    expect((await setServerChoice(file, user('github'), tools(false, 'x'))).changed).toBe(false);
+    const back = await setServerChoice(file, user('github'), tools(true, 'x'), { shown: false });
+    expect(back.changed).toBe(true);
+    expect(await readFile(file, 'utf8')).toBe(SEED);
+    // An override is never refused so: a plugin's server may be off by the plugin's own config.
+    const plugin = await setServerChoice(file, override('acme__search'), server(true), {
+      shown: false,
+    });
+    expect(plugin.changed).toBe(false);
+  });
+
   it('two calls at once both land', async () => {
     await writeFile(file, SEED);
     const names = ['a', 'b', 'c', 'd', 'e', 'f'];

@@ -1,6 +1,7 @@
 // replaceServerEntry on real files: an entry written with comments and aliases is edited as a
 // replacement of its own object only (every byte outside it kept), its secrets go out as
 // placeholders and come back as they were, and what add-json refuses is refused here too.
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +91,35 @@ describe('replaceServerEntry', () => {
     expect(after.slice(start, after.length - (SEED.length - end))).toBe(
       SEED.slice(start, end).replace('"connectTimeout": 30', '"connectTimeout": 45'),
     );
+  });
+
+  it('a write based on a version of the entry is refused once the entry changed, however little, and the file kept', async () => {
+    await writeFile(file, SEED);
+    const shown = await readServerEntry(file, 'docs');
+    // The version tells nothing of the secret: it is not a plain hash of the text with it.
+    expect(shown.version).not.toContain(TOKEN);
+    expect(shown.version).not.toBe(createHash('sha256').update(TOKEN).digest('base64url'));
+    // Another entry changed: this one's version holds.
+    await writeFile(file, SEED.replace('https://example.com/mcp', 'https://example.org/mcp'));
+    expect((await readServerEntry(file, 'docs')).version).toBe(shown.version);
+    // Only its secret changed, by hand: the version moves on, and the write based on it is refused.
+    const byHand = SEED.replace(TOKEN, 'sk-live-rotated-by-hand');
+    await writeFile(file, byHand);
+    expect((await readServerEntry(file, 'docs')).version).not.toBe(shown.version);
+    const edited = shown.text.replace('"connectTimeout": 30', '"connectTimeout": 45');
+    const error = await refusal(
+      replaceServerEntry(file, 'docs', edited, { basedOn: shown.version }),
+      'changed_since',
+    );
+    expect(error.message).toContain('server "docs"');
+    expect(error.message).toContain(file);
+    expect(error.message).toContain('changed since you opened it — reload');
+    expect(await readFile(file, 'utf8')).toBe(byHand);
+    // Based on the entry as it is now, it is written.
+    const now = await readServerEntry(file, 'docs');
+    const written = await replaceServerEntry(file, 'docs', edited, { basedOn: now.version });
+    expect(written.changed).toBe(true);
+    expect(await readFile(file, 'utf8')).toContain('sk-live-rotated-by-hand');
   });
 
   it('a placeholder moved to another key keeps its value there; one the file has not is refused', async () => {

@@ -2,8 +2,9 @@
 // rows. A command line pasted from a README is split as a shell would split it (split-command.ts)
 // and shown as the words epoch will run; leading NAME=value words go to the environment. Everything
 // else (timeouts, oauth, headers) is written by hand in the file, and after adding, the form says
-// which file and which fields.
-import { useState } from 'preact/hooks';
+// which file and which fields. Each error is tied to its input (aria-describedby, aria-invalid), so
+// a screen reader reads it where it is; "Add a variable" puts focus in the row it adds.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type {
   AddServerField,
   AddServerRequest,
@@ -68,6 +69,14 @@ export function AddServerForm({ api, file, namePattern }: Props) {
   const [failure, setFailure] = useState<ApiErrorBody['error']>();
   const [added, setAdded] = useState<Added>();
   const [busy, setBusy] = useState(false);
+  // The row "Add a variable" just added, whose name input takes focus once it is drawn.
+  const [focusRow, setFocusRow] = useState<number>();
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (focusRow === undefined) return;
+    form.current?.querySelector<HTMLInputElement>(`[data-row="${focusRow}"] input`)?.focus();
+    setFocusRow(undefined);
+  }, [focusRow]);
 
   const stdio = transport === 'stdio';
   const words = splitCommandLine(line);
@@ -162,7 +171,7 @@ export function AddServerForm({ api, file, namePattern }: Props) {
         Written into <code>{file}</code>, which keeps your comments and layout; the server connects
         at once.
       </p>
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={submit} noValidate ref={form}>
         <label>
           Name
           <input
@@ -172,10 +181,10 @@ export function AddServerForm({ api, file, namePattern }: Props) {
             pattern={namePattern}
             autocomplete="off"
             spellcheck={false}
-            aria-invalid={errors.name !== undefined}
+            {...tiedTo('name', errors)}
           />
         </label>
-        <FieldError message={errors.name} />
+        <FieldError input="name" message={errors.name} />
 
         <label>
           Transport
@@ -183,6 +192,7 @@ export function AddServerForm({ api, file, namePattern }: Props) {
             name="transport"
             value={transport}
             onChange={(e) => setTransport(e.currentTarget.value as Transport)}
+            {...tiedTo('transport', errors)}
           >
             {(Object.keys(TRANSPORTS) as Transport[]).map((t) => (
               <option key={t} value={t}>
@@ -191,7 +201,7 @@ export function AddServerForm({ api, file, namePattern }: Props) {
             ))}
           </select>
         </label>
-        <FieldError message={errors.transport} />
+        <FieldError input="transport" message={errors.transport} />
 
         <label>
           {stdio ? 'Command' : 'URL'}
@@ -202,7 +212,7 @@ export function AddServerForm({ api, file, namePattern }: Props) {
             placeholder={TRANSPORTS[transport].placeholder}
             autocomplete="off"
             spellcheck={false}
-            aria-invalid={errors.target !== undefined}
+            {...tiedTo('target', errors, stdio && !words.ok ? 'add-target-words' : undefined)}
           />
         </label>
         {stdio && words.ok && words.argv.length > 0 && (
@@ -221,11 +231,13 @@ export function AddServerForm({ api, file, namePattern }: Props) {
           </p>
         )}
         {stdio && !words.ok && errors.target === undefined && (
-          <p class="field-error">{words.message}</p>
+          <p class="field-error" id="add-target-words">
+            {words.message}
+          </p>
         )}
-        <FieldError message={errors.target} />
+        <FieldError input="target" message={errors.target} />
 
-        <fieldset disabled={!stdio}>
+        <fieldset disabled={!stdio} {...tiedTo('env', errors)}>
           <legend>Environment variables</legend>
           {!stdio && (
             <p class="about">
@@ -235,10 +247,13 @@ export function AddServerForm({ api, file, namePattern }: Props) {
           )}
           {stdio &&
             rows.map((row) => (
-              <div class="env-row" key={row.id}>
+              <div class="env-row" key={row.id} data-row={row.id}>
                 <input
                   aria-label="Variable name"
                   placeholder="NAME"
+                  {...(errors.env !== undefined && row.name !== '' && envNameProblem(row.name)
+                    ? tiedTo('env', errors)
+                    : {})}
                   value={row.name}
                   onInput={(e) => setRow(row.id, { name: e.currentTarget.value })}
                   autocomplete="off"
@@ -264,13 +279,17 @@ export function AddServerForm({ api, file, namePattern }: Props) {
           {stdio && (
             <button
               type="button"
-              onClick={() => setRows([...rows, { id: nextRowId++, name: '', value: '' }])}
+              onClick={() => {
+                const id = nextRowId++;
+                setRows([...rows, { id, name: '', value: '' }]);
+                setFocusRow(id);
+              }}
             >
               Add a variable
             </button>
           )}
         </fieldset>
-        <FieldError message={errors.env} />
+        <FieldError input="env" message={errors.env} />
 
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Adding…' : 'Add server'}
@@ -299,9 +318,28 @@ export function AddServerForm({ api, file, namePattern }: Props) {
   );
 }
 
-function FieldError({ message }: { readonly message: string | undefined }) {
+/** An input's ARIA ties to its error (and to a note of its own, when it has one). */
+function tiedTo(input: Input, errors: Errors, note?: string) {
+  const ids = [errors[input] === undefined ? undefined : errorId(input), note].filter(
+    (id) => id !== undefined,
+  );
+  return {
+    'aria-invalid': errors[input] !== undefined,
+    ...(ids.length === 0 ? {} : { 'aria-describedby': ids.join(' ') }),
+  };
+}
+
+const errorId = (input: Input) => `add-${input}-error`;
+
+function FieldError({
+  input,
+  message,
+}: {
+  readonly input: Input;
+  readonly message: string | undefined;
+}) {
   return message === undefined ? null : (
-    <p class="field-error" role="alert">
+    <p class="field-error" role="alert" id={errorId(input)}>
       {message}
     </p>
   );

@@ -1,9 +1,12 @@
 // The switch that turns a server, or one of its tools, on or off: a checkbox with the switch role,
 // named after what it turns, that writes the choice to mcp.json through the API (PUT …/enabled).
 // The live view decides what it shows; while a change is on its way it shows the choice asked
-// for, since the view that has it may come after the answer.
+// for, since the view that has it may come after the answer. The write says what the switch showed
+// (`shown`), so a file changed since the view was drawn is refused rather than taken as asked.
+// Never `disabled` while a change is on its way: a disabled control drops focus to <body>, where
+// the next Space scrolls the page. It is aria-disabled and busy instead, and ignores clicks.
 import { useEffect, useState } from 'preact/hooks';
-import type { ChoiceSet, ServerView } from '../src/api-types.js';
+import type { ChoiceRequest, ChoiceSet, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { serverText } from './text.js';
 
@@ -34,11 +37,13 @@ export function ChoiceSwitch({ api, path, server, isOn, label, onOutcome }: Prop
   const shown = wanted ?? on;
 
   const change = async () => {
+    if (busy) return;
     const enabled = !shown;
     setWanted(enabled);
     setBusy(true);
     try {
-      const result = await api.call<ChoiceSet>('PUT', path, { enabled });
+      const body: ChoiceRequest = { enabled, shown };
+      const result = await api.call<ChoiceSet>('PUT', path, body);
       if (!result.ok) {
         setWanted(undefined);
         onOutcome({ kind: 'refused', message: result.error.message });
@@ -60,7 +65,12 @@ export function ChoiceSwitch({ api, path, server, isOn, label, onOutcome }: Prop
         aria-label={label}
         aria-checked={shown}
         checked={shown}
-        disabled={busy}
+        aria-disabled={busy}
+        aria-busy={busy}
+        // A click while busy would flip the box with nothing sent: it is undone before it shows.
+        onClick={(e) => {
+          if (busy) e.preventDefault();
+        }}
         onChange={change}
       />
       <span aria-hidden="true">{shown ? 'on' : 'off'}</span>

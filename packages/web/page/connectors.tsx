@@ -16,6 +16,7 @@ import { ServerCard } from './server-card.js';
 import { StateAnnouncer } from './state-announcer.js';
 import { Summary } from './summary.js';
 import { formatTokens } from './text.js';
+import { toolTotals } from './token-totals.js';
 import { ToolFilter, toolMatch } from './tool-filter.js';
 
 export function Connectors({ api }: { readonly api: Api }) {
@@ -97,13 +98,10 @@ export function Connectors({ api }: { readonly api: Api }) {
  * the largest servers are found on demand instead (marked on their cards).
  */
 function BudgetLine({ view }: { readonly view: McpView }) {
-  const onDemand = Object.values(view.groups)
-    .flat()
-    .flatMap((server) => server.tools)
-    .filter((tool) => tool.onDemand).length;
+  const { onDemand, tokens } = toolTotals(view);
   return (
     <p class="budget">
-      Tool definitions in every request: ≈ {formatTokens(view.offeredTokens)} of a budget of{' '}
+      Tool definitions in every request: ≈ {formatTokens(tokens)} of a budget of{' '}
       {formatTokens(view.toolBudgetTokens)} (<code>tool_budget_tokens</code>)
       {onDemand > 0 &&
         `; ${onDemand} ${onDemand === 1 ? 'tool is' : 'tools are'} found on demand through mcp_search_tools`}

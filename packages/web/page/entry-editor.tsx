@@ -6,6 +6,11 @@
 // The page never holds a secret of the file: env and header values, credential arguments, URL
 // tokens and comments about them come as placeholders (`"<secret: env.API_KEY>"`), and a
 // placeholder left in place keeps the value in the file. The editor and the copy say so.
+//
+// Nothing is lost: the save says which version of the entry it was edited from, and the API refuses
+// it (409 `changed_since`) once the file holds another. While the editor is open, each new view
+// (every save of the file sends one) has the entry read again: one written otherwise since (by
+// hand, or on another page) is said at once, with Reload.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type {
   ApiErrorBody,
@@ -32,6 +37,8 @@ type Editor =
       readonly text: string;
       readonly saving: boolean;
       readonly failure?: ApiErrorBody['error'] | undefined;
+      /** The entry as the file has it now, when that is not the one being edited. */
+      readonly moved?: ServerEntry | undefined;
     };
 
 /** What the last action said, shown under the buttons. */
@@ -56,6 +63,35 @@ export function EntryTools({ server, api, path }: Props) {
     if (!isOpen && wasOpen.current) editButton.current?.focus();
     wasOpen.current = isOpen;
   }, [isOpen]);
+
+  // A new view of the server while the editor is open: has its entry been written since? One read
+  // at a time; a view that comes during one is read again after it, so no save is missed.
+  const reading = useRef(false);
+  const readAgain = useRef(false);
+  const openVersion = editor.kind === 'open' ? editor.entry.version : undefined;
+  useEffect(() => {
+    if (openVersion === undefined) return;
+    if (reading.current) {
+      readAgain.current = true;
+      return;
+    }
+    const check = async (): Promise<void> => {
+      reading.current = true;
+      readAgain.current = false;
+      const result = await api.call<ServerEntry>('GET', `${path}/entry`);
+      if (result.ok && result.value.version !== openVersion) {
+        const now = result.value;
+        setEditor((shown) =>
+          shown.kind === 'open' && shown.entry.version === openVersion
+            ? { ...shown, moved: now }
+            : shown,
+        );
+      }
+      reading.current = false;
+      if (readAgain.current) await check();
+    };
+    void check();
+  }, [server, openVersion, api, path]);
 
   const fetchEntry = async (): Promise<ServerEntry | undefined> => {
     const result = await api.call<ServerEntry>('GET', `${path}/entry`);
@@ -103,7 +139,7 @@ export function EntryTools({ server, api, path }: Props) {
     event.preventDefault();
     if (editor.kind !== 'open') return;
     setEditor({ ...editor, saving: true, failure: undefined });
-    const body: ServerEntryRequest = { text: editor.text };
+    const body: ServerEntryRequest = { text: editor.text, basedOn: editor.entry.version };
     const result = await api.call<ServerEntryWritten>('PUT', `${path}/entry`, body);
     if (!result.ok) {
       setEditor({ ...editor, saving: false, failure: result.error });
@@ -120,6 +156,15 @@ export function EntryTools({ server, api, path }: Props) {
   };
 
   const close = () => setEditor({ kind: 'closed' });
+
+  /** The entry as the file has it now in the editor, what was typed given up. */
+  const reload = async () => {
+    const entry = await fetchEntry();
+    if (entry === undefined) return;
+    setEditor({ kind: 'open', entry, text: entry.text, saving: false });
+    textarea.current?.focus();
+  };
+  const refused = editor.kind === 'open' && editor.failure?.code === 'changed_since';
 
   return (
     <div class="entry-tools">
@@ -185,11 +230,23 @@ export function EntryTools({ server, api, path }: Props) {
             The name is not edited here: to rename a server, copy its entry, add it under the new
             name and remove this one.
           </p>
+          {editor.moved !== undefined && !refused && (
+            <p class="problem" role="alert">
+              The entry of {name} in <code>{editor.moved.file}</code> changed since you opened it
+              (by hand, or on another page): saving now would be refused. Reload to edit it as it is
+              now (copy what you typed first to keep it).
+            </p>
+          )}
           {editor.failure !== undefined && <Failure failure={editor.failure} />}
           <div class="entry-actions">
             <button type="submit" class="primary" disabled={editor.saving}>
               {editor.saving ? 'Saving…' : 'Save'}
             </button>
+            {(editor.moved !== undefined || refused) && (
+              <button type="button" onClick={reload}>
+                Reload
+              </button>
+            )}
             <button type="button" onClick={close}>
               Cancel
             </button>

@@ -158,7 +158,13 @@ export function SchemaField(props: FieldProps) {
   const head = (
     <>
       <code>{serverText(label)}</code>
-      {required && <span class="required">required</span>}
+      {/* The space is in the name a screen reader reads: "a required", never "arequired". */}
+      {required && (
+        <>
+          {' '}
+          <span class="required">required</span>
+        </>
+      )}
     </>
   );
   const note = about !== undefined && (

@@ -20,7 +20,8 @@ import { offersLogin } from './login-offer.js';
 import { LoginStatus } from './login-status.js';
 import { ServerContent } from './server-content.js';
 import { STATE_LOOKS } from './states.js';
-import { exitText, formatTokens, forSeconds, inSeconds, serverText, stderrText } from './text.js';
+import { exitText, forSeconds, inSeconds, serverText, stderrText } from './text.js';
+import { serverCostText } from './token-totals.js';
 import { ToolChangesDialog } from './tool-changes.js';
 import type { ToolMatch } from './tool-filter.js';
 import { ToolList } from './tool-list.js';
@@ -92,7 +93,8 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
   const error = status !== undefined && 'error' in status ? status.error : undefined;
   const stderr =
     status !== undefined && 'stderrTail' in status ? stderrText(status.stderrTail.trimEnd()) : '';
-  const exit = status?.state === 'failed' ? status.exit : undefined;
+  const exit =
+    status?.state === 'failed' || status?.state === 'reconnecting' ? status.exit : undefined;
   const advice = error === undefined ? undefined : adviceFor(error.code, server);
   // Busy buttons are aria-disabled, not disabled: a disabled button loses focus to <body>.
   const whileBusy = { 'aria-disabled': busy !== undefined };
@@ -324,28 +326,9 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
   );
 }
 
-/**
- * `15 tools, 4 on demand, 3 off · ≈ 2.1k tokens of context in every request; the 4 on demand would
- * add ≈ 900 tokens if offered, the 3 off would add ≈ 400 tokens`
- */
+/** What its tools cost, worded by token-totals.ts with the page's other totals. */
 function ToolsCost({ server }: { readonly server: ServerView }) {
-  const off = server.toolsOff.length;
-  const onDemand = server.tools.filter((tool) => tool.onDemand).length;
-  const all = server.tools.length + off;
-  const more = [
-    onDemand > 0 &&
-      `the ${onDemand} on demand would add ≈ ${formatTokens(server.contextTokensOnDemand)} if offered`,
-    off > 0 && `the ${off} off would add ≈ ${formatTokens(server.contextTokensOff)}`,
-  ].filter((part) => part !== false);
-  return (
-    <p class="tokens">
-      {all} {all === 1 ? 'tool' : 'tools'}
-      {onDemand > 0 && `, ${onDemand} on demand`}
-      {off > 0 && `, ${off} off`} · ≈ {formatTokens(server.contextTokens)} of context in every
-      request
-      {more.length > 0 && `; ${more.join(', ')}`}
-    </p>
-  );
+  return <p class="tokens">{serverCostText(server)}</p>;
 }
 
 /**

@@ -9,20 +9,21 @@ import type { McpView, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { STATE_LOOKS } from './states.js';
 import { formatTokens, serverText } from './text.js';
+import { toolTotals } from './token-totals.js';
 
 const RECONNECTED: readonly McpServerState[] = ['failed', 'reconnecting'];
 
 export function Summary({ view, api }: { readonly view: McpView; readonly api: Api }) {
   const servers = Object.values(view.groups).flat();
   const states = countStates(servers);
-  const tools = servers.reduce((sum, server) => sum + server.tools.length, 0);
-  const tokens = servers.reduce((sum, server) => sum + server.contextTokens, 0);
+  // The same total as the budget line's, from the one function that counts it.
+  const { tools, onDemand, tokens } = toolTotals(view);
   return (
     <div class="summary">
       <p class="summary-line">
         {servers.length} {servers.length === 1 ? 'server' : 'servers'}
-        {states.length > 0 && `: ${states.join(', ')}`} · {tools} {tools === 1 ? 'tool' : 'tools'} ·
-        ≈ {formatTokens(tokens)}
+        {states.length > 0 && `: ${states.join(', ')}`} · {tools} {tools === 1 ? 'tool' : 'tools'}
+        {onDemand > 0 && `, ${onDemand} on demand`} · ≈ {formatTokens(tokens)}
       </p>
       <ReconnectFailed servers={servers} api={api} />
     </div>

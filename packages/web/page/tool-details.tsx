@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import type { ServerView, ToolSchemas } from '../src/api-types.js';
 import { adviceForAnswer } from './advice.js';
 import type { Api } from './api.js';
+import { tryOpened } from './gone-tools.js';
 import { ScrollText } from './scroll-text.js';
 import { serverText } from './text.js';
 import { wholeText } from './tool-result.js';
@@ -24,6 +25,8 @@ interface Props {
   readonly offered: boolean;
   /** Its server: what to do about a call's error is said by where the server is written. */
   readonly server: ServerView;
+  /** It left the server's list while its Try was open: the form stays, and cannot run. */
+  readonly gone: boolean;
 }
 
 type Loaded =
@@ -32,7 +35,7 @@ type Loaded =
   | { readonly state: 'loaded'; readonly schemas: ToolSchemas }
   | { readonly state: 'failed'; readonly message: string };
 
-export function ToolDetails({ api, path, name, offered, server }: Props) {
+export function ToolDetails({ api, path, name, offered, server, gone }: Props) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'none' });
   const [form, setForm] = useState<TryModule>();
   const load = async (event: Event) => {
@@ -59,6 +62,7 @@ export function ToolDetails({ api, path, name, offered, server }: Props) {
         <details
           class="try"
           onToggle={(event) => {
+            if (event.currentTarget.open) tryOpened(path);
             if (event.currentTarget.open && form === undefined) {
               tryModule ??= import('./tool-try.js');
               tryModule.then(setForm, () => {
@@ -83,6 +87,7 @@ export function ToolDetails({ api, path, name, offered, server }: Props) {
               name={name}
               inputSchema={loaded.schemas.inputSchema as Schema}
               advise={(code) => adviceForAnswer(code, server)}
+              gone={gone}
             />
           ) : (
             <Loading loaded={loaded} />

@@ -1,5 +1,7 @@
 // "Find a tool": one field over every server's tools, matched on the name the model is given, the
-// name on the server, the title and the description; every word typed must appear (in any case).
+// name on the server, the title and the description; every word typed must appear (in any case),
+// and separators count for nothing: `getsum` finds `get-sum`, `get_sum` and `get sum` (names are
+// written every way, and a person types them without the dash).
 // The page shows only the tools that match and their servers, and says how many; an empty field
 // shows the page whole again (Escape empties it, as a search field does).
 import type { McpView, ToolView } from '../src/api-types.js';
@@ -13,12 +15,21 @@ export function toolMatch(query: string): ToolMatch | undefined {
     .split(/\s+/)
     .filter((word) => word !== '');
   if (words.length === 0) return undefined;
+  const bare = words.map(withoutSeparators);
   return (tool) => {
     const text = [tool.name, tool.serverName, tool.title ?? '', tool.description]
       .join('\n')
       .toLowerCase();
-    return words.every((word) => text.includes(word));
+    const joined = withoutSeparators(text);
+    return words.every((word, i) => text.includes(word) || joined.includes(bare[i] as string));
   };
+}
+
+// Dashes, underscores, dots, slashes and spaces: what tool names and words are joined with.
+const SEPARATORS = /[\s\-_./:]+/g;
+
+function withoutSeparators(text: string): string {
+  return text.replace(SEPARATORS, '');
 }
 
 interface Props {

@@ -7,6 +7,8 @@ import { useRef, useState } from 'preact/hooks';
 import type { ParameterView, ServerView, ToolView } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
+import { useGoneTools } from './gone-tools.js';
+import { Markdown } from './markdown.js';
 import { formatTokens, serverText } from './text.js';
 import { ToolDetails } from './tool-details.js';
 import type { ToolMatch } from './tool-filter.js';
@@ -33,7 +35,10 @@ interface Props {
 
 export function ToolList({ server, api, path, match }: Props) {
   const offered = new Set(server.tools.map((tool) => tool.serverName));
-  const all = useFirstSeenOrder([...server.tools, ...server.toolsOff]);
+  const listed = [...server.tools, ...server.toolsOff];
+  const { gone, dismiss } = useGoneTools(path, listed);
+  const goneNames = new Set(gone.map((tool) => tool.serverName));
+  const all = useFirstSeenOrder([...listed, ...gone]);
   // Opened by the person, kept apart from the filter's opening, so clearing it closes what it opened.
   const [opened, setOpened] = useState(false);
   const tools = match === undefined ? all : all.filter(match);
@@ -50,11 +55,11 @@ export function ToolList({ server, api, path, match }: Props) {
       <summary>
         {match === undefined ? (
           <>
-            Tools ({all.length}
+            Tools ({listed.length}
             {off > 0 && `, ${off} off`})
           </>
         ) : (
-          `Tools (${tools.length} of ${all.length} match)`
+          `Tools (${tools.length} of ${listed.length} match)`
         )}
       </summary>
       <ul>
@@ -63,6 +68,7 @@ export function ToolList({ server, api, path, match }: Props) {
             key={tool.serverName}
             tool={tool}
             on={offered.has(tool.serverName)}
+            gone={goneNames.has(tool.serverName) ? () => dismiss(tool) : undefined}
             server={server}
             api={api}
             path={`${path}/tools/${encodeURIComponent(tool.serverName)}`}
@@ -76,26 +82,35 @@ export function ToolList({ server, api, path, match }: Props) {
 interface RowProps {
   readonly tool: ToolView;
   readonly on: boolean;
+  /** The tool left the server's list while its Try was open: how to let it go. */
+  readonly gone: (() => void) | undefined;
   readonly server: ServerView;
   readonly api: Api;
   /** The tool's path in the API (`/api/mcp/<server>/tools/<tool>`). */
   readonly path: string;
 }
 
-function ToolRow({ tool, on, server, api, path }: RowProps) {
+function ToolRow({ tool, on, gone, server, api, path }: RowProps) {
   const [outcome, setOutcome] = useState<ChoiceOutcome>();
   const isOn = (view: ServerView) => view.tools.some((t) => t.serverName === tool.serverName);
   return (
-    <li data-tool={tool.name} data-offered={String(on)} class={on ? '' : 'off'}>
+    <li
+      data-tool={tool.name}
+      data-offered={String(on)}
+      {...(gone === undefined ? {} : { 'data-gone': 'true' })}
+      class={on ? '' : 'off'}
+    >
       <div class="tool-head">
-        <ChoiceSwitch
-          api={api}
-          path={`${path}/enabled`}
-          server={server}
-          isOn={isOn}
-          label={`Tool ${serverText(tool.serverName)} of ${server.name}`}
-          onOutcome={setOutcome}
-        />
+        {gone === undefined && (
+          <ChoiceSwitch
+            api={api}
+            path={`${path}/enabled`}
+            server={server}
+            isOn={isOn}
+            label={`Tool ${serverText(tool.serverName)} of ${server.name}`}
+            onOutcome={setOutcome}
+          />
+        )}
         <code class="tool-name">{tool.name}</code>
         {tool.title !== undefined && <span class="title">{serverText(tool.title)}</span>}
         {(Object.keys(BADGES) as Hint[]).map((hint) => {
@@ -116,11 +131,13 @@ function ToolRow({ tool, on, server, api, path }: RowProps) {
           </span>
         )}
         <span class="cost">
-          {!on
-            ? `off: would add ≈ ${formatTokens(tool.contextTokens)}`
-            : tool.onDemand
-              ? `if offered, would add ≈ ${formatTokens(tool.contextTokens)}`
-              : `≈ ${formatTokens(tool.contextTokens)}`}
+          {gone !== undefined
+            ? ''
+            : !on
+              ? `off: would add ≈ ${formatTokens(tool.contextTokens)}`
+              : tool.onDemand
+                ? `if offered, would add ≈ ${formatTokens(tool.contextTokens)}`
+                : `≈ ${formatTokens(tool.contextTokens)}`}
         </span>
       </div>
       {outcome?.kind === 'saved' && (
@@ -138,7 +155,7 @@ function ToolRow({ tool, on, server, api, path }: RowProps) {
           <code>{serverText(tool.serverName)}</code> on the server
         </p>
       )}
-      {tool.description !== '' && <p class="description">{serverText(tool.description)}</p>}
+      {tool.description !== '' && <Markdown class="description" text={tool.description} />}
       {tool.parameters.length > 0 && (
         <table class="parameters">
           <tbody>
@@ -146,7 +163,12 @@ function ToolRow({ tool, on, server, api, path }: RowProps) {
               <tr key={p.name}>
                 <th scope="row">
                   <code>{serverText(p.name)}</code>
-                  {p.required && <span class="required">required</span>}
+                  {p.required && (
+                    <>
+                      {' '}
+                      <span class="required">required</span>
+                    </>
+                  )}
                 </th>
                 <td>
                   <code>{serverText(p.type)}</code>
@@ -158,7 +180,23 @@ function ToolRow({ tool, on, server, api, path }: RowProps) {
           </tbody>
         </table>
       )}
-      <ToolDetails api={api} path={path} name={tool.name} offered={on} server={server} />
+      {gone !== undefined && (
+        <p class="problem gone">
+          {serverText(tool.serverName)} is no longer in {server.name}'s tool list, so it cannot be
+          run; what you typed in its Try is kept below.{' '}
+          <button type="button" onClick={gone}>
+            Dismiss
+          </button>
+        </p>
+      )}
+      <ToolDetails
+        api={api}
+        path={path}
+        name={tool.name}
+        offered={on || gone !== undefined}
+        gone={gone !== undefined}
+        server={server}
+      />
     </li>
   );
 }

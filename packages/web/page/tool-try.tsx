@@ -30,6 +30,8 @@ interface Props {
   readonly inputSchema: Schema;
   /** What to do about a refused call, by its error code (advice.ts), when the page knows. */
   readonly advise: (code: string) => string | undefined;
+  /** The tool left its server's list: what was typed stays, and Run says why it cannot run. */
+  readonly gone: boolean;
 }
 
 type Run =
@@ -43,7 +45,7 @@ type Arguments =
   | { readonly ok: true; readonly value: { readonly [key: string]: unknown } }
   | { readonly ok: false; readonly problem: string };
 
-export function ToolTry({ api, path, name, inputSchema, advise }: Props) {
+export function ToolTry({ api, path, name, inputSchema, advise, gone }: Props) {
   const fields = rootFields(inputSchema);
   const [value, setValue] = useState<unknown>(() => initialValue(inputSchema, inputSchema) ?? {});
   // A schema with no named parameters is written as JSON from the start.
@@ -83,6 +85,11 @@ export function ToolTry({ api, path, name, inputSchema, advise }: Props) {
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (gone) {
+      return setProblem(
+        `${name} is no longer in its server's tool list, so it cannot be run; copy what you typed if you need it.`,
+      );
+    }
     const args = argumentsNow();
     if (!args.ok) return setProblem(args.problem);
     setProblem(undefined);
@@ -147,7 +154,12 @@ export function ToolTry({ api, path, name, inputSchema, advise }: Props) {
         </p>
       )}
       <p class="try-actions">
-        <button type="submit" class="primary" disabled={run.state === 'running'}>
+        <button
+          type="submit"
+          class="primary"
+          disabled={run.state === 'running'}
+          aria-disabled={gone}
+        >
           {run.state === 'running' ? 'Running…' : 'Run'}
         </button>
         {run.state === 'running' && (

@@ -72,6 +72,8 @@ const CONFIG_WRITE_STATUS: Record<McpConfigWriteErrorCode, ContentfulStatusCode>
   invalid_value: 409,
   excluded_by_pattern: 409,
   unusable_file: 409,
+  // The page wrote from what it had shown, and the file moved on since: reload, then again.
+  changed_since: 409,
   lock_timeout: 503,
   too_large: 413,
 };

@@ -169,6 +169,12 @@ export interface AddServerResponse {
  */
 export interface ChoiceRequest {
   readonly enabled: boolean;
+  /**
+   * Whether the page showed it on when the switch was used. A user server's entry already as asked
+   * yet not as shown changed since (by hand, or on another page): 409 `changed_since`, nothing
+   * written.
+   */
+  readonly shown?: boolean;
 }
 
 /** 200 from either PUT …/enabled: what was written where, and the server as it is now. */
@@ -305,11 +311,18 @@ export interface ServerEntry {
   readonly hidden: number;
   /** `{"<name>": {…}}` as plain JSON, secrets as placeholders: what "copy" puts on the clipboard. */
   readonly json: string;
+  /** The version of the entry as written now (it tells nothing of its secrets): a PUT's `basedOn`. */
+  readonly version: string;
 }
 
 /** PUT /api/mcp/:name/entry: the entry's text as `ServerEntry.text` gave it, edited. */
 export interface ServerEntryRequest {
   readonly text: string;
+  /**
+   * The `version` of the ServerEntry that was edited: refused with 409 `changed_since` (nothing
+   * written) when the entry in the file is not that text any more.
+   */
+  readonly basedOn: string;
 }
 
 /** 200 from PUT /api/mcp/:name/entry. */

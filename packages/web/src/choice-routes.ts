@@ -3,6 +3,10 @@
 //   PUT /api/mcp/:name/enabled              { "enabled": boolean }   the whole server
 //   PUT /api/mcp/:name/tools/:tool/enabled  { "enabled": boolean }   one tool, by its name on the server
 //
+// With `"shown"` (whether the page showed it on), a user server's entry already as asked yet not as
+// shown changed since the page was drawn: 409 `changed_since`, so the person sees it before
+// choosing again.
+//
 // Each is a text edit of the user's mcp.json (Runtime.setServerChoice: a user server's own entry, a
 // plugin's or the host's under `overrides`), applied before the answer, which says what was
 // written on which line and shows the server as it is then (ChoiceSet): a server turned on is
@@ -41,11 +45,16 @@ export function choiceRoutes({ runtime, logins, feed }: ChoiceRouteParts): Hono 
   ): Promise<Response> => {
     const read = await readJsonBody(c, 'the choice');
     if (!read.ok) return send(c, read.error);
-    const enabled = enabledOf(read.body);
-    if (enabled === undefined) {
+    const enabled = flagOf(read.body, 'enabled');
+    const shown = flagOf(read.body, 'shown');
+    if (typeof enabled !== 'boolean' || shown === null) {
       return send(
         c,
-        refused(400, 'invalid_request', 'give { "enabled": true } or { "enabled": false }'),
+        refused(
+          400,
+          'invalid_request',
+          `give { "enabled": true } or { "enabled": false } for server "${name}", and "shown" (if given) true or false`,
+        ),
       );
     }
     try {
@@ -55,7 +64,7 @@ export function choiceRoutes({ runtime, logins, feed }: ChoiceRouteParts): Hono 
       const wanted =
         before === undefined ? { kind: 'server' as const, enabled } : edit(enabled, before);
       if ('status' in wanted) return send(c, wanted);
-      const set = await runtime.setServerChoice(name, wanted);
+      const set = await runtime.setServerChoice(name, wanted, { shown });
       const server = serverView(runtime, logins, name);
       if (server === undefined) throw new Error(`server "${name}" is gone after the change`);
       const answer: ChoiceSet = {
@@ -87,10 +96,11 @@ export function choiceRoutes({ runtime, logins, feed }: ChoiceRouteParts): Hono 
   return routes;
 }
 
-function enabledOf(body: unknown): boolean | undefined {
+/** The boolean `key` of the body; undefined when absent, null when it is not a boolean. */
+function flagOf(body: unknown, key: 'enabled' | 'shown'): boolean | undefined | null {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const { enabled } = body as { readonly enabled?: unknown };
-  return typeof enabled === 'boolean' ? enabled : undefined;
+  const value = (body as { readonly [key: string]: unknown })[key];
+  return typeof value === 'boolean' ? value : value === undefined ? undefined : null;
 }
 
 /** The server's tools the runtime knows now, offered or off, by their names on the server. */

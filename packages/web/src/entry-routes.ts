@@ -2,7 +2,8 @@
 // add a server from pasted JSON.
 //
 //   GET  /api/mcp/:name/entry   the entry as written, secrets as placeholders (ServerEntry)
-//   PUT  /api/mcp/:name/entry   { "text": … }: the entry replaced by the edited text (ServerEntryWritten)
+//   PUT  /api/mcp/:name/entry   { "text": …, "basedOn": … }: the entry replaced by the edited text
+//                               (ServerEntryWritten); 409 when the entry changed since `basedOn`
 //   POST /api/mcp/json          { "name": …, "json": … }: a server added from pasted JSON (AddServerResponse)
 //
 // The runtime does the work and the checks, the same as `epoch mcp add-json`'s (readServerEntry /
@@ -56,15 +57,20 @@ export function entryRoutes({ runtime, logins, feed }: EntryRouteParts): Hono {
     const name = c.req.param('name');
     const read = await readJsonBody(c, 'the entry');
     if (!read.ok) return send(c, read.error);
-    const { text } = (read.body ?? {}) as Partial<ServerEntryRequest>;
-    if (typeof text !== 'string') {
+    const { text, basedOn } = (read.body ?? {}) as Partial<ServerEntryRequest>;
+    // What the text was based on is required: a write without it could erase an edit made since.
+    if (typeof text !== 'string' || typeof basedOn !== 'string') {
       return send(
         c,
-        apiError(400, 'invalid_request', 'Nothing was changed: give { "text": "<the entry>" }.'),
+        apiError(
+          400,
+          'invalid_request',
+          `Server "${name}" was not changed: give { "text": "<the entry>", "basedOn": "<the version GET /api/mcp/${name}/entry gave with it>" }.`,
+        ),
       );
     }
     try {
-      const written = await runtime.replaceServerEntry(name, text);
+      const written = await runtime.replaceServerEntry(name, text, { basedOn });
       const server = serverView(runtime, logins, name);
       if (server === undefined) throw new Error(`server "${name}" is gone after the edit`);
       const answer: ServerEntryWritten = { file: written.file, changed: written.changed, server };

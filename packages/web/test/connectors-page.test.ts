@@ -114,7 +114,7 @@ describe('the connectors page', () => {
       'closed world',
     ]);
     await expect(lookup.locator('table.parameters th').first().textContent()).resolves.toBe(
-      'wordrequired',
+      'word required',
     );
     const forget = forecast.locator('li[data-tool="mcp__weather__forecast__forget"]');
     await expect(forget.locator('.badge').allTextContents()).resolves.toEqual([

@@ -63,7 +63,7 @@ describe('tools found on demand on the connectors page', () => {
     const later = page.locator('article[data-server="later"]');
     await later.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
     await expect(later.locator('.tokens').textContent()).resolves.toMatch(
-      /^2 tools, 2 on demand · ≈ 0 tokens of context in every request; the 2 on demand would add ≈ \d+ tokens if offered$/,
+      /^2 tools, all on demand: none in every request; the 2 on demand would add ≈ \d+ tokens if offered$/,
     );
     await later.locator('summary', { hasText: 'Tools (2)' }).click();
     const alpha = later.locator('li[data-tool="mcp__later__alpha"]');

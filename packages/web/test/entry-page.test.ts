@@ -171,7 +171,7 @@ describe('a server entry as JSON', () => {
     const before = await readFile(file, 'utf8');
     const put = await web.api('/api/mcp/words/entry', {
       method: 'PUT',
-      json: { text: entry.text },
+      json: { text: entry.text, basedOn: entry.version },
     });
     const written = (await put.json()) as ServerEntryWritten;
     expect(put.status).toBe(200);
@@ -181,7 +181,7 @@ describe('a server entry as JSON', () => {
     // A rename is refused, saying how to rename.
     const renamed = await web.api('/api/mcp/words/entry', {
       method: 'PUT',
-      json: { text: `{"words2": ${entry.text}}` },
+      json: { text: `{"words2": ${entry.text}}`, basedOn: entry.version },
     });
     expect(renamed.status).toBe(400);
     const body = (await renamed.json()) as { error: { code: string; message: string } };

@@ -68,8 +68,8 @@ describe('parameters defined by $ref on the connectors page', () => {
       trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent ?? '')),
     );
     expect(table).toEqual([
-      ['fromrequired', 'stringfrom #/$defs/city', 'A city, as the ticket names it'],
-      ['torequired', 'stringfrom #city', 'Where to'],
+      ['from required', 'stringfrom #/$defs/city', 'A city, as the ticket names it'],
+      ['to required', 'stringfrom #city', 'Where to'],
       ['nights', 'integerfrom #/$defs/nights → #/$defs/count', 'Nights away'],
       ['class', '"1" | "2"from #/$defs/seat~1class~0', ''],
       ['party', 'objectfrom #/$defs/party', 'Who travels'],

@@ -85,6 +85,8 @@ const BY_WRITE_ERROR: Record<McpConfigWriteErrorCode, Exclude<ExitCode, typeof E
   // the tool off): the command line is right, the file needs a hand edit.
   invalid_value: EXIT.failed,
   excluded_by_pattern: EXIT.failed,
+  // Only a front end that showed the file says what it was based on; the command line never does.
+  changed_since: EXIT.failed,
   lock_timeout: EXIT.failed,
   unusable_file: EXIT.failed,
 };

@@ -302,7 +302,7 @@ export class ServerLife {
 
   /** The watchdog scheduled attempt `attempt` of its series for `at`. */
   #scheduled(attempt: number, at: number): void {
-    const { code, message, stderrTail } = this.#lastFailure ?? this.#unknownFailure();
+    const { code, message, stderrTail, exit } = this.#lastFailure ?? this.#unknownFailure();
     this.#server.state.set({
       kind: 'reconnecting',
       attempt,
@@ -310,6 +310,8 @@ export class ServerLife {
       nextAttemptAt: at,
       error: { code, message },
       stderrTail,
+      // A server that exits as it starts says how each time, as a failed one does.
+      ...(exit && { exit }),
     });
   }
 

@@ -64,6 +64,8 @@ export type McpConnectionState =
       readonly error: McpStateError;
       /** The last lines the server wrote to stderr (stdio only; empty otherwise), secrets blanked. */
       readonly stderrTail: string;
+      /** That connection's or attempt's process exited by itself (stdio only): how. */
+      readonly exit?: McpServerExit;
     }
   /** Closed after idle_timeout without a request; the next call connects again and waits for it. */
   | {

@@ -249,10 +249,17 @@ export class Runtime {
    * file) with `edited` (the text serverEntry gave, edited) as a text edit of that entry only,
    * then applies the files: the server is reconnected when its config changed, and left alone
    * otherwise. Refusals as serverEntry's, and the edit's (McpConfigWriteError), with nothing
-   * written.
+   * written. `basedOn`, the `version` serverEntry gave with the text: refused (`changed_since`)
+   * when the entry was written otherwise since (by hand, or by another front end).
    */
-  replaceServerEntry(name: string, edited: string): Promise<RuntimeServerEntryReplaced> {
-    return this.#serialized(() => replaceUserServerEntry(this.#userFile, name, edited));
+  replaceServerEntry(
+    name: string,
+    edited: string,
+    options: { readonly basedOn?: string | undefined } = {},
+  ): Promise<RuntimeServerEntryReplaced> {
+    return this.#serialized(() =>
+      replaceUserServerEntry(this.#userFile, name, edited, options.basedOn),
+    );
   }
 
   /**
@@ -274,10 +281,16 @@ export class Runtime {
    * entry; a plugin's, the host's or the project's under `overrides` of the user's file, their
    * own entries untouched (the project's file is shared: a choice of yours stays yours). A name no
    * source has: RuntimeError `unknown_server`, nothing written. The edit's refusals are
-   * McpConfigWriteError, nothing written either.
+   * McpConfigWriteError, nothing written either. `shown`: whether the front end showed it on when
+   * it was asked; a user server's entry that has what is asked but not what was shown changed
+   * since, and is refused (`changed_since`) rather than answered "already so".
    */
-  setServerChoice(name: string, edit: ChoiceEdit): Promise<RuntimeChoiceSet> {
-    return this.#serialized(() => setChoice(this.#userFile, name, edit));
+  setServerChoice(
+    name: string,
+    edit: ChoiceEdit,
+    options: { readonly shown?: boolean | undefined } = {},
+  ): Promise<RuntimeChoiceSet> {
+    return this.#serialized(() => setChoice(this.#userFile, name, edit, options.shown));
   }
 
   /**

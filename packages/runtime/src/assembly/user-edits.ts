@@ -138,9 +138,10 @@ export async function replaceUserServerEntry(
   file: UserFile,
   name: string,
   edited: string,
+  basedOn: string | undefined,
 ): Promise<RuntimeServerEntryReplaced> {
   const path = fileOf(file, name, 'edited');
-  const written = await replaceServerEntry(path, name, edited, file.write);
+  const written = await replaceServerEntry(path, name, edited, { ...file.write, basedOn });
   // An entry that came back as it was approves nothing new.
   const applied = await file.apply(written.changed ? [name] : []);
   return { ...written, applied, status: file.status(name) };
@@ -163,9 +164,10 @@ export async function setChoice(
   file: UserFile,
   name: string,
   edit: ChoiceEdit,
+  shown: boolean | undefined,
 ): Promise<RuntimeChoiceSet> {
   const kind = CHOSEN_IN[file.named(name).origin.source];
-  const written = await setServerChoice(file.path, { kind, name }, edit, file.write);
+  const written = await setServerChoice(file.path, { kind, name }, edit, { ...file.write, shown });
   const applied = await file.apply();
   return { ...written, applied, status: file.status(name) };
 }

@@ -47,6 +47,11 @@ export type McpConfigWriteErrorCode =
    * entry being edited, or is in a new entry (a copied one, pasted); `field` says where.
    */
   | 'secret_placeholder'
+  /**
+   * A write based on what a front end showed (replaceServerEntry's `basedOn`, setServerChoice's
+   * `shown`) when the file says otherwise now: it changed since (by hand, or from another page).
+   */
+  | 'changed_since'
   /** Another process held `<file>.lock` for the whole wait. */
   | 'lock_timeout'
   /** A string of the new server, or its whole entry, is over ENTRY_LIMITS; `field` says which. */

@@ -181,6 +181,14 @@ export async function readServerEntry(file: string, name: string): Promise<Entry
   return plan.value;
 }
 
+export interface ReplaceServerEntryOptions extends McpConfigWriteOptions {
+  /**
+   * The entry's `version` that readServerEntry gave with the text that was edited: the write is
+   * refused (`changed_since`) when the entry in the file is not that text any more.
+   */
+  readonly basedOn?: string | undefined;
+}
+
 /**
  * Replaces the entry of server `name` with `edited` (its text as readServerEntry gave it, edited):
  * the bytes of that entry's object change and no others. Checked as addServer checks a new entry:
@@ -190,12 +198,12 @@ export async function replaceServerEntry(
   file: string,
   name: string,
   edited: string,
-  options: McpConfigWriteOptions = {},
+  options: ReplaceServerEntryOptions = {},
 ): Promise<ReplaceServerEntryResult> {
   const path = resolve(file);
   return locked(path, options, async () => {
     const before = await existingConfig(path, name, 'changed');
-    const after = replaceServerEntryInText(before, path, name, edited);
+    const after = replaceServerEntryInText(before, path, name, edited, options);
     const changed = after !== before;
     if (changed) await writeFileAtomic(path, after);
     return { file: path, changed };
@@ -216,12 +224,22 @@ export async function removeServer(
   });
 }
 
+export interface ChoiceWriteOptions extends McpConfigWriteOptions {
+  /**
+   * Whether a front end showed what the edit turns as on when it was asked (a switch flipped from
+   * what it showed). When a user server's entry already has what is asked and not what was shown,
+   * it changed since (by hand, or from another page): refused (`changed_since`) rather than
+   * answered "already so", so the person sees the file as it is before choosing again.
+   */
+  readonly shown?: boolean | undefined;
+}
+
 /** Turns server `target`, or some of its tools, on or off in the mcp.json at `file`. */
 export async function setServerChoice(
   file: string,
   target: ChoiceTarget,
   edit: ChoiceEdit,
-  options: McpConfigWriteOptions = {},
+  options: ChoiceWriteOptions = {},
 ): Promise<ChoiceEditResult> {
   const path = resolve(file);
   return locked(path, options, async () => {
@@ -236,9 +254,29 @@ export async function setServerChoice(
     const plan = planChoice(before.text, path, target, edit);
     if (!plan.ok) throw plan.error;
     const { text, changes, changed } = plan.value;
+    // Already as asked: the same plan from what was shown tells whether the file moved on. Only
+    // for a user's own server, whose on and off the file alone decides: a plugin's or the host's
+    // may be off by its own config, which no edit of `overrides` shows.
+    if (
+      !changed &&
+      target.kind === 'user' &&
+      options.shown !== undefined &&
+      options.shown !== edit.enabled
+    ) {
+      const fromShown = planChoice(before.text, path, target, { ...edit, enabled: options.shown });
+      if (fromShown.ok && fromShown.value.changed) throw changedSince(path, target.name);
+    }
     // Mode as addServer: a file this creates holds no secret yet, but later adds may put one in.
     if (changed) await writeFileAtomic(path, text, { mode: 0o600 });
     const first = changes.find((change) => change.changed) ?? changes[0];
     return { file: path, line: first?.line ?? 1, changes, changed };
   });
+}
+
+function changedSince(file: string, name: string): McpConfigWriteError {
+  return new McpConfigWriteError(
+    'changed_since',
+    `server "${name}" was not changed: its choice in ${file} (made by hand, or on another page) changed since the page showed it — reload to see it as it is now, then choose again.`,
+    { file, server: name },
+  );
 }

@@ -39,6 +39,10 @@
 //   edited text, and no others (the entry's key, the comments around it, the other entries keep
 //   every byte); readServerEntry gives that text out with each secret as a placeholder, which the
 //   write puts back. Checked as addServer checks a new entry — see plan-replace.ts.
+// - A front end's write says what it was based on: replaceServerEntry's `basedOn` (the `version`
+//   readServerEntry gave; entry-version.ts), setServerChoice's `shown`. A file that moved on since
+//   is refused (`changed_since`), so an edit made meanwhile (by hand, on another page) is never
+//   erased.
 // - setServerChoice turns a server, or some of its tools, on or off: the field or list element that
 //   says so changes and nothing else, and turning a thing off then on again gives back the original
 //   bytes — see plan-choice.ts. A plugin's or the host's server is not in the file; its choice
@@ -66,7 +70,9 @@ export {
   addServer,
   addServers,
   type ChoiceEditResult,
+  type ChoiceWriteOptions,
   type RemoveServerResult,
+  type ReplaceServerEntryOptions,
   type ReplaceServerEntryResult,
   readServerEntry,
   removeServer,

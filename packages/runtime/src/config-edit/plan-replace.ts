@@ -15,6 +15,7 @@ import { getNodeValue, type Node, parseTree } from 'jsonc-parser';
 import { parseEntryJson } from './entry-json.js';
 import { entryOverLimit } from './entry-limits.js';
 import { type EntrySecrets, redactEntry, restoreSecrets } from './entry-secrets.js';
+import { entryVersion } from './entry-version.js';
 import { lineIndent } from './jsonc-text.js';
 import { membersOf, type Plan, parseConfigText, refuse } from './plan-add.js';
 
@@ -27,6 +28,11 @@ export interface EntryForEditing {
   readonly hidden: number;
   /** `{"<name>": <the entry>}` as plain JSON (no comments), secrets as placeholders: to copy. */
   readonly json: string;
+  /**
+   * The version of the entry's text in the file (secrets and all, told by nothing of them): a write
+   * based on it is refused once the entry is written otherwise (`changed_since`).
+   */
+  readonly version: string;
 }
 
 interface Located {
@@ -76,7 +82,7 @@ function locate(text: string, file: string, name: string): Plan<Located> {
 export function entryForEditing(text: string, file: string, name: string): Plan<EntryForEditing> {
   const found = locate(text, file, name);
   if (!found.ok) return found;
-  const { member, indent, secrets, redacted } = found.value;
+  const { member, value, indent, secrets, redacted } = found.value;
   const shown = redacted
     .split(/\r?\n/)
     .map((line, i) => (i === 0 || line === '' ? line : line.slice(indent.length)))
@@ -89,6 +95,7 @@ export function entryForEditing(text: string, file: string, name: string): Plan<
       text: shown,
       hidden: secrets.strings.size + secrets.comments.size,
       json: JSON.stringify({ [name]: entry }, null, 2),
+      version: entryVersion(text.slice(value.offset, value.offset + value.length)),
     },
   };
 }
@@ -99,10 +106,21 @@ export function planReplace(
   file: string,
   name: string,
   edited: string,
+  basedOn?: string,
 ): Plan<{ readonly text: string; readonly entry: { readonly [field: string]: unknown } }> {
   const found = locate(text, file, name);
   if (!found.ok) return found;
   const { value, indent, crlf, secrets } = found.value;
+  if (
+    basedOn !== undefined &&
+    entryVersion(text.slice(value.offset, value.offset + value.length)) !== basedOn
+  ) {
+    return refuse(
+      'changed_since',
+      `server "${name}" was not changed: its entry in ${file} (edited by hand, or on another page) changed since you opened it — reload it to see it as it is now, then make your change again.`,
+      { file, server: name },
+    );
+  }
   const given = parseEntryJson(edited);
   if (!given.ok) {
     return refuse('invalid_entry', `server "${name}" was not changed: ${given.problem}`, {

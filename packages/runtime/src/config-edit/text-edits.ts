@@ -51,15 +51,19 @@ export function removeServerFromText(text: string, file: string, name: string): 
   }
 }
 
-/** replaceServerEntry on the text of the file: the new text. Throws as it does. */
+/**
+ * replaceServerEntry on the text of the file: the new text. Throws as it does; with `basedOn` (the
+ * version readServerEntry gave), `changed_since` when the entry is no longer the text it versions.
+ */
 export function replaceServerEntryInText(
   text: string,
   file: string,
   name: string,
   edited: string,
+  { basedOn }: { readonly basedOn?: string | undefined } = {},
 ): string {
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const plan = planReplace(text.slice(bom.length), file, name, edited);
+  const plan = planReplace(text.slice(bom.length), file, name, edited, basedOn);
   if (!plan.ok) throw plan.error;
   const { text: body, entry } = plan.value;
   checkSize({ name, entry }, file, 'changed');
