@@ -21,8 +21,8 @@ const rowNames = (page: Page) =>
     .locator('section[data-group="user"] article.server')
     .evaluateAll((cards) => cards.map((card) => card.getAttribute('data-server')));
 const focused = (page: Page) =>
-  page.evaluate(() => {
-    const element = document.activeElement;
+  page.locator('html').evaluate((root) => {
+    const element = root.ownerDocument.activeElement;
     return element === null
       ? ''
       : `${element.tagName.toLowerCase()}#${element.id}:${element.textContent?.trim().slice(0, 40)}`;
@@ -115,7 +115,7 @@ describe('thirty servers, one row each', () => {
     await page.locator('article[data-server="good"]').waitFor(WAIT);
     await page.keyboard.press('Tab');
     const skip = page.locator('a.skip-link');
-    await expect(skip.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await expect(skip.evaluate((el) => el === el.ownerDocument.activeElement)).resolves.toBe(true);
     await expect(skip.isVisible()).resolves.toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(() => focused(page), WAIT).toMatch(/^main#servers:/);
@@ -127,7 +127,9 @@ describe('thirty servers, one row each', () => {
     await expect(add.getAttribute('aria-expanded')).resolves.toBe('true');
     await expect.poll(() => focused(page), WAIT).toMatch(/^input#/);
     await expect(
-      page.locator('#add-panel input[name="name"]').evaluate((el) => el === document.activeElement),
+      page
+        .locator('#add-panel input[name="name"]')
+        .evaluate((el) => el === el.ownerDocument.activeElement),
     ).resolves.toBe(true);
     const paste = page.locator('.bar-actions button', { hasText: 'Add from JSON' });
     await paste.click();
@@ -135,12 +137,12 @@ describe('thirty servers, one row each', () => {
     await expect(
       page
         .locator('#paste-panel input[name="paste-name"]')
-        .evaluate((el) => el === document.activeElement),
+        .evaluate((el) => el === el.ownerDocument.activeElement),
     ).resolves.toBe(true);
     await paste.click();
     await expect(page.locator('#paste-panel').isVisible()).resolves.toBe(false);
 
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.locator('html').evaluate((root) => root.scrollTo(0, root.scrollHeight));
     await expect(
       page.locator('.top-bar').evaluate((bar) => bar.getBoundingClientRect().top),
     ).resolves.toBe(0);
@@ -181,7 +183,7 @@ describe('thirty servers, one row each', () => {
       flaky
         .locator('.actions button')
         .first()
-        .evaluate((el) => el === document.activeElement),
+        .evaluate((el) => el === el.ownerDocument.activeElement),
     ).resolves.toBe(true);
   });
 });
