@@ -28,16 +28,15 @@ export function Connectors({ api }: { readonly api: Api }) {
   const [query, setQuery] = useState('');
   const [filter, setFilter] = useState<StateFilter>();
   const [panel, setPanel] = useState<Panel>();
-  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set());
+  const [opened, setOpened] = useOpened();
   useEffect(() => api.watch(setView, setLive), [api]);
   usePanelFocus(panel);
   const match = toolMatch(query);
-  const toggle = (name: string) =>
-    setOpened((before) => {
-      const after = new Set(before);
-      if (!after.delete(name)) after.add(name);
-      return after;
-    });
+  const toggle = (name: string) => {
+    const after = new Set(opened);
+    if (!after.delete(name)) after.add(name);
+    setOpened(after);
+  };
   const empty =
     view !== undefined &&
     Object.values(view.groups).every((servers) => servers.length === 0) &&
@@ -163,6 +162,28 @@ function Group({ source, servers, notLoadedCount, children }: GroupProps) {
       {children}
     </section>
   );
+}
+
+const OPENED_KEY = 'epoch-web-opened';
+
+/**
+ * The servers whose cards are open, kept for the tab (sessionStorage): a reload, or the trip
+ * through an OAuth login, comes back to the cards that were open.
+ */
+function useOpened(): [ReadonlySet<string>, (opened: ReadonlySet<string>) => void] {
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => {
+    try {
+      const kept: unknown = JSON.parse(sessionStorage.getItem(OPENED_KEY) ?? '[]');
+      return new Set(Array.isArray(kept) ? kept.filter((name) => typeof name === 'string') : []);
+    } catch {
+      return new Set();
+    }
+  });
+  const keep = (next: ReadonlySet<string>) => {
+    setOpened(next);
+    sessionStorage.setItem(OPENED_KEY, JSON.stringify([...next]));
+  };
+  return [opened, keep];
 }
 
 /** A panel opened from the bar takes focus at its first field. */

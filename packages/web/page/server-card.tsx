@@ -1,16 +1,14 @@
 // One server on the page: its compact row (server-row.tsx), and once opened its card — what it
 // runs or reaches, where it is written, its last error with what to do and its stderr tail, its
 // recent output, its tools, and the actions that apply to it (reconnect; log in when the server
-// asks for a login; review and approve one that waits for approval; remove for a server of the
-// user's own file; the tools changed since approved, which opens them). While the live view is
-// lost, it says its state is only the last one known.
+// asks for a login; remove for a server of the user's own file). While the live view is lost, it
+// says its state is only the last one known.
 
 import type { McpServerOrigin, McpServerState } from '@epoch-agent/runtime';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { LoginStarted, ServerView } from '../src/api-types.js';
 import { adviceFor } from './advice.js';
 import type { Api } from './api.js';
-import { ApprovalDialog } from './approval-dialog.js';
 import { Capabilities } from './capabilities.js';
 import type { ChoiceOutcome } from './choice-switch.js';
 import { EntryTools } from './entry-editor.js';
@@ -23,7 +21,6 @@ import { ServerLogs } from './server-logs.js';
 import { ServerRow } from './server-row.js';
 import { STATE_LOOKS } from './states.js';
 import { exitText, formatTokens, serverText, stderrText } from './text.js';
-import { ToolChangesDialog } from './tool-changes.js';
 import type { ToolMatch } from './tool-filter.js';
 import { ToolList } from './tool-list.js';
 
@@ -144,17 +141,6 @@ export function ServerCard({ server, api, toolMatch, stale, open, onToggle }: Pr
       {open && (
         <div class="body" id={bodyId}>
           <p class="actions">
-            {status !== undefined && status.toolsWithheld > 0 && (
-              <ToolChangesDialog
-                server={server}
-                count={status.toolsWithheld}
-                api={api}
-                path={path}
-              />
-            )}
-            {status?.state === 'needsApproval' && (
-              <ApprovalDialog server={server} status={status} api={api} path={path} />
-            )}
             {/* Nothing of a server that waits for approval or is off runs: nothing to reconnect. */}
             {status !== undefined && state !== 'disabled' && state !== 'needsApproval' && (
               <button type="button" onClick={reconnect} {...whileBusy}>
@@ -269,9 +255,9 @@ export function ServerCard({ server, api, toolMatch, stale, open, onToggle }: Pr
             </details>
           )}
 
-          <ServerLogs server={server} api={api} path={path} />
           <ToolList server={server} api={api} path={path} match={toolMatch} />
           <ServerContent server={server} api={api} path={path} />
+          <ServerLogs server={server} api={api} path={path} />
           <details class="fields">
             <summary>Settings</summary>
             <table>

@@ -1,14 +1,17 @@
 // A server's compact row: the one line the page shows of each server until it is opened — its
 // state (dot, word, and the live counter of a connect or a reconnect), name, tool count and cost,
 // the first line of a failed server's error, the tools that match "Find a tool" — and its on/off
-// switch. The name and state are one button that opens the server's card below the row.
+// switch; Review… for one that waits for approval, and how many of its tools changed since
+// approved (each opens its dialog). The name and state are one button that opens the server's card below the row.
 import type { McpServerState } from '@epoch-agent/runtime';
 import type { ServerView, ToolView } from '../src/api-types.js';
 import type { Api } from './api.js';
+import { ApprovalDialog } from './approval-dialog.js';
 import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
 import { ForSeconds, InSeconds } from './live-time.js';
 import { STATE_LOOKS } from './states.js';
 import { formatTokens, serverText } from './text.js';
+import { ToolChangesDialog } from './tool-changes.js';
 
 /** At most this many matching tools are named in a row; the card lists them all. */
 const MATCHES_SHOWN = 12;
@@ -60,6 +63,17 @@ export function ServerRow(props: Props) {
             <span class="facts">{facts(server, state)}</span>
           </button>
         </h3>
+        {server.status?.state === 'needsApproval' && (
+          <ApprovalDialog server={server} status={server.status} api={api} path={path} />
+        )}
+        {server.status !== undefined && server.status.toolsWithheld > 0 && (
+          <ToolChangesDialog
+            server={server}
+            count={server.status.toolsWithheld}
+            api={api}
+            path={path}
+          />
+        )}
         <span class="row-switch">
           <ChoiceSwitch
             api={api}
@@ -93,7 +107,8 @@ export function ServerRow(props: Props) {
 /** What the state word alone does not say: the live counters, the server's own name and era. */
 function StateDetail({ server }: { readonly server: ServerView }) {
   const { status } = server;
-  switch (status?.state) {
+  if (status === undefined) return null;
+  switch (status.state) {
     case 'connecting':
       return (
         <span class="detail">
@@ -123,19 +138,21 @@ function StateDetail({ server }: { readonly server: ServerView }) {
           {` · MCP ${status.protocol.version}`}
         </span>
       );
-    default:
+    case 'needsLogin':
+    case 'failed':
+    case 'disconnected':
+    case 'needsApproval':
+    case 'disabled':
       return null;
   }
 }
 
-/** `12 tools · ≈ 2.1k tokens`, `2 tools changed`: what the row says of its tools. */
+/** `12 tools · ≈ 2.1k tokens`: what the row says of its tools. */
 function facts(server: ServerView, state: McpServerState): string {
   const all = server.tools.length + server.toolsOff.length;
   const parts = [`${all} ${all === 1 ? 'tool' : 'tools'}`];
   if (state !== 'disabled' && server.contextTokens > 0) {
     parts.push(`≈ ${formatTokens(server.contextTokens)}`);
   }
-  const withheld = server.status?.toolsWithheld ?? 0;
-  if (withheld > 0) parts.push(`${withheld} ${withheld === 1 ? 'tool' : 'tools'} changed`);
   return parts.join(' · ');
 }

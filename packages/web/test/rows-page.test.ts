@@ -110,9 +110,10 @@ describe('thirty servers, one row each', () => {
     await expect.poll(() => rowNames(page), WAIT).toHaveLength(5);
   });
 
-  it('the skip link is the first stop of the keyboard and takes focus to the servers', async () => {
+  it('the skip link is the first stop of the keyboard and takes focus to the servers; a reload keeps the cards open', async () => {
+    await openCard(page, 'good');
     await page.reload();
-    await page.locator('article[data-server="good"]').waitFor(WAIT);
+    await page.locator('article[data-server="good"] .body').waitFor(WAIT);
     await page.keyboard.press('Tab');
     const skip = page.locator('a.skip-link');
     await expect(skip.evaluate((el) => el === el.ownerDocument.activeElement)).resolves.toBe(true);
