@@ -54,7 +54,8 @@ export function TopBar(props: Props) {
           ))}
         </div>
       </div>
-      {view !== undefined && (
+      {/* With no server, nothing to narrow or find: Import stands alone. */}
+      {view !== undefined && !empty && (
         <div class="bar-row">
           <fieldset class="chips">
             <legend class="visually-hidden">Show only the servers that are</legend>

@@ -209,6 +209,7 @@ describe('a first run: an empty file', () => {
     await expect(page.locator('.bar-actions.first-run .import-open').count()).resolves.toBe(1);
     await expect(page.locator('.first-run-note').textContent()).resolves.toContain('Import from…');
     await expect(page.locator('button.reconnect-all').count()).resolves.toBe(0);
+    await expect(page.locator('.chips').count()).resolves.toBe(0);
     await expect(page.getByText('Reconnect failed').count()).resolves.toBe(0);
     await checkPage(page, 'first-run');
   });
