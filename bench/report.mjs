@@ -6,7 +6,7 @@ const HEADER = ['metric', 'ours', 'raw SDK / base', 'ratio', 'goal', 'result'];
 
 /**
  * `rows`: `{ metric, ours, base, goal, unit? }`. `unit` is `ms` (the default), `MB`, `kB`, `score`,
- * `processes`, `tokens` or `%`;
+ * `processes`, `tokens`, `nodes` or `%`;
  * `base` is undefined where nothing compares (no raw SDK counterpart). Goals:
  * `{ kind: 'ratio', max }`: ours / base <= max;
  * `{ kind: 'absolute', max }`: ours <= max, in the row's unit;
@@ -99,6 +99,8 @@ function formatValue(value, unit = 'ms') {
       return `${Math.round(value).toLocaleString('en-US')} kB`;
     case 'processes':
       return String(value);
+    case 'nodes':
+      return `${value.toLocaleString('en-US')} nodes`;
     case 'tokens':
       return value.toLocaleString('en-US');
     case '%':

@@ -26,6 +26,7 @@ import { disconnectTime, hostileCloseTime } from './disconnect.mjs';
 import { eraComparison } from './eras.mjs';
 import { idleConnectionMemory, importTime } from './fresh.mjs';
 import { toolCallLatency } from './latency.mjs';
+import { connectorsPage } from './page.mjs';
 import { formatTable, summary } from './report.mjs';
 import { filesystemReadTokens } from './result-tokens.mjs';
 import { manyServers } from './scale.mjs';
@@ -107,6 +108,7 @@ async function main() {
         idleConnectionMemory(signal),
       )),
       ...(await step('cold epoch mcp list, fresh processes', () => coldListTime(signal))),
+      ...(await step('the connectors page in Chromium, 30 servers', () => connectorsPage(signal))),
       ...(await step('package sizes, npm pack and install', () => packageSizes())),
     ];
   });
@@ -174,7 +176,13 @@ scripts) against one. Cold CLI = spawn to exit of \`epoch mcp list --config <3 s
 \`node -e 0\`.
 Sizes: each published package's tarball as npm pack makes it (plugin-mcp's against the raw SDK
 client's, the version it bundles), and \`npm install -g\` of the cli with everything it depends on,
-file sizes under the prefix's lib/node_modules, against the SDK client's install the same way.`;
+file sizes under the prefix's lib/node_modules, against the SDK client's install the same way.
+Connectors page (bench/page.mjs): epoch web on 30 servers (six catalog servers three times, two pid
+servers of 20 tools, the reference server, 4 that fail at start, 3 off, 2 that never finish
+connecting) in Chromium at 1280 px. First keystroke = from the keydown of one letter in "Find a
+tool" to the first frame after the count of matches changed, on a fresh load, 5 loads; idle = 10 s
+untouched: the longest task (PerformanceObserver longtask), the main thread's task time per second
+(CDP Performance.getMetrics), the DOM nodes added, removed or changed per second.`;
 
 function loadAverage() {
   return os

@@ -38,6 +38,13 @@ export type { McpConnectionOptions } from './connection/options.js';
 export type { McpProtocol, McpProtocolEra } from './connection/protocol.js';
 export type { McpRoot, McpRoots } from './connection/roots.js';
 export { MAX_INSTRUCTIONS_CHARS } from './connection/server-identity.js';
+export {
+  type McpServerOutput,
+  type McpServerOutputLine,
+  OUTPUT_MAX_BYTES,
+  OUTPUT_MAX_LINES,
+  ServerOutput,
+} from './connection/server-output.js';
 export type {
   McpConnectionState,
   McpConnectionStateKind,

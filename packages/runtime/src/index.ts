@@ -25,6 +25,8 @@ export type {
   McpServerConfig,
   McpServerEntry,
   McpServerExit,
+  McpServerOutput,
+  McpServerOutputLine,
   McpServerPrompt,
   McpServerSource,
   McpServerState,

@@ -1,37 +1,79 @@
-// The page: every MCP server epoch knows, grouped by where it comes from (MCP_GROUPS), live, each
-// entry that was not loaded beside them; at the top, a file that could not be read and the
-// problems of the files that concern no one server; and the form that adds one.
+// The page: the bar that stays at the top (top-bar.tsx) and the panels it opens; then every MCP
+// server epoch knows, grouped by where it comes from (MCP_GROUPS), one compact row each — those
+// that need the person first — that opens to its card, live, each entry that was not loaded beside
+// them; above them, a file that could not be read and the problems of the files that concern no
+// one server. The bar's chips and "Find a tool" narrow the rows.
 
 import type { McpServerSource } from '@epoch-agent/runtime';
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { McpView } from '../src/api-types.js';
+import type { McpView, ServerView } from '../src/api-types.js';
 import { AddServerForm } from './add-server-form.js';
 import type { Api, LiveState } from './api.js';
 import { FileProblems } from './file-problems.js';
 import { MCP_GROUPS } from './groups.js';
-import { ImportDialog } from './import-dialog.js';
 import { NotLoadedCard } from './not-loaded-card.js';
 import { PasteAdd } from './paste-add.js';
 import { ServerCard } from './server-card.js';
 import { StateAnnouncer } from './state-announcer.js';
+import { FILTER_OF, inOrder, STATE_FILTERS, type StateFilter, stateOf } from './state-filter.js';
 import { Summary } from './summary.js';
 import { formatTokens } from './text.js';
 import { toolTotals } from './token-totals.js';
-import { ToolFilter, toolMatch } from './tool-filter.js';
+import { toolMatch } from './tool-filter.js';
+import { PANELS, type Panel, TopBar } from './top-bar.js';
 
 export function Connectors({ api }: { readonly api: Api }) {
   const [view, setView] = useState<McpView>();
   const [live, setLive] = useState<LiveState>('connecting');
   const [query, setQuery] = useState('');
-  const match = toolMatch(query);
-  useEverySecond();
+  const [filter, setFilter] = useState<StateFilter>();
+  const [panel, setPanel] = useState<Panel>();
+  const [opened, setOpened] = useOpened();
   useEffect(() => api.watch(setView, setLive), [api]);
+  usePanelFocus(panel);
+  const match = toolMatch(query);
+  const toggle = (name: string) => {
+    const after = new Set(opened);
+    if (!after.delete(name)) after.add(name);
+    setOpened(after);
+  };
+  const empty =
+    view !== undefined &&
+    Object.values(view.groups).every((servers) => servers.length === 0) &&
+    Object.values(view.notLoaded).every((entries) => entries.length === 0);
+  const shows = (server: ServerView) =>
+    (filter === undefined || FILTER_OF[stateOf(server)] === filter) &&
+    (match === undefined || [...server.tools, ...server.toolsOff].some(match));
 
   const sources = Object.keys(MCP_GROUPS) as McpServerSource[];
+  const narrowed = filter !== undefined || match !== undefined;
+  const shown = view === undefined ? 0 : Object.values(view.groups).flat().filter(shows).length;
   return (
-    <main class="page">
-      <header>
-        <h1>Connectors</h1>
+    <div class="page">
+      <a class="skip-link" href="#servers">
+        Skip to the servers
+      </a>
+      <TopBar
+        view={view}
+        api={api}
+        empty={empty}
+        query={query}
+        onQuery={setQuery}
+        filter={filter}
+        onFilter={setFilter}
+        panel={panel}
+        onPanel={setPanel}
+      />
+      {/* Kept in the page while closed, so what was typed in one survives closing it. */}
+      <div id={PANELS.add.id} class="panel" hidden={panel !== 'add'}>
+        {view && <AddServerForm api={api} file={view.file} namePattern={view.namePattern} />}
+      </div>
+      <div id={PANELS.paste.id} class="panel" hidden={panel !== 'paste'}>
+        {view && <PasteAdd api={api} file={view.file} />}
+      </div>
+      {/* Focusable (not in the Tab order): the skip link's target takes focus. */}
+      <main id="servers" tabIndex={-1}>
         <p class="about">
           The MCP servers epoch connects, and the tools each one gives the model.
           {view && (
@@ -41,56 +83,119 @@ export function Connectors({ api }: { readonly api: Api }) {
             </>
           )}
         </p>
-        {view && <Summary view={view} api={api} />}
-        {view && <BudgetLine view={view} />}
-        {view && <ToolFilter view={view} query={query} onQuery={setQuery} />}
-      </header>
-      <LiveBanner live={live} />
-      <StateAnnouncer view={view} />
-      {view && <FileProblems view={view} />}
-      {view &&
-        sources.map((source) => {
-          const group = MCP_GROUPS[source];
-          // While filtering: only the servers with a tool that matches, and no group without one
-          // (an entry that was not loaded has no tools to match).
-          const servers = view.groups[source].filter(
-            (server) => match === undefined || [...server.tools, ...server.toolsOff].some(match),
-          );
-          const notLoaded = match === undefined ? view.notLoaded[source] : [];
-          if (match !== undefined && servers.length === 0) return null;
-          const tokens = servers.reduce((sum, server) => sum + server.contextTokens, 0);
-          return (
-            <section class="group" data-group={source} key={source}>
-              {/* Focusable by script: where focus goes when its last card is removed. */}
-              <h2 tabIndex={-1}>
-                {group.title} <span class="count">{servers.length}</span>
-                {tokens > 0 && <span class="cost">≈ {formatTokens(tokens)} of context</span>}
-              </h2>
-              <p class="about">{group.about}</p>
-              {servers.length === 0 && notLoaded.length === 0 ? (
-                <p class="empty">{group.empty}</p>
-              ) : (
-                servers.map((server) => (
+        {empty && (
+          <p class="first-run-note">
+            No MCP server yet. <strong>Import from…</strong>, at the top, brings in the servers your
+            other MCP clients (Claude Desktop, Claude Code, Cursor, VS Code, …) already have; Add
+            server and Add from JSON add one by hand.
+          </p>
+        )}
+        {view && !empty && <Summary view={view} api={api} onFilter={setFilter} />}
+        {view && !empty && <BudgetLine view={view} />}
+        <LiveBanner live={live} />
+        <StateAnnouncer view={view} />
+        {view && <FileProblems view={view} />}
+        {filter !== undefined && (
+          <p class="narrowed" role="status">
+            {shown === 0
+              ? `No server is ${STATE_FILTERS[filter].label.toLowerCase()} now.`
+              : `Only the ${shown} ${shown === 1 ? 'server' : 'servers'} ${STATE_FILTERS[filter].label.toLowerCase()}.`}{' '}
+            <button type="button" onClick={() => setFilter(undefined)}>
+              Show every server
+            </button>
+          </p>
+        )}
+        {view &&
+          sources.map((source) => {
+            const servers = inOrder(view.groups[source].filter(shows));
+            // While narrowed: no group without a server shown, and no entry that was not loaded
+            // (it has no state and no tools to match).
+            const notLoaded = narrowed ? [] : view.notLoaded[source];
+            if (narrowed && servers.length === 0) return null;
+            return (
+              <Group
+                key={source}
+                source={source}
+                servers={servers}
+                notLoadedCount={notLoaded.length}
+              >
+                {servers.map((server) => (
                   <ServerCard
                     key={server.name}
                     server={server}
                     api={api}
                     toolMatch={match}
                     stale={live !== 'live'}
+                    open={opened.has(server.name)}
+                    onToggle={() => toggle(server.name)}
                   />
-                ))
-              )}
-              {notLoaded.map((entry) => (
-                <NotLoadedCard key={`${entry.at.file}:${entry.name}`} entry={entry} />
-              ))}
-            </section>
-          );
-        })}
-      {view && <AddServerForm api={api} file={view.file} namePattern={view.namePattern} />}
-      {view && <PasteAdd api={api} file={view.file} />}
-      {view && <ImportDialog api={api} />}
-    </main>
+                ))}
+                {notLoaded.map((entry) => (
+                  <NotLoadedCard key={`${entry.at.file}:${entry.name}`} entry={entry} />
+                ))}
+              </Group>
+            );
+          })}
+      </main>
+    </div>
   );
+}
+
+interface GroupProps {
+  readonly source: McpServerSource;
+  readonly servers: readonly ServerView[];
+  readonly notLoadedCount: number;
+  readonly children: ComponentChildren;
+}
+
+function Group({ source, servers, notLoadedCount, children }: GroupProps) {
+  const group = MCP_GROUPS[source];
+  const tokens = servers.reduce((sum, server) => sum + server.contextTokens, 0);
+  return (
+    <section class="group" data-group={source}>
+      {/* Focusable by script: where focus goes when its last card is removed. */}
+      <h2 tabIndex={-1}>
+        {group.title} <span class="count">{servers.length}</span>
+        {tokens > 0 && <span class="cost">≈ {formatTokens(tokens)} of context</span>}
+      </h2>
+      <p class="about">{group.about}</p>
+      {servers.length === 0 && notLoadedCount === 0 && <p class="empty">{group.empty}</p>}
+      {children}
+    </section>
+  );
+}
+
+const OPENED_KEY = 'epoch-web-opened';
+
+/**
+ * The servers whose cards are open, kept for the tab (sessionStorage): a reload, or the trip
+ * through an OAuth login, comes back to the cards that were open.
+ */
+function useOpened(): [ReadonlySet<string>, (opened: ReadonlySet<string>) => void] {
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => {
+    try {
+      const kept: unknown = JSON.parse(sessionStorage.getItem(OPENED_KEY) ?? '[]');
+      return new Set(Array.isArray(kept) ? kept.filter((name) => typeof name === 'string') : []);
+    } catch {
+      return new Set();
+    }
+  });
+  const keep = (next: ReadonlySet<string>) => {
+    setOpened(next);
+    sessionStorage.setItem(OPENED_KEY, JSON.stringify([...next]));
+  };
+  return [opened, keep];
+}
+
+/** A panel opened from the bar takes focus at its first field. */
+function usePanelFocus(panel: Panel | undefined): void {
+  useEffect(() => {
+    if (panel === undefined) return;
+    document
+      .getElementById(PANELS[panel].id)
+      ?.querySelector<HTMLElement>('input, textarea, select')
+      ?.focus();
+  }, [panel]);
 }
 
 /**
@@ -131,16 +236,4 @@ function LiveBanner({ live }: { readonly live: LiveState }) {
         </p>
       );
   }
-}
-
-/**
- * Renders the page again every second, so countdowns to reconnect attempts count down and the
- * time a server has been connecting counts up.
- */
-function useEverySecond(): void {
-  const [, setTick] = useState(0);
-  useEffect(() => {
-    const timer = setInterval(() => setTick((tick) => tick + 1), 1000);
-    return () => clearInterval(timer);
-  }, []);
 }

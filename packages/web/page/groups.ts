@@ -17,7 +17,7 @@ export const MCP_GROUPS: McpGroups<McpGroup> = {
   user: {
     title: 'Yours',
     about: 'From your mcp.json: add them here or write them there by hand.',
-    empty: 'None yet: add one below.',
+    empty: 'None yet: Import from…, Add server or Add from JSON, at the top, adds one.',
   },
   project: {
     title: 'From the project',

@@ -91,18 +91,17 @@ export function ImportDialog({ api }: Props) {
 
   const count = checked.size;
   return (
-    <section class="group import" aria-labelledby="import-title">
-      <h2 id="import-title">Import from other clients</h2>
-      <p class="about">
-        The MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI and
-        Codex on this machine, translated into entries of your file; <code>epoch mcp import</code>{' '}
-        does the same.
-      </p>
-      <button type="button" onClick={open}>
+    <>
+      <button type="button" class="import-open" onClick={open}>
         Import from…
       </button>
       <dialog ref={dialog} class="import-dialog" aria-labelledby="import-dialog-title">
         <h2 id="import-dialog-title">Import from other clients</h2>
+        <p class="about">
+          The MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI and
+          Codex on this machine, translated into entries of your file; <code>epoch mcp import</code>{' '}
+          does the same.
+        </p>
         {view === undefined && failure === undefined && (
           <p role="status">Reading the clients' files…</p>
         )}
@@ -139,7 +138,7 @@ export function ImportDialog({ api }: Props) {
           </button>
         </div>
       </dialog>
-    </section>
+    </>
   );
 }
 

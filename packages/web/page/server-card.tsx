@@ -1,28 +1,27 @@
-// One server on the page: its state (dot and word), what it runs or reaches, where it is written,
-// its last error with what to do and its stderr tail, its tools, and the actions that apply to it
-// (its on/off switch; reconnect; log in when the server asks for a login; review and approve one
-// that waits for approval; remove for a server of the user's own file), and how many of its tools
-// changed since approved, which opens them. While the live view is lost, it says its state is only
-// the last one known.
+// One server on the page: its compact row (server-row.tsx), and once opened its card — what it
+// runs or reaches, where it is written, its last error with what to do and its stderr tail, its
+// recent output, its tools, and the actions that apply to it (reconnect; log in when the server
+// asks for a login; remove for a server of the user's own file). While the live view is lost, it
+// says its state is only the last one known.
 
 import type { McpServerOrigin, McpServerState } from '@epoch-agent/runtime';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { LoginStarted, ServerView } from '../src/api-types.js';
 import { adviceFor } from './advice.js';
 import type { Api } from './api.js';
-import { ApprovalDialog } from './approval-dialog.js';
 import { Capabilities } from './capabilities.js';
-import { type ChoiceOutcome, ChoiceSwitch } from './choice-switch.js';
+import type { ChoiceOutcome } from './choice-switch.js';
 import { EntryTools } from './entry-editor.js';
 import { EntryProblems } from './entry-problems.js';
 import { useFocusHandoff } from './focus-handoff.js';
 import { offersLogin } from './login-offer.js';
 import { LoginStatus } from './login-status.js';
 import { ServerContent } from './server-content.js';
+import { ServerLogs } from './server-logs.js';
+import { ServerRow } from './server-row.js';
 import { STATE_LOOKS } from './states.js';
-import { exitText, forSeconds, inSeconds, serverText, stderrText } from './text.js';
+import { exitText, serverText, stderrText } from './text.js';
 import { serverCostText } from './token-totals.js';
-import { ToolChangesDialog } from './tool-changes.js';
 import type { ToolMatch } from './tool-filter.js';
 import { ToolList } from './tool-list.js';
 
@@ -33,14 +32,18 @@ interface Props {
   readonly toolMatch?: ToolMatch | undefined;
   /** The live view is lost: `server` is the last thing epoch web said about it. */
   readonly stale: boolean;
+  /** Opened to its card; closed, only its row is rendered. */
+  readonly open: boolean;
+  readonly onToggle: () => void;
 }
 
-export function ServerCard({ server, api, toolMatch, stale }: Props) {
+export function ServerCard({ server, api, toolMatch, stale, open, onToggle }: Props) {
   const [busy, setBusy] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [confirming, setConfirming] = useState(false);
   const [saved, setSaved] = useState<string>();
   const card = useRef<HTMLElement>(null);
+  const bodyId = useId();
   useFocusHandoff(card);
   const confirmation = useConfirmationFocus(confirming);
   const { name, status, target, origin } = server;
@@ -104,172 +107,27 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
       data-server={name}
       data-state={state}
       data-stale={stale ? 'true' : undefined}
+      data-open={open ? 'true' : undefined}
       aria-label={name}
       tabIndex={-1}
       ref={card}
     >
-      <div class="head">
-        <span class={`dot ${stale ? 'unknown' : look.tone}`} aria-hidden="true" />
-        <h3>{name}</h3>
-        {stale ? (
-          <>
-            <span class="state unknown">state unknown</span>
-            <span class="detail">last known: {look.word}</span>
-          </>
-        ) : (
-          <span class={`state ${look.tone}`}>{look.word}</span>
-        )}
-        {!stale && status?.state === 'connecting' && (
-          // Counted here from the instant the view carries: the page renders every second.
-          <span class="detail">{forSeconds(status.since, Date.now())}</span>
-        )}
-        {!stale && status?.state === 'reconnecting' && (
-          <span class="detail">
-            attempt {status.reconnect.attempt} of {status.reconnect.attempts}
-            {status.reconnect.nextAttemptAt === undefined
-              ? ' running'
-              : ` ${inSeconds(status.reconnect.nextAttemptAt, Date.now())}`}
-          </span>
-        )}
-        {!stale && status?.state === 'idle' && (
-          <span class="detail">since {new Date(status.since).toLocaleTimeString()}</span>
-        )}
-        {!stale && status?.state === 'connected' && (
-          <span class="detail">
-            {serverText(`${status.serverInfo.name} ${status.serverInfo.version}`)}
-            {` · MCP ${status.protocol.version}`}
-          </span>
-        )}
-        {status !== undefined && status.toolsWithheld > 0 && (
-          <ToolChangesDialog server={server} count={status.toolsWithheld} api={api} path={path} />
-        )}
-        <span class="actions">
-          <ChoiceSwitch
-            api={api}
-            path={`${path}/enabled`}
-            server={server}
-            isOn={(view) => view.status?.state !== 'disabled'}
-            label={`Server ${name}`}
-            onOutcome={chosen}
-          />
-          {status?.state === 'needsApproval' && (
-            <ApprovalDialog server={server} status={status} api={api} path={path} />
-          )}
-          {/* Nothing of a server that waits for approval or is off runs: nothing to reconnect. */}
-          {status !== undefined && state !== 'disabled' && state !== 'needsApproval' && (
-            <button type="button" onClick={reconnect} {...whileBusy}>
-              {busy === 'reconnect' ? 'Reconnecting…' : 'Reconnect'}
-            </button>
-          )}
-          {offersLogin(server) && (
-            <button
-              type="button"
-              onClick={login}
-              {...whileBusy}
-              class={state === 'needsLogin' ? 'primary' : ''}
-            >
-              {busy === 'login' ? 'Starting login…' : 'Log in'}
-            </button>
-          )}
-          {origin.source === 'user' &&
-            (confirming ? (
-              <>
-                <button
-                  type="button"
-                  class="danger"
-                  onClick={remove}
-                  ref={confirmation.confirm}
-                  onKeyDown={cancelOnEscape}
-                  {...whileBusy}
-                >
-                  {busy === 'remove' ? 'Removing…' : 'Remove from mcp.json'}
-                </button>
-                <button
-                  type="button"
-                  onClick={() => setConfirming(false)}
-                  onKeyDown={cancelOnEscape}
-                >
-                  Cancel
-                </button>
-              </>
-            ) : (
-              <button type="button" onClick={() => setConfirming(true)} ref={confirmation.remove}>
-                Remove
-              </button>
-            ))}
-        </span>
-      </div>
-
-      <p class="target">
-        <span class="transport">{target.transport}</span>{' '}
-        {target.transport === 'stdio' ? (
-          <code>
-            {[target.command, ...target.args].map((word, i) => (
-              <span class="word" key={i}>
-                {word}
-              </span>
-            ))}
-          </code>
-        ) : (
-          <code>{target.url}</code>
-        )}
-      </p>
-      <p class="origin">
-        {comesFrom(origin)}
-        {origin.source !== 'user' && (
-          <>
-            {' '}
-            Turning it or its tools off is saved in your mcp.json (under "overrides"), not where it
-            comes from.
-          </>
-        )}
-        {server.at !== undefined && (
-          <>
-            {' '}
-            Written at{' '}
-            <code>
-              {server.at.file}:{server.at.line}:{server.at.column}
-            </code>
-            .
-          </>
-        )}
-      </p>
-
-      {status?.state === 'connected' && <Capabilities capabilities={status.capabilities} />}
-      {target.transport !== 'stdio' && <LoginStatus server={server} api={api} path={path} />}
-      <EntryProblems problems={server.problems} />
-      {server.login?.state === 'pending' && (
-        <p class="notice" role="status">
-          Waiting for the login in the browser…{' '}
-          {server.login.authorizationUrl !== undefined && (
-            <a href={server.login.authorizationUrl}>Continue the login</a>
-          )}
-        </p>
-      )}
-      {server.login?.state === 'failed' && (
-        <p class="problem" role="alert">
-          The login did not finish: {serverText(server.login.message)}
-        </p>
-      )}
-      {/* No role="alert": a state is announced once, when it changes (StateAnnouncer). */}
-      {error !== undefined && (
-        <div class="error">
-          <p class="message">{serverText(error.message)}</p>
-          {advice !== undefined && <p class="hint">{advice}</p>}
-          {exit !== undefined && <p class="exit">{exitText(exit)}</p>}
-          {look.hint !== undefined && <p class="hint">{look.hint}</p>}
-        </div>
-      )}
-      {error === undefined && look.hint !== undefined && <p class="hint">{look.hint}</p>}
-      {stderr !== '' && (
-        <details class="stderr" open={state === 'failed'}>
-          <summary>stderr (last lines)</summary>
-          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls, and a keyboard must reach it to scroll it (WCAG 2.1.1). */}
-          <section class="tail" aria-label={`stderr of ${name}`} tabIndex={0}>
-            <pre>{stderr}</pre>
-          </section>
-        </details>
-      )}
+      <ServerRow
+        server={server}
+        state={state}
+        api={api}
+        path={path}
+        stale={stale}
+        open={open}
+        bodyId={bodyId}
+        onToggle={onToggle}
+        matches={
+          toolMatch === undefined
+            ? undefined
+            : [...server.tools, ...server.toolsOff].filter(toolMatch)
+        }
+        onOutcome={chosen}
+      />
       {problem !== undefined && (
         <p class="problem" role="alert">
           {serverText(problem)}
@@ -280,48 +138,169 @@ export function ServerCard({ server, api, toolMatch, stale }: Props) {
           {saved}
         </p>
       )}
+      {/* Only an opened card is rendered: thirty servers' cards, tools and forms are thousands of
+          elements the page would otherwise build and keep in step with every view. */}
+      {open && (
+        <div class="body" id={bodyId}>
+          <p class="actions">
+            {/* Nothing of a server that waits for approval or is off runs: nothing to reconnect. */}
+            {status !== undefined && state !== 'disabled' && state !== 'needsApproval' && (
+              <button type="button" onClick={reconnect} {...whileBusy}>
+                {busy === 'reconnect' ? 'Reconnecting…' : 'Reconnect'}
+              </button>
+            )}
+            {offersLogin(server) && (
+              <button
+                type="button"
+                onClick={login}
+                {...whileBusy}
+                class={state === 'needsLogin' ? 'primary' : ''}
+              >
+                {busy === 'login' ? 'Starting login…' : 'Log in'}
+              </button>
+            )}
+            {origin.source === 'user' &&
+              (confirming ? (
+                <>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={remove}
+                    ref={confirmation.confirm}
+                    onKeyDown={cancelOnEscape}
+                    {...whileBusy}
+                  >
+                    {busy === 'remove' ? 'Removing…' : 'Remove from mcp.json'}
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() => setConfirming(false)}
+                    onKeyDown={cancelOnEscape}
+                  >
+                    Cancel
+                  </button>
+                </>
+              ) : (
+                <button type="button" onClick={() => setConfirming(true)} ref={confirmation.remove}>
+                  Remove
+                </button>
+              ))}
+          </p>
+          <p class="target">
+            <span class="transport">{target.transport}</span>{' '}
+            {target.transport === 'stdio' ? (
+              <code>
+                {[target.command, ...target.args].map((word, i) => (
+                  <span class="word" key={i}>
+                    {word}
+                  </span>
+                ))}
+              </code>
+            ) : (
+              <code>{target.url}</code>
+            )}
+          </p>
+          <p class="origin">
+            {comesFrom(origin)}
+            {origin.source !== 'user' && (
+              <>
+                {' '}
+                Turning it or its tools off is saved in your mcp.json (under "overrides"), not where
+                it comes from.
+              </>
+            )}
+            {server.at !== undefined && (
+              <>
+                {' '}
+                Written at{' '}
+                <code>
+                  {server.at.file}:{server.at.line}:{server.at.column}
+                </code>
+                .
+              </>
+            )}
+          </p>
 
-      <ToolList server={server} api={api} path={path} match={toolMatch} />
-      <ServerContent server={server} api={api} path={path} />
-      <details class="fields">
-        <summary>Settings</summary>
-        <table>
-          <tbody>
-            {server.fields.map((field) => (
-              <tr key={field.field}>
-                <th scope="row">{field.field}</th>
-                <td>
-                  <code>{field.value === undefined ? '—' : JSON.stringify(field.value)}</code>
-                  {field.variables !== undefined && (
-                    <ul class="variables">
-                      {field.variables.map((v) => (
-                        <li key={`${v.in}:${v.name}`}>
-                          <code>{`\${${v.name}}`}</code>{' '}
-                          {v.set
-                            ? 'set'
-                            : v.default === undefined
-                              ? 'not set: the server fails to start until it is'
-                              : `not set, so ${JSON.stringify(v.default)} (its default)`}
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </td>
-                <td class="from">
-                  {field.from.kind === 'file'
-                    ? `written as "${field.from.key}", line ${field.from.line}`
-                    : field.from.kind === 'override'
-                      ? `your "overrides", line ${field.from.line}`
-                      : field.from.kind}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
-      {origin.source === 'user' && <EntryTools server={server} api={api} path={path} />}
-      {/* A disabled server's hint says it: none of its tools reach the model. */}
-      {state !== 'disabled' && <ToolsCost server={server} />}
+          {status?.state === 'connected' && <Capabilities capabilities={status.capabilities} />}
+          {target.transport !== 'stdio' && <LoginStatus server={server} api={api} path={path} />}
+          <EntryProblems problems={server.problems} />
+          {server.login?.state === 'pending' && (
+            <p class="notice" role="status">
+              Waiting for the login in the browser…{' '}
+              {server.login.authorizationUrl !== undefined && (
+                <a href={server.login.authorizationUrl}>Continue the login</a>
+              )}
+            </p>
+          )}
+          {server.login?.state === 'failed' && (
+            <p class="problem" role="alert">
+              The login did not finish: {serverText(server.login.message)}
+            </p>
+          )}
+          {/* No role="alert": a state is announced once, when it changes (StateAnnouncer). */}
+          {error !== undefined && (
+            <div class="error">
+              <p class="message">{serverText(error.message)}</p>
+              {advice !== undefined && <p class="hint">{advice}</p>}
+              {exit !== undefined && <p class="exit">{exitText(exit)}</p>}
+              {look.hint !== undefined && <p class="hint">{look.hint}</p>}
+            </div>
+          )}
+          {error === undefined && look.hint !== undefined && <p class="hint">{look.hint}</p>}
+          {stderr !== '' && (
+            <details class="stderr" open={state === 'failed'}>
+              <summary>stderr (last lines)</summary>
+              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls, and a keyboard must reach it to scroll it (WCAG 2.1.1). */}
+              <section class="tail" aria-label={`stderr of ${name}`} tabIndex={0}>
+                <pre>{stderr}</pre>
+              </section>
+            </details>
+          )}
+
+          <ToolList server={server} api={api} path={path} match={toolMatch} />
+          <ServerContent server={server} api={api} path={path} />
+          <ServerLogs server={server} api={api} path={path} />
+          <details class="fields">
+            <summary>Settings</summary>
+            <table>
+              <tbody>
+                {server.fields.map((field) => (
+                  <tr key={field.field}>
+                    <th scope="row">{field.field}</th>
+                    <td>
+                      <code>{field.value === undefined ? '—' : JSON.stringify(field.value)}</code>
+                      {field.variables !== undefined && (
+                        <ul class="variables">
+                          {field.variables.map((v) => (
+                            <li key={`${v.in}:${v.name}`}>
+                              <code>{`\${${v.name}}`}</code>{' '}
+                              {v.set
+                                ? 'set'
+                                : v.default === undefined
+                                  ? 'not set: the server fails to start until it is'
+                                  : `not set, so ${JSON.stringify(v.default)} (its default)`}
+                            </li>
+                          ))}
+                        </ul>
+                      )}
+                    </td>
+                    <td class="from">
+                      {field.from.kind === 'file'
+                        ? `written as "${field.from.key}", line ${field.from.line}`
+                        : field.from.kind === 'override'
+                          ? `your "overrides", line ${field.from.line}`
+                          : field.from.kind}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </details>
+          {origin.source === 'user' && <EntryTools server={server} api={api} path={path} />}
+          {/* A disabled server's hint says it: none of its tools reach the model. */}
+          {state !== 'disabled' && <ToolsCost server={server} />}
+        </div>
+      )}
     </article>
   );
 }

@@ -1,19 +1,28 @@
 // The line at the top of the page: how many servers there are and in which states (the words of
-// their cards), how many tools the model gets from them and what those cost in every request, all
-// counted from the live view; and Reconnect failed, which starts over the servers that are failed
-// or reconnecting. Idle servers are left alone (their next tool call connects them, which is the
-// point of the idle timeout), as are those that need a login (a login is what fixes them).
+// their cards; a count a state chip shows, "4 failed", is a button that narrows the page to them),
+// how many tools the model gets from them and what those cost in every request, all counted from
+// the live view; and Reconnect failed, which starts over the servers that are failed or
+// reconnecting, shown only when there is one (or it has just run). Idle servers are left alone
+// (their next tool call connects them, which is the point of the idle timeout), as are those that
+// need a login (a login is what fixes them).
 import type { McpServerState, McpServerStatus } from '@epoch-agent/runtime';
 import { useState } from 'preact/hooks';
 import type { McpView, ServerView } from '../src/api-types.js';
 import type { Api } from './api.js';
+import { FILTER_OF, type StateFilter, stateOf } from './state-filter.js';
 import { STATE_LOOKS } from './states.js';
 import { formatTokens, serverText } from './text.js';
 import { toolTotals } from './token-totals.js';
 
 const RECONNECTED: readonly McpServerState[] = ['failed', 'reconnecting'];
 
-export function Summary({ view, api }: { readonly view: McpView; readonly api: Api }) {
+interface Props {
+  readonly view: McpView;
+  readonly api: Api;
+  readonly onFilter: (filter: StateFilter) => void;
+}
+
+export function Summary({ view, api, onFilter }: Props) {
   const servers = Object.values(view.groups).flat();
   const states = countStates(servers);
   // The same total as the budget line's, from the one function that counts it.
@@ -22,7 +31,29 @@ export function Summary({ view, api }: { readonly view: McpView; readonly api: A
     <div class="summary">
       <p class="summary-line">
         {servers.length} {servers.length === 1 ? 'server' : 'servers'}
-        {states.length > 0 && `: ${states.join(', ')}`} · {tools} {tools === 1 ? 'tool' : 'tools'}
+        {states.map(({ state, count }, i) => {
+          const words = `${count} ${STATE_LOOKS[state].word}`;
+          const filter = FILTER_OF[state];
+          return (
+            <span key={state}>
+              {i === 0 ? ': ' : ', '}
+              {filter === undefined ? (
+                words
+              ) : (
+                <button
+                  type="button"
+                  class="link"
+                  data-filter={filter}
+                  title="Show only these servers"
+                  onClick={() => onFilter(filter)}
+                >
+                  {words}
+                </button>
+              )}
+            </span>
+          );
+        })}{' '}
+        · {tools} {tools === 1 ? 'tool' : 'tools'}
         {onDemand > 0 && `, ${onDemand} on demand`} · ≈ {formatTokens(tokens)}
       </p>
       <ReconnectFailed servers={servers} api={api} />
@@ -30,8 +61,10 @@ export function Summary({ view, api }: { readonly view: McpView; readonly api: A
   );
 }
 
-/** `3 connected, 1 failed, 1 disabled`, in the order of STATE_LOOKS. */
-function countStates(servers: readonly ServerView[]): string[] {
+/** `3 connected, 1 failed, 1 disabled`: each state's count, in the order of STATE_LOOKS. */
+function countStates(
+  servers: readonly ServerView[],
+): { readonly state: McpServerState; readonly count: number }[] {
   const counts = new Map<McpServerState, number>();
   for (const server of servers) {
     const state = stateOf(server);
@@ -39,13 +72,8 @@ function countStates(servers: readonly ServerView[]): string[] {
   }
   return (Object.keys(STATE_LOOKS) as McpServerState[]).flatMap((state) => {
     const count = counts.get(state);
-    return count === undefined ? [] : [`${count} ${STATE_LOOKS[state].word}`];
+    return count === undefined ? [] : [{ state, count }];
   });
-}
-
-function stateOf(server: ServerView): McpServerState {
-  // No status: this process does not start it, as its card says.
-  return server.status?.state ?? 'disconnected';
 }
 
 function ReconnectFailed({ servers, api }: { servers: readonly ServerView[]; api: Api }) {
@@ -77,6 +105,9 @@ function ReconnectFailed({ servers, api }: { servers: readonly ServerView[]; api
     );
   };
 
+  // Nothing to reconnect: no button (a "Reconnect failed (0)" offers nothing), unless it has just
+  // run, when it keeps its place and focus beside what it reports.
+  if (targets.length === 0 && !busy && report === undefined) return null;
   return (
     <>
       <button

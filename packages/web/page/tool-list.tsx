@@ -2,7 +2,8 @@
 // off, greyed, so they can be turned back on. Each with its switch, the title, the annotation hints
 // as badges, the description, the parameters (with where a `$ref` one got its type) and what it
 // costs (or would) in the context; its full schemas and its "Try" form on demand (tool-details.tsx).
-// While "Find a tool" filters the page, only the tools that match are listed, open.
+// While "Find a tool" filters the page, only the tools that match are listed, open. The rows are
+// rendered only while the list is open: a server's dozens of tools are a few thousand elements.
 import { useRef, useState } from 'preact/hooks';
 import type { ParameterView, ServerView, ToolView } from '../src/api-types.js';
 import type { Api } from './api.js';
@@ -44,10 +45,11 @@ export function ToolList({ server, api, path, match }: Props) {
   const tools = match === undefined ? all : all.filter(match);
   if (tools.length === 0) return null;
   const off = server.toolsOff.length;
+  const open = opened || match !== undefined;
   return (
     <details
       class="tools"
-      open={opened || match !== undefined}
+      open={open}
       onToggle={(e) => {
         if (match === undefined) setOpened(e.currentTarget.open);
       }}
@@ -62,19 +64,21 @@ export function ToolList({ server, api, path, match }: Props) {
           `Tools (${tools.length} of ${listed.length} match)`
         )}
       </summary>
-      <ul>
-        {tools.map((tool) => (
-          <ToolRow
-            key={tool.serverName}
-            tool={tool}
-            on={offered.has(tool.serverName)}
-            gone={goneNames.has(tool.serverName) ? () => dismiss(tool) : undefined}
-            server={server}
-            api={api}
-            path={`${path}/tools/${encodeURIComponent(tool.serverName)}`}
-          />
-        ))}
-      </ul>
+      {open && (
+        <ul>
+          {tools.map((tool) => (
+            <ToolRow
+              key={tool.serverName}
+              tool={tool}
+              on={offered.has(tool.serverName)}
+              gone={goneNames.has(tool.serverName) ? () => dismiss(tool) : undefined}
+              server={server}
+              api={api}
+              path={`${path}/tools/${encodeURIComponent(tool.serverName)}`}
+            />
+          ))}
+        </ul>
+      )}
     </details>
   );
 }

@@ -9,6 +9,7 @@ import type { Schema } from '@epoch-agent/runtime/schema-ref';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ToolCallRequest } from '../src/api-types.js';
 import type { Api } from './api.js';
+import { ForSeconds } from './live-time.js';
 import {
   initialValue,
   jsonText,
@@ -18,7 +19,7 @@ import {
   sendable,
   unparsedAt,
 } from './schema-form.js';
-import { forSeconds, serverText } from './text.js';
+import { serverText } from './text.js';
 import { ToolResultView } from './tool-result.js';
 
 interface Props {
@@ -186,7 +187,7 @@ function RunView({ run }: { readonly run: Run }) {
       return (
         <>
           <p class="notice" role="status">
-            Running {forSeconds(run.since, Date.now())}…
+            Running <ForSeconds since={run.since} />…
           </p>
           {run.progress !== undefined && <ProgressView progress={run.progress} />}
         </>

@@ -20,6 +20,7 @@
 //                                    (entry-routes.ts)
 //   GET    /api/mcp/:name/resources  its resources, …/resources/read?uri= one of them; …/prompts
 //                                    its prompts, POST …/prompts/:prompt one (server-content-routes.ts)
+//   GET    /api/mcp/:name/output     its recent log messages and stderr lines (output-routes.ts)
 //   GET    /api/mcp/:name/oauth      its stored login, never a token; POST …/logout ends it
 //                                    (oauth-routes.ts)
 //   GET    /api/import               the other MCP clients' servers; POST imports the chosen ones
@@ -47,6 +48,7 @@ import { boundedBody, readJsonBody } from './json-body.js';
 import type { KeyHandoffs } from './key-handoff.js';
 import { mcpView } from './mcp-view.js';
 import { oauthRoutes } from './oauth-routes.js';
+import { outputRoutes } from './output-routes.js';
 import type { PageLogins } from './page-logins.js';
 import { peerOwner } from './peer-owner.js';
 import { serverContentRoutes } from './server-content-routes.js';
@@ -165,6 +167,7 @@ export function createApp(parts: AppParts): Hono {
   app.route('/api/mcp', toolChangeRoutes({ runtime, feed }));
   app.route('/api/mcp', entryRoutes({ runtime, logins, feed }));
   app.route('/api/mcp', serverContentRoutes(runtime));
+  app.route('/api/mcp', outputRoutes(runtime));
   app.route('/api/mcp', oauthRoutes({ runtime, feed }));
   app.route('/api/import', importRoutes({ runtime, feed, places: parts.importPlaces }));
 

@@ -5,6 +5,7 @@ import { mcpConfigPath } from '@epoch-agent/infra';
 import { FIXTURE_SERVER } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 
 const WAIT = { timeout: 20_000 };
@@ -42,6 +43,7 @@ describe("advice on a server's error", () => {
   it('a connect that timed out: the message, then where connect_timeout is written', async () => {
     const stuck = page.locator('article[data-server="stuck"][data-state="failed"]');
     await stuck.waitFor(WAIT);
+    await openCard(page, 'stuck');
     await expect(stuck.locator('.error .message').textContent()).resolves.toContain(
       'a longer connect timeout',
     );
@@ -53,6 +55,7 @@ describe("advice on a server's error", () => {
   it('a call that timed out in Try: the message, then where timeout is written', async () => {
     const card = page.locator('article[data-server="patient"][data-state="connected"]');
     await card.waitFor(WAIT);
+    await openCard(page, 'patient');
     await card.locator('details.tools > summary').click();
     const row = card.locator('li[data-tool="mcp__patient__slow"]');
     await row.locator('details.try > summary').click();

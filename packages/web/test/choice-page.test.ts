@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import {
   ANNOTATED_SERVER,
   fixtureEntry,
@@ -81,6 +82,7 @@ describe('the on/off switches of the connectors page', () => {
   it('a tool switched off greys out and leaves what the model is offered; switched on, it is back and the file is as it was', async () => {
     const words = card('words');
     await words.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+    await openCard(page, 'words');
     await words.locator('summary', { hasText: 'Tools (2)' }).click();
     const forget = words.getByRole('switch', { name: 'Tool forget of words', exact: true });
     await expect(forget.isChecked()).resolves.toBe(true);
@@ -122,6 +124,7 @@ describe('the on/off switches of the connectors page', () => {
   it('a server switched off shows disabled, its process gone; switched on, it connects again', async () => {
     const pids = card('pids');
     await pids.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+    await openCard(page, 'pids');
     const [pid] = processesWith(PIDS);
     const server = pids.getByRole('switch', { name: 'Server pids', exact: true });
     await expect(server.isChecked()).resolves.toBe(true);
@@ -148,6 +151,7 @@ describe('the on/off switches of the connectors page', () => {
   it("a plugin's server says its choice is saved in the user's mcp.json, and a tool switched off goes there", async () => {
     const forecast = card('weather__forecast');
     await forecast.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+    await openCard(page, 'weather__forecast');
     await expect(forecast.locator('.origin').textContent()).resolves.toContain(
       'saved in your mcp.json',
     );
@@ -174,6 +178,7 @@ describe('the on/off switches of the connectors page', () => {
   it('a refused change shows why beside the tool, and the switch stays off', async () => {
     const guarded = card('guarded');
     await guarded.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+    await openCard(page, 'guarded');
     await guarded.locator('summary', { hasText: 'Tools (2, 1 off)' }).click();
     const secret = guarded.getByRole('switch', {
       name: 'Tool secret_read of guarded',

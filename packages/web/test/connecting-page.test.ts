@@ -11,6 +11,7 @@ import { FIXTURE_SERVER, waitUntil } from '@epoch-agent/testkit';
 import type { McpView } from '@epoch-agent/web';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPanel } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { fixtureEntry, processesWith, startTestWeb } from './web-helpers.js';
 
@@ -84,7 +85,7 @@ describe('servers that are still connecting', () => {
 
   it('a server added through the form is answered once the file is written, connecting, and connects on the page', async () => {
     const ready = join(home, 'added-ready');
-    const form = page.locator('form');
+    const form = (await openPanel(page, 'Add server')).locator('form');
     await form.locator('input[name="name"]').fill('added');
     await form
       .locator('input[name="target"]')

@@ -9,6 +9,7 @@ import { EVERYTHING_ENTRY } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
+import { openCard, openPanel } from './page-rows.js';
 import {
   ANNOTATED_SERVER,
   FAILING_SERVER,
@@ -99,7 +100,10 @@ describe('the connectors page', () => {
     const forecast = card('weather__forecast');
     await forecast.locator('[data-state="connected"], .state').first().waitFor(WAIT);
     await expect(forecast.locator('.state').textContent()).resolves.toBe('connected');
+    await openCard(page, 'weather__forecast');
     await expect(forecast.textContent()).resolves.toContain('From plugin weather');
+    await openCard(page, 'words');
+    await openCard(page, 'acme__helper');
     await expect(card('words').locator('button', { hasText: 'Remove' }).count()).resolves.toBe(1);
     await expect(forecast.locator('button', { hasText: 'Remove' }).count()).resolves.toBe(0);
     await expect(
@@ -130,6 +134,7 @@ describe('the connectors page', () => {
     const broken = card('broken');
     await broken.and(page.locator('[data-state="failed"]')).waitFor(WAIT);
     await expect(broken.locator('.state').textContent()).resolves.toBe('failed');
+    await openCard(page, 'broken');
     await expect(broken.locator('.error .message').textContent()).resolves.toContain(
       'MCP server "broken"',
     );
@@ -145,6 +150,7 @@ describe('the connectors page', () => {
     const [pid] = processesWith(MORTAL);
     process.kill(pid as number, 'SIGKILL');
     await mortal.and(page.locator('[data-state="reconnecting"]')).waitFor(WAIT);
+    await openCard(page, 'mortal');
     await expect(mortal.locator('.detail').textContent()).resolves.toMatch(
       /^attempt 1 of 1 (in [1-3] s|now|running)$/,
     );
@@ -160,12 +166,13 @@ describe('the connectors page', () => {
     await sleepy.and(page.locator('[data-state="idle"]')).waitFor(WAIT);
     await expect(sleepy.locator('.state').textContent()).resolves.toBe('idle');
     await expect(sleepy.locator('.detail').textContent()).resolves.toMatch(/^since \S+/);
+    await openCard(page, 'sleepy');
     await expect(sleepy.locator('.hint').textContent()).resolves.toContain('next tool call');
   });
 
   it('adding a stdio server through the form: a pasted line split like a shell, connected with its tools, the file the original plus one insertion', async () => {
     await card('words').waitFor(WAIT);
-    const form = page.locator('form');
+    const form = (await openPanel(page, 'Add server')).locator('form');
     await form.locator('input[name="name"]').fill('everything');
     const line = `LOG_LEVEL=warn '${process.execPath}' "${EVERYTHING_ENTRY}" stdio`;
     await form.locator('input[name="target"]').fill(line);
@@ -186,6 +193,7 @@ describe('the connectors page', () => {
     await expect(notice.textContent()).resolves.toContain('connect_timeout');
     const added = card('everything');
     await added.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+    await openCard(page, 'everything');
     await added.locator('summary', { hasText: /^Tools \(\d+\)$/ }).click();
     await added.locator('li[data-tool="mcp__everything__echo"]').waitFor(WAIT);
     await expect(page.content()).resolves.not.toContain('form-SECRET-5');
@@ -217,7 +225,7 @@ describe('the connectors page', () => {
     page.on('request', (request) => {
       if (request.method() === 'POST') posts.push(request.url());
     });
-    const form = page.locator('form');
+    const form = (await openPanel(page, 'Add server')).locator('form');
     await form.locator('input[name="name"]').fill('my server');
     await form.locator('input[name="target"]').fill(`${process.execPath} -v`);
     await form.locator('button[type="submit"]').click();
@@ -254,6 +262,7 @@ describe('the connectors page', () => {
     try {
       const elsewhere = card('elsewhere');
       await elsewhere.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+      await openCard(page, 'elsewhere');
       const before = processesWith(marker);
       expect(before).toHaveLength(1);
       const button = elsewhere.locator('.actions button').first();

@@ -8,6 +8,7 @@ import { rawControls } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { fixtureEntry } from './web-helpers.js';
 
@@ -32,6 +33,7 @@ describe('resources and prompts a server controls, on the connectors page', () =
   it('shows hostile text as escapes, cuts a huge resource, shows a PNG and not an SVG', async () => {
     const card = page.locator('article[data-server="content"][data-state="connected"]');
     await card.waitFor(WAIT);
+    await openCard(page, 'content');
     const resources = card.locator('details.resources');
     await resources.locator('summary').click();
     const row = (uri: string) => resources.locator(`li.resource[data-uri="${uri}"]`);

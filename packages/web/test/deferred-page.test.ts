@@ -5,6 +5,7 @@
 import type { McpView, ServerView } from '@epoch-agent/web';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { ANNOTATED_SERVER, fixtureEntry, PID_SERVER, type TestWeb } from './web-helpers.js';
 
@@ -62,6 +63,7 @@ describe('tools found on demand on the connectors page', () => {
   it('the page marks them "on demand", says their cost apart and the budget', async () => {
     const later = page.locator('article[data-server="later"]');
     await later.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+    await openCard(page, 'later');
     await expect(later.locator('.tokens').textContent()).resolves.toMatch(
       /^2 tools, all on demand: none in every request; the 2 on demand would add ≈ \d+ tokens if offered$/,
     );

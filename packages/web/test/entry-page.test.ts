@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { ServerEntry, ServerEntryWritten } from '../src/api-types.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { checkPage } from './page-check.js';
+import { openCard, openPanel } from './page-rows.js';
 import {
   ANNOTATED_SERVER,
   fixtureEntry,
@@ -97,7 +98,7 @@ describe('a server entry as JSON', () => {
     const [otherPid] = processesWith(OTHER_MARK);
     expect(wordsPid).toBeDefined();
 
-    const words = card('words');
+    const words = await openCard(page, 'words');
     await words.getByRole('button', { name: 'Edit JSON' }).click();
     const editor = words.locator('textarea[name="entry"]');
     await editor.waitFor(WAIT);
@@ -160,6 +161,7 @@ describe('a server entry as JSON', () => {
 
   it('no secret reaches the page: its HTML, the entry and the view the API answers', async () => {
     await connected('words').waitFor(WAIT);
+    await openCard(page, 'words');
     await card('words').getByRole('button', { name: 'Edit JSON' }).click();
     await card('words').locator('textarea[name="entry"]').waitFor(WAIT);
     expect(await page.content()).not.toContain(SECRET);
@@ -199,7 +201,7 @@ describe('a server entry as JSON', () => {
   it('Escape closes the editor without saving, and focus goes back to its button', async () => {
     await connected('words').waitFor(WAIT);
     const before = await readFile(file, 'utf8');
-    const words = card('words');
+    const words = await openCard(page, 'words');
     await words.getByRole('button', { name: 'Edit JSON' }).click();
     const editor = words.locator('textarea[name="entry"]');
     await editor.waitFor(WAIT);
@@ -217,6 +219,7 @@ describe('a server entry as JSON', () => {
 
   it('copy puts the entry on the clipboard as JSON, secrets as placeholders; pasted back it is refused until they are filled in', async () => {
     await connected('words').waitFor(WAIT);
+    await openCard(page, 'words');
     await card('words').getByRole('button', { name: 'Copy JSON' }).click();
     await card('words')
       .locator('.entry-tools .notice', { hasText: 'Its secret value is a placeholder' })
@@ -228,7 +231,9 @@ describe('a server entry as JSON', () => {
     await checkPage(page, 'entry-copied');
 
     const before = await readFile(file, 'utf8');
-    const paste = page.locator('section[aria-labelledby="paste-title"]');
+    const paste = (await openPanel(page, 'Add from JSON')).locator(
+      'section[aria-labelledby="paste-title"]',
+    );
     await paste.locator('input[name="paste-name"]').fill('copied');
     await paste.locator('textarea[name="paste-json"]').fill(copied);
     await paste.getByRole('button', { name: 'Add from JSON' }).click();
@@ -247,7 +252,9 @@ describe('a server entry as JSON', () => {
       null,
       2,
     );
-    const paste = page.locator('section[aria-labelledby="paste-title"]');
+    const paste = (await openPanel(page, 'Add from JSON')).locator(
+      'section[aria-labelledby="paste-title"]',
+    );
     await paste.locator('textarea[name="paste-json"]').fill(snippet);
     await paste.getByRole('button', { name: 'Add from JSON' }).click();
     await paste.locator('.notice', { hasText: 'Added pasted' }).waitFor(WAIT);

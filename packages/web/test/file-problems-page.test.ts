@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { ANNOTATED_SERVER, fixtureEntry, startTestWeb, type TestWeb } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
@@ -75,6 +76,7 @@ describe('problems in the files on the connectors page', () => {
 
     // A warning about a server that loaded: on its own card.
     await card('slow').and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+    for (const name of ['slow', 'good', 'weather__forecast']) await openCard(page, name);
     await expect(text(card('slow').locator('.entry-problems'))).resolves.toContain(
       'servers.slow.conect_timeout',
     );

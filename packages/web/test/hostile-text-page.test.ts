@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { rawControls } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { fixtureEntry } from './web-helpers.js';
 
@@ -41,6 +42,7 @@ describe('server text on the connectors page', () => {
     await expect(hostile.locator('.detail').textContent()).resolves.toBe(
       `hostile ${SHOWN} ${SHOWN} · MCP 2025-11-25`,
     );
+    await openCard(page, 'hostile');
     await hostile.locator('summary', { hasText: 'Tools (4)' }).click();
     await expect(hostile.locator('.title').first().textContent()).resolves.toBe(`Say ${CLEAN}`);
     await expect(hostile.locator('.description').first().textContent()).resolves.toBe(
@@ -51,6 +53,7 @@ describe('server text on the connectors page', () => {
 
     const dying = page.locator('article[data-server="dying"][data-state="failed"]');
     await dying.waitFor(WAIT);
+    await openCard(page, 'dying');
     // The stderr tail drops terminal escapes (noise in a browser) but still shows bidi characters.
     await expect(dying.locator('.stderr pre').textContent()).resolves.toContain(
       'starting \\u202eevil\\u2066 Logged in',

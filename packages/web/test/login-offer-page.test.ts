@@ -11,6 +11,7 @@ import { freeLoopbackPort, type RunningEverything, startEverything } from '@epoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { startTestWeb, type TestWeb } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
@@ -65,6 +66,7 @@ describe('Log in on the connectors page', () => {
       await card('keyed').and(page.locator('[data-state="connected"]')).waitFor(WAIT);
       await card('gone').and(page.locator('[data-state="failed"]')).waitFor(WAIT);
       await card('asking').and(page.locator('[data-state="needsLogin"]')).waitFor(WAIT);
+      for (const name of ['keyed', 'gone', 'asking']) await openCard(page, name);
       await expect(logIn('keyed').count()).resolves.toBe(0);
       await expect(logIn('gone').count()).resolves.toBe(0);
       await expect(logIn('asking').count()).resolves.toBe(1);

@@ -9,6 +9,7 @@ import { type OAuthFixture, startOAuthFixture } from '@epoch-agent/testkit';
 import type { LoginStarted, McpView } from '@epoch-agent/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
+import { openCard } from './page-rows.js';
 import { startTestWeb } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
@@ -47,6 +48,7 @@ describe('logging in from the connectors page', () => {
         if (request.isNavigationRequest()) visited.push(request.url());
       });
 
+      await openCard(page, 'secured');
       await card.locator('button', { hasText: 'Log in' }).click();
       await card.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
       // It went to the authorization server, then the login's callback, then back to this page
@@ -57,6 +59,7 @@ describe('logging in from the connectors page', () => {
       expect(visited.at(-2)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);
       expect(visited.at(-1)).toBe(`${web.origin}/`);
       expect(page.url()).toBe(`${web.origin}/`);
+      // Back from the authorization server, a new load of the page: the card is open as it was.
       await expect(card.locator('.tokens').textContent()).resolves.toMatch(/^[1-9]\d* tools? ·/);
       await expect(card.locator('[role="alert"]').count()).resolves.toBe(0);
     } finally {

@@ -11,6 +11,7 @@ import type { OAuthStatus } from '@epoch-agent/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { startTestWeb } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
@@ -61,6 +62,7 @@ describe('the stored OAuth login on the connectors page', () => {
       const card = page.locator('article[data-server="secured"]');
       const line = card.locator('.login-line');
       await card.and(page.locator('[data-state="needsLogin"]')).waitFor(WAIT);
+      await openCard(page, 'secured');
       await line.filter({ hasText: 'no stored login' }).waitFor(WAIT);
       await expect(line.textContent()).resolves.toBe('OAuth: no stored login.');
 

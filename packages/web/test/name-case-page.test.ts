@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
+import { openPanel } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { ANNOTATED_SERVER, fixtureEntry } from './web-helpers.js';
 
@@ -43,7 +44,7 @@ describe('names that differ only in case, on the connectors page', () => {
     await expect(page.locator('article[data-server]').count()).resolves.toBe(2);
     await checkPage(page, 'name-case-not-loaded');
 
-    const form = page.locator('form');
+    const form = (await openPanel(page, 'Add server')).locator('form');
     await form.locator('input[name="name"]').fill('EVERYTHING');
     await form.locator('input[name="target"]').fill(`${process.execPath} -v`);
     await form.locator('button[type="submit"]').click();

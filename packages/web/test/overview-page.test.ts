@@ -12,6 +12,7 @@ import type { ResourceList } from '@epoch-agent/web';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { ANNOTATED_SERVER, fixtureEntry } from './web-helpers.js';
 
@@ -68,6 +69,8 @@ describe('the overview of the connectors page', () => {
   });
 
   it('names the capabilities the reference server declared on its card', async () => {
+    await openCard(page, 'everything');
+    await openCard(page, 'flaky');
     await shows(
       card('everything').locator('.capabilities'),
       'Capabilities: tools (list changes) · resources (subscribe, list changes) · prompts (list changes) · logging · completions',

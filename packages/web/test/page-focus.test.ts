@@ -4,6 +4,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { ANNOTATED_SERVER, FAILING_SERVER, fixtureEntry } from './web-helpers.js';
 
@@ -85,6 +86,7 @@ describe('focus and announcements', () => {
   });
 
   it('Reconnect keeps focus on its button while it runs and after', async () => {
+    await openCard(page, 'alpha');
     const button = card('alpha').locator('button', { hasText: 'Reconnect' });
     await button.focus();
     await page.keyboard.press('Enter');
@@ -94,7 +96,7 @@ describe('focus and announcements', () => {
   });
 
   it('Remove asks first (focus on the confirmation), Escape cancels it (focus back on Remove)', async () => {
-    const beta = card('beta');
+    const beta = await openCard(page, 'beta');
     await beta.locator('button', { hasText: /^Remove$/ }).focus();
     await page.keyboard.press('Enter');
     const confirm = beta.locator('button', { hasText: 'Remove from mcp.json' });
@@ -108,7 +110,7 @@ describe('focus and announcements', () => {
   });
 
   it('a card removed with focus in it hands focus to the next card; the last one, to its group heading', async () => {
-    const beta = card('beta');
+    const beta = await openCard(page, 'beta');
     await beta.locator('button', { hasText: /^Remove$/ }).focus();
     await page.keyboard.press('Enter');
     await expectFocus(beta.locator('button', { hasText: 'Remove from mcp.json' }));
@@ -121,6 +123,7 @@ describe('focus and announcements', () => {
       expect((await session.web.api(`/api/mcp/${name}`, { method: 'DELETE' })).status).toBe(200);
       await card(name).waitFor({ state: 'detached', ...WAIT });
     }
+    await openCard(page, 'gamma');
     await card('gamma').locator('button', { hasText: 'Reconnect' }).focus();
     expect((await session.web.api('/api/mcp/gamma', { method: 'DELETE' })).status).toBe(200);
     await card('gamma').waitFor({ state: 'detached', ...WAIT });

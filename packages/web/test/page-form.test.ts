@@ -4,6 +4,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
+import { openPanel } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { ANNOTATED_SERVER, fixtureEntry } from './web-helpers.js';
 
@@ -33,7 +34,7 @@ async function errorUnder(input: Locator): Promise<string | null> {
 
 describe('the add form', () => {
   it("a field's error goes as soon as the field is valid; the others stay until theirs are", async () => {
-    const form = page.locator('form');
+    const form = (await openPanel(page, 'Add server')).locator('form');
     const name = form.locator('input[name="name"]');
     const target = form.locator('input[name="target"]');
     await name.fill('my server');
@@ -63,7 +64,7 @@ describe('the add form', () => {
 
   it('every text input draws underscores at a device pixel ratio of 1 (node_modules does not read as "node modules")', async () => {
     await expect(page.evaluate('window.devicePixelRatio')).resolves.toBe(1);
-    const form = page.locator('form');
+    const form = (await openPanel(page, 'Add server')).locator('form');
     await form.locator('button', { hasText: 'Add a variable' }).click();
     const inputs = [
       form.locator('input[name="name"]'),

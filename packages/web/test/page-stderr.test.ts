@@ -5,6 +5,7 @@ import { rawControls } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { fixtureEntry } from './web-helpers.js';
 
@@ -27,6 +28,7 @@ describe('the stderr tail of a failed server', () => {
   it('is shown without terminal escapes, scrolls inside about 20 lines, and the card says the exit code', async () => {
     const noisy = page.locator('article[data-server="noisy"][data-state="failed"]');
     await noisy.waitFor(WAIT);
+    await openCard(page, 'noisy');
     const pre = noisy.locator('.stderr pre');
     const text = (await pre.textContent()) ?? '';
     expect(text).toContain('\n1970-01-01T00:00:00.000Z line 60\nerror: the database is locked');

@@ -7,6 +7,7 @@ import { fixtureServerArgs, startTripwire, type Tripwire } from '@epoch-agent/te
 import type { McpView } from '@epoch-agent/web';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { fixtureEntry, type TestWeb } from './web-helpers.js';
 
@@ -61,6 +62,7 @@ describe('parameters defined by $ref on the connectors page', () => {
   it('the table shows the resolved type, where it came from and the description; a ref that leads nowhere says why', async () => {
     const trips = page.locator('article[data-server="trips"]');
     await trips.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+    await openCard(page, 'trips');
     await trips.locator('summary', { hasText: 'Tools (1)' }).click();
     const rows = trips.locator('table.parameters tr');
     await rows.first().waitFor(WAIT);

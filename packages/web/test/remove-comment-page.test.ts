@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { ANNOTATED_SERVER, fixtureEntry } from './web-helpers.js';
 
@@ -41,7 +42,7 @@ describe('Remove on the page', () => {
   it('takes the comment block directly above the entry with it, first and last entry alike', async () => {
     const { page } = session;
     const remove = async (name: string) => {
-      const card = page.locator(`article[data-server="${name}"]`);
+      const card = await openCard(page, name);
       await card.locator('button', { hasText: 'Remove' }).click();
       await card.locator('button', { hasText: 'Remove from mcp.json' }).click();
       await card.waitFor({ state: 'detached', ...WAIT });

@@ -119,6 +119,8 @@ describe('where epoch web can be reached', () => {
       [await bare('/api/mcp'), 'missing_token'],
       [await bare(`/api/mcp?token=${web.token}`), 'missing_token'],
       [await bare('/api/events'), 'missing_token'],
+      // A server's output (its log messages, its stderr) is the page's only.
+      [await bare('/api/mcp/words/output'), 'missing_token'],
       [
         await bare('/api/mcp', { headers: { authorization: 'Bearer not-the-key' } }),
         'invalid_token',

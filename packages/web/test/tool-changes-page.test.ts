@@ -13,6 +13,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AA, contrast, textColours } from './contrast.js';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { CHANGING_TOOLS_SERVER, fixtureEntry, type TestWeb } from './web-helpers.js';
 
@@ -200,6 +201,7 @@ describe('tools that changed since they were approved', () => {
     await focused(card).toBe(true);
     const approved = await web.viewWhen((v) => withheld(v) === 0);
     expect(offered(approved)).toEqual(['change_tools', 'export_all', 'forget', 'lookup', 'third']);
+    await openCard(page, 'changing');
     await card.locator('details.tools > summary').click();
     await card.locator('li[data-tool="mcp__changing__export_all"]').waitFor(WAIT);
   }, 90_000);

@@ -8,6 +8,7 @@ import { fixtureServerArgs, waitUntil } from '@epoch-agent/testkit';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { fixtureEntry } from './web-helpers.js';
 
@@ -38,6 +39,7 @@ afterAll(async () => {
 async function untilFileForm(): Promise<Locator> {
   const card = page.locator('article[data-server="work"]');
   await card.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+  await openCard(page, 'work');
   const row = card.locator('li[data-tool="mcp__work__until_file"]');
   if (!(await row.isVisible())) await card.locator('details.tools > summary').click();
   await row.waitFor(WAIT);

@@ -13,6 +13,7 @@ import type { McpView } from '@epoch-agent/web';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { fixtureEntry, type TestWeb } from './web-helpers.js';
 
@@ -52,6 +53,7 @@ const card = (name: string) => page.locator(`article[data-server="${name}"]`);
 async function toolRow(server: string, tool: string): Promise<Locator> {
   const row = card(server).locator(`li[data-tool="mcp__${server}__${tool}"]`);
   await card(server).and(page.locator('[data-state="connected"]')).waitFor(WAIT);
+  await openCard(page, server);
   if (!(await row.isVisible())) await card(server).locator('details.tools > summary').click();
   await row.waitFor(WAIT);
   return row;
@@ -260,11 +262,19 @@ describe('find a tool', () => {
     const filter = page.getByRole('searchbox', { name: 'Find a tool' });
     const all = await page.locator('#tool-filter-count').textContent();
     expect(all).toMatch(/^\d+ tools on 4 servers$/);
+    // Closed, its row shows what matches (earlier tests opened it).
+    const everything = card('everything').locator('button.row');
+    if ((await everything.getAttribute('aria-expanded')) === 'true') await everything.click();
     await filter.fill('logo');
     await expect
       .poll(() => page.locator('#tool-filter-count').textContent(), WAIT)
       .toMatch(/^1 of \d+ tools match, on 1 server$/);
     await expect(page.locator('article.server').count()).resolves.toBe(1);
+    // Its row names the tool that matches; its card, opened, lists only that one, open.
+    await expect(
+      card('everything').locator('.matches [data-tool]').allTextContents(),
+    ).resolves.toEqual(['get-tiny-image']);
+    await openCard(page, 'everything');
     const rows = card('everything').locator('li[data-tool]');
     await expect(rows.count()).resolves.toBe(1);
     await expect(rows.getAttribute('data-tool')).resolves.toBe('mcp__everything__get-tiny-image');

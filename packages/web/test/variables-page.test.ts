@@ -4,6 +4,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { ANNOTATED_SERVER, fixtureEntry } from './web-helpers.js';
 
@@ -35,6 +36,7 @@ describe(`a server with \${VAR}s on the page`, () => {
   it('its settings say which variables are set, the unset one fails naming it, and no value is shown', async () => {
     const ok = page.locator('article[data-server="ok"][data-state="connected"]');
     await ok.waitFor(WAIT);
+    await openCard(page, 'ok');
     await ok.locator('details.fields summary').click();
     const variables = ok.locator('ul.variables li');
     await expect(variables.allTextContents()).resolves.toEqual([

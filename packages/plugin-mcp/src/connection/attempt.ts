@@ -8,6 +8,7 @@ import type { McpTransportHandle } from '../transport/handle.js';
 import type { McpServerConfig, McpServerExit } from '../types.js';
 import type { Connection } from './link.js';
 import type { ConnectionSettings } from './options.js';
+import type { ServerOutput } from './server-output.js';
 
 /** What one attempt needs to know. */
 export interface AttemptParts {
@@ -21,6 +22,8 @@ export interface AttemptParts {
   readonly onToolsChanged: (connection: Connection) => void;
   /** What the schema cache holds for this config: its era verdict and, while fresh, its tools. */
   readonly remembered?: McpServerSchema | undefined;
+  /** Where its stderr lines and log messages are kept for a person to read. */
+  readonly output: ServerOutput;
 }
 
 /** A stdio server spawned while the SDK loaded: the attempt's first transport, and its start. */
@@ -48,6 +51,12 @@ export function transportOf({
   config,
   settings,
   scrub,
+  output,
 }: AttemptParts): McpTransportHandle | Promise<McpTransportHandle> {
-  return settings.createTransport(config, { logger: settings.logger, scrub, reap: settings.reap });
+  return settings.createTransport(config, {
+    logger: settings.logger,
+    scrub,
+    reap: settings.reap,
+    onStderrLine: (line) => output.stderr(line),
+  });
 }

@@ -24,12 +24,15 @@ import { buildRequestOptions } from './request-options.js';
 import { Requests } from './requests.js';
 import { SerialQueue } from './serial-queue.js';
 import type { Server } from './server.js';
+import { ServerOutput } from './server-output.js';
 import { ConnectionSlot } from './slot.js';
 import { startConnection } from './start.js';
 import { type McpConnectionState, ServerState } from './state.js';
 
 export interface McpClientOptions extends McpConnectionOptions {
   readonly config: McpServerConfig;
+  /** Where its output is kept; the registry passes the one its entry keeps across clients. */
+  readonly output?: ServerOutput;
 }
 
 export type McpStateListener = (state: McpConnectionState) => void;
@@ -40,7 +43,7 @@ export class McpClient implements McpToolBackend {
   readonly #life: ServerLife;
   readonly #requests: Requests;
 
-  constructor({ config, ...options }: McpClientOptions) {
+  constructor({ config, output = new ServerOutput(), ...options }: McpClientOptions) {
     this.config = config;
     const scrub = serverRedactor(config);
     const resolved = connectionSettings(options);
@@ -71,6 +74,7 @@ export class McpClient implements McpToolBackend {
             signal,
             onToolsChanged: (connection) => void this.#requests.refreshTools(connection),
             remembered: this.#server.remembered,
+            output,
           }),
         onLive: (connection) => this.#life.adopt(connection),
       }),

@@ -107,7 +107,10 @@ async function openOnce(
     });
     // From the handshake on: a server may log while it starts.
     const log = new ServerLog(config.name, logger);
-    sdk.setNotificationHandler('notifications/message', ({ params }) => log.write(params));
+    sdk.setNotificationHandler('notifications/message', ({ params }) => {
+      log.write(params);
+      options.output.log(params, scrub);
+    });
     // Asked afresh each time: a host's function may give other roots than at the connect.
     if (roots !== undefined) {
       sdk.setRequestHandler('roots/list', async () => ({ roots: await rootsOnTheWire(roots) }));

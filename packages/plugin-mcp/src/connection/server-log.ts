@@ -93,12 +93,18 @@ export class ServerLog {
   }
 }
 
-function text(data: unknown): string {
+/** A message's data as one text, whole (a string as it is, anything else as JSON). */
+export function messageText(data: unknown): string {
   let said: string;
   try {
     said = typeof data === 'string' ? data : (JSON.stringify(data) ?? String(data));
   } catch {
     said = String(data);
   }
+  return said;
+}
+
+function text(data: unknown): string {
+  const said = messageText(data);
   return said.length > MAX_MESSAGE_CHARS ? `${said.slice(0, MAX_MESSAGE_CHARS)}…` : said;
 }

@@ -5,6 +5,7 @@
 
 import { messageOf } from '@epoch-agent/infra';
 import { McpClient } from '../connection/client.js';
+import { ServerOutput } from '../connection/server-output.js';
 import { McpError } from '../errors/mcp-error.js';
 import { serverStatus } from '../status.js';
 import type {
@@ -236,6 +237,7 @@ function add(
     connected: false,
     lastStatus: undefined,
     replacing: undefined,
+    output: new ServerOutput(),
   };
   servers.entries.set(config.name, entry);
   if (config.choice.enabled && held === undefined) attach(servers, entry);
@@ -245,7 +247,7 @@ function add(
 /** Gives an enabled server its client, not started yet. */
 function attach(servers: Servers, entry: Entry): McpClient {
   const { config } = entry;
-  const client = new McpClient({ ...servers.connection, config });
+  const client = new McpClient({ ...servers.connection, config, output: entry.output });
   entry.client = client;
   client.onStateChange((state) => {
     // A server being disconnected reports its own last status; a removed one, or a client

@@ -19,6 +19,7 @@ import type {
   Resource,
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
+import type { McpServerOutput } from '../connection/server-output.js';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
 import type { McpSavedResults } from '../tools/saved-results.js';
 import { shownProgress, shownResult } from '../tools/shown-result.js';
@@ -212,6 +213,14 @@ export class McpRegistry {
   toolsOf(name: string): readonly McpEpochTool[] {
     const entry = this.#servers.entries.get(name);
     return entry === undefined ? [] : offeredBy(entry);
+  }
+
+  /**
+   * Server `name`'s recent output (its log messages and stderr lines, redacted, bounded), those
+   * after `after` (a line's seq) when given; undefined when the registry has no such server.
+   */
+  outputOf(name: string, after?: number): McpServerOutput | undefined {
+    return this.#servers.entries.get(name)?.output.read(after);
   }
 
   /**

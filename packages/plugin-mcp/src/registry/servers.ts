@@ -8,6 +8,7 @@ import { McpSchemaCache, type McpServerSchema } from '../cache.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS, MAX_OUTPUT_TOKENS_LIMIT } from '../config/output-tokens.js';
 import type { McpClient } from '../connection/client.js';
 import { type ConnectionSettings, connectionSettings } from '../connection/options.js';
+import type { ServerOutput } from '../connection/server-output.js';
 import { McpError } from '../errors/mcp-error.js';
 import { Listeners } from '../listeners.js';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
@@ -74,6 +75,8 @@ export interface Entry {
    * waits for it, as it would for any connect, rather than meet a client not started yet.
    */
   replacing: Promise<void> | undefined;
+  /** Its recent stderr lines and log messages: kept across its clients (a reconnect, a reconfigure). */
+  readonly output: ServerOutput;
 }
 
 /** One registry's servers and settings, resolved once from its options. */

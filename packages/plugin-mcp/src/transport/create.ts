@@ -37,7 +37,7 @@ export const createTransport: McpTransportFactory = async (config, options) => {
 
 async function stdioHandle(
   config: StdioServerConfig,
-  { logger, scrub, reap = {} }: CreateTransportOptions,
+  { logger, scrub, reap = {}, onStderrLine }: CreateTransportOptions,
 ): Promise<McpTransportHandle> {
   stdioModule ??= import('../stdio.js');
   const { StdioTransport, closeTransportAndReap, sweepLeftovers } = await stdioModule;
@@ -52,8 +52,10 @@ async function stdioHandle(
     scrub,
     reap,
     logger,
-    onStderrLine: (line) =>
-      logger.debug(`MCP server "${config.name}" stderr: ${line}`, { server: config.name }),
+    onStderrLine: (line) => {
+      logger.debug(`MCP server "${config.name}" stderr: ${line}`, { server: config.name });
+      onStderrLine?.(line);
+    },
   });
   return {
     transport,

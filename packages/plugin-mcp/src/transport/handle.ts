@@ -42,6 +42,8 @@ export interface CreateTransportOptions extends Pick<StdioTransportOptions, 'rea
    * too. The client passes its own, so that every text about the server meets the same policy.
    */
   readonly scrub: Scrubber;
+  /** stdio: each line the server writes to stderr, secrets blanked, besides the logger's. */
+  readonly onStderrLine?: (line: string) => void;
   /** OAuth of remote servers. Default: logins under `$EPOCH_HOME/oauth`, refreshed 60 s early. */
   readonly oauth?: TransportOAuthOptions;
 }
