@@ -1,6 +1,6 @@
 // Files at the sizes an attack or a generator makes, through the real `epoch` command: an mcp.json
 // of 100,000 keys read by `list` and `get` (and a SIGTERM during its read ending the command at
-// once), and a server whose env_file gives 80,000 values started by `status` and called by `call`
+// once), one of 180,000 servers listed, and a server whose env_file gives 80,000 values started by `status` and called by `call`
 // with every one of them a secret to blank.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -51,6 +51,19 @@ describe('an mcp.json of 100,000 keys', () => {
     const fields = (JSON.parse(get.out) as { fields: { field: string; value: unknown }[] }).fields;
     const shown = fields.find(({ field }) => field === 'env')?.value as Record<string, string>;
     expect(Object.keys(shown)).toHaveLength(KEYS);
+  }, 120_000);
+
+  it('of 180,000 servers (4 MiB, the most a config may be) is listed, one row each', async () => {
+    const names = Array.from({ length: 180_000 }, (_, i) => i.toString(36).padStart(4, '0'));
+    const file = join(dir, 'servers.json');
+    await writeFile(
+      file,
+      JSON.stringify({ servers: Object.fromEntries(names.map((n) => [n, { command: 'x' }])) }),
+    );
+    const list = await epoch(['mcp', 'list', '--config', file], env);
+    expect(list.err).toBe('');
+    expect(list.code).toBe(0);
+    expect(list.out.match(/^\w{4} +user +stdio /gm)).toHaveLength(names.length);
   }, 120_000);
 
   it('SIGTERM while it is read: exit 130 and nothing listed', async () => {
