@@ -1,6 +1,6 @@
 // Files at the sizes an attack or a generator makes, through the real `epoch` command: an mcp.json
 // of 100,000 keys read by `list` and `get` (and a SIGTERM during its read ending the command at
-// once), one of 180,000 servers listed, and a server whose env_file gives 80,000 values started by `status` and called by `call`
+// once), one of 180,000 servers listed, one of 100,000 warned-about servers shown one by `get`, and a server whose env_file gives 80,000 values started by `status` and called by `call`
 // with every one of them a secret to blank.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -64,6 +64,16 @@ describe('an mcp.json of 100,000 keys', () => {
     expect(list.err).toBe('');
     expect(list.code).toBe(0);
     expect(list.out.match(/^\w{4} +user +stdio /gm)).toHaveLength(names.length);
+  }, 120_000);
+
+  it('of 100,000 servers, each with a warning: get shows one server with its own warning only', async () => {
+    const entries = Array.from({ length: KEYS }, (_, i) => [`s${i}`, { command: 'x', comand: 1 }]);
+    const file = join(dir, 'warned.json');
+    await writeFile(file, JSON.stringify({ servers: Object.fromEntries(entries) }));
+    const get = await epoch(['mcp', 'get', 's77', '--config', file, '--json'], env);
+    expect(get.code).toBe(0);
+    const { diagnostics } = JSON.parse(get.out) as { diagnostics: { path: string }[] };
+    expect(diagnostics.map(({ path }) => path)).toEqual(['servers.s77.comand']);
   }, 120_000);
 
   it('SIGTERM while it is read: exit 130 and nothing listed', async () => {
