@@ -177,7 +177,9 @@ scripts) against one. Cold CLI = spawn to exit of \`epoch mcp list --config <3 s
 Large inputs: readMcpServers of a user mcp.json of 1,000, 10,000 and 100,000 keys in five shapes,
 and a redaction policy of 800, 8,000 and 80,000 env_file values ("a b" and three characters: each
 looked for as written, in JSON and URL-encoded), made and then given 1 MB of a server's environment
-dump in 64 KiB pieces; medians of 3; each size against the one 10 times smaller (in proportion: 10).
+dump in 64 KiB pieces; the CPU time of the bench's process (a busy machine moves wall time by more
+than the ratio is about), medians of 5; each size against the one 10 times smaller (in proportion:
+10).
 Sizes: each published package's tarball as npm pack makes it (plugin-mcp's against the raw SDK
 client's, the version it bundles), and \`npm install -g\` of the cli with everything it depends on,
 file sizes under the prefix's lib/node_modules, against the SDK client's install the same way.`;
