@@ -9,8 +9,8 @@
 // server-filesystem read of a 60 KB file;
 // and, in fresh processes, the import, a one-shot program's whole life (import, first connect, one
 // call, close; against the raw SDK and the AI SDK's MCP client, on Node 22), the memory of idle
-// connections and a cold `epoch mcp list`; and what the published packages weigh, packed and
-// installed. Servers listen on 127.0.0.1 only; every one of them is stopped before the table is
+// connections and a cold `epoch mcp list`; an mcp.json and a redaction policy at 1x, 10x and 100x;
+// and what the published packages weigh, packed and installed. Servers listen on 127.0.0.1 only; every one of them is stopped before the table is
 // printed, and a deadline bounds the whole run.
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +25,7 @@ import { toolDeferral } from './deferral.mjs';
 import { disconnectTime, hostileCloseTime } from './disconnect.mjs';
 import { eraComparison } from './eras.mjs';
 import { idleConnectionMemory, importTime } from './fresh.mjs';
+import { largeInputs } from './large-inputs.mjs';
 import { toolCallLatency } from './latency.mjs';
 import { connectorsPage } from './page.mjs';
 import { formatTable, summary } from './report.mjs';
@@ -109,6 +110,7 @@ async function main() {
       )),
       ...(await step('cold epoch mcp list, fresh processes', () => coldListTime(signal))),
       ...(await step('the connectors page in Chromium, 30 servers', () => connectorsPage(signal))),
+      ...(await step('mcp.json and redaction at 1x, 10x, 100x', () => largeInputs(signal))),
       ...(await step('package sizes, npm pack and install', () => packageSizes())),
     ];
   });
@@ -174,6 +176,12 @@ and when the process had exited; the AI SDK's close sends SIGTERM and does not w
 JS heap + external (process.memoryUsage, after GC) per connection, 20 idle stdio servers (shell
 scripts) against one. Cold CLI = spawn to exit of \`epoch mcp list --config <3 servers>\` against
 \`node -e 0\`.
+Large inputs: readMcpServers of a user mcp.json of 1,000, 10,000 and 100,000 keys in five shapes,
+and a redaction policy of 800, 8,000 and 80,000 env_file values ("a b" and three characters: each
+looked for as written, in JSON and URL-encoded), made and then given 1 MB of a server's environment
+dump in 64 KiB pieces; the CPU time of the bench's process (a busy machine moves wall time by more
+than the ratio is about), medians of 5; each size against the one 10 times smaller (in proportion:
+10).
 Sizes: each published package's tarball as npm pack makes it (plugin-mcp's against the raw SDK
 client's, the version it bundles), and \`npm install -g\` of the cli with everything it depends on,
 file sizes under the prefix's lib/node_modules, against the SDK client's install the same way.

@@ -4,6 +4,7 @@
 // or HTTP error message, an authorization server's answer — before that text reaches a status, an
 // error, a log line or a screen.
 import { inspect } from 'node:util';
+import { NeedleSearch, type Range, type Scan } from './needle-search.js';
 import { REDACTED } from './redact.js';
 import type { Secret, SecretKind } from './secrets.js';
 
@@ -66,25 +67,20 @@ export function secretRedactor(secrets: Iterable<Secret> = []): Redactor {
   });
 }
 
-type Range = readonly [start: number, end: number];
-
 /** Every string the policy looks for. */
 class Needles {
   readonly #config: Set<string>;
   /** By the secret's value, oldest first: learning one again makes it the newest. */
   readonly #learned = new Map<string, readonly string[]>();
-  #all: readonly string[] = [];
-  /** The needles by their first character, and the longest: for partialStart, once per chunk. */
-  #byFirst = new Map<number, string[]>();
-  #longest = 0;
+  #search: NeedleSearch;
 
   constructor(secrets: Iterable<Secret>) {
-    this.#config = new Set([...secrets].flatMap(needlesOf));
-    this.#index([...this.#config]);
+    this.#config = new Set(needlesOfAll(secrets));
+    this.#search = new NeedleSearch(this.#config);
   }
 
   keep(secrets: Iterable<Secret>): void {
-    for (const needle of [...secrets].flatMap(needlesOf)) this.#config.add(needle);
+    for (const needle of needlesOfAll(secrets)) this.#config.add(needle);
     this.learn([]);
   }
 
@@ -97,50 +93,17 @@ class Needles {
       if (this.#learned.size <= MAX_LEARNED_SECRETS) break;
       this.#learned.delete(value);
     }
-    this.#index([...new Set([...this.#config, ...[...this.#learned.values()].flat()])]);
+    const all = new Set(this.#config);
+    for (const needles of this.#learned.values()) for (const needle of needles) all.add(needle);
+    this.#search = new NeedleSearch(all);
   }
 
-  #index(all: readonly string[]): void {
-    this.#all = all;
-    this.#byFirst = new Map();
-    for (const needle of all) {
-      const first = needle.charCodeAt(0);
-      const same = this.#byFirst.get(first);
-      if (same === undefined) this.#byFirst.set(first, [needle]);
-      else same.push(needle);
-    }
-    this.#longest = Math.max(0, ...all.map((needle) => needle.length));
-  }
-
-  /** Where they occur in `text`: sorted, with overlapping or touching occurrences joined. */
-  find(text: string, also: readonly Range[]): Range[] {
-    const found: Range[] = [...also];
-    for (const needle of this.#all) {
-      for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
-        found.push([i, i + needle.length]);
-      }
-    }
-    found.sort((a, b) => a[0] - b[0]);
-    const joined: [number, number][] = [];
-    for (const [start, end] of found) {
-      const last = joined.at(-1);
-      if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
-      else joined.push([start, end]);
-    }
-    return joined;
-  }
-
-  /** Where the longest end of `text` that begins some needle (but is not all of it) starts. */
-  partialStart(text: string): number {
-    for (let i = Math.max(0, text.length - this.#longest + 1); i < text.length; i++) {
-      const candidates = this.#byFirst.get(text.charCodeAt(i));
-      if (candidates === undefined) continue;
-      const rest = text.slice(i);
-      if (candidates.some((needle) => needle.length > rest.length && needle.startsWith(rest))) {
-        return i;
-      }
-    }
-    return text.length;
+  /**
+   * Where they occur in `text` (sorted, overlapping or touching occurrences joined), the first
+   * `carry` characters counted as one; and where the end of `text` that may begin one starts.
+   */
+  scan(text: string, carry: number): Scan {
+    return this.#search.scan(text, carry);
   }
 }
 
@@ -162,6 +125,13 @@ function needlesOf({ value, kind }: Secret): string[] {
     ])
     .filter((needle): needle is string => needle !== undefined);
   return [...new Set(needles)];
+}
+
+/** Of many secrets: added one by one (80,000 of an env_file are more than a call takes arguments). */
+function needlesOfAll(secrets: Iterable<Secret>): string[] {
+  const out: string[] = [];
+  for (const secret of secrets) for (const needle of needlesOf(secret)) out.push(needle);
+  return out;
 }
 
 function uriEncoded(text: string): string | undefined {
@@ -187,27 +157,27 @@ class Stream implements RedactingStream {
 
   write(text: string): string {
     const all = this.#held + text;
-    return this.#release(all, this.#needles.partialStart(all));
+    const scan = this.#needles.scan(all, this.#carry);
+    return this.#release(all, scan.partialStart, scan.ranges);
   }
 
   end(text = ''): string {
     const all = this.#held + text;
-    const out = this.#release(all, all.length);
+    const out = this.#release(all, all.length, this.#needles.scan(all, this.#carry).ranges);
     this.#afterMarker = false;
     return out;
   }
 
-  /** Releases `text` up to `cut`, redacted, and holds the rest back. */
-  #release(text: string, cut: number): string {
+  /** Releases `text` up to `cut`, redacted (the secrets are at `ranges`), and holds the rest back. */
+  #release(text: string, cut: number, ranges: readonly Range[]): string {
     if (cut === 0) {
       this.#held = text;
       return '';
     }
-    const carried: Range[] = this.#carry > 0 ? [[0, this.#carry]] : [];
     let out = '';
     let at = 0;
     let lastEnd = -1;
-    for (const [start, end] of this.#needles.find(text, carried)) {
+    for (const [start, end] of ranges) {
       if (start >= cut) break;
       // A secret that continues one blanked at the end of the last release, or that touches
       // it, is part of the same `<redacted>`, as it would be in the text redacted at once.

@@ -384,6 +384,97 @@ describe(`starting a server with \${VAR} and env_file`, () => {
   }, 60_000);
 });
 
+describe('values a start cannot use, and many of them', () => {
+  it('an env_file of 80,000 values, each with a space: the server connects and not one of them comes out', async () => {
+    // Each value is a needle in three spellings (as written, in JSON, URL-encoded): 240,000 of
+    // them, past what a call takes as arguments.
+    const values = Array.from({ length: 80_000 }, (_, i) => `a b${base62(i)}`);
+    const envFile = values.map((value, i) => `K${base62(i)}=${value}\n`).join('');
+    expect(envFile.length).toBeLessThan(1024 * 1024);
+    writeFileSync(join(dir, 'many.env'), envFile);
+    const { servers, file } = load([
+      '{ "servers": { "many": {',
+      `  "command": ${json(process.execPath)}, "args": [${json(FIXTURE)}, "--mode=serve"],`,
+      '  "env_file": "many.env" } } }',
+    ]);
+    const { statuses, surfaces } = await connect(file, servers);
+    expect(statuses[0]?.state).toBe('connected');
+    // The server printed all of them (in its stderr, its tool's error, and the stderr of its
+    // death); every one is blanked: `a b` and three letters or digits, as written or encoded.
+    expect(surfaces.toolError.join('\n')).toContain('<echo>');
+    const leaked = Object.values(surfaces)
+      .flat()
+      .flatMap((text) => /a(?: |%20)b[A-Za-z0-9]{3}/.exec(text) ?? []);
+    expect(leaked).toEqual([]);
+  }, 120_000);
+
+  it('a NUL in an env_file value fails that server naming the variable and the file, never the value', async () => {
+    writeFileSync(join(dir, 'nul.env'), 'GOOD=fine-value\nBAD=before\0after-secret-7q\n');
+    const { servers, file } = load([
+      '{ "servers": {',
+      `  "nul": { "command": ${json(process.execPath)}, "args": [${json(FIXTURE)}, "--mode=serve"], "env_file": "nul.env" },`,
+      `  "fine": { "command": ${json(process.execPath)}, "args": [${json(FIXTURE)}, "--mode=serve"] }`,
+      '} }',
+    ]);
+    const { statuses } = await connect(file, servers);
+    expect(statuses.find((s) => s.name === 'fine')?.state).toBe('connected');
+    const nul = statuses.find((s) => s.name === 'nul');
+    expect(nul).toMatchObject({ state: 'failed', error: { code: 'env_value_invalid' } });
+    const message = nul?.state === 'failed' ? nul.error.message : '';
+    expect(message).toContain(`the value of BAD in its env_file ${join(dir, 'nul.env')}`);
+    expect(message).toContain('NUL character');
+    expect(message).not.toMatch(/"command"|"cwd"|after-secret/);
+  }, 60_000);
+
+  it('a line break a variable puts in a header fails the start naming the header and the variable; nothing is sent', async () => {
+    const http = await echoingHttpServer();
+    try {
+      setEnv({ VARS_CRLF_TOKEN: 'crlf-secret-4t9w\r\nX-Injected: yes' });
+      const { servers, file } = load([
+        '{ "servers": { "crlf": { "type": "http",',
+        `  "url": ${json(http.url)},`,
+        `  "headers": { "Authorization": "Bearer \${VARS_CRLF_TOKEN}" } } } }`,
+      ]);
+      const { statuses, surfaces } = await connect(file, servers);
+      expect(statuses[0]).toMatchObject({ state: 'failed', error: { code: 'env_value_invalid' } });
+      const message = statuses[0]?.state === 'failed' ? statuses[0].error.message : '';
+      expect(message).toBe(
+        `MCP server "crlf" was not started: "headers.Authorization" uses \${VARS_CRLF_TOKEN}, and the value holds a line break, which a header cannot carry. Set VARS_CRLF_TOKEN to a value without it.`,
+      );
+      expect(http.requests).toEqual([]);
+      assertNoLeak(surfaces, [
+        { value: 'crlf-secret-4t9w', kind: 'credential', field: `headers \${VARS_CRLF_TOKEN}` },
+      ]);
+    } finally {
+      await http.close();
+    }
+  }, 60_000);
+
+  it(`a default that holds a variable (\${A:-\${B}}) is an error naming the field, never a default of "\${B"`, () => {
+    const { servers, diagnostics } = load([
+      '{ "servers": {',
+      `  "nested": { "command": "node", "args": ["--key=\${VARS_A:-\${VARS_B}}"] },`,
+      '  "ok": { "command": "node" }',
+      '} }',
+    ]);
+    expect(servers.map((s) => s.name)).toEqual(['ok']);
+    const [error] = diagnostics.filter((d) => d.code === 'invalid_variable');
+    expect(error).toMatchObject({ severity: 'error', path: 'servers.nested.args[0]', line: 2 });
+    expect(error?.message).toContain(
+      `"args[0]" of server "nested" has "\${VARS_A:-\${VARS_B}}", a default that holds another variable`,
+    );
+    expect(error?.message).toContain(`write a plain default (\${VARS_A:-value}), or set VARS_A`);
+  });
+});
+
+/** Three letters or digits for `i` under 238,328: short distinct keys and values. */
+function base62(i: number): string {
+  const digits = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  return [i % 62, Math.floor(i / 62) % 62, Math.floor(i / 3844) % 62]
+    .map((d) => digits[d])
+    .join('');
+}
+
 describe(`logins of a server whose url has a \${VAR}`, () => {
   it('are found and removed under the url a start expands, and none is found while it is unset', async () => {
     const store = new TokenStore({ dir: join(dir, 'oauth') });

@@ -43,7 +43,10 @@ export function placeDiagnostics(
     }
     const owner = diagnosticServer(servers, diagnostic, userFile);
     if (owner !== undefined) {
-      byServer.set(owner, [...(byServer.get(owner) ?? []), diagnostic]);
+      // Added to, never copied: one server may have 100,000 diagnostics (one per env key).
+      const own = byServer.get(owner);
+      if (own === undefined) byServer.set(owner, [diagnostic]);
+      else own.push(diagnostic);
     } else if (entry.list === 'servers') {
       const id = `${diagnostic.source}\u0000${diagnostic.file}\u0000${entry.key}`;
       const orphan = orphans.get(id) ?? { key: entry.key, diagnostics: [] };
@@ -58,7 +61,7 @@ export function placeDiagnostics(
     // Only an error leaves an entry out; warnings alone about an entry no source has (none expected)
     // stay in the file-level list.
     if (!about.some(({ severity }) => severity === 'error')) {
-      fileLevel.push(...about);
+      for (const diagnostic of about) fileLevel.push(diagnostic);
       continue;
     }
     const first = [...about].sort((a, b) => a.line - b.line || a.column - b.column)[0];

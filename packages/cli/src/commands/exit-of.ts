@@ -42,6 +42,7 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   // Nothing was started: the environment epoch runs in (a variable, an env_file) needs fixing.
   env_unset: EXIT.failed,
   env_file_unreadable: EXIT.failed,
+  env_value_invalid: EXIT.failed,
 };
 
 export function exitOfError(code: McpErrorCode): Exclude<ExitCode, typeof EXIT.ok> {

@@ -21,7 +21,7 @@ import { findServer } from './server-lookup.js';
 /** `epoch mcp get`: its table entry (words, options, help) is in table.ts. */
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   const [name = ''] = operands(invocation, 'name');
-  const read = await readMcpServers({ configFile: invocation.configFile });
+  const read = await readMcpServers({ configFile: invocation.configFile, signal: io.signal });
   const { plugin, user, project } = read.diagnostics;
   const found = [...plugin, ...user, ...project];
   const server = findServer(read.servers, found, name, read.configFile);

@@ -25,11 +25,13 @@ import { toolCount } from '../render/tools.js';
 /** `epoch mcp list`: its table entry (words, options, help) is in table.ts. */
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   operands(invocation);
-  const read = await readMcpServers({ configFile: invocation.configFile });
+  const read = await readMcpServers({ configFile: invocation.configFile, signal: io.signal });
   const { plugin, user, project } = read.diagnostics;
   const diagnostics = [...plugin, ...user, ...project];
   const { configFile: file, projectFile } = read;
   const held = await serversNeedingApproval(read.servers);
+  // Interrupted while it read thousands of entries: nothing more is drawn.
+  io.signal.throwIfAborted();
   if (invocation.json) {
     const servers = read.servers.map((server) => shown(server, held.get(server.config.name)));
     io.out(`${terminalJson({ file, projectFile, servers, diagnostics }, 2)}\n`);

@@ -79,7 +79,9 @@ function renderToolNames(runtime: Runtime, server: string, width: number): strin
   const off = runtime.mcp.toolsOffOf(server).map((tool) => ({ name: tool.name, tool, off: true }));
   const all = [...tools, ...off];
   if (all.length === 0) return '';
-  const nameWidth = Math.max(...all.map(({ name }) => cellWidth(name)));
+  // A loop, not Math.max(...): a server may list more tools than a call takes arguments.
+  let nameWidth = 0;
+  for (const { name } of all) nameWidth = Math.max(nameWidth, cellWidth(name));
   const lines = all.map(({ name, tool, off }) => {
     const head = `  ${padCells(name, nameWidth)}  ${off ? '(off) ' : ''}`;
     const about = shownLine(firstLine(tool.description) || (tool.title ?? ''));

@@ -53,6 +53,7 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   // The message names the variable or the file, and what to do.
   env_unset: none,
   env_file_unreadable: none,
+  env_value_invalid: none,
   aborted: none,
 };
 

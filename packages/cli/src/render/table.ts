@@ -13,10 +13,14 @@ export function renderTable(
 
 /** Each column's widest cell: what the lines of a table printed bit by bit are padded to. */
 export function columnWidths(rows: readonly (readonly string[])[]): number[] {
-  const columns = Math.max(0, ...rows.map((row) => row.length));
-  return Array.from({ length: columns }, (_, i) =>
-    Math.max(0, ...rows.map((row) => cellWidth(row[i] ?? ''))),
-  );
+  // A loop, not Math.max(...): a file of 200,000 servers is more rows than a call takes arguments.
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cellWidth(cell));
+    });
+  }
+  return widths;
 }
 
 /** One line: every cell but the last padded to its column's width (a wider one pushes the rest). */

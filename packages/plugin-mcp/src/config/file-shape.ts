@@ -1,7 +1,7 @@
 // The shape of an mcp.json as a whole, checked before any of its fields is read: how deep its text
 // nests, and keys given twice in any object; and the words for the kind of value a node holds.
-import type { Diagnostic } from '@epoch-agent/infra';
-import { createScanner, getNodePath, type Node } from 'jsonc-parser';
+import type { Diagnostic, PathSegment } from '@epoch-agent/infra';
+import { createScanner, type Node } from 'jsonc-parser';
 import { propertiesOf } from './properties.js';
 import { diagnostic, type Where } from './report.js';
 
@@ -35,31 +35,41 @@ export function keysOf(node: Node): string[] {
   return [...new Set(propertiesOf(node).map((p) => p.key))];
 }
 
-/** A key given twice in any object: the earlier one is ignored, so the warning points at it. */
+/**
+ * A key given twice in any object: the earlier one is ignored, so the warning points at it and
+ * names the one that is used. Each object is read twice over, never once per key: an object of
+ * 100,000 keys costs 200,000 steps, not their square.
+ */
 export function duplicateKeys(root: Node, where: Where): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const visit = (node: Node): void => {
-    if (node.type === 'object') {
-      const properties = propertiesOf(node);
-      properties.forEach(({ key, keyNode }, index) => {
-        const later = properties.slice(index + 1).find((p) => p.key === key);
-        if (later === undefined) return;
+  const visit = (node: Node, path: readonly PathSegment[]): void => {
+    if (node.type === 'array') {
+      node.children?.forEach((item, index) => {
+        visit(item, [...path, index]);
+      });
+    }
+    if (node.type !== 'object') return;
+    const properties = propertiesOf(node);
+    const used = new Map(properties.map((property) => [property.key, property]));
+    for (const { key, keyNode, value } of properties) {
+      const later = used.get(key);
+      if (later !== undefined && later.keyNode !== keyNode) {
         const { line } = where.locator.offset(later.keyNode.offset);
         out.push(
           diagnostic(
             where,
             'warning',
             'duplicate_key',
-            getNodePath(keyNode),
+            [...path, key],
             `"${key}" is given twice in the same object; the one on line ${line} is used and this one is ignored. Remove one.`,
             where.locator.offset(keyNode.offset),
           ),
         );
-      });
+      }
+      visit(value, [...path, key]);
     }
-    for (const child of node.children ?? []) visit(child);
   };
-  visit(root);
+  visit(root, []);
   return out;
 }
 

@@ -12,6 +12,7 @@ export { type McpServerOverride, withOverride } from './choice.js';
 export type { McpConfigPositions, McpKeyPositions } from './key-positions.js';
 export { describeLaunch, launchKey } from './launch.js';
 export {
+  type LoadMcpConfigOptions,
   loadMcpConfig,
   type McpConfigLoad,
   parseMcpConfig,

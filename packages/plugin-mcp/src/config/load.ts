@@ -60,6 +60,35 @@ const TOP_LEVEL = ['servers', 'mcpServers', 'overrides', ...BUDGET_KEYS];
  * and a relative `cwd` in the file is resolved against its directory.
  */
 export function parseMcpConfig(text: string, file: string): McpConfigLoad {
+  const steps = parseSteps(text, file);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * How long a load runs before it lets the event loop turn: a file of 100,000 entries takes
+ * seconds, and a signal (Ctrl-C, SIGTERM) is only heard between turns.
+ */
+const SLICE_MS = 20;
+
+/** parseMcpConfig, letting the event loop turn every SLICE_MS; rejects once `signal` aborts. */
+async function parseInSlices(
+  text: string,
+  file: string,
+  signal: AbortSignal | undefined,
+): Promise<McpConfigLoad> {
+  const steps = parseSteps(text, file);
+  let sliceStart = performance.now();
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart < SLICE_MS) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    signal?.throwIfAborted();
+    sliceStart = performance.now();
+  }
+}
+
+/** The load, yielding after each step that may be one of thousands (an entry, a whole pass). */
+function* parseSteps(text: string, file: string): Generator<void, McpConfigLoad> {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const deep = tooDeepAt(source);
   if (deep !== undefined) {
@@ -73,8 +102,10 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
       at,
     );
   }
+  yield;
   const errors: ParseError[] = [];
   const root = parseTree(source, errors, { allowTrailingComma: true, allowEmptyContent: true });
+  yield;
   const where: Where = { file, locator: createLocator(source, root) };
 
   const first = errors[0];
@@ -93,6 +124,7 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
   if (root === undefined) return EMPTY;
 
   const diagnostics: Diagnostic[] = duplicateKeys(root, where);
+  yield;
   if (root.type !== 'object') {
     diagnostics.push(
       diagnostic(
@@ -135,8 +167,11 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
   const servers: McpServerConfig[] = [];
   for (const { key, value } of withoutCaseTwins(serverEntries, inServers, diagnostics)) {
     const result = parseServer(key, getNodeValue(value), inServers);
-    diagnostics.push(...result.diagnostics);
+    // One by one, not push(...): an entry of 100,000 fields may have more diagnostics than a
+    // call takes arguments.
+    for (const found of result.diagnostics) diagnostics.push(found);
     if (result.config !== undefined) servers.push(result.config);
+    yield;
   }
   const overrideEntries = entriesOf(
     root,
@@ -149,6 +184,7 @@ export function parseMcpConfig(text: string, file: string): McpConfigLoad {
   for (const { key, value } of overrideEntries) {
     const override = parseOverride(key, getNodeValue(value), where, diagnostics);
     if (override !== undefined) overrides.push(override);
+    yield;
   }
   const toolBudgetTokens = readToolBudget(root, where, diagnostics);
   const positions = configPositions(serverEntries, overrideEntries, where.locator);
@@ -229,9 +265,8 @@ function entriesOf(
     return [];
   }
   const entries = propertiesOf(node);
-  return entries.filter(
-    ({ key }, index) => !entries.slice(index + 1).some((later) => later.key === key),
-  );
+  const last = new Map(entries.map((entry) => [entry.key, entry]));
+  return entries.filter((entry) => last.get(entry.key) === entry);
 }
 
 /**
@@ -315,7 +350,7 @@ export function parseMcpServerEntries(
   const servers: McpServerConfig[] = [];
   for (const [name, value] of Object.entries(entries)) {
     const result = parseServer(name, value, where);
-    diagnostics.push(...result.diagnostics);
+    for (const found of result.diagnostics) diagnostics.push(found);
     if (result.config !== undefined) servers.push(result.config);
   }
   return { servers, overrides: [], diagnostics };
@@ -324,11 +359,19 @@ export function parseMcpServerEntries(
 const START = { line: 1, column: 1 };
 const NO_TEXT: Locator = { value: () => START, key: () => START, offset: () => START };
 
+export interface LoadMcpConfigOptions {
+  /** Stops a long load: it rejects with the signal's reason, between two of its slices. */
+  readonly signal?: AbortSignal | undefined;
+}
+
 /**
  * Reads mcp.json at `path`. A missing file is no servers and no diagnostics (nobody has written
  * one yet); a file that exists but cannot be read is an error diagnostic.
  */
-export async function loadMcpConfig(path: string): Promise<McpConfigLoad> {
+export async function loadMcpConfig(
+  path: string,
+  options: LoadMcpConfigOptions = {},
+): Promise<McpConfigLoad> {
   let text: string;
   try {
     text = (await readRegularFile(path, MAX_CONFIG_BYTES)).toString('utf8');
@@ -358,7 +401,7 @@ export async function loadMcpConfig(path: string): Promise<McpConfigLoad> {
       ],
     };
   }
-  return parseMcpConfig(text, path);
+  return parseInSlices(text, path, options.signal);
 }
 
 /** A file nothing is loaded from: its one error diagnostic. */

@@ -58,21 +58,35 @@ function nodeAt(root: Node | undefined, path: readonly PathSegment[]): Found {
   return { value, key, exact: true };
 }
 
-function child(
-  node: Node | undefined,
-  segment: PathSegment,
-): { value: Node; key?: Node } | undefined {
+interface Child {
+  readonly value: Node;
+  readonly key?: Node;
+}
+
+/**
+ * Each object's properties by key (the last of a key given twice), made the first time a path
+ * goes through the object: a file with 100,000 keys in one object has a diagnostic on each of
+ * them, and walking the object for each would be 10^10 steps.
+ */
+const propertyIndex = new WeakMap<Node, ReadonlyMap<string, Child>>();
+
+function child(node: Node | undefined, segment: PathSegment): Child | undefined {
   if (node?.type === 'array' && typeof segment === 'number') {
     const item = node.children?.[segment];
     return item === undefined ? undefined : { value: item };
   }
   if (node?.type !== 'object' || typeof segment !== 'string') return undefined;
-  const properties = node.children ?? [];
-  for (let i = properties.length - 1; i >= 0; i--) {
-    const [key, value] = properties[i]?.children ?? [];
-    if (key?.value === segment && value !== undefined) return { value, key };
+  let index = propertyIndex.get(node);
+  if (index === undefined) {
+    const byKey = new Map<string, Child>();
+    for (const property of node.children ?? []) {
+      const [key, value] = property.children ?? [];
+      if (key !== undefined && value !== undefined) byKey.set(String(key.value), { value, key });
+    }
+    index = byKey;
+    propertyIndex.set(node, index);
   }
-  return undefined;
+  return index.get(segment);
 }
 
 function findLineStarts(text: string): number[] {

@@ -325,6 +325,18 @@ export function readFields(
 }
 
 // Both spellings given: snake_case wins, the spelling the README's table under "mcp.json" uses.
+/** camelCase of each field, made once: every entry of a file of 100,000 asks for all of them. */
+const CAMEL = new Map<string, string>();
+
+function camelOf(name: FieldName): string {
+  let camel = CAMEL.get(name);
+  if (camel === undefined) {
+    camel = camelCase(name);
+    CAMEL.set(name, camel);
+  }
+  return camel;
+}
+
 function foldSpellings(
   raw: Readonly<Record<string, unknown>>,
   names: readonly FieldName[],
@@ -332,7 +344,7 @@ function foldSpellings(
 ): Fields {
   const fields: Record<string, unknown> = {};
   for (const name of names) {
-    const camel = camelCase(name);
+    const camel = camelOf(name);
     const snakeValue = raw[name];
     const camelValue = camel === name ? undefined : raw[camel];
     if (snakeValue !== undefined && camelValue !== undefined) twice(name, camel);

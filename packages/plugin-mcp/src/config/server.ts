@@ -360,20 +360,29 @@ function checkVariables({ name, fields, report }: Entry, env: Environment): bool
     );
   }
   if (!ok) return false;
+  const pathOf = pathsByField(values);
   for (const use of variableUses(values)) {
     if (variableValue(use, env) !== undefined) continue;
     report(
       'warning',
       'unset_variable',
-      pathOf(values, use.field),
+      pathOf.get(use.field) ?? [],
       `"${use.field}" of server "${name}" uses \${${use.name}}, which is not set, so the server will fail to start. Set ${use.name} in the environment epoch starts in (e.g. export ${use.name}=...), or write a default: \${${use.name}:-value}.`,
     );
   }
   return true;
 }
 
-function pathOf(values: readonly { path: readonly (string | number)[] }[], field: string) {
-  return values.find(({ path }) => fieldPath(path) === field)?.path ?? [];
+/** Each value's path by its field (`env.API_KEY`): looked up once per variable, of thousands. */
+function pathsByField(
+  values: readonly TemplatedValue[],
+): ReadonlyMap<string, TemplatedValue['path']> {
+  const paths = new Map<string, TemplatedValue['path']>();
+  for (const { path } of values) {
+    const field = fieldPath(path);
+    if (!paths.has(field)) paths.set(field, path);
+  }
+  return paths;
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 300;

@@ -12,7 +12,9 @@ export function suggest(key: string, candidates: readonly string[]): string | un
     closest(
       key,
       candidates,
-      (folded) => editDistance(typed, folded) <= limit,
+      // Lengths further apart than the limit are further apart than it: no table to fill.
+      (folded) =>
+        Math.abs(typed.length - folded.length) <= limit && editDistance(typed, folded) <= limit,
       (folded) => -editDistance(typed, folded),
     ) ??
     // A unit or word too many or too few: `idle_timeout` for idle_timeout_seconds, `timeout_ms` for

@@ -52,18 +52,39 @@ export function parseTemplate(text: string): Template {
         problem: `has "\${${inside}}", which is not a variable: write \${NAME} or \${NAME:-default}, NAME being letters, digits and _ (not starting with a digit)`,
       };
     }
+    const fallback = split === -1 ? undefined : inside.slice(split + 2);
+    if (fallback?.includes('${') === true) {
+      // `${A:-${B}}`: a shell would expand B; read as written, the default would be the text
+      // "${B" and a stray "}". Refused whole rather than passed on half-read.
+      const whole = text.slice(dollar, closingBrace(text, dollar) + 1);
+      return {
+        ok: false,
+        offset: dollar,
+        problem: `has "${whole}", a default that holds another variable, which is not supported: write a plain default (\${${name}:-value}), or set ${name}`,
+      };
+    }
     if (literal !== '') parts.push({ kind: 'text', text: literal });
     literal = '';
     parts.push(
-      split === -1
+      fallback === undefined
         ? { kind: 'variable', name }
-        : { kind: 'variable', name, default: inside.slice(split + 2) },
+        : { kind: 'variable', name, default: fallback },
     );
     at = close + 1;
   }
   literal += text.slice(at);
   if (literal !== '') parts.push({ kind: 'text', text: literal });
   return { ok: true, parts };
+}
+
+/** Where the `}` that closes the `${` at `dollar` is, nested ones counted; the text's end if none. */
+function closingBrace(text: string, dollar: number): number {
+  let depth = 0;
+  for (let at = dollar + 1; at < text.length; at++) {
+    if (text[at] === '{') depth += 1;
+    else if (text[at] === '}' && --depth === 0) return at;
+  }
+  return text.length - 1;
 }
 
 /** One value of an entry that may hold variables, and its path in the entry (`env.API_KEY`). */

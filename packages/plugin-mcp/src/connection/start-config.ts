@@ -35,14 +35,17 @@ export async function startConfig(
     if (config.variables === undefined) return text;
     const expanded = expandText(text, env);
     if (!expanded.ok) throw unset(config, field, expanded.unset);
-    secrets.push(...credentials(expanded.values));
+    for (const secret of credentials(expanded.values)) secrets.push(secret);
+    const unfit = unfitCharacter(field, expanded.text);
+    if (unfit !== undefined) throw unfitVariable(config, field, unfit);
     return expanded.text;
   };
   try {
     const expanded = expandFields(config, expand);
     if (expanded.transport === 'stdio' && expanded.envFile !== undefined) {
       const values = await readEnvFile(expanded.name, expanded.envFile);
-      secrets.push(...credentials(Object.values(values)));
+      // One by one: an env_file may hold more values than a call takes arguments.
+      for (const secret of credentials(Object.values(values))) secrets.push(secret);
       // The entry's own env wins over the file for a key both give.
       expanded.env = { ...values, ...expanded.env };
     }
@@ -117,6 +120,33 @@ function unset(config: McpServerConfig, field: string, variable: string): McpErr
   );
 }
 
+/**
+ * What a value that came from the environment holds that its field cannot carry: a NUL anywhere
+ * (the OS ends a C string there, and Node refuses the spawn with a message about the command), or
+ * a line break in a header (fetch refuses it with a message that quotes the value). The loader
+ * refuses them where they are written; these came in with a variable.
+ */
+function unfitCharacter(field: string, text: string): string | undefined {
+  if (text.includes('\0')) return 'a NUL character (\\u0000)';
+  if (field.startsWith('headers.') && /[\r\n]/.test(text)) return 'a line break';
+  return undefined;
+}
+
+function unfitVariable(config: McpServerConfig, field: string, unfit: string): McpError {
+  const names = [
+    ...new Set(config.variables?.filter((use) => use.field === field).map((use) => use.name)),
+  ];
+  const uses = names.map((name) => `\${${name}}`).join(', ');
+  const where = field.startsWith('headers.')
+    ? 'a header'
+    : "a process's command, arguments or environment";
+  return new McpError(
+    'env_value_invalid',
+    `MCP server "${config.name}" was not started: "${field}" uses ${uses}, and the value holds ${unfit}, which ${where} cannot carry. Set ${names.join(', ')} to a value without it.`,
+    { server: config.name },
+  );
+}
+
 let dotenv: Promise<typeof import('dotenv')> | undefined;
 
 /** The file's variables. Only a regular file is read (a FIFO would block the start for ever). */
@@ -133,7 +163,20 @@ async function readEnvFile(name: string, envFile: string): Promise<Record<string
   }
   dotenv ??= import('dotenv');
   // Its values are read as written: a `${VAR}` in the file is text (only the config expands them).
-  return (await dotenv).parse(bytes);
+  const values = (await dotenv).parse(bytes);
+  for (const [variable, value] of Object.entries(values)) {
+    // Named, never shown: the value is a secret. Spawning would fail with a message about the
+    // command instead.
+    if (variable.includes('\0') || value.includes('\0')) {
+      const what = variable.includes('\0') ? 'a variable name' : `the value of ${variable}`;
+      throw new McpError(
+        'env_value_invalid',
+        `MCP server "${name}" was not started: ${what} in its env_file ${envFile} holds a NUL character (\\u0000), which no process's environment can carry. Remove it from the file.`,
+        { server: name },
+      );
+    }
+  }
+  return values;
 }
 
 function whyUnreadable(error: unknown): string {

@@ -18,6 +18,9 @@ export type McpErrorCode =
   /** The server's `env_file` could not be read at start (missing, unreadable, not a regular file,
    * too large): nothing was started. */
   | 'env_file_unreadable'
+  /** A value a `${VAR}` or the `env_file` gave holds a character its field cannot carry (a NUL; a
+   * line break in a header): nothing was started. */
+  | 'env_value_invalid'
   /** connect() (spawn/connect + initialize + first tools/list) did not finish within connect_timeout. */
   | 'connect_timeout'
   /** A request did not answer within `timeout`; the server was told to cancel it. */

@@ -32,21 +32,62 @@ export function diagnosticServer(
   if (entry === undefined) return undefined;
   const { file, source } = diagnostic;
   const { list, key } = entry;
-  const named = (test: (server: ConfiguredServer) => boolean) =>
-    servers.find((server) => test(server))?.config.name;
-  if (list === 'overrides') {
-    return file === userFile ? named(({ config }) => config.name === key) : undefined;
-  }
-  return named(({ config, origin }) => {
+  const index = indexOf(servers);
+  if (list === 'overrides') return file === userFile ? index.byName.get(key) : undefined;
+  // The host's entries are in no file: their diagnostics name where they were given.
+  if (source === 'host') return index.host.get(key) ?? index.inFile.get(inFile(file, key));
+  return index.inFile.get(inFile(file, key));
+}
+
+interface ServerIndex {
+  readonly byName: ReadonlyMap<string, string>;
+  /** A user's, project's or plugin's server by its file and its key there (a plugin's unprefixed). */
+  readonly inFile: ReadonlyMap<string, string>;
+  /** A host's server by its key in the host's entries. */
+  readonly host: ReadonlyMap<string, string>;
+}
+
+/**
+ * Made once per list of servers: a page or `epoch mcp get` asks about every diagnostic, and a file
+ * of 100,000 entries may have as many; a walk over the servers for each would be their square.
+ */
+const indexes = new WeakMap<readonly ConfiguredServer[], ServerIndex>();
+
+function indexOf(servers: readonly ConfiguredServer[]): ServerIndex {
+  const known = indexes.get(servers);
+  if (known !== undefined) return known;
+  const byName = new Map<string, string>();
+  const files = new Map<string, string>();
+  const host = new Map<string, string>();
+  // The first server a key leads to, as a walk in order would find it.
+  const add = (map: Map<string, string>, key: string, name: string) => {
+    if (!map.has(key)) map.set(key, name);
+  };
+  for (const { config, origin } of servers) {
+    const { name } = config;
+    add(byName, name, name);
     switch (origin.source) {
       case 'user':
       case 'project':
-        return origin.file === file && config.name === key;
+        add(files, inFile(origin.file, name), name);
+        break;
       case 'plugin':
-        return origin.file === file && config.name === `${origin.plugin}__${key}`;
+        if (name.startsWith(`${origin.plugin}__`)) {
+          add(files, inFile(origin.file, name.slice(origin.plugin.length + 2)), name);
+        }
+        break;
       case 'host':
-        // The host's entries are in no file: their diagnostics name where they were given.
-        return source === 'host' && config.name === `${origin.namespace}__${key}`;
+        if (name.startsWith(`${origin.namespace}__`)) {
+          add(host, name.slice(origin.namespace.length + 2), name);
+        }
+        break;
     }
-  });
+  }
+  const index = { byName, inFile: files, host };
+  indexes.set(servers, index);
+  return index;
+}
+
+function inFile(file: string, key: string): string {
+  return `${file}\0${key}`;
 }

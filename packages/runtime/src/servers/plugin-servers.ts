@@ -41,6 +41,7 @@ export interface PluginServer {
  */
 export async function loadPluginServers(
   held: HeldNames,
+  signal?: AbortSignal,
 ): Promise<{ servers: PluginServer[]; diagnostics: Diagnostic[] }> {
   const servers: PluginServer[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -75,8 +76,9 @@ export async function loadPluginServers(
       continue;
     }
     const file = join(pluginDir, 'mcp.json');
-    const load = await loadMcpConfig(file);
-    diagnostics.push(...load.diagnostics);
+    const load = await loadMcpConfig(file, { signal });
+    // One by one: a file may have more diagnostics than a call takes arguments.
+    for (const found of load.diagnostics) diagnostics.push(found);
     const [override] = load.overrides;
     if (override !== undefined) {
       diagnostics.push({
@@ -90,7 +92,7 @@ export async function loadPluginServers(
       });
     }
     const pinned = refusePinOptOut(load.servers, load.positions, file, `plugin "${name}"'s`);
-    diagnostics.push(...pinned.diagnostics);
+    for (const found of pinned.diagnostics) diagnostics.push(found);
     const keyed: KeyedServer[] = [];
     for (const config of pinned.servers) {
       const positions = load.positions?.servers.get(config.name);
@@ -112,10 +114,10 @@ export async function loadPluginServers(
       });
     }
     const kept = withoutTakenNames(keyed, file, held, name);
-    servers.push(
-      ...kept.servers.map(({ config, positions }) => ({ config, plugin: name, file, positions })),
-    );
-    diagnostics.push(...kept.diagnostics);
+    for (const { config, positions } of kept.servers) {
+      servers.push({ config, plugin: name, file, positions });
+    }
+    for (const found of kept.diagnostics) diagnostics.push(found);
   }
   return { servers, diagnostics };
 }

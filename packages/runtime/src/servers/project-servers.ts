@@ -17,8 +17,9 @@ export type ProjectServersLoad = Omit<UserServersLoad, 'overrides' | 'toolBudget
 export async function loadProjectServers(
   file: string,
   held: HeldNames,
+  signal?: AbortSignal,
 ): Promise<ProjectServersLoad> {
-  const { overrides, toolBudgetTokens, ...read } = await loadUserServers(file, held);
+  const { overrides, toolBudgetTokens, ...read } = await loadUserServers(file, held, signal);
   const pinned = refusePinOptOut(read.servers, read.positions, file, "the project's");
   const load = { ...read, servers: pinned.servers };
   const ignored: Diagnostic[] = [...pinned.diagnostics];

@@ -34,6 +34,8 @@ export interface ReadMcpServersOptions {
    * no project servers at all.
    */
   readonly projectDir?: string | null;
+  /** Stops reading a file of thousands of entries (Ctrl-C, SIGTERM): it rejects with the reason. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface McpServersRead {
@@ -71,9 +73,10 @@ export async function readMcpServers(options: ReadMcpServersOptions = {}): Promi
   const taken = new Map<string, McpServerSource>();
   const held = { taken, namespace: hostCapabilities?.namespace };
   for (const { name } of host.servers) taken.set(name, 'host');
-  const plugin = await loadPluginServers(held);
+  const { signal } = options;
+  const plugin = await loadPluginServers(held, signal);
   for (const { config } of plugin.servers) taken.set(config.name, 'plugin');
-  const user = await loadUserServers(resolve(options.configFile ?? mcpConfigPath()), held);
+  const user = await loadUserServers(resolve(options.configFile ?? mcpConfigPath()), held, signal);
   for (const config of user.servers) taken.set(config.name, 'user');
   const projectDir = options.projectDir === null ? undefined : resolve(options.projectDir ?? '.');
   const projectFile =
@@ -84,7 +87,7 @@ export async function readMcpServers(options: ReadMcpServersOptions = {}): Promi
   const project =
     projectFile === undefined || user.unreadable
       ? undefined
-      : await loadProjectServers(projectFile, held);
+      : await loadProjectServers(projectFile, held, signal);
 
   const namespace = hostCapabilities?.namespace ?? '';
   const entries: ConfiguredServer[] = [

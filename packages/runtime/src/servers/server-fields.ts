@@ -105,8 +105,16 @@ const ROWS: Record<
 
 /** Whether the value at `field` (`args[1]`, `env.KEY`) holds a `${VAR}`: then it is shown as written. */
 function written(config: McpServerConfig, field: string): boolean {
-  return config.variables?.some((use) => use.field === field) ?? false;
+  let fields = templatedFields.get(config);
+  if (fields === undefined) {
+    fields = new Set(config.variables?.map((use) => use.field));
+    templatedFields.set(config, fields);
+  }
+  return fields.has(field);
 }
+
+/** The fields holding a `${VAR}`, by config: asked once per env value, of thousands. */
+const templatedFields = new WeakMap<McpServerConfig, ReadonlySet<string>>();
 
 /** Env or header values: each hidden, but one holding a `${VAR}` shown as written. */
 function secretMap(

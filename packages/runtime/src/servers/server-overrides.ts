@@ -42,12 +42,20 @@ export function applyOverrides(
     };
   });
   const names = fixed.map(({ config }) => config.name);
+  // Looked up once per override, of thousands: by name, never by a walk over every server.
+  const known = new Set(names);
+  const userNames = new Set(userServers.map(({ name }) => name));
+  const byFolded = new Map<string, string>();
+  for (const name of names) {
+    const folded = name.toLowerCase();
+    if (!byFolded.has(folded)) byFolded.set(folded, name);
+  }
   const diagnostics = overrides
-    .filter(({ server }) => !names.includes(server))
+    .filter(({ server }) => !known.has(server))
     .map(({ server, at }): Diagnostic => {
-      const own = userServers.some(({ name }) => name === server);
+      const own = userNames.has(server);
       // Names are matched exactly: one that differs only in case is said as such, not as a typo.
-      const twin = names.find((name) => name.toLowerCase() === server.toLowerCase());
+      const twin = byFolded.get(server.toLowerCase());
       const guess = own ? undefined : suggest(server, names);
       const code: RuntimeDiagnosticCode = own ? 'override_of_user_server' : 'unknown_override';
       return {
@@ -61,10 +69,22 @@ export function applyOverrides(
           ? `"overrides" entry "${server}" is ignored: "${server}" is your own server, so write its "enabled", "include_tools" or "exclude_tools" in its entry under "servers".`
           : twin !== undefined
             ? `"overrides" entry "${server}" does nothing: server names are matched exactly, and "${twin}" differs from it only in case. Write "${twin}".`
-            : `"overrides" entry "${server}" names no plugin, host or project server, so it does nothing (a plugin that is not installed now, or a project epoch is not run in, keeps it for later). ${guess === undefined ? `The plugin, host and project servers are: ${names.join(', ') || 'none'}.` : `Did you mean "${guess}"?`}`,
+            : `"overrides" entry "${server}" names no plugin, host or project server, so it does nothing (a plugin that is not installed now, or a project epoch is not run in, keeps it for later). ${guess === undefined ? `The plugin, host and project servers are: ${someNames(names)}.` : `Did you mean "${guess}"?`}`,
       };
     });
   return { servers, diagnostics };
+}
+
+/**
+ * How many of the names a warning lists: each of thousands of stray overrides listing thousands
+ * of servers would be a message of millions of lines.
+ */
+const LISTED_NAMES = 20;
+
+function someNames(names: readonly string[]): string {
+  if (names.length === 0) return 'none';
+  const more = names.length - LISTED_NAMES;
+  return `${names.slice(0, LISTED_NAMES).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /** `pinTools` as a config holds it: absent unless written. */

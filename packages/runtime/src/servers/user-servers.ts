@@ -28,10 +28,14 @@ export interface UserServersLoad {
 
 /**
  * `held`: names host and plugin servers hold, and the host's namespace; a user server reusing one,
- * or whose tools would pass for the host's, is left out.
+ * or whose tools would pass for the host's, is left out. `signal` stops a long load (it rejects).
  */
-export async function loadUserServers(file: string, held: HeldNames): Promise<UserServersLoad> {
-  const load = await loadMcpConfig(file);
+export async function loadUserServers(
+  file: string,
+  held: HeldNames,
+  signal?: AbortSignal,
+): Promise<UserServersLoad> {
+  const load = await loadMcpConfig(file, { signal });
   const kept = withoutTakenNames(
     load.servers.map((config) => ({
       key: config.name,
