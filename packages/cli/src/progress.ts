@@ -50,7 +50,8 @@ export function startProgress(io: CliIo, enabled: boolean): Progress {
     erase();
     frame = (frame + 1) % FRAMES.length;
     const now = Date.now();
-    const width = Math.max(...[...since.keys()].map((name) => name.length));
+    let width = 0;
+    for (const name of since.keys()) width = Math.max(width, name.length);
     for (const [name, start] of since) {
       const seconds = ((now - start) / 1000).toFixed(1);
       io.err(`${FRAMES[frame]} ${name.padEnd(width)}  ${dim(`connecting… ${seconds} s`)}\n`);

@@ -2,7 +2,9 @@
 // connect of a hand-written server (malformed-tools-server.mjs) whose tools/list mixes good tools
 // with malformed ones as real servers send them, the server connects; a tool whose inputSchema has
 // no `type` is offered as taking an object, and callable; the ones the spec's schema refuses are
-// left out, each with a warning naming the server, the tool and what is wrong.
+// left out, each with a warning naming the server, the tool and what is wrong. And a page of more
+// tools than a function call takes arguments (many-tools-server.mjs) is read whole, not a stack
+// overflow that failed the server.
 import { fileURLToPath } from 'node:url';
 import { stdioConfig } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import { McpRegistry } from '../src/registry/registry.js';
 import { memoryLogger } from './support/recording.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/malformed-tools-server.mjs', import.meta.url));
+const MANY = fileURLToPath(new URL('./fixtures/many-tools-server.mjs', import.meta.url));
 
 describe('a tools/list with malformed tools', () => {
   const logger = memoryLogger();
@@ -52,4 +55,19 @@ describe('a tools/list with malformed tools', () => {
     expect(warnings[1]).toContain('tool #3 (no name) is not offered: name');
     expect(warnings[2]).toContain('tool #4 (no name) is not offered');
   });
+});
+
+describe('a tools/list page of 300,000 tools', () => {
+  it('is read whole and the server connects', async () => {
+    const registry = new McpRegistry({ schemaCache: null, logger: memoryLogger() });
+    try {
+      const config = stdioConfig('many', process.execPath, [MANY, '300000'], {
+        connectTimeoutMs: 120_000,
+      });
+      await registry.connectAll([config], 'user');
+      expect(registry.statuses()[0]).toMatchObject({ state: 'connected', toolCount: 300_000 });
+    } finally {
+      await registry.disconnectAll();
+    }
+  }, 150_000);
 });

@@ -37,7 +37,8 @@ export async function collectPages<T>(options: CollectPagesOptions<T>): Promise<
   let cursor: string | undefined;
   for (let pages = 0; pages < MAX_PAGES; pages++) {
     const page = await options.fetchPage(cursor);
-    items.push(...page.items);
+    // One by one, not push(...): a server's page may hold more items than a call takes arguments.
+    for (const item of page.items) items.push(item);
     cursor = page.nextCursor;
     if (cursor === undefined) return items;
   }
