@@ -8,6 +8,7 @@ import { epochHome } from '@epoch-agent/infra';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureMachine } from '../../runtime/test/import-places.js';
+import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import { CHANGING_TOOLS_SERVER, fixtureEntry } from './web-helpers.js';
 
@@ -76,7 +77,7 @@ describe('long text at 360 px', () => {
   });
 
   it('a 120-character parameter name wraps in its column and leaves the type its room', async () => {
-    const card = page.locator(`article[data-server="${LONG_NAME}"]`);
+    const card = await openCard(page, LONG_NAME);
     await card.locator('details.tools > summary').click();
     const table = card.locator('table.parameters');
     await table.waitFor(WAIT);

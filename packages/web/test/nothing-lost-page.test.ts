@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { checkPage } from './page-check.js';
+import { openCard } from './page-rows.js';
 import { ANNOTATED_SERVER, fixtureEntry, startTestWeb, type TestWeb } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
@@ -42,9 +43,9 @@ async function openPage(): Promise<Page> {
   return page;
 }
 
-/** Opens the editor of words on `page`: its textarea. */
+/** Opens the card of words on `page`, then its editor: its textarea. */
 async function openEditor(page: Page): Promise<Locator> {
-  const card = page.locator('article[data-server="words"]');
+  const card = await openCard(page, 'words');
   await card.getByRole('button', { name: 'Edit JSON' }).click();
   const editor = card.locator('textarea[name="entry"]');
   await editor.waitFor(WAIT);
@@ -168,7 +169,10 @@ describe('switches keep focus', () => {
       await writeFile(file, original());
       const page = await openPage();
       try {
-        if (what === 'a tool') await page.locator('summary', { hasText: 'Tools (2)' }).click();
+        if (what === 'a tool') {
+          const card = await openCard(page, 'words');
+          await card.locator('summary', { hasText: 'Tools (2)' }).click();
+        }
         const toggle = page.getByRole('switch', { name: label, exact: true });
         await toggle.focus();
         const before = await toggle.getAttribute('aria-checked');

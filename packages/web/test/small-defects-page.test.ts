@@ -12,6 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpView } from '../src/api-types.js';
 import { checkPage } from './page-check.js';
+import { openCard, openPanel } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
 import {
   ANNOTATED_SERVER,
@@ -89,8 +90,9 @@ const connected = (name: string) => card(name).and(page.locator('[data-state="co
 const focused = (locator: Locator) =>
   locator.evaluate((element) => element === element.ownerDocument.activeElement);
 
-/** Opens the tool list of `server`. */
+/** Opens the card of `server`, then its tool list. */
 async function openTools(server: string): Promise<void> {
+  await openCard(page, server);
   const summary = card(server).locator('details.tools > summary');
   if ((await card(server).locator('details.tools[open]').count()) === 0) await summary.click();
 }
@@ -105,7 +107,11 @@ describe('the smaller defects', () => {
     expect(summary).toBeDefined();
     expect(summary).toBe(total(await page.locator('.budget').textContent()));
     expect(await page.locator('.summary-line').textContent()).toContain('2 on demand');
-    // A server whose tools are all on demand is not said to cost "≈ 0" in every request.
+    // A server whose tools are all on demand is not said to cost "≈ 0" in every request: not on
+    // its row, nor in its card.
+    const facts = await card('later').locator('.row .facts').textContent();
+    expect(facts).toBe('2 tools');
+    await openCard(page, 'later');
     const later = await card('later').locator('.tokens').textContent();
     expect(later).toContain('2 tools, all on demand: none in every request');
     expect(later).not.toContain('≈ 0 tokens');
@@ -115,6 +121,7 @@ describe('the smaller defects', () => {
   it('a server that exits as it starts again shows its exit code while it is reconnecting', async () => {
     await connected('flaky').waitFor(WAIT);
     await writeFile(dies, '');
+    await openCard(page, 'flaky');
     await card('flaky').getByRole('button', { name: 'Reconnect', exact: true }).click();
     const reconnecting = card('flaky').and(page.locator('[data-state="reconnecting"]'));
     await reconnecting.waitFor(WAIT);
@@ -125,14 +132,23 @@ describe('the smaller defects', () => {
 
   it('"getsum" finds get-sum in Find a tool', async () => {
     const filter = page.locator('#tool-filter');
-    await filter.fill('getsum');
-    await expect(page.locator('#tool-filter-count').textContent()).resolves.toMatch(
-      /^1 of \d+ tools match, on 1 server$/,
-    );
-    await expect(card('sums').locator('li[data-tool="mcp__sums__get-sum"]').count()).resolves.toBe(
-      1,
-    );
-    await filter.fill('');
+    // Emptied however the test ends: the later tests need every server shown.
+    try {
+      await filter.fill('getsum');
+      await expect(page.locator('#tool-filter-count').textContent()).resolves.toMatch(
+        /^1 of \d+ tools match, on 1 server$/,
+      );
+      // The closed row names the tool that matches; its card, opened, lists it.
+      await expect(
+        card('sums').locator('.matches code[data-tool="mcp__sums__get-sum"]').count(),
+      ).resolves.toBe(1);
+      await openCard(page, 'sums');
+      await expect(
+        card('sums').locator('li[data-tool="mcp__sums__get-sum"]').count(),
+      ).resolves.toBe(1);
+    } finally {
+      await filter.fill('');
+    }
   });
 
   it('a Markdown description is rendered, its HTML shown as text and a script link not a link', async () => {
@@ -191,7 +207,7 @@ describe('the smaller defects', () => {
   });
 
   it("the add form's errors are tied to their inputs, and Add a variable focuses its row", async () => {
-    const form = page.locator('section.add form');
+    const form = (await openPanel(page, 'Add server')).locator('form');
     await form.locator('input[name="name"]').fill('has a space');
     await form.getByRole('button', { name: 'Add server' }).click();
     for (const input of ['name', 'target']) {
