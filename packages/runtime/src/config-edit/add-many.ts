@@ -41,36 +41,54 @@ export function addServersToText(
   const parsed = parseConfigText(body, file);
   if (!parsed.ok) throw parsed.error;
   const names = namesIn(parsed.value.servers);
-  const refused = new Map<AddServerInput, McpConfigWriteError>();
-  let going: AddServerInput[] = [];
-  for (const server of servers) {
+  // By index in `servers`: one object may be given twice.
+  const refused = new Map<number, McpConfigWriteError>();
+  const nameOf = (index: number) => (servers[index] as AddServerInput).name;
+  let going: number[] = [];
+  servers.forEach((server, index) => {
     try {
       checkNewServer(server, file);
       const taken = duplicateOf(names, server.name, file);
       if (taken !== undefined) throw taken;
-      takeName(names, server.name);
-      going.push(server);
+      going.push(index);
     } catch (error) {
       if (!isMcpConfigWriteError(error) || !ONE_SERVER.has(error.code)) throw error;
-      refused.set(server, error);
+      refused.set(index, error);
     }
-  }
-  // Each round leaves out the servers the load refused; an entry loads alone or not at all, so a
-  // second round finds none.
+  });
+  const inOrder = () =>
+    [...refused.keys()].sort((a, b) => a - b).map((i) => refused.get(i) as McpConfigWriteError);
+  // Each round tries the first server of each name (case aside) and leaves out those the load
+  // refuses: an entry loads alone or not at all, so the next round of the same names finds none.
+  // A later server of a name waits for the earlier one's outcome, as one added after it would.
   for (;;) {
-    if (going.length === 0) {
-      return { text, inserted: undefined, added: [], refused: inOrder(servers, refused) };
+    const firsts = new Map<string, number>();
+    for (const index of going) {
+      const key = nameOf(index).toLowerCase();
+      if (!firsts.has(key)) firsts.set(key, index);
     }
-    const piece = insertServer(body, parsed.value, joined(going));
+    const trying = [...firsts.values()];
+    if (trying.length === 0) return { text, inserted: undefined, added: [], refused: inOrder() };
+    const adding = trying.map((index) => servers[index] as AddServerInput);
+    const piece = insertServer(body, parsed.value, joined(adding));
     const after = bom + body.slice(0, piece.offset) + piece.text + body.slice(piece.offset);
-    const out = loadRefusals(after, file, going);
+    const out = loadRefusals(after, file, adding);
     if (out.size === 0) {
+      for (const { name } of adding) takeName(names, name);
+      const tried = new Set(trying);
+      for (const index of going) {
+        if (tried.has(index)) continue;
+        refused.set(index, duplicateOf(names, nameOf(index), file) as McpConfigWriteError);
+      }
       const inserted = { offset: bom.length + piece.offset, text: piece.text };
-      const added = going.map(({ name }) => name);
-      return { text: after, inserted, added, refused: inOrder(servers, refused) };
+      const added = adding.map(({ name }) => name);
+      return { text: after, inserted, added, refused: inOrder() };
     }
-    for (const [server, error] of out) refused.set(server, error);
-    going = going.filter((server) => !out.has(server));
+    for (const index of trying) {
+      const error = out.get(nameOf(index));
+      if (error !== undefined) refused.set(index, error);
+    }
+    going = going.filter((index) => !refused.has(index));
   }
 }
 
@@ -92,12 +110,12 @@ function joined(servers: readonly AddServerInput[]): RenderMember {
       .join(layout.inline ? ', ' : `,${layout.eol}${layout.indent}`);
 }
 
-/** Each of `going` that does not load from `text` as addServer requires, with its refusal. */
+/** Each of `going` that does not load from `text` as addServer requires: its refusal, by name. */
 function loadRefusals(
   text: string,
   file: string,
   going: readonly AddServerInput[],
-): Map<AddServerInput, McpConfigWriteError> {
+): Map<string, McpConfigWriteError> {
   const load = parseMcpConfig(text, file);
   const configs = new Map<string, McpServerConfig>();
   for (const config of load.servers)
@@ -114,11 +132,11 @@ function loadRefusals(
     else list.push(d);
   }
   if (whole.length > 0) return wholeFileRefusals(file, going, whole);
-  const out = new Map<AddServerInput, McpConfigWriteError>();
-  for (const server of going) {
-    const diagnostics = own.get(server.name) ?? [];
-    if (diagnostics.length === 0 && configs.has(server.name)) continue;
-    out.set(server, notLoaded(server.name, diagnostics, file, 'added'));
+  const out = new Map<string, McpConfigWriteError>();
+  for (const { name } of going) {
+    const diagnostics = own.get(name) ?? [];
+    if (diagnostics.length === 0 && configs.has(name)) continue;
+    out.set(name, notLoaded(name, diagnostics, file, 'added'));
   }
   return out;
 }
@@ -135,26 +153,17 @@ function wholeFileRefusals(
   file: string,
   going: readonly AddServerInput[],
   whole: readonly Diagnostic[],
-): Map<AddServerInput, McpConfigWriteError> {
-  const out = new Map<AddServerInput, McpConfigWriteError>();
+): Map<string, McpConfigWriteError> {
+  const out = new Map<string, McpConfigWriteError>();
   for (const server of going) {
     try {
       addServerToText('', file, server);
     } catch (error) {
       if (!isMcpConfigWriteError(error)) throw error;
-      out.set(server, error);
+      out.set(server.name, error);
     }
   }
   if (out.size > 0) return out;
-  for (const server of going) {
-    out.set(server, notLoaded(server.name, whole, file, 'added'));
-  }
+  for (const { name } of going) out.set(name, notLoaded(name, whole, file, 'added'));
   return out;
-}
-
-function inOrder(
-  servers: readonly AddServerInput[],
-  refused: ReadonlyMap<AddServerInput, McpConfigWriteError>,
-): McpConfigWriteError[] {
-  return servers.flatMap((server) => refused.get(server) ?? []);
 }
