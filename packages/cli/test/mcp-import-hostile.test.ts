@@ -1,20 +1,21 @@
-// `epoch mcp import` against what a hostile or merely large machine holds: 2,000 servers in one
-// client's file go in as one edit (the import parses the file once, not twice per server: 1,000
-// took minutes), a dry run of them writes nothing; a client file nested far too deep, one over
-// 4 MiB, a FIFO and a directory are each a problem naming that file while every other client's
-// servers import, with no stack trace; and a server called `__proto__` is imported, not dropped.
+// `epoch mcp import`, a real process, against what a hostile or merely large machine holds: 2,000
+// servers in one client's file go in as one edit (the import parses the file once, not twice per
+// server: 1,000 took minutes), a dry run of them writes nothing; a client file nested far too deep,
+// one over 4 MiB, a FIFO and a directory are each a problem naming that file while every other
+// client's servers import, with no stack trace; and a server called `__proto__` is imported.
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CliRun, runCli } from './run-cli.js';
+import { type EpochProcess, type EpochRun, startEpoch } from './epoch-process.js';
 
 const EMPTY = '{\n  "servers": {}\n}\n';
 
 let dir: string;
 let home: string;
 let file: string;
+const running = new Set<EpochProcess>();
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'epoch-import-hostile-'));
@@ -25,13 +26,21 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  // A command a failed test left running (an import that never ends) ends with it.
+  for (const epoch of running) epoch.child.kill('SIGKILL');
+  await Promise.allSettled([...running].map((epoch) => epoch.done));
+  running.clear();
   await rm(dir, { recursive: true, force: true });
 });
 
-/** `epoch mcp <args>` on the test's file and home; the project is an empty directory. */
-function epoch(...args: string[]): Promise<CliRun> {
+/** `epoch mcp <args>`, a real process, on the test's file and home; the project an empty directory. */
+async function epoch(...args: string[]): Promise<EpochRun> {
   const project = args[0] === 'import' ? ['--project', join(dir, 'project')] : [];
-  return runCli(['mcp', ...args, '--config', file, ...project], { env: { HOME: home } });
+  const started = startEpoch(['mcp', ...args, '--config', file, ...project], { HOME: home });
+  running.add(started);
+  const run = await started.done;
+  running.delete(started);
+  return run;
 }
 
 /** Writes `text` at `path` under the home, making its directories. */
