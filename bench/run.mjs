@@ -9,9 +9,9 @@
 // server-filesystem read of a 60 KB file;
 // and, in fresh processes, the import, a one-shot program's whole life (import, first connect, one
 // call, close; against the raw SDK and the AI SDK's MCP client, on Node 22), the memory of idle
-// connections, a cold `epoch mcp list` and `epoch mcp import` of up to 10,000 servers; and what the published packages weigh, packed and
-// installed. Servers listen on 127.0.0.1 only; every one of them is stopped before the table is
-// printed, and a deadline bounds the whole run.
+// connections, a cold `epoch mcp list` and `epoch mcp import` of up to 10,000 servers; and what
+// the published packages weigh, packed and installed. Servers listen on 127.0.0.1 only; every one
+// of them is stopped before the table is printed, and a deadline bounds the whole run.
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
