@@ -1,10 +1,11 @@
 // `epoch mcp import`, a real process, against what a hostile or merely large machine holds: 2,000
 // servers in one client's file go in as one edit (the import parses the file once, not twice per
 // server: 1,000 took minutes), a dry run of them writes nothing; a client file nested far too deep,
-// one over 4 MiB, a FIFO and a directory are each a problem naming that file while every other
-// client's servers import, with no stack trace; and a server called `__proto__` is imported.
+// one over 4 MiB, a FIFO, a directory and one it may not read are each a problem naming that file
+// while every other client's servers import, with no stack trace; and a server called `__proto__`
+// is imported.
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -116,6 +117,50 @@ describe('epoch mcp import at scale and against hostile files', () => {
     expect(run.out).toContain(`${windsurf} is a directory, not a regular file`);
     expect(run.out).toMatch(/Imported 2 servers into /);
     expect(await listed()).toEqual(['desktop', 'editor']);
+  });
+
+  it('reports a client file it may not read as its problem, and reads the others', async () => {
+    const cursor = await homeFile(
+      '.cursor/mcp.json',
+      '{"mcpServers": {"hidden": {"command": "x"}}}',
+    );
+    await homeFile(
+      '.config/Claude/claude_desktop_config.json',
+      JSON.stringify({ mcpServers: { desktop: { command: 'desktop-mcp' } } }),
+    );
+    // Root reads any file: as root the command runs as nobody, for whom the dry run needs only to
+    // read the home and the mcp.json, and an EPOCH_HOME of its own.
+    const root = process.getuid?.() === 0;
+    await chmod(cursor, 0o000);
+    if (root) {
+      for (const path of [
+        dir,
+        home,
+        join(home, '.cursor'),
+        join(home, '.config'),
+        join(home, '.config', 'Claude'),
+      ]) {
+        await chmod(path, 0o755);
+      }
+      await chmod(file, 0o644);
+    }
+    const epochHome = join(dir, 'epoch-home');
+    await mkdir(epochHome, { mode: 0o777 });
+    await chmod(epochHome, 0o777);
+    const started = startEpoch(
+      ['mcp', 'import', '--dry-run', '--config', file, '--project', join(dir, 'project')],
+      { HOME: home, EPOCH_HOME: epochHome },
+      root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [],
+    );
+    running.add(started);
+    const run = await started.done;
+    expect(run.err).toBe('');
+    expect(run.code).toBe(1);
+    expect(run.out).toContain(
+      `${cursor} cannot be read (permission denied), so nothing of it was imported`,
+    );
+    expect(run.out).toContain('desktop: would be added');
+    expect(run.out).toMatch(/Would import 1 server into /);
   });
 
   it('imports a server called __proto__ (and constructor) under its own name', async () => {
