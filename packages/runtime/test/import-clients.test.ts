@@ -332,6 +332,26 @@ describe('importing into mcp.json', () => {
     expect(again.written).toBe(false);
   });
 
+  it('--rename numbers the servers whose names become one name, past the numbers taken', async () => {
+    const docs = server('codex', 'docs');
+    const many = ['docs', 'docs!', 'docs?', 'docs.'].map((original) => ({
+      ...docs,
+      original,
+      name: 'docs',
+    }));
+    const result = await importServers(join(dir, 'many.json'), many, {
+      rename: true,
+      dryRun: true,
+      taken: ['docs-codex-3'],
+    });
+    expect(result.servers.map((s) => s.name)).toEqual([
+      'docs',
+      'docs-codex',
+      'docs-codex-2',
+      'docs-codex-4',
+    ]);
+  });
+
   it('a dry run writes nothing, not even a missing file or its directory', async () => {
     const before = await stat(file);
     const result = await importServers(file, importable(), { dryRun: true });

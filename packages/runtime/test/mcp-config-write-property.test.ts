@@ -12,6 +12,7 @@ import { type McpServerConfig, parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import fc from 'fast-check';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addServersToText } from '../src/config-edit/add-many.js';
 import {
   type AddServerInput,
   addServer,
@@ -255,6 +256,13 @@ const serverArb: fc.Arbitrary<AddServerInput> = fc.oneof(
   }),
 );
 
+/** Servers addServer refuses alone: a name that differs only in case, an entry that does not load, a bad name. */
+const refusedArb: fc.Arbitrary<AddServerInput> = fc.constantFrom<AddServerInput>(
+  { name: 'GITHUB', transport: 'stdio', command: 'gh' },
+  { name: 'bad', entry: { command: 5 } },
+  { name: 'bad name', transport: 'stdio', command: 'x' },
+);
+
 // --- checks -----------------------------------------------------------------------------------
 
 /** A diagnostic without its position (an insertion above it moves it). */
@@ -350,6 +358,41 @@ describe('mcp-config-write on generated files', () => {
         expect(removeServerFromText(after, FILE, server.name)).toBe(generated.text);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('adds several servers as one piece, byte for byte what adding them one by one gives, each refusal its own', () => {
+    fc.assert(
+      fc.property(
+        fileArb,
+        fc.array(fc.oneof(serverArb, refusedArb), { maxLength: 5 }),
+        (generated, servers) => {
+          let text = generated.text;
+          const added: string[] = [];
+          const refused: string[] = [];
+          for (const server of servers) {
+            try {
+              text = addServerToText(text, FILE, server).text;
+              added.push(server.name);
+            } catch (error) {
+              refused.push((error as Error).message);
+            }
+          }
+          const many = addServersToText(generated.text, FILE, servers);
+          expect(many.text).toBe(text);
+          expect(many.added).toEqual(added);
+          expect(many.refused.map((error) => error.message)).toEqual(refused);
+          const { inserted } = many;
+          if (inserted === undefined) expect(added).toEqual([]);
+          else {
+            const { offset, text: piece } = inserted;
+            expect(generated.text.slice(0, offset) + piece + generated.text.slice(offset)).toBe(
+              text,
+            );
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

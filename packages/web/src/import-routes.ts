@@ -2,7 +2,8 @@
 // chosen ones into the user's mcp.json.
 //
 //   GET  /api/import   what each client's file holds (ImportView), clashes marked
-//   POST /api/import   { servers: [{ client, path, scope, original }] }: those imported (ImportDone)
+//   POST /api/import   { servers: [{ client, path, scope, original }] }: those imported (ImportDone);
+//                      a body over 4 MiB is refused (413) before it is read
 //
 // Only the files the clients keep in the places given (home, project) are read, never a path the
 // page names: a chosen server is found again in them. Nothing of a server's env or headers is sent
@@ -20,6 +21,7 @@ import {
   type ImportedServer,
   type ImportPlaces,
   type Runtime,
+  sizeText,
 } from '@epoch-agent/runtime';
 import { Hono } from 'hono';
 import { apiError, sendApiError as send } from './api-errors.js';
@@ -30,7 +32,7 @@ import type {
   ImportServerView,
   ImportView,
 } from './api-types.js';
-import { readJsonBody } from './json-body.js';
+import { boundedBody, readJsonBody } from './json-body.js';
 import type { ViewFeed } from './view-feed.js';
 
 export interface ImportRouteParts {
@@ -39,23 +41,31 @@ export interface ImportRouteParts {
   readonly places: ImportPlaces;
 }
 
+// A choice names a server in a line of JSON (about 200 bytes): ten thousand of them fit.
+const CHOICE_BYTES = 4 * 1024 * 1024;
+
 /** The two routes, to be mounted at /api/import. */
 export function importRoutes({ runtime, feed, places }: ImportRouteParts): Hono {
   const routes = new Hono();
+  const limit = boundedBody(
+    CHOICE_BYTES,
+    `Nothing was imported: the request body is over ${sizeText(CHOICE_BYTES)}; choose fewer servers at a time.`,
+  );
 
   routes.get('/', async (c) => {
     const reads = await findClientServers(places);
     const found = serversOf(reads);
     const preview = await runtime.importServers(found, { rename: true, dryRun: true });
     const launches = foundLaunches(runtime, found);
+    const previews = new Map(preview.servers.map((server) => [keyOf(server), server]));
     const answer: ImportView = {
       file: runtime.configFile,
-      files: reads.map((read) => fileView(read, preview.servers, launches)),
+      files: reads.map((read) => fileView(read, previews, launches)),
     };
     return c.json(answer);
   });
 
-  routes.post('/', async (c) => {
+  routes.post('/', limit, async (c) => {
     const read = await readJsonBody(c, 'the servers to import');
     if (!read.ok) return send(c, read.error);
     const chosen = choicesOf(read.body);
@@ -70,12 +80,13 @@ export function importRoutes({ runtime, feed, places }: ImportRouteParts): Hono 
       );
     }
     const found = serversOf(await findClientServers(places));
-    const picked = found.filter((server) => chosen.some((choice) => same(choice, server)));
+    const keys = new Set(chosen.map(keyOf));
+    const picked = found.filter((server) => keys.has(keyOf(server)));
     const launches = foundLaunches(runtime, picked);
     const again = picked.filter((server) => launches.get(server)?.sameAs !== undefined);
     try {
       const result = await runtime.importServers(
-        picked.filter((server) => !again.includes(server)),
+        picked.filter((server) => launches.get(server)?.sameAs === undefined),
         { rename: true },
       );
       const answer: ImportDone = {
@@ -110,18 +121,15 @@ function serversOf(reads: readonly ClientFileRead[]): FoundServer[] {
   return reads.flatMap((read) => (read.ok ? read.servers : []));
 }
 
-function same(choice: ImportChoice, server: FoundServer): boolean {
-  return (
-    choice.client === server.client &&
-    choice.path === server.file &&
-    choice.scope === server.scope &&
-    choice.original === server.original
-  );
+/** Which server of which file a choice or a found server is: one lookup each, not a scan. */
+function keyOf(server: ImportChoice | FoundServer): string {
+  const path = 'path' in server ? server.path : server.file;
+  return JSON.stringify([server.client, path, server.scope, server.original]);
 }
 
 function fileView(
   read: ClientFileRead,
-  preview: readonly ImportedServer[],
+  previews: ReadonlyMap<string, ImportedServer>,
   launches: ReadonlyMap<FoundServer, FoundLaunch>,
 ): ImportFileView {
   const base = {
@@ -131,19 +139,9 @@ function fileView(
     scope: read.scope,
   };
   if (!read.ok) return { ...base, problem: read.problem, servers: [] };
-  const servers = read.servers.map((found) => {
-    const choice = {
-      client: found.client,
-      path: found.file,
-      scope: found.scope,
-      original: found.original,
-    };
-    return serverView(
-      found,
-      preview.find((server) => same(choice, server)),
-      launches.get(found),
-    );
-  });
+  const servers = read.servers.map((found) =>
+    serverView(found, previews.get(keyOf(found)), launches.get(found)),
+  );
   return { ...base, servers };
 }
 

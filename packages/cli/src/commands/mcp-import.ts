@@ -80,7 +80,8 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
       scope,
       ...(rest.ok ? { servers: rest.servers.length } : { problem: rest.problem }),
     }));
-    const servers = found.map((server) => shownJson(server, result, launches));
+    const imports = importedBy(result);
+    const servers = found.map((server) => shownJson(server, imports, launches));
     io.out(`${terminalJson({ file, created, written, files, servers }, 2)}\n`);
   } else {
     io.out(render(reads, { ...result, launches }, invocation.values['dry-run'] === true, places));
@@ -139,18 +140,16 @@ async function read(
   return [read];
 }
 
-/** The result of importing `found`, found again by where it was read. */
-function importedAs(
-  found: FoundServer,
-  result: RuntimeServersImported,
-): ImportedServer | undefined {
-  return result.servers.find(
-    (s) =>
-      s.client === found.client &&
-      s.file === found.file &&
-      s.scope === found.scope &&
-      s.original === found.original,
-  );
+/** Each imported server by where it was read (serverKey): found again once each, not by a scan. */
+type ImportedBy = ReadonlyMap<string, ImportedServer>;
+
+function importedBy(result: RuntimeServersImported): ImportedBy {
+  return new Map(result.servers.map((server) => [serverKey(server), server]));
+}
+
+/** Where a server was read: its client, file, scope and name there. */
+function serverKey({ client, file, scope, original }: FoundServer): string {
+  return JSON.stringify([client, file, scope, original]);
 }
 
 /**
@@ -159,12 +158,12 @@ function importedAs(
  */
 function shownJson(
   found: FoundServer,
-  result: RuntimeServersImported,
+  imports: ImportedBy,
   launches: ReadonlyMap<FoundServer, FoundLaunch>,
 ) {
   const { client: c, file, scope, original, notes } = found;
   const { launch, sameAs } = launches.get(found) ?? {};
-  const imported = importedAs(found, result);
+  const imported = imports.get(serverKey(found));
   const outcome = sameAs === undefined ? imported?.outcome : { kind: 'present', sameAs };
   const name = imported?.name ?? found.name;
   return { client: c, file, scope, original, name, outcome, notes, launch, entry: imported?.shown };
@@ -179,6 +178,7 @@ function render(
   if (reads.length === 0) {
     return `No MCP client's file was found (home ${places.home}, project ${places.project ?? '-'}). Name one with --file PATH.\n`;
   }
+  const imports = importedBy(result);
   let text = '';
   for (const read of reads) {
     const scope = read.scope === 'project' ? ', project' : '';
@@ -190,7 +190,7 @@ function render(
     if (read.servers.length === 0) text += '  no MCP servers\n';
     for (const found of read.servers) {
       const launch = result.launches.get(found);
-      const server = importedAs(found, result);
+      const server = imports.get(serverKey(found));
       if (launch?.sameAs !== undefined) text += presentLines(found, launch.sameAs);
       else if (server !== undefined) text += serverLines(server, launch, dryRun);
     }

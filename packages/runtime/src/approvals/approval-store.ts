@@ -36,8 +36,25 @@ const VERSION = 1;
 // A Map, not an object: a server id read from the file is never a property name (`__proto__`).
 type Approvals = Map<string, readonly McpApproval[]>;
 
+/** One form of a server to approve. */
+export interface ApprovedForm {
+  readonly source: McpServerSource;
+  readonly name: string;
+  /** Its launchKey. */
+  readonly launch: string;
+}
+
+/** Why a server's `launch` waits for approval (see ApprovalStore.reason), or undefined. */
+export interface ApprovalReader {
+  reason(
+    source: McpServerSource,
+    name: string,
+    launch: string,
+  ): Promise<McpApprovalReason | undefined>;
+}
+
 /** The approvals file at `file`; each method reads (and writes) it afresh. */
-export class ApprovalStore {
+export class ApprovalStore implements ApprovalReader {
   readonly file: string;
   /** The tool definitions approved with each server (README, "Pinned tools"), beside the file. */
   readonly pins: ToolPinFiles;
@@ -61,20 +78,34 @@ export class ApprovalStore {
     name: string,
     launch: string,
   ): Promise<McpApprovalReason | undefined> {
-    const approved = await this.approvals(source, name);
-    if (approved.some((approval) => approval.launch === launch)) return undefined;
-    return approved.length === 0 ? 'new' : 'changed';
+    return reasonIn(await this.approvals(source, name), launch);
   }
 
   /** Records `launch` as an approved form of the server, the newest. */
-  async approve(source: McpServerSource, name: string, launch: string): Promise<void> {
+  approve(source: McpServerSource, name: string, launch: string): Promise<void> {
+    return this.approveAll([{ source, name, launch }]);
+  }
+
+  /** approve of each of `forms` in one write: an import of thousands rewrites the file once. */
+  async approveAll(forms: readonly ApprovedForm[]): Promise<void> {
+    if (forms.length === 0) return;
     await this.#edit((all) => {
-      const id = idOf(source, name);
-      const others = (all.get(id) ?? []).filter((approval) => approval.launch !== launch);
       const approvedAt = new Date().toISOString();
-      all.set(id, [{ launch, approvedAt }, ...others].slice(0, KEPT_PER_SERVER));
+      for (const { source, name, launch } of forms) {
+        const id = idOf(source, name);
+        const others = (all.get(id) ?? []).filter((approval) => approval.launch !== launch);
+        all.set(id, [{ launch, approvedAt }, ...others].slice(0, KEPT_PER_SERVER));
+      }
       return true;
     });
+  }
+
+  /** The approvals as the file holds them now, read once: for deciding about many servers at once. */
+  async snapshot(): Promise<ApprovalReader> {
+    const all = await this.#read();
+    return {
+      reason: async (source, name, launch) => reasonIn(all.get(idOf(source, name)) ?? [], launch),
+    };
   }
 
   /** Forgets every approved form of the server, and its pinned tools. */
@@ -108,6 +139,11 @@ export class ApprovalStore {
       return new Map();
     }
   }
+}
+
+function reasonIn(approved: readonly McpApproval[], launch: string): McpApprovalReason | undefined {
+  if (approved.some((approval) => approval.launch === launch)) return undefined;
+  return approved.length === 0 ? 'new' : 'changed';
 }
 
 function idOf(source: McpServerSource, name: string): string {

@@ -12,14 +12,14 @@
 // - project: likewise; the repository's `.epoch/mcp.json` was written by whoever wrote the
 //   repository, and cloning it is not approving what it runs.
 import type { McpApprovalReason, McpServerSource } from '@epoch-agent/plugin-mcp';
-import type { ApprovalStore } from './approval-store.js';
+import type { ApprovalReader } from './approval-store.js';
 
 /** What the rule knows of the server and of the moment it is asked. */
 export interface ApprovalQuestion {
   readonly name: string;
   /** The launchKey of its entry as it would start now. */
   readonly launch: string;
-  readonly store: ApprovalStore;
+  readonly store: ApprovalReader;
   /** buildRuntime's first read: the user's entries then are the user's own. */
   readonly atBuild: boolean;
   /**

@@ -11,7 +11,7 @@ import {
   type McpServerConfig,
   type McpServerSource,
 } from '@epoch-agent/plugin-mcp';
-import type { ApprovalStore } from '../approvals/approval-store.js';
+import type { ApprovalReader, ApprovalStore } from '../approvals/approval-store.js';
 import { approvalNeeded } from '../approvals/trust.js';
 
 /** What a host's `approve` callback is asked: the same a person sees before `epoch mcp approve`. */
@@ -61,8 +61,10 @@ export class ServerApprovals {
     { atBuild }: { readonly atBuild: boolean },
   ): Promise<Map<string, McpApprovalReason>> {
     const held = new Map<string, McpApprovalReason>();
+    // Read once for all of them: a file of thousands of servers is not read once per server.
+    const store = await this.store.snapshot();
     for (const config of configs) {
-      const reason = await this.reasonFor(source, config, atBuild);
+      const reason = await this.reasonFor(source, config, atBuild, store);
       if (reason === undefined) continue;
       if (await this.#asked(source, config, reason)) {
         await this.approve(source, config);
@@ -78,12 +80,13 @@ export class ServerApprovals {
     source: McpServerSource,
     config: McpServerConfig,
     atBuild = false,
+    store: ApprovalReader = this.store,
   ): Promise<McpApprovalReason | undefined> {
     const { name } = config;
     return approvalNeeded(source, {
       name,
       launch: launchKey(config),
-      store: this.store,
+      store,
       atBuild,
       trustedAtBuild: source === 'user' ? this.#trustedAtBuild.get(name) : undefined,
     });
@@ -103,11 +106,12 @@ export class ServerApprovals {
     files: readonly (readonly [McpServerSource, readonly McpServerConfig[]])[],
   ): Promise<void> {
     const written = new Set(names);
-    for (const [source, configs] of files) {
-      for (const config of configs) {
-        if (written.has(config.name)) await this.approve(source, config);
-      }
-    }
+    const forms = files.flatMap(([source, configs]) =>
+      configs
+        .filter((config) => written.has(config.name))
+        .map((config) => ({ source, name: config.name, launch: launchKey(config) })),
+    );
+    await this.store.approveAll(forms);
   }
 
   async #asked(

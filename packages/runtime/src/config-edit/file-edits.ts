@@ -2,6 +2,7 @@
 // written atomically with its mode kept, and what was done said back.
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '@epoch-agent/infra';
+import { addServersToText } from './add-many.js';
 import {
   existingConfig,
   locked,
@@ -9,11 +10,7 @@ import {
   readConfig,
   stripBom,
 } from './config-file.js';
-import {
-  isMcpConfigWriteError,
-  McpConfigWriteError,
-  type McpConfigWriteErrorCode,
-} from './errors.js';
+import { McpConfigWriteError } from './errors.js';
 import type { Insertion } from './insert-member.js';
 import { type AddServerInput, entryOf, fieldsToSetByHand } from './new-server.js';
 import { membersOf, parseConfigText } from './plan-add.js';
@@ -106,15 +103,6 @@ export interface AddServersResult {
   readonly refused: readonly McpConfigWriteError[];
 }
 
-// A refusal of one server leaves the others to add; any other refusal is the whole file's.
-const ONE_SERVER: ReadonlySet<McpConfigWriteErrorCode> = new Set([
-  'invalid_name',
-  'duplicate_server',
-  'invalid_server',
-  'too_large',
-  'secret_placeholder',
-]);
-
 /**
  * Adds several servers to the mcp.json at `file` in one write under its lock: `choose` is given
  * the names already in the file and says which servers to add (so a caller decides clashes on
@@ -135,31 +123,12 @@ export async function addServers(
     const { servers } = parsed.value;
     const names =
       servers === undefined ? [] : membersOf(servers).map((m) => String(m.children?.[0]?.value));
-    let text = before.text;
-    const added: string[] = [];
-    const refused: McpConfigWriteError[] = [];
-    for (const server of choose(names)) {
-      try {
-        text = addServerToText(text, path, server).text;
-        added.push(server.name);
-      } catch (error) {
-        if (!isMcpConfigWriteError(error) || !ONE_SERVER.has(error.code)) throw error;
-        refused.push(error);
-      }
-    }
+    const { text, inserted, added, refused } = addServersToText(before.text, path, choose(names));
     const write = options.write !== false && added.length > 0;
     if (write) await writeFileAtomic(path, text, { mode: 0o600 });
-    const inserted = added.length === 0 ? undefined : onePiece(before.text, text);
     return { file: path, created: !before.exists, written: write, inserted, added, refused };
   };
   return options.write === false ? edit() : locked(path, options, edit);
-}
-
-/** Where `after` is `before` with one piece inserted: that piece. */
-function onePiece(before: string, after: string): Insertion {
-  let offset = 0;
-  while (offset < before.length && before[offset] === after[offset]) offset++;
-  return { offset, text: after.slice(offset, offset + after.length - before.length) };
 }
 
 /**

@@ -28,7 +28,8 @@
 //   `<file>.lock` (infra's withFileLock), so two processes adding at once both end up in the file.
 // - addServers (`epoch mcp import`) adds several servers in one write under the lock, each placed as
 //   addServer places it, one after the other, so all of them are one inserted piece; a server
-//   addServer would refuse is refused alone and the others go in.
+//   addServer would refuse is refused alone and the others go in. The text is parsed once and the
+//   result loaded once (add-many.ts), so ten thousand servers cost one large edit, not one each.
 // - removeServer is the same kind of edit. It undoes addServer exactly (add then remove gives back
 //   the original bytes); a hand-written entry takes the comment block directly above it along (no
 //   blank line between), and every other comment stays — see remove-item.ts. One exception: when

@@ -88,28 +88,18 @@ export function planAdd(
 ): Plan<Insertion> {
   const parsed = parseConfigText(text, file);
   if (!parsed.ok) return parsed;
-  const { root, servers } = parsed.value;
+  const taken = duplicateOf(namesIn(parsed.value.servers), name, file);
+  if (taken !== undefined) return { ok: false, error: taken };
+  return { ok: true, value: insertServer(text, parsed.value, render) };
+}
+
+/** What `render` draws, put last in the file's `servers` (which is made when there is none). */
+export function insertServer(text: string, parsed: ParsedConfig, render: RenderMember): Insertion {
+  const { root, servers } = parsed;
   if (root === undefined || servers === undefined) {
-    return { ok: true, value: insertTopLevel(text, root, wrapIn('servers', render)) };
+    return insertTopLevel(text, root, wrapIn('servers', render));
   }
-  const names = memberNames(servers);
-  if (names.includes(name)) {
-    return refuse(
-      'duplicate_server',
-      `server "${name}" is already in ${file}; choose another name, or edit that entry by hand.`,
-      { file, server: name },
-    );
-  }
-  // Two names that differ only in case would give the model two near-identical tool prefixes.
-  const twin = names.find((other) => other.toLowerCase() === name.toLowerCase());
-  if (twin !== undefined) {
-    return refuse(
-      'duplicate_server',
-      `server "${name}" was not added: ${file} already has server "${twin}", whose name differs only in case, and the model would see two near-identical tool prefixes; choose another name.`,
-      { file, server: name },
-    );
-  }
-  return { ok: true, value: insertInto(text, root, servers, render) };
+  return insertInto(text, root, servers, render);
 }
 
 /**
@@ -151,13 +141,49 @@ export function wrapIn(key: string, render: RenderMember): RenderMember {
   };
 }
 
+/** The names `servers` holds, under their lower case: what a new name may not be. */
+export function namesIn(servers: Node | undefined): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const member of servers === undefined ? [] : membersOf(servers)) {
+    takeName(names, String(member.children?.[0]?.value));
+  }
+  return names;
+}
+
+/** Adds `name` to a map namesIn made. */
+export function takeName(names: Map<string, string[]>, name: string): void {
+  const key = name.toLowerCase();
+  const held = names.get(key);
+  if (held === undefined) names.set(key, [name]);
+  else held.push(name);
+}
+
+/** Why server `name` may not be added beside `names` (namesIn's map), or undefined. */
+export function duplicateOf(
+  names: ReadonlyMap<string, readonly string[]>,
+  name: string,
+  file: string,
+): McpConfigWriteError | undefined {
+  const held = names.get(name.toLowerCase());
+  if (held === undefined) return undefined;
+  if (held.includes(name)) {
+    return new McpConfigWriteError(
+      'duplicate_server',
+      `server "${name}" is already in ${file}; choose another name, or edit that entry by hand.`,
+      { file, server: name },
+    );
+  }
+  // Two names that differ only in case would give the model two near-identical tool prefixes.
+  return new McpConfigWriteError(
+    'duplicate_server',
+    `server "${name}" was not added: ${file} already has server "${held[0]}", whose name differs only in case, and the model would see two near-identical tool prefixes; choose another name.`,
+    { file, server: name },
+  );
+}
+
 /** The property nodes of an object, in file order. */
 export function membersOf(object: Node): Node[] {
   return (object.children ?? []).filter((child) => child.children?.[0] !== undefined);
-}
-
-function memberNames(object: Node): string[] {
-  return membersOf(object).map((member) => String(member.children?.[0]?.value));
 }
 
 /**

@@ -1,6 +1,7 @@
 // Each edit on the text of mcp.json, no file touched: the new text, checked before (the name, the
 // size, no copied placeholder) and after (the server loads from it with no diagnostic of its own).
 // A byte order mark is kept where it was.
+import type { Diagnostic } from '@epoch-agent/infra';
 import { type McpConfigLoad, type McpServerConfig, parseMcpConfig } from '@epoch-agent/plugin-mcp';
 import { SERVER_NAME_PATTERN } from '../servers/server-names.js';
 import { entryOverLimit } from './entry-limits.js';
@@ -23,9 +24,7 @@ export function addServerToText(
   file: string,
   server: AddServerInput,
 ): { readonly text: string; readonly inserted: Insertion; readonly config: McpServerConfig } {
-  checkName(server.name, file);
-  checkSize(server, file, 'added');
-  checkNoPlaceholder(server, file);
+  checkNewServer(server, file);
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const body = text.slice(bom.length);
   const plan = planAdd(body, file, server.name, renderServer(server.name, entryOf(server)));
@@ -70,6 +69,13 @@ export function replaceServerEntryInText(
   const after = bom + body;
   loaded(after, file, name, 'changed');
   return after;
+}
+
+/** What a new server is refused for before any text is looked at: its name, size, placeholders. */
+export function checkNewServer(server: AddServerInput, file: string): void {
+  checkName(server.name, file);
+  checkSize(server, file, 'added');
+  checkNoPlaceholder(server, file);
 }
 
 function checkName(name: string, file: string): void {
@@ -120,17 +126,36 @@ function loaded(text: string, file: string, name: string, edit: Edit): McpServer
   const prefix = `servers.${name}`;
   const diagnostics = load.diagnostics.filter(
     (d) =>
-      d.code !== 'unset_variable' &&
-      (d.code === 'syntax_error' ||
-        d.code === 'too_deep' ||
+      refuses(d) &&
+      (wholeFile(d) ||
         d.path === prefix ||
         d.path.startsWith(`${prefix}.`) ||
         d.path.startsWith(`${prefix}[`)),
   );
   const config = load.servers.find((server) => server.name === name);
   if (diagnostics.length === 0 && config !== undefined) return config;
+  throw notLoaded(name, diagnostics, file, edit);
+}
+
+/** Whether a diagnostic of a new server keeps it out: all but an unset `${VAR}` (see loaded). */
+export function refuses(d: Diagnostic): boolean {
+  return d.code !== 'unset_variable';
+}
+
+/** A diagnostic of the whole text, not of one entry: every new server in it has it. */
+export function wholeFile(d: Diagnostic): boolean {
+  return d.code === 'syntax_error' || d.code === 'too_deep';
+}
+
+/** The refusal of server `name`, which did not load (with `diagnostics` of its own, or none). */
+export function notLoaded(
+  name: string,
+  diagnostics: readonly Diagnostic[],
+  file: string,
+  edit: Edit,
+): McpConfigWriteError {
   const why = diagnostics[0]?.message ?? 'it did not load';
-  throw new McpConfigWriteError(
+  return new McpConfigWriteError(
     'invalid_server',
     `server "${name}" ${NOT_DONE[edit]} ${file}: ${why}`,
     { file, server: name, diagnostics },

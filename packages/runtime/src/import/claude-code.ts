@@ -2,7 +2,8 @@
 // (`projects["<path>"].mcpServers`); a project's `.mcp.json` holds its shared servers. Entries have
 // `type` (stdio, sse, http), command/args/env, url/headers, and `${VAR}` / `${VAR:-default}` as ours.
 import { join } from 'node:path';
-import { member, parseJsonFile, readServers } from './client-file.js';
+import { member, readServers } from './client-file.js';
+import { parseClientJson } from './client-json.js';
 import type { ClientFile, ClientReader } from './found-server.js';
 import { COMMON_RULES, type FieldRules, notMapped } from './translate-entry.js';
 
@@ -32,7 +33,7 @@ export const claudeCode: ClientReader = {
     return files;
   },
   read: (text, file, places) => {
-    const parsed = parseJsonFile(text, file);
+    const parsed = parseClientJson(text, file);
     if (!parsed.ok) return parsed;
     const format = { rules: RULES, refs: 'claude-code' } as const;
     // In ~/.claude.json the project scope is the project's entry; .mcp.json is all project.

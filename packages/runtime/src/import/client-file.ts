@@ -1,7 +1,7 @@
-// What every client's reader shares: the file's text parsed (JSONC here, TOML in codex.ts), and
-// each server of its servers object translated by the client's rules.
+// What every client's reader shares: the file's text parsed (JSONC in client-json.ts, TOML in
+// codex.ts), and each server of its servers object translated by the client's rules.
 import { join, sep } from 'node:path';
-import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import { parseClientJson } from './client-json.js';
 import type {
   ClientFile,
   ClientFileRead,
@@ -41,26 +41,9 @@ export function userAndProject(
 /** The reader of a JSON file whose servers are its member `field` (`mcpServers`), in `format`. */
 export function readMember(field: string, format: ServerFormat): ClientReader['read'] {
   return (text, file, places) => {
-    const parsed = parseJsonFile(text, file);
+    const parsed = parseClientJson(text, file);
     if (!parsed.ok) return parsed;
     return readServers(file, member(parsed.value, field), field, format, places);
-  };
-}
-
-/** The text as JSON with comments; a syntax error is the file's problem, with its line. */
-export function parseJsonFile(
-  text: string,
-  file: ClientFile,
-): { ok: true; value: unknown } | (ClientFile & { ok: false; problem: string }) {
-  const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, allowEmptyContent: true });
-  const first = errors[0];
-  if (first === undefined) return { ok: true, value };
-  const line = text.slice(0, first.offset).split('\n').length;
-  return {
-    ...file,
-    ok: false,
-    problem: `${file.path}:${line}: ${printParseErrorCode(first.error)}; nothing of it was imported.`,
   };
 }
 

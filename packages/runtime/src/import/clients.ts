@@ -1,7 +1,7 @@
 // Every client `epoch mcp import` reads, one reader each, and the two ways in: the files each client
 // keeps on this machine, or one file given by path (its client told or recognized).
 import { basename, dirname } from 'node:path';
-import { MAX_CONFIG_BYTES, readRegularFile } from '@epoch-agent/infra';
+import { isInfraError, MAX_CONFIG_BYTES, readRegularFile } from '@epoch-agent/infra';
 import { claudeCode } from './claude-code.js';
 import { claudeDesktop } from './claude-desktop.js';
 import { codex } from './codex.js';
@@ -46,15 +46,15 @@ export async function findClientServers(
 
 /**
  * The servers of the file at `path`, read as `client`'s (recognized from its name and content
- * when not given). Undefined when the file does not exist.
+ * when not given). Undefined when the file does not exist; one that cannot be read is a problem.
  */
 export async function readFileAs(
   path: string,
   client: ClientName | undefined,
   places: ImportPlaces,
 ): Promise<ClientFileRead | undefined> {
-  const text = await readText(path);
-  if (text === undefined) return undefined;
+  const text = await readText({ client: client ?? 'claude-code', path, scope: 'user' });
+  if (typeof text !== 'string') return text;
   const as = client ?? recognize(path, text);
   // A file given by path is the project's when it sits in one of the project folders clients use.
   const scope =
@@ -62,7 +62,7 @@ export async function readFileAs(
       ? 'project'
       : 'user';
   const file: ClientFile = { client: as, path, scope };
-  return CLIENTS[as].read(text, file, {
+  return readSafely(text, file, {
     ...places,
     project: scope === 'project' ? dirname(dirname(path)) : places.project,
   });
@@ -72,17 +72,56 @@ async function readClientFile(
   file: ClientFile,
   places: ImportPlaces,
 ): Promise<ClientFileRead | undefined> {
-  const text = await readText(file.path);
-  return text === undefined ? undefined : CLIENTS[file.client].read(text, file, places);
+  const text = await readText(file);
+  return typeof text === 'string' ? readSafely(text, file, places) : text;
 }
 
-async function readText(path: string): Promise<string | undefined> {
+/**
+ * The file's text; undefined when it does not exist; a problem naming it when it cannot be read
+ * (too large, not a regular file, no permission): that file is left out, the others are read.
+ */
+async function readText(file: ClientFile): Promise<string | ClientFileRead | undefined> {
   try {
-    return (await readRegularFile(path, MAX_CONFIG_BYTES)).toString('utf8');
+    return (await readRegularFile(file.path, MAX_CONFIG_BYTES)).toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    const { code } = error as NodeJS.ErrnoException;
+    // ENOTDIR: a directory on the way is a file, so this one is not there either.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    return { ...file, ok: false, problem: unreadable(file.path, error) };
   }
+}
+
+function unreadable(path: string, error: unknown): string {
+  const nothing = 'nothing of it was imported; the other files were read.';
+  if (isInfraError(error, 'too_large')) {
+    return `${error.message} So ${nothing} To import its servers, copy them into a file of their own and import that with --file.`;
+  }
+  if (isInfraError(error, 'not_a_file')) return `${error.message} So ${nothing}`;
+  const { code } = error as NodeJS.ErrnoException;
+  if (code === 'EACCES' || code === 'EPERM') {
+    return `${path} cannot be read (permission denied), so ${nothing} Check the file's owner and mode.`;
+  }
+  return `${path} cannot be read (${code ?? errorName(error)}), so ${nothing}`;
+}
+
+/**
+ * The client's reader on the file's text: whatever it throws is that file's problem, never the
+ * whole import's. Not the error's message: it may quote the file, which may hold a token.
+ */
+function readSafely(text: string, file: ClientFile, places: ImportPlaces): ClientFileRead {
+  try {
+    return CLIENTS[file.client].read(text, file, places);
+  } catch (error) {
+    return {
+      ...file,
+      ok: false,
+      problem: `${file.path} could not be read as ${CLIENTS[file.client].label}'s file (${errorName(error)}), so nothing of it was imported; the other files were read. Import the servers you want from a file of their own with --file.`,
+    };
+  }
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
 }
 
 // A file's own name says its client where only one client uses that name.

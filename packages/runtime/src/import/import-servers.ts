@@ -94,13 +94,14 @@ function decide(
   rename: boolean,
 ): ImportedServer[] {
   const taken = new Map(names.map((name) => [name.toLowerCase(), name]));
+  const tried = new Map<string, number>();
   return found.map((server) => {
     const holder = taken.get(server.name.toLowerCase());
     let name = server.name;
     let outcome: ImportOutcome = { kind: 'added' };
     if (holder !== undefined) {
       if (rename) {
-        name = freeName(`${server.name}-${SUFFIX[server.client]}`, taken);
+        name = freeName(`${server.name}-${SUFFIX[server.client]}`, taken, tried);
         outcome = { kind: 'renamed', clashWith: holder };
       } else outcome = { kind: 'clash', clashWith: holder };
     }
@@ -109,9 +110,20 @@ function decide(
   });
 }
 
-function freeName(base: string, taken: ReadonlyMap<string, string>): string {
-  let name = base;
-  for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base}-${n}`;
+/**
+ * `base`, or `base-2`, `base-3`, … : the first that is not taken. `tried` keeps where each base's
+ * count got to, so ten thousand servers whose names all become one name cost n, not n².
+ */
+function freeName(
+  base: string,
+  taken: ReadonlyMap<string, string>,
+  tried: Map<string, number>,
+): string {
+  const key = base.toLowerCase();
+  let n = tried.get(key) ?? 1;
+  let name = n === 1 ? base : `${base}-${n}`;
+  while (taken.has(name.toLowerCase())) name = `${base}-${++n}`;
+  tried.set(key, n);
   return name;
 }
 

@@ -50,12 +50,13 @@ export class EntryDraft {
       this.note(`${field} is not an object of strings, so it was not imported.`);
       return undefined;
     }
-    const out: Record<string, string> = {};
+    const out: [string, string][] = [];
     for (const [key, item] of Object.entries(value)) {
-      if (typeof item === 'string') out[key] = this.text(item, `${field}.${key}`);
+      if (typeof item === 'string') out.push([key, this.text(item, `${field}.${key}`)]);
       else this.note(`${field}.${key} is not a string, so it was not imported.`);
     }
-    return out;
+    // fromEntries, not `out[key] = …`, which drops a key called `__proto__`.
+    return Object.fromEntries(out);
   }
 
   /** Adds `values` to the object field `field` of the entry (env, headers). */

@@ -3,7 +3,8 @@
 // value asks for with `${input:id}` (a password among them is never in the file: it becomes a
 // variable of ours, named in the note). `${env:NAME}`, `${workspaceFolder}`, `${userHome}` as Cursor.
 import { join } from 'node:path';
-import { member, parseJsonFile, readServers, userAndProject } from './client-file.js';
+import { member, readServers, userAndProject } from './client-file.js';
+import { parseClientJson } from './client-json.js';
 import { EDITOR_RULES } from './cursor.js';
 import { appConfigDir, type ClientReader } from './found-server.js';
 import { type FieldRules, notMapped } from './translate-entry.js';
@@ -28,7 +29,7 @@ export const vscode: ClientReader = {
       'mcp.json',
     ]),
   read: (text, file, places) => {
-    const parsed = parseJsonFile(text, file);
+    const parsed = parseClientJson(text, file);
     if (!parsed.ok) return parsed;
     const inputs = inputsOf(member(parsed.value, 'inputs'));
     const servers = member(parsed.value, 'servers');
