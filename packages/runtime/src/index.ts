@@ -76,6 +76,7 @@ export type { RuntimeServerRevoked } from './assembly/runtime-approvals.js';
 export type { RuntimeLoginOptions } from './assembly/server-login.js';
 export type {
   RuntimeChoiceSet,
+  RuntimeRemoveOptions,
   RuntimeServerAdded,
   RuntimeServerEntryReplaced,
   RuntimeServerRemoved,
@@ -105,6 +106,7 @@ export {
   type McpConfigWriteErrorData,
   type McpConfigWriteOptions,
   parseEntryJson,
+  type RemoveServerOptions,
   type RemoveServerResult,
   type ReplaceServerEntryOptions,
   type ReplaceServerEntryResult,

@@ -6,9 +6,9 @@
 
 import type { McpServerOrigin, McpServerState } from '@epoch-agent/runtime';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import type { LoginStarted, ServerView } from '../src/api-types.js';
+import type { LoginStarted, ServerEntry, ServerView } from '../src/api-types.js';
 import { adviceFor } from './advice.js';
-import type { Api } from './api.js';
+import type { Api, ApiResult } from './api.js';
 import { Capabilities } from './capabilities.js';
 import type { ChoiceOutcome } from './choice-switch.js';
 import { EntryTools } from './entry-editor.js';
@@ -78,9 +78,20 @@ export function ServerCard({ server, api, toolMatch, stale, open, onToggle }: Pr
       }
       return undefined;
     });
+  // The entry as it was when Remove was asked: the remove takes out that entry or nothing (409
+  // `changed_since` once the file holds another). Read then, for this card alone, rather than
+  // carried for every server in every view.
+  const asked = useRef<Promise<ApiResult<ServerEntry>> | undefined>(undefined);
+  const askRemove = () => {
+    asked.current = api.call<ServerEntry>('GET', `${path}/entry`);
+    setConfirming(true);
+  };
   const remove = () =>
     act('remove', async () => {
-      const result = await api.call('DELETE', path);
+      const entry = await (asked.current ?? api.call<ServerEntry>('GET', `${path}/entry`));
+      const result = entry.ok
+        ? await api.call('DELETE', `${path}?basedOn=${encodeURIComponent(entry.value.version)}`)
+        : entry;
       if (result.ok) return undefined; // The card goes away with the next view.
       setConfirming(false);
       return result.error.message;
@@ -181,7 +192,7 @@ export function ServerCard({ server, api, toolMatch, stale, open, onToggle }: Pr
                   </button>
                 </>
               ) : (
-                <button type="button" onClick={() => setConfirming(true)} ref={confirmation.remove}>
+                <button type="button" onClick={askRemove} ref={confirmation.remove}>
                   Remove
                 </button>
               ))}

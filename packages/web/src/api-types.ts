@@ -311,7 +311,10 @@ export interface ServerEntry {
   readonly hidden: number;
   /** `{"<name>": {…}}` as plain JSON, secrets as placeholders: what "copy" puts on the clipboard. */
   readonly json: string;
-  /** The version of the entry as written now (it tells nothing of its secrets): a PUT's `basedOn`. */
+  /**
+   * The version of the entry as written now (it tells nothing of its secrets): the `basedOn` of a
+   * PUT of the entry and of DELETE /api/mcp/:name.
+   */
   readonly version: string;
 }
 

@@ -4,7 +4,8 @@
 //   GET    /api/events               the same view, live (server-sent events)
 //   POST   /api/mcp                  add a server to the user's mcp.json; it answers once the file is
 //                                    written, the server connecting (the live view follows it)
-//   DELETE /api/mcp/:name            take a user server out of that file
+//   DELETE /api/mcp/:name?basedOn=   take a user server out of that file, if its entry is still
+//                                    the version GET …/entry gave (409 `changed_since` otherwise)
 //   POST   /api/mcp/:name/reconnect
 //   POST   /api/mcp/:name/login      start an OAuth login; answers the authorization URL
 //   POST   /api/mcp/:name/approve    start a server that waits for approval, as the page showed it;
@@ -143,8 +144,22 @@ export function createApp(parts: AppParts): Hono {
   });
 
   app.delete('/api/mcp/:name', async (c) => {
+    const name = c.req.param('name');
+    // What the page showed is required, as for an edit: a remove without it could take out an
+    // entry rewritten since (by hand, or on another page) that nobody here has seen.
+    const basedOn = c.req.query('basedOn');
+    if (basedOn === undefined || basedOn === '') {
+      return send(
+        c,
+        apiError(
+          400,
+          'invalid_request',
+          `Server "${name}" was not removed: give ?basedOn=<the version GET /api/mcp/${name}/entry gave>, so an entry changed since you read it is not removed unseen.`,
+        ),
+      );
+    }
     try {
-      const removed = await runtime.removeServer(c.req.param('name'));
+      const removed = await runtime.removeServer(name, { basedOn });
       return c.json({ file: removed.file });
     } finally {
       feed.changed();

@@ -14,6 +14,7 @@ import {
   fixtureEntry,
   oneInsertion,
   readViewsUntil,
+  removeAsRead,
   startTestWeb,
   type TestWeb,
 } from './web-helpers.js';
@@ -202,8 +203,8 @@ describe('POST /api/mcp', () => {
       'mcp__dictionary__forget',
     ]);
 
-    // DELETE gives back the file as it was, byte for byte.
-    const removed = await web.api('/api/mcp/dictionary', { method: 'DELETE' });
+    // DELETE (of the entry as read) gives back the file as it was, byte for byte.
+    const removed = await removeAsRead(web, 'dictionary');
     expect(removed.status).toBe(200);
     expect(await removed.json()).toEqual({ file });
     expect(await readFile(file, 'utf8')).toBe(original);
@@ -340,13 +341,14 @@ describe('POST /api/mcp', () => {
 
 describe('DELETE /api/mcp/:name', () => {
   it('403 for a plugin or host server, naming where it comes from; 404 for an unknown one', async () => {
-    const plugin = await web.api('/api/mcp/weather__forecast', { method: 'DELETE' });
+    // With a basedOn, as a client that read an entry sends: the refusal is the server's own.
+    const plugin = await web.api('/api/mcp/weather__forecast?basedOn=shown', { method: 'DELETE' });
     expect(plugin.status).toBe(403);
     expect(await errorOf(plugin)).toMatchObject({ code: 'not_user_server' });
-    const host = await web.api('/api/mcp/acme__helper', { method: 'DELETE' });
+    const host = await web.api('/api/mcp/acme__helper?basedOn=shown', { method: 'DELETE' });
     expect(host.status).toBe(403);
     expect((await errorOf(host)).message).toContain('application that embeds epoch');
-    const unknown = await web.api('/api/mcp/nope', { method: 'DELETE' });
+    const unknown = await web.api('/api/mcp/nope?basedOn=shown', { method: 'DELETE' });
     expect(unknown.status).toBe(404);
     expect((await errorOf(unknown)).code).toBe('unknown_server');
     expect(await readFile(file, 'utf8')).toBe(original);

@@ -16,6 +16,7 @@ import {
   fixtureEntry,
   oneInsertion,
   processesWith,
+  removeAsRead,
   startTestWeb,
   type TestWeb,
 } from './web-helpers.js';
@@ -278,7 +279,7 @@ describe('the connectors page', () => {
       await elsewhere.and(page.locator('[data-state="connected"]')).waitFor(WAIT);
       await expect.poll(() => button.isEnabled(), WAIT).toBe(true);
     } finally {
-      await web.api('/api/mcp/elsewhere', { method: 'DELETE' });
+      await removeAsRead(web, 'elsewhere');
     }
     await card('elsewhere').waitFor({ state: 'detached', ...WAIT });
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
 import { openCard } from './page-rows.js';
 import { openPage, type PageSession } from './page-session.js';
-import { ANNOTATED_SERVER, FAILING_SERVER, fixtureEntry } from './web-helpers.js';
+import { ANNOTATED_SERVER, FAILING_SERVER, fixtureEntry, removeAsRead } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
 
@@ -120,12 +120,12 @@ describe('focus and announcements', () => {
 
     // Removed elsewhere (another tab, the file) while a button of the card has focus.
     for (const name of ['alpha', 'broken-1', 'broken-2', 'broken-3']) {
-      expect((await session.web.api(`/api/mcp/${name}`, { method: 'DELETE' })).status).toBe(200);
+      expect((await removeAsRead(session.web, name)).status).toBe(200);
       await card(name).waitFor({ state: 'detached', ...WAIT });
     }
     await openCard(page, 'gamma');
     await card('gamma').locator('button', { hasText: 'Reconnect' }).focus();
-    expect((await session.web.api('/api/mcp/gamma', { method: 'DELETE' })).status).toBe(200);
+    expect((await removeAsRead(session.web, 'gamma')).status).toBe(200);
     await card('gamma').waitFor({ state: 'detached', ...WAIT });
     const heading = page.locator('section[data-group="user"] h2');
     await expectFocus(heading);

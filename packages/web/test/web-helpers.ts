@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { FIXTURE_SERVER, fixtureServerArgs } from '@epoch-agent/testkit';
 import { type McpView, type RunningWeb, type StartWebOptions, startWeb } from '@epoch-agent/web';
 import { expect } from 'vitest';
+import type { ServerEntry } from '../src/api-types.js';
 
 /** The fixture server's `annotated` tools (lookup, forget): arguments after node. */
 export const ANNOTATED_SERVER = fixtureServerArgs('annotated');
@@ -153,6 +154,15 @@ export async function readViewsUntil(
   } finally {
     await reader.cancel();
   }
+}
+
+/**
+ * DELETE of server `name` as the page asks it: based on its entry as GET …/entry gives it now (a
+ * remove elsewhere, for a test about what the page does when a server goes).
+ */
+export async function removeAsRead(web: TestWeb, name: string): Promise<Response> {
+  const { version } = (await (await web.api(`/api/mcp/${name}/entry`)).json()) as ServerEntry;
+  return web.api(`/api/mcp/${name}?basedOn=${encodeURIComponent(version)}`, { method: 'DELETE' });
 }
 
 /** Pids of the processes whose command line has the argument `marker`. */

@@ -46,6 +46,7 @@ import {
   addUserServer,
   importUserServers,
   type RuntimeChoiceSet,
+  type RuntimeRemoveOptions,
   type RuntimeServerAdded,
   type RuntimeServerEntryReplaced,
   type RuntimeServerRemoved,
@@ -265,12 +266,12 @@ export class Runtime {
   /**
    * Takes a server out of the user's mcp.json (a project server out of the project's file) as a
    * text edit, then applies the files (the server is disconnected and its process tree reaped).
-   * A host or plugin server is in neither:
-   * RuntimeError `not_user_server`, naming where it comes from. A name the file does not have:
-   * McpConfigWriteError `unknown_server`. Nothing is written on either.
+   * A host or plugin server: RuntimeError `not_user_server`, naming where it comes from. A name the
+   * file does not have: McpConfigWriteError `unknown_server`; a `basedOn` (serverEntry's `version`)
+   * the entry no longer has: `changed_since` (it changed since it was shown). Nothing is written.
    */
-  removeServer(name: string): Promise<RuntimeServerRemoved> {
-    return this.#serialized(() => removeUserServer(this.#userFile, name));
+  removeServer(name: string, options: RuntimeRemoveOptions = {}): Promise<RuntimeServerRemoved> {
+    return this.#serialized(() => removeUserServer(this.#userFile, name, options.basedOn));
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   type EntryForEditing,
   McpConfigWriteError,
   type McpConfigWriteOptions,
+  type RemoveServerOptions,
   type RemoveServerResult,
   type ReplaceServerEntryResult,
   readServerEntry,
@@ -147,12 +148,16 @@ export async function replaceUserServerEntry(
   return { ...written, applied, status: file.status(name) };
 }
 
+/** Runtime.removeServer's: `basedOn`, the entry's version a front end showed (RemoveServerOptions). */
+export type RuntimeRemoveOptions = Pick<RemoveServerOptions, 'basedOn'>;
+
 export async function removeUserServer(
   file: UserFile,
   name: string,
+  basedOn: string | undefined,
 ): Promise<RuntimeServerRemoved> {
   const path = fileOf(file, name, 'removed');
-  const written = await removeServer(path, name, file.write);
+  const written = await removeServer(path, name, { ...file.write, basedOn });
   return { ...written, applied: await file.apply() };
 }
 

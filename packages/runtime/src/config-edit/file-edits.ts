@@ -179,16 +179,25 @@ export async function replaceServerEntry(
   });
 }
 
+export interface RemoveServerOptions extends McpConfigWriteOptions {
+  /**
+   * The entry's `version` that readServerEntry gave when a front end showed it: the remove is
+   * refused (`changed_since`) when the entry in the file is not that text any more. Without it the
+   * entry goes as it is now (a person at a terminal naming the server).
+   */
+  readonly basedOn?: string | undefined;
+}
+
 /** Takes the server `name` out of the mcp.json at `file` (every entry of that name). */
 export async function removeServer(
   file: string,
   name: string,
-  options: McpConfigWriteOptions = {},
+  options: RemoveServerOptions = {},
 ): Promise<RemoveServerResult> {
   const path = resolve(file);
   return locked(path, options, async () => {
     const before = await existingConfig(path, name, 'removed');
-    await writeFileAtomic(path, removeServerFromText(before, path, name));
+    await writeFileAtomic(path, removeServerFromText(before, path, name, options));
     return { file: path };
   });
 }

@@ -40,8 +40,8 @@
 //   edited text, and no others (the entry's key, the comments around it, the other entries keep
 //   every byte); readServerEntry gives that text out with each secret as a placeholder, which the
 //   write puts back. Checked as addServer checks a new entry — see plan-replace.ts.
-// - A front end's write says what it was based on: replaceServerEntry's `basedOn` (the `version`
-//   readServerEntry gave; entry-version.ts), setServerChoice's `shown`. A file that moved on since
+// - A front end's write says what it was based on: replaceServerEntry's and removeServer's
+//   `basedOn` (the `version` readServerEntry gave; entry-version.ts), setServerChoice's `shown`. A file that moved on since
 //   is refused (`changed_since`), so an edit made meanwhile (by hand, on another page) is never
 //   erased.
 // - setServerChoice turns a server, or some of its tools, on or off: the field or list element that
@@ -72,6 +72,7 @@ export {
   addServers,
   type ChoiceEditResult,
   type ChoiceWriteOptions,
+  type RemoveServerOptions,
   type RemoveServerResult,
   type ReplaceServerEntryOptions,
   type ReplaceServerEntryResult,

@@ -12,6 +12,7 @@ import { type AddServerInput, entryOf, renderServer } from './new-server.js';
 import { planAdd } from './plan-add.js';
 import { planRemove } from './plan-remove.js';
 import { planReplace } from './plan-replace.js';
+import { removedSince } from './remove-based-on.js';
 import { applyDeletions } from './remove-item.js';
 
 /**
@@ -35,8 +36,22 @@ export function addServerToText(
   return { text: after, inserted: { offset: bom.length + offset, text: piece }, config };
 }
 
-/** removeServer on the text of the file: the new text. Throws McpConfigWriteError as it does. */
-export function removeServerFromText(text: string, file: string, name: string): string {
+/**
+ * removeServer on the text of the file: the new text. Throws McpConfigWriteError as it does; with
+ * `basedOn` (the version readServerEntry gave), `changed_since` when the entry is no longer the text
+ * it versions.
+ */
+export function removeServerFromText(
+  text: string,
+  file: string,
+  name: string,
+  { basedOn }: { readonly basedOn?: string | undefined } = {},
+): string {
+  if (basedOn !== undefined) {
+    const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+    const refusal = removedSince(body, file, name, basedOn);
+    if (refusal !== undefined) throw refusal;
+  }
   let out = text;
   // A name given twice: the loader uses the later entry, so both must go for the server to go.
   for (let removed = 0; ; removed++) {
