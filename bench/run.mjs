@@ -39,7 +39,7 @@ import { packageSizes } from './sizes.mjs';
 import { startToExitTime } from './start-to-exit.mjs';
 
 /** The whole run; past it, the calls in flight are aborted and everything is stopped. */
-const DEADLINE_MS = 330_000;
+const DEADLINE_MS = 600_000;
 /** After the run nothing should keep Node alive; if something does, exit anyway rather than hang. */
 const EXIT_GRACE_MS = 5_000;
 
