@@ -1,5 +1,5 @@
 // Live progress on a terminal only: a tool call's progress bar (startToolProgress, redrawn a few
-// times a second at most, and only when it changed), and while servers start one line per server
+// times a second at most, and only when it changed: infra's pacedLatest), and while servers start one line per server
 // that is still connecting, with the time it has taken so far, redrawn in place and erased when
 // it is done, so a slow server (an `npx` download, a dead host waiting for its connect_timeout) is never a silent
 // hang. Nothing is drawn off a terminal or with --json: a pipe or a script gets clean output.
@@ -8,7 +8,7 @@
 // Colour follows NO_COLOR (https://no-color.org): set to anything but "", none. A terminal that
 // says it cannot move the cursor (TERM=dumb: Emacs' shell, some CI logs) is treated as a pipe,
 // since every redraw would otherwise be printed as a new line of escape codes.
-import { visibleText } from '@epoch-agent/infra';
+import { type PaceClock, pacedLatest, realPaceClock, visibleText } from '@epoch-agent/infra';
 import type { ToolProgress } from '@epoch-agent/protocol';
 import type { McpServerStatus } from '@epoch-agent/runtime';
 import type { CliIo } from './io.js';
@@ -94,24 +94,8 @@ export interface ToolProgressLine {
   readonly stop: () => void;
 }
 
-/**
- * The time the progress line is redrawn on: Node's timers by default, a fake clock in tests, so
- * the redraw schedule is checked step by step without waiting for it.
- */
-export interface ProgressClock {
-  now(): number;
-  /** Runs `run` once, `ms` from now; the function returned cancels it. */
-  later(ms: number, run: () => void): () => void;
-}
-
-const realClock: ProgressClock = {
-  now: () => Date.now(),
-  later(ms, run) {
-    // A redraw due never keeps the process alive: the call's end stops the line anyway.
-    const timer = setTimeout(run, ms).unref();
-    return () => clearTimeout(timer);
-  },
-};
+/** The time the progress line is redrawn on (infra's pacedLatest): a fake clock in tests. */
+export type ProgressClock = PaceClock;
 
 /**
  * The least time between two drawings of the line. A server may report thousands of times a
@@ -134,46 +118,29 @@ const MESSAGE_CHARS = 40;
 export function startToolProgress(
   io: CliIo,
   enabled: boolean,
-  clock: ProgressClock = realClock,
+  clock: ProgressClock = realPaceClock,
 ): ToolProgressLine {
   if (!enabled || io.errIsTerminal !== true || io.env.TERM === 'dumb') {
     return { onProgress: () => {}, stop: () => {} };
   }
   const color = (io.env.NO_COLOR ?? '') === '';
   const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
-  /** The report not drawn yet: only the latest counts. */
-  let latest: ToolProgress | undefined;
-  /** The line on the terminal now. */
-  let shown: string | undefined;
-  let lastDraw = Number.NEGATIVE_INFINITY;
-  let cancelRedraw: (() => void) | undefined;
-  let stopped = false;
-  const draw = (): void => {
-    cancelRedraw = undefined;
-    if (latest === undefined || stopped) return;
-    // The text is made here, not per report: a flood of reports costs a few lines' work.
-    const line = lineOf(latest, dim);
-    latest = undefined;
-    lastDraw = clock.now();
-    if (line === shown) return;
-    io.err(`\r\x1b[K${line}`);
-    shown = line;
-  };
-  return {
-    onProgress: (progress) => {
-      if (stopped) return;
-      latest = progress;
-      if (cancelRedraw !== undefined) return;
-      const wait = lastDraw + TOOL_REDRAW_MS - clock.now();
-      if (wait <= 0) draw();
-      else cancelRedraw = clock.later(wait, draw);
+  let drawn = false;
+  const line = pacedLatest<ToolProgress>({
+    everyMs: TOOL_REDRAW_MS,
+    text: (progress) => lineOf(progress, dim),
+    show: (text) => {
+      io.err(`\r\x1b[K${text}`);
+      drawn = true;
     },
+    clock,
+  });
+  return {
+    onProgress: (progress) => line.push(progress),
     stop: () => {
-      stopped = true;
-      cancelRedraw?.();
-      cancelRedraw = undefined;
-      if (shown !== undefined) io.err('\r\x1b[K');
-      shown = undefined;
+      line.stop();
+      if (drawn) io.err('\r\x1b[K');
+      drawn = false;
     },
   };
 }

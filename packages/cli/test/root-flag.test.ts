@@ -1,7 +1,7 @@
 // `--root DIR` of `epoch mcp call` and `epoch web`: the reference filesystem server, started with
 // no directory of its own, works in the directories given (a relative one from the current
 // directory) and nowhere else; a directory that is not there, or an empty name, is a usage error
-// naming it (exit 2).
+// naming it (exit 2), its line breaks and escapes made visible.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -70,6 +70,14 @@ describe('epoch mcp call --root', () => {
     const file = await call('read_file', join(root, 'notes.txt'), join(root, 'notes.txt'));
     expect(file.code).toBe(2);
     expect(file.err).toContain('is not a directory');
+  });
+
+  it('a root whose name holds a line break or an escape is named with them made visible', async () => {
+    const odd = join(dir, 'a\nb\x1b[31mc');
+    const run = await call('read_file', join(root, 'notes.txt'), odd);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(`--root ${dir}/a\\x0ab\\x1b[31mc: there is no directory`);
+    expect(run.err).not.toContain('a\nb');
   });
 
   it("an empty root (--root '') is a usage error, never the current directory granted", async () => {

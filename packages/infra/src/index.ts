@@ -17,6 +17,13 @@ export { InfraError, type InfraErrorCode, isInfraError } from './errors.js';
 export { type FileLockOptions, withFileLock } from './file-lock.js';
 export { groupedNumber } from './grouped-number.js';
 export { type LogFields, type Logger, redactingLogger, silentLogger } from './logger.js';
+export {
+  type PaceClock,
+  type PacedLatest,
+  type PacedLatestOptions,
+  pacedLatest,
+  realPaceClock,
+} from './paced-latest.js';
 export { type Env, epochHome, mcpConfigPath, profileDir } from './paths.js';
 export { REDACTED, redact, redactArgs, redactUrl } from './redact.js';
 export {

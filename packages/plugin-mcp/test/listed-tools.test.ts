@@ -2,7 +2,8 @@
 // connect of a hand-written server (malformed-tools-server.mjs) whose tools/list mixes good tools
 // with malformed ones as real servers send them, the server connects; a tool whose inputSchema has
 // no `type` is offered as taking an object, and callable; the ones the spec's schema refuses are
-// left out, each with a warning naming the server, the tool and what is wrong. And a page of more
+// left out, each with a warning naming the server, the tool and what is wrong, and so is one
+// whose name is empty (the schema takes it; nothing could call it). And a page of more
 // tools than a function call takes arguments (many-tools-server.mjs) is read whole, not a stack
 // overflow that failed the server.
 import { fileURLToPath } from 'node:url';
@@ -48,12 +49,15 @@ describe('a tools/list with malformed tools', () => {
     const warnings = logger.lines
       .filter(({ level, message }) => level === 'warn' && message.includes('is not offered'))
       .map(({ message }) => message);
-    expect(warnings).toHaveLength(3);
+    expect(warnings).toHaveLength(4);
     expect(warnings[0]).toContain(
       'MCP server "mixed": tool "no_input" is not offered: inputSchema',
     );
     expect(warnings[1]).toContain('tool #3 (no name) is not offered: name');
     expect(warnings[2]).toContain('tool #4 (no name) is not offered');
+    expect(warnings[3]).toBe(
+      'MCP server "mixed": tool #5 is not offered: its name is empty, and a tool is called by its name. Ask the server\'s maintainers to fix its definition.',
+    );
   });
 });
 

@@ -195,6 +195,22 @@ describe('a result over the cap', () => {
     expect(texts(await roomy.execute({ chars: 10_000 }, CTX))[0]).toHaveLength(2_000);
   });
 
+  it('a cut that would fall inside a secret: the model gets no start of it, and its text is the start of the saved file', async () => {
+    // The secret sits at characters 9,873 to 9,899 of the 10,000; 2,470 tokens cut at 9,880.
+    const registry = await connect([config('big', { maxOutputTokens: 2_470 })]);
+    const cut = await tool(registry, 'big', 'text').execute({ chars: 10_000 }, CTX);
+    const [kept = ''] = texts(cut);
+    expect(kept.length).toBeGreaterThan(9_000);
+    for (let length = 3; length <= SECRET.length; length++) {
+      expect(kept).not.toContain(SECRET.slice(0, length));
+    }
+    // Not half a marker either: the model reads on at the marker's start.
+    expect(kept.endsWith('<')).toBe(false);
+    const saved = await readFile(savedPath(cut), 'utf8');
+    expect(saved.startsWith(kept)).toBe(true);
+    expect(saved.slice(kept.length)).toMatch(/^<redacted> /);
+  });
+
   it('many text blocks: those that fit whole, then the start of the next, and the count of the rest', async () => {
     const registry = await connect([config('big')], { maxOutputTokens: 1_000 });
     const cut = await tool(registry, 'big', 'blocks').execute({ count: 5, chars: 1_500 }, CTX);

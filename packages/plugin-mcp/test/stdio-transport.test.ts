@@ -92,6 +92,30 @@ describe('spawning', () => {
     expect((error as Error).message).toContain(cwd);
   });
 
+  it('an argument over what the system takes is spawn_failed naming "args", its index and size, not "command" or "cwd"', async () => {
+    const launch = serverLaunch();
+    const transport = open({
+      server: { ...launch, args: [...launch.args, 'a'.repeat(140_000)] },
+    });
+    const error = await rejection(transport.start());
+    expect(isMcpError(error, 'spawn_failed')).toBe(true);
+    const { message } = error as Error;
+    expect(message).toContain('too large (E2BIG)');
+    expect(message).toContain(`"args"[${launch.args.length}] alone is 140,001 bytes`);
+    expect(message).not.toContain('"cwd"');
+  });
+
+  it('a variable over what the system takes is spawn_failed naming it and its size, never its value', async () => {
+    const value = `sk-${'b'.repeat(140_000)}`;
+    const transport = open({ server: serverLaunch({ env: { HUGE_TOKEN: value } }) });
+    const error = await rejection(transport.start());
+    expect(isMcpError(error, 'spawn_failed')).toBe(true);
+    const { message } = error as Error;
+    expect(message).toContain('Variable HUGE_TOKEN (set by its "env" or "env_file") alone is');
+    expect(message).not.toContain('sk-b');
+    expect(message).not.toContain('"cwd"');
+  });
+
   it("env is merged onto the SDK's default environment, not the whole parent environment", async () => {
     const saved = { parentOnly: process.env.EPOCH_TEST_PARENT_ONLY, term: process.env.TERM };
     process.env.EPOCH_TEST_PARENT_ONLY = 'parent';

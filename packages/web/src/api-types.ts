@@ -288,7 +288,8 @@ export interface ToolCallAnswer {
 
 /**
  * POST …/call asked with `Accept: application/x-ndjson`: 200 and one JSON object per line while the
- * call runs — a `progress` line per report the server sends, then one `result` or `error` (what
+ * call runs — a `progress` line with the server's latest report, a few times a second at most and
+ * only when it changed, then one `result` or `error` (what
  * would have been the status and the body of a refusal, had the answer not begun yet).
  */
 export type ToolCallLine =

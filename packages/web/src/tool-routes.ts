@@ -10,12 +10,14 @@
 // message. The request's AbortSignal is the call's: the page cancels by aborting its fetch, the
 // closed connection aborts the signal (@hono/node-server), and the server is sent
 // notifications/cancelled, as Ctrl-C does for `epoch mcp call`. A call asked with
-// `Accept: application/x-ndjson` is answered as it runs (ToolCallLine): each progress report the
-// server sends, then the result or the error; the page's "Try" shows the progress that way. Both
-// are shown with the server's secrets blanked (McpRegistry.shownResult, shownProgress), as a saved
+// `Accept: application/x-ndjson` is answered as it runs (ToolCallLine): the server's latest
+// progress report a few times a second (and only when it changed), then the result or the error;
+// the page's "Try" shows the progress that way. Both are shown with the server's secrets blanked (McpRegistry.shownResult, shownProgress), as a saved
 // result is: a tool that echoes its environment does not put them on the page. A tool withheld because
 // its definition changed since approved (README "Pinned tools") is refused, 409 `tool_withheld`,
 // before anything is sent.
+
+import { pacedLatest } from '@epoch-agent/infra';
 import {
   type McpEpochTool,
   type McpServerStatus,
@@ -76,6 +78,8 @@ export function toolRoutes({ runtime }: { readonly runtime: Runtime }): Hono {
 }
 
 const NDJSON = 'application/x-ndjson';
+/** The least time between two progress lines of a call answered as it runs. */
+const PROGRESS_LINE_MS = 200;
 
 /** The call, answered line by line (ToolCallLine): its progress reports, then how it ended. */
 function callAsItRuns(
@@ -93,18 +97,29 @@ function callAsItRuns(
     };
     // In order, and never after the last line: a report is written before the next one is.
     let written = Promise.resolve();
-    const onProgress = (report: ToolProgress) => {
-      const progress = runtime.mcp.shownProgress(tool.server, report);
-      written = written.then(() => line({ progress }));
-    };
+    // The latest report a few times a second, as the terminal's progress line draws them: a
+    // server's million reports would otherwise be a million lines for the browser to parse.
+    const reports = pacedLatest<ToolProgress>({
+      everyMs: PROGRESS_LINE_MS,
+      text: (report) =>
+        JSON.stringify({ progress: runtime.mcp.shownProgress(tool.server, report) }),
+      show: (text) => {
+        written = written.then(() => out.write(`${text}\n`)).then(() => {});
+      },
+    });
     let last: ToolCallLine;
     try {
-      const result = await tool.execute(args, { signal: c.req.raw.signal, onProgress });
+      const result = await tool.execute(args, {
+        signal: c.req.raw.signal,
+        onProgress: (report) => reports.push(report),
+      });
       last = { result: runtime.mcp.shownResult(tool.server, result) };
     } catch (error) {
       const { status, body } = fromError(error);
       last = { status, ...body };
     }
+    // A report still waiting is older news than how the call ended.
+    reports.stop();
     await written;
     await line(last);
   });

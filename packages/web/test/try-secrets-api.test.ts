@@ -1,7 +1,8 @@
 // The page's "Try" of a tool that says back its environment, over real HTTP on 127.0.0.1 to a real
 // stdio server: the values its entry gave it — an expanded `${VAR}`, a literal `env` value, an
 // env_file value — are blanked in the answer, whole and line by line (its progress report too), as
-// in the saved copy of a cut result. Its resource read and prompt get, which say the same back, too.
+// in the saved copy of a cut result, and no start of one is left by the cut of a result over the
+// server's max_output_tokens. Its resource read and prompt get, which say the same back, too.
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,8 @@ const LITERAL = 'sk-try-literal-must-not-show-4m';
 const FILE_SECRET = 'sk-try-envfile-must-not-show-9d';
 const SECRETS = [VAR_TOKEN, LITERAL, FILE_SECRET];
 const NAMES = ['API_KEY', 'SERVICE_TOKEN', 'FILE_SECRET'];
+/** Of a server whose results are cut: 40 characters, said back 20,001 times, 52 characters each. */
+const CUT_SECRET = 'ghp_TryCutSecretMustNotShow0123456789abc';
 
 let web: TestWeb;
 
@@ -27,7 +30,9 @@ beforeAll(async () => {
     env: { API_KEY: `Bearer \${TRY_SECRETS_TOKEN}`, SERVICE_TOKEN: LITERAL },
     env_file: 'try.env',
   });
-  await writeFile(file, JSON.stringify({ servers: { echo: entry } }, null, 2));
+  // Cut at 40,028 characters: 40 into a repetition, inside the secret.
+  const cut = fixtureEntry(ENV_ECHO, { env: { CUT_TOKEN: CUT_SECRET }, max_output_tokens: 10_007 });
+  await writeFile(file, JSON.stringify({ servers: { echo: entry, cut } }, null, 2));
   web = await startTestWeb();
 });
 
@@ -46,8 +51,10 @@ function expectBlanked(body: string): void {
 
 describe("the page's Try of a tool that echoes its environment", () => {
   it('answers with the expanded, literal and env_file values blanked, in every block and the structured content', async () => {
-    const view = await web.viewWhen((v) => v.groups.user[0]?.status?.state === 'connected');
-    expect(view.groups.user[0]?.name).toBe('echo');
+    const view = await web.viewWhen((v) =>
+      v.groups.user.every((server) => server.status?.state === 'connected'),
+    );
+    expect(view.groups.user.map((server) => server.name).sort()).toEqual(['cut', 'echo']);
     const response = await web.api('/api/mcp/echo/tools/environment/call', {
       method: 'POST',
       json: { arguments: { names: NAMES } },
@@ -87,6 +94,26 @@ describe("the page's Try of a tool that echoes its environment", () => {
       'reading API_KEY=<redacted>\nSERVICE_TOKEN=<redacted>\nFILE_SECRET=<redacted>',
     );
     expect(lines.at(-1)).toHaveProperty('result');
+  }, 60_000);
+
+  it("answers a result cut at the server's max_output_tokens with no start of a secret before the cut", async () => {
+    await web.viewWhen((v) =>
+      v.groups.user.every((server) => server.status?.state === 'connected'),
+    );
+    for (const accept of ['application/json', 'application/x-ndjson']) {
+      const response = await web.api('/api/mcp/cut/tools/repeat/call', {
+        method: 'POST',
+        json: { arguments: { name: 'CUT_TOKEN', times: 20_001 } },
+        headers: { accept },
+      });
+      expect(response.status).toBe(200);
+      const body = await response.text();
+      const { result } = JSON.parse(body.trim().split('\n').at(-1) ?? '') as ToolCallAnswer;
+      const [kept, note] = result.content.map((block) => (block.type === 'text' ? block.text : ''));
+      expect(note).toContain('[Cut to fit');
+      expect(kept).toContain('CUT_TOKEN=<redacted> ');
+      expect(body).not.toContain(CUT_SECRET.slice(0, 4));
+    }
   }, 60_000);
 
   it("blanks them in the server's resource as read and its prompt as made", async () => {

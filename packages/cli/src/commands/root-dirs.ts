@@ -3,6 +3,7 @@
 // than a server that quietly sees nothing.
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { visibleText } from '@epoch-agent/infra';
 import type { McpRoots } from '@epoch-agent/runtime';
 import { type Invocation, stringOptions, UsageError } from '../command.js';
 
@@ -20,8 +21,10 @@ export function rootsOf(invocation: Invocation): McpRoots | undefined {
     }
     const path = resolve(dir);
     const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat === undefined) throw new UsageError(`--root ${dir}: there is no directory ${path}`);
-    if (!stat.isDirectory()) throw new UsageError(`--root ${dir}: ${path} is not a directory`);
+    // Shown with its line breaks and other controls made visible: a name is one line of an error.
+    const [given, where] = [visibleText(dir), visibleText(path)];
+    if (stat === undefined) throw new UsageError(`--root ${given}: there is no directory ${where}`);
+    if (!stat.isDirectory()) throw new UsageError(`--root ${given}: ${where} is not a directory`);
     return path;
   });
 }

@@ -2,8 +2,8 @@
 // tool it finds malformed fails the list and with it the connect: real servers do send such tools
 // (the reference GitLab server's `inputSchema` is `{"$schema": "…draft-07…"}`, without the
 // `"type": "object"` the spec asks for). Here a page is read loosely and each tool checked against
-// the spec's schema: one that fails is left out with a warning naming the server, the tool and what
-// is wrong, and the others are offered.
+// the spec's schema: one that fails (or whose name is empty) is left out with a warning naming the
+// server, the tool and what is wrong, and the others are offered.
 //
 // An `inputSchema` with no `type` at all is read as an object with no declared properties first: a
 // schema without `type` accepts any value, objects included, so this narrows nothing a call could
@@ -29,7 +29,15 @@ export async function listedTools(items: readonly unknown[], owner: Owner): Prom
   for (const [index, item] of items.entries()) {
     const checked = await specTypeSchemas.Tool['~standard'].validate(withObjectInput(item));
     if (checked.issues === undefined) {
-      tools.push(checked.value as Tool);
+      const tool = checked.value as Tool;
+      // The spec's schema takes "": offered, it would be `mcp__<server>__`, and no call could name it.
+      if (tool.name !== '') tools.push(tool);
+      else {
+        owner.logger.warn(
+          `MCP server "${owner.server}": tool #${index + 1} is not offered: its name is empty, and a tool is called by its name. Ask the server's maintainers to fix its definition.`,
+          { server: owner.server },
+        );
+      }
       continue;
     }
     const [issue] = checked.issues;

@@ -12,6 +12,7 @@ import {
   type StartedAhead,
   transportOf,
 } from './attempt.js';
+import { readBadCacheHintsAsNone } from './cache-hints.js';
 import { serverCapabilities } from './capabilities.js';
 import { CLIENT_INFO, clientOptions } from './client-options.js';
 import { Connection } from './link.js';
@@ -137,6 +138,9 @@ async function openOnce(
     handshaken = true;
     const capabilities = sdk.getServerCapabilities() ?? {};
     const era = sdk.getProtocolEra() ?? 'legacy';
+    // Before the first list: a hint that breaks the spec must not cost the server its tools.
+    if (era === 'modern')
+      readBadCacheHintsAsNone(handle.transport, { server: config.name, logger });
     // The list itself is asked by the client, with its request options and page limit.
     if (capabilities.tools?.listChanged) {
       onToolsListChanged(sdk, () => {

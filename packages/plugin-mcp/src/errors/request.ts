@@ -20,6 +20,7 @@ import { seconds } from '../text.js';
 import { STREAM_ENDED_CODE } from '../transport/request-streams.js';
 import { httpAnswer, networkFailure, oneLine } from './http.js';
 import { capabilitiesMissing } from './input-required.js';
+import { invalidResultText } from './invalid-result.js';
 import { McpError, type McpErrorCode } from './mcp-error.js';
 import { type ConnectionLoss, lostHow } from './unavailable.js';
 
@@ -91,7 +92,7 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
       case SdkErrorCode.InvalidResult:
         return make(
           'server_error',
-          `${prefix} failed: the server's answer is not valid MCP: ${request.scrub(error.message)}`,
+          `${prefix} failed: the server's answer is not valid MCP: ${request.scrub(invalidResultText(error.message))}. Ask the server's maintainers to fix it.`,
         );
       default:
         return make('request_failed', `${prefix} failed: ${request.scrub(error.message)}`);

@@ -4,16 +4,25 @@
 // One result of 100,000 tokens would otherwise crowd the conversation out of a turn. What is
 // counted and cut is `content`, the model's one copy (one-copy.ts). `structuredContent` is the
 // host's and not counted: a result whose content fits is returned as it is; a cut one keeps it
-// when it fits the cap alone.
+// when it fits the cap alone. A result that fits reaches the model as the server sent it; a cut one
+// is cut from its text with the server's secrets blanked, the text its saved file holds, so no cut
+// leaves the start of a secret behind (on the model's copy, and on a page that shows it).
 //
 // Text is counted with the estimator every package uses (estimateTokens). An image, an audio clip
 // or a binary resource is counted as a fixed BINARY_TOKENS, never by the length of its base64: a
 // provider charges an image by its pixels, and scales large ones down to about that many. What
 // does not fit is left out whole: half an image is no image, and base64 as text is noise.
-import { CHARS_PER_TOKEN, estimateTokens, groupedNumber, type Redactor } from '@epoch-agent/infra';
+import {
+  CHARS_PER_TOKEN,
+  estimateTokens,
+  groupedNumber,
+  REDACTED,
+  type Redactor,
+} from '@epoch-agent/infra';
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
 import { type SavedResultName, saveToolResult } from './result-files.js';
 import type { McpSavedResults } from './saved-results.js';
+import { shownBlock } from './shown-result.js';
 
 /** What an image, audio clip or binary resource counts as (what a provider makes of a large image). */
 export const BINARY_TOKENS = 1_600;
@@ -38,9 +47,16 @@ export async function capToolResult(
 ): Promise<ToolResult> {
   const maxTokens = cap.maxTokens();
   const { structuredContent } = result;
-  const blockTokens = result.content.map(tokensOf);
-  const total = blockTokens.reduce((sum, tokens) => sum + tokens, 0);
+  // What the note counts: the result as the server sent it.
+  const total = sumOf(result.content.map(tokensOf));
   if (total <= maxTokens) return result;
+  // Cut from the text the whole is saved as, secrets blanked: cut from the raw text, a secret split
+  // by the cut would leave its start behind, and no redactor knows a start for a secret. And what
+  // the model is given is then the start of the saved file, so the note's offset is the file's.
+  const shown = result.content.map((block) => shownBlock(block, cap.redact));
+  const blockTokens = shown.map(tokensOf);
+  // Over the cap only by the length of its secrets: it fits whole once they are blanked.
+  if (sumOf(blockTokens) <= maxTokens) return { ...result, content: shown };
 
   // Structured content cannot be cut (half an object no longer matches the tool's output schema):
   // it is kept whole for the host when it fits, or left out.
@@ -49,7 +65,7 @@ export async function capToolResult(
     estimateTokens(JSON.stringify(structuredContent)) <= maxTokens;
   let budget = maxTokens;
   const content: ToolContent[] = [];
-  for (const [index, block] of result.content.entries()) {
+  for (const [index, block] of shown.entries()) {
     const tokens = blockTokens[index] as number;
     if (tokens <= budget) {
       content.push(block);
@@ -62,8 +78,8 @@ export async function capToolResult(
   }
   const used = content.reduce((sum, block) => sum + tokensOf(block), 0);
   // The first block not kept as it came is either cut or left out; every one after it is left out.
-  const whole = content.filter((block, index) => block === result.content[index]).length;
-  const saved = await saveWhole(result, cap, about);
+  const whole = content.filter((block, index) => block === shown[index]).length;
+  const saved = await saveWhole(result, shown, cap, about);
   const note = [
     `[Cut to fit: this result is about ${count(total)} tokens, more than the ${count(maxTokens)} one result of MCP server "${about.server}" may take (its max_output_tokens).`,
     `About ${count(total - used)} tokens are left out${blocks(result.content.length - whole, result.content.length)}.`,
@@ -109,6 +125,10 @@ function charsShown(content: readonly ToolContent[]): number {
   );
 }
 
+function sumOf(tokens: readonly number[]): number {
+  return tokens.reduce((sum, each) => sum + each, 0);
+}
+
 function tokensOf(block: ToolContent): number {
   switch (block.type) {
     case 'text':
@@ -140,10 +160,17 @@ function cutBlock(block: ToolContent, budget: number): ToolContent | undefined {
 
 function cutText(text: string, budget: number): string {
   if (budget <= 0) return '';
-  const cut = text.slice(0, budget * CHARS_PER_TOKEN);
+  let cut = text.slice(0, budget * CHARS_PER_TOKEN);
   // Half a surrogate pair is not a character: a provider rejects the string or shows garbage.
   const last = cut.charCodeAt(cut.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  // Nor half a `<redacted>`: the model reads the marker whole at the offset the note gives.
+  for (let part = REDACTED.length - 1; part > 0; part--) {
+    if (cut.endsWith(REDACTED.slice(0, part)) && text.startsWith(REDACTED, cut.length - part)) {
+      return cut.slice(0, -part);
+    }
+  }
+  return cut;
 }
 
 /**
@@ -152,6 +179,7 @@ function cutText(text: string, budget: number): string {
  */
 async function saveWhole(
   result: ToolResult,
+  shown: readonly ToolContent[],
   cap: ToolOutputCap,
   about: { readonly server: string; readonly tool: string },
 ): Promise<{ readonly file: string } | { readonly failure: string }> {
@@ -159,7 +187,7 @@ async function saveWhole(
   const name: SavedResultName = { ...about, extension: text ? 'txt' : 'json' };
   const { content, structuredContent } = result;
   const data = text
-    ? content.map((block) => cap.redact((block as { text: string }).text)).join('\n')
+    ? shown.map((block) => (block as { text: string }).text).join('\n')
     : JSON.stringify(redactStrings({ content, structuredContent }, cap.redact), null, 2);
   try {
     return { file: await saveToolResult(cap.dir, name, data) };

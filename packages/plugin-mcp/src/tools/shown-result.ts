@@ -31,9 +31,12 @@ export function shownProgress(progress: ToolProgress, redact: Redactor): ToolPro
     : { ...progress, message: redact(progress.message) };
 }
 
-// A base64 payload (an image's or audio clip's `data`, a resource's `blob`) is not text a person
-// reads: a secret matched in one by chance would only break the picture.
-function shownBlock(block: ToolContent, redact: Redactor): ToolContent {
+/**
+ * `block` with every secret `redact` knows blanked in its text. A base64 payload (an image's or
+ * audio clip's `data`, a resource's `blob`) is not text a person reads: a secret matched in one by
+ * chance would only break the picture.
+ */
+export function shownBlock(block: ToolContent, redact: Redactor): ToolContent {
   switch (block.type) {
     case 'text':
       return { ...block, text: redact(block.text) };

@@ -23,6 +23,7 @@ import { MessageLines } from './message-lines.js';
 import { type ReapableTransport, type ReapOptions, reapTransport } from './reap.js';
 import { childEnvironment, commandNotFound } from './resolve-command.js';
 import { StderrRing } from './stderr-ring.js';
+import { tooLargeText } from './too-large.js';
 import { identify, type TrackedProcess } from './tracked-process.js';
 
 /** What starting a server takes; a `StdioServerConfig` is one. */
@@ -335,6 +336,15 @@ export class StdioTransport implements Transport, ReapableTransport {
     // Node reports a missing cwd as ENOENT too; only a missing command is "not found on PATH".
     if (error.code === 'ENOENT' && (cwd === undefined || existsSync(cwd))) {
       return commandNotFound(name, command, error);
+    }
+    if (error.code === 'E2BIG') {
+      const { args, env } = this.#server;
+      const launch = { command, args, env: childEnvironment(env), configured: env };
+      return new McpError(
+        'spawn_failed',
+        `MCP server "${name}": could not start command "${command}": ${tooLargeText(launch)}`,
+        { server: name, cause: error },
+      );
     }
     const where = error.code === 'ENOENT' ? ` in "${cwd}" (that directory does not exist)` : '';
     return new McpError(
