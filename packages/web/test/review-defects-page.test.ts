@@ -32,6 +32,29 @@ const MARKDOWN_TOOL = {
   inputSchema: { type: 'object', properties: {} },
 };
 
+const ANSWER_THEN_EXIT = `
+const fs = require('node:fs');
+let buffer = '';
+const answer = (reply) => fs.writeSync(1, JSON.stringify({ jsonrpc: '2.0', ...reply }) + '\\n');
+process.stdin.on('data', (chunk) => {
+  buffer += chunk;
+  for (let at = buffer.indexOf('\\n'); at >= 0; at = buffer.indexOf('\\n')) {
+    const message = JSON.parse(buffer.slice(0, at));
+    buffer = buffer.slice(at + 1);
+    if (message.method !== 'initialize') {
+      if (message.id !== undefined) answer({ id: message.id, error: { code: -32601, message: 'no' } });
+      continue;
+    }
+    const { protocolVersion } = message.params;
+    answer({ id: message.id, result: { protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } } });
+    console.error('x');
+    process.stdin.destroy();
+    fs.closeSync(0);
+    fs.closeSync(1);
+    setTimeout(() => process.exit(3), 300);
+  }
+});`;
+
 let session: PageSession;
 let page: Page;
 let home: string;
@@ -70,6 +93,9 @@ beforeAll(async () => {
             "const fs = require('node:fs'); console.error('x'); fs.closeSync(0); fs.closeSync(1); setTimeout(() => process.exit(3), 300);",
           ],
         },
+        // Answers initialize, then closes its pipes and exits: the client's next message meets
+        // the closed pipe, which fails the connect before the exit is known.
+        answered: { command: process.execPath, args: ['-e', ANSWER_THEN_EXIT] },
         work: fixtureEntry(fixtureServerArgs('progress'), {
           env: { RECORD_FILE: join(home, 'work-messages.jsonl') },
         }),
@@ -288,10 +314,11 @@ describe('Escape', () => {
 
 describe('what a card and the totals say', () => {
   it('a server that exits as it starts shows its exit code, failed', async () => {
-    for (const name of ['quick', 'closing']) {
+    for (const name of ['quick', 'closing', 'answered']) {
       await card(name).and(page.locator('[data-state="failed"]')).waitFor(WAIT);
       await openCard(page, name);
-      await expect(card(name).locator('.exit').textContent()).resolves.toBe(
+      // The error is there at once; its exit line must be in it.
+      await expect(card(name).locator('.error').textContent(), name).resolves.toContain(
         'The server exited with code 3.',
       );
     }
