@@ -293,16 +293,21 @@ function usePanelFocus(panel: Panel | undefined): void {
  */
 function BudgetLine({ view }: { readonly view: McpView }) {
   const { onDemand, tokens, besides } = toolTotals(view);
+  const found =
+    onDemand > 0 && `${onDemand} ${onDemand === 1 ? 'tool is' : 'tools are'} found on demand`;
+  // The groups' headings add up the servers' own tools: the line says what else the total holds.
+  const parts =
+    besides === 0
+      ? found && `; ${found} through mcp_search_tools`
+      : `: the servers' tools ≈ ${formatTokens(tokens - besides)}, and ${
+          found
+            ? `mcp_search_tools ≈ ${formatTokens(besides)}, through which ${found}`
+            : `the runtime's own tools ≈ ${formatTokens(besides)}`
+        }`;
   return (
     <p class="budget">
       Tool definitions in every request: ≈ {formatTokens(tokens)} of a budget of{' '}
-      {formatTokens(view.toolBudgetTokens)} (<code>tool_budget_tokens</code>)
-      {/* The groups' headings add up the servers' own tools: what else the total holds. */}
-      {besides > 0 &&
-        ` — the servers' tools ≈ ${formatTokens(tokens - besides)}, and ≈ ${formatTokens(besides)} for ${onDemand > 0 ? 'mcp_search_tools, which finds the tools on demand' : "the runtime's own tools"}`}
-      {onDemand > 0 &&
-        `; ${onDemand} ${onDemand === 1 ? 'tool is' : 'tools are'} found on demand through mcp_search_tools`}
-      .
+      {formatTokens(view.toolBudgetTokens)} (<code>tool_budget_tokens</code>){parts}.
     </p>
   );
 }

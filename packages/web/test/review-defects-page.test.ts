@@ -345,7 +345,7 @@ describe('what a card and the totals say', () => {
     expect(own).toBeDefined();
     const budget = (await page.locator('.budget').textContent()) ?? '';
     expect(budget).toContain(`the servers' tools ≈ ${own}`);
-    expect(budget).toMatch(/and ≈ [\d.]+k? tokens for mcp_search_tools/);
+    expect(budget).toMatch(/, and mcp_search_tools ≈ [\d.]+k? tokens, through which/);
   });
 
   it("a secret of the server's is blanked in its command line, as in its stderr", async () => {
