@@ -31,6 +31,28 @@ describe('faults at start', () => {
     await h.finish();
   });
 
+  it('exit at once, before reading a byte: failed with its exit code, not only "closed"', async () => {
+    const h = start();
+    const quick = { ...h.stdio('quick'), args: ['-e', "console.error('x'); process.exit(3)"] };
+    // Its pipes closed a moment before it exits, as a loaded machine may see a quick exit: the
+    // connect fails on the closed pipe before the process's exit event comes.
+    const closing = {
+      ...h.stdio('closing'),
+      args: [
+        '-e',
+        "const fs = require('node:fs'); console.error('x'); fs.closeSync(0); fs.closeSync(1); setTimeout(() => process.exit(3), 300);",
+      ],
+    };
+    await h.registry.connectAll([h.healthy(), quick, closing], 'user');
+    for (const name of ['quick', 'closing']) {
+      const status = h.status(name);
+      if (status.state !== 'failed') throw new Error(`expected failed, got ${status.state}`);
+      expect(status.stderrTail).toContain('x');
+      expect(status.exit, name).toEqual({ code: 3 });
+    }
+    await h.finish();
+  });
+
   it('hang in initialize: failed with connect_timeout at the deadline, its process reaped', async () => {
     const h = start();
     const { ms } = await timed(

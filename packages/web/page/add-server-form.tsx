@@ -14,6 +14,7 @@ import type {
 import { envNameProblem } from '../src/form-rules.js';
 import { type Added, AddedNotice } from './added-notice.js';
 import type { Api } from './api.js';
+import { BusyButton } from './busy-button.js';
 import { splitCommandLine } from './split-command.js';
 
 type Transport = AddServerRequest['transport'];
@@ -56,11 +57,13 @@ interface Props {
   readonly api: Api;
   readonly file: string;
   readonly namePattern: string;
+  /** The server was written: the page puts focus on its row once the live view shows it. */
+  readonly onAdded: (name: string) => void;
 }
 
 let nextRowId = 0;
 
-export function AddServerForm({ api, file, namePattern }: Props) {
+export function AddServerForm({ api, file, namePattern, onAdded }: Props) {
   const [name, setName] = useState('');
   const [transport, setTransport] = useState<Transport>('stdio');
   const [line, setLine] = useState('');
@@ -77,6 +80,17 @@ export function AddServerForm({ api, file, namePattern }: Props) {
     form.current?.querySelector<HTMLInputElement>(`[data-row="${focusRow}"] input`)?.focus();
     setFocusRow(undefined);
   }, [focusRow]);
+  // Counts the Adds that were refused for an input: each puts focus on the first input in error,
+  // once its error is drawn, so the person lands where the fix is rather than on the button.
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals === 0) return;
+    form.current
+      ?.querySelector<HTMLElement>(
+        'input[aria-invalid="true"], select[aria-invalid="true"], fieldset[aria-invalid="true"] input',
+      )
+      ?.focus();
+  }, [refusals]);
 
   const stdio = transport === 'stdio';
   const words = splitCommandLine(line);
@@ -135,10 +149,14 @@ export function AddServerForm({ api, file, namePattern }: Props) {
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setAdded(undefined);
     setFailure(undefined);
     setGiven({ errors: now.ok ? {} : now.errors, values });
-    if (!now.ok) return;
+    if (!now.ok) {
+      setRefusals((n) => n + 1);
+      return;
+    }
     const { request } = now;
     setBusy(true);
     try {
@@ -148,6 +166,7 @@ export function AddServerForm({ api, file, namePattern }: Props) {
         setName('');
         setLine('');
         setRows([]);
+        onAdded(request.name);
         return;
       }
       const fields: Errors = {};
@@ -156,6 +175,7 @@ export function AddServerForm({ api, file, namePattern }: Props) {
       }
       setGiven({ errors: fields, values });
       if (Object.keys(fields).length === 0) setFailure(result.error);
+      else setRefusals((n) => n + 1);
     } finally {
       setBusy(false);
     }
@@ -291,9 +311,9 @@ export function AddServerForm({ api, file, namePattern }: Props) {
         </fieldset>
         <FieldError input="env" message={errors.env} />
 
-        <button type="submit" class="primary" disabled={busy}>
+        <BusyButton type="submit" class="primary" busy={busy}>
           {busy ? 'Adding…' : 'Add server'}
-        </button>
+        </BusyButton>
       </form>
 
       {failure !== undefined && (

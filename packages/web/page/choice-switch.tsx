@@ -25,9 +25,11 @@ interface Props {
   /** Its accessible name: what it turns on or off (`Server words`, `Tool lookup of words`). */
   readonly label: string;
   readonly onOutcome: (outcome: ChoiceOutcome) => void;
+  /** A change is asked for, before it is sent (the page keeps the row where it is). */
+  readonly onAsk?: () => void;
 }
 
-export function ChoiceSwitch({ api, path, server, isOn, label, onOutcome }: Props) {
+export function ChoiceSwitch({ api, path, server, isOn, label, onOutcome, onAsk }: Props) {
   const on = isOn(server);
   const [wanted, setWanted] = useState<boolean>();
   const [busy, setBusy] = useState(false);
@@ -38,6 +40,7 @@ export function ChoiceSwitch({ api, path, server, isOn, label, onOutcome }: Prop
 
   const change = async () => {
     if (busy) return;
+    onAsk?.();
     const enabled = !shown;
     setWanted(enabled);
     setBusy(true);

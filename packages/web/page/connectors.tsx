@@ -6,7 +6,7 @@
 
 import type { McpServerSource } from '@epoch-agent/runtime';
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { McpView, ServerView } from '../src/api-types.js';
 import { AddServerForm } from './add-server-form.js';
 import type { Api, LiveState } from './api.js';
@@ -16,10 +16,17 @@ import { NotLoadedCard } from './not-loaded-card.js';
 import { PasteAdd } from './paste-add.js';
 import { ServerCard } from './server-card.js';
 import { StateAnnouncer } from './state-announcer.js';
-import { FILTER_OF, inOrder, STATE_FILTERS, type StateFilter, stateOf } from './state-filter.js';
+import {
+  FILTER_OF,
+  inOrder,
+  rankOf,
+  STATE_FILTERS,
+  type StateFilter,
+  stateOf,
+} from './state-filter.js';
 import { Summary } from './summary.js';
 import { formatTokens } from './text.js';
-import { toolTotals } from './token-totals.js';
+import { serversTokens, toolTotals } from './token-totals.js';
 import { toolMatch } from './tool-filter.js';
 import { PANELS, type Panel, TopBar } from './top-bar.js';
 
@@ -30,8 +37,13 @@ export function Connectors({ api }: { readonly api: Api }) {
   const [filter, setFilter] = useState<StateFilter>();
   const [panel, setPanel] = useState<Panel>();
   const [opened, setOpened] = useOpened();
+  // A server just added from a panel: its row takes focus once the live view shows it.
+  const [arriving, setArriving] = useState<string>();
   useEffect(() => api.watch(setView, setLive), [api]);
   usePanelFocus(panel);
+  usePanelEscape(panel, setPanel);
+  useArrivalFocus(view, arriving, setArriving);
+  const held = useHeldRanks(view, filter);
   const match = toolMatch(query);
   const toggle = (name: string) => {
     const after = new Set(opened);
@@ -65,12 +77,20 @@ export function Connectors({ api }: { readonly api: Api }) {
         panel={panel}
         onPanel={setPanel}
       />
-      {/* Kept in the page while closed, so what was typed in one survives closing it. */}
+      {/* Kept in the page while closed, so what was typed in one survives closing it. Escape
+          closes it and gives focus back to its button in the bar. */}
       <div id={PANELS.add.id} class="panel" hidden={panel !== 'add'}>
-        {view && <AddServerForm api={api} file={view.file} namePattern={view.namePattern} />}
+        {view && (
+          <AddServerForm
+            api={api}
+            file={view.file}
+            namePattern={view.namePattern}
+            onAdded={setArriving}
+          />
+        )}
       </div>
       <div id={PANELS.paste.id} class="panel" hidden={panel !== 'paste'}>
-        {view && <PasteAdd api={api} file={view.file} />}
+        {view && <PasteAdd api={api} file={view.file} onAdded={setArriving} />}
       </div>
       {/* Focusable (not in the Tab order): the skip link's target takes focus. */}
       <main id="servers" tabIndex={-1}>
@@ -107,7 +127,7 @@ export function Connectors({ api }: { readonly api: Api }) {
         )}
         {view &&
           sources.map((source) => {
-            const servers = inOrder(view.groups[source].filter(shows));
+            const servers = inOrder(view.groups[source].filter(shows), held.ranks);
             // While narrowed: no group without a server shown, and no entry that was not loaded
             // (it has no state and no tools to match).
             const notLoaded = narrowed ? [] : view.notLoaded[source];
@@ -128,6 +148,7 @@ export function Connectors({ api }: { readonly api: Api }) {
                     stale={live !== 'live'}
                     open={opened.has(server.name)}
                     onToggle={() => toggle(server.name)}
+                    onAct={() => held.hold(server)}
                   />
                 ))}
                 {notLoaded.map((entry) => (
@@ -150,7 +171,7 @@ interface GroupProps {
 
 function Group({ source, servers, notLoadedCount, children }: GroupProps) {
   const group = MCP_GROUPS[source];
-  const tokens = servers.reduce((sum, server) => sum + server.contextTokens, 0);
+  const tokens = serversTokens(servers);
   return (
     <section class="group" data-group={source}>
       {/* Focusable by script: where focus goes when its last card is removed. */}
@@ -187,6 +208,74 @@ function useOpened(): [ReadonlySet<string>, (opened: ReadonlySet<string>) => voi
   return [opened, keep];
 }
 
+/**
+ * The ranks of the servers the person acted on, kept while the page shows the same servers under
+ * the same chip: a server switched off (or reconnected) stays where it was instead of jumping to
+ * another part of its group, with the page scrolling after it. A new set of servers or another
+ * chip orders every row by its state again.
+ */
+function useHeldRanks(view: McpView | undefined, filter: StateFilter | undefined) {
+  const ranks = useRef(new Map<string, number>());
+  const shape = useRef('');
+  const names =
+    view === undefined ? [] : Object.values(view.groups).flatMap((g) => g.map((s) => s.name));
+  const now = JSON.stringify([filter ?? null, names]);
+  if (now !== shape.current) {
+    shape.current = now;
+    ranks.current = new Map();
+  }
+  return {
+    ranks: ranks.current,
+    hold: (server: ServerView) => {
+      if (!ranks.current.has(server.name)) ranks.current.set(server.name, rankOf(server));
+    },
+  };
+}
+
+/**
+ * Escape in the open panel (one no field inside took for itself) closes it, focus back on its
+ * button in the bar.
+ */
+function usePanelEscape(panel: Panel | undefined, setPanel: (panel: undefined) => void): void {
+  useEffect(() => {
+    if (panel === undefined) return;
+    const { id } = PANELS[panel];
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (!(event.target instanceof Node && document.getElementById(id)?.contains(event.target))) {
+        return;
+      }
+      event.preventDefault();
+      setPanel(undefined);
+      document.querySelector<HTMLElement>(`[aria-controls="${id}"]`)?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [panel, setPanel]);
+}
+
+/**
+ * Focus on the row of the server just added, once the live view has it: the person's next step
+ * (open it, see it connect) is there, not in the form they filled in. A server the view has but
+ * the chips hide is let go of: focus stays where it is.
+ */
+function useArrivalFocus(
+  view: McpView | undefined,
+  arriving: string | undefined,
+  setArriving: (name: string | undefined) => void,
+): void {
+  useEffect(() => {
+    if (arriving === undefined || view === undefined) return;
+    if (!Object.values(view.groups).some((servers) => servers.some((s) => s.name === arriving))) {
+      return;
+    }
+    setArriving(undefined);
+    document
+      .querySelector<HTMLElement>(`article[data-server="${CSS.escape(arriving)}"] button.row`)
+      ?.focus();
+  }, [view, arriving, setArriving]);
+}
+
 /** A panel opened from the bar takes focus at its first field. */
 function usePanelFocus(panel: Panel | undefined): void {
   useEffect(() => {
@@ -203,14 +292,22 @@ function usePanelFocus(panel: Panel | undefined): void {
  * the largest servers are found on demand instead (marked on their cards).
  */
 function BudgetLine({ view }: { readonly view: McpView }) {
-  const { onDemand, tokens } = toolTotals(view);
+  const { onDemand, tokens, besides } = toolTotals(view);
+  const found =
+    onDemand > 0 && `${onDemand} ${onDemand === 1 ? 'tool is' : 'tools are'} found on demand`;
+  // The groups' headings add up the servers' own tools: the line says what else the total holds.
+  const parts =
+    besides === 0
+      ? found && `; ${found} through mcp_search_tools`
+      : `: the servers' tools ≈ ${formatTokens(tokens - besides)}, and ${
+          found
+            ? `mcp_search_tools ≈ ${formatTokens(besides)}, through which ${found}`
+            : `the runtime's own tools ≈ ${formatTokens(besides)}`
+        }`;
   return (
     <p class="budget">
       Tool definitions in every request: ≈ {formatTokens(tokens)} of a budget of{' '}
-      {formatTokens(view.toolBudgetTokens)} (<code>tool_budget_tokens</code>)
-      {onDemand > 0 &&
-        `; ${onDemand} ${onDemand === 1 ? 'tool is' : 'tools are'} found on demand through mcp_search_tools`}
-      .
+      {formatTokens(view.toolBudgetTokens)} (<code>tool_budget_tokens</code>){parts}.
     </p>
   );
 }

@@ -14,6 +14,7 @@ import type {
   ImportView,
 } from '../src/api-types.js';
 import type { Api } from './api.js';
+import { BusyButton } from './busy-button.js';
 import { Failure } from './entry-editor.js';
 import { LaunchDetails } from './launch-details.js';
 
@@ -125,14 +126,14 @@ export function ImportDialog({ api }: Props) {
           </>
         )}
         <div class="import-actions">
-          <button
-            type="button"
+          <BusyButton
             class="primary"
             onClick={submit}
-            disabled={busy || count === 0 || view === undefined}
+            busy={busy}
+            inactive={count === 0 || view === undefined}
           >
             {busy ? 'Importing…' : `Import ${count} selected`}
-          </button>
+          </BusyButton>
           <button type="button" onClick={() => dialog.current?.close()}>
             Close
           </button>

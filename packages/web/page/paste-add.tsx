@@ -4,15 +4,18 @@
 // wins: that is how a copied entry is added under another name). Checked and
 // written by the same runtime path as the form's add: a byte-preserving insertion, every other byte
 // of the file kept.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AddServerResponse, ApiErrorBody, PasteAddRequest } from '../src/api-types.js';
 import { type Added, AddedNotice } from './added-notice.js';
 import type { Api } from './api.js';
+import { BusyButton } from './busy-button.js';
 import { Failure } from './entry-editor.js';
 
 interface Props {
   readonly api: Api;
   readonly file: string;
+  /** The server was written: the page puts focus on its row once the live view shows it. */
+  readonly onAdded: (name: string) => void;
 }
 
 const EXAMPLE = `{
@@ -30,12 +33,20 @@ const NAME_REFUSALS: ReadonlySet<string> = new Set([
   'duplicate_server',
 ]);
 
-export function PasteAdd({ api, file }: Props) {
+export function PasteAdd({ api, file, onAdded }: Props) {
   const [name, setName] = useState('');
   const [json, setJson] = useState('');
   const [failure, setFailure] = useState<ApiErrorBody['error']>();
   const [added, setAdded] = useState<Added>();
   const [busy, setBusy] = useState(false);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  // Emptied after an add, it would keep the sideways scroll of the long line it held: the
+  // placeholder's example would then show from its middle on a phone.
+  useEffect(() => {
+    if (added === undefined || textarea.current === null) return;
+    textarea.current.scrollLeft = 0;
+    textarea.current.scrollTop = 0;
+  }, [added]);
 
   const submit = async () => {
     setAdded(undefined);
@@ -52,6 +63,8 @@ export function PasteAdd({ api, file }: Props) {
       setAdded({ name: shown, answer: result.value });
       setName('');
       setJson('');
+      const written = result.value.status?.name ?? name.trim();
+      if (written !== '') onAdded(written);
     } finally {
       setBusy(false);
     }
@@ -91,6 +104,7 @@ export function PasteAdd({ api, file }: Props) {
         <label>
           JSON
           <textarea
+            ref={textarea}
             name="paste-json"
             value={json}
             rows={8}
@@ -102,9 +116,9 @@ export function PasteAdd({ api, file }: Props) {
           />
         </label>
         {failure !== undefined && nameError === undefined && <Failure failure={failure} />}
-        <button type="button" class="primary" onClick={submit} disabled={busy}>
+        <BusyButton class="primary" onClick={submit} busy={busy}>
           {busy ? 'Adding…' : 'Add from JSON'}
-        </button>
+        </BusyButton>
       </div>
       {added !== undefined && <AddedNotice added={added} />}
     </section>

@@ -35,9 +35,12 @@ interface Props {
   /** Opened to its card; closed, only its row is rendered. */
   readonly open: boolean;
   readonly onToggle: () => void;
+  /** The person acted on the server (switch, reconnect, login): its row keeps its place. */
+  readonly onAct: () => void;
 }
 
-export function ServerCard({ server, api, toolMatch, stale, open, onToggle }: Props) {
+export function ServerCard(props: Props) {
+  const { server, api, toolMatch, stale, open, onToggle, onAct } = props;
   const [busy, setBusy] = useState<string>();
   const [problem, setProblem] = useState<string>();
   const [confirming, setConfirming] = useState(false);
@@ -54,6 +57,7 @@ export function ServerCard({ server, api, toolMatch, stale, open, onToggle }: Pr
 
   const act = async (what: string, run: () => Promise<string | undefined>) => {
     if (busy !== undefined) return;
+    onAct();
     setBusy(what);
     setProblem(undefined);
     setSaved(undefined);
@@ -97,7 +101,20 @@ export function ServerCard({ server, api, toolMatch, stale, open, onToggle }: Pr
       return result.error.message;
     });
   const cancelOnEscape = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') setConfirming(false);
+    if (event.key !== 'Escape') return;
+    // Taken: the card stays open, only the question goes.
+    event.preventDefault();
+    setConfirming(false);
+  };
+  // Escape anywhere in the open card closes it, focus back on its row — unless something inside
+  // took the key (an editor, the remove question, a dialog of its own, a search field clearing).
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || !open) return;
+    const target = event.target as Element;
+    if (target.closest('dialog') !== null || target.matches('input[type="search"]')) return;
+    event.preventDefault();
+    card.current?.querySelector<HTMLElement>('button.row')?.focus();
+    onToggle();
   };
   const chosen = (outcome: ChoiceOutcome) => {
     setSaved(outcome.kind === 'saved' ? outcome.text : undefined);
@@ -122,6 +139,7 @@ export function ServerCard({ server, api, toolMatch, stale, open, onToggle }: Pr
       aria-label={name}
       tabIndex={-1}
       ref={card}
+      onKeyDown={closeOnEscape}
     >
       <ServerRow
         server={server}
@@ -138,6 +156,7 @@ export function ServerCard({ server, api, toolMatch, stale, open, onToggle }: Pr
             : [...server.tools, ...server.toolsOff].filter(toolMatch)
         }
         onOutcome={chosen}
+        onAct={onAct}
       />
       {problem !== undefined && (
         <p class="problem" role="alert">

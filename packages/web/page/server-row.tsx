@@ -29,10 +29,13 @@ interface Props {
   /** While "Find a tool" filters: this server's tools that match. */
   readonly matches: readonly ToolView[] | undefined;
   readonly onOutcome: (outcome: ChoiceOutcome) => void;
+  /** The person turned the server on or off. */
+  readonly onAct: () => void;
 }
 
 export function ServerRow(props: Props) {
-  const { server, state, api, path, stale, open, bodyId, onToggle, matches, onOutcome } = props;
+  const { server, state, api, path, stale, open, bodyId, onToggle, matches, onOutcome, onAct } =
+    props;
   const { name, status } = server;
   const look = STATE_LOOKS[state];
   const error = status !== undefined && 'error' in status ? status.error : undefined;
@@ -82,6 +85,7 @@ export function ServerRow(props: Props) {
             isOn={(view) => view.status?.state !== 'disabled'}
             label={`Server ${name}`}
             onOutcome={onOutcome}
+            onAsk={onAct}
           />
         </span>
       </div>

@@ -1,7 +1,9 @@
 // The state chips of the top bar and the order of the servers: which states each chip shows (a
 // Record over every state, so a state added to the plugin's union fails to compile until it is
 // placed), and which states come first in a group — the ones that need the person (failed, a
-// login, an approval), then the rest in the file's order.
+// login, an approval), then the rest in the file's order — except a server the person has just
+// acted on (switched, reconnected), which keeps the rank it had: a row does not move out from under
+// the person who pressed its switch.
 import type { McpServerState } from '@epoch-agent/runtime';
 import type { ServerView } from '../src/api-types.js';
 
@@ -45,10 +47,21 @@ export function stateOf(server: ServerView): McpServerState {
   return server.status?.state ?? 'disconnected';
 }
 
-/** `servers` with those that need the person first (a stable sort: the file's order otherwise). */
-export function inOrder(servers: readonly ServerView[]): ServerView[] {
+/** Where `server` goes in its group now: lower first. */
+export function rankOf(server: ServerView): number {
+  return RANK[stateOf(server)];
+}
+
+/**
+ * `servers` with those that need the person first (a stable sort: the file's order otherwise);
+ * a server in `held` at the rank held for it.
+ */
+export function inOrder(
+  servers: readonly ServerView[],
+  held: ReadonlyMap<string, number> = new Map(),
+): ServerView[] {
   return servers
-    .map((server, at) => ({ server, at, rank: RANK[stateOf(server)] }))
+    .map((server, at) => ({ server, at, rank: held.get(server.name) ?? rankOf(server) }))
     .sort((a, b) => a.rank - b.rank || a.at - b.at)
     .map(({ server }) => server);
 }

@@ -1,7 +1,9 @@
 // What tools cost in the model's context, worded in one place: the summary and the budget line give
 // the one total the runtime counts (view.offeredTokens: what every request carries, the tools
 // that stand for those found on demand included), so two numbers never disagree at one moment;
-// a card says what its own server adds, and never "≈ 0" for tools that are only on demand.
+// a card says what its own server adds, and never "≈ 0" for tools that are only on demand. A group's
+// heading adds up its servers' own tools; the budget line says what the total carries besides
+// them (the stand-in that finds the tools on demand), so the two never seem to disagree.
 import type { McpView, ServerView } from '../src/api-types.js';
 import { formatTokens } from './text.js';
 
@@ -12,16 +14,25 @@ export interface ToolTotals {
   readonly onDemand: number;
   /** What every request carries of tool definitions: the one total. */
   readonly tokens: number;
+  /** Of `tokens`, what is not any server's own tools (mcp_search_tools, standing for those on demand). */
+  readonly besides: number;
+}
+
+/** What the tools of `servers` add to every request: a group heading's figure. */
+export function serversTokens(servers: readonly ServerView[]): number {
+  return servers.reduce((sum, server) => sum + server.contextTokens, 0);
 }
 
 export function toolTotals(view: McpView): ToolTotals {
   const tools = Object.values(view.groups).flatMap((servers) =>
     servers.flatMap((server) => server.tools),
   );
+  const own = serversTokens(Object.values(view.groups).flat());
   return {
     tools: tools.length,
     onDemand: tools.filter((tool) => tool.onDemand).length,
     tokens: view.offeredTokens,
+    besides: Math.max(0, view.offeredTokens - own),
   };
 }
 

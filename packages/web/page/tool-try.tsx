@@ -9,6 +9,7 @@ import type { Schema } from '@epoch-agent/runtime/schema-ref';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ToolCallRequest } from '../src/api-types.js';
 import type { Api } from './api.js';
+import { BusyButton } from './busy-button.js';
 import { ForSeconds } from './live-time.js';
 import {
   initialValue,
@@ -86,6 +87,7 @@ export function ToolTry({ api, path, name, inputSchema, advise, gone }: Props) {
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (running.current !== undefined) return;
     if (gone) {
       return setProblem(
         `${name} is no longer in its server's tool list, so it cannot be run; copy what you typed if you need it.`,
@@ -155,23 +157,23 @@ export function ToolTry({ api, path, name, inputSchema, advise, gone }: Props) {
         </p>
       )}
       <p class="try-actions">
-        <button
+        <BusyButton
           type="submit"
           class="primary"
-          disabled={run.state === 'running'}
+          busy={run.state === 'running'}
           aria-disabled={gone}
         >
           {run.state === 'running' ? 'Running…' : 'Run'}
-        </button>
+        </BusyButton>
         {run.state === 'running' && (
           <button type="button" onClick={() => running.current?.abort()}>
             Cancel
           </button>
         )}
         {fields !== undefined && (
-          <button type="button" onClick={toggleJson} disabled={run.state === 'running'}>
+          <BusyButton onClick={toggleJson} busy={run.state === 'running'}>
             {asJson ? 'Edit as a form' : 'Edit as JSON'}
-          </button>
+          </BusyButton>
         )}
       </p>
       <RunView run={run} />

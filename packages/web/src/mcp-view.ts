@@ -80,7 +80,13 @@ function viewOf(
   { statuses, entries, deferred, places }: KnownNow,
 ): ServerView {
   const { name } = server.config;
-  const { at, fields } = serverFields(server, runtime.configFile);
+  const written = serverFields(server, runtime.configFile);
+  const { at } = written;
+  // The command line through the server's own redaction policy too, which blanks a secret of its
+  // (an env value, a key learned at start) wherever it appears: the card never shows in an
+  // argument what the server's stderr shows as <redacted>.
+  const shown = (text: string) => runtime.mcp.shownText(name, text);
+  const fields = written.fields.map((field) => shownField(field, shown));
   const group = mcpGroup(name);
   // The runtime keeps exactly this server's McpEpochTools in its `mcp:<server>` group.
   const tools = entries
@@ -109,6 +115,20 @@ function viewOf(
 
 function tokensOf(tools: readonly ToolView[]): number {
   return tools.reduce((sum, tool) => sum + tool.contextTokens, 0);
+}
+
+/** `field` with its command line's words through `shown` (the others are redacted already). */
+function shownField(field: ServerField, shown: (text: string) => string): ServerField {
+  if (field.field === 'command' && typeof field.value === 'string') {
+    return { ...field, value: shown(field.value) };
+  }
+  if (field.field === 'args' && Array.isArray(field.value)) {
+    return {
+      ...field,
+      value: field.value.map((arg) => (typeof arg === 'string' ? shown(arg) : arg)),
+    };
+  }
+  return field;
 }
 
 /** The command and its arguments, or the URL: the redacted values serverFields gives. */

@@ -74,7 +74,7 @@ describe('tools found on demand on the connectors page', () => {
       /^if offered, would add ≈ \d+ tokens$/,
     );
     await expect(page.locator('.budget').textContent()).resolves.toMatch(
-      /^Tool definitions in every request: ≈ [\d.k]+ tokens of a budget of 9\.0k tokens \(tool_budget_tokens\); 2 tools are found on demand through mcp_search_tools\.$/,
+      /^Tool definitions in every request: ≈ [\d.k]+ tokens of a budget of 9\.0k tokens \(tool_budget_tokens\): the servers' tools ≈ [\d.k]+ tokens, and mcp_search_tools ≈ [\d.k]+ tokens, through which 2 tools are found on demand\.$/,
     );
   });
 });

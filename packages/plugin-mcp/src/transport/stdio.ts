@@ -76,6 +76,8 @@ export class StdioTransport implements Transport, ReapableTransport {
   /** How the process ended, if it did before its input was ended (before anyone closed it). */
   #exit: McpServerExit | undefined;
   #inputEnded = false;
+  /** The server closed its end of the pipes (stdout EOF, or EPIPE on stdin) before we ended its input. */
+  #pipesClosedByServer = false;
   /** Held from the spawn until the server's pipes are destroyed. */
   #slot: DescriptorSlot | undefined;
   #closeEmitted = false;
@@ -249,7 +251,8 @@ export class StdioTransport implements Transport, ReapableTransport {
     child.stdout.on('error', (error) => this.onerror?.(error));
     child.stderr.on('error', (error) => this.onerror?.(error));
     // EPIPE after the server exited; the write callback already rejects the send() it belongs to.
-    child.stdin.on('error', () => {});
+    child.stdin.on('error', () => this.#serverClosedPipes());
+    child.stdout.once('end', () => this.#serverClosedPipes());
     if (child.pid !== undefined) {
       // Known as soon as spawn() returns, so a close() that races start() still reaps the tree.
       this.#leader = identify(child.pid);
@@ -257,9 +260,12 @@ export class StdioTransport implements Transport, ReapableTransport {
       // without closing it ends the tree then.
       this.#unrecord = recordServer(this.#server.name, this.#leader, this.#logger);
       this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
-      // Before the reap below, which ends the input: an exit after that is the close's doing.
+      // Before the reap below, which ends the input: an exit after that is the close's doing —
+      // unless the server had closed its pipes first. A connect fails on the closed pipe before
+      // the exit event comes; the close that follows waits for the exit (within its graces), and
+      // an exit code then is the server's own (a signal would be the close's).
       child.once('exit', (code, signal) => {
-        if (this.#inputEnded) return;
+        if (this.#inputEnded && !(this.#pipesClosedByServer && code !== null)) return;
         this.#exit = code !== null ? { code } : { signal: signal ?? 'unknown' };
       });
       // The server went away on its own: reap whatever it left behind. The connection is over
@@ -277,6 +283,10 @@ export class StdioTransport implements Transport, ReapableTransport {
         reject(this.#failSpawn(error));
       });
     });
+  }
+
+  #serverClosedPipes(): void {
+    if (!this.#inputEnded) this.#pipesClosedByServer = true;
   }
 
   /** No process was started: its pipes are gone (or never were), so its slot goes back. */
