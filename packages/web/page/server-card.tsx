@@ -5,7 +5,7 @@
 // says its state is only the last one known.
 
 import type { McpServerOrigin, McpServerState } from '@epoch-agent/runtime';
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { LoginStarted, ServerEntry, ServerView } from '../src/api-types.js';
 import { adviceFor } from './advice.js';
 import type { Api, ApiResult } from './api.js';
@@ -348,7 +348,9 @@ function useConfirmationFocus(confirming: boolean) {
   const remove = useRef<HTMLButtonElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
   const shown = useRef(confirming);
-  useEffect(() => {
+  // Before the browser paints, not after: a focus moved later would take it from wherever the
+  // person went meanwhile.
+  useLayoutEffect(() => {
     if (shown.current === confirming) return;
     shown.current = confirming;
     (confirming ? confirm : remove).current?.focus();

@@ -291,11 +291,13 @@ describe('Escape', () => {
     await cancel.focus();
     await page.keyboard.press('Escape');
     // Only the question went.
+    await expect.poll(() => cancel.count(), WAIT).toBe(0);
     await expect(s3.locator('.body').count()).resolves.toBe(1);
     await s3.getByRole('button', { name: 'Reconnect', exact: true }).focus();
     await page.keyboard.press('Escape');
+    // Focus is handed back once the closed card has been drawn: waited for, not read at once.
+    await expect.poll(() => isFocused(s3.locator('button.row')), WAIT).toBe(true);
     await expect(s3.locator('.body').count()).resolves.toBe(0);
-    await expect(isFocused(s3.locator('button.row'))).resolves.toBe(true);
     await expect(s3.locator('button.row').getAttribute('aria-expanded')).resolves.toBe('false');
   });
 
@@ -304,10 +306,10 @@ describe('Escape', () => {
       const panel = await openPanel(page, label);
       await panel.locator('input').first().focus();
       await page.keyboard.press('Escape');
+      await expect
+        .poll(() => isFocused(page.locator('.bar-actions button', { hasText: label })), WAIT)
+        .toBe(true);
       await expect(panel.isVisible()).resolves.toBe(false);
-      await expect(
-        isFocused(page.locator('.bar-actions button', { hasText: label })),
-      ).resolves.toBe(true);
     }
   });
 });
