@@ -30,7 +30,7 @@ beforeAll(async () => {
       command: `node${RTL}`,
       cwd: `/tmp/${RTL}`,
       args: [`\${EPOCH_TEST_UNSET_A:-${RTL}}`],
-      env: { 'K\u001b[2J': 'value', Z: '${EPOCH_TEST_UNSET_C:-\u001b[2J}' },
+      env: { 'K\u001b[2J': 'value', Z: `\${EPOCH_TEST_UNSET_C:-\u001b[2J}` },
       [`bogus${RTL}`]: 1,
     },
     broken: { command: 5 },
@@ -52,7 +52,7 @@ describe("a config's text on the terminal", () => {
     const run = await epochIn(project, ['mcp', 'list'], env);
     expectNoRawControls(run);
     expect(run.out).toContain("node '\\x1b[2J\\x1b[Hall good \\x1b]0;title\\x07' '\\u202eevil'");
-    expect(run.out).toContain("'node\\u202e' '${EPOCH_TEST_UNSET_A:-\\u202e}'");
+    expect(run.out).toContain(`'node\\u202e' '\${EPOCH_TEST_UNSET_A:-\\u202e}'`);
     expect(run.out).toContain('"bogus\\u202e" is not a server field');
   });
 
@@ -62,8 +62,8 @@ describe("a config's text on the terminal", () => {
     expect(run.out).toMatch(/^command +line 1 +node\\u202e$/m);
     expect(run.out).toMatch(/^cwd +line 1 +\/tmp\/\\u202e$/m);
     expect(run.out).toContain('K\\x1b[2J=<redacted>');
-    expect(run.out).toContain('Z=${EPOCH_TEST_UNSET_C:-\\x1b[2J}');
-    expect(run.out).toContain('${EPOCH_TEST_UNSET_A} in args[0]: not set, so "\\u202e"');
+    expect(run.out).toContain(`Z=\${EPOCH_TEST_UNSET_C:-\\x1b[2J}`);
+    expect(run.out).toContain(`\${EPOCH_TEST_UNSET_A} in args[0]: not set, so "\\u202e"`);
   });
 
   it("a server that is not there: the name's sentence ends, the files' errors follow", async () => {
