@@ -1,6 +1,6 @@
 // `epoch mcp get <name>`: one server as it takes effect — every field of its transport, written,
 // defaulted or inferred, and the file and line each written one comes from. Secrets redacted.
-import { terminalJson } from '@epoch-agent/infra';
+import { groupedNumber, terminalJson } from '@epoch-agent/infra';
 import type { McpProtocol } from '@epoch-agent/runtime';
 import {
   diagnosticServer,
@@ -74,13 +74,25 @@ function renderFields(fields: readonly ServerField[], room: number): string {
   return `${lines.join('\n')}\n${footnotes === '' ? '' : `\n${footnotes}`}`;
 }
 
-// Whether each is set, never its value: the value is the secret the variable keeps out of the file.
+/**
+ * Whether each is set, never its value: the value is the secret the variable keeps out of the file.
+ * A variable used alike in many fields is one line, at its first field with a count of the others.
+ */
 function variablesText(variables: readonly ServerFieldVariable[]): string {
-  const lines = variables.map(({ name, in: field, set, default: fallback }) => {
+  const alike = new Map<string, { first: ServerFieldVariable; others: Set<string> }>();
+  for (const variable of variables) {
+    const key = JSON.stringify([variable.name, variable.set, variable.default ?? null]);
+    const seen = alike.get(key);
+    if (seen === undefined) alike.set(key, { first: variable, others: new Set() });
+    else if (variable.in !== seen.first.in) seen.others.add(variable.in);
+  }
+  const lines = [...alike.values()].map(({ first, others }) => {
+    const { name, in: field, set, default: fallback } = first;
     const state = set ? 'set' : fallback === undefined ? 'not set' : 'not set, so';
     const value =
       !set && fallback !== undefined ? ` ${JSON.stringify(fallback)} (its default)` : '';
-    return `  \${${name}} in ${field}: ${state}${value}`;
+    const more = others.size === 0 ? '' : ` and ${groupedNumber(others.size)} more fields`;
+    return `  \${${name}} in ${field}${more}: ${state}${value}`;
   });
   return `variables (read from the environment each time the server starts):\n${lines.join('\n')}\n`;
 }
