@@ -20,7 +20,7 @@ beforeAll(async () => {
   env = { EPOCH_HOME: join(dir, 'home') };
   await mkdir(env.EPOCH_HOME as string);
   file = join(dir, 'mcp.json');
-  const args = JSON.stringify(Array.from({ length: ARGS }, () => '${ZQ9}'));
+  const args = JSON.stringify(Array.from({ length: ARGS }, () => `\${ZQ9}`));
   const keys = Array.from({ length: KEYS }, () => '"K": "1"').join(',');
   await writeFile(
     file,
@@ -52,8 +52,8 @@ describe('a mistake repeated thousands of times', () => {
   it("get: the server's variables as one line, its warning once", async () => {
     const run = await epoch(['mcp', 'get', 's', '--config', file], env);
     expect(run.code).toBe(0);
-    expect(lines(run.out, '${ZQ9} in')).toEqual([
-      '  ${ZQ9} in args[0] and 199,999 more fields: not set',
+    expect(lines(run.out, `\${ZQ9} in`)).toEqual([
+      `  \${ZQ9} in args[0] and 199,999 more fields: not set`,
     ]);
     expect(lines(run.out, 'which is not set')).toHaveLength(1);
   });
