@@ -73,8 +73,10 @@ export function parseServer(
       report,
     }),
   };
-  if (!checkControlCharacters(name, fields, entry.report)) return { diagnostics };
-  if (where.givenInCode !== true && !checkVariables(entry, env)) return { diagnostics };
+  // Both looked at before either drops the entry: one error must not hide the others of it.
+  const clean = checkControlCharacters(name, fields, entry.report);
+  const expandable = where.givenInCode === true || checkVariables(entry, env);
+  if (!clean || !expandable) return { diagnostics };
   const config = toConfig(entry);
   return config === undefined ? { diagnostics } : { config, diagnostics };
 }
