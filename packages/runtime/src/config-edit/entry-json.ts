@@ -63,7 +63,8 @@ export function parseEntryJson(text: string): EntryJson {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true });
   const [first] = errors;
-  if (first !== undefined || root === undefined) return { ok: false, problem: notParsed(text, first) };
+  if (first !== undefined || root === undefined)
+    return { ok: false, problem: notParsed(text, first) };
   if (root.type !== 'object') return notAnObject();
   const found = unwrap(root, (node) =>
     membersOf(node).map((member) => {
