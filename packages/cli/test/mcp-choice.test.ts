@@ -220,7 +220,7 @@ describe('epoch mcp disable / enable on a hand-written file', () => {
     const broken = await home('{ "servers": { "files": { "command": "x" ');
     const onBroken = await broken.run('mcp', 'disable', 'files');
     expect(onBroken.code).toBe(1);
-    expect(onBroken.err).toContain('problems found:');
+    expect(onBroken.err).toContain('The files have errors, which may be why:');
     expect(onBroken.err).toContain(`${broken.file}:1:`);
     expect(await readFile(broken.file, 'utf8')).toBe('{ "servers": { "files": { "command": "x" ');
   });

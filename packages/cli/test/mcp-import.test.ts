@@ -198,7 +198,9 @@ describe('epoch mcp import', () => {
     );
     const run = await epoch('import');
     expect(run.code).toBe(1);
-    expect(run.out).toMatch(/\.cursor\/mcp\.json:4: .*; nothing of it was imported\./);
+    expect(run.out).toMatch(
+      /\.cursor\/mcp\.json:4:\d+: JSON syntax error: .*; nothing of it was imported\./,
+    );
     expect(run.out).toContain('Imported 12 servers');
     expect(run.out + run.err).not.toContain('cursorBroken12345');
   });

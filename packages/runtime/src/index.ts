@@ -125,7 +125,7 @@ export {
 } from './errors.js';
 // Servers of other MCP clients, read from their files and imported (`epoch mcp import`).
 export { CLIENTS, findClientServers, readFileAs } from './import/clients.js';
-export { type FoundLaunch, foundLaunches } from './import/found-launch.js';
+export { type FoundLaunch, foundLaunches, runsAgain } from './import/found-launch.js';
 export {
   CLIENT_NAMES,
   type ClientFile,

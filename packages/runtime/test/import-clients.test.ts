@@ -232,7 +232,10 @@ describe('reading each client', () => {
     const file = join(machine.dir, 'broken.json');
     await writeFile(file, '{\n  "mcpServers": {\n    "x": { "env": { "K": "brokenSecret999" } \n');
     const read = await readFileAs(file, 'claude-desktop', machine);
-    expect(read).toMatchObject({ ok: false, problem: expect.stringMatching(/broken\.json:4: /) });
+    expect(read).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/broken\.json:4:\d+: JSON syntax error: /),
+    });
     expect(JSON.stringify(read)).not.toContain('brokenSecret999');
     const toml = join(machine.dir, 'config.toml');
     await writeFile(toml, '[mcp_servers.x]\ncommand = "a"\nenv = { K = "tomlSecret777" \n');

@@ -10,7 +10,8 @@
 // to the page but their keys, and its entry with each secret as a placeholder; with each server
 // goes what it would run (its launch, as the approval dialog shows one). A chosen server whose name
 // is taken is imported as `<name>-<client>`: choosing it is asking for that. One that runs exactly
-// what a server of epoch's runs already (the runtime's foundLaunches) is not imported again, whatever its name.
+// what a server of epoch's runs already (the runtime's foundLaunches) is not imported again, whatever its name,
+// nor one that runs exactly what an earlier chosen server runs.
 import {
   CLIENTS,
   type ClientFileRead,
@@ -21,6 +22,7 @@ import {
   type ImportedServer,
   type ImportPlaces,
   type Runtime,
+  runsAgain,
   sizeText,
 } from '@epoch-agent/runtime';
 import { Hono } from 'hono';
@@ -83,10 +85,10 @@ export function importRoutes({ runtime, feed, places }: ImportRouteParts): Hono 
     const keys = new Set(chosen.map(keyOf));
     const picked = found.filter((server) => keys.has(keyOf(server)));
     const launches = foundLaunches(runtime, picked);
-    const again = picked.filter((server) => launches.get(server)?.sameAs !== undefined);
+    const again = picked.filter((server) => runsAgain(launches.get(server)));
     try {
       const result = await runtime.importServers(
-        picked.filter((server) => launches.get(server)?.sameAs === undefined),
+        picked.filter((server) => !runsAgain(launches.get(server))),
         { rename: true },
       );
       const answer: ImportDone = {
@@ -104,7 +106,7 @@ export function importRoutes({ runtime, feed, places }: ImportRouteParts): Hono 
             name: server.name,
             label: CLIENTS[server.client].label,
             added: false,
-            message: `server "${launches.get(server)?.sameAs}" runs exactly this already.`,
+            message: againMessage(launches.get(server)),
           })),
         ],
       };
@@ -115,6 +117,14 @@ export function importRoutes({ runtime, feed, places }: ImportRouteParts): Hono 
   });
 
   return routes;
+}
+
+/** Why a chosen server was not imported: epoch's server, or an earlier chosen one, runs the same. */
+function againMessage(launch: FoundLaunch | undefined): string {
+  if (launch?.sameAs !== undefined) return `server "${launch.sameAs}" runs exactly this already.`;
+  const first = launch?.sameAsFound;
+  if (first === undefined) return 'it runs exactly what another chosen server runs.';
+  return `it runs exactly what ${CLIENTS[first.client].label}'s "${first.original}" (${first.file}), chosen too, runs: that one is imported instead.`;
 }
 
 function serversOf(reads: readonly ClientFileRead[]): FoundServer[] {

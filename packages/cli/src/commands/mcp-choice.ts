@@ -53,8 +53,7 @@ export function choose(enabled: boolean): CommandRun {
           // A file that does not load has no servers: its errors may be why the name is unknown,
           // and then the file, not the command line, is what is wrong.
           const problems = problemsFound(runtime.diagnostics());
-          const message =
-            problems === '' ? error.message : `${error.message.replace(/\.$/, '')}${problems}`;
+          const message = `${error.message}${problems}`;
           return { kind: 'unknown', message, fileErrors: problems !== '' };
         }
       });

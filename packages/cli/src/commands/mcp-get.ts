@@ -1,6 +1,6 @@
 // `epoch mcp get <name>`: one server as it takes effect — every field of its transport, written,
 // defaulted or inferred, and the file and line each written one comes from. Secrets redacted.
-import { terminalJson } from '@epoch-agent/infra';
+import { groupedNumber, terminalJson } from '@epoch-agent/infra';
 import type { McpProtocol } from '@epoch-agent/runtime';
 import {
   diagnosticServer,
@@ -14,6 +14,7 @@ import {
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { lineRoom, wrapCells } from '../render/cells.js';
+import { shownConfig, textOut } from '../render/config-text.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { columnWidths, tableLine } from '../render/table.js';
 import { findServer } from './server-lookup.js';
@@ -36,13 +37,15 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     io.out(`${terminalJson({ ...json, diagnostics }, 2)}\n`);
     return EXIT.ok;
   }
+  // Every line is the file's text as much as epoch's: all of it goes out escaped.
+  const out = textOut(io);
   const where = at === undefined ? 'given in code' : `${at.file}:${at.line}:${at.column}`;
-  io.out(`${name} (${source} server, ${server.config.transport}) — ${where}\n\n`);
-  io.out(renderFields(fields, lineRoom(io.columns)));
+  out(`${name} (${source} server, ${server.config.transport}) — ${where}\n\n`);
+  out(renderFields(fields, lineRoom(io.columns)));
   const variables = fields.flatMap((field) => field.variables ?? []);
-  if (variables.length > 0) io.out(`\n${variablesText(variables)}`);
-  io.out(`\n${protocolLine(protocol)}\n`);
-  io.out(renderDiagnostics(diagnostics, lineRoom(io.columns)));
+  if (variables.length > 0) out(`\n${variablesText(variables)}`);
+  out(`\n${protocolLine(protocol)}\n`);
+  out(renderDiagnostics(diagnostics, lineRoom(io.columns)));
   return EXIT.ok;
 }
 
@@ -63,20 +66,33 @@ function renderFields(fields: readonly ServerField[], room: number): string {
   const widths = columnWidths([header, ...rows]);
   const indent = (widths[0] ?? 0) + (widths[1] ?? 0) + 4;
   const lines = [header, ...rows].flatMap(([field = '', from = '', value = '']) => {
-    const [first = '', ...more] = wrapCells(value, room - indent);
+    // Escaped before it is wrapped, so the cut counts the cells it is shown in.
+    const [first = '', ...more] = wrapCells(shownConfig(value), room - indent);
     return [tableLine([field, from, first], widths), ...more.map((m) => ' '.repeat(indent) + m)];
   });
   const footnotes = notes.map((note, i) => `[${i + 1}] ${note}\n`).join('');
   return `${lines.join('\n')}\n${footnotes === '' ? '' : `\n${footnotes}`}`;
 }
 
-// Whether each is set, never its value: the value is the secret the variable keeps out of the file.
+/**
+ * Whether each is set, never its value: the value is the secret the variable keeps out of the file.
+ * A variable used alike in many fields is one line, at its first field with a count of the others.
+ */
 function variablesText(variables: readonly ServerFieldVariable[]): string {
-  const lines = variables.map(({ name, in: field, set, default: fallback }) => {
+  const alike = new Map<string, { first: ServerFieldVariable; others: Set<string> }>();
+  for (const variable of variables) {
+    const key = JSON.stringify([variable.name, variable.set, variable.default ?? null]);
+    const seen = alike.get(key);
+    if (seen === undefined) alike.set(key, { first: variable, others: new Set() });
+    else if (variable.in !== seen.first.in) seen.others.add(variable.in);
+  }
+  const lines = [...alike.values()].map(({ first, others }) => {
+    const { name, in: field, set, default: fallback } = first;
     const state = set ? 'set' : fallback === undefined ? 'not set' : 'not set, so';
     const value =
       !set && fallback !== undefined ? ` ${JSON.stringify(fallback)} (its default)` : '';
-    return `  \${${name}} in ${field}: ${state}${value}`;
+    const more = others.size === 0 ? '' : ` and ${groupedNumber(others.size)} more fields`;
+    return `  \${${name}} in ${field}${more}: ${state}${value}`;
   });
   return `variables (read from the environment each time the server starts):\n${lines.join('\n')}\n`;
 }

@@ -3,7 +3,8 @@
 // did not map, and what it runs is shown whole (its command or URL, and when it downloads code):
 // importing approves what is written, so the output is where a person sees it, and `--dry-run`
 // shows it (with the entries) before anything is written. A server that runs exactly what one of
-// epoch's runs already, under any name, is recognised and not imported again. Nothing is asked:
+// epoch's runs already, under any name, is recognised and not imported again, as is one that runs
+// exactly what an earlier server of the same import runs (two clients, one server). Nothing is asked:
 // like `add`, the command line says what to do (`--from`, `--file`, `--rename`). No env or header
 // value is ever printed.
 import { homedir } from 'node:os';
@@ -24,6 +25,7 @@ import {
   isMcpConfigWriteError,
   type RuntimeServersImported,
   readFileAs,
+  runsAgain,
   type ServerScope,
 } from '@epoch-agent/runtime';
 import { type Invocation, operands, stringOption, UsageError } from '../command.js';
@@ -57,7 +59,7 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     [result, launches] = await withRuntime(io, invocation, options, async (runtime) => {
       const known = foundLaunches(runtime, found);
       const imported = await runtime.importServers(
-        found.filter((server) => known.get(server)?.sameAs === undefined),
+        found.filter((server) => !runsAgain(known.get(server))),
         {
           rename: invocation.values.rename === true,
           dryRun: invocation.values['dry-run'] === true,
@@ -154,7 +156,8 @@ function serverKey({ client, file, scope, original }: FoundServer): string {
 
 /**
  * What --json says of a server: never its entry, whose env and header values are secrets. One that
- * runs what a server of epoch's runs already has the outcome `present`, naming that server.
+ * runs what a server of epoch's runs already has the outcome `present`, naming that server; one
+ * that runs what an earlier server of this import runs, `duplicate`, naming where that one is.
  */
 function shownJson(
   found: FoundServer,
@@ -162,9 +165,17 @@ function shownJson(
   launches: ReadonlyMap<FoundServer, FoundLaunch>,
 ) {
   const { client: c, file, scope, original, notes } = found;
-  const { launch, sameAs } = launches.get(found) ?? {};
+  const { launch, sameAs, sameAsFound: first } = launches.get(found) ?? {};
   const imported = imports.get(serverKey(found));
-  const outcome = sameAs === undefined ? imported?.outcome : { kind: 'present', sameAs };
+  const outcome =
+    sameAs !== undefined
+      ? { kind: 'present', sameAs }
+      : first !== undefined
+        ? {
+            kind: 'duplicate',
+            of: { client: first.client, file: first.file, original: first.original },
+          }
+        : imported?.outcome;
   const name = imported?.name ?? found.name;
   return { client: c, file, scope, original, name, outcome, notes, launch, entry: imported?.shown };
 }
@@ -192,6 +203,7 @@ function render(
       const launch = result.launches.get(found);
       const server = imports.get(serverKey(found));
       if (launch?.sameAs !== undefined) text += presentLines(found, launch.sameAs);
+      else if (launch?.sameAsFound !== undefined) text += duplicateLines(found, launch.sameAsFound);
       else if (server !== undefined) text += serverLines(server, launch, dryRun);
     }
   }
@@ -200,12 +212,17 @@ function render(
   const added = count('added') + count('renamed');
   const clashes = count('clash');
   const present = [...result.launches.values()].filter(({ sameAs }) => sameAs !== undefined);
+  const twice = [...result.launches.values()].filter(
+    ({ sameAsFound }) => sameAsFound !== undefined,
+  );
   const verb = dryRun ? 'Would import' : 'Imported';
   text += `\n${verb} ${counted(added, 'server')} into ${result.file}${result.created && added > 0 ? ' (a new file)' : ''}.`;
   if (clashes > 0)
     text += ` ${clashes} skipped: their names are taken; --rename imports them under new names.`;
   if (present.length > 0)
     text += ` ${present.length} already there: epoch has a server that runs exactly the same.`;
+  if (twice.length > 0)
+    text += ` ${twice.length} not imported twice: another server of this import runs exactly the same (see above).`;
   if (count('refused') > 0) text += ` ${count('refused')} refused (see above).`;
   text += dryRun ? ' Dry run: nothing was written.\n' : '\n';
   return text;
@@ -215,6 +232,13 @@ function render(
 function presentLines(found: FoundServer, sameAs: string): string {
   const was = found.original === found.name ? '' : ` (was "${shownLine(found.original)}")`;
   return `  ${found.name}: already there as "${sameAs}", which runs exactly the same; not imported again${was}\n`;
+}
+
+/** A server that runs what an earlier one of this import runs: that one is the one imported. */
+function duplicateLines(found: FoundServer, first: FoundServer): string {
+  const was = found.original === found.name ? '' : ` (was "${shownLine(found.original)}")`;
+  const where = `${CLIENTS[first.client].label}'s "${shownLine(first.original)}" in ${first.file}`;
+  return `  ${found.name}: not imported: it runs exactly what ${where} runs, which this import takes instead${was}\n`;
 }
 
 function serverLines(

@@ -15,6 +15,7 @@ import {
 import { type Invocation, operands } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { cutCells } from '../render/cells.js';
+import { textOut } from '../render/config-text.js';
 import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
 import { noServers } from '../render/no-servers.js';
 import { shownLine } from '../render/server-text.js';
@@ -36,14 +37,16 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     const servers = read.servers.map((server) => shown(server, held.get(server.config.name)));
     io.out(`${terminalJson({ file, projectFile, servers, diagnostics }, 2)}\n`);
   } else {
+    // The names, targets and problems are the files' text: all of it goes out escaped.
+    const out = textOut(io);
     const files = `your file: ${file}${projectFile === undefined ? '' : `; the project's: ${projectFile}`}`;
-    io.out(
+    out(
       read.servers.length === 0
         ? await noServers(file)
         : renderServers(files, read.servers, await lastToolCounts(read.servers)),
     );
-    io.out(renderHeld(held));
-    io.out(renderDiagnostics(diagnostics));
+    out(renderHeld(held));
+    out(renderDiagnostics(diagnostics));
   }
   return hasErrors(diagnostics) ? EXIT.failed : EXIT.ok;
 }

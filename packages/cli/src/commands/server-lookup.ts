@@ -23,11 +23,14 @@ export function findServer(
   throw problems === '' ? new UsageError(message) : new CommandFailure('config_errors', message);
 }
 
-/** The files' errors, for a message about a server that is not there: `; problems found: …`. */
+/**
+ * The files' errors, for a message about a server that is not there, as sentences of their own
+ * after it: ` The files have errors, which may be why: …`.
+ */
 export function problemsFound(diagnostics: readonly RuntimeDiagnostic[]): string {
   const problems = diagnostics
     .filter(({ severity }) => severity === 'error')
     .map((d) => `\n  ${formatDiagnostic(d)}`)
     .join('');
-  return problems === '' ? '' : `; problems found:${problems}`;
+  return problems === '' ? '' : ` The files have errors, which may be why:${problems}`;
 }

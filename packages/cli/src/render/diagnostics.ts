@@ -1,6 +1,7 @@
 // How a config file's problems are shown in a terminal, the same for every command that reads one.
 import { type Diagnostic, formatDiagnostic } from '@epoch-agent/infra';
 import { wrapCells } from './cells.js';
+import { shownConfig } from './config-text.js';
 import { counted } from './counted.js';
 
 /**
@@ -12,8 +13,9 @@ export function renderDiagnostics(
   room = Number.POSITIVE_INFINITY,
 ): string {
   if (diagnostics.length === 0) return '';
+  // A message quotes the file's text (a field's name, a value): escaped before it is wrapped.
   const lines = diagnostics.map(
-    (d) => `  ${wrapCells(formatDiagnostic(d), room - 4).join('\n    ')}\n`,
+    (d) => `  ${wrapCells(shownConfig(formatDiagnostic(d)), room - 4).join('\n    ')}\n`,
   );
   return `\n${counted(diagnostics.length, 'problem')}:\n${lines.join('')}`;
 }

@@ -2,17 +2,9 @@
 // (or the URL), where it runs, the names of what it is given (never a value), and in plain words
 // when starting it downloads code and runs it. `approve`, the inline question and `import` show
 // the same lines.
-import { visibleText } from '@epoch-agent/infra';
 import type { McpLaunch } from '@epoch-agent/runtime';
+import { shownConfig as shownLine } from './config-text.js';
 import { shellQuote } from './target.js';
-
-/**
- * A config's text as a terminal may show it: control characters visible, never commands, and never
- * cut: what is asked about must be seen whole (a file's size bounds it).
- */
-function shownLine(text: string): string {
-  return visibleText(text, { max: Number.POSITIVE_INFINITY });
-}
 
 /** The launch, a line per fact, each as `label: value` (no indent: the caller indents). */
 export function launchLines(launch: McpLaunch): string[] {

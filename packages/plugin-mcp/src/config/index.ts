@@ -18,6 +18,8 @@ export {
   parseMcpConfig,
   parseMcpServerEntries,
 } from './load.js';
+// The words for a JSON syntax error, for another reader of JSON files (import) to say it alike.
+export { describeSyntaxError } from './locate.js';
 export { DEFAULT_MAX_OUTPUT_TOKENS } from './output-tokens.js';
 export {
   type FieldName as McpConfigFieldName,

@@ -14,6 +14,7 @@ import {
 import { getLocation, getNodeValue, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import type { McpServerConfig } from '../types.js';
 import { type McpServerOverride, readChoice } from './choice.js';
+import { cappedDiagnostics } from './diagnostic-cap.js';
 import { duplicateKeys, keysOf, kindOf, MAX_DEPTH, tooDeepAt } from './file-shape.js';
 import { configPositions, type McpConfigPositions } from './key-positions.js';
 import { createLocator, describeSyntaxError, type Locator } from './locate.js';
@@ -135,7 +136,7 @@ function* parseSteps(text: string, file: string): Generator<void, McpConfigLoad>
         `the file must hold an object like { "servers": { "name": { … } } } (it holds ${kindOf(root)}).`,
       ),
     );
-    return { servers: [], overrides: [], diagnostics: sortByPosition(diagnostics) };
+    return { servers: [], overrides: [], diagnostics: cappedDiagnostics(diagnostics) };
   }
   for (const key of keysOf(root)) {
     if (TOP_LEVEL.includes(key)) continue;
@@ -193,7 +194,7 @@ function* parseSteps(text: string, file: string): Generator<void, McpConfigLoad>
     overrides,
     ...(toolBudgetTokens === undefined ? {} : { toolBudgetTokens }),
     ...(positions === undefined ? {} : { positions }),
-    diagnostics: sortByPosition(diagnostics),
+    diagnostics: cappedDiagnostics(diagnostics),
   };
 }
 
@@ -418,8 +419,4 @@ function unreadable(
     overrides: [],
     diagnostics: [diagnostic(where, 'error', code, path, why, at)],
   };
-}
-
-function sortByPosition(diagnostics: Diagnostic[]): Diagnostic[] {
-  return diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
 }

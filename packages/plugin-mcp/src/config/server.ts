@@ -2,7 +2,7 @@
 // check what that transport requires, and map every field by hand into the `McpServerConfig`
 // union, so a field added to the config types that this mapping forgets does not compile.
 import { dirname, resolve } from 'node:path';
-import type { Diagnostic } from '@epoch-agent/infra';
+import { type Diagnostic, groupedNumber } from '@epoch-agent/infra';
 import {
   assertNever,
   type McpEntryPosition,
@@ -73,8 +73,10 @@ export function parseServer(
       report,
     }),
   };
-  if (!checkControlCharacters(name, fields, entry.report)) return { diagnostics };
-  if (where.givenInCode !== true && !checkVariables(entry, env)) return { diagnostics };
+  // Both looked at before either drops the entry: one error must not hide the others of it.
+  const clean = checkControlCharacters(name, fields, entry.report);
+  const expandable = where.givenInCode === true || checkVariables(entry, env);
+  if (!clean || !expandable) return { diagnostics };
   const config = toConfig(entry);
   return config === undefined ? { diagnostics } : { config, diagnostics };
 }
@@ -361,13 +363,21 @@ function checkVariables({ name, fields, report }: Entry, env: Environment): bool
   }
   if (!ok) return false;
   const pathOf = pathsByField(values);
+  // One warning per variable, at the first field it is in, however many fields repeat it.
+  const unset = new Map<string, { readonly field: string; readonly others: Set<string> }>();
   for (const use of variableUses(values)) {
     if (variableValue(use, env) !== undefined) continue;
+    const seen = unset.get(use.name);
+    if (seen === undefined) unset.set(use.name, { field: use.field, others: new Set() });
+    else if (use.field !== seen.field) seen.others.add(use.field);
+  }
+  for (const [variable, { field, others }] of unset) {
+    const more = others.size === 0 ? '' : ` (and ${groupedNumber(others.size)} more fields)`;
     report(
       'warning',
       'unset_variable',
-      pathOf.get(use.field) ?? [],
-      `"${use.field}" of server "${name}" uses \${${use.name}}, which is not set, so the server will fail to start. Set ${use.name} in the environment epoch starts in (e.g. export ${use.name}=...), or write a default: \${${use.name}:-value}.`,
+      pathOf.get(field) ?? [],
+      `"${field}"${more} of server "${name}" uses \${${variable}}, which is not set, so the server will fail to start. Set ${variable} in the environment epoch starts in (e.g. export ${variable}=...), or write a default: \${${variable}:-value}.`,
     );
   }
   return true;

@@ -8,8 +8,14 @@
 // `{"servers": {"<name>": {…}}}` (this file, VS Code). Comments and trailing commas are allowed, as
 // in mcp.json. An object of one key is a wrapper only when that key is no field of an entry, so
 // `{"env": {…}}` stays an entry (which the loader then says is missing its command).
-import { MCP_CONFIG_FIELDS } from '@epoch-agent/plugin-mcp/config';
-import { getNodeValue, type Node, type ParseError, parseTree } from 'jsonc-parser';
+import { describeSyntaxError, MCP_CONFIG_FIELDS } from '@epoch-agent/plugin-mcp/config';
+import {
+  getNodeValue,
+  type Node,
+  type ParseError,
+  parseTree,
+  printParseErrorCode,
+} from 'jsonc-parser';
 import { membersOf } from './plan-add.js';
 
 export type EntryJson =
@@ -57,13 +63,8 @@ export function parseEntryJson(text: string): EntryJson {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true });
   const [first] = errors;
-  if (first !== undefined || root === undefined) {
-    const at = first === undefined ? '' : ` at ${lineColumn(text, first.offset)}`;
-    return {
-      ok: false,
-      problem: `the JSON does not parse${at}: write it in double quotes, like ${EXAMPLE}.`,
-    };
-  }
+  if (first !== undefined || root === undefined)
+    return { ok: false, problem: notParsed(text, first) };
   if (root.type !== 'object') return notAnObject();
   const found = unwrap(root, (node) =>
     membersOf(node).map((member) => {
@@ -74,6 +75,19 @@ export function parseEntryJson(text: string): EntryJson {
   if ('problem' in found) return { ok: false, problem: found.problem };
   const entry = getNodeValue(found.value) as Record<string, unknown>;
   return { ok: true, name: found.name, entry, node: found.value };
+}
+
+/**
+ * Where and what the first syntax error is, in the loader's words, and what to do: text after the
+ * entry (a second entry pasted, the rest of a file) is said as that, not as a quoting mistake.
+ */
+function notParsed(text: string, error: ParseError | undefined): string {
+  if (error === undefined) return `the JSON is empty: write the entry, like ${EXAMPLE}.`;
+  const at = lineColumn(text, error.offset);
+  if (printParseErrorCode(error.error) === 'EndOfFileExpected') {
+    return `the JSON does not parse at ${at}: there is text after the entry's closing "}". Give one entry only, like ${EXAMPLE}, with nothing after it (to add another server, add it on its own).`;
+  }
+  return `the JSON does not parse at ${at}: ${describeSyntaxError(error)}. Write it like ${EXAMPLE}.`;
 }
 
 /** The entry inside `root` and the name a wrapper gave it; `members` lists an object's objects. */

@@ -23,7 +23,7 @@ export const claudeCode: ClientReader = {
     const user = join(places.home, '.claude.json');
     const files: ClientFile[] = [{ client: 'claude-code', path: user, scope: 'user' }];
     if (places.project !== undefined) {
-      files.push({ client: 'claude-code', path: user, scope: 'project' });
+      files.push({ client: 'claude-code', path: user, scope: 'project', part: 'projects' });
       files.push({
         client: 'claude-code',
         path: join(places.project, '.mcp.json'),

@@ -1,13 +1,8 @@
 // Another client's JSON file (comments and trailing commas allowed) as a value: its nesting bounded
 // before the parser, which recurses, sees it, and every key kept as the file's own, so a server
 // called `__proto__` is a server like any other, not the prototype of the object that holds it.
-import {
-  createScanner,
-  type Node,
-  type ParseError,
-  parseTree,
-  printParseErrorCode,
-} from 'jsonc-parser';
+import { describeSyntaxError } from '@epoch-agent/plugin-mcp/config';
+import { createScanner, type Node, type ParseError, parseTree } from 'jsonc-parser';
 import type { ClientFile } from './found-server.js';
 
 /**
@@ -34,11 +29,14 @@ export function parseClientJson(text: string, file: ClientFile): ClientJson {
   const root = parseTree(text, errors, { allowTrailingComma: true, allowEmptyContent: true });
   const first = errors[0];
   if (first !== undefined) {
-    const line = text.slice(0, first.offset).split('\n').length;
+    const before = text.slice(0, first.offset);
+    const line = before.split('\n').length;
+    const column = first.offset - before.lastIndexOf('\n');
+    // The loader's words for it, not the parser's code; never the text, which may hold a token.
     return {
       ...file,
       ok: false,
-      problem: `${file.path}:${line}: ${printParseErrorCode(first.error)}; nothing of it was imported.`,
+      problem: `${file.path}:${line}:${column}: JSON syntax error: ${describeSyntaxError(first)}; nothing of it was imported. Fix it there, or import a file that holds only its servers with --file.`,
     };
   }
   return { ok: true, value: root === undefined ? undefined : nodeValue(root) };

@@ -1,5 +1,6 @@
 // Every client `epoch mcp import` reads, one reader each, and the two ways in: the files each client
 // keeps on this machine, or one file given by path (its client told or recognized).
+import { realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { isInfraError, MAX_CONFIG_BYTES, readRegularFile } from '@epoch-agent/infra';
 import { claudeCode } from './claude-code.js';
@@ -29,14 +30,25 @@ export const CLIENTS: Readonly<Record<ClientName, ClientReader>> = {
   codex,
 };
 
-/** The servers in each file of `clients` (default: all) that exists on this machine. */
+/**
+ * The servers in each file of `clients` (default: all) that exists on this machine, each file (and
+ * part of one) once: run in the home directory, a client's project file is its user file
+ * (`~/.cursor/mcp.json` twice), and a link may point two places at one file — read twice, its
+ * servers would be imported twice. The first place that names it (the user's) is the one kept.
+ */
 export async function findClientServers(
   places: ImportPlaces,
   clients: readonly ClientName[] = CLIENT_NAMES,
 ): Promise<ClientFileRead[]> {
   const found: ClientFileRead[] = [];
+  const seen = new Set<string>();
   for (const client of clients) {
     for (const file of CLIENTS[client].files(places)) {
+      // A file that is not there (or cannot be resolved) is left to the read to say so.
+      const real = await realpath(file.path).catch(() => file.path);
+      const key = JSON.stringify([real, client, file.part ?? '']);
+      if (seen.has(key)) continue;
+      seen.add(key);
       const read = await readClientFile(file, places);
       if (read !== undefined) found.push(read);
     }

@@ -43,7 +43,10 @@ const RULES: FieldRules = {
     }
     draft.merge('env', env);
   },
-  http_headers: (value, draft) => COMMON_RULES.headers?.(value, draft),
+  http_headers: (value, draft) => {
+    const headers = draft.stringMap(value, 'http_headers');
+    if (headers !== undefined) draft.merge('headers', headers, 'http_headers');
+  },
   env_http_headers: (value, draft) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       draft.note('env_http_headers is not a table of header names, so it was not imported.');
@@ -54,11 +57,12 @@ const RULES: FieldRules = {
       const ref = variable(name, `env_http_headers.${header}`, draft);
       if (ref !== undefined) headers[header] = ref;
     }
-    draft.merge('headers', headers);
+    draft.merge('headers', headers, 'env_http_headers');
   },
   bearer_token_env_var: (value, draft) => {
     const ref = variable(value, 'bearer_token_env_var', draft);
-    if (ref !== undefined) draft.merge('headers', { Authorization: `Bearer ${ref}` });
+    if (ref !== undefined)
+      draft.merge('headers', { Authorization: `Bearer ${ref}` }, 'bearer_token_env_var');
   },
   startup_timeout_sec: seconds('startup_timeout_sec', 'connect_timeout', 's'),
   startup_timeout_ms: seconds('startup_timeout_ms', 'connect_timeout', 'ms'),

@@ -43,6 +43,11 @@ export interface ClientFile {
   readonly client: ClientName;
   readonly path: string;
   readonly scope: ClientScope;
+  /**
+   * The part of the file this scope's servers are in, when one file holds two scopes (Claude
+   * Code's `~/.claude.json`: `projects`); none: the whole file. The same file and part is read once.
+   */
+  readonly part?: 'projects';
 }
 
 /** One server of another client, as an entry of our mcp.json. */

@@ -59,11 +59,18 @@ export class EntryDraft {
     return Object.fromEntries(out);
   }
 
-  /** Adds `values` to the object field `field` of the entry (env, headers). */
-  merge(field: string, values: Readonly<Record<string, string>>): void {
+  /**
+   * Adds `values` to the object field `field` of the entry (env, headers); `from` is the client's
+   * field they were written in, which a note about them names (Codex's `bearer_token_env_var`).
+   */
+  merge(field: string, values: Readonly<Record<string, string>>, from: string = field): void {
     const had = this.entry[field];
     this.entry[field] = { ...(typeof had === 'object' ? had : {}), ...values };
+    if (field === 'headers' && !this.headersFrom.includes(from)) this.headersFrom.push(from);
   }
+
+  /** The client's fields the entry's headers came from, in the order they were read. */
+  readonly headersFrom: string[] = [];
 }
 
 export type FieldRule = (value: unknown, draft: EntryDraft) => void;
@@ -165,7 +172,26 @@ export function translateEntry(raw: unknown, rules: FieldRules, draft: EntryDraf
     if (rule === undefined) draft.note(`${field} is not imported: epoch has no such setting.`);
     else rule(value, draft);
   }
+  stdioHeadersNote(draft);
   windowsNote(draft);
+}
+
+/**
+ * Headers are sent to a server reached by URL; one that runs a command (stdio) gets none. Kept,
+ * they would make the entry one the loader refuses, blamed on "headers", a field the person may
+ * never have written: they are left out, and the note names the client's own fields.
+ */
+function stdioHeadersNote(draft: EntryDraft): void {
+  const { entry } = draft;
+  const stdio =
+    entry.url === undefined && (entry.transport === undefined || entry.transport === 'stdio');
+  if (!stdio || entry.headers === undefined || entry.command === undefined) return;
+  delete entry.headers;
+  const fields = draft.headersFrom.join(', ');
+  const verb = draft.headersFrom.length === 1 ? 'is' : 'are';
+  draft.note(
+    `${fields} ${verb} not imported: ${draft.headersFrom.length === 1 ? 'it is' : 'they are'} for a server reached by URL, and this one runs a command (stdio), which is sent no headers.`,
+  );
 }
 
 /** A Windows command is kept as written; off Windows, the note says it will not run here. */
