@@ -33,6 +33,11 @@ const NAME_REFUSALS: ReadonlySet<string> = new Set([
   'duplicate_server',
 ]);
 
+/** What a refusal says of the name typed; undefined when it is about the JSON. */
+function nameErrorOf(failure: ApiErrorBody['error']): string | undefined {
+  return NAME_REFUSALS.has(failure.code) ? failure.fields?.name : undefined;
+}
+
 export function PasteAdd({ api, file, onAdded }: Props) {
   const [name, setName] = useState('');
   const [json, setJson] = useState('');
@@ -40,6 +45,7 @@ export function PasteAdd({ api, file, onAdded }: Props) {
   const [added, setAdded] = useState<Added>();
   const [busy, setBusy] = useState(false);
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
   // Emptied after an add, it would keep the sideways scroll of the long line it held: the
   // placeholder's example would then show from its middle on a phone.
   useEffect(() => {
@@ -57,6 +63,9 @@ export function PasteAdd({ api, file, onAdded }: Props) {
       const result = await api.call<AddServerResponse>('POST', '/api/mcp/json', request);
       if (!result.ok) {
         setFailure(result.error);
+        // To the field at fault, as the add form does: the error drawn above the button would
+        // otherwise push the focused button off a phone's screen.
+        (nameErrorOf(result.error) !== undefined ? nameInput : textarea).current?.focus();
         return;
       }
       const shown = name.trim() !== '' ? name.trim() : (result.value.status?.name ?? 'the server');
@@ -71,8 +80,7 @@ export function PasteAdd({ api, file, onAdded }: Props) {
   };
 
   // Only these refusals are about the name; the others' fields are the entry's, said under the JSON.
-  const nameError =
-    failure !== undefined && NAME_REFUSALS.has(failure.code) ? failure.fields?.name : undefined;
+  const nameError = failure === undefined ? undefined : nameErrorOf(failure);
   return (
     <section class="group paste" aria-labelledby="paste-title">
       <h2 id="paste-title">Add from JSON</h2>
@@ -87,6 +95,7 @@ export function PasteAdd({ api, file, onAdded }: Props) {
         <label>
           Name
           <input
+            ref={nameInput}
             name="paste-name"
             value={name}
             onInput={(e) => setName(e.currentTarget.value)}

@@ -200,7 +200,7 @@ describe('busy buttons keep focus', () => {
     await expect(disabled()).resolves.toBe(false);
   });
 
-  it('Add from JSON at 360 px: never disabled, focus on the new row, and the box scrolled back to its start', async () => {
+  it('Add from JSON at 360 px: a refusal focuses the box; never disabled, focus on the new row, and the box scrolled back to its start', async () => {
     await page.setViewportSize({ width: 360, height: 800 });
     try {
       const panel = await openPanel(page, 'Add from JSON');
@@ -208,6 +208,12 @@ describe('busy buttons keep focus', () => {
       const disabled = await watchDisabled(submit);
       await panel.locator('input[name="paste-name"]').fill('pasted');
       const box = panel.locator('textarea[name="paste-json"]');
+      // JSON that does not parse: the error goes above the button, focus to the box it is about.
+      await box.fill('{"x": ');
+      await submit.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => isFocused(box), WAIT).toBe(true);
+      await expect(box.getAttribute('aria-invalid')).resolves.toBe('true');
       await box.fill(
         JSON.stringify({
           command: process.execPath,
