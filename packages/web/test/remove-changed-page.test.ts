@@ -41,7 +41,14 @@ describe('Remove of an entry changed since the page showed it', () => {
   it('is refused on the page with the notice, and the hand edit kept; asked again, it removes', async () => {
     const { page } = session;
     const card = await openCard(page, 'words');
+    // Remove reads the entry's version as it is pressed: the hand edit comes after that read is
+    // answered, as it would after a person pressed Remove (not in the same few milliseconds).
+    const read = page.waitForResponse(
+      (response) => response.url().endsWith('/api/mcp/words/entry'),
+      WAIT,
+    );
     await card.locator('button', { hasText: 'Remove' }).click();
+    await read;
     const confirm = card.locator('button', { hasText: 'Remove from mcp.json' });
     await confirm.waitFor(WAIT);
     // While the remove is being confirmed, the entry is edited by hand.
