@@ -1,14 +1,20 @@
 // Live progress on a terminal only: a tool call's progress bar (startToolProgress, redrawn a few
-// times a second at most, and only when it changed: infra's pacedLatest), and while servers start one line per server
-// that is still connecting, with the time it has taken so far, redrawn in place and erased when
-// it is done, so a slow server (an `npx` download, a dead host waiting for its connect_timeout) is never a silent
-// hang. Nothing is drawn off a terminal or with --json: a pipe or a script gets clean output.
+// times a second at most, and only when it changed: infra's pacedLatest), and while servers start
+// one line per server that is still connecting, with the time it has taken so far, redrawn in
+// place and erased when it is done, so a slow server (an `npx` download, a dead host waiting for
+// its connect_timeout) is never a silent hang. Nothing is drawn off a terminal or with --json: a pipe or a script gets clean output.
 // What a command prints while they are drawn goes above them: `out` and `err` are often the same
 // terminal, so the lines are erased first and drawn again below it.
 // Colour follows NO_COLOR (https://no-color.org): set to anything but "", none. A terminal that
 // says it cannot move the cursor (TERM=dumb: Emacs' shell, some CI logs) is treated as a pipe,
 // since every redraw would otherwise be printed as a new line of escape codes.
-import { type PaceClock, pacedLatest, realPaceClock, visibleText } from '@epoch-agent/infra';
+import {
+  type PaceClock,
+  pacedLatest,
+  READING_PACE_MS,
+  realPaceClock,
+  visibleText,
+} from '@epoch-agent/infra';
 import type { ToolProgress } from '@epoch-agent/protocol';
 import type { McpServerStatus } from '@epoch-agent/runtime';
 import type { CliIo } from './io.js';
@@ -94,16 +100,6 @@ export interface ToolProgressLine {
   readonly stop: () => void;
 }
 
-/** The time the progress line is redrawn on (infra's pacedLatest): a fake clock in tests. */
-export type ProgressClock = PaceClock;
-
-/**
- * The least time between two drawings of the line. A server may report thousands of times a
- * second; a person reads a few lines a second, and a terminal sent a line per report spends its
- * time (and a recorded session its megabytes) on lines nobody sees.
- */
-export const TOOL_REDRAW_MS = 200;
-
 const BAR_CELLS = 20;
 /** What of the server's message fits beside the bar, so the line never wraps (and so erases). */
 const MESSAGE_CHARS = 40;
@@ -112,13 +108,13 @@ const MESSAGE_CHARS = 40;
  * The progress of `epoch mcp call`, on a terminal that takes cursor commands only (not with
  * --json, a pipe or TERM=dumb): a bar when the server says what it counts to, else the count, and
  * the server's message, its control characters made visible (a server's text is never a command).
- * The first report is drawn at once; after it, the latest report at most every TOOL_REDRAW_MS, and
+ * The first report is drawn at once; after it, the latest report at most every READING_PACE_MS, and
  * only when its line differs from the one shown.
  */
 export function startToolProgress(
   io: CliIo,
   enabled: boolean,
-  clock: ProgressClock = realPaceClock,
+  clock: PaceClock = realPaceClock,
 ): ToolProgressLine {
   if (!enabled || io.errIsTerminal !== true || io.env.TERM === 'dumb') {
     return { onProgress: () => {}, stop: () => {} };
@@ -127,7 +123,7 @@ export function startToolProgress(
   const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
   let drawn = false;
   const line = pacedLatest<ToolProgress>({
-    everyMs: TOOL_REDRAW_MS,
+    everyMs: READING_PACE_MS,
     text: (progress) => lineOf(progress, dim),
     show: (text) => {
       io.err(`\r\x1b[K${text}`);

@@ -2,16 +2,17 @@
 // once per redraw interval with the latest report, never again for the same text, and nothing after
 // stop(). A million reports write a few lines, not one per report (the real terminal and server
 // are mcp-call-progress.test.ts's).
+import { type PaceClock, READING_PACE_MS } from '@epoch-agent/infra';
 import type { ToolProgress } from '@epoch-agent/protocol';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../src/io.js';
-import { type ProgressClock, startToolProgress, TOOL_REDRAW_MS } from '../src/progress.js';
+import { startToolProgress } from '../src/progress.js';
 
 /** What a line drawing starts with: to the line's start, and clear it. */
 const ERASE_LINE = '\r\x1b[K';
 
 /** A clock whose time moves only when the test moves it; timers fire as it passes them. */
-class FakeClock implements ProgressClock {
+class FakeClock implements PaceClock {
   #now = 1_000_000;
   #timers: Array<{ at: number; run: () => void }> = [];
 
@@ -71,7 +72,7 @@ describe('the tool progress line', () => {
     expect(written).toEqual([`${ERASE_LINE}[${'-'.repeat(20)}] 1% 1/100`]);
     line.onProgress(report(2));
     line.onProgress(report(3));
-    clock.advance(TOOL_REDRAW_MS - 1);
+    clock.advance(READING_PACE_MS - 1);
     expect(written).toHaveLength(1);
     clock.advance(1);
     expect(written).toHaveLength(2);
@@ -85,13 +86,13 @@ describe('the tool progress line', () => {
     const line = startToolProgress(io, true, clock);
     line.onProgress(report(5, 'working'));
     for (let i = 0; i < 10; i++) {
-      clock.advance(TOOL_REDRAW_MS);
+      clock.advance(READING_PACE_MS);
       line.onProgress(report(5, 'working'));
     }
-    clock.advance(TOOL_REDRAW_MS);
+    clock.advance(READING_PACE_MS);
     expect(written).toHaveLength(1);
     line.onProgress(report(6, 'working'));
-    clock.advance(TOOL_REDRAW_MS);
+    clock.advance(READING_PACE_MS);
     expect(written).toHaveLength(2);
     line.stop();
   });
@@ -105,7 +106,7 @@ describe('the tool progress line', () => {
     line.stop();
     expect(written.at(-1)).toBe(ERASE_LINE);
     expect(clock.pending).toBe(0);
-    clock.advance(TOOL_REDRAW_MS * 10);
+    clock.advance(READING_PACE_MS * 10);
     line.onProgress(report(3));
     expect(written).toHaveLength(2);
   });
@@ -120,10 +121,10 @@ describe('the tool progress line', () => {
       // 10 µs apart: ten seconds in all.
       if (i % 100 === 0) clock.advance(1);
     }
-    clock.advance(TOOL_REDRAW_MS);
+    clock.advance(READING_PACE_MS);
     line.stop();
     const drawn = written.filter((text) => text.length > ERASE_LINE.length);
-    expect(drawn.length).toBeLessThanOrEqual(10_000 / TOOL_REDRAW_MS + 2);
+    expect(drawn.length).toBeLessThanOrEqual(10_000 / READING_PACE_MS + 2);
     // The last report is what the line showed last.
     expect(drawn.at(-1)).toContain(`${reports}/${reports}`);
     expect(written.join('').length).toBeLessThan(10_000);

@@ -22,6 +22,7 @@ export {
   type PacedLatest,
   type PacedLatestOptions,
   pacedLatest,
+  READING_PACE_MS,
   realPaceClock,
 } from './paced-latest.js';
 export { type Env, epochHome, mcpConfigPath, profileDir } from './paths.js';

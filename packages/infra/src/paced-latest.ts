@@ -4,6 +4,12 @@
 // browser and the CPU in between far more than the work they report, and nobody reads them.
 // The CLI's progress line and the page's streamed Try both pace their reports with this.
 
+/**
+ * The least time between two reports shown to a person: a few a second is what can be read, and
+ * a server may send thousands.
+ */
+export const READING_PACE_MS = 200;
+
 /** The time reports are paced by: Node's timers by default, a fake clock in tests. */
 export interface PaceClock {
   now(): number;

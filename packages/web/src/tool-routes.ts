@@ -17,7 +17,7 @@
 // its definition changed since approved (README "Pinned tools") is refused, 409 `tool_withheld`,
 // before anything is sent.
 
-import { pacedLatest } from '@epoch-agent/infra';
+import { pacedLatest, READING_PACE_MS } from '@epoch-agent/infra';
 import {
   type McpEpochTool,
   type McpServerStatus,
@@ -78,8 +78,6 @@ export function toolRoutes({ runtime }: { readonly runtime: Runtime }): Hono {
 }
 
 const NDJSON = 'application/x-ndjson';
-/** The least time between two progress lines of a call answered as it runs. */
-const PROGRESS_LINE_MS = 200;
 
 /** The call, answered line by line (ToolCallLine): its progress reports, then how it ended. */
 function callAsItRuns(
@@ -100,7 +98,7 @@ function callAsItRuns(
     // The latest report a few times a second, as the terminal's progress line draws them: a
     // server's million reports would otherwise be a million lines for the browser to parse.
     const reports = pacedLatest<ToolProgress>({
-      everyMs: PROGRESS_LINE_MS,
+      everyMs: READING_PACE_MS,
       text: (report) =>
         JSON.stringify({ progress: runtime.mcp.shownProgress(tool.server, report) }),
       show: (text) => {

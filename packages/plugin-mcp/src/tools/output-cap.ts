@@ -22,7 +22,7 @@ import {
 import type { ToolContent, ToolResult } from '@epoch-agent/protocol';
 import { type SavedResultName, saveToolResult } from './result-files.js';
 import type { McpSavedResults } from './saved-results.js';
-import { shownBlock } from './shown-result.js';
+import { redactStrings, shownBlock } from './shown-result.js';
 
 /** What an image, audio clip or binary resource counts as (what a provider makes of a large image). */
 export const BINARY_TOKENS = 1_600;
@@ -200,17 +200,6 @@ async function saveWhole(
 
 // Each string on its own, before JSON escapes it: a secret with a quote or a backslash in it would
 // no longer be found in the escaped text.
-function redactStrings(value: unknown, redact: Redactor): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, redactStrings(item, redact)]),
-    );
-  }
-  return value;
-}
-
 /** ": 1 of its 1 content block is cut or left out", ": 3 of its 5 content blocks are …"; or nothing. */
 function blocks(notWhole: number, all: number): string {
   if (notWhole === 0) return '';

@@ -66,8 +66,8 @@ export function shownBlock(block: ToolContent, redact: Redactor): ToolContent {
   }
 }
 
-// Each string on its own, keys included: a structured result may key an object by a secret.
-function redactStrings(value: unknown, redact: Redactor): unknown {
+/** Each string of `value` blanked on its own, keys included: an object may be keyed by a secret. */
+export function redactStrings(value: unknown, redact: Redactor): unknown {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
   if (value !== null && typeof value === 'object') {
