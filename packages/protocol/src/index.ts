@@ -126,3 +126,163 @@ export interface EpochTool {
   delegate?(args: { readonly [key: string]: unknown }): EpochTool | undefined;
   execute(args: { readonly [key: string]: unknown }, ctx: ToolContext): Promise<ToolResult>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// A server's question for the person (MCP elicitation). The rules these types carry are the
+// README's "Servers that ask you": a question goes to a person, never to the model and never
+// answered by a program on the person's behalf; it names the server that asks and the request it
+// belongs to every time; a secret field's value is never echoed, logged, stored or shown to the
+// model; a URL is opened only after an explicit yes.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Asks the person a server's question and resolves with what they answered. Given by the host (or
+ * the front end: a terminal, the page) when someone can be asked; absent, nobody is asked, the
+ * client does not declare that it can ask, and a server that asks anyway is answered `cancel`.
+ * `signal` is aborted when the question no longer matters (the request it belongs to ended, the
+ * question's time limit passed): stop asking and resolve or reject, either is ignored then.
+ */
+export type Elicit = (
+  question: ElicitationQuestion,
+  signal: AbortSignal,
+) => Promise<ElicitationAnswer>;
+
+/** One question, in one of MCP's two modes: a flat form to fill in, or a page to visit. */
+export type ElicitationQuestion = ElicitationForm | ElicitationUrl;
+
+interface ElicitationCommon {
+  /** The server that asks: its name as configured, and who configured it. */
+  readonly server: string;
+  readonly source: McpToolSource;
+  /**
+   * The request the question belongs to. Undefined when the server asked outside any request, or
+   * (a 2025-era server, whose question carries no link to a request) while several of its requests
+   * were running: then `running` says how many.
+   */
+  readonly during: ElicitationDuring | undefined;
+  readonly running?: number;
+  /** The server's words, as it sent them but for control, bidi and invisible characters. */
+  readonly message: string;
+}
+
+/** Fill in these fields. */
+export interface ElicitationForm extends ElicitationCommon {
+  readonly mode: 'form';
+  readonly fields: readonly ElicitationField[];
+}
+
+/**
+ * Visit this page (a sign-in, a payment, anything the client must not see). Only https, or http
+ * to a loopback address; the client opens nothing itself and sends nothing with it: the person
+ * is shown `origin` whole and says yes (`accept`) before a front end opens `url`.
+ */
+export interface ElicitationUrl extends ElicitationCommon {
+  readonly mode: 'url';
+  readonly url: string;
+  /** The URL's scheme, host and port, as a person must read it before saying yes. */
+  readonly origin: string;
+}
+
+/** The request a question belongs to, as far as the client can tell. */
+export interface ElicitationDuring {
+  /** What the request does: a tool call, a resource read or a prompt get. */
+  readonly kind: 'tool' | 'resource' | 'prompt';
+  /** The tool's or prompt's name on the server, or the resource's URI. */
+  readonly name: string;
+  /**
+   * A tool call's ToolContext: the very object the host passed to `execute`, so a host that runs
+   * several sessions can tell whose call asks. Absent for a request that was not a tool call.
+   */
+  readonly context?: ToolContext;
+  /**
+   * Over a 2025-era connection a server's question carries no link to a request: true when the
+   * client found it by elimination (this was the server's only request in flight). A 2026-era
+   * question comes inside its request's answer, so there it is always false.
+   */
+  readonly inferred: boolean;
+}
+
+/** One field of a form: a flat value, as MCP allows in an elicitation (no objects, no nesting). */
+export type ElicitationField =
+  | ElicitationTextField
+  | ElicitationNumberField
+  | ElicitationBooleanField
+  | ElicitationChoiceField
+  | ElicitationChoicesField;
+
+interface ElicitationFieldCommon {
+  /** The key the answer goes under. */
+  readonly name: string;
+  /** What to call it (the schema's title, else the key). */
+  readonly label: string;
+  readonly description?: string;
+  readonly required: boolean;
+}
+
+export interface ElicitationTextField extends ElicitationFieldCommon {
+  readonly kind: 'text';
+  /**
+   * A password, token, key or other secret (by its format, or its name, label or description):
+   * typed masked, never echoed, logged, stored or shown to the model.
+   */
+  readonly secret: boolean;
+  readonly format?: 'email' | 'uri' | 'date' | 'date-time';
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** Never set on a secret field: a secret is never shown, a default one included. */
+  readonly default?: string;
+}
+
+export interface ElicitationNumberField extends ElicitationFieldCommon {
+  readonly kind: 'number';
+  readonly integer: boolean;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly default?: number;
+}
+
+export interface ElicitationBooleanField extends ElicitationFieldCommon {
+  readonly kind: 'boolean';
+  readonly default?: boolean;
+}
+
+/** One of a list (`value` is sent, `label` is shown). */
+export interface ElicitationChoiceField extends ElicitationFieldCommon {
+  readonly kind: 'choice';
+  readonly options: readonly ElicitationOption[];
+  readonly default?: string;
+}
+
+/** Any of a list. */
+export interface ElicitationChoicesField extends ElicitationFieldCommon {
+  readonly kind: 'choices';
+  readonly options: readonly ElicitationOption[];
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly default?: readonly string[];
+}
+
+export interface ElicitationOption {
+  readonly value: string;
+  readonly label: string;
+}
+
+/** A value a form's field takes. */
+export type ElicitationValue = string | number | boolean | readonly string[];
+
+/**
+ * What the person said.
+ * - `accept`: they filled the form in (`content`: the fields given; an omitted optional field gets
+ *   its default) or agreed to visit the URL (no content).
+ * - `decline`: they said no. Also what a server whose setting is `"elicitation": "decline"` gets:
+ *   the user said no in advance.
+ * - `cancel`: nobody answered: they dismissed it or stopped the call, its time limit passed, or
+ *   there was nobody to ask.
+ */
+export type ElicitationAnswer =
+  | {
+      readonly action: 'accept';
+      readonly content?: { readonly [name: string]: ElicitationValue };
+    }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
