@@ -75,11 +75,39 @@ export interface McpServerCommon {
    */
   readonly pinTools?: boolean;
   /**
+   * Whether its questions (elicitation) are put to a person or declined: see README "Servers that
+   * ask you" and `elicitationOf`. Absent: its source's default. Like `choice`, not part of its
+   * connection (the fingerprint leaves it out).
+   */
+  readonly elicitation?: McpElicitationSetting;
+  /**
    * The `${VAR}`s the values of a file's entry use, expanded (and `$$` unescaped) from the
    * process environment each time the server starts. Absent when no value holds `${` or `$$`, and
    * for an entry given in code, whose values are used exactly as given.
    */
   readonly variables?: readonly McpVariableUse[];
+}
+
+/** `ask`: a server's questions go to a person; `decline`: they are answered `decline` unasked. */
+export type McpElicitationSetting = 'ask' | 'decline';
+
+/**
+ * Whose servers are asked by default: your own and the host's; a project's and a plugin's decline
+ * until you raise them (README "Servers that ask you"), as their own file may not.
+ */
+const ELICITATION_DEFAULT: Readonly<Record<McpServerSource, McpElicitationSetting>> = {
+  host: 'ask',
+  user: 'ask',
+  project: 'decline',
+  plugin: 'decline',
+};
+
+/** A server's elicitation setting: its own, else its source's default. */
+export function elicitationOf(
+  config: Pick<McpServerConfig, 'elicitation'>,
+  source: McpServerSource,
+): McpElicitationSetting {
+  return config.elicitation ?? ELICITATION_DEFAULT[source];
 }
 
 /** One `${NAME}` or `${NAME:-default}` written in a value of a file's entry. */

@@ -624,6 +624,7 @@ describe('what the fields mean', () => {
       'defer',
       // And whether its tool definitions are pinned.
       'pin_tools',
+      'elicitation',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',

@@ -63,7 +63,7 @@ export function fingerprint(config: McpServerConfig, env: Environment = process.
 type WithoutName<T> = {
   readonly [K in Exclude<
     keyof T,
-    'name' | 'sseChosen' | 'choice' | 'defer' | 'maxOutputTokens' | 'pinTools'
+    'name' | 'sseChosen' | 'choice' | 'defer' | 'maxOutputTokens' | 'pinTools' | 'elicitation'
   >]-?: T[K] | undefined;
 };
 

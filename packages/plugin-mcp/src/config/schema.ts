@@ -5,7 +5,7 @@
 // warns about keys that are not fields, then folds the two spellings of a field into one. Step 2,
 // the transport and the config it becomes, is server.ts.
 import { type Diagnostic, groupedNumber, parseLenient } from '@epoch-agent/infra';
-import type { McpTransportKind } from '../types.js';
+import type { McpElicitationSetting, McpTransportKind } from '../types.js';
 import {
   type Check,
   type Checked,
@@ -33,6 +33,8 @@ const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 export const TRANSPORT_VALUES = ['stdio', 'sse', 'http', 'streamable', 'streamable-http'] as const;
 export type TransportValue = (typeof TRANSPORT_VALUES)[number];
+
+const ELICITATION_VALUES = ['ask', 'decline'] as const satisfies readonly McpElicitationSetting[];
 
 // One factory per kind of field: given the key as written, a check whose messages name that key.
 // No message repeats the value it rejects: env and header values (and URLs) carry secrets.
@@ -92,6 +94,11 @@ const kind = {
       (input) =>
         `${key} must be true, false or "auto": whether the server's tools are found on demand instead of offered one by one (got ${describe(input)})`,
     ),
+  elicitation: (key: string) =>
+    oneOf(
+      ELICITATION_VALUES,
+      `${key} must be "ask" (a server's questions go to you) or "decline" (they are declined unasked)`,
+    ),
   seconds: (key: string) =>
     number(
       (input) => `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(input)})`,
@@ -136,6 +143,7 @@ export const FIELDS = {
   max_output_tokens: { kind: kind.tokens, transports: ALL },
   defer: { kind: kind.defer, transports: ALL },
   pin_tools: { kind: kind.flag, transports: ALL },
+  elicitation: { kind: kind.elicitation, transports: ALL },
 } as const;
 
 /** A server entry's field by its snake_case name (`type` and `disabled` are fields of their own: aliases). */
@@ -189,6 +197,7 @@ export const OVERRIDE_FIELDS = [
   'exclude_tools',
   'defer',
   'pin_tools',
+  'elicitation',
 ] as const satisfies readonly FieldName[];
 
 const SCOPE_FIELDS: Record<EntryScope, readonly FieldName[]> = {

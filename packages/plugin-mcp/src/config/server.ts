@@ -325,6 +325,9 @@ function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon>
     // Absent means pinned; a project's or plugin's `false` is dropped by the runtime, which knows
     // whose file it is.
     pinTools: fields.pin_tools,
+    // Absent means the source's default (elicitationOf); a project's or plugin's "ask" is dropped
+    // by the runtime, as `pin_tools: false` is.
+    elicitation: fields.elicitation,
     variables: entry.expands ? expansionOf(templatedValues(fields, kind)) : undefined,
   };
 }

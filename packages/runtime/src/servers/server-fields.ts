@@ -101,6 +101,7 @@ const ROWS: Record<
   max_output_tokens: (c) => c.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
   defer: (c) => c.defer,
   pin_tools: (c) => c.pinTools ?? true,
+  elicitation: (c) => c.elicitation,
 };
 
 /** Whether the value at `field` (`args[1]`, `env.KEY`) holds a `${VAR}`: then it is shown as written. */
