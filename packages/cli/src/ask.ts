@@ -1,6 +1,7 @@
 // One question asked on the terminal and its one-line answer: what `epoch mcp approve`, `status`,
-// `call` and `tools` ask before a server that needs approval starts. Only when stdin and stderr are
-// both terminals (io.ts decides): a pipe is never asked, so a script never hangs on a question.
+// `call` and `tools` ask before a server that needs approval starts, and each prompt of a server's
+// own question (elicit.ts; a secret is read by ask-secret.ts). Only when stdin and stderr are both
+// terminals (io.ts decides): a pipe is never asked, so a script never hangs on a question.
 import { createInterface } from 'node:readline';
 
 /**
@@ -8,7 +9,8 @@ import { createInterface } from 'node:readline';
  * input or when `signal` aborts (Ctrl-C), which a caller takes as "no".
  */
 export function askOnTerminal(question: string, signal: AbortSignal): Promise<string | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
+  // Input that has ended (Ctrl-D) stays ended: a reader made now would wait for nothing.
+  if (signal.aborted || process.stdin.readableEnded) return Promise.resolve(undefined);
   // Not `terminal: true`: the terminal stays in its own line mode, so it echoes what is typed and
   // Ctrl-C is a SIGINT to epoch, which aborts `signal` the way it does everywhere else.
   const lines = createInterface({ input: process.stdin, output: process.stderr, terminal: false });

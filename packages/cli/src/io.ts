@@ -20,12 +20,21 @@ export interface CliIo {
    * end of input or on Ctrl-C. Absent when stdin or stderr is not a terminal: then nothing is
    * asked, ever (see approval.ts).
    */
-  readonly ask?: ((question: string) => Promise<string | undefined>) | undefined;
+  readonly ask?:
+    | ((question: string, options?: AskOptions) => Promise<string | undefined>)
+    | undefined;
   /**
    * Aborted at Ctrl-C or SIGTERM: the command stops what it waits for (a tool call is cancelled on
    * the server), every server is closed with its process tree, and the exit code is 130.
    */
   readonly signal: AbortSignal;
+}
+
+export interface AskOptions {
+  /** The answer is a secret: typed unseen, the terminal echoes nothing (ask-secret.ts). */
+  readonly secret?: boolean;
+  /** Aborted when the question no longer matters: the answer is then undefined, as on Ctrl-C. */
+  readonly signal?: AbortSignal;
 }
 
 /** The process's own streams and environment; `signal` is from interruptSignal(). */
@@ -44,8 +53,13 @@ export function processIo(signal: AbortSignal): CliIo {
     // Loaded when a question is asked: readline is for the few commands that ask one.
     ...(process.stdin.isTTY === true && process.stderr.isTTY === true
       ? {
-          ask: async (question: string) =>
-            (await import('./ask.js')).askOnTerminal(question, signal),
+          ask: async (question: string, options: AskOptions = {}) => {
+            const asked =
+              options.signal === undefined ? signal : AbortSignal.any([signal, options.signal]);
+            return options.secret === true
+              ? (await import('./ask-secret.js')).askHidden(question, asked)
+              : (await import('./ask.js')).askOnTerminal(question, asked);
+          },
         }
       : {}),
     signal,

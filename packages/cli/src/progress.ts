@@ -96,6 +96,11 @@ export function startProgress(io: CliIo, enabled: boolean): Progress {
 /** A running tool call's progress: one line on a terminal, redrawn as reports come. */
 export interface ToolProgressLine {
   readonly onProgress: (progress: ToolProgress) => void;
+  /**
+   * Erases the line and draws none while `task` runs (a server's question on the terminal); the
+   * latest report is drawn again after it.
+   */
+  readonly hold: <T>(task: () => Promise<T>) => Promise<T>;
   /** Erases the line; nothing is drawn after. */
   readonly stop: () => void;
 }
@@ -117,26 +122,49 @@ export function startToolProgress(
   clock: PaceClock = realPaceClock,
 ): ToolProgressLine {
   if (!enabled || io.errIsTerminal !== true || io.env.TERM === 'dumb') {
-    return { onProgress: () => {}, stop: () => {} };
+    return { onProgress: () => {}, hold: (task) => task(), stop: () => {} };
   }
   const color = (io.env.NO_COLOR ?? '') === '';
   const dim = (text: string) => (color ? `\x1b[2m${text}\x1b[22m` : text);
   let drawn = false;
+  /** The line to draw: kept while a hold keeps it off the terminal. */
+  let latest: string | undefined;
+  let held = false;
+  let stopped = false;
+  const erase = () => {
+    if (drawn) io.err('\r\x1b[K');
+    drawn = false;
+  };
+  const draw = () => {
+    if (held || stopped || latest === undefined) return;
+    io.err(`\r\x1b[K${latest}`);
+    drawn = true;
+  };
   const line = pacedLatest<ToolProgress>({
     everyMs: READING_PACE_MS,
     text: (progress) => lineOf(progress, dim),
     show: (text) => {
-      io.err(`\r\x1b[K${text}`);
-      drawn = true;
+      latest = text;
+      draw();
     },
     clock,
   });
   return {
     onProgress: (progress) => line.push(progress),
+    hold: async (task) => {
+      held = true;
+      erase();
+      try {
+        return await task();
+      } finally {
+        held = false;
+        draw();
+      }
+    },
     stop: () => {
+      stopped = true;
       line.stop();
-      if (drawn) io.err('\r\x1b[K');
-      drawn = false;
+      erase();
     },
   };
 }

@@ -11,10 +11,17 @@ export interface TerminalRun {
   readonly done: Promise<number | null>;
 }
 
-/** `epoch <argv>` on a terminal; `env` is added to this process's (NO_COLOR set). */
-export function onTerminal(argv: readonly string[], env: Record<string, string>): TerminalRun {
+/**
+ * `epoch <argv>` on a terminal; `env` is added to this process's (NO_COLOR set). `script`: another
+ * Node script to run there instead of epoch's bin (a test's own driver of one of its parts).
+ */
+export function onTerminal(
+  argv: readonly string[],
+  env: Record<string, string>,
+  script = EPOCH_BIN,
+): TerminalRun {
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-  const line = [process.execPath, EPOCH_BIN, ...argv].map(quote).join(' ');
+  const line = [process.execPath, script, ...argv].map(quote).join(' ');
   const child = spawn('script', ['-qfec', line, '/dev/null'], {
     env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
