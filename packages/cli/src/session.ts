@@ -10,6 +10,7 @@ import {
 } from '@epoch-agent/runtime';
 import { type ApprovalMode, approveHeld } from './approval.js';
 import type { Invocation } from './command.js';
+import type { QuestionAsker } from './elicit.js';
 import type { CliIo } from './io.js';
 import { startProgress } from './progress.js';
 
@@ -24,6 +25,11 @@ export interface SessionOptions
     | undefined;
   /** What becomes of the servers it starts that need approval (default: held, never asked). */
   readonly approval?: ApprovalMode | undefined;
+  /**
+   * Who answers the servers' questions (elicitation): the person at this terminal, the progress
+   * lines held off it while they are asked. Absent, the servers are told nobody can be asked.
+   */
+  readonly asker?: QuestionAsker | undefined;
 }
 
 export async function withRuntime<T>(
@@ -32,14 +38,17 @@ export async function withRuntime<T>(
   options: SessionOptions,
   body: (runtime: Runtime) => Promise<T>,
 ): Promise<T> {
-  const { onStatus, approval = 'never', ...runtimeOptions } = options;
+  const { onStatus, approval = 'never', asker, ...runtimeOptions } = options;
   const progress = startProgress(io, !invocation.json);
+  // A server may ask as soon as it has connected, before the others have.
+  const unpause = asker?.pause(progress.hold);
   // The listener stays on the registry for the runtime's life; the start is all it is for.
   let starting = true;
   let runtime: Runtime;
   try {
     runtime = await buildRuntime({
       ...runtimeOptions,
+      ...(asker === undefined ? {} : { elicit: asker.elicit }),
       configFile: invocation.configFile,
       signal: io.signal,
       onStatus: (status) => {
@@ -51,6 +60,7 @@ export async function withRuntime<T>(
     await approve(runtime, io, approval, progress.hold);
   } finally {
     starting = false;
+    unpause?.();
     progress.stop();
   }
   // An interrupt while the command waits (a reconnect, a server still starting): closing settles

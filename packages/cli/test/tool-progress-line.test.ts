@@ -111,6 +111,26 @@ describe('the tool progress line', () => {
     expect(written).toHaveLength(2);
   });
 
+  it('a hold (a question on the terminal) erases the line, draws none, then draws the latest', async () => {
+    const clock = new FakeClock();
+    const { io, written } = terminal();
+    const line = startToolProgress(io, true, clock);
+    line.onProgress(report(1));
+    let asking = (_: string) => {};
+    const held = line.hold(() => new Promise<string>((resolve) => (asking = resolve)));
+    expect(written.at(-1)).toBe(ERASE_LINE);
+    const before = written.length;
+    line.onProgress(report(2));
+    clock.advance(READING_PACE_MS * 3);
+    line.onProgress(report(3));
+    clock.advance(READING_PACE_MS * 3);
+    expect(written).toHaveLength(before);
+    asking('answered');
+    expect(await held).toBe('answered');
+    expect(written.at(-1)).toBe(`${ERASE_LINE}[#${'-'.repeat(19)}] 3% 3/100`);
+    line.stop();
+  });
+
   it('a million reports over ten seconds write at most one line per interval', () => {
     const clock = new FakeClock();
     const { io, written } = terminal();

@@ -1,9 +1,10 @@
 // `epoch mcp call <name> <tool>`: runs one tool the way the agent does — through the ToolRegistry's
 // tool, with the turn's AbortSignal — and prints its result whole: a person who asked for it gets
 // all of it, where the model would get it cut at the server's max_output_tokens (its secrets
-// blanked, as in the saved copy of a cut result). Ctrl-C cancels
-// the call: the server gets notifications/cancelled before epoch closes it. On a terminal, the
-// server's progress reports draw a bar on stderr while the call runs. Fixed exit codes: 0 ok,
+// blanked, as in the saved copy of a cut result). Ctrl-C cancels the call: the server gets
+// notifications/cancelled before epoch closes it. On a terminal, the server's progress reports
+// draw a bar on stderr while the call runs, and a question the server asks is put to the person
+// there (elicit.ts); elsewhere the server is told nobody can be asked. Fixed exit codes: 0 ok,
 // 1 the tool reported an error, 2 usage (a server or tool the user turned off too, and a tool
 // withheld since it changed: `epoch mcp diff`), 3 needs login, 4 server unreachable, 130 interrupted.
 import { terminalJson } from '@epoch-agent/infra';
@@ -19,6 +20,7 @@ import {
   UsageError,
 } from '../command.js';
 import { didYouMean } from '../did-you-mean.js';
+import { questionAsker } from '../elicit.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { startToolProgress } from '../progress.js';
 import { withAdvice } from '../render/advice.js';
@@ -40,11 +42,15 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   const failure = (exit: Parameters<typeof fail>[2], code: string, message: string) =>
     fail(io, invocation, exit, { code, message, server, tool: wanted }, WORDS);
   const roots = rootsOf(invocation);
+  // A server's question is answered by a person at this terminal, or by nobody: never in a pipe or
+  // with --json (a script reads the output), and --yes answers none.
+  const asker = io.ask !== undefined && !invocation.json ? questionAsker(io, io.ask) : undefined;
   // Only this server starts: a call must not wait for any other.
   const options = {
     connectOnly: [server],
     approval: approvalMode(invocation, io),
     ...(roots === undefined ? {} : { registry: { roots } }),
+    ...(asker === undefined ? {} : { asker }),
   };
   return withRuntime(io, invocation, options, async (runtime) => {
     const configured = findServer(
@@ -106,6 +112,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     const owner = found.tool.server ?? server;
     let result: Awaited<ReturnType<EpochTool['execute']>>;
     const progress = startToolProgress(io, !invocation.json);
+    const unpause = asker?.pause(progress.hold);
     try {
       result = await (found.tool as McpEpochTool).executeUncut(args, {
         signal: io.signal,
@@ -119,6 +126,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
         withAdvice(error.code, error.message, configured),
       );
     } finally {
+      unpause?.();
       progress.stop();
     }
     const shown = runtime.mcp.shownResult(owner, result);

@@ -257,6 +257,8 @@ command that shows them ("epoch mcp diff <name>").`,
     details: `<tool> is the tool's name on the server (echo) or the name the model sees (mcp__everything__echo).
 --arg values are read as the tool's input schema types them; --args gives them all as one JSON object.
 A server that needs approval is asked about on a terminal, as by "epoch mcp status".
+A question the server asks during the call is put to you on a terminal, a field at a time (a
+secret typed unseen; Ctrl-C cancels it and the call); in a pipe or with --json nobody is asked.
 A tool withheld since it changed (see "epoch mcp diff") is not called.
 Exit codes: 0 ok, 1 the tool reported an error, 2 wrong command line (or a server or tool turned
 off or not approved), 3 the server needs
