@@ -6,7 +6,6 @@
 import type { Logger } from '@epoch-agent/infra';
 import {
   Client,
-  type ElicitResult,
   type PriorDiscovery,
   ProtocolError,
   ProtocolErrorCode,
@@ -284,10 +283,12 @@ function firstTools(
 
 /**
  * A 2025-era server's questions (elicitation/create, form or URL), put to the person by
- * `questions`. With nobody to ask the capability is not declared, so the SDK takes no handler for
- * it: a server that asks anyway is still answered `cancel` (never "method not found"), by the
- * handler of last resort, which knows nothing else. A URL question's end
- * (notifications/elicitation/complete) needs nothing of epoch: the page is the person's.
+ * `questions`. Taken by the handler of last resort, not a registered one: the SDK would check a
+ * registered handler's request against its own schema first and answer a form it finds wrong
+ * (a `password` format, a nested object) with an error, where the README's rules answer `cancel`
+ * and log why (ask.ts reads the form); and with nobody to ask, no handler may be registered at
+ * all, while a server that asks anyway is still answered `cancel`, never "method not found".
+ * A URL question's end (notifications/elicitation/complete) needs nothing of epoch.
  */
 function answerQuestions(
   sdk: Client,
@@ -295,21 +296,12 @@ function answerQuestions(
   logger: Logger,
   server: string,
 ): void {
-  if (questions.canAsk) {
-    // The SDK's type has mutable arrays; an answer is never changed after it is made.
-    sdk.setRequestHandler(
-      'elicitation/create',
-      async (request, ctx) =>
-        (await questions.fromServer(request.params, ctx.mcpReq.signal)) as ElicitResult,
-    );
-  } else {
-    sdk.fallbackRequestHandler = async (request, ctx) => {
-      if (request.method !== 'elicitation/create') {
-        throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-      }
-      return questions.fromServer(request.params, ctx.mcpReq.signal);
-    };
-  }
+  sdk.fallbackRequestHandler = async (request, ctx) => {
+    if (request.method !== 'elicitation/create') {
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+    }
+    return questions.fromServer(request.params, ctx.mcpReq.signal);
+  };
   sdk.setNotificationHandler('notifications/elicitation/complete', () =>
     logger.debug(`MCP server "${server}" says a page it asked the person to visit was done with.`, {
       server,

@@ -209,6 +209,7 @@ export class Requests {
             scrub,
             url: remoteUrl(config),
             rootsDeclared: this.#server.settings.roots !== undefined,
+            elicitationDeclared: this.#server.settings.elicit !== undefined,
             lost: sentOn?.lost,
           });
           const asked = made?.target;

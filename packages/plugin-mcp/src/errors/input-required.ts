@@ -130,19 +130,24 @@ export function nobodyCouldAnswer(error: McpError, replies: readonly ReplyReason
   );
 }
 
-/**
- * The server refused the request with -32021, naming `capabilities` the request did not declare.
- * `rootsDeclared`: the host gave roots, so the request did declare that one.
- */
+/** Which client capabilities a request declared: those epoch declares only when the host gave them. */
+export interface DeclaredCapabilities {
+  /** The host gave roots. */
+  readonly roots: boolean;
+  /** The host gave someone to ask (`elicit`). */
+  readonly elicitation: boolean;
+}
+
+/** The server refused the request with -32021, naming `capabilities` the request did not declare. */
 export function capabilitiesMissing(
   target: InputTarget,
   capabilities: readonly string[],
-  rootsDeclared: boolean,
+  declared: DeclaredCapabilities,
   cause: unknown,
 ): McpError {
-  const needs = capabilities.map((name) => missingText(name, rootsDeclared)).join('; and ');
+  const needs = capabilities.map((name) => missingText(name, declared)).join('; and ');
   const fix =
-    capabilities.includes('roots') && !rootsDeclared
+    capabilities.includes('roots') && !declared.roots
       ? ' Give it roots (the directories it may work in) and send it again.'
       : '';
   return made(
@@ -152,13 +157,21 @@ export function capabilitiesMissing(
   );
 }
 
-function missingText(capability: string, rootsDeclared: boolean): string {
+function missingText(capability: string, declared: DeclaredCapabilities): string {
   const feature = FEATURES[capability];
   if (feature === undefined) return `"${capability}" from the client, which epoch does not know`;
-  if (capability !== 'roots') return `${feature} from the client, which epoch does not support`;
-  return rootsDeclared
-    ? `${feature}, though epoch declared roots on this request (the host gave some)`
-    : `${feature}, which epoch declares only when it is given some, and none were given`;
+  switch (capability) {
+    case 'roots':
+      return declared.roots
+        ? `${feature}, though epoch declared roots on this request (the host gave some)`
+        : `${feature}, which epoch declares only when it is given some, and none were given`;
+    case 'elicitation':
+      return declared.elicitation
+        ? `${feature}, though epoch declared elicitation on this request (someone can be asked)`
+        : `${feature}, which epoch declares only when someone can be asked, and nobody can be asked here`;
+    default:
+      return `${feature} from the client, which epoch does not support`;
+  }
 }
 
 function made(target: InputTarget, message: string, cause?: unknown): McpError {
