@@ -131,7 +131,7 @@ async function recorded(): Promise<Record<string, unknown>[]> {
 
 describe('a secret field', () => {
   it('is sent to the server that asked, and never logged, kept in its output or put in an error', async () => {
-    const { client, asked, lines, output } = await asker(async (question) => {
+    const { client, asked, lines, output } = await asker(async () => {
       // The first question is answered well; the second with a note too short: not sent.
       const note = asked.length === 1 ? 'a note long enough to pass the forty characters' : 'short';
       return { action: 'accept', content: { api_key: SECRET, note } };
