@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import type { McpServerConfig } from '../src/types.js';
+import { type Script, startModernServer } from './support/modern-http-server.js';
 import { rejection } from './support/waiting.js';
 
 const FORM = {
@@ -162,5 +163,40 @@ describe.each(['stdio', 'http'] as const)('a 2026-era server asks, over %s', (tr
     expect(isMcpError(failure, 'input_required')).toBe(true);
     expect(failure.message).toContain('elicitation (a question put to the user)');
     expect(failure.message).toContain('nobody can be asked');
+  });
+});
+
+describe('a 2026-era server that asks again after its answer', () => {
+  it('ends the call, saying what the person answered and never what they typed', async () => {
+    const always: Script = () => ({
+      resultType: 'input_required',
+      inputRequests: {
+        who: { method: 'elicitation/create', params: FORM },
+        where: { method: 'elicitation/create', params: PAGE },
+      },
+      requestState: 'again',
+    });
+    const server = await startModernServer({ tools: [{ name: 'stubborn', script: always }] });
+    cleanups.push(() => server.stop());
+    const client = new McpClient({
+      config: remoteConfig('modern', 'http', server.url),
+      elicit: async (question) =>
+        question.mode === 'form'
+          ? { action: 'accept', content: { confirm: true, region: 'us' } }
+          : { action: 'decline' },
+    });
+    cleanups.push(() => client.close());
+    await client.connect();
+    const failure = await rejection(client.callTool('stubborn', {}));
+    expect(failure.code).toBe('input_required');
+    expect(failure.message).toContain(
+      'after epoch had answered it once (elicitation: accepted by the person asked; elicitation: declined by the person asked)',
+    );
+    expect(failure.message).not.toContain('"us"');
+    const [, retry] = server.requests('tools/call', 'stubborn');
+    expect(retry?.params.inputResponses).toEqual({
+      who: { action: 'accept', content: { confirm: true, region: 'us' } },
+      where: { action: 'decline' },
+    });
   });
 });
