@@ -2,6 +2,7 @@
 // sets these once (on McpRegistry, or buildRuntime's `registry`) and every client gets the
 // resolved object whole.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
+import type { Elicit } from '@epoch-agent/protocol';
 import { createTransport, type McpTransportFactory } from '../transport/create.js';
 import type { CreateTransportOptions } from '../transport/handle.js';
 import type { McpRoots } from './roots.js';
@@ -19,14 +20,24 @@ export interface McpConnectionOptions extends Pick<CreateTransportOptions, 'reap
    * them (the `roots` capability, with `listChanged`); absent, it is told nothing. Default: none.
    */
   readonly roots?: McpRoots;
+  /**
+   * Asks a person a server's question (MCP elicitation; README "Servers that ask you"). Given,
+   * every server is told it may ask (the `elicitation` capability, form and URL modes) and its
+   * questions come here, each with the server and the request it belongs to; absent, no server is
+   * told so, and one that asks anyway is answered `cancel`. Default: nobody is asked.
+   */
+  readonly elicit?: Elicit;
 }
 
-/** McpConnectionOptions with every default applied; `roots` stays absent when none were given. */
+/** The options that stay absent when not given: their absence means something. */
+type Optional = 'roots' | 'elicit';
+
+/** McpConnectionOptions with every default applied; `roots` and `elicit` stay absent when not given. */
 export type ConnectionSettings = {
-  readonly [K in Exclude<keyof McpConnectionOptions, 'roots'>]-?: NonNullable<
+  readonly [K in Exclude<keyof McpConnectionOptions, Optional>]-?: NonNullable<
     McpConnectionOptions[K]
   >;
-} & Pick<McpConnectionOptions, 'roots'>;
+} & Pick<McpConnectionOptions, Optional>;
 
 export function connectionSettings(options: McpConnectionOptions): ConnectionSettings {
   return {
@@ -35,5 +46,6 @@ export function connectionSettings(options: McpConnectionOptions): ConnectionSet
     reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
     reap: options.reap ?? {},
     ...(options.roots === undefined ? {} : { roots: options.roots }),
+    ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
   };
 }

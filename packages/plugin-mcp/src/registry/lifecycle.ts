@@ -247,7 +247,12 @@ function add(
 /** Gives an enabled server its client, not started yet. */
 function attach(servers: Servers, entry: Entry): McpClient {
   const { config } = entry;
-  const client = new McpClient({ ...servers.connection, config, output: entry.output });
+  const client = new McpClient({
+    ...servers.connection,
+    config,
+    source: entry.source,
+    output: entry.output,
+  });
   entry.client = client;
   client.onStateChange((state) => {
     // A server being disconnected reports its own last status; a removed one, or a client
