@@ -66,19 +66,19 @@ async function put(
   io.err(`\n${header(question)}`);
   const answer =
     question.mode === 'form' ? await fill(question, read, io.err) : await visit(question, read, io);
-  if (answer !== undefined) {
-    io.err(`${ANSWERED[answer.action](shownLine(question.server))}\n`);
-    return answer;
-  }
+  const server = shownLine(question.server);
   // Ctrl-C: the command stops and says so itself.
-  if (!io.signal.aborted) {
+  if (answer === undefined && io.signal.aborted) return CANCEL;
+  if (answer === undefined && signal.aborted) {
     io.err(
-      signal.aborted
-        ? `The question of MCP server "${shownLine(question.server)}" is closed: its request ended or its time ran out, and it was answered "cancel".\n`
-        : `No answer: MCP server "${shownLine(question.server)}" is told the question was cancelled.\n`,
+      `The question of MCP server "${server}" is closed: its request ended or its time ran out, and it was answered "cancel".\n`,
     );
+    return CANCEL;
   }
-  return CANCEL;
+  // No answer otherwise is the end of input (Ctrl-D): the person dismissed the question.
+  const given = answer ?? CANCEL;
+  io.err(`${ANSWERED[given.action](server)}\n`);
+  return given;
 }
 
 const ANSWERED: Record<ElicitationAnswer['action'], (server: string) => string> = {
@@ -97,10 +97,10 @@ function header(question: ElicitationQuestion): string {
   const said =
     message === ''
       ? ''
-      : `${shownError(message)
+      : shownError(message)
           .split('\n')
           .map((line) => `  ${line}\n`)
-          .join('')}`;
+          .join('');
   return `MCP server "${shownLine(question.server)}" (${question.source}) ${what}, ${context(question)}:\n${said}`;
 }
 
