@@ -45,8 +45,11 @@ export interface McpServerCommon {
   readonly connectTimeoutMs: number;
   /** Ping interval; 0 turns keepalive off. Default 180 s. */
   readonly keepaliveIntervalMs: number;
-  /** Close a connection idle this long; 0 means never. */
-  readonly idleTimeoutMs: number;
+  /**
+   * Close a connection idle this long; 0 means never. Absent (not written): never, or for a
+   * server started on demand ON_DEMAND_IDLE_MS (`idleTimeoutOf`).
+   */
+  readonly idleTimeoutMs?: number;
   /** Recycle a connection this old; 0 means no limit. */
   readonly maxLifetimeMs: number;
   /** False (the default) serializes calls to this server. */
@@ -81,11 +84,44 @@ export interface McpServerCommon {
    */
   readonly elicitation?: McpElicitationSetting;
   /**
+   * When it starts: with the others (`at_start`), or at its first request (`on_demand`), its
+   * tools offered from the schema cache until then. Absent: the registry's default (its `start`
+   * option). Like `choice`, not part of its connection (the fingerprint leaves it out).
+   */
+  readonly start?: McpStartMode;
+  /**
    * The `${VAR}`s the values of a file's entry use, expanded (and `$$` unescaped) from the
    * process environment each time the server starts. Absent when no value holds `${` or `$$`, and
    * for an entry given in code, whose values are used exactly as given.
    */
   readonly variables?: readonly McpVariableUse[];
+}
+
+/** See McpServerCommon.start and README "Started when used". */
+export type McpStartMode = 'at_start' | 'on_demand';
+
+/**
+ * How long a server started on demand stays after its last request when its entry sets no
+ * `idle_timeout_seconds`: long enough for the calls of one task, short enough that a session
+ * that used it once does not keep its process for hours.
+ */
+export const ON_DEMAND_IDLE_MS = 300_000;
+
+/** When a server starts: its own setting, else `fallback` (the registry's default). */
+export function startOf(
+  config: Pick<McpServerConfig, 'start'>,
+  fallback: McpStartMode,
+): McpStartMode {
+  return config.start ?? fallback;
+}
+
+/** Its idle timeout in force (0: never): as written, else by when it starts. */
+export function idleTimeoutOf(
+  config: Pick<McpServerConfig, 'idleTimeoutMs' | 'start'>,
+  fallback: McpStartMode,
+): number {
+  if (config.idleTimeoutMs !== undefined) return config.idleTimeoutMs;
+  return startOf(config, fallback) === 'on_demand' ? ON_DEMAND_IDLE_MS : 0;
 }
 
 /** `ask`: a server's questions go to a person; `decline`: they are answered `decline` unasked. */
@@ -394,6 +430,13 @@ export type McpServerStatus =
       readonly stderrTail: string;
       /** The process of that connection or attempt exited by itself (stdio): how. */
       readonly exit?: McpServerExit;
+    })
+  | (McpServerStatusCommon & {
+      /**
+       * Started on demand (`"start": "on_demand"`) and not started yet: its tools are offered from
+       * the schema cache, with no process and no socket; its first request starts it and waits.
+       */
+      readonly state: 'notStarted';
     })
   | (McpServerStatusCommon & {
       /** Closed after idle_timeout; the next call connects again. */

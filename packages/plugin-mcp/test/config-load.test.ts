@@ -502,7 +502,7 @@ describe('what the fields mean', () => {
     maxTotalTimeoutMs: 3_600_000,
     connectTimeoutMs: 5_000,
     keepaliveIntervalMs: 15_000,
-    idleTimeoutMs: 0,
+    // Not written: off, or 5 minutes for a server started on demand (idleTimeoutOf).
     maxLifetimeMs: 0,
     supportsParallel: false,
     skipPreflight: false,
@@ -631,14 +631,13 @@ describe('what the fields mean', () => {
     );
   });
 
-  it('defaults: timeout 300 s (an hour with progress), connect 60 s, keepalive 180 s, idle and lifetime off, flags off', () => {
+  it('defaults: timeout 300 s (an hour with progress), connect 60 s, keepalive 180 s, idle unset (off unless started on demand) and lifetime off, flags off', () => {
     const { file, load } = fixture('defaults.txt');
     const defaults = {
       timeoutMs: 300_000,
       maxTotalTimeoutMs: 3_600_000,
       connectTimeoutMs: 60_000,
       keepaliveIntervalMs: 180_000,
-      idleTimeoutMs: 0,
       maxLifetimeMs: 0,
       supportsParallel: false,
       skipPreflight: false,

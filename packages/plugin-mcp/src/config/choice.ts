@@ -7,6 +7,7 @@ import type {
   McpEntryPosition,
   McpFieldPosition,
   McpServerChoice,
+  McpStartMode,
   McpToolDeferral,
   McpToolPattern,
 } from '../types.js';
@@ -35,6 +36,8 @@ export interface McpServerOverride extends ChoiceWritten {
    * host's or project's server, which their own files may not.
    */
   readonly pinTools?: boolean;
+  /** Replaces the entry's `start` when given: when a plugin's, host's or project's server starts. */
+  readonly start?: McpStartMode;
   /** Where its key is written. */
   readonly at: McpEntryPosition;
 }

@@ -4,6 +4,7 @@
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import { createTransport, type McpTransportFactory } from '../transport/create.js';
 import type { CreateTransportOptions } from '../transport/handle.js';
+import type { McpStartMode } from '../types.js';
 import type { McpRoots } from './roots.js';
 import { DEFAULT_RECONNECT_DELAYS_MS } from './watchdog.js';
 
@@ -19,6 +20,12 @@ export interface McpConnectionOptions extends Pick<CreateTransportOptions, 'reap
    * them (the `roots` capability, with `listChanged`); absent, it is told nothing. Default: none.
    */
   readonly roots?: McpRoots;
+  /**
+   * When a server whose entry says no `start` starts: `at_start` (the default), with the others,
+   * or `on_demand`, at its first request, its cached tools offered until then (README "Started
+   * when used"). It also sets that server's idle timeout when its entry sets none (idleTimeoutOf).
+   */
+  readonly start?: McpStartMode;
 }
 
 /** McpConnectionOptions with every default applied; `roots` stays absent when none were given. */
@@ -34,6 +41,7 @@ export function connectionSettings(options: McpConnectionOptions): ConnectionSet
     createTransport: options.createTransport ?? createTransport,
     reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
     reap: options.reap ?? {},
+    start: options.start ?? 'at_start',
     ...(options.roots === undefined ? {} : { roots: options.roots }),
   };
 }
