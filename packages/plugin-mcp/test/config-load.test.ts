@@ -502,7 +502,7 @@ describe('what the fields mean', () => {
     maxTotalTimeoutMs: 3_600_000,
     connectTimeoutMs: 5_000,
     keepaliveIntervalMs: 15_000,
-    // Not written: off, or 5 minutes for a server started on demand (idleTimeoutOf).
+    idleTimeoutMs: 0,
     maxLifetimeMs: 0,
     supportsParallel: false,
     skipPreflight: false,
@@ -625,6 +625,7 @@ describe('what the fields mean', () => {
       // And whether its tool definitions are pinned.
       'pin_tools',
       'elicitation',
+      'start',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',
