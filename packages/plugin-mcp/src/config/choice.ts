@@ -7,13 +7,13 @@ import type {
   McpEntryPosition,
   McpFieldPosition,
   McpServerChoice,
-  McpStartMode,
   McpToolDeferral,
   McpToolPattern,
 } from '../types.js';
 import type { Locator } from './locate.js';
 import type { EntryScope, Report } from './report.js';
 import { camelCase, type Fields } from './schema.js';
+import type { McpStartMode } from './start.js';
 
 /** What an entry says about its server's choice; each part absent where the entry does not say. */
 export interface ChoiceWritten {

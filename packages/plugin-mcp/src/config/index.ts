@@ -7,8 +7,7 @@
 // host's tools (names.ts loads nothing but node:crypto).
 export { serverPrefix } from '../tools/names.js';
 // What an entry would run, shown before it is approved, and the key its approval is stored under.
-export type { McpLaunch, McpStartMode } from '../types.js';
-export { idleTimeoutOf, ON_DEMAND_IDLE_MS, startOf } from '../types.js';
+export type { McpLaunch } from '../types.js';
 export { type McpServerOverride, withOverride } from './choice.js';
 export type { McpConfigPositions, McpKeyPositions } from './key-positions.js';
 export { describeLaunch, launchKey } from './launch.js';
@@ -29,6 +28,7 @@ export {
   OVERRIDE_FIELDS,
 } from './schema.js';
 export { transportKind } from './server.js';
+export { idleTimeoutOf, type McpStartMode, ON_DEMAND_IDLE_MS, startOf } from './start.js';
 export { suggest } from './suggest.js';
 export {
   choiceCounts,

@@ -5,7 +5,7 @@
 // warns about keys that are not fields, then folds the two spellings of a field into one. Step 2,
 // the transport and the config it becomes, is server.ts.
 import { type Diagnostic, groupedNumber, parseLenient } from '@epoch-agent/infra';
-import type { McpElicitationSetting, McpStartMode, McpTransportKind } from '../types.js';
+import type { McpElicitationSetting, McpTransportKind } from '../types.js';
 import {
   type Check,
   type Checked,
@@ -22,6 +22,7 @@ import {
 import { oauthSchema } from './oauth.js';
 import { MAX_OUTPUT_TOKENS_LIMIT } from './output-tokens.js';
 import { type EntryScope, type McpConfigDiagnosticCode, reporter, type Where } from './report.js';
+import type { McpStartMode } from './start.js';
 import { suggest } from './suggest.js';
 
 const ALL: readonly McpTransportKind[] = ['stdio', 'sse', 'http'];

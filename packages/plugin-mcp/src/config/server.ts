@@ -310,8 +310,7 @@ function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon>
     maxTotalTimeoutMs: maxTotalTimeoutMs(entry, timeoutMs),
     connectTimeoutMs: toMs(fields.connect_timeout ?? 60),
     keepaliveIntervalMs: toMs(fields.keepalive_interval ?? 180),
-    idleTimeoutMs:
-      fields.idle_timeout_seconds === undefined ? undefined : toMs(fields.idle_timeout_seconds),
+    idleTimeoutMs: fields.idle_timeout_seconds && toMs(fields.idle_timeout_seconds),
     maxLifetimeMs: toMs(fields.max_lifetime_seconds ?? 0),
     supportsParallel: fields.supports_parallel ?? false,
     skipPreflight: fields.skip_preflight ?? false,

@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerSchema } from '../cache.js';
+import { idleTimeoutOf } from '../config/start.js';
 import { McpError } from '../errors/mcp-error.js';
 import {
   closedWhileConnecting,
@@ -16,7 +17,7 @@ import {
   unavailable,
   waitUnlessAborted,
 } from '../errors/unavailable.js';
-import { idleTimeoutOf, type McpServerExit } from '../types.js';
+import type { McpServerExit } from '../types.js';
 import type { AttemptOutcome } from './attempt.js';
 import type { Connection } from './link.js';
 import { buildRequestOptions, remoteUrl } from './request-options.js';

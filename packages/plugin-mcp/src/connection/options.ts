@@ -2,9 +2,9 @@
 // sets these once (on McpRegistry, or buildRuntime's `registry`) and every client gets the
 // resolved object whole.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
+import type { McpStartMode } from '../config/start.js';
 import { createTransport, type McpTransportFactory } from '../transport/create.js';
 import type { CreateTransportOptions } from '../transport/handle.js';
-import type { McpStartMode } from '../types.js';
 import type { McpRoots } from './roots.js';
 import { DEFAULT_RECONNECT_DELAYS_MS } from './watchdog.js';
 

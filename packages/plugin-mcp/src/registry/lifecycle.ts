@@ -5,16 +5,16 @@
 
 import { messageOf } from '@epoch-agent/infra';
 import type { McpServerSchema } from '../cache.js';
+import { startOf } from '../config/start.js';
 import { McpClient } from '../connection/client.js';
 import { ServerOutput } from '../connection/server-output.js';
 import { McpError } from '../errors/mcp-error.js';
 import { serverStatus } from '../status.js';
-import {
-  type McpApprovalReason,
-  type McpServerConfig,
-  type McpServerSource,
-  type McpServerStatus,
-  startOf,
+import type {
+  McpApprovalReason,
+  McpServerConfig,
+  McpServerSource,
+  McpServerStatus,
 } from '../types.js';
 import { emitStatus, NO_TOOLS, offeredBy, statusOf, withheldBy } from './entry-status.js';
 import { announce, learn, NOTHING_SHOWN, offerFor, shownOf, type ToolsShown } from './offers.js';
