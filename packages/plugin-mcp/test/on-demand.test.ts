@@ -233,6 +233,17 @@ describe('a server started on demand', () => {
     expect(second.tools().map((tool) => tool.name)).toContain('mcp__changing__extra');
   });
 
+  it('turned to at_start while not started: update() starts it', async () => {
+    const lazy = pidServer('switched', { start: 'on_demand' });
+    await cacheToolsOf(lazy);
+    const { registry: second } = registry();
+    await second.connectAll([lazy], 'user');
+    expect(statusOf(second, 'switched').state).toBe('notStarted');
+    const status = await second.update({ ...lazy, start: 'at_start' });
+    expect(status.state).toBe('connected');
+    expect(processesWith(lazy.marker)).toHaveLength(1);
+  });
+
   it('a start that fails fails that call with the usual message; the others are untouched', async () => {
     const broken = join(dir, 'broken');
     const failing = pidServer('failing', { start: 'on_demand' }, `--exit-at-start-if=${broken}`);

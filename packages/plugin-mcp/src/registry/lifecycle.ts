@@ -72,6 +72,10 @@ export async function updateChoice(
     }
     emitStatus(servers, entry);
     announce(servers, entry, before, shownBy(entry), 'choice');
+    // No longer started on demand: it starts now, as its new setting says. (The other way, a
+    // running server stays until it is closed; its idle timeout is its next start's.)
+    const startsNow = startOf(config, servers.connection.start) === 'at_start';
+    if (startsNow && client?.state.kind === 'notStarted') await connect(servers, entry, client);
   }
   return statusOf(entry);
 }
