@@ -163,6 +163,16 @@ describe('a server started on demand', () => {
     expect(statusOf(second, 'lazy').state).toBe('connected');
   });
 
+  it("the call's timeout counts after the start: a server slower to start than the call's timeout answers it", async () => {
+    // Its start takes a second; a call may take 300 ms.
+    const slow = pidServer('slow', { start: 'on_demand', timeoutMs: 300 }, '--slow-start=1000');
+    await cacheToolsOf(slow);
+    const { registry: second } = registry();
+    await second.connectAll([slow], 'user');
+    expect(statusOf(second, 'slow').state).toBe('notStarted');
+    expect(pidOf(await call(second, 'slow'))).toBeGreaterThan(0);
+  });
+
   it('opens no socket until its first call (a remote server)', async () => {
     const tripwire = await startTripwire();
     try {
