@@ -5,6 +5,7 @@
 import {
   type BuildRuntimeOptions,
   buildRuntime,
+  FRONT_END_START,
   type McpServerStatus,
   type Runtime,
 } from '@epoch-agent/runtime';
@@ -49,6 +50,8 @@ export async function withRuntime<T>(
     runtime = await buildRuntime({
       ...runtimeOptions,
       ...(asker === undefined ? {} : { elicit: asker.elicit }),
+      // A person runs a command to see servers work: each starts, unless its entry says on_demand.
+      registry: { start: FRONT_END_START, ...runtimeOptions.registry },
       configFile: invocation.configFile,
       signal: io.signal,
       onStatus: (status) => {
