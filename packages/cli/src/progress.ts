@@ -66,6 +66,8 @@ export function startProgress(io: CliIo, enabled: boolean): Progress {
   };
   let timer = setInterval(draw, REDRAW_MS);
   let stopped = false;
+  /** Holds under way: an approval's question and a server's may be on the terminal together. */
+  let holding = 0;
   return {
     onStatus: (status) => {
       if (status.state === 'connecting') since.set(status.name, status.since);
@@ -77,12 +79,14 @@ export function startProgress(io: CliIo, enabled: boolean): Progress {
       draw();
     },
     hold: async (task) => {
+      holding += 1;
       clearInterval(timer);
       erase();
       try {
         return await task();
       } finally {
-        if (!stopped) timer = setInterval(draw, REDRAW_MS);
+        holding -= 1;
+        if (!stopped && holding === 0) timer = setInterval(draw, REDRAW_MS);
       }
     },
     stop: () => {
@@ -129,14 +133,15 @@ export function startToolProgress(
   let drawn = false;
   /** The line to draw: kept while a hold keeps it off the terminal. */
   let latest: string | undefined;
-  let held = false;
+  /** Holds under way: the line stays off until the last one ends. */
+  let held = 0;
   let stopped = false;
   const erase = () => {
     if (drawn) io.err('\r\x1b[K');
     drawn = false;
   };
   const draw = () => {
-    if (held || stopped || latest === undefined) return;
+    if (held > 0 || stopped || latest === undefined) return;
     io.err(`\r\x1b[K${latest}`);
     drawn = true;
   };
@@ -152,12 +157,12 @@ export function startToolProgress(
   return {
     onProgress: (progress) => line.push(progress),
     hold: async (task) => {
-      held = true;
+      held += 1;
       erase();
       try {
         return await task();
       } finally {
-        held = false;
+        held -= 1;
         draw();
       }
     },

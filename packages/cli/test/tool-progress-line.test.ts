@@ -131,6 +131,21 @@ describe('the tool progress line', () => {
     line.stop();
   });
 
+  it('a hold inside a hold keeps the line off until the outer one ends', async () => {
+    const clock = new FakeClock();
+    const { io, written } = terminal();
+    const line = startToolProgress(io, true, clock);
+    line.onProgress(report(1));
+    let outerDone = () => {};
+    const outer = line.hold(() => new Promise<void>((resolve) => (outerDone = resolve)));
+    await line.hold(async () => {});
+    expect(written.at(-1)).toBe(ERASE_LINE);
+    outerDone();
+    await outer;
+    expect(written.at(-1)).toContain('1/100');
+    line.stop();
+  });
+
   it('a million reports over ten seconds write at most one line per interval', () => {
     const clock = new FakeClock();
     const { io, written } = terminal();
