@@ -159,10 +159,17 @@ describe('serverFields', () => {
       'max_output_tokens',
       'defer',
       'pin_tools',
+      'elicitation',
     ]);
     expect(byName.pin_tools).toEqual({
       field: 'pin_tools',
       value: true,
+      from: { kind: 'default' },
+    });
+    // A user's own server is asked unless its entry says otherwise.
+    expect(byName.elicitation).toEqual({
+      field: 'elicitation',
+      value: 'ask',
       from: { kind: 'default' },
     });
     expect(byName.max_output_tokens).toEqual({
