@@ -3,12 +3,16 @@
 // `elicitation_refused` (naming the file, the server, the field and the override to write), the
 // user's `overrides` raise it (at start and by applyMcpConfig, without a reconnect), the host's
 // code and the user's own entries keep theirs, and serverFields shows the value that takes effect,
-// its source's default included.
+// its source's default included; and, through buildRuntime's `elicit`, a project's server that
+// asks (the reference server over stdio) is declined without the person being asked until the
+// user's override raises it, then asked with the call's own ToolContext.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Runtime } from '@epoch-agent/runtime';
+import { prefixedName } from '@epoch-agent/plugin-mcp';
+import type { ElicitationQuestion, Runtime, ToolContext } from '@epoch-agent/runtime';
 import { serverFields } from '@epoch-agent/runtime/config';
+import { EVERYTHING_ENTRY } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { approveEverything, pidOf, pidServer, useRuntimeHome } from './runtime-helpers.js';
 
@@ -61,7 +65,7 @@ describe("a project's file", () => {
     expect(runtime.server('quiet')?.config.elicitation).toBe('decline');
   });
 
-  it("its server asks once the user's override says so, and an edit of the override applies without a reconnect", async () => {
+  it("its server asks once the user's override says so, and an edit of the override reaches the running server's config without a reconnect", async () => {
     await writeProject(JSON.stringify({ servers: { proj: pidServer() } }));
     const runtime = await t.build({ projectDir: project, approve: approveEverything });
     expect(runtime.mcp.configOf('proj')?.elicitation).toBeUndefined();
@@ -155,5 +159,48 @@ describe('the user and the host', () => {
       value: 'decline',
       from: { kind: 'override' },
     });
+  });
+});
+
+describe('a host that asks the person', () => {
+  it("is not asked by a project's server until the user's override says so; then with the call's ToolContext", async () => {
+    await writeProject(
+      JSON.stringify({
+        servers: {
+          ref: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], elicitation: 'ask' },
+        },
+      }),
+    );
+    const asked: ElicitationQuestion[] = [];
+    const build = () =>
+      t.build({
+        projectDir: project,
+        approve: approveEverything,
+        elicit: async (question) => {
+          asked.push(question);
+          return { action: 'accept', content: { name: 'Ada Lovelace' } };
+        },
+      });
+    const call = async (runtime: Runtime, context: ToolContext) => {
+      const tool = runtime.tools.get(prefixedName('ref', 'trigger-elicitation-request'));
+      if (tool === undefined) throw new Error('the reference server offers no elicitation tool');
+      const result = await tool.execute({}, context);
+      return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+    };
+
+    const declining = await build();
+    expect(await call(declining, { signal: new AbortController().signal })).toContain(
+      'User declined to provide the requested information.',
+    );
+    expect(asked).toEqual([]);
+    await declining.close();
+
+    await t.home.writeUserConfig('{ "overrides": { "ref": { "elicitation": "ask" } } }');
+    const asking = await build();
+    const context: ToolContext = { signal: new AbortController().signal };
+    expect(await call(asking, context)).toContain('- Name: Ada Lovelace');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ server: 'ref', source: 'project', mode: 'form' });
+    expect(asked[0]?.during?.context).toBe(context);
   });
 });
