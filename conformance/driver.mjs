@@ -15,6 +15,10 @@
 // Which grant follows from those fields and the authorization server, as for any user. A context
 // may also name the exact tool calls to make (`toolCalls`).
 //
+// The driver is a host that can ask someone: its person (`personAtTheDriver`) is shown each
+// question a server asks, presses OK on a form as it came, pre-filled with its defaults (the
+// plugin fills in each default, SEP-1034), and says no to a page to visit, which it could not open.
+//
 // Runs on the machine's Node (the runner alone runs on Node 22). Exit code 0 when the server was
 // reached and every call came back (or failed as its plan allows); anything else is printed to
 // stderr, which the runner keeps beside the scenario's checks.
@@ -64,7 +68,11 @@ async function main() {
   const plan = planFor(process.env.MCP_CONFORMANCE_SCENARIO ?? '', context);
   const config = serverConfig(url, oauthFromContext(context));
   // No schema cache: every run must meet the server, never a tool list remembered from before.
-  const registry = new McpRegistry({ logger: stderrLogger, schemaCache: null });
+  const registry = new McpRegistry({
+    logger: stderrLogger,
+    schemaCache: null,
+    elicit: personAtTheDriver,
+  });
   try {
     let [status] = await registry.connectAll([config], 'user');
     if (status?.state === 'needsLogin') {
@@ -139,6 +147,16 @@ function login(config) {
 async function followAuthorization(url) {
   const response = await fetch(url);
   await response.body?.cancel();
+}
+
+// What a person at a terminal does with a server's question when they read it and press OK: a form
+// goes back as it was shown (nothing typed; the defaults it showed are filled in by the plugin),
+// and a page to visit is declined (nothing here opens a browser).
+async function personAtTheDriver(question) {
+  console.error(
+    `driver: ${question.server} asks (${question.mode}${question.during === undefined ? '' : `, during ${question.during.kind} "${question.during.name}"`}): ${question.message}`,
+  );
+  return question.mode === 'form' ? { action: 'accept', content: {} } : { action: 'decline' };
 }
 
 // A reconnect builds the server's tools anew: call the one of the current connection.

@@ -31,11 +31,18 @@
 //                   <reports>"), `log` (`count` notifications/message of `level` with data
 //                   "<text> <n>", then the answer "logged <count>"). A cancelled call stops
 //                   reporting.
+//   ask             a server that asks the person (2025-era elicitation/create requests of its
+//                   own, whether or not the client said it can be asked): `ask` sends `question`
+//                   (the request's params as given) `times` times, one after another, then answers
+//                   with what each answer was, as JSON: its action and the names of the fields it
+//                   carried, never their values (`$RECORD_FILE` has those) — or, with `fail`, a
+//                   JSON-RPC error; `slow` answers only when cancelled: never.
 // Any other argument (`--tag=v2`, a marker) is ignored: changing it changes the config, not the
 // server.
 //
 // Records and misbehaviour:
-//   $RECORD_FILE           one JSON line per message received ({method, id, params})
+//   $RECORD_FILE           one JSON line per message received ({method, id, params}; an answer to
+//                          one of its own requests as {id, result} or {id, error})
 //   $PID_FILE              the pid of this process and of each helper it starts, one per line
 //   --slow-start=MS        answer initialize only after MS milliseconds
 //   --never-start          never answer initialize
@@ -109,6 +116,12 @@ const CATALOGS = {
     tools: () => PROGRESS_TOOLS,
     call: callProgress,
   },
+  ask: {
+    serverInfo: { name: 'ask-server', version: '1.0.0' },
+    capabilities: { tools: {} },
+    tools: () => ASK_TOOLS,
+    call: (message) => void callAsk(message),
+  },
   form: {
     serverInfo: { name: 'form-server', version: '1.0.0' },
     capabilities: { tools: {} },
@@ -122,6 +135,27 @@ const CATALOGS = {
     },
   },
 };
+
+const ASK_TOOLS = [
+  {
+    name: 'ask',
+    description: 'Asks the person `question` (elicitation/create params) `times` times',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        question: { type: 'object' },
+        times: { type: 'integer' },
+        fail: { type: 'boolean' },
+      },
+      required: ['question'],
+    },
+  },
+  {
+    name: 'slow',
+    description: 'Answers only when cancelled: never',
+    inputSchema: { type: 'object' },
+  },
+];
 
 const ORDER_TOOL = {
   name: 'order',
@@ -375,6 +409,43 @@ function callCli(message) {
   }
 }
 
+/** This server's own requests waiting for the client's answer, by id. */
+const awaiting = new Map();
+let lastRequestId = 0;
+
+/** Sends elicitation/create with `params`; resolves with the client's answer (result or error). */
+function elicit(params) {
+  lastRequestId += 1;
+  const id = `ask-${lastRequestId}`;
+  send({ jsonrpc: '2.0', id, method: 'elicitation/create', params });
+  return new Promise((resolve) => awaiting.set(id, resolve));
+}
+
+async function callAsk(message) {
+  const { name, arguments: input = {} } = message.params;
+  if (name === 'slow') return;
+  const answers = [];
+  for (let n = 0; n < (input.times ?? 1); n++) {
+    const answer = await elicit(input.question);
+    answers.push(
+      answer.error === undefined
+        ? {
+            action: answer.result.action,
+            fields: Object.keys(answer.result.content ?? {}).sort(),
+          }
+        : { error: answer.error.code },
+    );
+  }
+  if (input.fail === true) {
+    return send({
+      jsonrpc: '2.0',
+      id: message.id,
+      error: { code: -32000, message: 'the server could not go on without an answer' },
+    });
+  }
+  reply(message, { content: [{ type: 'text', text: JSON.stringify(answers) }] });
+}
+
 const catalog = CATALOGS[option('catalog')[0] ?? 'pid'];
 if (catalog === undefined) {
   process.stderr.write(`fixture-server: no catalog ${option('catalog')[0]}\n`);
@@ -391,8 +462,17 @@ let initialized = false;
 
 function handle(message) {
   if (process.env.RECORD_FILE) {
-    const { method, id, params } = message;
-    appendFileSync(process.env.RECORD_FILE, `${JSON.stringify({ method, id, params })}\n`);
+    const { method, id, params, result, error } = message;
+    appendFileSync(
+      process.env.RECORD_FILE,
+      `${JSON.stringify(method === undefined ? { id, result, error } : { method, id, params })}\n`,
+    );
+  }
+  // An answer to one of this server's own requests.
+  if (message.method === undefined && awaiting.has(message.id)) {
+    awaiting.get(message.id)(message);
+    awaiting.delete(message.id);
+    return;
   }
   if (message.method === 'notifications/initialized' && args.includes('--list-changed-at-start')) {
     listChanged();

@@ -14,6 +14,12 @@
 //   --http             Streamable HTTP: prints `listening <url>` on stdout once it listens
 //   --progress         one tool more, ticks: `count` progress reports "tick <n>" to the call's
 //                      progressToken, then the answer "ticked"
+//   --ask              one tool more, ask: answers input_required with `times` questions (keys
+//                      q1..qN, each elicitation/create with `question` as its params, form or URL)
+//                      and the requestState "asked"; the retry is answered with what each answer
+//                      was, as JSON: its action and the names of the fields it carried, never their
+//                      values ($RECORD_FILE gets {"answers": ...} with those), or with `fail` a
+//                      JSON-RPC error
 //   --modern-only      refuse the 2025 revisions
 //   --legacy-only      stdio: the same server wired the 2025 way (McpServer.connect, no era entry),
 //                      so a bench compares the eras on one server program
@@ -25,7 +31,14 @@
 // Over stdio it exits when stdin ends; over HTTP on SIGTERM or when stdin ends.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createMcpHandler, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  fromJsonSchema,
+  inputRequired,
+  inputResponse,
+  McpServer,
+  ProtocolError,
+} from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { bridge } from './http-bridge.mjs';
 import { refsTool } from './refs-tool.mjs';
@@ -145,6 +158,33 @@ function toolsFactory() {
           });
         }
         return text('ticked');
+      },
+    );
+  }
+  if (flag('ask')) {
+    tool(
+      'ask',
+      'Asks the person `question` (elicitation/create params), `times` questions at once',
+      { question: { type: 'object' }, times: { type: 'integer' }, fail: { type: 'boolean' } },
+      ({ question, times = 1, fail = false }, ctx) => {
+        const keys = Array.from({ length: times }, (_, n) => `q${n + 1}`);
+        const responses = ctx.mcpReq.inputResponses;
+        if (responses === undefined) {
+          const asked = keys.map((key) => [
+            key,
+            { method: 'elicitation/create', params: question },
+          ]);
+          return inputRequired({ inputRequests: Object.fromEntries(asked), requestState: 'asked' });
+        }
+        record({ answers: keys.map((key) => responses[key]) });
+        if (fail) throw new ProtocolError(-32000, 'the server could not go on without an answer');
+        const answers = keys.map((key) => {
+          const view = inputResponse(responses, key);
+          return view.kind === 'elicit'
+            ? { action: view.action, fields: Object.keys(view.content ?? {}).sort() }
+            : { kind: view.kind };
+        });
+        return text(JSON.stringify(answers));
       },
     );
   }

@@ -52,6 +52,23 @@ export type {
   McpStateError,
 } from './connection/state.js';
 
+// A server's questions for the person (README "Servers that ask you"): the form's rules, the same
+// the `./elicitation` entry gives a browser, the limits, and a server's setting.
+
+export { QUESTION_WAIT_MS, QUESTIONS_PER_REQUEST } from './elicitation/ask.js';
+export {
+  type AnswerCheck,
+  checkAnswer,
+  type FieldProblem,
+  FORM_FIELDS_MAX,
+  FORM_OPTIONS_MAX,
+  type FormReading,
+  formFields,
+  urlOf,
+  valueProblem,
+} from './elicitation/form.js';
+export { elicitationOf, type McpElicitationSetting } from './types.js';
+
 // Errors: one class, decided on by `code`.
 
 export { isMcpError, McpError, type McpErrorCode } from './errors/mcp-error.js';

@@ -87,6 +87,18 @@ describe('entry points of @epoch-agent/plugin-mcp', () => {
     expect(loaded.filter((url) => url.includes(SDK) || url.includes('/node_modules/'))).toEqual([]);
   });
 
+  it('./elicitation is the form rules alone, for a browser too: one file, nothing of Node or the SDK', () => {
+    const loaded = loadedBy(
+      '@epoch-agent/plugin-mcp/elicitation',
+      `const read = entry.formFields({ type: 'object', properties: { n: { type: 'integer' } } });
+if (!read.ok || !entry.checkAnswer(read.fields, { n: 1 }).ok) throw new Error('the form did not read');`,
+    );
+    const ours = loaded.flatMap((url) => /\/plugin-mcp\/bundle\/(.+)$/.exec(url)?.[1] ?? []);
+    expect(ours).toEqual(['elicitation/form.js']);
+    expect(loaded.filter((url) => url.startsWith('node:'))).toEqual([]);
+    expect(heavy(loaded)).toEqual([]);
+  });
+
   it("a process's first stdio connect spawns its server before the SDK loads, then connects, without node:http", () => {
     // The spawn prints when it happened, on the clock the module log stamps each load with: a
     // marker module imported by the spawn would itself load at a time of the loader's choosing.

@@ -16,10 +16,8 @@ import {
   startEverything,
   stdioConfig,
 } from '@epoch-agent/testkit';
-import type { RequestOptions } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
-import { withInputAnswered } from '../src/connection/input-required.js';
 import { TotalLimit } from '../src/connection/request-options.js';
 import type { McpServerConfig } from '../src/types.js';
 import { FakeClock } from './support/fake-clock.js';
@@ -200,25 +198,5 @@ describe('the total limit', () => {
     expect(limit.signal.aborted).toBe(true);
     expect(limit.passed).toBe(false);
     limit.end();
-  });
-});
-
-describe('a 2026-era call asked for input after long progress', () => {
-  it('the retry gets a whole timeout to show a sign of life, not what is left of the first', async () => {
-    const legs: RequestOptions[] = [];
-    const result = await withInputAnswered(
-      { server: 's', method: 'tools/call', name: 't' },
-      { timeout: 100, resetTimeoutOnProgress: true },
-      async (retry, options) => {
-        legs.push(options);
-        if (retry !== undefined) return { content: [] };
-        // The first leg outlived its timeout, as progress lets it.
-        await new Promise((resolve) => setTimeout(resolve, 150));
-        return { resultType: 'input_required', requestState: 'x' };
-      },
-      undefined,
-    );
-    expect(result).toEqual({ content: [] });
-    expect(legs.map((leg) => leg.timeout)).toEqual([100, 100]);
   });
 });

@@ -50,7 +50,7 @@ describe('a 2026-era server built on the SDK', () => {
     expect(result.content).toEqual([{ type: 'text', text: `resumed: ${JSON.stringify(STATE)}` }]);
   });
 
-  it('refuses a call that needs elicitation from a client that declares none: input_required naming elicitation', async () => {
+  it('refuses a call that needs elicitation from a client with nobody to ask: input_required saying so', async () => {
     const client = await connected((server) =>
       server.registerTool('confirm', {}, () =>
         inputRequired({
@@ -67,7 +67,9 @@ describe('a 2026-era server built on the SDK', () => {
     expect(error.code).toBe('input_required');
     expect(error.tool).toBe('confirm');
     expect(error.message).toContain('MCP server "sdk": tool "confirm" needs elicitation');
-    expect(error.message).toContain('epoch does not support');
+    expect(error.message).toContain(
+      'which epoch declares only when someone can be asked, and nobody can be asked here',
+    );
   });
 
   it('refuses a call that needs roots from a client given none: input_required saying none were given, not that epoch cannot', async () => {

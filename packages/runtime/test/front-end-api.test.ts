@@ -160,6 +160,7 @@ describe('serverFields', () => {
       'defer',
       'pin_tools',
       'elicitation',
+      'start',
     ]);
     expect(byName.pin_tools).toEqual({
       field: 'pin_tools',
@@ -172,6 +173,8 @@ describe('serverFields', () => {
       value: 'ask',
       from: { kind: 'default' },
     });
+    // The `epoch` command's and the page's default: every server started with the others.
+    expect(byName.start).toEqual({ field: 'start', value: 'at_start', from: { kind: 'default' } });
     expect(byName.max_output_tokens).toEqual({
       field: 'max_output_tokens',
       value: 25_000,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 export const FIXTURE_SERVER = fileURLToPath(new URL('../fixture-server.mjs', import.meta.url));
 
 /** Which tools the fixture server offers (see the script's header). */
-export type FixtureCatalog = 'pid' | 'annotated' | 'cli' | 'refs' | 'form' | 'progress';
+export type FixtureCatalog = 'pid' | 'annotated' | 'cli' | 'refs' | 'form' | 'progress' | 'ask';
 
 /** The arguments (after node) that run the fixture server with `catalog`'s tools and `args`. */
 export function fixtureServerArgs(catalog: FixtureCatalog, ...args: string[]): string[] {

@@ -323,6 +323,7 @@ function parseOverride(
     ...(fields.defer === undefined ? {} : { defer: fields.defer }),
     ...(fields.pin_tools === undefined ? {} : { pinTools: fields.pin_tools }),
     ...(fields.elicitation === undefined ? {} : { elicitation: fields.elicitation }),
+    ...(fields.start === undefined ? {} : { start: fields.start }),
   };
 }
 

@@ -5,7 +5,7 @@ import type { McpServerSchema } from '../cache.js';
 import type { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
 import type { McpTransportHandle } from '../transport/handle.js';
-import type { McpServerConfig, McpServerExit } from '../types.js';
+import type { McpServerConfig, McpServerExit, McpServerSource } from '../types.js';
 import type { Connection } from './link.js';
 import type { ConnectionSettings } from './options.js';
 import type { ServerOutput } from './server-output.js';
@@ -13,6 +13,8 @@ import type { ServerOutput } from './server-output.js';
 /** What one attempt needs to know. */
 export interface AttemptParts {
   readonly config: McpServerConfig;
+  /** Who configured it: its questions name it, and its elicitation setting defaults by it. */
+  readonly source: McpServerSource;
   /** The client's, its logger already passing the server's redaction policy. */
   readonly settings: ConnectionSettings;
   readonly scrub: Scrubber;

@@ -14,19 +14,31 @@ export const CLIENT_INFO = { name: 'epoch-agent', version: '0.1.0' };
  */
 const STDIO_PROBE_TIMEOUT_MS = 10_000;
 
+/** What the host gave that a server may use: roots, and someone to ask. */
+export interface ClientOffers {
+  /** The host gave roots: the client answers roots/list with them (open.ts). */
+  readonly roots?: boolean;
+  /** Someone can be asked (an `elicit` was given): the client puts a server's questions to them. */
+  readonly elicit?: boolean;
+}
+
 /**
- * The SDK Client's options for a server. `roots`: whether the host gave roots (then the client
- * answers roots/list with them, open.ts); a login's checks answer no roots/list, so say none.
+ * The SDK Client's options for a server. A login's checks offer nothing (no roots/list answered,
+ * nobody asked), so they declare nothing.
  */
 export function clientOptions(
   server: Pick<McpServerConfig, 'transport' | 'connectTimeoutMs'>,
-  roots = false,
+  offers: ClientOffers = {},
 ): Pick<ClientOptions, 'capabilities' | 'versionNegotiation'> {
   return {
-    // Only what every server may know about us. No sampling / elicitation: a server asking things
-    // of a person or a model needs a permission story first, and there is none yet. Roots are the
-    // host's own choice of directories, so they are offered exactly when the host gave some.
-    capabilities: roots ? { roots: { listChanged: true } } : {},
+    // Only what the host gave. No sampling: a server asking for epoch's model spends the user's
+    // money and writes into the model's context (README "Servers that ask you"). Roots are the
+    // host's own choice of directories, and elicitation needs a person to ask: each is declared
+    // exactly when the host gave it, and a 2026-era request carries the same in its _meta.
+    capabilities: {
+      ...(offers.roots === true ? { roots: { listChanged: true } } : {}),
+      ...(offers.elicit === true ? { elicitation: { form: {}, url: {} } } : {}),
+    },
     versionNegotiation: negotiation(server),
   };
 }

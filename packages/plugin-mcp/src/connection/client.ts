@@ -3,7 +3,7 @@
 // no SDK code: the SDK loads with a server's first connect or request, so importing the plugin,
 // and a program that only reads mcp.json, pays for none of it.
 import { messageOf, redactingLogger } from '@epoch-agent/infra';
-import type { ToolProgress } from '@epoch-agent/protocol';
+import type { ToolContext, ToolProgress } from '@epoch-agent/protocol';
 import type {
   GetPromptResult,
   Prompt,
@@ -16,7 +16,7 @@ import type { McpServerSchema } from '../cache.js';
 import { type Scrubber, serverRedactor } from '../secrets.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
 import type { ToolCallResult } from '../tools/result.js';
-import type { McpServerConfig } from '../types.js';
+import type { McpServerConfig, McpServerSource } from '../types.js';
 import { ServerLife } from './life.js';
 import { connectionSettings, type McpConnectionOptions } from './options.js';
 import type { McpConnectMemory } from './protocol.js';
@@ -31,6 +31,11 @@ import { type McpConnectionState, ServerState } from './state.js';
 
 export interface McpClientOptions extends McpConnectionOptions {
   readonly config: McpServerConfig;
+  /**
+   * Who configured the server: a question it asks names it, and it decides the server's default
+   * elicitation setting (`elicitationOf`). The registry gives its entry's; default `user`.
+   */
+  readonly source?: McpServerSource;
   /** Where its output is kept; the registry passes the one its entry keeps across clients. */
   readonly output?: ServerOutput;
 }
@@ -43,7 +48,12 @@ export class McpClient implements McpToolBackend {
   readonly #life: ServerLife;
   readonly #requests: Requests;
 
-  constructor({ config, output = new ServerOutput(), ...options }: McpClientOptions) {
+  constructor({
+    config,
+    source = 'user',
+    output = new ServerOutput(),
+    ...options
+  }: McpClientOptions) {
     this.config = config;
     const scrub = serverRedactor(config);
     const resolved = connectionSettings(options);
@@ -69,6 +79,7 @@ export class McpClient implements McpToolBackend {
         start: (signal) =>
           startConnection({
             config,
+            source,
             settings,
             scrub,
             signal,
@@ -141,6 +152,24 @@ export class McpClient implements McpToolBackend {
   }
 
   /**
+   * For a server started on demand whose tools the host already has (the registry's schema cache):
+   * a client not started yet is `notStarted`, with no process and no socket, until its first
+   * request starts it (that request waits for the connect, within connect_timeout).
+   */
+  standBy(): void {
+    this.#life.standBy();
+  }
+
+  /**
+   * connect(), begun on the next turn of the event loop rather than now, so the caller finishes
+   * what it does with the server's cached tools before its process is spawned. A request, connect()
+   * or close() meanwhile begins it at once (or drops it). Settles as connect() does.
+   */
+  connectSoon(): Promise<void> {
+    return this.#life.connectSoon();
+  }
+
+  /**
    * Spawns or connects, initializes and reads the first tools/list, all within connect_timeout.
    * Joins an attempt in flight; resolves at once when connected; a reconnect series waiting for
    * its next attempt gives way to this attempt, made now. Rejects with an McpError (the state is
@@ -177,18 +206,21 @@ export class McpClient implements McpToolBackend {
   /**
    * tools/call. Serialized unless the config says `supports_parallel`. The result is checked
    * leniently (checkToolCallResult): one content block of a type the SDK does not know must not
-   * cost the model the rest of the answer.
+   * cost the model the rest of the answer. `context`: the ToolContext the host passed to the
+   * tool's `execute`, which a question the server asks during the call carries to the host.
    */
   callTool(
     name: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
     onProgress?: (progress: ToolProgress) => void,
+    context?: ToolContext,
   ): Promise<ToolCallResult> {
-    return this.#requests.request(
+    return this.#requests.asking(
       'tools/call',
       signal,
-      (connection, options) => connection.callTool(name, args, options),
+      { kind: 'tool', name, ...(context === undefined ? {} : { context }) },
+      (connection, options, target) => connection.callTool(name, args, options, target),
       { tool: name, serial: !this.config.supportsParallel, progress: { onProgress } },
     );
   }
@@ -204,10 +236,11 @@ export class McpClient implements McpToolBackend {
   }
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    return this.#requests.request(
+    return this.#requests.asking(
       'resources/read',
       signal,
-      (connection, options) => connection.readResource(uri, options),
+      { kind: 'resource', name: uri },
+      (connection, options, target) => connection.readResource(uri, options, target),
       { capability: 'resources' },
     );
   }
@@ -222,10 +255,11 @@ export class McpClient implements McpToolBackend {
     args: Record<string, string> | undefined,
     signal?: AbortSignal,
   ): Promise<GetPromptResult> {
-    return this.#requests.request(
+    return this.#requests.asking(
       'prompts/get',
       signal,
-      (connection, options) => connection.getPrompt(name, args, options),
+      { kind: 'prompt', name },
+      (connection, options, target) => connection.getPrompt(name, args, options, target),
       { capability: 'prompts' },
     );
   }

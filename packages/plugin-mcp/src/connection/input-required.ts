@@ -1,10 +1,10 @@
 // A request that a 2026-era server may answer with input_required (tools/call, resources/read,
 // prompts/get): the server wants elicitation, roots or sampling first, then the same request again.
-// epoch declares no elicitation or sampling — a server asking things of a person or a model needs a
-// permission story first, and there is none — so it answers only what it can answer honestly and
-// stops there:
+// epoch answers what it can answer honestly and stops there:
 //
-//   elicitation/create      { action: 'cancel' }: nobody was asked (`decline` would say the user said no)
+//   elicitation/create      the person's answer (elicitation/ask.ts, one question after another,
+//                           the request's `timeout` standing still meanwhile), or `cancel` when
+//                           nobody can be asked; `decline` when the server's setting says so
 //   roots/list              the roots the host gave (roots.ts), or { roots: [] }: none were given
 //                           (either is named in the error if the server asks again)
 //   sampling/createMessage  no honest answer (a message our model never wrote): the request ends
@@ -14,12 +14,15 @@
 // with those answers and the server's requestState echoed byte for byte (none when it sent none);
 // a server that asks again ends it with the same error, never a loop. The retry's fields are made
 // for that one retry and kept nowhere else, so no other request can carry them. Both legs share one
-// deadline: the retry gets what is left of the request's timeout.
+// SignOfLife (request-options.ts): the server's answer was a sign of life, so the retry gets a
+// whole `timeout`, and `max_total_timeout` bounds both.
 import {
   type InputRequiredResult,
   isInputRequiredResult,
   type RequestOptions,
 } from '@modelcontextprotocol/client';
+import type { QuestionTarget } from '../elicitation/ask.js';
+import type { ConnectionQuestions } from '../elicitation/questions.js';
 import {
   type InputAnswer,
   type InputTarget,
@@ -40,17 +43,24 @@ export type InputLeg<T> = (
   options: RequestOptions,
 ) => Promise<T | InputRequiredResult>;
 
+/** Who answers what a server asks inside a request, and the request it is. */
+export interface InputAnswerers {
+  readonly roots: McpRoots | undefined;
+  readonly questions: ConnectionQuestions;
+  readonly request: QuestionTarget;
+}
+
 export async function withInputAnswered<T>(
   target: InputTarget,
   options: RequestOptions,
   send: InputLeg<T>,
-  roots: McpRoots | undefined,
+  answerers: InputAnswerers,
 ): Promise<T> {
-  const started = Date.now();
   const first = await send(undefined, options);
   if (!isInputRequiredResult(first)) return first as T;
-  const { retry, answered } = await retryOf(first, target, roots);
-  const second = await send(retry, whatIsLeft(options, started));
+  answerers.request.alive();
+  const { retry, answered } = await retryOf(first, target, answerers);
+  const second = await send(retry, options);
   if (isInputRequiredResult(second)) {
     const asked = Object.values(second.inputRequests ?? {}).map(methodOf);
     throw inputAskedAgain(target, asked, answered);
@@ -61,15 +71,19 @@ export async function withInputAnswered<T>(
 async function retryOf(
   asked: InputRequiredResult,
   target: InputTarget,
-  roots: McpRoots | undefined,
+  answerers: InputAnswerers,
 ): Promise<{ retry: InputRetry; answered: InputAnswer[] }> {
   const requests = Object.entries(asked.inputRequests ?? {});
-  const answers = await Promise.all(
-    requests.map(async ([key, request]) => {
-      const { response, answer } = await answerTo(methodOf(request), target, roots);
-      return { key, response, answer };
-    }),
-  );
+  // Anything epoch cannot answer ends the request before anyone is asked anything.
+  for (const [, request] of requests) {
+    if (!ANSWERED.has(methodOf(request))) throw inputNotSupported(target, methodOf(request));
+  }
+  // One after another: a person answers one question at a time.
+  const answers: { key: string; response: unknown; answer: InputAnswer }[] = [];
+  for (const [key, request] of requests) {
+    const { response, answer } = await answerTo(request, answerers);
+    answers.push({ key, response, answer });
+  }
   const retry = {
     ...(requests.length > 0
       ? { inputResponses: Object.fromEntries(answers.map(({ key, response }) => [key, response])) }
@@ -80,38 +94,28 @@ async function retryOf(
   return { retry, answered: answers.map(({ answer }) => answer) };
 }
 
+/** The input requests epoch answers; any other ends the request (inputNotSupported). */
+const ANSWERED = new Set(['elicitation/create', 'roots/list']);
+
 /** The response to one input request, and what it was, for the message if the server asks again. */
 async function answerTo(
-  method: string,
-  target: InputTarget,
-  roots: McpRoots | undefined,
+  request: unknown,
+  { roots, questions, request: during }: InputAnswerers,
 ): Promise<{ response: unknown; answer: InputAnswer }> {
-  switch (method) {
-    case 'elicitation/create':
-      return { response: { action: 'cancel' }, answer: { method } };
-    case 'roots/list': {
-      const given = roots === undefined ? [] : await rootsOnTheWire(roots);
-      return {
-        response: { roots: given },
-        answer: { method, roots: given.map(({ uri }) => uri) },
-      };
-    }
-    default:
-      throw inputNotSupported(target, method);
+  const method = methodOf(request);
+  if (method === 'elicitation/create') {
+    const params = (request as { readonly params?: unknown }).params;
+    const { reply, reason } = await questions.inside(during, params);
+    return { response: reply, answer: { method, action: reply.action, reason } };
   }
+  const given = roots === undefined ? [] : await rootsOnTheWire(roots);
+  return {
+    response: { roots: given },
+    answer: { method: 'roots/list', roots: given.map(({ uri }) => uri) },
+  };
 }
 
 function methodOf(request: unknown): string {
   const method = (request as { readonly method?: unknown } | null)?.method;
   return typeof method === 'string' ? method : String(method);
-}
-
-/**
- * The request's options with what is left of its timeout, never a fresh one. A tools/call's
- * timeout is restarted by progress instead (request-options.ts): the retry is a new wait for a
- * sign of life, and the call's total limit, on its signal, bounds both legs.
- */
-function whatIsLeft(options: RequestOptions, started: number): RequestOptions {
-  if (options.timeout === undefined || options.resetTimeoutOnProgress === true) return options;
-  return { ...options, timeout: Math.max(1, options.timeout - (Date.now() - started)) };
 }

@@ -14,6 +14,8 @@ import {
   type Tool,
   withInputRequired,
 } from '@modelcontextprotocol/client';
+import type { QuestionTarget } from '../elicitation/ask.js';
+import type { ConnectionQuestions } from '../elicitation/questions.js';
 import { isAuthFailure, isSessionExpired } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
 import type { ConnectionLoss } from '../errors/unavailable.js';
@@ -23,7 +25,7 @@ import { MessageTooLongError } from '../transport/message-lines.js';
 import { type ParamHeader, paramHeaders } from '../transport/param-headers.js';
 import type { McpServerCapabilities } from './capabilities.js';
 import { DirectToolCalls } from './direct-calls.js';
-import { withInputAnswered } from './input-required.js';
+import { type InputAnswerers, withInputAnswered } from './input-required.js';
 import type { ToolsSubscription } from './list-changes.js';
 import { type ListItem, type ListMethod, type ListOwner, listAll } from './paginate.js';
 import { keepProgressFirst } from './progress-order.js';
@@ -64,6 +66,8 @@ export interface ConnectionParts {
   readonly log: ServerLog;
   /** The host's roots, for a 2026-era server that asks for them inside a request. */
   readonly roots: McpRoots | undefined;
+  /** Its requests a server's question may belong to, and who answers the questions. */
+  readonly questions: ConnectionQuestions;
 }
 
 export class Connection {
@@ -76,6 +80,7 @@ export class Connection {
   readonly #mirrors: boolean;
   readonly #log: ServerLog;
   readonly #roots: McpRoots | undefined;
+  readonly #questions: ConnectionQuestions;
   /** Of the latest tools/list on this connection: what each call of a marked tool carries. */
   #paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
   /** The subscriptions/listen stream list changes come by on a 2026-07-28 connection. */
@@ -99,6 +104,7 @@ export class Connection {
     paramHeaders,
     log,
     roots,
+    questions,
   }: ConnectionParts) {
     this.sdk = sdk;
     this.#log = log;
@@ -107,6 +113,7 @@ export class Connection {
     this.#server = server;
     this.#mirrors = mirrors;
     this.#roots = roots;
+    this.#questions = questions;
     this.#paramHeaders = paramHeaders;
     sdk.onclose = () => this.#markLost({ kind: 'closed' });
     this.#calls =
@@ -208,42 +215,55 @@ export class Connection {
   };
 
   /**
-   * tools/call; run() it to have it counted. On a 2026-era connection the server may ask for input
-   * first (input-required.ts), and a marked tool's parameters go into headers too.
+   * tools/call; run() it to have it counted. `target`: the call as a question the server asks
+   * during it names it. On a 2026-era connection the server may ask for input first
+   * (input-required.ts), and a marked tool's parameters go into headers too.
    */
   callTool(
     name: string,
     args: Record<string, unknown>,
     options: RequestOptions,
+    target: QuestionTarget,
   ): Promise<ToolCallResult> {
-    if (this.#calls !== undefined) return this.#calls.call(name, args, options);
+    const calls = this.#calls;
+    if (calls !== undefined) {
+      return this.#questions.during(target, () => calls.call(name, args, options));
+    }
     const marked = this.#paramHeaders.get(name);
     const callOptions =
       marked === undefined ? options : { ...options, headers: paramHeaders(marked, args) };
-    return withInputAnswered(
-      { server: this.#server, method: 'tools/call', name },
-      callOptions,
-      (retry, leg) =>
-        this.sdk.request(
-          { method: 'tools/call', params: { name, arguments: args, ...retry } },
-          TOOL_CALL_OR_INPUT,
-          { ...leg, allowInputRequired: true },
-        ),
-      this.#roots,
+    return this.#questions.during(target, () =>
+      withInputAnswered(
+        { server: this.#server, method: 'tools/call', name },
+        callOptions,
+        (retry, leg) =>
+          this.sdk.request(
+            { method: 'tools/call', params: { name, arguments: args, ...retry } },
+            TOOL_CALL_OR_INPUT,
+            { ...leg, allowInputRequired: true },
+          ),
+        this.#answerers(target),
+      ),
     );
   }
 
   /** resources/read; run() it to have it counted. The server may ask for input first. */
-  readResource(uri: string, options: RequestOptions): Promise<ReadResourceResult> {
-    return withInputAnswered(
-      { server: this.#server, method: 'resources/read', name: uri },
-      options,
-      (retry, leg) =>
-        this.sdk.request(
-          { method: 'resources/read', params: { uri, ...retry } },
-          { ...leg, allowInputRequired: true },
-        ),
-      this.#roots,
+  readResource(
+    uri: string,
+    options: RequestOptions,
+    target: QuestionTarget,
+  ): Promise<ReadResourceResult> {
+    return this.#questions.during(target, () =>
+      withInputAnswered(
+        { server: this.#server, method: 'resources/read', name: uri },
+        options,
+        (retry, leg) =>
+          this.sdk.request(
+            { method: 'resources/read', params: { uri, ...retry } },
+            { ...leg, allowInputRequired: true },
+          ),
+        this.#answerers(target),
+      ),
     );
   }
 
@@ -252,18 +272,25 @@ export class Connection {
     name: string,
     args: Record<string, string> | undefined,
     options: RequestOptions,
+    target: QuestionTarget,
   ): Promise<GetPromptResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
-    return withInputAnswered(
-      { server: this.#server, method: 'prompts/get', name },
-      options,
-      (retry, leg) =>
-        this.sdk.request(
-          { method: 'prompts/get', params: { ...params, ...retry } },
-          { ...leg, allowInputRequired: true },
-        ),
-      this.#roots,
+    return this.#questions.during(target, () =>
+      withInputAnswered(
+        { server: this.#server, method: 'prompts/get', name },
+        options,
+        (retry, leg) =>
+          this.sdk.request(
+            { method: 'prompts/get', params: { ...params, ...retry } },
+            { ...leg, allowInputRequired: true },
+          ),
+        this.#answerers(target),
+      ),
     );
+  }
+
+  #answerers(request: QuestionTarget): InputAnswerers {
+    return { roots: this.#roots, questions: this.#questions, request };
   }
 
   /**

@@ -2,10 +2,19 @@
 // (from the era verdict remembered, or with a probe), on 2026-07-28 the stream list changes come by
 // (list-changes.ts: waited for briefly, never required), the first tools/list; one more open when
 // the era met was wrong. What a failed open means is open-failure.ts's.
-import { Client, type PriorDiscovery } from '@modelcontextprotocol/client';
+
+import type { Logger } from '@epoch-agent/infra';
+import {
+  Client,
+  type PriorDiscovery,
+  ProtocolError,
+  ProtocolErrorCode,
+} from '@modelcontextprotocol/client';
+import { ConnectionQuestions } from '../elicitation/questions.js';
 import { requestError } from '../errors/request.js';
 import type { McpTransportHandle } from '../transport/handle.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
+import { elicitationOf } from '../types.js';
 import {
   type AttemptOutcome,
   type AttemptParts,
@@ -100,8 +109,15 @@ async function openOnce(
     // No `listChanged` option: on a 2026-07-28 connection the SDK would wait for the
     // subscriptions/listen acknowledgement inside connect(), and a server that never gives it could
     // never connect. list-changes.ts listens instead, off the connect's critical path.
+    const questions = new ConnectionQuestions({
+      server: config.name,
+      source: options.source,
+      setting: elicitationOf(config, options.source),
+      elicit: options.settings.elicit,
+      logger,
+    });
     const sdk = new Client(CLIENT_INFO, {
-      ...clientOptions(config, roots !== undefined),
+      ...clientOptions(config, { roots: roots !== undefined, elicit: questions.canAsk }),
       // The SDK would find no handler to fulfil an input_required result with: input-required.ts
       // answers what can be answered without one.
       inputRequired: { autoFulfill: false },
@@ -116,6 +132,7 @@ async function openOnce(
     if (roots !== undefined) {
       sdk.setRequestHandler('roots/list', async () => ({ roots: await rootsOnTheWire(roots) }));
     }
+    answerQuestions(sdk, questions, logger, config.name);
     // The transport stops a server whose line is too long; the connect then fails as "closed", so
     // the reason is kept from its report (the connection installs its own handler once open).
     sdk.onerror = (error) => {
@@ -189,6 +206,7 @@ async function openOnce(
       mirrors,
       paramHeaders: listed.paramHeaders,
       log,
+      questions,
     });
     if (listening !== undefined) {
       const connection = opened;
@@ -260,6 +278,34 @@ function firstTools(
       },
     ),
     signal,
+  );
+}
+
+/**
+ * A 2025-era server's questions (elicitation/create, form or URL), put to the person by
+ * `questions`. Taken by the handler of last resort, not a registered one: the SDK would check a
+ * registered handler's request against its own schema first and answer a form it finds wrong
+ * (a `password` format, a nested object) with an error, where the README's rules answer `cancel`
+ * and log why (ask.ts reads the form); and with nobody to ask, no handler may be registered at
+ * all, while a server that asks anyway is still answered `cancel`, never "method not found".
+ * A URL question's end (notifications/elicitation/complete) needs nothing of epoch.
+ */
+function answerQuestions(
+  sdk: Client,
+  questions: ConnectionQuestions,
+  logger: Logger,
+  server: string,
+): void {
+  sdk.fallbackRequestHandler = async (request, ctx) => {
+    if (request.method !== 'elicitation/create') {
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+    }
+    return questions.fromServer(request.params, ctx.mcpReq.signal);
+  };
+  sdk.setNotificationHandler('notifications/elicitation/complete', () =>
+    logger.debug(`MCP server "${server}" says a page it asked the person to visit was done with.`, {
+      server,
+    }),
   );
 }
 

@@ -2,6 +2,8 @@
 // sets these once (on McpRegistry, or buildRuntime's `registry`) and every client gets the
 // resolved object whole.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
+import type { Elicit } from '@epoch-agent/protocol';
+import type { McpStartMode } from '../config/start.js';
 import { createTransport, type McpTransportFactory } from '../transport/create.js';
 import type { CreateTransportOptions } from '../transport/handle.js';
 import type { McpRoots } from './roots.js';
@@ -19,14 +21,30 @@ export interface McpConnectionOptions extends Pick<CreateTransportOptions, 'reap
    * them (the `roots` capability, with `listChanged`); absent, it is told nothing. Default: none.
    */
   readonly roots?: McpRoots;
+  /**
+   * Asks a person a server's question (MCP elicitation; README "Servers that ask you"). Given,
+   * every server is told it may ask (the `elicitation` capability, form and URL modes) and its
+   * questions come here, each with the server and the request it belongs to; absent, no server is
+   * told so, and one that asks anyway is answered `cancel`. Default: nobody is asked.
+   */
+  readonly elicit?: Elicit;
+  /**
+   * When a server whose entry says no `start` starts: `at_start` (the default), with the others,
+   * or `on_demand`, at its first request, its cached tools offered until then (README "Started
+   * when used"). It also sets that server's idle timeout when its entry sets none (idleTimeoutOf).
+   */
+  readonly start?: McpStartMode;
 }
 
-/** McpConnectionOptions with every default applied; `roots` stays absent when none were given. */
+/** The options that stay absent when not given: their absence means something. */
+type Optional = 'roots' | 'elicit';
+
+/** McpConnectionOptions with every default applied; `roots` and `elicit` stay absent when not given. */
 export type ConnectionSettings = {
-  readonly [K in Exclude<keyof McpConnectionOptions, 'roots'>]-?: NonNullable<
+  readonly [K in Exclude<keyof McpConnectionOptions, Optional>]-?: NonNullable<
     McpConnectionOptions[K]
   >;
-} & Pick<McpConnectionOptions, 'roots'>;
+} & Pick<McpConnectionOptions, Optional>;
 
 export function connectionSettings(options: McpConnectionOptions): ConnectionSettings {
   return {
@@ -34,6 +52,8 @@ export function connectionSettings(options: McpConnectionOptions): ConnectionSet
     createTransport: options.createTransport ?? createTransport,
     reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
     reap: options.reap ?? {},
+    start: options.start ?? 'at_start',
     ...(options.roots === undefined ? {} : { roots: options.roots }),
+    ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
   };
 }

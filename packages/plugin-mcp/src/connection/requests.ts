@@ -1,10 +1,16 @@
 // One server's request path: a request goes through the call queue when the server takes one call
 // at a time, to the live connection (or the one a connect is making: life.ts decides), within its
 // `timeout` and the caller's signal; a Streamable HTTP session the server forgot gets a new one and
-// the request once more; a 401 is a needed login; any failure becomes an McpError with a code.
+// the request once more; a 401 is a needed login; any failure becomes an McpError with a code. A
+// request a server may ask the person a question during (tools/call, resources/read, prompts/get)
+// is a QuestionTarget while it runs: the question names it, and its `timeout` (a SignOfLife)
+// stands still while a person is asked.
 import { type Logger, messageOf } from '@epoch-agent/infra';
 import type { ToolProgress } from '@epoch-agent/protocol';
 import type { RequestOptions } from '@modelcontextprotocol/client';
+import type { QuestionTarget } from '../elicitation/ask.js';
+import type { AskingRequest } from '../elicitation/questions.js';
+import { nobodyCouldAnswer } from '../errors/input-required.js';
 import { McpError } from '../errors/mcp-error.js';
 import {
   abortedBeforeSending,
@@ -20,6 +26,8 @@ import {
   buildRequestOptions,
   callRequestOptions,
   remoteUrl,
+  SignOfLife,
+  TIMED_BY_US_MS,
   TotalLimit,
 } from './request-options.js';
 import type { Server } from './server.js';
@@ -38,6 +46,23 @@ export interface RequestSpec<T> {
 }
 
 export type Send<T> = (connection: Connection, options: RequestOptions) => Promise<T>;
+
+/** Sends a request a server may ask a question during, which `target` stands for. */
+export type SendAsking<T> = (
+  connection: Connection,
+  options: RequestOptions,
+  target: QuestionTarget,
+) => Promise<T>;
+
+/**
+ * How one request is sent, made when its turn comes (`limited`: the caller's signal with the total
+ * limit): for a request a person may be asked during, its SignOfLife and its QuestionTarget.
+ */
+type Sending<T> = (limited: AbortSignal | undefined) => {
+  readonly send: Send<T>;
+  readonly life?: SignOfLife;
+  readonly target?: QuestionTarget;
+};
 
 export class Requests {
   readonly #server: Server;
@@ -63,6 +88,46 @@ export class Requests {
     send: Send<T>,
     spec: RequestSpec<T> = {},
   ): Promise<T> {
+    return this.#request(method, signal, () => ({ send }), spec);
+  }
+
+  /**
+   * A request the server may ask the person a question during (tools/call, resources/read,
+   * prompts/get): `asking` is what the question names, and its `timeout` is a SignOfLife that
+   * stands still while a person is asked.
+   */
+  asking<T>(
+    method: string,
+    signal: AbortSignal | undefined,
+    asking: AskingRequest,
+    send: SendAsking<T>,
+    spec: RequestSpec<T> = {},
+  ): Promise<T> {
+    return this.#request(
+      method,
+      signal,
+      (limited) => {
+        const life = new SignOfLife(this.#server.config.timeoutMs, limited);
+        const target: QuestionTarget = {
+          during: asking,
+          signal: life.signal,
+          asked: 0,
+          replies: [],
+          pause: () => life.pause(),
+          alive: () => life.alive(),
+        };
+        return { life, target, send: (connection, options) => send(connection, options, target) };
+      },
+      spec,
+    );
+  }
+
+  #request<T>(
+    method: string,
+    signal: AbortSignal | undefined,
+    sending: Sending<T>,
+    spec: RequestSpec<T>,
+  ): Promise<T> {
     const { config, scrub, slot, queue } = this.#server;
     const target: RequestTarget = { server: this.#name, method, tool: spec.tool };
     // Not the queue's "waited for an earlier call": there may be none, and nothing waited at all.
@@ -72,7 +137,12 @@ export class Requests {
       /** The connection it went to: how that ended, when it did, is what the failure says. */
       let sentOn: Connection | undefined;
       let limit: TotalLimit | undefined;
-      const sendOn = (connection: Connection, sendSignal: AbortSignal | undefined): Promise<T> => {
+      let made: ReturnType<Sending<T>> | undefined;
+      const sendOn = (
+        connection: Connection,
+        sendSignal: AbortSignal | undefined,
+        { send, life }: ReturnType<Sending<T>>,
+      ): Promise<T> => {
         if (spec.capability !== undefined && !connection.info[spec.capability]) {
           if (spec.otherwise !== undefined) return Promise.resolve(spec.otherwise());
           return Promise.reject(
@@ -85,11 +155,19 @@ export class Requests {
         }
         sent = true;
         sentOn = connection;
+        life?.start();
         const progress = spec.progress;
-        const options = (timeoutMs: number): RequestOptions =>
-          progress === undefined
-            ? buildRequestOptions(timeoutMs, sendSignal)
-            : callRequestOptions(timeoutMs, sendSignal, progress.onProgress);
+        const onProgress = (report: ToolProgress): void => {
+          life?.alive();
+          progress?.onProgress?.(report);
+        };
+        // Timed by `life` when there is one: the SDK's timer could not stand still for a person.
+        const options = (timeoutMs: number): RequestOptions => {
+          const ms = life === undefined ? timeoutMs : TIMED_BY_US_MS;
+          return progress === undefined
+            ? buildRequestOptions(ms, sendSignal)
+            : callRequestOptions(ms, sendSignal, onProgress);
+        };
         return this.#send(connection, target, sendSignal, send, options);
       };
       const run = (): Promise<T> => {
@@ -98,21 +176,29 @@ export class Requests {
         if (spec.progress !== undefined) {
           limit = new TotalLimit(config.maxTotalTimeoutMs, signal);
         }
-        const sendSignal = limit?.signal ?? signal;
+        const now = sending(limit?.signal ?? signal);
+        made = now;
+        const sendSignal = now.life?.signal ?? limit?.signal ?? signal;
         // In the queue, not before it: a call that waited goes to the connection live by then.
         const live = slot.live;
         return live !== undefined
-          ? sendOn(live, sendSignal)
-          : this.#life.connectionFor(target, sendSignal).then((next) => sendOn(next, sendSignal));
+          ? sendOn(live, sendSignal, now)
+          : this.#life
+              .connectionFor(target, sendSignal)
+              .then((next) => sendOn(next, sendSignal, now));
+      };
+      const ended = (): void => {
+        limit?.end();
+        made?.life?.end();
       };
       return (spec.serial ? queue.run(run, signal) : run()).then(
         (answer) => {
-          limit?.end();
+          ended();
           return answer;
         },
         (error: unknown) => {
-          limit?.end();
-          throw code.requestError(error, {
+          ended();
+          const failed = code.requestError(error, {
             server: this.#name,
             method,
             tool: spec.tool,
@@ -123,8 +209,11 @@ export class Requests {
             scrub,
             url: remoteUrl(config),
             rootsDeclared: this.#server.settings.roots !== undefined,
+            elicitationDeclared: this.#server.settings.elicit !== undefined,
             lost: sentOn?.lost,
           });
+          const asked = made?.target;
+          throw asked === undefined ? failed : nobodyCouldAnswer(failed, asked.replies);
         },
       );
     });

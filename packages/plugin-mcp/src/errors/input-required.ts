@@ -1,12 +1,14 @@
-// What a person or model reads when a 2026-era server wanted input that epoch does not give before
-// it would answer: the server, the tool (or resource, or prompt), the feature, and what is true of
-// it: epoch gives no sampling or elicitation, and gives roots only when the host gave some. One
-// code, `input_required`, for the three ways it shows: the server asked for it in an
-// input_required result (connection/input-required.ts decides when that cannot be answered),
-// asked again after one answer (what that answer was is said), or refused the request with -32021
-// because the request did not declare the capability (the spec's way for a server that must not
-// ask; the server may have run part of the work first, so nothing is claimed about that). Sending
-// the same request again meets the same question.
+// What a person or model reads when a server wanted input that epoch did not give before it would
+// answer: the server, the tool (or resource, or prompt), the feature, and what is true of it: epoch
+// gives no sampling, asks a person a server's question only when someone can be asked, and gives
+// roots only when the host gave some. One code, `input_required`, for the three ways a 2026-era
+// server shows it: it asked for input epoch cannot give in an input_required result
+// (connection/input-required.ts decides), asked again after one answer (what that answer was is
+// said, never a value the person gave), or refused the request with -32021 because the request did
+// not declare the capability (the spec's way for a server that must not ask; the server may have
+// run part of the work first, so nothing is claimed about that). And in either era: a request that
+// failed after its server's question could not be put to anyone says so, whatever its code.
+import type { ReplyReason } from '../elicitation/ask.js';
 import { assertNever } from '../types.js';
 import { McpError } from './mcp-error.js';
 
@@ -43,7 +45,12 @@ export function inputNotSupported(target: InputTarget, method: string): McpError
 
 /** What epoch answered a server's first input request with: told again when the server asks again. */
 export type InputAnswer =
-  | { readonly method: 'elicitation/create' }
+  /** The answer's action and why it was that (ask.ts), never what the person typed. */
+  | {
+      readonly method: 'elicitation/create';
+      readonly action: 'accept' | 'decline' | 'cancel';
+      readonly reason: ReplyReason;
+    }
   /** The roots sent, as URIs: none when the host gave none. */
   | { readonly method: 'roots/list'; readonly roots: readonly string[] };
 
@@ -75,7 +82,7 @@ export function inputAskedAgain(
 function answerText(answer: InputAnswer): string {
   switch (answer.method) {
     case 'elicitation/create':
-      return 'elicitation: cancelled, as nobody is asked';
+      return `elicitation: ${REPLIED[answer.reason](answer.action)}`;
     case 'roots/list': {
       const { roots } = answer;
       if (roots.length === 0) return 'roots: none, as none were given';
@@ -88,19 +95,59 @@ function answerText(answer: InputAnswer): string {
   }
 }
 
+/** How an answer to a question came about, in words that name no value. */
+const REPLIED: Readonly<Record<ReplyReason, (action: string) => string>> = {
+  person: (action) => `${ACTIONS[action] ?? action} by the person asked`,
+  setting: () => 'declined, as its "elicitation" setting is "decline"',
+  nobody: () => 'cancelled, as nobody can be asked here',
+  limit: () => 'cancelled, as the request had asked its most questions',
+  time: () => 'cancelled, as nobody answered in time',
+  ended: () => 'cancelled, as the request was ending',
+  unshown: () => 'cancelled, as it was not a question epoch can show',
+  unfit: () => 'cancelled, as the answer did not fit the form',
+  failed: () => 'cancelled, as asking failed',
+};
+
+const ACTIONS: Readonly<Record<string, string>> = {
+  accept: 'accepted',
+  decline: 'declined',
+  cancel: 'cancelled',
+};
+
 /**
- * The server refused the request with -32021, naming `capabilities` the request did not declare.
- * `rootsDeclared`: the host gave roots, so the request did declare that one.
+ * `error` with a sentence more when its request's server asked a question that nobody could be
+ * asked (no front end or host to ask: `replies` of its questions): the answer `cancel` may be why
+ * it failed. `error` itself otherwise.
  */
+export function nobodyCouldAnswer(error: McpError, replies: readonly ReplyReason[]): McpError {
+  const unasked = replies.filter((reason) => reason === 'nobody').length;
+  if (unasked === 0) return error;
+  const questions = unasked === 1 ? 'a question' : `${unasked} questions`;
+  return new McpError(
+    error.code,
+    `${error.message} The server had asked ${questions} during it, and nobody could answer: nobody can be asked here, so epoch answered "cancel".`,
+    { server: error.server, tool: error.tool, cause: error.cause },
+  );
+}
+
+/** Which client capabilities a request declared: those epoch declares only when the host gave them. */
+export interface DeclaredCapabilities {
+  /** The host gave roots. */
+  readonly roots: boolean;
+  /** The host gave someone to ask (`elicit`). */
+  readonly elicitation: boolean;
+}
+
+/** The server refused the request with -32021, naming `capabilities` the request did not declare. */
 export function capabilitiesMissing(
   target: InputTarget,
   capabilities: readonly string[],
-  rootsDeclared: boolean,
+  declared: DeclaredCapabilities,
   cause: unknown,
 ): McpError {
-  const needs = capabilities.map((name) => missingText(name, rootsDeclared)).join('; and ');
+  const needs = capabilities.map((name) => missingText(name, declared)).join('; and ');
   const fix =
-    capabilities.includes('roots') && !rootsDeclared
+    capabilities.includes('roots') && !declared.roots
       ? ' Give it roots (the directories it may work in) and send it again.'
       : '';
   return made(
@@ -110,13 +157,21 @@ export function capabilitiesMissing(
   );
 }
 
-function missingText(capability: string, rootsDeclared: boolean): string {
+function missingText(capability: string, declared: DeclaredCapabilities): string {
   const feature = FEATURES[capability];
   if (feature === undefined) return `"${capability}" from the client, which epoch does not know`;
-  if (capability !== 'roots') return `${feature} from the client, which epoch does not support`;
-  return rootsDeclared
-    ? `${feature}, though epoch declared roots on this request (the host gave some)`
-    : `${feature}, which epoch declares only when it is given some, and none were given`;
+  switch (capability) {
+    case 'roots':
+      return declared.roots
+        ? `${feature}, though epoch declared roots on this request (the host gave some)`
+        : `${feature}, which epoch declares only when it is given some, and none were given`;
+    case 'elicitation':
+      return declared.elicitation
+        ? `${feature}, though epoch declared elicitation on this request (someone can be asked)`
+        : `${feature}, which epoch declares only when someone can be asked, and nobody can be asked here`;
+    default:
+      return `${feature} from the client, which epoch does not support`;
+  }
 }
 
 function made(target: InputTarget, message: string, cause?: unknown): McpError {

@@ -46,6 +46,8 @@ export interface FailedRequest {
   readonly url?: string | undefined;
   /** The host gave roots, so the request declared the roots capability. */
   readonly rootsDeclared?: boolean | undefined;
+  /** Someone can be asked (the host gave `elicit`), so the request declared elicitation. */
+  readonly elicitationDeclared?: boolean | undefined;
   /** How the connection it was sent on ended, when it ended without close(). */
   readonly lost?: ConnectionLoss | undefined;
 }
@@ -107,7 +109,10 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
   if (error instanceof MissingRequiredClientCapabilityError) {
     const { server, method, tool } = request;
     const missing = Object.keys(error.requiredCapabilities);
-    const declared = request.rootsDeclared === true;
+    const declared = {
+      roots: request.rootsDeclared === true,
+      elicitation: request.elicitationDeclared === true,
+    };
     return capabilitiesMissing({ server, method, name: tool }, missing, declared, error);
   }
   if (error instanceof ProtocolError) {

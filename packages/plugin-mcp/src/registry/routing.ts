@@ -24,7 +24,7 @@ import type { McpServerPrompt } from './types.js';
  */
 export function liveBackend(servers: Servers, server: string): McpToolBackend {
   return {
-    callTool: (tool, args, signal, onProgress) =>
+    callTool: (tool, args, signal, onProgress, context) =>
       ask(servers, { server, method: 'tools/call', tool }, signal, (client, entry) => {
         const schema = entry.offer?.schema;
         if (schema !== undefined && !schema.tools.some(({ name }) => name === tool)) {
@@ -43,7 +43,7 @@ export function liveBackend(servers: Servers, server: string): McpToolBackend {
             { server, tool },
           );
         }
-        return client.callTool(tool, args, signal, onProgress);
+        return client.callTool(tool, args, signal, onProgress, context);
       }),
     listResources: (signal) => resourcesFrom(servers, server, signal),
     listResourceTemplates: (signal) => resourceTemplatesFrom(servers, server, signal),

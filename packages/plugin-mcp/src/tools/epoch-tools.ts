@@ -34,12 +34,16 @@ import { embeddedResource, type ToolCallResult, toToolResult } from './result.js
  * notifications/cancelled.
  */
 export interface McpToolBackend {
-  /** The SDK's `CallToolResult` fits; so does a result checked by `checkToolCallResult`. */
+  /**
+   * The SDK's `CallToolResult` fits; so does a result checked by `checkToolCallResult`. `context`:
+   * the call's ToolContext, which a question the server asks during the call carries to the host.
+   */
   callTool(
     name: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
     onProgress?: (progress: ToolProgress) => void,
+    context?: ToolContext,
   ): Promise<ToolCallResult>;
   /** Every resource the server lists, all pages of resources/list. */
   listResources(signal?: AbortSignal): Promise<readonly Resource[]>;
@@ -151,7 +155,13 @@ function mcpTool(
     target: { kind: 'tool', name: tool.name },
     annotationsTrusted,
     async executeUncut(args, ctx) {
-      const result = await backend.callTool(tool.name, { ...args }, ctx.signal, ctx.onProgress);
+      const result = await backend.callTool(
+        tool.name,
+        { ...args },
+        ctx.signal,
+        ctx.onProgress,
+        ctx,
+      );
       const origin = `MCP server "${server}" tool "${tool.name}"`;
       if (tool.outputSchema !== undefined) {
         outputCheck ??= import('./output-check.js');

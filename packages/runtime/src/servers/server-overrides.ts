@@ -6,7 +6,12 @@
 // own entries are never touched. Applied on top of what their entry says (withOverride), at start
 // and at every applyMcpConfig.
 import { type Diagnostic, formatPath } from '@epoch-agent/infra';
-import { type McpElicitationSetting, suggest, withOverride } from '@epoch-agent/plugin-mcp/config';
+import {
+  type McpElicitationSetting,
+  type McpStartMode,
+  suggest,
+  withOverride,
+} from '@epoch-agent/plugin-mcp/config';
 import type { ConfiguredServer } from './configured-server.js';
 import type { RuntimeDiagnosticCode } from './server-names.js';
 import type { UserServersLoad } from './user-servers.js';
@@ -39,6 +44,7 @@ export function applyOverrides(
               defer: override.defer ?? server.config.defer,
               ...pinToolsOf(override.pinTools ?? server.config.pinTools),
               ...elicitationOf(override.elicitation ?? server.config.elicitation),
+              ...startOf(override.start ?? server.config.start),
             },
           }),
     };
@@ -99,4 +105,8 @@ function elicitationOf(elicitation: McpElicitationSetting | undefined): {
   elicitation?: McpElicitationSetting;
 } {
   return elicitation === undefined ? {} : { elicitation };
+}
+
+function startOf(start: McpStartMode | undefined): { start?: McpStartMode } {
+  return start === undefined ? {} : { start };
 }
