@@ -4,8 +4,8 @@
 // every problem with what was typed said and asked again. The checks are the ones every front end
 // and the client share (`valueProblem`); a secret field is typed unseen and has no default.
 
-import { valueProblem } from '@epoch-agent/plugin-mcp/elicitation';
 import type { ElicitationField, ElicitationOption, ElicitationValue } from '@epoch-agent/protocol';
+import { valueProblem } from '@epoch-agent/runtime';
 import { shownLine } from './render/server-text.js';
 
 /** One line from the person: undefined at the end of input or once the question is closed. */
