@@ -51,6 +51,14 @@ export type {
   McpServerInfo,
   McpStateError,
 } from './connection/state.js';
+export {
+  HEADERS_HELPER_LIFETIME_MS,
+  HEADERS_HELPER_MAX_OUTPUT_BYTES,
+  HEADERS_HELPER_TIMEOUT_MS,
+  type McpHeadersHelper,
+  type McpHeadersReason,
+  type McpHeadersRequest,
+} from './transport/headers-helper-rules.js';
 
 // Errors: one class, decided on by `code`.
 

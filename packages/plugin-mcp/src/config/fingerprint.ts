@@ -3,7 +3,7 @@
 // which servers to reconnect when mcp.json changes (same name, different fingerprint).
 //
 // What goes in: every field of the parsed config except `name` — the process or address and what
-// is sent to it (transport, command, args, env, cwd, url, headers, oauth) and the settings the client is
+// is sent to it (transport, command, args, env, cwd, url, headers, headers_helper, oauth) and the settings the client is
 // built with (timeouts and the total limit of a call, keepalive, idle and lifetime limits, parallelism, preflight). A change to
 // any of them needs a new client, so it must change the fingerprint; including them all also
 // means no one has to decide again, per field, whether a change "matters".
@@ -99,6 +99,7 @@ function connectionOf(config: McpServerConfig): object {
         transport: config.transport,
         url: config.url,
         headers: config.headers,
+        headersHelper: config.headersHelper,
         oauth: config.oauth,
       } satisfies WithoutName<typeof config>;
     default:

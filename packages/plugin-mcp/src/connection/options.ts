@@ -4,6 +4,7 @@
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import { createTransport, type McpTransportFactory } from '../transport/create.js';
 import type { CreateTransportOptions } from '../transport/handle.js';
+import type { McpHeadersHelper } from '../transport/headers-helper-rules.js';
 import type { McpRoots } from './roots.js';
 import { DEFAULT_RECONNECT_DELAYS_MS } from './watchdog.js';
 
@@ -19,14 +20,19 @@ export interface McpConnectionOptions extends Pick<CreateTransportOptions, 'reap
    * them (the `roots` capability, with `listChanged`); absent, it is told nothing. Default: none.
    */
   readonly roots?: McpRoots;
+  /**
+   * Headers for remote servers from the host's code, asked as a `headers_helper` command is
+   * (README "Headers from a command"). A server whose entry has `headers_helper` runs that instead.
+   */
+  readonly headersHelper?: McpHeadersHelper;
 }
 
-/** McpConnectionOptions with every default applied; `roots` stays absent when none were given. */
+/** McpConnectionOptions with every default applied; `roots` and `headersHelper` stay absent when not given. */
 export type ConnectionSettings = {
-  readonly [K in Exclude<keyof McpConnectionOptions, 'roots'>]-?: NonNullable<
+  readonly [K in Exclude<keyof McpConnectionOptions, 'roots' | 'headersHelper'>]-?: NonNullable<
     McpConnectionOptions[K]
   >;
-} & Pick<McpConnectionOptions, 'roots'>;
+} & Pick<McpConnectionOptions, 'roots' | 'headersHelper'>;
 
 export function connectionSettings(options: McpConnectionOptions): ConnectionSettings {
   return {
@@ -35,5 +41,6 @@ export function connectionSettings(options: McpConnectionOptions): ConnectionSet
     reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
     reap: options.reap ?? {},
     ...(options.roots === undefined ? {} : { roots: options.roots }),
+    ...(options.headersHelper === undefined ? {} : { headersHelper: options.headersHelper }),
   };
 }

@@ -1,0 +1,279 @@
+// A remote server's headers from a command (`headers_helper`) or from the host's function: asked
+// before the connection's first request, again once after a 401 or 403 (the request is then sent
+// once more, and what it meets is its answer), and again before a request once what it gave is
+// older than HEADERS_HELPER_LIFETIME_MS. What it gives is a secret: the server's redaction policy
+// learns every value before anything else sees it, and no message quotes what it printed.
+import { spawn } from 'node:child_process';
+import { credentials, type Secret } from '@epoch-agent/infra';
+import type { FetchLike } from '@modelcontextprotocol/client';
+import { McpError } from '../errors/mcp-error.js';
+import type { Scrubber } from '../secrets.js';
+import type { RemoteServerConfig } from '../types.js';
+import {
+  HEADERS_HELPER_LIFETIME_MS,
+  HEADERS_HELPER_MAX_OUTPUT_BYTES,
+  HEADERS_HELPER_TIMEOUT_MS,
+  type McpHeadersHelper,
+  type McpHeadersReason,
+} from './headers-helper-rules.js';
+
+type Headers_ = Readonly<Record<string, string>>;
+
+interface Given {
+  readonly headers: Headers_;
+  readonly at: number;
+  /** Counts the runs, so requests refused together share one new run. */
+  readonly run: number;
+}
+
+export interface HeadersSourceOptions {
+  readonly config: RemoteServerConfig<'sse' | 'http'>;
+  readonly scrub: Scrubber;
+  /** The host's function, asked when the entry has no `headers_helper`. */
+  readonly host?: McpHeadersHelper | undefined;
+  /** Tests shorten them; default HEADERS_HELPER_LIFETIME_MS and HEADERS_HELPER_TIMEOUT_MS. */
+  readonly lifetimeMs?: number;
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The headers a connection's requests carry beyond `headers`, and the fetch that puts them on;
+ * undefined when the server has no helper (its entry's or the host's).
+ */
+export function headersSource(options: HeadersSourceOptions): HeadersSource | undefined {
+  const { config, host } = options;
+  if (config.headersHelper === undefined && host === undefined) return undefined;
+  return new HeadersSource(options);
+}
+
+export class HeadersSource {
+  readonly #options: HeadersSourceOptions;
+  #given: Given | undefined;
+  #asking: Promise<Given> | undefined;
+  #runs = 0;
+
+  constructor(options: HeadersSourceOptions) {
+    this.#options = options;
+  }
+
+  /** `inner` with the helper's headers on every request, and one more try after a 401 or 403. */
+  fetch(inner: FetchLike): FetchLike {
+    return async (url, init) => {
+      const used = await this.#current();
+      const response = await inner(url, this.#merged(init, used.headers));
+      if (response.status !== 401 && response.status !== 403) return response;
+      const next = await this.#renew(used.run);
+      await response.body?.cancel().catch(() => {});
+      return inner(url, this.#merged(init, next.headers));
+    };
+  }
+
+  #current(): Promise<Given> {
+    const given = this.#given;
+    const lifetime = this.#options.lifetimeMs ?? HEADERS_HELPER_LIFETIME_MS;
+    if (given !== undefined && Date.now() - given.at < lifetime) {
+      return Promise.resolve(given);
+    }
+    return this.#ask(given === undefined ? 'connect' : 'expired');
+  }
+
+  /** A new run after the headers of run `refused` were refused, unless one has begun since. */
+  #renew(refused: number): Promise<Given> {
+    const given = this.#given;
+    if (this.#asking !== undefined) return this.#asking;
+    if (given !== undefined && given.run > refused) return Promise.resolve(given);
+    return this.#ask('refused');
+  }
+
+  #ask(reason: McpHeadersReason): Promise<Given> {
+    this.#asking ??= this.#askOnce(reason).finally(() => {
+      this.#asking = undefined;
+    });
+    return this.#asking;
+  }
+
+  async #askOnce(reason: McpHeadersReason): Promise<Given> {
+    const { config, scrub, host, timeoutMs = HEADERS_HELPER_TIMEOUT_MS } = this.#options;
+    const helper = config.headersHelper;
+    const headers =
+      helper !== undefined
+        ? await runHeadersHelper(config, helper, reason, timeoutMs)
+        : await askHost(config, host as McpHeadersHelper, reason, timeoutMs);
+    scrub.learn(helperSecrets(headers));
+    this.#runs += 1;
+    this.#given = { headers, at: Date.now(), run: this.#runs };
+    return this.#given;
+  }
+
+  /**
+   * The request's headers with the helper's set over them: over `headers`, which the transport put
+   * there, but never over a stored login's bearer token, which wins over `headers` too.
+   */
+  #merged(init: RequestInit | undefined, given: Headers_): RequestInit {
+    const headers = new Headers(init?.headers);
+    const written = new Headers(this.#options.config.headers).get('authorization');
+    const bearer = headers.get('authorization');
+    const fromLogin = bearer !== null && bearer !== written;
+    for (const [name, value] of Object.entries(given)) {
+      if (fromLogin && name.toLowerCase() === 'authorization') continue;
+      headers.set(name, value);
+    }
+    return { ...init, headers };
+  }
+}
+
+/** Each value, and its part after an auth scheme (`Bearer x` hides a bare `x` too). */
+function helperSecrets(headers: Headers_): Secret[] {
+  return credentials(
+    Object.values(headers).flatMap((value) => [
+      value,
+      /^[A-Za-z][\w.-]*[ \t]+(.+)$/s.exec(value)?.[1],
+    ]),
+  );
+}
+
+function failed(config: RemoteServerConfig<'sse' | 'http'>, what: string): McpError {
+  const server = config.name;
+  return new McpError(
+    'headers_helper_failed',
+    `MCP server "${server}": its headers helper ${what}, so no request was sent to it.`,
+    { server },
+  );
+}
+
+async function askHost(
+  config: RemoteServerConfig<'sse' | 'http'>,
+  host: McpHeadersHelper,
+  reason: McpHeadersReason,
+  timeoutMs: number,
+): Promise<Headers_> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const late = new Promise<'late'>((resolve) =>
+    signal.addEventListener('abort', () => resolve('late'), { once: true }),
+  );
+  let given: unknown;
+  try {
+    given = await Promise.race([
+      host({ server: config.name, url: config.url, reason, signal }),
+      late,
+    ]);
+  } catch {
+    // The host's error is the host's own: its text may quote what it fetched.
+    throw failed(config, "(the host's function) threw");
+  }
+  if (given === 'late') {
+    throw failed(config, `(the host's function) did not answer within ${timeoutMs / 1000} s`);
+  }
+  if (given === undefined) return {};
+  return checked(config, given, "(the host's function) gave");
+}
+
+/** Runs the command without a shell, bounded in time and output, and reads its headers. */
+function runHeadersHelper(
+  config: RemoteServerConfig<'sse' | 'http'>,
+  words: readonly string[],
+  reason: McpHeadersReason,
+  timeoutMs: number,
+): Promise<Headers_> {
+  const [program = '', ...args] = words;
+  const said = `"${program}"`;
+  return new Promise<Headers_>((resolve, reject) => {
+    const child = spawn(program, args, {
+      shell: false,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      // Its own process group, so a timeout ends whatever it started too.
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+      env: {
+        ...process.env,
+        EPOCH_MCP_SERVER_NAME: config.name,
+        EPOCH_MCP_SERVER_URL: config.url,
+        EPOCH_MCP_HEADERS_REASON: reason,
+      },
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let problem: string | undefined;
+    const stop = (why: string): void => {
+      problem ??= why;
+      kill(child.pid);
+    };
+    const timer = setTimeout(
+      () => stop(`${said} did not finish within ${timeoutMs / 1000} s and was stopped`),
+      timeoutMs,
+    );
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > HEADERS_HELPER_MAX_OUTPUT_BYTES) {
+        stop(
+          `${said} printed more than ${HEADERS_HELPER_MAX_OUTPUT_BYTES / 1024} KiB and was stopped`,
+        );
+        return;
+      }
+      chunks.push(chunk);
+    });
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      const why =
+        error.code === 'ENOENT'
+          ? `${said} was not found (a bare name is looked up on PATH; a path is relative to the file that names it)`
+          : `${said} could not be started (${error.code ?? 'error'})`;
+      reject(failed(config, why));
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (problem !== undefined) return reject(failed(config, problem));
+      if (code !== 0) {
+        const how = code === null ? `was ended by ${signal}` : `exited with code ${code}`;
+        return reject(failed(config, `${said} ${how}`));
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return reject(failed(config, `${said} printed something that is not JSON`));
+      }
+      try {
+        resolve(checked(config, parsed, `${said} printed`));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+// RFC 9110 token characters: what a header name may be.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A JSON object of header names and string values, none able to break a request. */
+function checked(
+  config: RemoteServerConfig<'sse' | 'http'>,
+  value: unknown,
+  gave: string,
+): Headers_ {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw failed(config, `${gave} no JSON object of headers (e.g. {"Authorization": "Bearer …"})`);
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, header] of Object.entries(value)) {
+    // A name is no secret and is needed to fix it; it is shown only when it is a header name.
+    if (!HEADER_NAME.test(name)) throw failed(config, `${gave} a key that is not a header name`);
+    if (typeof header !== 'string') {
+      throw failed(config, `${gave} a value for "${name}" that is not a string`);
+    }
+    if (/[\r\n\0]/.test(header)) {
+      throw failed(config, `${gave} a value for "${name}" that holds a line break or NUL`);
+    }
+    headers[name] = header;
+  }
+  return headers;
+}
+
+function kill(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
