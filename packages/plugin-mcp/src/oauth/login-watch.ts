@@ -1,0 +1,138 @@
+// A login made by another process, picked up by this one: while a remote server of the registry is
+// in `needsLogin`, the login directory is watched, and once the stored login of its URL holds an
+// access token it did not hold when the server was refused, the server connects again by itself.
+// Once per new login, never in a loop: what the refusal left behind (a login this process refreshed
+// and the server still refused, tokens dropped after invalid_grant) is what is compared against, so
+// only a login stored after it counts. Logins are files (token-store.ts); the watch is of their
+// directory, so an atomic rename is seen like a write.
+import { type FSWatcher, mkdirSync, watch } from 'node:fs';
+import { type Logger, messageOf } from '@epoch-agent/infra';
+import { startConfig } from '../connection/start-config.js';
+import { serverRedactor } from '../secrets.js';
+import type { McpServerConfig, McpServerStatus } from '../types.js';
+import { TokenStore } from './token-store.js';
+
+export interface LoginWatchOptions {
+  /** The login directory (`$EPOCH_HOME/oauth`). */
+  readonly dir: string;
+  readonly logger: Logger;
+  /** The server's config now; undefined once it is gone. */
+  readonly configOf: (server: string) => McpServerConfig | undefined;
+  /** Connects the server again (the registry's reconnect). */
+  readonly connect: (server: string) => Promise<unknown>;
+}
+
+interface Waiting {
+  /** The URL its login is stored under: the entry's, its variables expanded. */
+  readonly url: string;
+  /** The access token stored when it was refused (none: undefined). */
+  readonly refused: string | undefined;
+}
+
+export class LoginWatch {
+  readonly #options: LoginWatchOptions;
+  readonly #store: TokenStore;
+  readonly #waiting = new Map<string, Waiting>();
+  #watcher: FSWatcher | undefined;
+  /** Every step in order: a server's refusal is noted before a change is compared against it. */
+  #steps: Promise<void> = Promise.resolve();
+  /** A look at the directory is queued: more events meanwhile need no look of their own. */
+  #queued = false;
+  #closed = false;
+
+  constructor(options: LoginWatchOptions) {
+    this.#options = options;
+    this.#store = new TokenStore({ dir: options.dir, logger: options.logger });
+  }
+
+  /** A server's new status: in needsLogin it is waited for, in any other state it is not. */
+  saw(status: McpServerStatus): void {
+    const { name } = status;
+    if (status.state !== 'needsLogin') {
+      this.#step(async () => {
+        this.#waiting.delete(name);
+        if (this.#waiting.size === 0) this.#unwatch();
+      });
+      return;
+    }
+    this.#step(async () => {
+      const config = this.#options.configOf(name);
+      if (config === undefined || config.transport === 'stdio' || this.#closed) return;
+      const started = await startConfig(config, serverRedactor(config));
+      if (!started.ok || started.config.transport === 'stdio') return;
+      const { url } = started.config;
+      const stored = await this.#store.load(url);
+      this.#waiting.set(name, { url, refused: stored?.tokens?.access_token });
+      this.#watch();
+    });
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#waiting.clear();
+    this.#unwatch();
+  }
+
+  #step(step: () => Promise<void>): void {
+    this.#steps = this.#steps
+      .then(step)
+      .catch((error: unknown) =>
+        this.#options.logger.warn(
+          `Looking for a login stored meanwhile failed: ${messageOf(error)}`,
+        ),
+      );
+  }
+
+  #watch(): void {
+    if (this.#watcher !== undefined) return;
+    const { dir, logger } = this.#options;
+    // Made here if no login was ever stored: a directory that is not there cannot be watched.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Not persistent: waiting for a login never keeps a process alive.
+    this.#watcher = watch(dir, { persistent: false }, () => this.#changed());
+    this.#watcher.on('error', (error) => {
+      logger.warn(`Watching ${dir} for logins stopped: ${messageOf(error)}`);
+      this.#unwatch();
+    });
+  }
+
+  #unwatch(): void {
+    this.#watcher?.close();
+    this.#watcher = undefined;
+  }
+
+  #changed(): void {
+    if (this.#queued) return;
+    this.#queued = true;
+    this.#step(async () => {
+      this.#queued = false;
+      await this.#look();
+    });
+  }
+
+  async #look(): Promise<void> {
+    const { logger, connect } = this.#options;
+    for (const [name, waiting] of this.#waiting) {
+      const token = (await this.#store.load(waiting.url))?.tokens?.access_token;
+      if (token === undefined || token === waiting.refused) {
+        logger.debug(`MCP server "${name}": the logins changed, but none new is stored for it.`, {
+          server: name,
+        });
+        continue;
+      }
+      this.#waiting.delete(name);
+      logger.info(`MCP server "${name}": a login was stored for it; connecting again.`, {
+        server: name,
+      });
+      void connect(name).catch((error: unknown) =>
+        logger.warn(
+          `MCP server "${name}" did not connect with the new login: ${messageOf(error)}`,
+          {
+            server: name,
+          },
+        ),
+      );
+    }
+    if (this.#waiting.size === 0) this.#unwatch();
+  }
+}
