@@ -159,6 +159,9 @@ describe('headers_helper', () => {
     const c = client(await configOf(running.url, helper()));
     const error = await c.connect().catch((e: unknown) => e);
     expect(isMcpError(error, 'needs_login')).toBe(true);
+    expect((error as Error).message).toContain(
+      'MCP server "keyed" needs other credentials: it refused the Authorization its headers helper gave',
+    );
     expect(c.state.kind).toBe('needsLogin');
     expect(await runs()).toEqual(['connect keyed', 'refused keyed']);
   });

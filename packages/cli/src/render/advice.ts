@@ -12,8 +12,10 @@ const none: Advice = () => undefined;
 
 const ADVICE: Record<McpErrorCode, Advice> = {
   needs_login: (server) => {
-    const headers = fieldPlace(server, 'headers');
-    const fix = headers === undefined ? '' : ` (or fix its "headers" at ${headers})`;
+    const helper = server.config.transport !== 'stdio' && server.config.headersHelper !== undefined;
+    const field = helper ? 'headers_helper' : 'headers';
+    const headers = fieldPlace(server, field);
+    const fix = headers === undefined ? '' : ` (or fix its "${field}" at ${headers})`;
     return `Run "epoch mcp login ${server.config.name}" to sign in again${fix}, then reconnect it.`;
   },
   insufficient_scope: ({ config }) =>

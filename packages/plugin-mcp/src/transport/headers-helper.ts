@@ -64,7 +64,12 @@ export class HeadersSource {
       if (response.status !== 401 && response.status !== 403) return response;
       const next = await this.#renew(used.run);
       await response.body?.cancel().catch(() => {});
-      return inner(url, this.#merged(init, next.headers));
+      const again = await inner(url, this.#merged(init, next.headers));
+      if (again.status !== 401 || !gaveAuthorization(next.headers)) return again;
+      // Its own credential refused twice: the usual verdict of a 401 (needsLogin, not retried),
+      // in words that name what gave it rather than a login the server never asked for.
+      await again.body?.cancel().catch(() => {});
+      throw await refusedTwice(this.#options.config.name);
     };
   }
 
@@ -120,6 +125,22 @@ export class HeadersSource {
     }
     return { ...init, headers };
   }
+}
+
+function gaveAuthorization(headers: Headers_): boolean {
+  return Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+}
+
+async function refusedTwice(server: string): Promise<McpError> {
+  const { UnauthorizedError } = await import('@modelcontextprotocol/client');
+  const why =
+    'it refused the Authorization its headers helper gave (HTTP 401), also from a second run';
+  // The cause is the SDK's "unauthorized", as a refused OAuth login's is: the same verdict.
+  return new McpError(
+    'needs_login',
+    `MCP server "${server}" needs other credentials: ${why}. Check what the helper prints, then reconnect it.`,
+    { server, cause: new UnauthorizedError(why) },
+  );
 }
 
 /** Each value, and its part after an auth scheme (`Bearer x` hides a bare `x` too). */
