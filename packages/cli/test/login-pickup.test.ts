@@ -176,6 +176,12 @@ describe('a login done elsewhere, picked up by a host that runs on', () => {
     expect(failed.code).toBe('needs_login');
     expect(failed.message).toContain('invalid_grant');
     await host.next(state('needsLogin'), 'needsLogin', from);
+    await host.next(
+      (line) =>
+        line.log === 'debug' && (line.message ?? '').includes('waiting for one to be stored'),
+      'the host to wait for a login',
+      from,
+    );
     const seen = fixture.events.length;
     const settled = host.lines.length;
     // Something changes in the login directory: the host looks, finds no new login, and stays.

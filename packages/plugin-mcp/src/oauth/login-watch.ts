@@ -3,7 +3,8 @@
 // access token it did not hold when the server was refused, the server connects again by itself.
 // Once per new login, never in a loop: what the refusal left behind (a login this process refreshed
 // and the server still refused, tokens dropped after invalid_grant) is what is compared against, so
-// only a login stored after it counts. Logins are files (token-store.ts); the watch is of their
+// only a login stored after it counts; one this process stored is followed by this process's own
+// reconnect (runtime.login), not a second one. Logins are files (token-store.ts); the watch is of their
 // directory, so an atomic rename is seen like a write.
 import { type FSWatcher, mkdirSync, watch } from 'node:fs';
 import { type Logger, messageOf } from '@epoch-agent/infra';
@@ -27,6 +28,8 @@ interface Waiting {
   readonly url: string;
   /** The access token stored when it was refused (none: undefined). */
   readonly refused: string | undefined;
+  /** The store's generation then: it moves when this process saves a login of that URL. */
+  readonly generation: number;
 }
 
 export class LoginWatch {
@@ -45,8 +48,11 @@ export class LoginWatch {
     this.#store = new TokenStore({ dir: options.dir, logger: options.logger });
   }
 
-  /** A server's new status: in needsLogin it is waited for, in any other state it is not. */
-  saw(status: McpServerStatus): void {
+  /**
+   * A server's new status, told at `since`: in needsLogin it is waited for, in any other state it
+   * is not.
+   */
+  saw(status: McpServerStatus, since: number): void {
     const { name } = status;
     if (status.state !== 'needsLogin') {
       this.#step(async () => {
@@ -61,9 +67,20 @@ export class LoginWatch {
       const started = await startConfig(config, serverRedactor(config));
       if (!started.ok || started.config.transport === 'stdio') return;
       const { url } = started.config;
+      const generation = this.#store.generation(url);
       const stored = await this.#store.load(url);
-      this.#waiting.set(name, { url, refused: stored?.tokens?.access_token });
+      const tokens = stored?.tokens;
+      // Tokens obtained after the refusal (a login that won the race with this read) are new.
+      const refused =
+        tokens !== undefined && tokens.obtained_at < since ? tokens.access_token : undefined;
+      this.#waiting.set(name, { url, refused, generation });
       this.#watch();
+      // Stored before the watch began: its change was not seen, so it is looked at now.
+      if (tokens !== undefined && refused === undefined) this.#changed();
+      this.#options.logger.debug(
+        `MCP server "${name}" needs a login: waiting for one to be stored in ${this.#options.dir}.`,
+        { server: name },
+      );
     });
   }
 
@@ -121,6 +138,8 @@ export class LoginWatch {
         continue;
       }
       this.#waiting.delete(name);
+      // A login this process made (the page's, runtime.login) is followed by its own reconnect.
+      if (this.#store.generation(waiting.url) !== waiting.generation) continue;
       logger.info(`MCP server "${name}": a login was stored for it; connecting again.`, {
         server: name,
       });

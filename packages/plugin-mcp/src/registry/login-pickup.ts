@@ -14,6 +14,7 @@ export function pickUpLogins(servers: Servers): void {
   let watch: Promise<import('../oauth/login-watch.js').LoginWatch> | undefined;
   servers.statusListeners.add((status) => {
     if (watch === undefined && status.state !== 'needsLogin') return;
+    const since = Date.now();
     watch ??= import('../oauth/login-watch.js').then(
       ({ LoginWatch }) =>
         new LoginWatch({
@@ -24,7 +25,7 @@ export function pickUpLogins(servers: Servers): void {
         }),
     );
     watch
-      .then((loaded) => loaded.saw(status))
+      .then((loaded) => loaded.saw(status, since))
       .catch((error: unknown) => logger.warn(`Waiting for a login failed: ${messageOf(error)}`));
   });
 }
