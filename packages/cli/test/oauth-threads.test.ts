@@ -228,6 +228,27 @@ describe('OAuth that keeps working, against a real authorization server', () => 
     expect(files.filter((n) => n.endsWith('.json'))).toEqual([]);
   });
 
+  it("a stored login's token wins over a headers helper's Authorization", async () => {
+    const f = await fixture();
+    await writeConfig(f.mcpUrl);
+    expect((await cli('mcp', 'login', SERVER)).code).toBe(0);
+    const helper = join(dir, 'helper.cjs');
+    await writeFile(
+      helper,
+      `require('node:fs').appendFileSync(${JSON.stringify(join(dir, 'runs.log'))}, 'ran\\n');
+process.stdout.write(JSON.stringify({ Authorization: 'Bearer not-the-login', 'X-Team': 'search' }));`,
+    );
+    await writeConfig(f.mcpUrl, { headers_helper: [process.execPath, helper] });
+    // The login's own first probe, without a token, was refused: none after it is.
+    const refusedBefore = f.events.filter((e) => e.event === 'refused').length;
+    const host = await startHost();
+    expect(await host.whoami()).toBe('you are fixture-user');
+    expect((await readFile(join(dir, 'runs.log'), 'utf8')).split('\n').filter(Boolean)).toEqual([
+      'ran',
+    ]);
+    expect(f.events.filter((e) => e.event === 'refused')).toHaveLength(refusedBefore);
+  });
+
   it('no token value the authorization server issued is in any output, log line, status or error', () => {
     const text = readable.join('\n');
     expect(text.length).toBeGreaterThan(1000);

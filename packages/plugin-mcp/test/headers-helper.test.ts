@@ -127,6 +127,21 @@ describe('headers_helper', () => {
     for (const record of running.records) expect(record.header).toBe(`Bearer ${accepted}`);
   });
 
+  it('its headers win over "headers" of the same name; the others of "headers" are still sent', async () => {
+    const entry = { headers: { 'X-Tenant': 'written', 'X-Kept': 'yes' }, ...helper() };
+    for (const header of [
+      ['x-tenant', 'acme'],
+      ['x-kept', 'yes'],
+    ] as const) {
+      const running = await startHttpMcpServer({ mode: 'http', header });
+      cleanups.push(() => running.stop());
+      const c = client(await configOf(running.url, entry));
+      await c.connect();
+      expect(running.records.map((r) => r.header)).toEqual(running.records.map(() => header[1]));
+      await c.close();
+    }
+  });
+
   it('over SSE too: the event stream and the messages carry it', async () => {
     const running = await server('sse');
     const c = client(await configOf(running.url, { ...helper(), type: 'sse' }));

@@ -60,12 +60,14 @@ export class HeadersSource {
   fetch(inner: FetchLike): FetchLike {
     return async (url, init) => {
       const used = await this.#current();
-      const response = await inner(url, this.#merged(init, used.headers));
+      const response = await inner(url, this.#merged(init, used.headers).init);
       if (response.status !== 401 && response.status !== 403) return response;
       const next = await this.#renew(used.run);
       await response.body?.cancel().catch(() => {});
-      const again = await inner(url, this.#merged(init, next.headers));
-      if (again.status !== 401 || !gaveAuthorization(next.headers)) return again;
+      const retry = this.#merged(init, next.headers);
+      const again = await inner(url, retry.init);
+      // A login's token refused is the OAuth layer's to answer (a refresh), not the helper's.
+      if (again.status !== 401 || !retry.sentAuthorization) return again;
       // Its own credential refused twice: the usual verdict of a 401 (needsLogin, not retried),
       // in words that name what gave it rather than a login the server never asked for.
       await again.body?.cancel().catch(() => {});
@@ -114,21 +116,23 @@ export class HeadersSource {
    * The request's headers with the helper's set over them: over `headers`, which the transport put
    * there, but never over a stored login's bearer token, which wins over `headers` too.
    */
-  #merged(init: RequestInit | undefined, given: Headers_): RequestInit {
+  #merged(
+    init: RequestInit | undefined,
+    given: Headers_,
+  ): { readonly init: RequestInit; readonly sentAuthorization: boolean } {
     const headers = new Headers(init?.headers);
     const written = new Headers(this.#options.config.headers).get('authorization');
     const bearer = headers.get('authorization');
     const fromLogin = bearer !== null && bearer !== written;
+    let sentAuthorization = false;
     for (const [name, value] of Object.entries(given)) {
-      if (fromLogin && name.toLowerCase() === 'authorization') continue;
+      const authorization = name.toLowerCase() === 'authorization';
+      if (fromLogin && authorization) continue;
+      sentAuthorization ||= authorization;
       headers.set(name, value);
     }
-    return { ...init, headers };
+    return { init: { ...init, headers }, sentAuthorization };
   }
-}
-
-function gaveAuthorization(headers: Headers_): boolean {
-  return Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
 }
 
 async function refusedTwice(server: string): Promise<McpError> {
@@ -157,7 +161,7 @@ function failed(config: RemoteServerConfig<'sse' | 'http'>, what: string): McpEr
   const server = config.name;
   return new McpError(
     'headers_helper_failed',
-    `MCP server "${server}": its headers helper ${what}, so no request was sent to it.`,
+    `MCP server "${server}": its headers helper ${what}, so the request was not sent to it.`,
     { server },
   );
 }
