@@ -176,12 +176,7 @@ export interface RemoteServerConfig<T extends 'sse' | 'http'> extends McpServerC
    * registration, the scopes the server asks for, any free callback port).
    */
   readonly oauth?: McpOAuthConfig;
-  /**
-   * `headers_helper`: a program and its arguments (run without a shell) whose output, a JSON
-   * object of header names and values, is merged over `headers` (README "Headers from a
-   * command"). Run before the first request, again after a 401 or 403, and once its output is
-   * older than HEADERS_HELPER_LIFETIME_MS. What it prints is a secret.
-   */
+  /** `headers_helper`'s words, run without a shell: README "Headers from a command". */
   readonly headersHelper?: readonly string[];
 }
 
@@ -352,7 +347,6 @@ export interface McpLaunch {
   /** sse/http: the URL, credentials redacted. */
   readonly url?: string;
   readonly headerNames?: readonly string[];
-  /** sse/http: the headers helper it runs (`headers_helper`), as `command` is shown. */
   readonly headersHelper?: readonly string[];
   /** Set when starting it downloads and runs code: the launcher (`npx -y`, `uvx`, `pipx run`,
    *  `bunx`, `docker run`, `a script from a URL`) and what it fetches (a package, an image, a URL). */
