@@ -1,11 +1,9 @@
-// A login made by another process, picked up by this one: while a remote server of the registry is
-// in `needsLogin`, the login directory is watched, and once the stored login of its URL holds an
-// access token it did not hold when the server was refused, the server connects again by itself.
-// Once per new login, never in a loop: what the refusal left behind (a login this process refreshed
-// and the server still refused, tokens dropped after invalid_grant) is what is compared against, so
-// only a login stored after it counts; one this process stored is followed by this process's own
-// reconnect (runtime.login), not a second one. Logins are files (token-store.ts); the watch is of their
-// directory, so an atomic rename is seen like a write.
+// A login stored by another process, picked up: while a remote server is in needsLogin, the login
+// directory is watched (a directory, so an atomic rename is seen), and once its URL's stored login
+// holds tokens it did not hold when the server was refused, the server connects again. Once per new
+// login, never a loop: what the refusal left behind (tokens this process refreshed and the server
+// still refused, tokens dropped after invalid_grant) is never new. One this process stored is left
+// to this process's own reconnect (runtime.login).
 import { type FSWatcher, mkdirSync, watch } from 'node:fs';
 import { type Logger, messageOf } from '@epoch-agent/infra';
 import { startConfig } from '../connection/start-config.js';
@@ -41,7 +39,6 @@ export class LoginWatch {
   #steps: Promise<void> = Promise.resolve();
   /** A look at the directory is queued: more events meanwhile need no look of their own. */
   #queued = false;
-  #closed = false;
 
   constructor(options: LoginWatchOptions) {
     this.#options = options;
@@ -63,7 +60,7 @@ export class LoginWatch {
     }
     this.#step(async () => {
       const config = this.#options.configOf(name);
-      if (config === undefined || config.transport === 'stdio' || this.#closed) return;
+      if (config === undefined || config.transport === 'stdio') return;
       const started = await startConfig(config, serverRedactor(config));
       if (!started.ok || started.config.transport === 'stdio') return;
       const { url } = started.config;
@@ -82,12 +79,6 @@ export class LoginWatch {
         { server: name },
       );
     });
-  }
-
-  close(): void {
-    this.#closed = true;
-    this.#waiting.clear();
-    this.#unwatch();
   }
 
   #step(step: () => Promise<void>): void {

@@ -17,10 +17,10 @@ import {
   type McpHeadersReason,
 } from './headers-helper-rules.js';
 
-type Headers_ = Readonly<Record<string, string>>;
+type GivenHeaders = Readonly<Record<string, string>>;
 
 interface Given {
-  readonly headers: Headers_;
+  readonly headers: GivenHeaders;
   readonly at: number;
   /** Counts the runs, so requests refused together share one new run. */
   readonly run: number;
@@ -41,19 +41,30 @@ export interface HeadersSourceOptions {
  * undefined when the server has no helper (its entry's or the host's).
  */
 export function headersSource(options: HeadersSourceOptions): HeadersSource | undefined {
-  const { config, host } = options;
-  if (config.headersHelper === undefined && host === undefined) return undefined;
-  return new HeadersSource(options);
+  const { config, host, timeoutMs = HEADERS_HELPER_TIMEOUT_MS } = options;
+  const words = config.headersHelper;
+  // The entry's command wins over the host's function: it is what the person approved.
+  if (words !== undefined) {
+    return new HeadersSource(options, (reason) =>
+      runHeadersHelper(config, words, reason, timeoutMs),
+    );
+  }
+  if (host === undefined) return undefined;
+  return new HeadersSource(options, (reason) => askHost(config, host, reason, timeoutMs));
 }
+
+type Ask = (reason: McpHeadersReason) => Promise<GivenHeaders>;
 
 export class HeadersSource {
   readonly #options: HeadersSourceOptions;
+  readonly #ask: Ask;
   #given: Given | undefined;
   #asking: Promise<Given> | undefined;
   #runs = 0;
 
-  constructor(options: HeadersSourceOptions) {
+  constructor(options: HeadersSourceOptions, ask: Ask) {
     this.#options = options;
+    this.#ask = ask;
   }
 
   /** `inner` with the helper's headers on every request, and one more try after a 401 or 403. */
@@ -81,7 +92,7 @@ export class HeadersSource {
     if (given !== undefined && Date.now() - given.at < lifetime) {
       return Promise.resolve(given);
     }
-    return this.#ask(given === undefined ? 'connect' : 'expired');
+    return this.#begin(given === undefined ? 'connect' : 'expired');
   }
 
   /** A new run after the headers of run `refused` were refused, unless one has begun since. */
@@ -89,10 +100,10 @@ export class HeadersSource {
     const given = this.#given;
     if (this.#asking !== undefined) return this.#asking;
     if (given !== undefined && given.run > refused) return Promise.resolve(given);
-    return this.#ask('refused');
+    return this.#begin('refused');
   }
 
-  #ask(reason: McpHeadersReason): Promise<Given> {
+  #begin(reason: McpHeadersReason): Promise<Given> {
     this.#asking ??= this.#askOnce(reason).finally(() => {
       this.#asking = undefined;
     });
@@ -100,13 +111,8 @@ export class HeadersSource {
   }
 
   async #askOnce(reason: McpHeadersReason): Promise<Given> {
-    const { config, scrub, host, timeoutMs = HEADERS_HELPER_TIMEOUT_MS } = this.#options;
-    const helper = config.headersHelper;
-    const headers =
-      helper !== undefined
-        ? await runHeadersHelper(config, helper, reason, timeoutMs)
-        : await askHost(config, host as McpHeadersHelper, reason, timeoutMs);
-    scrub.learn(helperSecrets(headers));
+    const headers = await this.#ask(reason);
+    this.#options.scrub.learn(helperSecrets(headers));
     this.#runs += 1;
     this.#given = { headers, at: Date.now(), run: this.#runs };
     return this.#given;
@@ -118,7 +124,7 @@ export class HeadersSource {
    */
   #merged(
     init: RequestInit | undefined,
-    given: Headers_,
+    given: GivenHeaders,
   ): { readonly init: RequestInit; readonly sentAuthorization: boolean } {
     const headers = new Headers(init?.headers);
     const written = new Headers(this.#options.config.headers).get('authorization');
@@ -148,7 +154,7 @@ async function refusedTwice(server: string): Promise<McpError> {
 }
 
 /** Each value, and its part after an auth scheme (`Bearer x` hides a bare `x` too). */
-function helperSecrets(headers: Headers_): Secret[] {
+function helperSecrets(headers: GivenHeaders): Secret[] {
   return credentials(
     Object.values(headers).flatMap((value) => [
       value,
@@ -171,7 +177,7 @@ async function askHost(
   host: McpHeadersHelper,
   reason: McpHeadersReason,
   timeoutMs: number,
-): Promise<Headers_> {
+): Promise<GivenHeaders> {
   const signal = AbortSignal.timeout(timeoutMs);
   const late = new Promise<'late'>((resolve) =>
     signal.addEventListener('abort', () => resolve('late'), { once: true }),
@@ -199,10 +205,10 @@ function runHeadersHelper(
   words: readonly string[],
   reason: McpHeadersReason,
   timeoutMs: number,
-): Promise<Headers_> {
+): Promise<GivenHeaders> {
   const [program = '', ...args] = words;
   const said = `"${program}"`;
-  return new Promise<Headers_>((resolve, reject) => {
+  return new Promise<GivenHeaders>((resolve, reject) => {
     const child = spawn(program, args, {
       shell: false,
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -218,9 +224,16 @@ function runHeadersHelper(
     });
     const chunks: Buffer[] = [];
     let size = 0;
-    let problem: string | undefined;
+    let settled = false;
+    const fail = (why: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(failed(config, why));
+    };
+    // Settled at once, not at its end: whatever it started may hold its stdout open for a while.
     const stop = (why: string): void => {
-      problem ??= why;
+      fail(why);
       kill(child.pid);
     };
     const timer = setTimeout(
@@ -237,27 +250,28 @@ function runHeadersHelper(
       }
       chunks.push(chunk);
     });
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      const why =
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      fail(
         error.code === 'ENOENT'
           ? `${said} was not found (a bare name is looked up on PATH; a path is relative to the file that names it)`
-          : `${said} could not be started (${error.code ?? 'error'})`;
-      reject(failed(config, why));
-    });
+          : `${said} could not be started (${error.code ?? 'error'})`,
+      ),
+    );
     child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (problem !== undefined) return reject(failed(config, problem));
       if (code !== 0) {
-        const how = code === null ? `was ended by ${signal}` : `exited with code ${code}`;
-        return reject(failed(config, `${said} ${how}`));
+        fail(`${said} ${code === null ? `was ended by ${signal}` : `exited with code ${code}`}`);
+        return;
       }
       let parsed: unknown;
       try {
         parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
-        return reject(failed(config, `${said} printed something that is not JSON`));
+        fail(`${said} printed something that is not JSON`);
+        return;
       }
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
       try {
         resolve(checked(config, parsed, `${said} printed`));
       } catch (error) {
@@ -275,7 +289,7 @@ function checked(
   config: RemoteServerConfig<'sse' | 'http'>,
   value: unknown,
   gave: string,
-): Headers_ {
+): GivenHeaders {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw failed(config, `${gave} no JSON object of headers (e.g. {"Authorization": "Bearer …"})`);
   }
