@@ -249,6 +249,7 @@ describe('headers_helper', () => {
         servers: {
           a: { type: 'http', url: 'http://127.0.0.1:9/mcp', headersHelper: 'gcloud auth token' },
           b: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers_helper: [] },
+          c: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers_helper: ['a', 'x\u0000y'] },
         },
       }),
     );
@@ -257,6 +258,7 @@ describe('headers_helper', () => {
     expect(diagnostics.map((d) => d.message)).toEqual([
       expect.stringContaining('headersHelper must be a command as a list of words'),
       expect.stringContaining('"headers_helper" of server "b" needs the program to run'),
+      expect.stringContaining('word 1 of "headers_helper" of server "c" holds a NUL character'),
     ]);
   });
 });

@@ -3,7 +3,8 @@
 // once more, and what it meets is its answer), and again before a request once what it gave is
 // older than HEADERS_HELPER_LIFETIME_MS. What it gives is a secret: the server's redaction policy
 // learns every value before anything else sees it, and no message quotes what it printed.
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { credentials, type Secret } from '@epoch-agent/infra';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { McpError } from '../errors/mcp-error.js';
@@ -209,19 +210,26 @@ function runHeadersHelper(
   const [program = '', ...args] = words;
   const said = `"${program}"`;
   return new Promise<GivenHeaders>((resolve, reject) => {
-    const child = spawn(program, args, {
-      shell: false,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      // Its own process group, so a timeout ends whatever it started too.
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-      env: {
-        ...process.env,
-        EPOCH_MCP_SERVER_NAME: config.name,
-        EPOCH_MCP_SERVER_URL: config.url,
-        EPOCH_MCP_HEADERS_REASON: reason,
-      },
-    });
+    let child: ChildProcessByStdio<null, Readable, null>;
+    try {
+      child = spawn(program, args, {
+        shell: false,
+        stdio: ['ignore', 'pipe', 'ignore'],
+        // Its own process group, so a timeout ends whatever it started too.
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+        env: {
+          ...process.env,
+          EPOCH_MCP_SERVER_NAME: config.name,
+          EPOCH_MCP_SERVER_URL: config.url,
+          EPOCH_MCP_HEADERS_REASON: reason,
+        },
+      });
+    } catch {
+      // Node's own words here quote the arguments, which may carry a secret.
+      reject(failed(config, `${said} could not be started`));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
