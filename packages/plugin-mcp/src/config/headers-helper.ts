@@ -5,7 +5,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Report } from './report.js';
 
-/** The helper's words, undefined when the entry has none, or null when they are wrong (reported). */
+/** The helper's words; undefined when the entry has none, null when they are wrong (reported). */
 export function readHeadersHelper(
   name: string,
   words: readonly string[] | undefined,

@@ -27,7 +27,7 @@ export interface McpConnectionOptions extends Pick<CreateTransportOptions, 'reap
   readonly headersHelper?: McpHeadersHelper;
 }
 
-/** McpConnectionOptions with every default applied; `roots` and `headersHelper` stay absent when not given. */
+/** McpConnectionOptions with every default applied; `roots` and `headersHelper` absent unless given. */
 export type ConnectionSettings = {
   readonly [K in Exclude<keyof McpConnectionOptions, 'roots' | 'headersHelper'>]-?: NonNullable<
     McpConnectionOptions[K]

@@ -1,6 +1,7 @@
-// The SSE and Streamable HTTP transports of a remote server: the SDK's, with OAuth on every request,
-// the headers a helper gives (headers-helper.ts) and, for Streamable HTTP, a goodbye (end-session.ts) and an answer for broken request streams.
-// Loaded by createTransport the first time a remote server connects.
+// The SSE and Streamable HTTP transports of a remote server: the SDK's, with OAuth on every
+// request, the headers a helper gives (headers-helper.ts) and, for Streamable HTTP, a goodbye
+// (end-session.ts) and an answer for broken request streams. Loaded by createTransport the first
+// time a remote server connects.
 import {
   type AuthProvider,
   type FetchLike,
