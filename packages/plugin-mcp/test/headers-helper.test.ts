@@ -220,6 +220,8 @@ describe('headers_helper', () => {
     await writeFile(join(dir, 'token'), 'tok-rotated-55aa01ee');
     const error = await c.callTool('echo', { text: 'x' }).catch((e: unknown) => e);
     readable.push(String((error as Error).message), JSON.stringify(c.state));
+    // A server that echoes it back (a tool result shown to a person, a saved result) has it blanked.
+    readable.push(c.redactor('echoed: Bearer tok-first-4f1c9a77 and tok-rotated-55aa01ee'));
     const text = readable.join('\n');
     expect(text.length).toBeGreaterThan(100);
     for (const secret of ['tok-first-4f1c9a77', 'tok-rotated-55aa01ee']) {
