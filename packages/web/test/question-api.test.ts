@@ -54,10 +54,18 @@ function signIn(call: string, signal?: AbortSignal): Promise<Response> {
   });
 }
 
-/** The first question of the live view once there is one; with every view read until then. */
-async function question(): Promise<{ question: QuestionView; views: McpView[] }> {
-  const views = await readViewsUntil(await web.api('/api/events'), (v) => v.questions.length > 0);
-  return { question: (views.at(-1) as McpView).questions[0] as QuestionView, views };
+/**
+ * The first question of the live view once there is one, with every view read until then; fails
+ * at once, with its answer, when `call` ends first (nobody was asked).
+ */
+async function question(call: Promise<Response | undefined>): Promise<{ question: QuestionView }> {
+  const asked = readViewsUntil(await web.api('/api/events'), (v) => v.questions.length > 0).then(
+    (views) => ({ question: (views.at(-1) as McpView).questions[0] as QuestionView }),
+  );
+  const ended = call.then(async (response) => {
+    throw new Error(`the call ended with no question asked: ${await response?.clone().text()}`);
+  });
+  return Promise.race([asked, ended]);
 }
 
 function answer(id: string, body: unknown): Promise<Response> {
@@ -67,7 +75,7 @@ function answer(id: string, body: unknown): Promise<Response> {
 describe("a server's question on the page's API", () => {
   it('is in the live view: who asks, its request, the form; a wrong answer is refused field by field, the first right one wins', async () => {
     const call = signIn('call-1');
-    const { question: shown } = await question();
+    const { question: shown } = await question(call);
     expect(shown).toMatchObject({
       server: 'asker',
       source: 'user',
@@ -122,7 +130,7 @@ describe("a server's question on the page's API", () => {
     // Opened before the question is asked: every view sent while it comes and goes.
     const feed = await web.api('/api/events');
     const call = signIn('call-2');
-    const { question: shown } = await question();
+    const { question: shown } = await question(call);
     const wrong = await answer(shown.id, {
       answer: { action: 'accept', content: { user: 'ann', password: SECRET, extra: SECRET } },
     });
@@ -152,7 +160,7 @@ describe("a server's question on the page's API", () => {
   it('decline and cancel reach the server as given', async () => {
     for (const action of ['decline', 'cancel'] as const) {
       const call = signIn(`call-${action}`);
-      const { question: shown } = await question();
+      const { question: shown } = await question(call);
       expect((await answer(shown.id, { answer: { action } })).status).toBe(200);
       const result = (await (await call).json()) as ToolCallAnswer;
       expect(JSON.stringify(result.result.content)).toContain(`not signed in: ${action}`);
@@ -163,7 +171,7 @@ describe("a server's question on the page's API", () => {
   it('a question whose call is stopped goes from the view, and a late answer is told so', async () => {
     const stop = new AbortController();
     const call = signIn('call-stopped', stop.signal).catch(() => undefined);
-    const { question: shown } = await question();
+    const { question: shown } = await question(call);
     stop.abort();
     await call;
     await web.viewWhen((view) => view.questions.length === 0);
@@ -180,7 +188,7 @@ describe("a server's question on the page's API", () => {
     expect(((await unknown.json()) as ApiErrorBody).error.code).toBe('unknown_question');
 
     const call = signIn('call-malformed');
-    const { question: shown } = await question();
+    const { question: shown } = await question(call);
     for (const body of [
       {},
       { answer: { action: 'yes' } },
