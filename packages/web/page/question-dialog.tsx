@@ -118,7 +118,10 @@ function Question({ question, more, api, onDone }: QuestionProps) {
       }
       setProblems(Object.fromEntries((sent.fields ?? []).map((f) => [f.field, f.problem])));
       setProblem(sent.message);
-      body.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      // Once the problems are drawn: the field at fault takes focus.
+      requestAnimationFrame(() =>
+        body.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
+      );
     } finally {
       setBusy(false);
     }
