@@ -1,5 +1,6 @@
-// A server's question put to the page, over real HTTP on 127.0.0.1 to a real stdio server that asks
-// (fixtures/asking-server.mjs: a user name and a password, 2025 era): the question reaches every
+// A server's question put to the page, over real HTTP on 127.0.0.1 to real stdio servers that ask
+// (fixtures/asking-server.mjs: a user name and a password, 2025 era; testkit's modern server, 2026
+// era, whose question comes in its call's input_required answer): the question reaches every
 // page in the live view (who asks, the request, the fields, never the call's ToolContext), is
 // answered by POST /api/mcp/questions/:id checked by the form's rules (400 with each field's
 // problem, the question still waiting), the first answer wins (409 for a second), and a question
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LogFields, Logger } from '@epoch-agent/infra';
 import { mcpConfigPath } from '@epoch-agent/infra';
+import { MODERN_SERVER } from '@epoch-agent/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiErrorBody, McpView, ToolCallAnswer } from '../src/api-types.js';
 import type { QuestionView } from '../src/question-types.js';
@@ -35,10 +37,15 @@ const logger: Logger = {
 
 beforeAll(async () => {
   asked = join(process.env.EPOCH_HOME as string, 'asked.jsonl');
-  const servers = { asker: fixtureEntry(ASKING_SERVER, { env: { EPOCH_ASKED_FILE: asked } }) };
+  const servers = {
+    asker: fixtureEntry(ASKING_SERVER, { env: { EPOCH_ASKED_FILE: asked } }),
+    modern: fixtureEntry([MODERN_SERVER, '--ask']),
+  };
   await writeFile(mcpConfigPath(), JSON.stringify({ servers }, null, 2));
   web = await startTestWeb({ logger });
-  await web.viewWhen((view) => view.groups.user[0]?.status?.state === 'connected');
+  await web.viewWhen((view) =>
+    view.groups.user.every((server) => server.status?.state === 'connected'),
+  );
 });
 
 afterAll(async () => {
@@ -180,6 +187,41 @@ describe("a server's question on the page's API", () => {
     const body = (await late.json()) as ApiErrorBody;
     expect(body.error.code).toBe('question_gone');
     expect(body.error.message).toContain('"asker"');
+  });
+
+  it("a 2026 server asks inside its call's answer: the question names that call, and the call goes on with the answer", async () => {
+    const call = web.api('/api/mcp/modern/tools/ask/call', {
+      method: 'POST',
+      json: {
+        arguments: {
+          question: {
+            mode: 'form',
+            message: 'Delete 3 files?',
+            requestedSchema: {
+              type: 'object',
+              properties: { sure: { type: 'boolean', title: 'Sure' } },
+              required: ['sure'],
+            },
+          },
+        },
+        call: 'call-modern',
+      },
+    });
+    const { question: shown } = await question(call);
+    expect(shown).toMatchObject({
+      server: 'modern',
+      during: { kind: 'tool', name: 'ask', inferred: false },
+      message: 'Delete 3 files?',
+      call: 'call-modern',
+    });
+    const taken = await answer(shown.id, { answer: { action: 'accept', content: { sure: true } } });
+    expect(taken.status).toBe(200);
+    const result = (await (await call).json()) as ToolCallAnswer;
+    // The server says what each answer was: its action and the fields it carried.
+    const [said] = result.result.content;
+    expect(said?.type === 'text' && JSON.parse(said.text)).toEqual([
+      { action: 'accept', fields: ['sure'] },
+    ]);
   });
 
   it('refuses an answer to no question, and one that is not an answer', async () => {
