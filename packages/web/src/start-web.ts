@@ -27,6 +27,7 @@ import { PageLogins } from './page-logins.js';
 import { PendingQuestions } from './questions.js';
 import { ViewFeed } from './view-feed.js';
 
+/** buildRuntime's options, but for how servers connect and who is asked: the page is (questions.ts). */
 export interface StartWebOptions
   extends Omit<BuildRuntimeOptions, 'connectOnly' | 'connect' | 'elicit'> {
   /** The port on 127.0.0.1. Default 0: a free one (the URL says which). */
