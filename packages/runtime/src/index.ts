@@ -150,6 +150,7 @@ export {
   PLUGIN_NAME_PATTERN,
   SERVER_NAME_PATTERN,
 } from './servers/server-names.js';
+export { FRONT_END_START, HOST_START } from './servers/start-default.js';
 export { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from './tools/deferred-tools.js';
 export { READ_RESULT_TOOL_NAME, RESULTS_GROUP } from './tools/read-result.js';
 export { DEFAULT_TOOL_BUDGET_TOKENS } from './tools/tool-deferral.js';

@@ -15,6 +15,7 @@ import { silentLogger } from '@epoch-agent/infra';
 import {
   type BuildRuntimeOptions,
   buildRuntime,
+  FRONT_END_START,
   type ImportPlaces,
   type Runtime,
   watchMcpConfig,
@@ -86,8 +87,9 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
   try {
     runtime = await buildRuntime({
       ...runtimeOptions,
+      // The page shows servers working: each starts, unless its entry says on_demand.
+      registry: { start: FRONT_END_START, ...runtimeOptions.registry, elicit: questions.ask },
       connect: 'background',
-      registry: { ...runtimeOptions.registry, elicit: questions.ask },
     });
   } catch (error) {
     await stopListening(server);

@@ -28,6 +28,7 @@ export {
   OVERRIDE_FIELDS,
 } from './schema.js';
 export { transportKind } from './server.js';
+export { idleTimeoutOf, type McpStartMode, ON_DEMAND_IDLE_MS, startOf } from './start.js';
 export { suggest } from './suggest.js';
 export {
   choiceCounts,

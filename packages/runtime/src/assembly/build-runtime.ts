@@ -19,6 +19,7 @@ import {
   type ReadMcpServersOptions,
   readMcpServers,
 } from '../servers/read-servers.js';
+import { HOST_START } from '../servers/start-default.js';
 import { READ_RESULT_TOOL_NAME } from '../tools/read-result.js';
 import { DEFAULT_TOOL_BUDGET_TOKENS } from '../tools/tool-deferral.js';
 import { ToolRegistry, type ToolRegistryOptions } from '../tools/tool-registry.js';
@@ -38,9 +39,11 @@ export interface BuildRuntimeOptions
     Pick<ToolRegistryOptions, 'logger' | 'toolBudgetTokens'> {
   /**
    * How the MCP servers are connected (McpRegistryOptions: toolNameMaxLength, maxOutputTokens,
-   * schemaCache, toolPins, createTransport, reconnectDelaysMs, reap); the logger is the one above.
-   * Default `toolPins`: files beside the approvals (`$EPOCH_HOME/tool-pins`). The cut notes name
-   * the runtime's `mcp_read_result` (offered from the first cut result on).
+   * schemaCache, offerCachedTools, toolPins, start, createTransport, reconnectDelaysMs, reap); the
+   * logger is the one above. Default `toolPins`: files beside the approvals
+   * (`$EPOCH_HOME/tool-pins`). Default `start`: `on_demand` (HOST_START, which says why): a server
+   * whose entry says no `start` and whose tools are cached starts at its first call. The cut notes
+   * name the runtime's `mcp_read_result` (offered from the first cut result on).
    */
   readonly registry?: Omit<McpRegistryOptions, 'logger' | 'resultReader'>;
   /**
@@ -115,6 +118,7 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
     // The tool pins beside the approvals, unless the host keeps its own.
     mcp: new McpRegistry({
       toolPins: store.pins,
+      start: HOST_START,
       ...options.registry,
       resultReader: READ_RESULT_TOOL_NAME,
       logger,

@@ -7,11 +7,14 @@ import { REDACTED, redact, redactArgs, redactUrl } from '@epoch-agent/infra';
 import type { McpConfigFieldName, McpServerConfig } from '@epoch-agent/plugin-mcp';
 import {
   DEFAULT_MAX_OUTPUT_TOKENS,
+  idleTimeoutOf,
   isVariableSet,
   MCP_CONFIG_FIELDS,
   OVERRIDE_FIELDS,
+  startOf,
 } from '@epoch-agent/plugin-mcp/config';
 import type { ConfiguredServer } from './configured-server.js';
+import { FRONT_END_START } from './start-default.js';
 
 /** Where a field's value comes from. */
 export type ServerFieldSource =
@@ -89,7 +92,8 @@ const ROWS: Record<
   max_total_timeout: (c) => seconds(c.maxTotalTimeoutMs),
   connect_timeout: (c) => seconds(c.connectTimeoutMs),
   keepalive_interval: (c) => seconds(c.keepaliveIntervalMs),
-  idle_timeout_seconds: (c) => seconds(c.idleTimeoutMs),
+  // As the `epoch` command's runtime has it (servers start with it unless they say on_demand).
+  idle_timeout_seconds: (c) => seconds(idleTimeoutOf(c, FRONT_END_START)),
   max_lifetime_seconds: (c) => seconds(c.maxLifetimeMs),
   supports_parallel: (c) => c.supportsParallel,
   skip_preflight: (c) => c.skipPreflight,
@@ -102,6 +106,7 @@ const ROWS: Record<
   defer: (c) => c.defer,
   pin_tools: (c) => c.pinTools ?? true,
   elicitation: (c) => c.elicitation,
+  start: (c) => startOf(c, FRONT_END_START),
 };
 
 /** Whether the value at `field` (`args[1]`, `env.KEY`) holds a `${VAR}`: then it is shown as written. */

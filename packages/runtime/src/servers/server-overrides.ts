@@ -5,7 +5,7 @@
 // their own entries are never touched. Applied on top of what their entry says
 // (withOverride), at start and at every applyMcpConfig.
 import { type Diagnostic, formatPath } from '@epoch-agent/infra';
-import { suggest, withOverride } from '@epoch-agent/plugin-mcp/config';
+import { type McpStartMode, suggest, withOverride } from '@epoch-agent/plugin-mcp/config';
 import type { ConfiguredServer } from './configured-server.js';
 import type { RuntimeDiagnosticCode } from './server-names.js';
 import type { UserServersLoad } from './user-servers.js';
@@ -37,6 +37,7 @@ export function applyOverrides(
               choice: withOverride(server.config.choice, override),
               defer: override.defer ?? server.config.defer,
               ...pinToolsOf(override.pinTools ?? server.config.pinTools),
+              ...startOf(override.start ?? server.config.start),
             },
           }),
     };
@@ -90,4 +91,8 @@ function someNames(names: readonly string[]): string {
 /** `pinTools` as a config holds it: absent unless written. */
 function pinToolsOf(pinTools: boolean | undefined): { pinTools?: boolean } {
   return pinTools === undefined ? {} : { pinTools };
+}
+
+function startOf(start: McpStartMode | undefined): { start?: McpStartMode } {
+  return start === undefined ? {} : { start };
 }
