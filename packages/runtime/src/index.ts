@@ -53,7 +53,18 @@ export {
   serverPrefix,
   TOOL_NAME_PREFIX,
 } from '@epoch-agent/plugin-mcp';
+// A server's questions to the person (buildRuntime's `elicit`): what a host shows, what it
+// answers, and the check a front end runs on each value typed before it is sent.
+export { valueProblem } from '@epoch-agent/plugin-mcp/elicitation';
 export type {
+  Elicit,
+  ElicitationAnswer,
+  ElicitationDuring,
+  ElicitationField,
+  ElicitationForm,
+  ElicitationQuestion,
+  ElicitationUrl,
+  ElicitationValue,
   EpochTool,
   JsonSchema,
   ToolAnnotations,

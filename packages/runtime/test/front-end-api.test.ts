@@ -167,6 +167,12 @@ describe('serverFields', () => {
       value: true,
       from: { kind: 'default' },
     });
+    // A user's own server is asked unless its entry says otherwise.
+    expect(byName.elicitation).toEqual({
+      field: 'elicitation',
+      value: 'ask',
+      from: { kind: 'default' },
+    });
     // The `epoch` command's and the page's default: every server started with the others.
     expect(byName.start).toEqual({ field: 'start', value: 'at_start', from: { kind: 'default' } });
     expect(byName.max_output_tokens).toEqual({

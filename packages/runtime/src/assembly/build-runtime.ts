@@ -12,6 +12,7 @@ import {
   type McpServerSource,
   type McpStatusListener,
 } from '@epoch-agent/plugin-mcp';
+import type { Elicit } from '@epoch-agent/protocol';
 import { ApprovalStore } from '../approvals/approval-store.js';
 import type { McpConfigWriteOptions } from '../config-edit/index.js';
 import {
@@ -45,7 +46,7 @@ export interface BuildRuntimeOptions
    * whose entry says no `start` and whose tools are cached starts at its first call. The cut notes
    * name the runtime's `mcp_read_result` (offered from the first cut result on).
    */
-  readonly registry?: Omit<McpRegistryOptions, 'logger' | 'resultReader'>;
+  readonly registry?: Omit<McpRegistryOptions, 'logger' | 'resultReader' | 'elicit'>;
   /**
    * Connect only the servers of these names, now and when applyMcpConfig finds them added; every
    * other server is still read (its name, origin and diagnostics are known) but never started.
@@ -84,6 +85,15 @@ export interface BuildRuntimeOptions
    * approves it later (Runtime.approveServer, `epoch mcp approve`, the page).
    */
   readonly approve?: McpApprover;
+  /**
+   * Puts a server's question to a person (README "Servers that ask you", EMBEDDING.md "A server
+   * asks the user"): never the model, and never answered `accept` by the host on its own. Given,
+   * servers are told they may ask (form and URL modes); a question carries the server, its source
+   * and the request it belongs to, a tool call's with the very ToolContext the host passed to
+   * `execute`, so a host running several sessions shows it to the right one. Absent, nothing is
+   * declared and a server that asks anyway is answered `cancel`.
+   */
+  readonly elicit?: Elicit;
 }
 
 /**
@@ -120,6 +130,7 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
       toolPins: store.pins,
       start: HOST_START,
       ...options.registry,
+      ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
       resultReader: READ_RESULT_TOOL_NAME,
       logger,
     }),
