@@ -88,8 +88,9 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
     runtime = await buildRuntime({
       ...runtimeOptions,
       // The page shows servers working: each starts, unless its entry says on_demand.
-      registry: { start: FRONT_END_START, ...runtimeOptions.registry, elicit: questions.ask },
+      registry: { start: FRONT_END_START, ...runtimeOptions.registry },
       connect: 'background',
+      elicit: questions.ask,
     });
   } catch (error) {
     await stopListening(server);
