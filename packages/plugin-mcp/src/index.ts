@@ -51,6 +51,14 @@ export type {
   McpServerInfo,
   McpStateError,
 } from './connection/state.js';
+export {
+  HEADERS_HELPER_LIFETIME_MS,
+  HEADERS_HELPER_MAX_OUTPUT_BYTES,
+  HEADERS_HELPER_TIMEOUT_MS,
+  type McpHeadersHelper,
+  type McpHeadersReason,
+  type McpHeadersRequest,
+} from './transport/headers-helper-rules.js';
 
 // A server's questions for the person (README "Servers that ask you"): the form's rules, the same
 // the `./elicitation` entry gives a browser, the limits, and a server's setting.

@@ -183,6 +183,8 @@ export interface RemoteServerConfig<T extends 'sse' | 'http'> extends McpServerC
    * registration, the scopes the server asks for, any free callback port).
    */
   readonly oauth?: McpOAuthConfig;
+  /** `headers_helper`'s words, run without a shell: README "Headers from a command". */
+  readonly headersHelper?: readonly string[];
 }
 
 /** The `oauth` field of a remote server: what discovery cannot find out on its own. */
@@ -352,6 +354,7 @@ export interface McpLaunch {
   /** sse/http: the URL, credentials redacted. */
   readonly url?: string;
   readonly headerNames?: readonly string[];
+  readonly headersHelper?: readonly string[];
   /** Set when starting it downloads and runs code: the launcher (`npx -y`, `uvx`, `pipx run`,
    *  `bunx`, `docker run`, `a script from a URL`) and what it fetches (a package, an image, a URL). */
   readonly downloads?: { readonly launcher: string; readonly what: string };

@@ -605,6 +605,8 @@ describe('what the fields mean', () => {
       'url',
       'streamable',
       'headers',
+      // Beyond the seed's table: headers from a command.
+      'headers_helper',
       'oauth',
       'timeout',
       'max_total_timeout',

@@ -144,6 +144,7 @@ describe('serverFields', () => {
       'transport',
       'url',
       'headers',
+      'headers_helper',
       'oauth',
       'timeout',
       'max_total_timeout',

@@ -94,8 +94,67 @@ describe('reading each client', () => {
       env: { DB_URL: `\${DB_URL:-postgres://localhost/dev}` },
     });
     const github = server('claude-code', 'github');
-    expect(github.entry).toEqual({ transport: 'http', url: 'https://api.githubcopilot.com/mcp/' });
-    expect(github.notes).toEqual([expect.stringContaining('headersHelper')]);
+    expect(github.entry).toEqual({
+      transport: 'http',
+      url: 'https://api.githubcopilot.com/mcp/',
+      headers_helper: ['/usr/local/bin/github-token-headers'],
+    });
+    expect(github.notes).toEqual([]);
+  });
+
+  it("Claude Code's headersHelper: plain words as words, a shell line as sh -c (said), none on Windows", async () => {
+    const file = join(machine.dir, 'helpers.mcp.json');
+    const remote = (headersHelper: string) => ({
+      type: 'http',
+      url: 'https://x.example/mcp',
+      headersHelper,
+    });
+    await writeFile(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          words: remote('gcloud auth print-access-token --format=json'),
+          relative: remote('./get-token.sh prod'),
+          shell: remote(`printf '{"Authorization":"Bearer %s"}' "$(cat ~/.token)"`),
+        },
+      }),
+    );
+    const read = async (platform: NodeJS.Platform) => {
+      const got = await readFileAs(file, 'claude-code', { ...machine, platform });
+      if (got?.ok !== true) throw new Error('not read');
+      return new Map(got.servers.map((s) => [s.name, s]));
+    };
+    const linux = await read('linux');
+    expect(linux.get('words')?.entry.headers_helper).toEqual([
+      'gcloud',
+      'auth',
+      'print-access-token',
+      '--format=json',
+    ]);
+    expect(linux.get('words')?.notes).toEqual([]);
+    expect(linux.get('relative')?.entry.headers_helper).toEqual(['./get-token.sh', 'prod']);
+    expect(linux.get('relative')?.notes).toEqual([expect.stringContaining('is a relative path')]);
+    expect(linux.get('shell')?.entry.headers_helper).toEqual([
+      'sh',
+      '-c',
+      `printf '{"Authorization":"Bearer %s"}' "$(cat ~/.token)"`,
+    ]);
+    expect(linux.get('shell')?.notes).toEqual([expect.stringContaining('["sh", "-c", …]')]);
+    // What was imported is an entry epoch reads, helper and all.
+    const entries = Object.fromEntries([...linux].map(([name, s]) => [name, s.entry]));
+    const parsed = parseMcpConfig(
+      JSON.stringify({ servers: entries }),
+      join(machine.dir, 'mcp.json'),
+    );
+    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.servers.map((c) => (c.transport === 'stdio' ? [] : c.headersHelper))).toEqual([
+      ['gcloud', 'auth', 'print-access-token', '--format=json'],
+      [join(machine.dir, 'get-token.sh'), 'prod'],
+      ['sh', '-c', `printf '{"Authorization":"Bearer %s"}' "$(cat ~/.token)"`],
+    ]);
+    const windows = await read('win32');
+    expect(windows.get('shell')?.entry.headers_helper).toBeUndefined();
+    expect(windows.get('shell')?.notes).toEqual([expect.stringContaining('is not imported')]);
   });
 
   it(`Cursor: \${env:X} as ours, \${workspaceFolder} of a project file as its path, envFile as env_file, auth named`, () => {

@@ -41,18 +41,37 @@ export interface OAuthFixture {
   refreshes(): TokenEvent[];
   /** Every access and refresh token value the authorization server issued or was shown. */
   tokenValues(): string[];
+  /** The authorization server's next `count` token requests are answered 503 (a short outage). */
+  tokenOutage(count: number): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface OAuthFixtureOptions {
   /** Access token lifetime in seconds (the fixture's default: 2). */
   readonly accessTokenTtlSeconds?: number;
+  /**
+   * A confidential client registered beforehand, with its one redirect URI; dynamic registration
+   * is then off (an authorization server that does not offer it).
+   */
+  readonly staticClient?: {
+    readonly clientId: string;
+    readonly clientSecret: string;
+    readonly redirectUri: string;
+  };
 }
 
 export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Promise<OAuthFixture> {
   const env = { ...process.env };
   if (options.accessTokenTtlSeconds !== undefined) {
     env.ACCESS_TOKEN_TTL = String(options.accessTokenTtlSeconds);
+  }
+  if (options.staticClient !== undefined) {
+    const { clientId, clientSecret, redirectUri } = options.staticClient;
+    env.STATIC_CLIENT = JSON.stringify({
+      client_id: clientId,
+      client_secret: clientSecret,
+      redirect_uri: redirectUri,
+    });
   }
   const child = spawn(process.execPath, [FIXTURE], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const events: FixtureEvent[] = [];
@@ -108,6 +127,12 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
         tokens().flatMap((e) => [...e.issued, ...(e.presented === undefined ? [] : [e.presented])]),
       ),
     ],
+    tokenOutage: async (count) => {
+      const answer = await fetch(`${started.issuer}/fixture/token-outage?count=${count}`, {
+        method: 'POST',
+      });
+      if (answer.status !== 204) throw new Error(`the outage was not set: ${answer.status}`);
+    },
     stop: () => stop(child),
   };
 }

@@ -16,6 +16,12 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   request_total_timeout: (server) =>
     raise(server, 'max_total_timeout', 'If its work takes longer still'),
   insufficient_scope: () => 'Log in again: the login will ask for it.',
+  headers_helper_failed: (server) => {
+    if (server.origin.source === 'host' || server.at === undefined) return undefined;
+    const from = server.fields.find((written) => written.field === 'headers_helper')?.from;
+    const line = from?.kind === 'file' ? from.line : server.at.line;
+    return `Run its headers helper ("headers_helper" at ${server.at.file}:${line}) yourself to see what it prints, fix it, then reconnect it.`;
+  },
   // The state's hint says what to do, or the message names the field or program to fix.
   needs_login: none,
   login_failed: none,

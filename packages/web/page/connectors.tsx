@@ -14,6 +14,7 @@ import { FileProblems } from './file-problems.js';
 import { MCP_GROUPS } from './groups.js';
 import { NotLoadedCard } from './not-loaded-card.js';
 import { PasteAdd } from './paste-add.js';
+import { QuestionDialog } from './question-dialog.js';
 import { ServerCard } from './server-card.js';
 import { StateAnnouncer } from './state-announcer.js';
 import {
@@ -158,6 +159,8 @@ export function Connectors({ api }: { readonly api: Api }) {
             );
           })}
       </main>
+      {/* Over the page whenever a server asks; every open page shows it, the first answer wins. */}
+      {view && <QuestionDialog questions={view.questions} api={api} />}
     </div>
   );
 }

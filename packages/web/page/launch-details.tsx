@@ -1,6 +1,7 @@
 // What a server would run, as a person should see it before saying yes (the runtime's McpLaunch):
 // the download warning first, then the full command (or URL), its directory, the names of its
-// variables and headers (never their values). Shown by the approval dialog and "Import from…".
+// variables and headers (never their values), and the headers helper it runs here. Shown by the
+// approval dialog and "Import from…".
 import type { McpLaunch } from '@epoch-agent/runtime';
 import type { ComponentChildren } from 'preact';
 import { launchText } from './text.js';
@@ -44,6 +45,17 @@ export function LaunchDetails({ launch }: { readonly launch: McpLaunch }) {
           </Row>
         )}
         <Names term="Headers" names={launch.headerNames} />
+        {launch.headersHelper !== undefined && (
+          <Row term="Headers from (runs here)">
+            <code class="launch-command">
+              {launch.headersHelper.map((word, i) => (
+                <span class="word" key={i}>
+                  {launchText(word)}
+                </span>
+              ))}
+            </code>
+          </Row>
+        )}
       </dl>
     </div>
   );

@@ -2,7 +2,8 @@
 // for what a form cannot say; Run calls the tool through epoch web (POST …/call, the runtime's
 // own tool, as the model would call it), shows the server's progress while it runs, and the result
 // (tool-result.tsx); Cancel aborts the request, which the server is told of as
-// notifications/cancelled.
+// notifications/cancelled. A question the server asks meanwhile is shown in a dialog over the page
+// (question-dialog.tsx), which can stop the call as Cancel does (page-calls.ts).
 
 import type { ToolProgress, ToolResult } from '@epoch-agent/runtime';
 import type { Schema } from '@epoch-agent/runtime/schema-ref';
@@ -11,6 +12,7 @@ import type { ToolCallRequest } from '../src/api-types.js';
 import type { Api } from './api.js';
 import { BusyButton } from './busy-button.js';
 import { ForSeconds } from './live-time.js';
+import { startCall } from './page-calls.js';
 import {
   initialValue,
   jsonText,
@@ -98,9 +100,10 @@ export function ToolTry({ api, path, name, inputSchema, advise, gone }: Props) {
     setProblem(undefined);
     const stop = new AbortController();
     running.current = stop;
+    const call = startCall(() => stop.abort());
     const since = Date.now();
     setRun({ state: 'running', since });
-    const body: ToolCallRequest = { arguments: args.value };
+    const body: ToolCallRequest = { arguments: args.value, call: call.id };
     try {
       const answer = await api.callAsItRuns(`${path}/call`, body, stop.signal, (progress) =>
         setRun({ state: 'running', since, progress }),
@@ -118,6 +121,7 @@ export function ToolTry({ api, path, name, inputSchema, advise, gone }: Props) {
       // Only an abort rejects: Cancel, or the form going away.
       setRun({ state: 'cancelled' });
     } finally {
+      call.end();
       if (running.current === stop) running.current = undefined;
     }
   };

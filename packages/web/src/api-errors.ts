@@ -116,6 +116,7 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   env_unset: 502,
   env_file_unreadable: 502,
   env_value_invalid: 502,
+  headers_helper_failed: 502,
   duplicate_server: 409,
   // Asked of a server the user turned off: turn it on first. A login of a server that needs none:
   // nothing to do.

@@ -3,7 +3,7 @@
 // an approval (…/approve, …/revoke), the tools withheld (…/tool-changes, …/approve-tools) take and
 // answer, and every error body. Types only, imported by the page as well, so the two sides cannot
 // drift apart. Nothing in here carries an env or header value: statuses are free of secrets, and
-// every config-derived value comes redacted.
+// every config-derived value comes redacted. A server's question and its answer: question-types.ts.
 import type {
   ChoiceChange,
   ClientName,
@@ -24,6 +24,7 @@ import type {
   ToolProgress,
   ToolResult,
 } from '@epoch-agent/runtime';
+import type { QuestionFieldProblem, QuestionView } from './question-types.js';
 
 /**
  * One entry per source. A mapped type over McpServerSource, so a source added there without a
@@ -57,6 +58,8 @@ export interface McpView {
    * one, with mcp_search_tools and mcp_call_tool when some are found on demand.
    */
   readonly offeredTokens: number;
+  /** The servers' questions waiting for a person, oldest first (README "Servers that ask you"). */
+  readonly questions: readonly QuestionView[];
 }
 
 export interface ServerView {
@@ -276,6 +279,8 @@ export interface ToolSchemas {
 export interface ToolCallRequest {
   /** One JSON object; absent is `{}`. */
   readonly arguments?: { readonly [key: string]: unknown };
+  /** The page's own id for this call, which a question asked during it carries (QuestionView.call). */
+  readonly call?: string;
 }
 
 /**
@@ -358,6 +363,8 @@ export interface ApiErrorBody {
     readonly message: string;
     /** POST /api/mcp: what is wrong with each field of the form (`json`: POST /api/mcp/json). */
     readonly fields?: Partial<Record<AddServerField | 'json', string>>;
+    /** POST …/questions/:id: what is wrong with each field of the answer (never its value). */
+    readonly fieldProblems?: readonly QuestionFieldProblem[];
     /** Where the file is wrong, when that is why. */
     readonly diagnostics?: readonly {
       readonly file: string;

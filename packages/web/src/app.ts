@@ -6,6 +6,8 @@
 //                                    written, the server connecting (the live view follows it)
 //   DELETE /api/mcp/:name?basedOn=   take a user server out of that file, if its entry is still
 //                                    the version GET …/entry gave (409 `changed_since` otherwise)
+//   POST   /api/mcp/questions/:id    a page's answer to a server's question, which the view shows
+//                                    (question-routes.ts)
 //   POST   /api/mcp/:name/reconnect
 //   POST   /api/mcp/:name/login      start an OAuth login; answers the authorization URL
 //   POST   /api/mcp/:name/approve    start a server that waits for approval, as the page showed it;
@@ -52,6 +54,8 @@ import { oauthRoutes } from './oauth-routes.js';
 import { outputRoutes } from './output-routes.js';
 import type { PageLogins } from './page-logins.js';
 import { peerOwner } from './peer-owner.js';
+import { questionRoutes } from './question-routes.js';
+import type { PendingQuestions } from './questions.js';
 import { serverContentRoutes } from './server-content-routes.js';
 import { toolChangeRoutes } from './tool-change-routes.js';
 import { toolRoutes } from './tool-routes.js';
@@ -61,6 +65,8 @@ export interface AppParts {
   readonly runtime: Runtime;
   readonly logins: PageLogins;
   readonly feed: ViewFeed;
+  /** The servers' questions waiting for a person: in the view, answered by POST …/questions/:id. */
+  readonly questions: PendingQuestions;
   readonly token: string;
   /** The one-time addresses `/open/:id` answers. */
   readonly handoffs: KeyHandoffs;
@@ -74,8 +80,8 @@ export interface AppParts {
 }
 
 export function createApp(parts: AppParts): Hono {
-  const { runtime, logins, feed, logger } = parts;
-  const view = () => mcpView(runtime, logins);
+  const { runtime, logins, feed, questions, logger } = parts;
+  const view = () => mcpView(runtime, logins, questions);
 
   const app = new Hono();
   // A route lets the runtime's refusal throw; it is answered with the status of its code.
@@ -166,6 +172,9 @@ export function createApp(parts: AppParts): Hono {
     }
   });
 
+  // Before any route of a server by name: `questions` is no server's name here.
+  app.route('/api/mcp', questionRoutes({ questions }));
+
   app.post('/api/mcp/:name/reconnect', async (c) =>
     c.json({ status: await runtime.mcp.reconnect(c.req.param('name')) }),
   );
@@ -178,7 +187,7 @@ export function createApp(parts: AppParts): Hono {
 
   app.route('/api/mcp', choiceRoutes({ runtime, logins, feed }));
   app.route('/api/mcp', approvalRoutes({ runtime, feed }));
-  app.route('/api/mcp', toolRoutes({ runtime }));
+  app.route('/api/mcp', toolRoutes({ runtime, questions }));
   app.route('/api/mcp', toolChangeRoutes({ runtime, feed }));
   app.route('/api/mcp', entryRoutes({ runtime, logins, feed }));
   app.route('/api/mcp', serverContentRoutes(runtime));

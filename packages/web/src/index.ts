@@ -28,6 +28,7 @@ export type {
 } from './api-types.js';
 export { isWebError, WebError, type WebErrorCode } from './errors.js';
 export type { LoggedOut, OAuthStatus } from './oauth-types.js';
+export type { QuestionAnswer, QuestionFieldProblem, QuestionView } from './question-types.js';
 export type {
   ContentView,
   PromptGot,

@@ -2,7 +2,7 @@
 // the names the model is given (those found on demand marked) and those the user turned off, what
 // they cost in context, where its entry is written and what loading found about it; the entries
 // not loaded and the files not read; the diagnostics of loading them; and the
-// tool budget with what every request carries now. Config-derived values come from the
+// tool budget with what every request carries now; and the servers' questions waiting for a person. Config-derived values come from the
 // runtime's serverFields, which redacts them; statuses are free of secrets by contract.
 import {
   type ConfiguredServer,
@@ -20,9 +20,14 @@ import {
 import type { McpGroups, McpView, ServerTarget, ServerView, ToolView } from './api-types.js';
 import { type DiagnosticPlaces, placeDiagnostics } from './diagnostic-places.js';
 import type { PageLogins } from './page-logins.js';
+import type { PendingQuestions } from './questions.js';
 import { toolView } from './tool-view.js';
 
-export function mcpView(runtime: Runtime, logins: PageLogins): McpView {
+export function mcpView(
+  runtime: Runtime,
+  logins: PageLogins,
+  questions: PendingQuestions,
+): McpView {
   const known = knownNow(runtime);
   const groups: McpGroups<ServerView[]> = { user: [], project: [], host: [], plugin: [] };
   for (const server of runtime.servers()) {
@@ -38,6 +43,7 @@ export function mcpView(runtime: Runtime, logins: PageLogins): McpView {
     fileProblems: known.places.fileLevel,
     toolBudgetTokens: runtime.tools.toolBudgetTokens,
     offeredTokens: runtime.tools.tools().reduce((sum, tool) => sum + estimateToolTokens(tool), 0),
+    questions: questions.views(),
   };
 }
 

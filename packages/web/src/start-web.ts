@@ -25,9 +25,12 @@ import { createApp } from './app.js';
 import { WebError } from './errors.js';
 import { KeyHandoffs } from './key-handoff.js';
 import { PageLogins } from './page-logins.js';
+import { PendingQuestions } from './questions.js';
 import { ViewFeed } from './view-feed.js';
 
-export interface StartWebOptions extends Omit<BuildRuntimeOptions, 'connectOnly' | 'connect'> {
+/** buildRuntime's options, but for how servers connect and who is asked: the page is (questions.ts). */
+export interface StartWebOptions
+  extends Omit<BuildRuntimeOptions, 'connectOnly' | 'connect' | 'elicit'> {
   /** The port on 127.0.0.1. Default 0: a free one (the URL says which). */
   readonly port?: number;
   /** Where "Import from…" looks for other clients' files. Default: this user's home, the working directory. */
@@ -75,6 +78,11 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
   const token = randomBytes(32).toString('base64url');
   const url = `http://127.0.0.1:${port}/#token=${token}`;
 
+  const feed = new ViewFeed();
+  const changed = () => feed.changed();
+  // The page is who a server's question is put to: every open page is shown it, the first answer
+  // goes to the server (README "Servers that ask you").
+  const questions = new PendingQuestions(changed);
   let runtime: Runtime;
   try {
     runtime = await buildRuntime({
@@ -82,13 +90,12 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
       // The page shows servers working: each starts, unless its entry says on_demand.
       registry: { start: FRONT_END_START, ...runtimeOptions.registry },
       connect: 'background',
+      elicit: questions.ask,
     });
   } catch (error) {
     await stopListening(server);
     throw error;
   }
-  const feed = new ViewFeed();
-  const changed = () => feed.changed();
   const unsubscribe = [
     runtime.mcp.onStatus(changed),
     runtime.mcp.onToolsChanged(changed),
@@ -101,6 +108,7 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
     runtime,
     logins,
     feed,
+    questions,
     token,
     handoffs,
     port,
@@ -114,6 +122,7 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
   const close = async (): Promise<void> => {
     stopWatching();
     logins.close();
+    questions.close();
     feed.close();
     for (const stop of unsubscribe) stop();
     await stopListening(server);

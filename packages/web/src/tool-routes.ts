@@ -15,7 +15,8 @@
 // the page's "Try" shows the progress that way. Both are shown with the server's secrets blanked (McpRegistry.shownResult, shownProgress), as a saved
 // result is: a tool that echoes its environment does not put them on the page. A tool withheld because
 // its definition changed since approved (README "Pinned tools") is refused, 409 `tool_withheld`,
-// before anything is sent.
+// before anything is sent. A question the server asks during the call is the page's to answer
+// (questions.ts): the body's `call` id links it to this call, for the page that runs it.
 
 import { pacedLatest, READING_PACE_MS } from '@epoch-agent/infra';
 import {
@@ -24,6 +25,7 @@ import {
   mcpGroup,
   type Runtime,
   sizeText,
+  type ToolContext,
   type ToolProgress,
 } from '@epoch-agent/runtime';
 import { type Context, Hono } from 'hono';
@@ -31,12 +33,18 @@ import { stream } from 'hono/streaming';
 import { type ApiError, apiError, fromError, sendApiError as send } from './api-errors.js';
 import type { ToolCallAnswer, ToolCallLine, ToolSchemas } from './api-types.js';
 import { boundedBody, readJsonBody } from './json-body.js';
+import type { PendingQuestions } from './questions.js';
 
 // Arguments a person types or pastes into a form; a document pasted whole fits.
 const CALL_BYTES = 1024 * 1024;
 
+export interface ToolRouteParts {
+  readonly runtime: Runtime;
+  readonly questions: PendingQuestions;
+}
+
 /** The two routes, to be mounted at /api/mcp. */
-export function toolRoutes({ runtime }: { readonly runtime: Runtime }): Hono {
+export function toolRoutes({ runtime, questions }: ToolRouteParts): Hono {
   const limit = boundedBody(
     CALL_BYTES,
     `The tool was not called: its arguments are over ${sizeText(CALL_BYTES)}.`,
@@ -56,21 +64,20 @@ export function toolRoutes({ runtime }: { readonly runtime: Runtime }): Hono {
   routes.post('/:name/tools/:tool/call', limit, async (c) => {
     const read = await readJsonBody(c, 'the arguments');
     if (!read.ok) return send(c, read.error);
-    const args = argumentsOf(read.body);
-    if (args === undefined) {
-      return send(
-        c,
-        apiError(
-          400,
-          'invalid_request',
-          'The tool was not called: give its arguments as one JSON object: { "arguments": { ... } }.',
-        ),
-      );
+    const request = requestOf(read.body);
+    if (typeof request === 'string') {
+      return send(c, apiError(400, 'invalid_request', `The tool was not called: ${request}.`));
     }
     const found = findTool(runtime, c.req.param('name'), c.req.param('tool'), 'call');
     if ('status' in found) return send(c, found);
-    if (c.req.header('accept')?.includes(NDJSON)) return callAsItRuns(c, runtime, found, args);
-    const result = await found.execute(args, { signal: c.req.raw.signal });
+    const started = (context: ToolContext): ToolContext => {
+      if (request.call !== undefined) questions.linkCall(context, request.call);
+      return context;
+    };
+    if (c.req.header('accept')?.includes(NDJSON)) {
+      return callAsItRuns(c, runtime, found, request.args, started);
+    }
+    const result = await found.execute(request.args, started({ signal: c.req.raw.signal }));
     const answer: ToolCallAnswer = { result: runtime.mcp.shownResult(found.server, result) };
     return c.json(answer);
   });
@@ -85,6 +92,7 @@ function callAsItRuns(
   runtime: Runtime,
   tool: McpEpochTool,
   args: { readonly [key: string]: unknown },
+  started: (context: ToolContext) => ToolContext,
 ): Response {
   c.header('content-type', NDJSON);
   // Not cached or buffered on the way: each line is news.
@@ -107,10 +115,10 @@ function callAsItRuns(
     });
     let last: ToolCallLine;
     try {
-      const result = await tool.execute(args, {
-        signal: c.req.raw.signal,
-        onProgress: (report) => reports.push(report),
-      });
+      const result = await tool.execute(
+        args,
+        started({ signal: c.req.raw.signal, onProgress: (report) => reports.push(report) }),
+      );
       last = { result: runtime.mcp.shownResult(tool.server, result) };
     } catch (error) {
       const { status, body } = fromError(error);
@@ -182,10 +190,23 @@ function serverToolName(tool: McpEpochTool): string {
   return tool.target.kind === 'tool' ? tool.target.name : tool.target.kind;
 }
 
-function argumentsOf(body: unknown): { readonly [key: string]: unknown } | undefined {
-  if (!isObject(body)) return undefined;
-  const { arguments: args = {} } = body as { readonly arguments?: unknown };
-  return isObject(args) ? args : undefined;
+interface CallRequest {
+  readonly args: { readonly [key: string]: unknown };
+  readonly call: string | undefined;
+}
+
+const CALL_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+/** The body's arguments and call id (ToolCallRequest), or what is wrong with it. */
+function requestOf(body: unknown): CallRequest | string {
+  const shape = 'give its arguments as one JSON object: { "arguments": { ... } }';
+  if (!isObject(body)) return shape;
+  const { arguments: args = {}, call } = body as { readonly arguments?: unknown; call?: unknown };
+  if (!isObject(args)) return shape;
+  if (call !== undefined && (typeof call !== 'string' || !CALL_ID.test(call))) {
+    return '"call" is the page\'s id for the call: letters, digits and "-", at most 64';
+  }
+  return { args, call };
 }
 
 function isObject(value: unknown): value is { readonly [key: string]: unknown } {

@@ -59,6 +59,8 @@ export interface ApiInit {
   /** Sent as JSON. */
   readonly json?: unknown;
   readonly headers?: Record<string, string>;
+  /** Aborts the request (a page that stops its call). */
+  readonly signal?: AbortSignal;
 }
 
 /** startWeb with reconnects quick enough for tests. */
@@ -78,6 +80,7 @@ export async function startTestWeb(options: StartWebOptions = {}): Promise<TestW
         ...init.headers,
       },
       ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+      ...(init.signal === undefined ? {} : { signal: init.signal }),
     });
   const viewWhen = async (done: (view: McpView) => boolean): Promise<McpView> => {
     const views = await readViewsUntil(await api('/api/events'), done);

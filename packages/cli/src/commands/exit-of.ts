@@ -43,6 +43,8 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   env_unset: EXIT.failed,
   env_file_unreadable: EXIT.failed,
   env_value_invalid: EXIT.failed,
+  // Nothing was sent: the command that gives the server's headers needs fixing.
+  headers_helper_failed: EXIT.failed,
 };
 
 export function exitOfError(code: McpErrorCode): Exclude<ExitCode, typeof EXIT.ok> {

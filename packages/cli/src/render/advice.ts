@@ -12,8 +12,10 @@ const none: Advice = () => undefined;
 
 const ADVICE: Record<McpErrorCode, Advice> = {
   needs_login: (server) => {
-    const headers = fieldPlace(server, 'headers');
-    const fix = headers === undefined ? '' : ` (or fix its "headers" at ${headers})`;
+    const helper = server.config.transport !== 'stdio' && server.config.headersHelper !== undefined;
+    const field = helper ? 'headers_helper' : 'headers';
+    const headers = fieldPlace(server, field);
+    const fix = headers === undefined ? '' : ` (or fix its "${field}" at ${headers})`;
     return `Run "epoch mcp login ${server.config.name}" to sign in again${fix}, then reconnect it.`;
   },
   insufficient_scope: ({ config }) =>
@@ -34,6 +36,11 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   tools_changed: ({ config }) =>
     `See them as they are now with "epoch mcp diff ${config.name}", then run "epoch mcp approve ${config.name}" again.`,
   // The message names the field or the program to fix, or the error is not the user's to fix.
+  headers_helper_failed: (server) => {
+    const place = fieldPlace(server, 'headers_helper');
+    const where = place === undefined ? '' : ` (its "headers_helper" at ${place})`;
+    return `Run its headers helper${where} yourself to see what it prints, fix it, then run "epoch mcp reconnect ${server.config.name}".`;
+  },
   command_not_found: none,
   spawn_failed: none,
   too_many_open_files: none,

@@ -21,6 +21,10 @@ export function launchLines(launch: McpLaunch): string[] {
   if (launch.headerNames !== undefined && launch.headerNames.length > 0) {
     lines.push(`headers: ${shownLine(launch.headerNames.join(', '))} (values not shown)`);
   }
+  if (launch.headersHelper !== undefined) {
+    const words = launch.headersHelper.map(shellQuote).join(' ');
+    lines.push(`headers from: ${shownLine(words)} (runs here, before its requests)`);
+  }
   const warning = downloadWarning(launch);
   if (warning !== undefined) lines.push(warning);
   return lines;

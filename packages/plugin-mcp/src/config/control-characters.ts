@@ -1,8 +1,9 @@
-// Characters a field's text may hold as JSON but not where it goes: a NUL in a command, an
-// argument, an environment variable or a URL (the OS ends a C string there, so Node refuses the
-// spawn and its message prints the value); a line break in a header (it would end the header
-// early, and fetch refuses it with a message that does not name it). Refused where they are
-// written, naming the field, the variable or the header, never the value: those carry secrets.
+// Characters a field's text may hold as JSON but not where it goes: a NUL in a command, an argument
+// (a headers helper's words too), an environment variable or a URL (the OS ends a C string there,
+// so Node refuses the spawn and its message prints the value); a line break in a header (it would
+// end the header early, and fetch refuses it with a message that does not name it). Refused where
+// they are written, naming the field, the variable or the header, never the value: those carry
+// secrets.
 import type { Report } from './report.js';
 import type { Fields } from './schema.js';
 
@@ -24,6 +25,14 @@ export function checkControlCharacters(name: string, fields: Fields, report: Rep
   }
   fields.args?.forEach((arg, index) => {
     if (nul(arg)) refuse(['args', index], `argument ${index} of server "${name}" ${noNul}.`);
+  });
+  fields.headers_helper?.forEach((word, index) => {
+    if (nul(word)) {
+      refuse(
+        ['headers_helper', index],
+        `word ${index} of "headers_helper" of server "${name}" ${noNul}.`,
+      );
+    }
   });
   for (const [variable, value] of Object.entries(fields.env ?? {})) {
     if (nul(variable)) {

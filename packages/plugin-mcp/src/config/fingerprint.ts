@@ -2,20 +2,20 @@
 // schema cache (a cached tool list is only good for the same connection) and tells the runtime
 // which servers to reconnect when mcp.json changes (same name, different fingerprint).
 //
-// What goes in: every field of the parsed config except `name` — the process or address and what
-// is sent to it (transport, command, args, env, cwd, url, headers, oauth) and the settings the client is
-// built with (timeouts and the total limit of a call, keepalive, idle and lifetime limits, parallelism, preflight). A change to
-// any of them needs a new client, so it must change the fingerprint; including them all also
-// means no one has to decide again, per field, whether a change "matters".
-// What stays out: `name`. It is the key the fingerprint is compared under; a renamed server with
-// the same connection may reuse its cached tool list. And `sseChosen`, where an SSE entry is
-// written and what made it SSE: moving an entry in the file changes nothing about its connection. And
-// `choice` (enabled, include_tools, exclude_tools) and `defer`: which tools the model is offered,
-// and how, is decided over the same connection and the same cached list, so turning a tool off
-// reconnects nothing. And `maxOutputTokens`: how much of a result the model is given is decided
-// after the server answered, so a new cap takes effect at the next call over the same connection.
-// And `pinTools`: whether its tool definitions are checked against the pins is decided on the
-// list it gave, over the same connection.
+// What goes in: every field of the parsed config except `name` — the process or address and what is
+// sent to it (transport, command, args, env, cwd, url, headers, headers_helper, oauth) and the
+// settings the client is built with (timeouts and the total limit of a call, keepalive, idle and
+// lifetime limits, parallelism, preflight). A change to any of them needs a new client, so it must
+// change the fingerprint; including them all also means no one has to decide again, per field,
+// whether a change "matters". What stays out: `name`. It is the key the fingerprint is compared
+// under; a renamed server with the same connection may reuse its cached tool list. And `sseChosen`,
+// where an SSE entry is written and what made it SSE: moving an entry in the file changes nothing
+// about its connection. And `choice` (enabled, include_tools, exclude_tools) and `defer`: which
+// tools the model is offered, and how, is decided over the same connection and the same cached
+// list, so turning a tool off reconnects nothing. And `maxOutputTokens`: how much of a result the
+// model is given is decided after the server answered, so a new cap takes effect at the next call
+// over the same connection. And `pinTools`: whether its tool definitions are checked against the
+// pins is decided on the list it gave, over the same connection.
 //
 // Computed on the parsed config, so key order and snake_case/camelCase spellings in the file cannot
 // change it. Secrets (env, header values) go into the hash only; the hash reveals nothing of them.
@@ -106,6 +106,7 @@ function connectionOf(config: McpServerConfig): object {
         transport: config.transport,
         url: config.url,
         headers: config.headers,
+        headersHelper: config.headersHelper,
         oauth: config.oauth,
       } satisfies WithoutName<typeof config>;
     default:

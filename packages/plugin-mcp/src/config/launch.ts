@@ -4,11 +4,12 @@
 //
 // The key is computed on the parsed config, so the order of keys and the spelling of the file
 // (snake_case or camelCase, spaces, comments) cannot change it. It holds what decides what runs and
-// where it sends things: transport, command, args, cwd, the env names and a hash of each value,
-// the env_file path, the url and the header names. Timeouts, `enabled` and the tool choice are not a
-// launch: changing them asks nothing. Values written with `${VAR}` are keyed expanded (the command
-// that would run), except env values: they are keyed as written, so a token that rotates in the
-// environment is not a new program, while a value written into the file is hashed like any other.
+// where it sends things: transport, command, args, cwd, the env names and a hash of each value, the
+// env_file path, the url, the header names and the headers helper's words. Timeouts, `enabled` and
+// the tool choice are not a launch: changing them asks nothing. Values written with `${VAR}` are
+// keyed expanded (the command that would run), except env values: they are keyed as written, so a
+// token that rotates in the environment is not a new program, while a value written into the file
+// is hashed like any other.
 import { createHash } from 'node:crypto';
 import { isCredentialName, REDACTED, redactArgs, redactUrl } from '@epoch-agent/infra';
 import { assertNever, type McpLaunch, type McpServerConfig } from '../types.js';
@@ -41,7 +42,10 @@ export function describeLaunch(config: McpServerConfig, env: Environment = proce
         transport: config.transport,
         url,
         headerNames: Object.keys(config.headers).toSorted(),
-        // A remote server runs its code elsewhere; nothing is downloaded here.
+        // A remote server runs its code elsewhere; its headers helper runs here, and is shown.
+        ...(config.headersHelper === undefined
+          ? {}
+          : { headersHelper: redactArgs(config.headersHelper) }),
       };
     }
     default:
@@ -51,8 +55,8 @@ export function describeLaunch(config: McpServerConfig, env: Environment = proce
 
 /**
  * A stable hash of the effective launch: transport, command, args, cwd, env names and a hash of
- * each value, env_file path, url, header names. Key order and formatting never change it; any
- * changed value does. `sha256:<hex>`.
+ * each value, env_file path, url, header names, headers helper. Key order and formatting never
+ * change it; any changed value does. `sha256:<hex>`.
  */
 export function launchKey(config: McpServerConfig, env: Environment = process.env): string {
   const run = (text: string) => expand(config, text, env, false);
@@ -72,6 +76,8 @@ export function launchKey(config: McpServerConfig, env: Environment = process.en
     case 'sse':
     case 'http':
       launch = [config.transport, run(config.url), Object.keys(config.headers).toSorted()];
+      // A program epoch runs, so part of what is approved; absent, the key is the one it always was.
+      if (config.headersHelper !== undefined) launch = [...launch, config.headersHelper];
       break;
     default:
       return assertNever(config, 'transport');

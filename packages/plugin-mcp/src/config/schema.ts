@@ -69,6 +69,15 @@ const kind = {
         max: [MAX_SECONDS, `${key} must be at most ${MAX_SECONDS} seconds (about 24 days)`],
       },
     ),
+  helper: (key: string) =>
+    list(
+      text(
+        (input) =>
+          `every entry of ${key} must be a string: one word of the command; quote it (got ${describe(input)})`,
+      ),
+      (input) =>
+        `${key} must be a command as a list of words, run without a shell, e.g. "${key}": ["gcloud", "auth", "print-access-token", "--format=json"] (got ${describe(input)})`,
+    ),
   toolList: (key: string) =>
     list(
       text(
@@ -134,6 +143,7 @@ export const FIELDS = {
   url: { kind: kind.text, transports: REMOTE },
   streamable: { kind: kind.flag, transports: REMOTE },
   headers: { kind: kind.secretMap, transports: REMOTE },
+  headers_helper: { kind: kind.helper, transports: REMOTE },
   oauth: { kind: oauthSchema, transports: REMOTE },
   timeout: { kind: kind.positiveSeconds, transports: ALL },
   max_total_timeout: { kind: kind.positiveSeconds, transports: ALL },

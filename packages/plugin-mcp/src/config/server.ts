@@ -15,6 +15,7 @@ import {
 } from '../types.js';
 import { type ChoiceWritten, readChoice } from './choice.js';
 import { checkControlCharacters } from './control-characters.js';
+import { readHeadersHelper } from './headers-helper.js';
 import { toOAuthConfig } from './oauth.js';
 import { type Report, reporter, type Where } from './report.js';
 import {
@@ -168,12 +169,12 @@ function toConfig(entry: Entry): McpServerConfig | undefined {
   for (const field of FIELD_NAMES) {
     const { transports } = FIELDS[field];
     if (entry.fields[field] === undefined || transports.includes(kind)) continue;
-    // Only one-word fields belong to a single transport, so the field name is the key as written.
+    const key = entry.keyOf(field); // as written: `envFile`, `headersHelper`
     entry.report(
       'warning',
       'ignored_field',
-      [field],
-      `"${field}" has no effect on a ${LABEL[kind]} server (it is for ${transports.map((t) => LABEL[t]).join(' and ')} servers), so it is ignored. Remove it. ${why}`,
+      [key],
+      `"${key}" has no effect on a ${LABEL[kind]} server (it is for ${transports.map((t) => LABEL[t]).join(' and ')} servers), so it is ignored. Remove it. ${why}`,
       'key',
     );
   }
@@ -197,7 +198,7 @@ function toConfig(entry: Entry): McpServerConfig | undefined {
 
 function toStdio(entry: Entry, why: string): StdioServerConfig | undefined {
   const { name, fields, report } = entry;
-  const { command, cwd } = fields;
+  const { command, cwd, env_file: envFile } = fields;
   let ok = true;
   if (command === undefined) {
     ok = false;
@@ -225,7 +226,6 @@ function toStdio(entry: Entry, why: string): StdioServerConfig | undefined {
       `"cwd" of server "${name}" is empty; give a directory or remove it.`,
     );
   }
-  const envFile = fields.env_file;
   if (envFile !== undefined && envFile.trim() === '') {
     ok = false;
     report(
@@ -287,17 +287,18 @@ function toRemote<T extends 'sse' | 'http'>(
     );
     return undefined;
   }
-  const oauth =
-    fields.oauth === undefined
-      ? undefined
-      : toOAuthConfig(name, fields.oauth, report, entry.baseDir);
+  const oauth = fields.oauth && toOAuthConfig(name, fields.oauth, report, entry.baseDir);
   if (fields.oauth !== undefined && oauth === undefined) return undefined;
+  const helperKey = entry.keyOf('headers_helper');
+  const helper = readHeadersHelper(name, fields.headers_helper, helperKey, entry.baseDir, report);
+  if (helper === null) return undefined;
   return withoutUndefined<RemoteServerConfig<T>>({
     ...common(entry, transport),
     transport,
     url,
     headers: fields.headers ?? {},
     oauth,
+    headersHelper: helper,
   });
 }
 

@@ -59,6 +59,7 @@ export function transportOf({
     logger: settings.logger,
     scrub,
     reap: settings.reap,
+    headersHelper: settings.headersHelper,
     onStderrLine: (line) => output.stderr(line),
   });
 }

@@ -6,6 +6,7 @@ import type { Elicit } from '@epoch-agent/protocol';
 import type { McpStartMode } from '../config/start.js';
 import { createTransport, type McpTransportFactory } from '../transport/create.js';
 import type { CreateTransportOptions } from '../transport/handle.js';
+import type { McpHeadersHelper } from '../transport/headers-helper-rules.js';
 import type { McpRoots } from './roots.js';
 import { DEFAULT_RECONNECT_DELAYS_MS } from './watchdog.js';
 
@@ -34,12 +35,17 @@ export interface McpConnectionOptions extends Pick<CreateTransportOptions, 'reap
    * when used"). It also sets that server's idle timeout when its entry sets none (idleTimeoutOf).
    */
   readonly start?: McpStartMode;
+  /**
+   * Headers for remote servers from the host's code, asked as a `headers_helper` command is
+   * (README "Headers from a command"). A server whose entry has `headers_helper` runs that instead.
+   */
+  readonly headersHelper?: McpHeadersHelper;
 }
 
 /** The options that stay absent when not given: their absence means something. */
-type Optional = 'roots' | 'elicit';
+type Optional = 'roots' | 'elicit' | 'headersHelper';
 
-/** McpConnectionOptions with every default applied; `roots` and `elicit` stay absent when not given. */
+/** McpConnectionOptions with every default applied; the Optional ones stay absent when not given. */
 export type ConnectionSettings = {
   readonly [K in Exclude<keyof McpConnectionOptions, Optional>]-?: NonNullable<
     McpConnectionOptions[K]
@@ -55,5 +61,6 @@ export function connectionSettings(options: McpConnectionOptions): ConnectionSet
     start: options.start ?? 'at_start',
     ...(options.roots === undefined ? {} : { roots: options.roots }),
     ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
+    ...(options.headersHelper === undefined ? {} : { headersHelper: options.headersHelper }),
   };
 }

@@ -21,6 +21,10 @@ export type McpErrorCode =
   /** A value a `${VAR}` or the `env_file` gave holds a character its field cannot carry (a NUL; a
    * line break in a header): nothing was started. */
   | 'env_value_invalid'
+  /** The server's headers helper (`headers_helper`, or the host's function) gave no headers: the
+   * program was not found, failed, ran past its time or printed too much or not a JSON object of
+   * headers. Nothing was sent to the server. */
+  | 'headers_helper_failed'
   /** connect() (spawn/connect + initialize + first tools/list) did not finish within connect_timeout. */
   | 'connect_timeout'
   /** A request did not answer within `timeout`; the server was told to cancel it. */

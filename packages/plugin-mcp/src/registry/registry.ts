@@ -42,6 +42,7 @@ import {
   restart,
   updateChoice,
 } from './lifecycle.js';
+import { pickUpLogins } from './login-pickup.js';
 import {
   connectedPrompts,
   promptFrom,
@@ -65,6 +66,7 @@ export class McpRegistry {
 
   constructor(options: McpRegistryOptions = {}) {
     this.#servers = new Servers(options);
+    pickUpLogins(this.#servers);
   }
 
   /**

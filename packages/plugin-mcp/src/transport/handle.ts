@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { TokenStore } from '../oauth/token-store.js';
 import type { Scrubber } from '../secrets.js';
 import type { McpServerExit } from '../types.js';
+import type { McpHeadersHelper } from './headers-helper-rules.js';
 import type { Redirect } from './redirects.js';
 import type { StdioTransportOptions } from './stdio.js';
 
@@ -44,6 +45,8 @@ export interface CreateTransportOptions extends Pick<StdioTransportOptions, 'rea
   readonly scrub: Scrubber;
   /** stdio: each line the server writes to stderr, secrets blanked, besides the logger's. */
   readonly onStderrLine?: (line: string) => void;
+  /** Remote: the host's headers helper, for a server whose entry has no `headers_helper`. */
+  readonly headersHelper?: McpHeadersHelper | undefined;
   /** OAuth of remote servers. Default: logins under `$EPOCH_HOME/oauth`, refreshed 60 s early. */
   readonly oauth?: TransportOAuthOptions;
 }

@@ -1,6 +1,7 @@
-// The SSE and Streamable HTTP transports of a remote server: the SDK's, with OAuth on every request
-// and, for Streamable HTTP, a goodbye (end-session.ts) and an answer for broken request streams.
-// Loaded by createTransport the first time a remote server connects.
+// The SSE and Streamable HTTP transports of a remote server: the SDK's, with OAuth on every
+// request, the headers a helper gives (headers-helper.ts) and, for Streamable HTTP, a goodbye
+// (end-session.ts) and an answer for broken request streams. Loaded by createTransport the first
+// time a remote server connects.
 import {
   type AuthProvider,
   type FetchLike,
@@ -13,6 +14,7 @@ import { TokenStore } from '../oauth/token-store.js';
 import type { RemoteServerConfig } from '../types.js';
 import { endSession } from './end-session.js';
 import type { CreateTransportOptions, McpTransportHandle } from './handle.js';
+import { headersSource } from './headers-helper.js';
 import { type RedirectRecorder, recordRedirects } from './redirects.js';
 import { answerBrokenStreams } from './request-streams.js';
 
@@ -21,7 +23,8 @@ export function remoteTransport(
   options: CreateTransportOptions,
 ): McpTransportHandle {
   const { fetch, ...rest } = remoteOptions(config, options);
-  const redirects = recordRedirects(fetch);
+  const helper = headersSource({ config, scrub: options.scrub, host: options.headersHelper });
+  const redirects = recordRedirects(helper === undefined ? fetch : helper.fetch(fetch));
   const sdkOptions = { ...rest, fetch: redirects.fetch };
   if (config.transport === 'sse') {
     return remoteHandle(new SSEClientTransport(new URL(config.url), sdkOptions), redirects);

@@ -50,8 +50,13 @@ interface RpcMessage {
 
 export async function startHttpMcpServer(options: {
   readonly mode: 'sse' | 'http';
-  /** Lower-case header name every request must carry, and its value; absent: none is required. */
-  readonly header?: readonly [string, string];
+  /**
+   * Lower-case header name every request must carry, and its value (a function: the value it
+   * takes now, for a credential that rotates); absent: none is required.
+   */
+  readonly header?: readonly [string, string | (() => string)];
+  /** The status a request without that header gets; default 401. */
+  readonly refuseWith?: 401 | 403;
   readonly fault?: 'http500' | 'htmlPosts' | 'forgetOnCall';
   /** Streamable HTTP's answer to DELETE: end the session (default), 405, or never answer. */
   readonly onDelete?: 'end' | 'refuse405' | 'hang';
@@ -143,8 +148,9 @@ export async function startHttpMcpServer(options: {
         .end('<!DOCTYPE html>\n<html><body><h1>404</h1><p>No such page.</p></body></html>\n');
       return;
     }
-    if (headerValue !== undefined && req.headers[headerName] !== headerValue) {
-      res.writeHead(401).end('missing header');
+    const wanted = typeof headerValue === 'function' ? headerValue() : headerValue;
+    if (wanted !== undefined && req.headers[headerName] !== wanted) {
+      res.writeHead(options.refuseWith ?? 401).end('missing header');
       return;
     }
     const session = sessionFor(req, message);

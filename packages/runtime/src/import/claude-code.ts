@@ -1,17 +1,17 @@
 // Claude Code: `~/.claude.json` holds the user scope (`mcpServers`) and each project's local scope
 // (`projects["<path>"].mcpServers`); a project's `.mcp.json` holds its shared servers. Entries have
-// `type` (stdio, sse, http), command/args/env, url/headers, and `${VAR}` / `${VAR:-default}` as ours.
+// `type` (stdio, sse, http), command/args/env, url/headers, `headersHelper` (a shell command line),
+// and `${VAR}` / `${VAR:-default}` as ours.
 import { join } from 'node:path';
 import { member, readServers } from './client-file.js';
 import { parseClientJson } from './client-json.js';
 import type { ClientFile, ClientReader } from './found-server.js';
+import { headersHelper } from './headers-helper.js';
 import { COMMON_RULES, type FieldRules, notMapped } from './translate-entry.js';
 
 const RULES: FieldRules = {
   ...COMMON_RULES,
-  headersHelper: notMapped(
-    `headersHelper (a command that prints headers) is not imported: epoch runs no command for headers; write the headers, with \${VAR} for a secret.`,
-  ),
+  headersHelper: headersHelper,
   oauth: notMapped(
     'oauth (its OAuth client settings) is not imported: set "oauth" by hand if the server needs a pre-registered client.',
   ),

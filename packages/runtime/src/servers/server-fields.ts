@@ -89,6 +89,10 @@ const ROWS: Record<
   env_file: (c) => (c.transport === 'stdio' ? c.envFile : undefined),
   url: (c) => (c.transport === 'stdio' ? undefined : redactUrl(c.url)),
   headers: (c) => (c.transport === 'stdio' ? undefined : secretMap(c, 'headers', c.headers)),
+  headers_helper: (c) =>
+    c.transport === 'stdio' || c.headersHelper === undefined
+      ? undefined
+      : redactArgs(c.headersHelper),
   oauth: (c) => (c.transport === 'stdio' ? undefined : redact(c.oauth)),
   timeout: (c) => seconds(c.timeoutMs),
   max_total_timeout: (c) => seconds(c.maxTotalTimeoutMs),
