@@ -226,6 +226,44 @@ describe('what epoch answers by itself', () => {
       'The server had asked a question during it, and nobody could answer',
     );
     expect(lines.some(({ message }) => message.includes('nobody can be asked here'))).toBe(true);
+    // The server was never told it may ask.
+    const [initialize] = (await recorded()).filter((entry) => entry.method === 'initialize');
+    expect(initialize?.params).toMatchObject({ capabilities: {} });
+    expect(initialize?.params).not.toHaveProperty('capabilities.elicitation');
+  });
+
+  it('with someone to ask, the server is told it may ask, in a form and with a page to visit', async () => {
+    await asker(async () => ({ action: 'cancel' }));
+    const [initialize] = (await recorded()).filter((entry) => entry.method === 'initialize');
+    expect(initialize?.params).toMatchObject({
+      capabilities: { elicitation: { form: {}, url: {} } },
+    });
+  });
+
+  it("the server's words reach the person without control, bidi or invisible characters", async () => {
+    const { client, asked } = await asker(async () => ({ action: 'decline' }));
+    const question = {
+      message: 'Delete \u202egnirts\u202c the \u001b[31mbranch\u001b[0m?\u200b',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          sure: {
+            type: 'string',
+            title: 'Sure\u2066?\nreally',
+            enum: ['y'],
+            enumNames: ['Y\u0007es'],
+          },
+        },
+      },
+    };
+    await answers(client, { question });
+    expect(asked[0]?.message).toBe('Delete gnirts the branch?');
+    const field = asked[0]?.mode === 'form' ? asked[0].fields[0] : undefined;
+    expect(field).toMatchObject({
+      name: 'sure',
+      label: 'Sure? really',
+      options: [{ value: 'y', label: 'Yes' }],
+    });
   });
 
   it('a form epoch cannot show (a nested object) is answered cancel, and the warning says which field', async () => {

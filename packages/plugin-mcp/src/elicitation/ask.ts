@@ -14,7 +14,7 @@ import type {
   ElicitationValue,
 } from '@epoch-agent/protocol';
 import { type Clock, realClock } from '../connection/clock.js';
-import { modelText } from '../tools/model-text.js';
+import { modelLine, modelText } from '../tools/model-text.js';
 import type { McpElicitationSetting, McpServerSource } from '../types.js';
 import { checkAnswer, formFields, urlOf } from './form.js';
 
@@ -24,6 +24,8 @@ export const QUESTIONS_PER_REQUEST = 5;
 export const QUESTION_WAIT_MS = 10 * 60_000;
 /** The longest message of a server a person is shown; past it, a note says how much was cut. */
 const MESSAGE_MAX_CHARS = 4000;
+/** The longest label of a field or an option: a few words, never a second message. */
+const LABEL_MAX_CHARS = 256;
 
 /** What the server is sent back: MCP's ElicitResult. */
 export type ElicitReply =
@@ -121,13 +123,14 @@ export async function ask(asker: QuestionAsker, asked: AskedQuestion): Promise<R
 async function answer(asker: QuestionAsker, asked: AskedQuestion): Promise<Replied> {
   const { server, logger } = asker;
   const words = about(asker, asked);
-  if (asker.setting === 'decline') {
-    logger.info(`${words} was answered "decline" unasked: its setting is "decline".`, { server });
-    return { reply: { action: 'decline' }, reason: 'setting' };
-  }
+  // Nobody to ask comes first: the server was not told it may ask, so it gets no word of a setting.
   if (asker.elicit === undefined) {
     logger.warn(`${words} was answered "cancel": nobody can be asked here.`, { server });
     return cancel('nobody');
+  }
+  if (asker.setting === 'decline') {
+    logger.info(`${words} was answered "decline" unasked: its setting is "decline".`, { server });
+    return { reply: { action: 'decline' }, reason: 'setting' };
   }
   const over = asked.counters.find((counter) => counter.asked >= QUESTIONS_PER_REQUEST);
   if (over !== undefined) {
@@ -265,11 +268,27 @@ function read(asker: QuestionAsker, { params, targets, inferred }: AskedQuestion
   if (mode !== 'form') return { ok: false, problem: `a question of mode ${JSON.stringify(mode)}` };
   const form = formFields(given.requestedSchema);
   if (!form.ok) return { ok: false, problem: form.problem };
-  return {
-    ok: true,
-    question: { ...common, mode: 'form', fields: form.fields },
-    fields: form.fields,
-  };
+  const fields = form.fields.map(shownField);
+  return { ok: true, question: { ...common, mode: 'form', fields }, fields };
+}
+
+/**
+ * A field with the server's words in it (its label, description and options' labels) cleaned as
+ * its message is; its name and option values, which go back to the server, as they came.
+ */
+function shownField(field: ElicitationField): ElicitationField {
+  const label = modelLine(field.label, LABEL_MAX_CHARS, 'the label');
+  const description =
+    field.description === undefined
+      ? undefined
+      : modelText(field.description, MESSAGE_MAX_CHARS, 'the description');
+  const words = { label, ...(description === undefined ? {} : { description }) };
+  if (field.kind !== 'choice' && field.kind !== 'choices') return { ...field, ...words };
+  const options = field.options.map((option) => ({
+    ...option,
+    label: modelLine(option.label, LABEL_MAX_CHARS, 'the label'),
+  }));
+  return { ...field, ...words, options };
 }
 
 /** How a log line names the question: the server, and the request it belongs to. */
