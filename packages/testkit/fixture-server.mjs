@@ -36,7 +36,8 @@
 //                   (the request's params as given) `times` times, one after another, then answers
 //                   with what each answer was, as JSON: its action and the names of the fields it
 //                   carried, never their values (`$RECORD_FILE` has those) — or, with `fail`, a
-//                   JSON-RPC error; `slow` answers only when cancelled: never.
+//                   JSON-RPC error; with `hasty`, it answers "asked" at once, not waiting for the
+//                   answer; `slow` answers only when cancelled: never.
 // Any other argument (`--tag=v2`, a marker) is ignored: changing it changes the config, not the
 // server.
 //
@@ -146,6 +147,7 @@ const ASK_TOOLS = [
         question: { type: 'object' },
         times: { type: 'integer' },
         fail: { type: 'boolean' },
+        hasty: { type: 'boolean' },
       },
       required: ['question'],
     },
@@ -424,6 +426,10 @@ function elicit(params) {
 async function callAsk(message) {
   const { name, arguments: input = {} } = message.params;
   if (name === 'slow') return;
+  if (input.hasty === true) {
+    void elicit(input.question);
+    return reply(message, { content: [{ type: 'text', text: 'asked' }] });
+  }
   const answers = [];
   for (let n = 0; n < (input.times ?? 1); n++) {
     const answer = await elicit(input.question);

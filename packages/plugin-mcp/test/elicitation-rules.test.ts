@@ -341,6 +341,26 @@ describe('which request a question belongs to', () => {
     );
   });
 
+  it('a call that ends while its question is open cancels the question', async () => {
+    let questionSignal: AbortSignal | undefined;
+    const { client } = await asker(
+      (_question, signal) =>
+        new Promise(() => {
+          questionSignal = signal;
+        }),
+    );
+    const result = await client.callTool('ask', { question: CONFIRM, hasty: true });
+    expect(result.content).toEqual([{ type: 'text', text: 'asked' }]);
+    await waitUntil(() => questionSignal?.aborted, 'the question to be cancelled');
+    await waitUntil(
+      async () =>
+        (await recorded()).some(
+          (entry) => (entry.result as { action?: string } | undefined)?.action === 'cancel',
+        ),
+      'the server to be answered cancel',
+    );
+  });
+
   it('a question while two calls run names neither, and says two were running', async () => {
     const { client, asked } = await asker(async () => ({ action: 'decline' }), { parallel: true });
     const stop = new AbortController();

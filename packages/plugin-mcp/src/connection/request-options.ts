@@ -96,19 +96,25 @@ export function remoteUrl(config: McpServerConfig): string | undefined {
  */
 export class SignOfLife {
   readonly signal: AbortSignal;
+  /**
+   * Aborted once the request is over, however it ended: its signal aborted, or it settled (end()).
+   * A question of the request is cancelled then.
+   */
+  readonly over: AbortSignal;
   readonly #ms: number;
   readonly #clock: Clock;
   readonly #limit = new AbortController();
+  readonly #settled = new AbortController();
   #timer: ClockTimer | undefined;
   #started = false;
   #paused = 0;
-  #ended = false;
 
   constructor(ms: number, caller: AbortSignal | undefined, clock: Clock = realClock) {
     this.#ms = ms;
     this.#clock = clock;
     this.signal =
       caller === undefined ? this.#limit.signal : AbortSignal.any([caller, this.#limit.signal]);
+    this.over = AbortSignal.any([this.signal, this.#settled.signal]);
   }
 
   get passed(): boolean {
@@ -145,14 +151,14 @@ export class SignOfLife {
   }
 
   end(): void {
-    this.#ended = true;
     this.#timer?.cancel();
+    this.#settled.abort(new Error('the request ended'));
   }
 
   #wait(): void {
     this.#timer?.cancel();
     this.#timer = undefined;
-    if (this.#paused > 0 || this.#ended || this.passed) return;
+    if (this.#paused > 0 || this.#settled.signal.aborted || this.passed) return;
     // Not keeping the process alive: the request in flight does while it runs.
     this.#timer = this.#clock.later(
       this.#ms,

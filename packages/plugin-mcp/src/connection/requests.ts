@@ -110,7 +110,7 @@ export class Requests {
         const life = new SignOfLife(this.#server.config.timeoutMs, limited);
         const target: QuestionTarget = {
           during: asking,
-          signal: life.signal,
+          signal: life.over,
           asked: 0,
           replies: [],
           pause: () => life.pause(),

@@ -80,7 +80,10 @@ export interface QuestionCounter {
 export interface QuestionTarget extends QuestionCounter {
   /** What the request is: the question names it. */
   readonly during: Omit<ElicitationDuring, 'inferred'>;
-  /** Aborted when the request ends (its caller, its limits): a question of it is cancelled then. */
+  /**
+   * Aborted when the request is over (stopped by its caller or its limits, answered, failed): a
+   * question of it is cancelled then.
+   */
   readonly signal: AbortSignal;
   /** What the questions of this request were answered, and why: the words of its failure. */
   readonly replies: ReplyReason[];
