@@ -26,6 +26,8 @@ export const QUESTION_WAIT_MS = 10 * 60_000;
 const MESSAGE_MAX_CHARS = 4000;
 /** The longest label of a field or an option: a few words, never a second message. */
 const LABEL_MAX_CHARS = 256;
+/** The longest account of why asking failed (an asker's error) in a warning. */
+const ERROR_MAX_CHARS = 300;
 
 /** What the server is sent back: MCP's ElicitResult. */
 export type ElicitReply =
@@ -223,14 +225,11 @@ function checked(
       );
       return cancel('unfit');
     }
-    default:
-      logger.warn(
-        `${words} was answered "cancel": the answer given is none of accept, decline or cancel.`,
-        {
-          server,
-        },
-      );
+    default: {
+      const said = 'the answer given is none of accept, decline or cancel';
+      logger.warn(`${words} was answered "cancel": ${said}.`, { server });
       return cancel('failed');
+    }
   }
 }
 
@@ -337,5 +336,5 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 
 }
 
 function oneLine(text: string): string {
-  return modelText(text, 300, 'the error').replace(/\s+/g, ' ');
+  return modelLine(text, ERROR_MAX_CHARS, 'the error');
 }
