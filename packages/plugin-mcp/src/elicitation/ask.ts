@@ -149,7 +149,7 @@ async function answer(asker: QuestionAsker, asked: AskedQuestion): Promise<Repli
   const reading = read(asker, asked);
   if (!reading.ok) {
     logger.warn(
-      `${words} was answered "cancel" without asking: ${reading.problem}, which epoch does not show.`,
+      `${words} was answered "cancel" without asking: it is not a question epoch shows (${reading.problem}).`,
       { server },
     );
     return cancel('unshown');
