@@ -4,7 +4,8 @@
 // question of a call is answered `cancel`, a server set to "decline" is answered unasked, a server
 // that asks with nobody to ask gets `cancel` and its failure says so, a form epoch cannot show and
 // an answer that does not fit are `cancel` with a warning that names fields only, a stop while a
-// question is open cancels both, and a question while two calls run says so.
+// question is open cancels both, and a question while two calls run says so; through the registry,
+// a question carries the ToolContext the host passed to the tool's execute.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import { ServerOutput } from '../src/connection/server-output.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
+import { McpRegistry } from '../src/registry/registry.js';
 import type { McpElicitationSetting, McpServerSource } from '../src/types.js';
 import { rejection } from './support/waiting.js';
 
@@ -383,5 +385,44 @@ describe('which request a question belongs to', () => {
     await answers(client, { question: CONFIRM });
     expect(asked[1]?.during).toEqual({ kind: 'tool', name: 'ask', inferred: true });
     expect(asked[1]?.running).toBeUndefined();
+  });
+});
+
+describe('through the registry, as a host calls a tool', () => {
+  it("a question carries the ToolContext the host passed to execute, and a plugin's server declines unasked", async () => {
+    const asked: ElicitationQuestion[] = [];
+    const registry = new McpRegistry({
+      schemaCache: null,
+      elicit: async (question) => {
+        asked.push(question);
+        return { action: 'accept', content: { sure: true } };
+      },
+    });
+    cleanups.push(() => registry.disconnectAll());
+    const config = (name: string) =>
+      stdioConfig(name, process.execPath, fixtureServerArgs('ask'), {
+        env: { RECORD_FILE: record },
+      });
+    await registry.connectAll([config('mine')], 'user');
+    await registry.connectAll([config('theirs')], 'plugin');
+    const tool = (server: string) => {
+      const found = registry
+        .tools()
+        .find(
+          (each) =>
+            each.server === server && each.target.kind === 'tool' && each.target.name === 'ask',
+        );
+      if (found === undefined) throw new Error(`no tool ask of ${server}`);
+      return found;
+    };
+    const context = { signal: new AbortController().signal };
+    const mine = await tool('mine').execute({ question: CONFIRM }, context);
+    expect(JSON.stringify(mine.content)).toContain('accept');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.during?.context).toBe(context);
+    expect(asked[0]).toMatchObject({ server: 'mine', source: 'user' });
+    const theirs = await tool('theirs').execute({ question: CONFIRM }, context);
+    expect(JSON.stringify(theirs.content)).toContain('decline');
+    expect(asked).toHaveLength(1);
   });
 });
