@@ -37,7 +37,9 @@
 //                   with what each answer was, as JSON: its action and the names of the fields it
 //                   carried, never their values (`$RECORD_FILE` has those) — or, with `fail`, a
 //                   JSON-RPC error; with `hasty`, it answers "asked" at once, not waiting for the
-//                   answer; `slow` answers only when cancelled: never.
+//                   answer; with `complete`, it sends notifications/elicitation/complete for the
+//                   question's elicitationId before it answers; `slow` answers only when
+//                   cancelled: never.
 // Any other argument (`--tag=v2`, a marker) is ignored: changing it changes the config, not the
 // server.
 //
@@ -148,6 +150,7 @@ const ASK_TOOLS = [
         times: { type: 'integer' },
         fail: { type: 'boolean' },
         hasty: { type: 'boolean' },
+        complete: { type: 'boolean' },
       },
       required: ['question'],
     },
@@ -441,6 +444,13 @@ async function callAsk(message) {
           }
         : { error: answer.error.code },
     );
+  }
+  if (input.complete === true) {
+    send({
+      jsonrpc: '2.0',
+      method: 'notifications/elicitation/complete',
+      params: { elicitationId: input.question.elicitationId },
+    });
   }
   if (input.fail === true) {
     return send({

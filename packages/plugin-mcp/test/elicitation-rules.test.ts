@@ -297,6 +297,24 @@ describe('what epoch answers by itself', () => {
     expect(lines.some(({ message }) => message.includes('only https'))).toBe(true);
   });
 
+  it("a page's end, told by the server, is taken quietly", async () => {
+    const { client, lines } = await asker(async () => ({ action: 'accept' }));
+    const question = {
+      mode: 'url',
+      message: 'Sign in',
+      url: 'https://login.example.com/start',
+      elicitationId: 'e7',
+    };
+    expect(await answers(client, { question, complete: true })).toEqual([
+      { action: 'accept', fields: [] },
+    ]);
+    await waitUntil(
+      () => lines.some(({ level, message }) => level === 'debug' && message.includes('done with')),
+      'the end of the page to be logged',
+    );
+    expect(lines.filter(({ level }) => level === 'warn' || level === 'error')).toEqual([]);
+  });
+
   it('an asker that throws is a cancel, with a warning', async () => {
     const { client, lines } = await asker(async () => {
       throw new Error('the terminal went away');
