@@ -2,9 +2,9 @@
 // tools/call the progress rule. What a failed request means is errors/request.ts's.
 //
 // The progress rule: a call's `timeout` is how long it may go without a sign of life. Every
-// notifications/progress the server sends for it starts `timeout` again (the SDK's
-// `resetTimeoutOnProgress`, and direct-calls.ts the same way), so progress keeps a long call
-// alive; `maxTotalTimeoutMs` is the hard limit on the whole call, however much progress comes.
+// notifications/progress the server sends for it starts `timeout` again (request-limits.ts, on
+// every path), so progress keeps a long call alive; `maxTotalTimeoutMs` is the hard limit on the
+// whole call, however much progress comes.
 // The SDK's own `maxTotalTimeout` is not used for it: the SDK checks it only when a progress
 // report arrives, so a call could outlive it by a whole `timeout`, and not on our direct path.
 // Ours is a timer that aborts the request's signal, which both paths already obey (the server is

@@ -40,7 +40,7 @@ export interface RequestSpec<T> {
   readonly capability?: 'resources' | 'prompts';
   /** The answer when the capability is missing; without it, `not_supported` is thrown. */
   readonly otherwise?: () => T;
-  /** A tools/call: progress restarts `timeout`, up to `maxTotalTimeoutMs` (request-options.ts). */
+  /** A tools/call: progress restarts `timeout`, up to `maxTotalTimeoutMs` (request-limits.ts). */
   readonly progress?: { readonly onProgress: ((progress: ToolProgress) => void) | undefined };
 }
 
