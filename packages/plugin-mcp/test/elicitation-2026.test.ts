@@ -227,3 +227,40 @@ describe('a 2026-era server that asks again after its answer', () => {
     });
   });
 });
+
+describe('a 2026-era prompt that asks', () => {
+  it('names the prompt, and its answer goes with the retry', async () => {
+    const script: Script = (params) =>
+      params.inputResponses === undefined
+        ? {
+            resultType: 'input_required',
+            inputRequests: { who: { method: 'elicitation/create', params: FORM } },
+          }
+        : {
+            messages: [
+              {
+                role: 'user',
+                content: { type: 'text', text: JSON.stringify(params.inputResponses) },
+              },
+            ],
+          };
+    const server = await startModernServer({ tools: [], prompts: [{ name: 'review', script }] });
+    cleanups.push(() => server.stop());
+    const asked: ElicitationQuestion[] = [];
+    const client = new McpClient({
+      config: remoteConfig('modern', 'http', server.url),
+      elicit: async (question) => {
+        asked.push(question);
+        return { action: 'decline' };
+      },
+    });
+    cleanups.push(() => client.close());
+    await client.connect();
+    const prompt = await client.getPrompt('review', undefined);
+    expect(prompt.messages[0]?.content).toEqual({
+      type: 'text',
+      text: JSON.stringify({ who: { action: 'decline' } }),
+    });
+    expect(asked[0]?.during).toEqual({ kind: 'prompt', name: 'review', inferred: false });
+  });
+});
