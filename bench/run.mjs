@@ -29,6 +29,7 @@ import { idleConnectionMemory, importTime } from './fresh.mjs';
 import { importScale } from './import-scale.mjs';
 import { largeInputs } from './large-inputs.mjs';
 import { toolCallLatency } from './latency.mjs';
+import { onDemandStart } from './on-demand.mjs';
 import { connectorsPage } from './page.mjs';
 import { formatTable, summary } from './report.mjs';
 import { filesystemReadTokens } from './result-tokens.mjs';
@@ -92,6 +93,9 @@ async function main() {
       ...(await step('2026-07-28 against 2025', () => eraComparison(signal))),
       ...(await step('connectAll', () => connectAllWallTime(signal))),
       ...(await step('schema cache', () => schemaCacheStartTime(signal))),
+      ...(await step('20 servers, on demand against at start, fresh processes', () =>
+        onDemandStart(signal),
+      )),
       ...(await step('polite close over stdio', () =>
         disconnectTime('stdio', ECHO_SERVER, signal),
       )),
@@ -147,7 +151,16 @@ connectAll: servers that wait 500 ms before answering initialize; base = the sam
 server, or 20 raw SDK clients connected (initialize + tools/list) with Promise.all; both goals.
 Schema cache: connectAll of 10 servers that take 1.5 s to start, each run on a new registry and
 cache; warm = the cache files of an earlier start (tools at once, servers connect in the
-background), cold = an empty cache directory.
+background once the tools are served; on_demand: not started at all), cold = an empty cache
+directory.
+On demand: a fresh process (bench/probes/on-demand.mjs) with 20 stdio servers (17 hand-written
+Node servers, two reference servers, one of them through \`npx --no\`) on the cache an earlier
+start left, calling the echo tool of 2 of them; at_start waits until all 20 connected first.
+Processes = servers that connected; peak RSS = this process and every descendant, from /proc
+every 10 ms; CPU = the process's own and its reaped children's (/proc/self/stat), all closed.
+First call on demand = the second server called (the first call also loads the SDK, which a
+start at start pays before the tools are served); base = a client's connect of one more such
+server in the same process plus a call to a running one.
 Close: ours = registry.disconnect(name), which also reaps the process tree; base = the raw SDK's
 client.close(). Polite: a server that exits on stdin EOF; over stdio both closes wait for it to
 exit, so the goal is ours <= the raw SDK's + 1 ms. Hostile: the echo server behind

@@ -2,10 +2,12 @@
 // after the build: it assembles the runtime (one server of its own, the reference server, and the
 // user's mcp.json), offers the tools to a model through the Anthropic adapter, runs a scripted
 // tool loop (a fake model that is a list of tool calls, so no network and no API key), cancels one
-// call with an AbortSignal, edits the user's mcp.json while running and applies it (the new server
-// approved through the `approve` callback, as a host asks its user), and closes
-// with nothing left running. Every server it starts carries EPOCH_EXAMPLE_RUN in its environment,
-// so whoever runs it can check that none outlives it.
+// call with an AbortSignal, puts a server's question to the person at the terminal (the `elicit`
+// callback, ask-person.mjs: the answers are read from stdin, never made up by the host or the
+// model), edits the user's mcp.json while running and applies it (the new server approved through
+// the `approve` callback, as a host asks its user), and closes with nothing left running. Every
+// server it starts carries EPOCH_EXAMPLE_RUN in its environment, so whoever runs it can check that
+// none outlives it.
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +18,7 @@ import {
   toAnthropicTools,
 } from '@epoch-agent/runtime/adapters';
 import { EVERYTHING_ENTRY, fixtureServerEntry } from '@epoch-agent/testkit';
+import { terminalAsker } from './ask-person.mjs';
 
 const run = process.env.EPOCH_EXAMPLE_RUN ?? `host-${process.pid}`;
 const env = { EPOCH_EXAMPLE_RUN: run };
@@ -33,6 +36,9 @@ async function writeUserConfig(servers) {
 }
 
 await writeUserConfig({ fixture: { ...fixtureServerEntry('cli'), env } });
+// Each running call's ToolContext -> its id: a question names the call it belongs to by it.
+const callOf = new WeakMap();
+const asker = terminalAsker(callOf);
 const runtime = await buildRuntime({
   configFile,
   hostCapabilities: {
@@ -47,6 +53,8 @@ const runtime = await buildRuntime({
     console.log(`approval asked: ${server} (${reason}), runs ${launch.command?.[0] ?? launch.url}`);
     return server === 'second';
   },
+  // A server's question goes to the person, never to the model.
+  elicit: asker.elicit,
 });
 
 try {
@@ -71,6 +79,8 @@ try {
         input: { duration: 1, steps: 2 },
       },
     ],
+    // A tool that stops to ask the person to fill in a form before it answers.
+    [{ id: 'toolu_5', name: 'mcp__acme__everything__trigger-elicitation-request', input: {} }],
   ];
   const messages = [{ role: 'user', content: 'Use the tools.' }];
   for (const turn of script) {
@@ -88,7 +98,9 @@ try {
         console.log(
           `  progress ${progress}${total === undefined ? '' : `/${total}`}${message ? ` ${message}` : ''}`,
         );
-      const pending = executeTool(tool, call.input, { signal: controller.signal, onProgress });
+      const context = { signal: controller.signal, onProgress };
+      callOf.set(context, call.id);
+      const pending = executeTool(tool, call.input, context);
       // The user stops this call: the server is told (notifications/cancelled), and the model
       // gets an error result saying so.
       if (call.cancel) controller.abort();
@@ -112,6 +124,7 @@ try {
   console.log(`tools added: ${after.filter((name) => !before.has(name)).join(', ')}`);
   console.log(`messages: ${messages.length}`);
 } finally {
+  asker.close();
   await runtime.close();
   console.log('closed');
   if (ownHome) await rm(home, { recursive: true, force: true });

@@ -5,6 +5,7 @@
 import {
   type BuildRuntimeOptions,
   buildRuntime,
+  FRONT_END_START,
   type McpServerStatus,
   type Runtime,
 } from '@epoch-agent/runtime';
@@ -40,6 +41,8 @@ export async function withRuntime<T>(
   try {
     runtime = await buildRuntime({
       ...runtimeOptions,
+      // A person runs a command to see servers work: each starts, unless its entry says on_demand.
+      registry: { start: FRONT_END_START, ...runtimeOptions.registry },
       configFile: invocation.configFile,
       signal: io.signal,
       onStatus: (status) => {

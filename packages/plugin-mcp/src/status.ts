@@ -51,6 +51,7 @@ export function serverStatus(
   switch (state.kind) {
     case 'disabled':
     case 'disconnected':
+    case 'notStarted':
       return { ...common, state: state.kind };
     case 'needsApproval':
       // Described from the config as it would start now: the person approves what would run.

@@ -2,9 +2,7 @@
 // where a server came from, and how it is doing.
 import type { Position } from '@epoch-agent/infra';
 import type { McpToolSource } from '@epoch-agent/protocol';
-import type { McpServerCapabilities } from './connection/capabilities.js';
-import type { McpProtocol } from './connection/protocol.js';
-import type { McpErrorCode } from './errors/mcp-error.js';
+import type { McpStartMode } from './config/start.js';
 import type { McpToolDefinition } from './tools/definition.js';
 
 export type McpTransportKind = 'stdio' | 'sse' | 'http';
@@ -45,8 +43,11 @@ export interface McpServerCommon {
   readonly connectTimeoutMs: number;
   /** Ping interval; 0 turns keepalive off. Default 180 s. */
   readonly keepaliveIntervalMs: number;
-  /** Close a connection idle this long; 0 means never. */
-  readonly idleTimeoutMs: number;
+  /**
+   * Close a connection idle this long; 0 means never. Absent (not written): never, or for a
+   * server started on demand ON_DEMAND_IDLE_MS (`idleTimeoutOf`).
+   */
+  readonly idleTimeoutMs?: number;
   /** Recycle a connection this old; 0 means no limit. */
   readonly maxLifetimeMs: number;
   /** False (the default) serializes calls to this server. */
@@ -80,6 +81,12 @@ export interface McpServerCommon {
    * connection (the fingerprint leaves it out).
    */
   readonly elicitation?: McpElicitationSetting;
+  /**
+   * When it starts: with the others (`at_start`), or at its first request (`on_demand`), its
+   * tools offered from the schema cache until then. Absent: the registry's default (its `start`
+   * option). Like `choice`, not part of its connection (the fingerprint leaves it out).
+   */
+  readonly start?: McpStartMode;
   /**
    * The `${VAR}`s the values of a file's entry use, expanded (and `$$` unescaped) from the
    * process environment each time the server starts. Absent when no value holds `${` or `$$`, and
@@ -350,85 +357,7 @@ export interface McpLaunch {
   readonly downloads?: { readonly launcher: string; readonly what: string };
 }
 
-export type McpServerStatus =
-  | (McpServerStatusCommon & {
-      readonly state: 'connecting';
-      /**
-       * When this connect began (milliseconds since the epoch): a UI shows how long it has taken
-       * without asking again.
-       */
-      readonly since: number;
-    })
-  | (McpServerStatusCommon & {
-      readonly state: 'connected';
-      /** As the server named itself (its initialize answer, or its server/discover `_meta`). */
-      readonly serverInfo: {
-        readonly name: string;
-        readonly version: string;
-        readonly icons?: readonly McpIcon[];
-      };
-      /**
-       * What the server asks an agent to tell the model about it (MCP's `instructions`), secrets
-       * blanked, cleaned (tools/model-text.ts), cut past MAX_INSTRUCTIONS_CHARS; absent when it
-       * gave none (or nothing visible).
-       */
-      readonly instructions?: string;
-      /** The protocol era and revision the connection speaks. */
-      readonly protocol: McpProtocol;
-      /** What it declared it can do (tools, resources, prompts, logging, completions). */
-      readonly capabilities: McpServerCapabilities;
-    })
-  | (McpServerStatusCommon & {
-      /** The connection died; the watchdog is retrying in the background (1 s, 2 s, 4 s). */
-      readonly state: 'reconnecting';
-      readonly reconnect: {
-        /** The attempt that runs now or next (1-based), of `attempts` in this series. */
-        readonly attempt: number;
-        readonly attempts: number;
-        /** When that attempt starts (milliseconds since the epoch); once past, it is running. */
-        readonly nextAttemptAt: number;
-      };
-      /** What took the connection down, or what the last attempt failed with. */
-      readonly error: { readonly code: McpErrorCode; readonly message: string };
-      /** The server's last stderr lines, secrets blanked; empty for remote servers. */
-      readonly stderrTail: string;
-      /** The process of that connection or attempt exited by itself (stdio): how. */
-      readonly exit?: McpServerExit;
-    })
-  | (McpServerStatusCommon & {
-      /** Closed after idle_timeout; the next call connects again. */
-      readonly state: 'idle';
-      /** When it was closed (milliseconds since the epoch). */
-      readonly since: number;
-    })
-  | (McpServerStatusCommon & {
-      /** The server refused the credentials (HTTP 401); only `epoch mcp login <name>` fixes it. */
-      readonly state: 'needsLogin';
-      readonly error: { readonly code: 'needs_login'; readonly message: string };
-    })
-  | (McpServerStatusCommon & {
-      readonly state: 'failed';
-      readonly error: { readonly code: McpErrorCode; readonly message: string };
-      /** The server's last stderr lines, secrets blanked; empty for remote servers. */
-      readonly stderrTail: string;
-      /** The last attempt's process exited by itself (stdio): how. */
-      readonly exit?: McpServerExit;
-    })
-  /** Closed by disconnect(); the last status a removed server reports. */
-  | (McpServerStatusCommon & { readonly state: 'disconnected' })
-  /**
-   * Waits for a person's yes before it starts (see the README's trust section): never started,
-   * no tools, not even cached ones. `launch` is what it would run.
-   */
-  | (McpServerStatusCommon & {
-      readonly state: 'needsApproval';
-      readonly launch: McpLaunch;
-      readonly reason: McpApprovalReason;
-    })
-  /** Turned off by the user (`"enabled": false`): never started, no tools. */
-  | (McpServerStatusCommon & { readonly state: 'disabled' });
-
-export type McpServerState = McpServerStatus['state'];
+export type { McpServerState, McpServerStatus } from './status-types.js';
 
 /**
  * Why a server waits for approval: `new`, it was never approved in any form; `changed`, an approval

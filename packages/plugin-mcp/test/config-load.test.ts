@@ -625,20 +625,20 @@ describe('what the fields mean', () => {
       // And whether its tool definitions are pinned.
       'pin_tools',
       'elicitation',
+      'start',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',
     );
   });
 
-  it('defaults: timeout 300 s (an hour with progress), connect 60 s, keepalive 180 s, idle and lifetime off, flags off', () => {
+  it('defaults: timeout 300 s (an hour with progress), connect 60 s, keepalive 180 s, idle unset (off unless started on demand) and lifetime off, flags off', () => {
     const { file, load } = fixture('defaults.txt');
     const defaults = {
       timeoutMs: 300_000,
       maxTotalTimeoutMs: 3_600_000,
       connectTimeoutMs: 60_000,
       keepaliveIntervalMs: 180_000,
-      idleTimeoutMs: 0,
       maxLifetimeMs: 0,
       supportsParallel: false,
       skipPreflight: false,

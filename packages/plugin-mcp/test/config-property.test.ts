@@ -180,7 +180,7 @@ function problems(load: McpConfigLoad, text: string): string[] {
   for (const s of load.servers) {
     const times = [
       s.keepaliveIntervalMs,
-      s.idleTimeoutMs,
+      s.idleTimeoutMs ?? 0,
       s.maxLifetimeMs,
       s.timeoutMs,
       s.connectTimeoutMs,

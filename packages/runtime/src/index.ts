@@ -53,7 +53,18 @@ export {
   serverPrefix,
   TOOL_NAME_PREFIX,
 } from '@epoch-agent/plugin-mcp';
+// A server's questions to the person (buildRuntime's `elicit`): what a host shows, what it
+// answers, and the check a front end runs on each value typed before it is sent.
+export { valueProblem } from '@epoch-agent/plugin-mcp/elicitation';
 export type {
+  Elicit,
+  ElicitationAnswer,
+  ElicitationDuring,
+  ElicitationField,
+  ElicitationForm,
+  ElicitationQuestion,
+  ElicitationUrl,
+  ElicitationValue,
   EpochTool,
   JsonSchema,
   ToolAnnotations,
@@ -150,6 +161,7 @@ export {
   PLUGIN_NAME_PATTERN,
   SERVER_NAME_PATTERN,
 } from './servers/server-names.js';
+export { FRONT_END_START, HOST_START } from './servers/start-default.js';
 export { CALL_TOOL_NAME, SEARCH_TOOL_NAME } from './tools/deferred-tools.js';
 export { READ_RESULT_TOOL_NAME, RESULTS_GROUP } from './tools/read-result.js';
 export { DEFAULT_TOOL_BUDGET_TOKENS } from './tools/tool-deferral.js';

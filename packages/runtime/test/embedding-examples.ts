@@ -10,12 +10,15 @@ import type { Elicit } from '@epoch-agent/protocol';
 import {
   buildRuntime,
   definitionDiff,
+  type ElicitationAnswer,
+  type ElicitationQuestion,
   type EpochTool,
   findClientServers,
   formatDiagnostic,
   isRuntimeError,
   type McpDefinitionLine,
   type Runtime,
+  type ToolContext,
   watchMcpConfig,
 } from '@epoch-agent/runtime';
 import {
@@ -266,6 +269,42 @@ export async function serversThatNeedApproval(askTheUser: (question: string) => 
   const { status, needsApproval } = await runtime.revokeServer('weather__forecast');
   // needsApproval: false for the host's servers and the user's entries from the start, which run on.
   return { status, needsApproval };
+}
+
+/** A host's chat window, tab or conversation: where a question is shown to its person. */
+interface ChatSession {
+  readonly turnSignal: AbortSignal;
+  showQuestion(question: ElicitationQuestion, signal: AbortSignal): Promise<ElicitationAnswer>;
+}
+
+export async function aServerAsksTheUser(
+  session: ChatSession,
+  focusedSession: () => ChatSession | undefined,
+  tool: EpochTool,
+  input: { readonly [key: string]: unknown },
+) {
+  // Which session (window, tab, chat) each running tool call belongs to, by the very ToolContext
+  // object the host passes to `execute`: the question carries it back.
+  const sessionOf = new WeakMap<ToolContext, ChatSession>();
+
+  const runtime = await buildRuntime({
+    elicit: async (question, signal) => {
+      const context = question.during?.context;
+      // Not a tool call (a resource read, a prompt), or a 2025 server asking while several of its
+      // requests ran (`question.running`): the session the person is looking at.
+      const session = context === undefined ? focusedSession() : sessionOf.get(context);
+      if (session === undefined) return { action: 'cancel' }; // nobody to show it to
+      // Closed when `signal` aborts: the call was stopped, the server went away, or the 10 minutes
+      // a question may wait have passed. The server was answered `cancel` by then.
+      return session.showQuestion(question, signal);
+    },
+  });
+
+  // A tool call of one session's turn: its context remembered for the question it may bring.
+  const context: ToolContext = { signal: session.turnSignal };
+  sessionOf.set(context, session);
+  const result = await executeTool(tool, input, context);
+  return { runtime, result };
 }
 
 export async function pinnedTools(

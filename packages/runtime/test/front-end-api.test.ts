@@ -159,12 +159,22 @@ describe('serverFields', () => {
       'max_output_tokens',
       'defer',
       'pin_tools',
+      'elicitation',
+      'start',
     ]);
     expect(byName.pin_tools).toEqual({
       field: 'pin_tools',
       value: true,
       from: { kind: 'default' },
     });
+    // A user's own server is asked unless its entry says otherwise.
+    expect(byName.elicitation).toEqual({
+      field: 'elicitation',
+      value: 'ask',
+      from: { kind: 'default' },
+    });
+    // The `epoch` command's and the page's default: every server started with the others.
+    expect(byName.start).toEqual({ field: 'start', value: 'at_start', from: { kind: 'default' } });
     expect(byName.max_output_tokens).toEqual({
       field: 'max_output_tokens',
       value: 25_000,

@@ -62,9 +62,11 @@ describe("a server's instructions, icons, outputSchema and _meta", () => {
       await runtime.close();
 
       // A second start connects from what the schema cache remembered (on 2026-07-28, no round trip
-      // at all): the server's instructions and icons are still there.
+      // at all): the server's instructions and icons are still there. At start: on demand (a
+      // host's default) it would not start until a call.
       const again = await test.build({
         hostCapabilities: { namespace: 'acme', mcpServers: { m: entry } },
+        registry: { start: 'at_start' },
       });
       const remembered = connected(await connectedStatus(again));
       expect(remembered.instructions).toBe('Call whoami to learn which process answers.');

@@ -142,6 +142,8 @@ function StateDetail({ server }: { readonly server: ServerView }) {
           {` · MCP ${status.protocol.version}`}
         </span>
       );
+    case 'notStarted':
+      return <span class="detail">starts at its first call</span>;
     case 'needsLogin':
     case 'failed':
     case 'disconnected':

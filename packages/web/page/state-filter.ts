@@ -7,11 +7,12 @@
 import type { McpServerState } from '@epoch-agent/runtime';
 import type { ServerView } from '../src/api-types.js';
 
-export type StateFilter = 'failed' | 'connecting' | 'off' | 'approval';
+export type StateFilter = 'failed' | 'connecting' | 'notStarted' | 'off' | 'approval';
 
 export const STATE_FILTERS: Record<StateFilter, { readonly label: string }> = {
   failed: { label: 'Failed' },
   connecting: { label: 'Connecting' },
+  notStarted: { label: 'Not started' },
   off: { label: 'Off' },
   approval: { label: 'Needs approval' },
 };
@@ -21,6 +22,7 @@ export const FILTER_OF: Record<McpServerState, StateFilter | undefined> = {
   connected: undefined,
   connecting: 'connecting',
   reconnecting: 'connecting',
+  notStarted: 'notStarted',
   idle: undefined,
   needsLogin: undefined,
   failed: 'failed',
@@ -37,6 +39,7 @@ const RANK: Record<McpServerState, number> = {
   reconnecting: 3,
   connecting: 4,
   connected: 5,
+  notStarted: 5,
   idle: 5,
   disconnected: 5,
   disabled: 6,
@@ -68,7 +71,13 @@ export function inOrder(
 
 /** How many servers each chip shows. */
 export function filterCounts(servers: readonly ServerView[]): Record<StateFilter, number> {
-  const counts: Record<StateFilter, number> = { failed: 0, connecting: 0, off: 0, approval: 0 };
+  const counts: Record<StateFilter, number> = {
+    failed: 0,
+    connecting: 0,
+    notStarted: 0,
+    off: 0,
+    approval: 0,
+  };
   for (const server of servers) {
     const filter = FILTER_OF[stateOf(server)];
     if (filter !== undefined) counts[filter] += 1;

@@ -20,6 +20,11 @@ export const STATE_LOOKS: Record<McpServerState, StateLook> = {
     tone: 'busy',
     hint: 'epoch retries by itself; Reconnect starts over now.',
   },
+  notStarted: {
+    word: 'not started',
+    tone: 'quiet',
+    hint: 'It starts on demand ("start": "on_demand"): its first tool call, or Try, starts it, and the tools shown are the ones it listed last time. Reconnect starts it now.',
+  },
   idle: {
     word: 'idle',
     tone: 'quiet',

@@ -15,6 +15,7 @@ import { silentLogger } from '@epoch-agent/infra';
 import {
   type BuildRuntimeOptions,
   buildRuntime,
+  FRONT_END_START,
   type ImportPlaces,
   type Runtime,
   watchMcpConfig,
@@ -76,7 +77,12 @@ export async function startWeb(options: StartWebOptions = {}): Promise<RunningWe
 
   let runtime: Runtime;
   try {
-    runtime = await buildRuntime({ ...runtimeOptions, connect: 'background' });
+    runtime = await buildRuntime({
+      ...runtimeOptions,
+      // The page shows servers working: each starts, unless its entry says on_demand.
+      registry: { start: FRONT_END_START, ...runtimeOptions.registry },
+      connect: 'background',
+    });
   } catch (error) {
     await stopListening(server);
     throw error;

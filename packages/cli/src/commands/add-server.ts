@@ -33,7 +33,7 @@ export async function addAndCheck(
   try {
     // Only the new server starts: adding one must not wait for (or disturb) any other. No schema
     // cache: a tool list cached for the same command would stand in for the connection.
-    const options = { connectOnly: [server.name], registry: { schemaCache: null } };
+    const options = { connectOnly: [server.name], registry: { offerCachedTools: false } };
     result = await withRuntime(io, invocation, options, async (runtime) => {
       // The new server connects inside addServer, after the runtime's start: its progress too.
       const progress = startProgress(io, !invocation.json);
@@ -86,6 +86,7 @@ function exitOf(status: McpServerStatus | undefined): ExitCode {
       return exitOfError(status.error.code);
     case 'connecting':
     case 'idle':
+    case 'notStarted':
     case 'disconnected':
     case undefined:
       return EXIT.failed;
@@ -111,6 +112,7 @@ function check(status: McpServerStatus): string {
     }
     case 'connecting':
     case 'idle':
+    case 'notStarted':
     case 'disconnected':
       return `Its state: ${status.state}.\n`;
   }

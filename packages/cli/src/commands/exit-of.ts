@@ -51,9 +51,10 @@ export function exitOfError(code: McpErrorCode): Exclude<ExitCode, typeof EXIT.o
 
 const BY_STATE: Record<McpServerState, ExitCode> = {
   connected: EXIT.ok,
-  // A call waits for these, and reconnects an idle one.
+  // A call waits for these, reconnects an idle one and starts one not started yet.
   connecting: EXIT.ok,
   idle: EXIT.ok,
+  notStarted: EXIT.ok,
   needsLogin: EXIT.needsLogin,
   reconnecting: EXIT.unreachable,
   failed: EXIT.unreachable,

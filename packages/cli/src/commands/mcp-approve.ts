@@ -28,7 +28,7 @@ export function approve(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   const [name = ''] = operands(invocation, 'name');
   // Only this server may start, and only once approved: held, it starts nothing at the build. No
   // schema cache: its tools are compared with the approved ones as it lists them now.
-  const options = { connectOnly: [name], registry: { schemaCache: null } };
+  const options = { connectOnly: [name], registry: { offerCachedTools: false } };
   return withRuntime(io, invocation, options, async (runtime) => {
     const server = findServer(runtime.servers(), runtime.diagnostics(), name, runtime.configFile);
     const state = runtime.mcp.statuses().find((status) => status.name === name)?.state;

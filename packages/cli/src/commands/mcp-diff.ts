@@ -18,7 +18,7 @@ import { settled } from './settle.js';
 /** `epoch mcp diff`: its table entry (words, options, help) is in table.ts. */
 export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   const [name = ''] = operands(invocation, 'name');
-  const options = { connectOnly: [name], registry: { schemaCache: null } };
+  const options = { connectOnly: [name], registry: { offerCachedTools: false } };
   return withRuntime(io, invocation, options, async (runtime) => {
     const server = findServer(runtime.servers(), runtime.diagnostics(), name, runtime.configFile);
     const [status] = await settled(runtime, [name]);

@@ -31,8 +31,9 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     invocation,
     {
       approval,
-      // No schema cache: a cached server would be reported `connecting` instead of being tried.
-      registry: { schemaCache: null },
+      // No cached tool list offered: a cached server would be reported `connecting` (or
+      // `notStarted`) instead of being tried. The cache still says which era each server speaks.
+      registry: { offerCachedTools: false },
       onRead: ({ servers }) => {
         if (!showsLive || servers.length === 0) return;
         live = new LiveStatusTable(servers, approval !== 'never');

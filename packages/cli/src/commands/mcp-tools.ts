@@ -62,16 +62,23 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
         );
     }
     if (only !== undefined) return exitOfState(statuses[0]?.state ?? 'disconnected');
-    // A server the user turned off is as asked, not a failure; a file with errors is one, as for
-    // `status`.
-    const working = statuses.every(({ state }) => state === 'connected' || state === 'disabled');
+    // A server the user turned off, or one that starts on demand and was not needed, is as asked,
+    // not a failure; a file with errors is one, as for `status`.
+    const working = statuses.every(({ state }) => ASKED_FOR.has(state));
     return working && !hasErrors(runtime.diagnostics()) ? EXIT.ok : EXIT.failed;
   });
 }
 
+const ASKED_FOR: ReadonlySet<McpServerStatus['state']> = new Set([
+  'connected',
+  'notStarted',
+  'disabled',
+]);
+
 function renderServer(runtime: Runtime, status: McpServerStatus, width: number): string {
   const head = `${status.name} (${status.source}, ${status.transport})`;
-  if (status.state !== 'connected') {
+  // Not started, its tools are the model's all the same (from the cache): listed as a connected one's.
+  if (status.state !== 'connected' && status.state !== 'notStarted') {
     return `${head}: ${status.state}\n${statusDetail(status, runtime.server(status.name)).join('\n')}\n\n`;
   }
   const { offered, onDemand } = toolsByOffer(runtime, status.name);
@@ -89,7 +96,7 @@ function renderServer(runtime: Runtime, status: McpServerStatus, width: number):
   const [example] = off;
   const hint = example === undefined ? '' : enableHint(status.name, serverToolName(example));
   const long = longNames(status.name, [...offered, ...onDemand]);
-  // Connected, the detail is only what is withheld: said under the tools it is not among.
+  // Connected, the detail is only what is withheld (not started, that too): said under the tools.
   const withheld = statusDetail(status, runtime.server(status.name));
   const body = [...lines, ...withheld].join('\n');
   return `${head}: ${counted(offered.length, 'tool')}, ${cost(offered, onDemand, off)}\n${body}\n${hint}${long}\n`;

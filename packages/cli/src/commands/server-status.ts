@@ -56,6 +56,10 @@ function stateDetail(status: McpServerStatus, server: ConfiguredServer | undefin
       return [];
     case 'idle':
       return ['  closed while idle; the next call connects again'];
+    case 'notStarted':
+      return [
+        '  not started: it starts on demand ("start": "on_demand"), at its first call; its tools are the ones it listed last time',
+      ];
     case 'disabled':
       return [`  turned off; turn it on with "epoch mcp enable ${status.name}"`];
     case 'needsApproval':

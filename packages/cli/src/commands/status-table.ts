@@ -25,6 +25,7 @@ const STATE_NAMES: Record<McpServerState, null> = {
   connecting: null,
   reconnecting: null,
   idle: null,
+  notStarted: null,
   needsLogin: null,
   failed: null,
   disconnected: null,

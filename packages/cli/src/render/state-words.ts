@@ -5,6 +5,7 @@ const WORDS: Record<McpServerState, string> = {
   connected: 'is connected',
   connecting: 'is still connecting',
   idle: 'is idle',
+  notStarted: 'is not started yet (it starts on demand, at its first call)',
   needsLogin: 'needs a login',
   reconnecting: 'lost its connection and is reconnecting',
   failed: 'failed to connect',

@@ -4,6 +4,7 @@
 // written: once the server has answered, a name none of its tools has is a warning pointing there.
 import { formatPath, type PathSegment } from '@epoch-agent/infra';
 import type {
+  McpElicitationSetting,
   McpEntryPosition,
   McpFieldPosition,
   McpServerChoice,
@@ -13,6 +14,7 @@ import type {
 import type { Locator } from './locate.js';
 import type { EntryScope, Report } from './report.js';
 import { camelCase, type Fields } from './schema.js';
+import type { McpStartMode } from './start.js';
 
 /** What an entry says about its server's choice; each part absent where the entry does not say. */
 export interface ChoiceWritten {
@@ -35,6 +37,13 @@ export interface McpServerOverride extends ChoiceWritten {
    * host's or project's server, which their own files may not.
    */
   readonly pinTools?: boolean;
+  /**
+   * Replaces the entry's `elicitation` when given: the user may be asked by a plugin's, host's or
+   * project's server, which their own files may not ask for.
+   */
+  readonly elicitation?: McpElicitationSetting;
+  /** Replaces the entry's `start` when given: when a plugin's, host's or project's server starts. */
+  readonly start?: McpStartMode;
   /** Where its key is written. */
   readonly at: McpEntryPosition;
 }

@@ -63,7 +63,14 @@ export function fingerprint(config: McpServerConfig, env: Environment = process.
 type WithoutName<T> = {
   readonly [K in Exclude<
     keyof T,
-    'name' | 'sseChosen' | 'choice' | 'defer' | 'maxOutputTokens' | 'pinTools' | 'elicitation'
+    | 'name'
+    | 'sseChosen'
+    | 'choice'
+    | 'defer'
+    | 'maxOutputTokens'
+    | 'pinTools'
+    | 'elicitation'
+    | 'start'
   >]-?: T[K] | undefined;
 };
 
@@ -75,7 +82,7 @@ function connectionOf(config: McpServerConfig): object {
     maxTotalTimeoutMs: config.maxTotalTimeoutMs,
     connectTimeoutMs: config.connectTimeoutMs,
     keepaliveIntervalMs: config.keepaliveIntervalMs,
-    idleTimeoutMs: config.idleTimeoutMs,
+    idleTimeoutMs: config.idleTimeoutMs ?? 0,
     maxLifetimeMs: config.maxLifetimeMs,
     supportsParallel: config.supportsParallel,
     skipPreflight: config.skipPreflight,

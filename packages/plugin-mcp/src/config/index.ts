@@ -8,6 +8,9 @@
 export { serverPrefix } from '../tools/names.js';
 // What an entry would run, shown before it is approved, and the key its approval is stored under.
 export type { McpLaunch } from '../types.js';
+// Whether a server's questions reach a person: what `epoch mcp get` shows, its source's default
+// included.
+export { elicitationOf, type McpElicitationSetting } from '../types.js';
 export { type McpServerOverride, withOverride } from './choice.js';
 export type { McpConfigPositions, McpKeyPositions } from './key-positions.js';
 export { describeLaunch, launchKey } from './launch.js';
@@ -28,6 +31,7 @@ export {
   OVERRIDE_FIELDS,
 } from './schema.js';
 export { transportKind } from './server.js';
+export { idleTimeoutOf, type McpStartMode, ON_DEMAND_IDLE_MS, startOf } from './start.js';
 export { suggest } from './suggest.js';
 export {
   choiceCounts,

@@ -322,6 +322,8 @@ function parseOverride(
     ...choice,
     ...(fields.defer === undefined ? {} : { defer: fields.defer }),
     ...(fields.pin_tools === undefined ? {} : { pinTools: fields.pin_tools }),
+    ...(fields.elicitation === undefined ? {} : { elicitation: fields.elicitation }),
+    ...(fields.start === undefined ? {} : { start: fields.start }),
   };
 }
 

@@ -22,6 +22,7 @@ import {
 import { oauthSchema } from './oauth.js';
 import { MAX_OUTPUT_TOKENS_LIMIT } from './output-tokens.js';
 import { type EntryScope, type McpConfigDiagnosticCode, reporter, type Where } from './report.js';
+import type { McpStartMode } from './start.js';
 import { suggest } from './suggest.js';
 
 const ALL: readonly McpTransportKind[] = ['stdio', 'sse', 'http'];
@@ -35,6 +36,7 @@ export const TRANSPORT_VALUES = ['stdio', 'sse', 'http', 'streamable', 'streamab
 export type TransportValue = (typeof TRANSPORT_VALUES)[number];
 
 const ELICITATION_VALUES = ['ask', 'decline'] as const satisfies readonly McpElicitationSetting[];
+const START_VALUES = ['at_start', 'on_demand'] as const satisfies readonly McpStartMode[];
 
 // One factory per kind of field: given the key as written, a check whose messages name that key.
 // No message repeats the value it rejects: env and header values (and URLs) carry secrets.
@@ -99,6 +101,11 @@ const kind = {
       ELICITATION_VALUES,
       `${key} must be "ask" (a server's questions go to you) or "decline" (they are declined unasked)`,
     ),
+  start: (key: string) =>
+    oneOf(
+      START_VALUES,
+      `${key} must be "at_start" (started with the others) or "on_demand" (started at its first tool call, its tools offered from the last time it ran until then)`,
+    ),
   seconds: (key: string) =>
     number(
       (input) => `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(input)})`,
@@ -144,6 +151,7 @@ export const FIELDS = {
   defer: { kind: kind.defer, transports: ALL },
   pin_tools: { kind: kind.flag, transports: ALL },
   elicitation: { kind: kind.elicitation, transports: ALL },
+  start: { kind: kind.start, transports: ALL },
 } as const;
 
 /** A server entry's field by its snake_case name (`type` and `disabled` are fields of their own: aliases). */
@@ -198,6 +206,7 @@ export const OVERRIDE_FIELDS = [
   'defer',
   'pin_tools',
   'elicitation',
+  'start',
 ] as const satisfies readonly FieldName[];
 
 const SCOPE_FIELDS: Record<EntryScope, readonly FieldName[]> = {

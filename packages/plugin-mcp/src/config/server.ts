@@ -310,7 +310,7 @@ function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon>
     maxTotalTimeoutMs: maxTotalTimeoutMs(entry, timeoutMs),
     connectTimeoutMs: toMs(fields.connect_timeout ?? 60),
     keepaliveIntervalMs: toMs(fields.keepalive_interval ?? 180),
-    idleTimeoutMs: toMs(fields.idle_timeout_seconds ?? 0),
+    idleTimeoutMs: fields.idle_timeout_seconds && toMs(fields.idle_timeout_seconds),
     maxLifetimeMs: toMs(fields.max_lifetime_seconds ?? 0),
     supportsParallel: fields.supports_parallel ?? false,
     skipPreflight: fields.skip_preflight ?? false,
@@ -328,6 +328,7 @@ function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon>
     // Absent means the source's default (elicitationOf); a project's or plugin's "ask" is dropped
     // by the runtime, as `pin_tools: false` is.
     elicitation: fields.elicitation,
+    start: fields.start,
     variables: entry.expands ? expansionOf(templatedValues(fields, kind)) : undefined,
   };
 }

@@ -152,6 +152,24 @@ export class McpClient implements McpToolBackend {
   }
 
   /**
+   * For a server started on demand whose tools the host already has (the registry's schema cache):
+   * a client not started yet is `notStarted`, with no process and no socket, until its first
+   * request starts it (that request waits for the connect, within connect_timeout).
+   */
+  standBy(): void {
+    this.#life.standBy();
+  }
+
+  /**
+   * connect(), begun on the next turn of the event loop rather than now, so the caller finishes
+   * what it does with the server's cached tools before its process is spawned. A request, connect()
+   * or close() meanwhile begins it at once (or drops it). Settles as connect() does.
+   */
+  connectSoon(): Promise<void> {
+    return this.#life.connectSoon();
+  }
+
+  /**
    * Spawns or connects, initializes and reads the first tools/list, all within connect_timeout.
    * Joins an attempt in flight; resolves at once when connected; a reconnect series waiting for
    * its next attempt gives way to this attempt, made now. Rejects with an McpError (the state is

@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpServerSchema } from '../cache.js';
+import { idleTimeoutOf } from '../config/start.js';
 import { McpError } from '../errors/mcp-error.js';
 import {
   closedWhileConnecting,
@@ -42,6 +43,8 @@ export class ServerLife {
   #lastFailure: Failure | undefined;
   #reconnecting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
+  /** A connect asked for by connectSoon(), not begun yet: begun now by a request, dropped by close(). */
+  #soon: { readonly begin: () => void; readonly drop: () => void } | undefined;
 
   constructor(server: Server) {
     this.#server = server;
@@ -63,8 +66,39 @@ export class ServerLife {
     if (state.current.kind === 'disconnected') state.asked();
   }
 
+  /** See McpClient.standBy. */
+  standBy(): void {
+    const { slot, state } = this.#server;
+    const kind = state.current.kind;
+    if (slot.live !== undefined || slot.attempting !== undefined || this.#soon !== undefined)
+      return;
+    if (kind === 'disconnected' || kind === 'connecting') state.set({ kind: 'notStarted' });
+  }
+
+  /** See McpClient.connectSoon. */
+  connectSoon(): Promise<void> {
+    if (this.#soon !== undefined) return this.connect();
+    return new Promise<void>((resolve, reject) => {
+      const begin = (): void => {
+        clearImmediate(timer);
+        this.#soon = undefined;
+        this.connect().then(resolve, reject);
+      };
+      const drop = (): void => {
+        clearImmediate(timer);
+        this.#soon = undefined;
+        resolve();
+      };
+      // The next turn of the event loop: the host that asked has its cached tools before any
+      // process is spawned (a spawn is synchronous, and ten of them took longer than the rest).
+      const timer = setImmediate(begin);
+      this.#soon = { begin, drop };
+    });
+  }
+
   /** See McpClient.connect. */
   connect(): Promise<void> {
+    this.#soon?.begin();
     const { slot } = this.#server;
     // Not after the connection's code has loaded: a stdio server starts while it loads (start.ts).
     if (slot.live !== undefined) return Promise.resolve();
@@ -92,6 +126,7 @@ export class ServerLife {
 
   /** See McpClient.close. */
   close(): Promise<void> {
+    this.#soon?.drop();
     return withConnectionCode((code) => {
       this.#server.queue.close(code.connectionClosed());
       if (this.#closing !== undefined) {
@@ -107,15 +142,18 @@ export class ServerLife {
 
   /**
    * The connection a request goes to. A connect in progress (not a watchdog attempt) is waited
-   * for, bounded by its connect_timeout and the caller's signal; an idle server is woken and
-   * waited for. Otherwise a server that is down fails the request at once, and a `failed` one
+   * for, bounded by its connect_timeout and the caller's signal; an idle server, or one started on
+   * demand and not started yet, is started and waited for. Otherwise a server that is down fails the request at once, and a `failed` one
    * also starts a new reconnect series in the background.
    */
   async connectionFor(target: RequestTarget, signal: AbortSignal | undefined): Promise<Connection> {
     const { slot, state } = this.#server;
     const live = slot.live;
     if (live !== undefined) return live;
-    if (slot.attempting === undefined && state.current.kind === 'idle') {
+    // A connect asked for on the next turn begins now: the request need not wait a turn for it.
+    this.#soon?.begin();
+    const kind = state.current.kind;
+    if (slot.attempting === undefined && (kind === 'idle' || kind === 'notStarted')) {
       void this.#connectNow().catch(() => {});
     }
     const attempting = slot.attempting;
@@ -181,7 +219,7 @@ export class ServerLife {
     connection.onLost((loss) => this.#dead(connection, lost(config.name, loss)));
     const timers = new ConnectionTimers({
       keepaliveIntervalMs: config.keepaliveIntervalMs,
-      idleTimeoutMs: config.idleTimeoutMs,
+      idleTimeoutMs: idleTimeoutOf(config, server.settings.start),
       maxLifetimeMs: config.maxLifetimeMs,
       // The same bound as requestOptions(): `timeout`.
       ping: () => connection.keepalive(buildRequestOptions(config.timeoutMs)),

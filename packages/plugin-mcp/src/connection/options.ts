@@ -3,6 +3,7 @@
 // resolved object whole.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import type { Elicit } from '@epoch-agent/protocol';
+import type { McpStartMode } from '../config/start.js';
 import { createTransport, type McpTransportFactory } from '../transport/create.js';
 import type { CreateTransportOptions } from '../transport/handle.js';
 import type { McpRoots } from './roots.js';
@@ -27,6 +28,12 @@ export interface McpConnectionOptions extends Pick<CreateTransportOptions, 'reap
    * told so, and one that asks anyway is answered `cancel`. Default: nobody is asked.
    */
   readonly elicit?: Elicit;
+  /**
+   * When a server whose entry says no `start` starts: `at_start` (the default), with the others,
+   * or `on_demand`, at its first request, its cached tools offered until then (README "Started
+   * when used"). It also sets that server's idle timeout when its entry sets none (idleTimeoutOf).
+   */
+  readonly start?: McpStartMode;
 }
 
 /** The options that stay absent when not given: their absence means something. */
@@ -45,6 +52,7 @@ export function connectionSettings(options: McpConnectionOptions): ConnectionSet
     createTransport: options.createTransport ?? createTransport,
     reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
     reap: options.reap ?? {},
+    start: options.start ?? 'at_start',
     ...(options.roots === undefined ? {} : { roots: options.roots }),
     ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
   };

@@ -25,6 +25,11 @@ export interface McpStateError {
 export type McpConnectionState =
   /** Not started yet, or closed by close(). */
   | { readonly kind: 'disconnected' }
+  /**
+   * Started on demand and not started yet (standBy()): no process, no socket; its tools come from
+   * the schema cache. A request starts it and waits for it, as for an idle server.
+   */
+  | { readonly kind: 'notStarted' }
   /** Spawning / connecting, initialize, first tools/list. A call made now waits for it. */
   | {
       readonly kind: 'connecting';
@@ -98,6 +103,7 @@ export function redactState(
 ): McpConnectionState {
   switch (state.kind) {
     case 'disconnected':
+    case 'notStarted':
     case 'connecting':
     case 'idle':
       return state;

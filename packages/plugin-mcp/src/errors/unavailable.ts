@@ -152,6 +152,8 @@ function reason(state: McpConnectionState): string {
     }
     case 'idle':
       return 'it was closed for being idle; try again';
+    case 'notStarted':
+      return 'it starts on demand and was not started yet; try again';
     case 'needsLogin':
       return state.message;
     case 'failed':

@@ -59,13 +59,15 @@ export function offersState({ client }: Entry): boolean {
 
 /**
  * Whether a server in this state has its tools offered (when its schema is known). Yes while a call
- * can still reach it: connecting (from the cache; a call waits), idle (a call reconnects) and
+ * can still reach it: connecting (from the cache; a call waits), idle and notStarted (a call starts
+ * it and waits), and
  * reconnecting (a call fails at once with a message the model reads, and the watchdog brings the
  * server back within seconds, so a host rebuilding its tool set now should not drop them). No
  * once only a person can bring it back: failed, needsLogin, disconnected.
  */
 function offersTools(state: McpConnectionState): boolean {
   switch (state.kind) {
+    case 'notStarted':
     case 'connecting':
     case 'connected':
     case 'idle':

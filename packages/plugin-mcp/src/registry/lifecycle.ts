@@ -4,6 +4,8 @@
 // public step is McpRegistry's method of the same name, documented there.
 
 import { messageOf } from '@epoch-agent/infra';
+import type { McpServerSchema } from '../cache.js';
+import { startOf } from '../config/start.js';
 import { McpClient } from '../connection/client.js';
 import { ServerOutput } from '../connection/server-output.js';
 import { McpError } from '../errors/mcp-error.js';
@@ -70,6 +72,10 @@ export async function updateChoice(
     }
     emitStatus(servers, entry);
     announce(servers, entry, before, shownBy(entry), 'choice');
+    // No longer started on demand: it starts now, as its new setting says. (The other way, a
+    // running server stays until it is closed; its idle timeout is its next start's.)
+    const startsNow = startOf(config, servers.connection.start) === 'at_start';
+    if (startsNow && client?.state.kind === 'notStarted') await connect(servers, entry, client);
   }
   return statusOf(entry);
 }
@@ -267,30 +273,36 @@ function attach(servers: Servers, entry: Entry): McpClient {
 }
 
 /**
- * Offers the server's cached tools, if any, and connects it: resolves at once with a cache
- * (the connect goes on in the background), else when it is connected or failed. The client
- * says `connecting` (a status event) as connect() is called, before the SDK has loaded: a host
- * registers the cached tools on that event, so they never wait for the connection's code.
+ * Offers the server's cached tools, if any, and connects it: resolves at once with a cache (the
+ * connect begins on the next turn, so the host has the tools before any process is spawned), else
+ * when it is connected or failed. A server started on demand whose tools are cached is not
+ * connected at all: `notStarted` until its first request. The status says `connecting` (or
+ * `notStarted`) with the cached tools before the SDK has loaded: a host registers them on that
+ * event, so they never wait for the connection's code.
  */
 async function start(servers: Servers, entry: Entry, client: McpClient): Promise<void> {
   // `connecting` from now, though its first status event waits for the cached tools (when
   // reconfigure() began the connect already, its status said since when).
   client.willConnect();
   // The pins beside the cache: a cached list is checked against them, never trusted instead.
-  const [schema] = await Promise.all([servers.cache?.get(entry.config), readPins(servers, entry)]);
+  const [cached] = await Promise.all([servers.cache?.get(entry.config), readPins(servers, entry)]);
   // Disconnected or turned off meanwhile: its client is closed, and a connect would start it again.
   if (servers.entries.get(entry.config.name) !== entry || entry.client !== client) return;
-  client.remember(schema);
+  // Not offered: only how the server was met (its era) is kept, and its list is asked again.
+  const schema = servers.offerCached ? cached : undefined;
+  client.remember(servers.offerCached ? cached : withoutFreshness(cached));
+  if (schema === undefined) return connect(servers, entry, client);
   // A reconfigured server offers what it offered until its new connection (or cache) says otherwise.
-  if (schema !== undefined) {
-    const before = entry.offer;
-    entry.offer = offerFor(servers, entry, client, schema);
-    if (before !== undefined) {
-      announce(servers, entry, shownOf(before), shownOf(entry.offer), 'connect');
-    }
+  const before = entry.offer;
+  entry.offer = offerFor(servers, entry, client, schema);
+  if (startOf(entry.config, servers.connection.start) === 'on_demand') client.standBy();
+  emitStatus(servers, entry);
+  if (before !== undefined) {
+    announce(servers, entry, shownOf(before), shownOf(entry.offer), 'connect');
   }
-  const connection = connect(servers, entry, client);
-  if (schema === undefined) await connection;
+  if (client.state.kind !== 'notStarted') {
+    void client.connectSoon().catch((error: unknown) => logFailure(servers, entry, error));
+  }
 }
 
 /** Resolves when the server is connected or failed; a failure is its status (and a log line). */
@@ -301,4 +313,11 @@ function connect(servers: Servers, entry: Entry, client: McpClient): Promise<voi
 function logFailure(servers: Servers, entry: Entry, error: unknown): void {
   // Messages from the client are already free of secrets.
   servers.logger.warn(messageOf(error), { server: entry.config.name, source: entry.source });
+}
+
+/** `schema` with its tool list no longer fresh: the connect asks for it (its era is kept). */
+function withoutFreshness(schema: McpServerSchema | undefined): McpServerSchema | undefined {
+  if (schema?.memory?.toolsFreshUntil === undefined) return schema;
+  const { toolsFreshUntil: _, ...memory } = schema.memory;
+  return { ...schema, memory };
 }

@@ -104,8 +104,8 @@ export class McpRegistry {
    * (its process tree reaped) and offers none of its tools; turned on, it starts as connectAll
    * starts it; a new include/exclude list changes which of its tools are offered, and a tools-changed
    * event (`choice`) says how; a new `defer` is no status and no tools change, so whoever offers
-   * the tools reads it from configOf() after this resolves; the cap holds from its next call.
-   * Resolves with its status once that is done (a server turned on connected or failed, or
+   * the tools reads it from configOf() after this resolves; the cap holds from its next call; a
+   * server not started that is now to start `at_start` is started. Resolves with its status once that is done (a server turned on connected or failed, or
    * offering its cached tools). `unknown_server` for a name that is not registered.
    */
   update(config: McpServerConfig): Promise<McpServerStatus> {

@@ -86,6 +86,8 @@ export class Servers {
   readonly connection: ConnectionSettings;
   readonly toolNameMaxLength: number;
   readonly cache: McpSchemaCache | undefined;
+  /** See McpRegistryOptions.offerCachedTools. */
+  readonly offerCached: boolean;
   /** Where tool definitions are pinned; undefined: nothing is pinned or withheld. */
   readonly pins: McpToolPinStore | undefined;
   /** Pin writes in flight: disconnectAll waits for them, as for the cache's. */
@@ -121,6 +123,7 @@ export class Servers {
       options.schemaCache === null
         ? undefined
         : (options.schemaCache ?? new McpSchemaCache({ logger }));
+    this.offerCached = options.offerCachedTools ?? true;
     this.pins = options.toolPins;
     this.savedResults = new McpSavedResults(
       options.resultReader === undefined ? {} : { reader: options.resultReader },

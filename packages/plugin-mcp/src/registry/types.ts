@@ -27,6 +27,13 @@ export interface McpRegistryOptions extends McpConnectionOptions {
    */
   readonly schemaCache?: McpSchemaCache | null;
   /**
+   * false: a cached tool list is never offered, so connectAll waits for every server and starts
+   * those started on demand too (a diagnostic that must see real connections: `epoch mcp status`),
+   * while the cache still gives each connect the protocol era its server was met with, so a
+   * server that ignores the era probe does not cost its timeout again. Default true.
+   */
+  readonly offerCachedTools?: boolean;
+  /**
    * The most tokens one tool result may put into the model's context, for a server whose entry
    * sets no `max_output_tokens`. Default 25,000. A longer result is cut, and kept whole under
    * `$EPOCH_HOME/tool-results`.

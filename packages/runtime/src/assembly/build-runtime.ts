@@ -12,6 +12,7 @@ import {
   type McpServerSource,
   type McpStatusListener,
 } from '@epoch-agent/plugin-mcp';
+import type { Elicit } from '@epoch-agent/protocol';
 import { ApprovalStore } from '../approvals/approval-store.js';
 import type { McpConfigWriteOptions } from '../config-edit/index.js';
 import {
@@ -19,6 +20,7 @@ import {
   type ReadMcpServersOptions,
   readMcpServers,
 } from '../servers/read-servers.js';
+import { HOST_START } from '../servers/start-default.js';
 import { READ_RESULT_TOOL_NAME } from '../tools/read-result.js';
 import { DEFAULT_TOOL_BUDGET_TOKENS } from '../tools/tool-deferral.js';
 import { ToolRegistry, type ToolRegistryOptions } from '../tools/tool-registry.js';
@@ -38,11 +40,13 @@ export interface BuildRuntimeOptions
     Pick<ToolRegistryOptions, 'logger' | 'toolBudgetTokens'> {
   /**
    * How the MCP servers are connected (McpRegistryOptions: toolNameMaxLength, maxOutputTokens,
-   * schemaCache, toolPins, createTransport, reconnectDelaysMs, reap); the logger is the one above.
-   * Default `toolPins`: files beside the approvals (`$EPOCH_HOME/tool-pins`). The cut notes name
-   * the runtime's `mcp_read_result` (offered from the first cut result on).
+   * schemaCache, offerCachedTools, toolPins, start, createTransport, reconnectDelaysMs, reap); the
+   * logger is the one above. Default `toolPins`: files beside the approvals
+   * (`$EPOCH_HOME/tool-pins`). Default `start`: `on_demand` (HOST_START, which says why): a server
+   * whose entry says no `start` and whose tools are cached starts at its first call. The cut notes
+   * name the runtime's `mcp_read_result` (offered from the first cut result on).
    */
-  readonly registry?: Omit<McpRegistryOptions, 'logger' | 'resultReader'>;
+  readonly registry?: Omit<McpRegistryOptions, 'logger' | 'resultReader' | 'elicit'>;
   /**
    * Connect only the servers of these names, now and when applyMcpConfig finds them added; every
    * other server is still read (its name, origin and diagnostics are known) but never started.
@@ -81,6 +85,15 @@ export interface BuildRuntimeOptions
    * approves it later (Runtime.approveServer, `epoch mcp approve`, the page).
    */
   readonly approve?: McpApprover;
+  /**
+   * Puts a server's question to a person (README "Servers that ask you", EMBEDDING.md "A server
+   * asks the user"): never the model, and never answered `accept` by the host on its own. Given,
+   * servers are told they may ask (form and URL modes); a question carries the server, its source
+   * and the request it belongs to, a tool call's with the very ToolContext the host passed to
+   * `execute`, so a host running several sessions shows it to the right one. Absent, nothing is
+   * declared and a server that asks anyway is answered `cancel`.
+   */
+  readonly elicit?: Elicit;
 }
 
 /**
@@ -115,7 +128,9 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
     // The tool pins beside the approvals, unless the host keeps its own.
     mcp: new McpRegistry({
       toolPins: store.pins,
+      start: HOST_START,
       ...options.registry,
+      ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
       resultReader: READ_RESULT_TOOL_NAME,
       logger,
     }),

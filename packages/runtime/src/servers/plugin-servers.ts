@@ -8,6 +8,7 @@ import { type Diagnostic, epochHome, formatPath } from '@epoch-agent/infra';
 import type { McpKeyPositions, McpServerConfig } from '@epoch-agent/plugin-mcp';
 import { loadMcpConfig } from '@epoch-agent/plugin-mcp/config';
 
+import { refuseElicitationAsk } from './elicitation-refusal.js';
 import { refusePinOptOut } from './pin-opt-out.js';
 import {
   type HeldNames,
@@ -91,10 +92,17 @@ export async function loadPluginServers(
         message: `"overrides" in plugin "${name}"'s mcp.json is ignored: only the user's own mcp.json turns servers or tools off. A plugin turns its own servers off with "enabled": false in their entries.`,
       });
     }
-    const pinned = refusePinOptOut(load.servers, load.positions, file, `plugin "${name}"'s`);
+    const whose = `plugin "${name}"'s`;
+    const pinned = refusePinOptOut(load.servers, load.positions, file, whose);
     for (const found of pinned.diagnostics) diagnostics.push(found);
+    const declining = refuseElicitationAsk(pinned.servers, load.positions, {
+      file,
+      whose,
+      fullName: (server) => scopedServerName(name, server),
+    });
+    for (const found of declining.diagnostics) diagnostics.push(found);
     const keyed: KeyedServer[] = [];
-    for (const config of pinned.servers) {
+    for (const config of declining.servers) {
       const positions = load.positions?.servers.get(config.name);
       if (SERVER_NAME_PATTERN.test(config.name)) {
         keyed.push({

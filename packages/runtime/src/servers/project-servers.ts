@@ -6,6 +6,7 @@
 // warnings, and ignored.
 import { type Diagnostic, formatPath } from '@epoch-agent/infra';
 import type { ConfiguredServer } from './configured-server.js';
+import { refuseElicitationAsk } from './elicitation-refusal.js';
 import { refusePinOptOut } from './pin-opt-out.js';
 import type { HeldNames, RuntimeDiagnosticCode } from './server-names.js';
 import { loadUserServers, type UserServersLoad } from './user-servers.js';
@@ -20,9 +21,15 @@ export async function loadProjectServers(
   signal?: AbortSignal,
 ): Promise<ProjectServersLoad> {
   const { overrides, toolBudgetTokens, ...read } = await loadUserServers(file, held, signal);
-  const pinned = refusePinOptOut(read.servers, read.positions, file, "the project's");
-  const load = { ...read, servers: pinned.servers };
-  const ignored: Diagnostic[] = [...pinned.diagnostics];
+  const whose = "the project's";
+  const pinned = refusePinOptOut(read.servers, read.positions, file, whose);
+  const declining = refuseElicitationAsk(pinned.servers, read.positions, {
+    file,
+    whose,
+    fullName: (name) => name,
+  });
+  const load = { ...read, servers: declining.servers };
+  const ignored: Diagnostic[] = [...pinned.diagnostics, ...declining.diagnostics];
   const [override] = overrides;
   if (override !== undefined) {
     ignored.push(

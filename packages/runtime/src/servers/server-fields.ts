@@ -4,14 +4,18 @@
 // values, credential-looking arguments, URL credentials and OAuth secrets are redacted.
 import type { Position } from '@epoch-agent/infra';
 import { REDACTED, redact, redactArgs, redactUrl } from '@epoch-agent/infra';
-import type { McpConfigFieldName, McpServerConfig } from '@epoch-agent/plugin-mcp';
+import type { McpConfigFieldName, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
 import {
   DEFAULT_MAX_OUTPUT_TOKENS,
+  elicitationOf,
+  idleTimeoutOf,
   isVariableSet,
   MCP_CONFIG_FIELDS,
   OVERRIDE_FIELDS,
+  startOf,
 } from '@epoch-agent/plugin-mcp/config';
 import type { ConfiguredServer } from './configured-server.js';
+import { FRONT_END_START } from './start-default.js';
 
 /** Where a field's value comes from. */
 export type ServerFieldSource =
@@ -66,10 +70,11 @@ type AliasedField = 'transport' | 'enabled';
 
 // One row per field, or the field whose row it shares: `type` and `streamable` are ways of writing
 // `transport`, `disabled` one of writing `enabled`. A Record, so a field added to the table without
-// a row here fails to compile.
+// a row here fails to compile. `source`: a default that depends on who brought the server.
 const ROWS: Record<
   McpConfigFieldName,
-  ((config: McpServerConfig) => unknown) | { readonly sameAs: AliasedField }
+  | ((config: McpServerConfig, source: McpServerSource) => unknown)
+  | { readonly sameAs: AliasedField }
 > = {
   transport: (c) => c.transport,
   type: { sameAs: 'transport' },
@@ -89,7 +94,8 @@ const ROWS: Record<
   max_total_timeout: (c) => seconds(c.maxTotalTimeoutMs),
   connect_timeout: (c) => seconds(c.connectTimeoutMs),
   keepalive_interval: (c) => seconds(c.keepaliveIntervalMs),
-  idle_timeout_seconds: (c) => seconds(c.idleTimeoutMs),
+  // As the `epoch` command's runtime has it (servers start with it unless they say on_demand).
+  idle_timeout_seconds: (c) => seconds(idleTimeoutOf(c, FRONT_END_START)),
   max_lifetime_seconds: (c) => seconds(c.maxLifetimeMs),
   supports_parallel: (c) => c.supportsParallel,
   skip_preflight: (c) => c.skipPreflight,
@@ -101,7 +107,8 @@ const ROWS: Record<
   max_output_tokens: (c) => c.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
   defer: (c) => c.defer,
   pin_tools: (c) => c.pinTools ?? true,
-  elicitation: (c) => c.elicitation,
+  elicitation: (c, source) => elicitationOf(c, source),
+  start: (c) => startOf(c, FRONT_END_START),
 };
 
 /** Whether the value at `field` (`args[1]`, `env.KEY`) holds a `${VAR}`: then it is shown as written. */
@@ -166,7 +173,7 @@ export function serverFields(
   if (origin.source === 'host') {
     return {
       at: undefined,
-      fields: rows(config, (field) => overridden(field) ?? { kind: 'host' }),
+      fields: rows(config, 'host', (field) => overridden(field) ?? { kind: 'host' }),
     };
   }
   const written = (field: McpConfigFieldName): ServerFieldSource | undefined => {
@@ -180,6 +187,7 @@ export function serverFields(
     at: positions === undefined ? undefined : { file: origin.file, ...positions.key },
     fields: rows(
       config,
+      origin.source,
       (field) =>
         overridden(field) ??
         written(field) ??
@@ -204,6 +212,7 @@ function aliasOf(field: McpConfigFieldName): AliasedField | undefined {
 
 function rows(
   config: McpServerConfig,
+  source: McpServerSource,
   from: (field: McpConfigFieldName) => ServerFieldSource,
 ): ServerField[] {
   return MCP_CONFIG_FIELDS.flatMap(({ name, transports }) => {
@@ -213,7 +222,7 @@ function rows(
     return [
       {
         field: name,
-        value: row(config),
+        value: row(config, source),
         from: from(name),
         ...(variables.length === 0 ? {} : { variables }),
       },

@@ -56,6 +56,8 @@ export type RuntimeDiagnosticCode =
   | 'project_not_read'
   /** `pin_tools: false` in a project's or plugin's file: only the user or the host turns it off. */
   | 'pin_tools_refused'
+  /** `elicitation: "ask"` in a project's or plugin's file: only the user lets a server ask them. */
+  | 'elicitation_refused'
   /** A name in include_tools / exclude_tools that none of the connected server's tools has. */
   | 'unknown_tool';
 

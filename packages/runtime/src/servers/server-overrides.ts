@@ -1,11 +1,17 @@
 // The user's `overrides` in their own mcp.json: turning a plugin's, the host's or the project's
-// server off, or some of its tools, by the server's full name. The choice lives in the user's file
-// because the plugin's directory is the plugin's (reinstalling it would lose an edit there), the
-// host's servers are in its code and the project's file is shared with everyone who works on it;
-// their own entries are never touched. Applied on top of what their entry says
-// (withOverride), at start and at every applyMcpConfig.
+// server off, or some of its tools, by the server's full name, and allowing what their own files
+// may not (`pin_tools: false`, `elicitation: "ask"`). The choice lives in the user's file because
+// the plugin's directory is the plugin's (reinstalling it would lose an edit there), the host's
+// servers are in its code and the project's file is shared with everyone who works on it; their
+// own entries are never touched. Applied on top of what their entry says (withOverride), at start
+// and at every applyMcpConfig.
 import { type Diagnostic, formatPath } from '@epoch-agent/infra';
-import { suggest, withOverride } from '@epoch-agent/plugin-mcp/config';
+import {
+  type McpElicitationSetting,
+  type McpStartMode,
+  suggest,
+  withOverride,
+} from '@epoch-agent/plugin-mcp/config';
 import type { ConfiguredServer } from './configured-server.js';
 import type { RuntimeDiagnosticCode } from './server-names.js';
 import type { UserServersLoad } from './user-servers.js';
@@ -37,6 +43,8 @@ export function applyOverrides(
               choice: withOverride(server.config.choice, override),
               defer: override.defer ?? server.config.defer,
               ...pinToolsOf(override.pinTools ?? server.config.pinTools),
+              ...elicitationOf(override.elicitation ?? server.config.elicitation),
+              ...startOf(override.start ?? server.config.start),
             },
           }),
     };
@@ -90,4 +98,15 @@ function someNames(names: readonly string[]): string {
 /** `pinTools` as a config holds it: absent unless written. */
 function pinToolsOf(pinTools: boolean | undefined): { pinTools?: boolean } {
   return pinTools === undefined ? {} : { pinTools };
+}
+
+/** `elicitation` as a config holds it: absent unless written (then its source's default). */
+function elicitationOf(elicitation: McpElicitationSetting | undefined): {
+  elicitation?: McpElicitationSetting;
+} {
+  return elicitation === undefined ? {} : { elicitation };
+}
+
+function startOf(start: McpStartMode | undefined): { start?: McpStartMode } {
+  return start === undefined ? {} : { start };
 }
