@@ -36,7 +36,10 @@
 //                   (the request's params as given) `times` times, one after another, then answers
 //                   with what each answer was, as JSON: its action and the names of the fields it
 //                   carried, never their values (`$RECORD_FILE` has those) — or, with `fail`, a
-//                   JSON-RPC error; `slow` answers only when cancelled: never.
+//                   JSON-RPC error; with `hasty`, it answers "asked" at once, not waiting for the
+//                   answer; with `complete`, it sends notifications/elicitation/complete for the
+//                   question's elicitationId before it answers; `slow` answers only when
+//                   cancelled: never.
 // Any other argument (`--tag=v2`, a marker) is ignored: changing it changes the config, not the
 // server.
 //
@@ -146,6 +149,8 @@ const ASK_TOOLS = [
         question: { type: 'object' },
         times: { type: 'integer' },
         fail: { type: 'boolean' },
+        hasty: { type: 'boolean' },
+        complete: { type: 'boolean' },
       },
       required: ['question'],
     },
@@ -424,6 +429,10 @@ function elicit(params) {
 async function callAsk(message) {
   const { name, arguments: input = {} } = message.params;
   if (name === 'slow') return;
+  if (input.hasty === true) {
+    void elicit(input.question);
+    return reply(message, { content: [{ type: 'text', text: 'asked' }] });
+  }
   const answers = [];
   for (let n = 0; n < (input.times ?? 1); n++) {
     const answer = await elicit(input.question);
@@ -435,6 +444,13 @@ async function callAsk(message) {
           }
         : { error: answer.error.code },
     );
+  }
+  if (input.complete === true) {
+    send({
+      jsonrpc: '2.0',
+      method: 'notifications/elicitation/complete',
+      params: { elicitationId: input.question.elicitationId },
+    });
   }
   if (input.fail === true) {
     return send({

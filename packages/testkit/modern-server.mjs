@@ -19,7 +19,7 @@
 //                      and the requestState "asked"; the retry is answered with what each answer
 //                      was, as JSON: its action and the names of the fields it carried, never their
 //                      values ($RECORD_FILE gets {"answers": ...} with those), or with `fail` a
-//                      JSON-RPC error
+//                      tool error (the server SDK makes a thrown error one)
 //   --modern-only      refuse the 2025 revisions
 //   --legacy-only      stdio: the same server wired the 2025 way (McpServer.connect, no era entry),
 //                      so a bench compares the eras on one server program

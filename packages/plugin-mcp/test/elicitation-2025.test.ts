@@ -125,6 +125,31 @@ describe.each(['stdio', 'http'] as const)('a 2025-era server asks, over %s', (tr
     expect(asked).toEqual([expect.objectContaining({ during: undefined, running: 2 })]);
   });
 
+  it('a stop while the question is open cancels the question and the call', async () => {
+    let questionSignal: AbortSignal | undefined;
+    let open: () => void = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const client = await everything(
+      transport,
+      (_question, signal) =>
+        new Promise(() => {
+          questionSignal = signal;
+          open();
+        }),
+    );
+    const stop = new AbortController();
+    const call = client.callTool('trigger-elicitation-request', {}, stop.signal);
+    const failed = call.catch((error: unknown) => error);
+    await opened;
+    stop.abort();
+    expect(isMcpError(await failed, 'aborted')).toBe(true);
+    expect(questionSignal?.aborted).toBe(true);
+    // The connection goes on.
+    expect(client.state.kind).toBe('connected');
+  });
+
   it('without anyone to ask, no elicitation capability is declared: the server offers no tool that asks', async () => {
     const client = await everything(transport);
     const state = client.state;

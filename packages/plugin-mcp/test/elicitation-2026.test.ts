@@ -120,6 +120,33 @@ describe.each(['stdio', 'http'] as const)('a 2026-era server asks, over %s', (tr
     ]);
   });
 
+  it('a secret typed reaches the server, and no log line or error', async () => {
+    const secret = 'ghp_9Zk2Lq7Rt4Wx8Np3Vb6Yc1';
+    const lines: string[] = [];
+    const log = (message: string, fields?: object): void => {
+      lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
+    };
+    const client = new McpClient({
+      config: await configFor(transport),
+      logger: { debug: log, info: log, warn: log, error: log },
+      elicit: async () => ({ action: 'accept', content: { token: secret } }),
+    });
+    cleanups.push(() => client.close());
+    await client.connect();
+    const question = {
+      message: 'Your registry token',
+      requestedSchema: { type: 'object', properties: { token: { type: 'string' } } },
+    };
+    expect(await said(client, { question })).toEqual([{ action: 'accept', fields: ['token'] }]);
+    const failed = await client.callTool('ask', { question, fail: true });
+    expect(failed.isError).toBe(true);
+    expect(await received()).toEqual([
+      [{ action: 'accept', content: { token: secret } }],
+      [{ action: 'accept', content: { token: secret } }],
+    ]);
+    expect([...lines, JSON.stringify(failed)].filter((text) => text.includes(secret))).toEqual([]);
+  });
+
   it('declined and cancelled answers reach the server as they were given', async () => {
     const actions: ElicitationAnswer[] = [{ action: 'decline' }, { action: 'cancel' }];
     const { client } = await asking(transport, () => actions.shift() as ElicitationAnswer);
@@ -198,5 +225,42 @@ describe('a 2026-era server that asks again after its answer', () => {
       who: { action: 'accept', content: { confirm: true, region: 'us' } },
       where: { action: 'decline' },
     });
+  });
+});
+
+describe('a 2026-era prompt that asks', () => {
+  it('names the prompt, and its answer goes with the retry', async () => {
+    const script: Script = (params) =>
+      params.inputResponses === undefined
+        ? {
+            resultType: 'input_required',
+            inputRequests: { who: { method: 'elicitation/create', params: FORM } },
+          }
+        : {
+            messages: [
+              {
+                role: 'user',
+                content: { type: 'text', text: JSON.stringify(params.inputResponses) },
+              },
+            ],
+          };
+    const server = await startModernServer({ tools: [], prompts: [{ name: 'review', script }] });
+    cleanups.push(() => server.stop());
+    const asked: ElicitationQuestion[] = [];
+    const client = new McpClient({
+      config: remoteConfig('modern', 'http', server.url),
+      elicit: async (question) => {
+        asked.push(question);
+        return { action: 'decline' };
+      },
+    });
+    cleanups.push(() => client.close());
+    await client.connect();
+    const prompt = await client.getPrompt('review', undefined);
+    expect(prompt.messages[0]?.content).toEqual({
+      type: 'text',
+      text: JSON.stringify({ who: { action: 'decline' } }),
+    });
+    expect(asked[0]?.during).toEqual({ kind: 'prompt', name: 'review', inferred: false });
   });
 });

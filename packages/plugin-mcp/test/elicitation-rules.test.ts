@@ -4,7 +4,8 @@
 // question of a call is answered `cancel`, a server set to "decline" is answered unasked, a server
 // that asks with nobody to ask gets `cancel` and its failure says so, a form epoch cannot show and
 // an answer that does not fit are `cancel` with a warning that names fields only, a stop while a
-// question is open cancels both, and a question while two calls run says so.
+// question is open cancels both, and a question while two calls run says so; through the registry,
+// a question carries the ToolContext the host passed to the tool's execute.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import { ServerOutput } from '../src/connection/server-output.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
+import { McpRegistry } from '../src/registry/registry.js';
 import type { McpElicitationSetting, McpServerSource } from '../src/types.js';
 import { rejection } from './support/waiting.js';
 
@@ -226,6 +228,44 @@ describe('what epoch answers by itself', () => {
       'The server had asked a question during it, and nobody could answer',
     );
     expect(lines.some(({ message }) => message.includes('nobody can be asked here'))).toBe(true);
+    // The server was never told it may ask.
+    const [initialize] = (await recorded()).filter((entry) => entry.method === 'initialize');
+    expect(initialize?.params).toMatchObject({ capabilities: {} });
+    expect(initialize?.params).not.toHaveProperty('capabilities.elicitation');
+  });
+
+  it('with someone to ask, the server is told it may ask, in a form and with a page to visit', async () => {
+    await asker(async () => ({ action: 'cancel' }));
+    const [initialize] = (await recorded()).filter((entry) => entry.method === 'initialize');
+    expect(initialize?.params).toMatchObject({
+      capabilities: { elicitation: { form: {}, url: {} } },
+    });
+  });
+
+  it("the server's words reach the person without control, bidi or invisible characters", async () => {
+    const { client, asked } = await asker(async () => ({ action: 'decline' }));
+    const question = {
+      message: 'Delete \u202egnirts\u202c the \u001b[31mbranch\u001b[0m?\u200b',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          sure: {
+            type: 'string',
+            title: 'Sure\u2066?\nreally',
+            enum: ['y'],
+            enumNames: ['Y\u0007es'],
+          },
+        },
+      },
+    };
+    await answers(client, { question });
+    expect(asked[0]?.message).toBe('Delete gnirts the branch?');
+    const field = asked[0]?.mode === 'form' ? asked[0].fields[0] : undefined;
+    expect(field).toMatchObject({
+      name: 'sure',
+      label: 'Sure? really',
+      options: [{ value: 'y', label: 'Yes' }],
+    });
   });
 
   it('a form epoch cannot show (a nested object) is answered cancel, and the warning says which field', async () => {
@@ -255,6 +295,24 @@ describe('what epoch answers by itself', () => {
     expect(await answers(client, { question })).toEqual([{ action: 'cancel', fields: [] }]);
     expect(asked).toEqual([]);
     expect(lines.some(({ message }) => message.includes('only https'))).toBe(true);
+  });
+
+  it("a page's end, told by the server, is taken quietly", async () => {
+    const { client, lines } = await asker(async () => ({ action: 'accept' }));
+    const question = {
+      mode: 'url',
+      message: 'Sign in',
+      url: 'https://login.example.com/start',
+      elicitationId: 'e7',
+    };
+    expect(await answers(client, { question, complete: true })).toEqual([
+      { action: 'accept', fields: [] },
+    ]);
+    await waitUntil(
+      () => lines.some(({ level, message }) => level === 'debug' && message.includes('done with')),
+      'the end of the page to be logged',
+    );
+    expect(lines.filter(({ level }) => level === 'warn' || level === 'error')).toEqual([]);
   });
 
   it('an asker that throws is a cancel, with a warning', async () => {
@@ -303,6 +361,26 @@ describe('which request a question belongs to', () => {
     );
   });
 
+  it('a call that ends while its question is open cancels the question', async () => {
+    let questionSignal: AbortSignal | undefined;
+    const { client } = await asker(
+      (_question, signal) =>
+        new Promise(() => {
+          questionSignal = signal;
+        }),
+    );
+    const result = await client.callTool('ask', { question: CONFIRM, hasty: true });
+    expect(result.content).toEqual([{ type: 'text', text: 'asked' }]);
+    await waitUntil(() => questionSignal?.aborted, 'the question to be cancelled');
+    await waitUntil(
+      async () =>
+        (await recorded()).some(
+          (entry) => (entry.result as { action?: string } | undefined)?.action === 'cancel',
+        ),
+      'the server to be answered cancel',
+    );
+  });
+
   it('a question while two calls run names neither, and says two were running', async () => {
     const { client, asked } = await asker(async () => ({ action: 'decline' }), { parallel: true });
     const stop = new AbortController();
@@ -325,5 +403,44 @@ describe('which request a question belongs to', () => {
     await answers(client, { question: CONFIRM });
     expect(asked[1]?.during).toEqual({ kind: 'tool', name: 'ask', inferred: true });
     expect(asked[1]?.running).toBeUndefined();
+  });
+});
+
+describe('through the registry, as a host calls a tool', () => {
+  it("a question carries the ToolContext the host passed to execute, and a plugin's server declines unasked", async () => {
+    const asked: ElicitationQuestion[] = [];
+    const registry = new McpRegistry({
+      schemaCache: null,
+      elicit: async (question) => {
+        asked.push(question);
+        return { action: 'accept', content: { sure: true } };
+      },
+    });
+    cleanups.push(() => registry.disconnectAll());
+    const config = (name: string) =>
+      stdioConfig(name, process.execPath, fixtureServerArgs('ask'), {
+        env: { RECORD_FILE: record },
+      });
+    await registry.connectAll([config('mine')], 'user');
+    await registry.connectAll([config('theirs')], 'plugin');
+    const tool = (server: string) => {
+      const found = registry
+        .tools()
+        .find(
+          (each) =>
+            each.server === server && each.target.kind === 'tool' && each.target.name === 'ask',
+        );
+      if (found === undefined) throw new Error(`no tool ask of ${server}`);
+      return found;
+    };
+    const context = { signal: new AbortController().signal };
+    const mine = await tool('mine').execute({ question: CONFIRM }, context);
+    expect(JSON.stringify(mine.content)).toContain('accept');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.during?.context).toBe(context);
+    expect(asked[0]).toMatchObject({ server: 'mine', source: 'user' });
+    const theirs = await tool('theirs').execute({ question: CONFIRM }, context);
+    expect(JSON.stringify(theirs.content)).toContain('decline');
+    expect(asked).toHaveLength(1);
   });
 });

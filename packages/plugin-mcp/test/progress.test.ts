@@ -18,7 +18,7 @@ import {
 } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
-import { TotalLimit } from '../src/connection/request-options.js';
+import { RequestLimits } from '../src/connection/request-limits.js';
 import type { McpServerConfig } from '../src/types.js';
 import { FakeClock } from './support/fake-clock.js';
 import { rejection } from './support/waiting.js';
@@ -178,25 +178,25 @@ describe('progress in the 2026 era', () => {
 describe('the total limit', () => {
   it('aborts its signal at the limit, not before, and says it passed; end() stops it', async () => {
     const clock = new FakeClock();
-    const limit = new TotalLimit(5_000, undefined, clock);
+    const limit = new RequestLimits({ caller: undefined, totalMs: 5_000, clock });
     await clock.advance(4_999);
     expect(limit.signal.aborted).toBe(false);
     await clock.advance(1);
     expect(limit.signal.aborted).toBe(true);
-    expect(limit.passed).toBe(true);
-    const ended = new TotalLimit(5_000, undefined, clock);
+    expect(limit.passed).toBe('total');
+    const ended = new RequestLimits({ caller: undefined, totalMs: 5_000, clock });
     ended.end();
     expect(clock.pending()).toEqual([]);
-    expect(ended.passed).toBe(false);
+    expect(ended.passed).toBeUndefined();
   });
 
   it("the caller's abort goes through, and is not the limit passing", async () => {
     const clock = new FakeClock();
     const caller = new AbortController();
-    const limit = new TotalLimit(5_000, caller.signal, clock);
+    const limit = new RequestLimits({ caller: caller.signal, totalMs: 5_000, clock });
     caller.abort();
     expect(limit.signal.aborted).toBe(true);
-    expect(limit.passed).toBe(false);
+    expect(limit.passed).toBeUndefined();
     limit.end();
   });
 });

@@ -1,6 +1,6 @@
 // The time rules of a server's question (README "Servers that ask you"): a question waits 10
 // minutes at most, then `cancel` (on a fake clock); a request's `timeout` stands still while a
-// person is asked (SignOfLife, on a fake clock, then on real servers on each path: the 2025-era
+// person is asked (RequestLimits, on a fake clock, then on real servers on each path: the 2025-era
 // stdio hot path, the SDK's path over Streamable HTTP in both eras), and `max_total_timeout` still
 // bounds the whole request. On the real servers the person takes several times the request's
 // timeout to answer; nothing here races it.
@@ -19,7 +19,7 @@ import {
 } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
-import { SignOfLife } from '../src/connection/request-options.js';
+import { RequestLimits } from '../src/connection/request-limits.js';
 import { ask, QUESTION_WAIT_MS, type QuestionTarget } from '../src/elicitation/ask.js';
 import type { McpServerConfig } from '../src/types.js';
 import { FakeClock } from './support/fake-clock.js';
@@ -86,7 +86,7 @@ describe('one question', () => {
 describe("a request's sign of life", () => {
   it('runs from the send, starts again at each sign of life, and stands still while a person is asked', async () => {
     const clock = new FakeClock();
-    const life = new SignOfLife(1_000, undefined, clock);
+    const life = new RequestLimits({ caller: undefined, timeoutMs: 1_000, clock });
     // Not sent yet: a wait for the connection is connect_timeout's, not this.
     expect(clock.pending()).toEqual([]);
     life.start();
@@ -106,18 +106,32 @@ describe("a request's sign of life", () => {
     expect(life.signal.aborted).toBe(false);
     await clock.advance(1);
     expect(life.signal.aborted).toBe(true);
-    expect(life.passed).toBe(true);
+    expect(life.passed).toBe('timeout');
   });
 
-  it("the caller's stop goes through, and is not the timeout passing; end() stops the timer", async () => {
+  it("the caller's stop goes through, and is not the timeout passing; end() stops the timers and ends a question", async () => {
     const clock = new FakeClock();
     const caller = new AbortController();
-    const life = new SignOfLife(1_000, caller.signal, clock);
+    const life = new RequestLimits({
+      caller: caller.signal,
+      totalMs: 5_000,
+      timeoutMs: 1_000,
+      clock,
+    });
     life.start();
+    const question = life.over;
     caller.abort();
     expect(life.signal.aborted).toBe(true);
-    expect(life.passed).toBe(false);
+    expect(question.aborted).toBe(true);
+    expect(life.passed).toBeUndefined();
     life.end();
+    expect(clock.pending()).toEqual([]);
+    const settled = new RequestLimits({ caller: undefined, timeoutMs: 1_000, clock });
+    settled.start();
+    const open = settled.over;
+    settled.end();
+    expect(open.aborted).toBe(true);
+    expect(settled.signal.aborted).toBe(false);
     expect(clock.pending()).toEqual([]);
   });
 });

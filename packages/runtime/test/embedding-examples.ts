@@ -3,7 +3,10 @@
 // build. Not run: the examples start servers with npx. Keep the two in step.
 import { homedir } from 'node:os';
 import { delimiter, dirname } from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import type Anthropic from '@anthropic-ai/sdk';
+import { McpRegistry } from '@epoch-agent/plugin-mcp';
+import type { Elicit } from '@epoch-agent/protocol';
 import {
   buildRuntime,
   definitionDiff,
@@ -347,4 +350,31 @@ export async function pinnedTools(
   const mayAutoRun = (tool: EpochTool) =>
     tool.annotationsTrusted === true && tool.annotations.readOnlyHint === true;
   return mayAutoRun;
+}
+
+export function questionsOnABareRegistry() {
+  // A person at this terminal answers yes/no questions; any other question is not shown here.
+  const elicit: Elicit = async (question, signal) => {
+    if (question.mode !== 'form' || question.fields.some((field) => field.kind !== 'boolean')) {
+      return { action: 'cancel' };
+    }
+    const where =
+      question.during === undefined ? '' : ` (${question.during.kind} ${question.during.name})`;
+    const terminal = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      const said = await terminal.question(
+        `${question.server}${where} asks: ${question.message} [y/N] `,
+        { signal },
+      );
+      if (!/^y(es)?$/i.test(said.trim())) return { action: 'decline' };
+      return {
+        action: 'accept',
+        content: Object.fromEntries(question.fields.map((field) => [field.name, true])),
+      };
+    } finally {
+      terminal.close();
+    }
+  };
+  const registry = new McpRegistry({ elicit });
+  return registry;
 }

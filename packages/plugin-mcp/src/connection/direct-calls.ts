@@ -24,6 +24,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { checkToolCallResult, type ToolCallResult } from '../tools/result.js';
+import { TIMED_BY_US_MS } from './request-options.js';
 
 /**
  * Our ids count up from here: far above the SDK's own, which count from 0 (it would take it a
@@ -86,13 +87,15 @@ export class DirectToolCalls {
         const error = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout });
         cancel(error, error);
       };
-      let timer = setTimeout(onTimeout, timeout);
+      // A timeout of ours (request-limits.ts) ends the call through its signal: no timer here.
+      const timed = timeout !== undefined && timeout < TIMED_BY_US_MS;
+      let timer = timed ? setTimeout(onTimeout, timeout) : undefined;
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#pending.set(id, {
         resolve,
         reject,
         progress: (params) => {
-          if (resetTimeoutOnProgress === true) {
+          if (resetTimeoutOnProgress === true && timer !== undefined) {
             clearTimeout(timer);
             timer = setTimeout(onTimeout, timeout);
           }

@@ -14,7 +14,7 @@
 // with those answers and the server's requestState echoed byte for byte (none when it sent none);
 // a server that asks again ends it with the same error, never a loop. The retry's fields are made
 // for that one retry and kept nowhere else, so no other request can carry them. Both legs share one
-// SignOfLife (request-options.ts): the server's answer was a sign of life, so the retry gets a
+// RequestLimits (request-limits.ts): the server's answer was a sign of life, so the retry gets a
 // whole `timeout`, and `max_total_timeout` bounds both.
 import {
   type InputRequiredResult,

@@ -3,7 +3,7 @@
 // `timeout` and the caller's signal; a Streamable HTTP session the server forgot gets a new one and
 // the request once more; a 401 is a needed login; any failure becomes an McpError with a code. A
 // request a server may ask the person a question during (tools/call, resources/read, prompts/get)
-// is a QuestionTarget while it runs: the question names it, and its `timeout` (a SignOfLife)
+// is a QuestionTarget while it runs: the question names it, and its `timeout` (request-limits.ts)
 // stands still while a person is asked.
 import { type Logger, messageOf } from '@epoch-agent/infra';
 import type { ToolProgress } from '@epoch-agent/protocol';
@@ -22,13 +22,12 @@ import {
 import type { ServerLife } from './life.js';
 import type { Connection } from './link.js';
 import type { ListItem, ListMethod } from './paginate.js';
+import { RequestLimits } from './request-limits.js';
 import {
   buildRequestOptions,
   callRequestOptions,
   remoteUrl,
-  SignOfLife,
   TIMED_BY_US_MS,
-  TotalLimit,
 } from './request-options.js';
 import type { Server } from './server.js';
 import { loadedConnectionCode, withConnectionCode } from './start.js';
@@ -41,7 +40,7 @@ export interface RequestSpec<T> {
   readonly capability?: 'resources' | 'prompts';
   /** The answer when the capability is missing; without it, `not_supported` is thrown. */
   readonly otherwise?: () => T;
-  /** A tools/call: progress restarts `timeout`, up to `maxTotalTimeoutMs` (request-options.ts). */
+  /** A tools/call: progress restarts `timeout`, up to `maxTotalTimeoutMs` (request-limits.ts). */
   readonly progress?: { readonly onProgress: ((progress: ToolProgress) => void) | undefined };
 }
 
@@ -54,15 +53,17 @@ export type SendAsking<T> = (
   target: QuestionTarget,
 ) => Promise<T>;
 
-/**
- * How one request is sent, made when its turn comes (`limited`: the caller's signal with the total
- * limit): for a request a person may be asked during, its SignOfLife and its QuestionTarget.
- */
-type Sending<T> = (limited: AbortSignal | undefined) => {
+/** What a request sends: plainly, or as one a server may ask a question during. */
+type How<T> =
+  | { readonly asking?: undefined; readonly send: Send<T> }
+  | { readonly asking: AskingRequest; readonly send: SendAsking<T> };
+
+/** One request as it is sent, made when its turn comes: its limits, and what a question names. */
+interface Sending<T> {
   readonly send: Send<T>;
-  readonly life?: SignOfLife;
+  readonly limits?: RequestLimits;
   readonly target?: QuestionTarget;
-};
+}
 
 export class Requests {
   readonly #server: Server;
@@ -88,13 +89,13 @@ export class Requests {
     send: Send<T>,
     spec: RequestSpec<T> = {},
   ): Promise<T> {
-    return this.#request(method, signal, () => ({ send }), spec);
+    return this.#request(method, signal, { send }, spec);
   }
 
   /**
    * A request the server may ask the person a question during (tools/call, resources/read,
-   * prompts/get): `asking` is what the question names, and its `timeout` is a SignOfLife that
-   * stands still while a person is asked.
+   * prompts/get): `asking` is what the question names, and its `timeout` is ours
+   * (request-limits.ts), standing still while a person is asked.
    */
   asking<T>(
     method: string,
@@ -103,29 +104,13 @@ export class Requests {
     send: SendAsking<T>,
     spec: RequestSpec<T> = {},
   ): Promise<T> {
-    return this.#request(
-      method,
-      signal,
-      (limited) => {
-        const life = new SignOfLife(this.#server.config.timeoutMs, limited);
-        const target: QuestionTarget = {
-          during: asking,
-          signal: life.signal,
-          asked: 0,
-          replies: [],
-          pause: () => life.pause(),
-          alive: () => life.alive(),
-        };
-        return { life, target, send: (connection, options) => send(connection, options, target) };
-      },
-      spec,
-    );
+    return this.#request(method, signal, { asking, send }, spec);
   }
 
   #request<T>(
     method: string,
     signal: AbortSignal | undefined,
-    sending: Sending<T>,
+    how: How<T>,
     spec: RequestSpec<T>,
   ): Promise<T> {
     const { config, scrub, slot, queue } = this.#server;
@@ -136,12 +121,11 @@ export class Requests {
       let sent = false;
       /** The connection it went to: how that ended, when it did, is what the failure says. */
       let sentOn: Connection | undefined;
-      let limit: TotalLimit | undefined;
-      let made: ReturnType<Sending<T>> | undefined;
+      let made: Sending<T> | undefined;
       const sendOn = (
         connection: Connection,
         sendSignal: AbortSignal | undefined,
-        { send, life }: ReturnType<Sending<T>>,
+        { send, limits, target: asked }: Sending<T>,
       ): Promise<T> => {
         if (spec.capability !== undefined && !connection.info[spec.capability]) {
           if (spec.otherwise !== undefined) return Promise.resolve(spec.otherwise());
@@ -155,15 +139,15 @@ export class Requests {
         }
         sent = true;
         sentOn = connection;
-        life?.start();
+        limits?.start();
         const progress = spec.progress;
         const onProgress = (report: ToolProgress): void => {
-          life?.alive();
+          limits?.alive();
           progress?.onProgress?.(report);
         };
-        // Timed by `life` when there is one: the SDK's timer could not stand still for a person.
+        // Ours when a person may be asked during it: the SDK's timer could not stand still.
         const options = (timeoutMs: number): RequestOptions => {
-          const ms = life === undefined ? timeoutMs : TIMED_BY_US_MS;
+          const ms = asked === undefined ? timeoutMs : TIMED_BY_US_MS;
           return progress === undefined
             ? buildRequestOptions(ms, sendSignal)
             : callRequestOptions(ms, sendSignal, onProgress);
@@ -173,12 +157,12 @@ export class Requests {
       const run = (): Promise<T> => {
         if (signal?.aborted) return Promise.reject(signal.reason);
         // Counted from the call's turn in the queue, not from the wait before it.
-        if (spec.progress !== undefined) {
-          limit = new TotalLimit(config.maxTotalTimeoutMs, signal);
-        }
-        const now = sending(limit?.signal ?? signal);
+        const now = sendingOf(how, signal, {
+          totalMs: spec.progress === undefined ? undefined : config.maxTotalTimeoutMs,
+          timeoutMs: config.timeoutMs,
+        });
         made = now;
-        const sendSignal = now.life?.signal ?? limit?.signal ?? signal;
+        const sendSignal = now.limits?.signal ?? signal;
         // In the queue, not before it: a call that waited goes to the connection live by then.
         const live = slot.live;
         return live !== undefined
@@ -187,23 +171,19 @@ export class Requests {
               .connectionFor(target, sendSignal)
               .then((next) => sendOn(next, sendSignal, now));
       };
-      const ended = (): void => {
-        limit?.end();
-        made?.life?.end();
-      };
       return (spec.serial ? queue.run(run, signal) : run()).then(
         (answer) => {
-          ended();
+          made?.limits?.end();
           return answer;
         },
         (error: unknown) => {
-          ended();
+          made?.limits?.end();
           const failed = code.requestError(error, {
             server: this.#name,
             method,
             tool: spec.tool,
             timeoutMs: config.timeoutMs,
-            ...(limit?.passed ? { totalLimitMs: config.maxTotalTimeoutMs } : {}),
+            ...(made?.limits?.passed === 'total' ? { totalLimitMs: config.maxTotalTimeoutMs } : {}),
             signal,
             sent,
             scrub,
@@ -325,4 +305,33 @@ export class Requests {
   #listOwner(): { readonly server: string; readonly logger: Logger } {
     return { server: this.#name, logger: this.#server.settings.logger };
   }
+}
+
+/**
+ * A request as it is sent: with a tools/call's total limit (`totalMs`), and for one a person may
+ * be asked during, its `timeout` on our timer and the QuestionTarget a question of it names.
+ */
+function sendingOf<T>(
+  how: How<T>,
+  caller: AbortSignal | undefined,
+  { totalMs, timeoutMs }: { readonly totalMs: number | undefined; readonly timeoutMs: number },
+): Sending<T> {
+  if (how.asking === undefined) {
+    const limits = totalMs === undefined ? undefined : new RequestLimits({ caller, totalMs });
+    return limits === undefined ? { send: how.send } : { send: how.send, limits };
+  }
+  const limits = new RequestLimits({ caller, totalMs, timeoutMs });
+  const target: QuestionTarget = {
+    during: how.asking,
+    // Made only when a question comes: most requests never have one.
+    get signal() {
+      return limits.over;
+    },
+    asked: 0,
+    replies: [],
+    pause: () => limits.pause(),
+    alive: () => limits.alive(),
+  };
+  const send = how.send;
+  return { send: (connection, options) => send(connection, options, target), limits, target };
 }

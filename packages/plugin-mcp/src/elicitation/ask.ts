@@ -14,7 +14,7 @@ import type {
   ElicitationValue,
 } from '@epoch-agent/protocol';
 import { type Clock, realClock } from '../connection/clock.js';
-import { modelText } from '../tools/model-text.js';
+import { modelLine, modelText } from '../tools/model-text.js';
 import type { McpElicitationSetting, McpServerSource } from '../types.js';
 import { checkAnswer, formFields, urlOf } from './form.js';
 
@@ -24,6 +24,10 @@ export const QUESTIONS_PER_REQUEST = 5;
 export const QUESTION_WAIT_MS = 10 * 60_000;
 /** The longest message of a server a person is shown; past it, a note says how much was cut. */
 const MESSAGE_MAX_CHARS = 4000;
+/** The longest label of a field or an option: a few words, never a second message. */
+const LABEL_MAX_CHARS = 256;
+/** The longest account of why asking failed (an asker's error) in a warning. */
+const ERROR_MAX_CHARS = 300;
 
 /** What the server is sent back: MCP's ElicitResult. */
 export type ElicitReply =
@@ -78,7 +82,10 @@ export interface QuestionCounter {
 export interface QuestionTarget extends QuestionCounter {
   /** What the request is: the question names it. */
   readonly during: Omit<ElicitationDuring, 'inferred'>;
-  /** Aborted when the request ends (its caller, its limits): a question of it is cancelled then. */
+  /**
+   * Aborted when the request is over (stopped by its caller or its limits, answered, failed): a
+   * question of it is cancelled then.
+   */
   readonly signal: AbortSignal;
   /** What the questions of this request were answered, and why: the words of its failure. */
   readonly replies: ReplyReason[];
@@ -121,13 +128,14 @@ export async function ask(asker: QuestionAsker, asked: AskedQuestion): Promise<R
 async function answer(asker: QuestionAsker, asked: AskedQuestion): Promise<Replied> {
   const { server, logger } = asker;
   const words = about(asker, asked);
-  if (asker.setting === 'decline') {
-    logger.info(`${words} was answered "decline" unasked: its setting is "decline".`, { server });
-    return { reply: { action: 'decline' }, reason: 'setting' };
-  }
+  // Nobody to ask comes first: the server was not told it may ask, so it gets no word of a setting.
   if (asker.elicit === undefined) {
     logger.warn(`${words} was answered "cancel": nobody can be asked here.`, { server });
     return cancel('nobody');
+  }
+  if (asker.setting === 'decline') {
+    logger.info(`${words} was answered "decline" unasked: its setting is "decline".`, { server });
+    return { reply: { action: 'decline' }, reason: 'setting' };
   }
   const over = asked.counters.find((counter) => counter.asked >= QUESTIONS_PER_REQUEST);
   if (over !== undefined) {
@@ -141,7 +149,7 @@ async function answer(asker: QuestionAsker, asked: AskedQuestion): Promise<Repli
   const reading = read(asker, asked);
   if (!reading.ok) {
     logger.warn(
-      `${words} was answered "cancel" without asking: ${reading.problem}, which epoch does not show.`,
+      `${words} was answered "cancel" without asking: it is not a question epoch shows (${reading.problem}).`,
       { server },
     );
     return cancel('unshown');
@@ -217,14 +225,11 @@ function checked(
       );
       return cancel('unfit');
     }
-    default:
-      logger.warn(
-        `${words} was answered "cancel": the answer given is none of accept, decline or cancel.`,
-        {
-          server,
-        },
-      );
+    default: {
+      const said = 'the answer given is none of accept, decline or cancel';
+      logger.warn(`${words} was answered "cancel": ${said}.`, { server });
       return cancel('failed');
+    }
   }
 }
 
@@ -265,11 +270,27 @@ function read(asker: QuestionAsker, { params, targets, inferred }: AskedQuestion
   if (mode !== 'form') return { ok: false, problem: `a question of mode ${JSON.stringify(mode)}` };
   const form = formFields(given.requestedSchema);
   if (!form.ok) return { ok: false, problem: form.problem };
-  return {
-    ok: true,
-    question: { ...common, mode: 'form', fields: form.fields },
-    fields: form.fields,
-  };
+  const fields = form.fields.map(shownField);
+  return { ok: true, question: { ...common, mode: 'form', fields }, fields };
+}
+
+/**
+ * A field with the server's words in it (its label, description and options' labels) cleaned as
+ * its message is; its name and option values, which go back to the server, as they came.
+ */
+function shownField(field: ElicitationField): ElicitationField {
+  const label = modelLine(field.label, LABEL_MAX_CHARS, 'the label');
+  const description =
+    field.description === undefined
+      ? undefined
+      : modelText(field.description, MESSAGE_MAX_CHARS, 'the description');
+  const words = { label, ...(description === undefined ? {} : { description }) };
+  if (field.kind !== 'choice' && field.kind !== 'choices') return { ...field, ...words };
+  const options = field.options.map((option) => ({
+    ...option,
+    label: modelLine(option.label, LABEL_MAX_CHARS, 'the label'),
+  }));
+  return { ...field, ...words, options };
 }
 
 /** How a log line names the question: the server, and the request it belongs to. */
@@ -315,5 +336,5 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 
 }
 
 function oneLine(text: string): string {
-  return modelText(text, 300, 'the error').replace(/\s+/g, ' ');
+  return modelLine(text, ERROR_MAX_CHARS, 'the error');
 }

@@ -72,6 +72,11 @@ export function modelText(text: string, max: number, what: string): string {
   return modelWords(text, max, what, 'lines');
 }
 
+/** `text` as one line (line breaks and tabs as spaces), cleaned and cut like modelText. */
+export function modelLine(text: string, max: number, what: string): string {
+  return modelWords(text, max, what, 'line');
+}
+
 /**
  * The tool as the model may see it: title, description, annotations.title, and the `description`
  * and `title` strings inside its input and output schemas cleaned (control, bidi, invisible and tag
