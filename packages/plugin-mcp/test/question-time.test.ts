@@ -54,7 +54,7 @@ describe('one question', () => {
       {
         server: 'deployer',
         source: 'user',
-        setting: 'ask',
+        setting: () => 'ask',
         elicit: (_question, signal) => {
           stopped = signal;
           return new Promise(() => {});

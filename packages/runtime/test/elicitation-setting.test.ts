@@ -163,7 +163,7 @@ describe('the user and the host', () => {
 });
 
 describe('a host that asks the person', () => {
-  it("is not asked by a project's server until the user's override says so; then with the call's ToolContext", async () => {
+  it("is not asked by a project's server until the user's override says so, raised while it runs; then with the call's ToolContext", async () => {
     await writeProject(
       JSON.stringify({
         servers: {
@@ -188,17 +188,19 @@ describe('a host that asks the person', () => {
       return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
     };
 
-    const declining = await build();
-    expect(await call(declining, { signal: new AbortController().signal })).toContain(
+    const runtime = await build();
+    expect(await call(runtime, { signal: new AbortController().signal })).toContain(
       'User declined to provide the requested information.',
     );
     expect(asked).toEqual([]);
-    await declining.close();
+    const before = runtime.mcp.statuses().find((s) => s.name === 'ref');
 
+    // Raised while the server runs: the next question is asked, on the same connection.
     await t.home.writeUserConfig('{ "overrides": { "ref": { "elicitation": "ask" } } }');
-    const asking = await build();
+    await runtime.applyMcpConfig();
     const context: ToolContext = { signal: new AbortController().signal };
-    expect(await call(asking, context)).toContain('- Name: Ada Lovelace');
+    expect(await call(runtime, context)).toContain('- Name: Ada Lovelace');
+    expect(runtime.mcp.statuses().find((s) => s.name === 'ref')).toEqual(before);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ server: 'ref', source: 'project', mode: 'form' });
     expect(asked[0]?.during?.context).toBe(context);

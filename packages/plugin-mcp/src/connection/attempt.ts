@@ -5,7 +5,12 @@ import type { McpServerSchema } from '../cache.js';
 import type { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
 import type { McpTransportHandle } from '../transport/handle.js';
-import type { McpServerConfig, McpServerExit, McpServerSource } from '../types.js';
+import type {
+  McpElicitationSetting,
+  McpServerConfig,
+  McpServerExit,
+  McpServerSource,
+} from '../types.js';
 import type { Connection } from './link.js';
 import type { ConnectionSettings } from './options.js';
 import type { ServerOutput } from './server-output.js';
@@ -13,8 +18,10 @@ import type { ServerOutput } from './server-output.js';
 /** What one attempt needs to know. */
 export interface AttemptParts {
   readonly config: McpServerConfig;
-  /** Who configured it: its questions name it, and its elicitation setting defaults by it. */
+  /** Who configured it: its questions name it. */
   readonly source: McpServerSource;
+  /** Its elicitation setting as it is now, read at each question. */
+  readonly elicitation: () => McpElicitationSetting;
   /** The client's, its logger already passing the server's redaction policy. */
   readonly settings: ConnectionSettings;
   readonly scrub: Scrubber;

@@ -16,7 +16,12 @@ import type { McpServerSchema } from '../cache.js';
 import { type Scrubber, serverRedactor } from '../secrets.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
 import type { ToolCallResult } from '../tools/result.js';
-import type { McpServerConfig, McpServerSource } from '../types.js';
+import {
+  elicitationOf,
+  type McpElicitationSetting,
+  type McpServerConfig,
+  type McpServerSource,
+} from '../types.js';
 import { ServerLife } from './life.js';
 import { connectionSettings, type McpConnectionOptions } from './options.js';
 import type { McpConnectMemory } from './protocol.js';
@@ -80,6 +85,7 @@ export class McpClient implements McpToolBackend {
           startConnection({
             config,
             source,
+            elicitation: () => this.#server.elicitation,
             settings,
             scrub,
             signal,
@@ -91,6 +97,7 @@ export class McpClient implements McpToolBackend {
       }),
       queue: new SerialQueue(),
       remembered: undefined,
+      elicitation: elicitationOf(config, source),
     };
     this.#life = new ServerLife(this.#server);
     this.#requests = new Requests({ server: this.#server, life: this.#life });
@@ -104,6 +111,14 @@ export class McpClient implements McpToolBackend {
    * This server's redaction policy: its config's secrets and every one learned since (a login's
    * tokens), for text about the server that is kept (a saved tool result).
    */
+  /**
+   * Its elicitation setting from now on (README "Servers that ask you"): an edit of the user's
+   * file changes it without a reconnect, and the next question is answered by it.
+   */
+  useElicitation(setting: McpElicitationSetting): void {
+    this.#server.elicitation = setting;
+  }
+
   get redactor(): Scrubber {
     return this.#server.scrub;
   }

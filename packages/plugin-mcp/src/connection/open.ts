@@ -14,7 +14,6 @@ import { ConnectionQuestions } from '../elicitation/questions.js';
 import { requestError } from '../errors/request.js';
 import type { McpTransportHandle } from '../transport/handle.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
-import { elicitationOf } from '../types.js';
 import {
   type AttemptOutcome,
   type AttemptParts,
@@ -112,7 +111,7 @@ async function openOnce(
     const questions = new ConnectionQuestions({
       server: config.name,
       source: options.source,
-      setting: elicitationOf(config, options.source),
+      setting: options.elicitation,
       elicit: options.settings.elicit,
       logger,
     });

@@ -3,7 +3,7 @@
 // private fields.
 import type { McpServerSchema } from '../cache.js';
 import type { Scrubber } from '../secrets.js';
-import type { McpServerConfig } from '../types.js';
+import type { McpElicitationSetting, McpServerConfig } from '../types.js';
 import type { ConnectionSettings } from './options.js';
 import type { SerialQueue } from './serial-queue.js';
 import type { ConnectionSlot } from './slot.js';
@@ -26,4 +26,9 @@ export interface Server {
    * connection learned (its era verdict, and its tool list while the server says it stays fresh).
    */
   remembered: McpServerSchema | undefined;
+  /**
+   * Whether its questions go to a person: its setting, or its source's default. Not part of a
+   * connection: an edit of it takes effect at the next question (McpClient.useElicitation).
+   */
+  elicitation: McpElicitationSetting;
 }

@@ -64,7 +64,8 @@ export interface Replied {
 export interface QuestionAsker {
   readonly server: string;
   readonly source: McpServerSource;
-  readonly setting: McpElicitationSetting;
+  /** Read at each question: the user may change it while the server runs (McpClient.useElicitation). */
+  readonly setting: () => McpElicitationSetting;
   /** Absent: nobody can be asked. */
   readonly elicit: Elicit | undefined;
   /** Passes the server's redaction policy. */
@@ -133,7 +134,7 @@ async function answer(asker: QuestionAsker, asked: AskedQuestion): Promise<Repli
     logger.warn(`${words} was answered "cancel": nobody can be asked here.`, { server });
     return cancel('nobody');
   }
-  if (asker.setting === 'decline') {
+  if (asker.setting() === 'decline') {
     logger.info(`${words} was answered "decline" unasked: its setting is "decline".`, { server });
     return { reply: { action: 'decline' }, reason: 'setting' };
   }

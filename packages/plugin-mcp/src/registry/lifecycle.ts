@@ -10,11 +10,12 @@ import { McpClient } from '../connection/client.js';
 import { ServerOutput } from '../connection/server-output.js';
 import { McpError } from '../errors/mcp-error.js';
 import { serverStatus } from '../status.js';
-import type {
-  McpApprovalReason,
-  McpServerConfig,
-  McpServerSource,
-  McpServerStatus,
+import {
+  elicitationOf,
+  type McpApprovalReason,
+  type McpServerConfig,
+  type McpServerSource,
+  type McpServerStatus,
 } from '../types.js';
 import { emitStatus, NO_TOOLS, offeredBy, statusOf, withheldBy } from './entry-status.js';
 import { announce, learn, NOTHING_SHOWN, offerFor, shownOf, type ToolsShown } from './offers.js';
@@ -51,6 +52,7 @@ export async function updateChoice(
   const before = shownBy(entry);
   const { client, offer } = entry;
   entry.config = config;
+  client?.useElicitation(elicitationOf(config, entry.source));
   const { enabled } = config.choice;
   if (client !== undefined && !enabled) {
     entry.client = undefined;
