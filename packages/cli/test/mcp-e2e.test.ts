@@ -116,8 +116,8 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     );
     expect(http.code).toBe(0);
     // Written from --header, so not among the fields left to write by hand.
-    expect(http.out).toMatch(/by hand .*: oauth, timeout/);
-    expect(http.out).not.toContain('headers');
+    expect(http.out).toMatch(/by hand .*: headers_helper, oauth, timeout/);
+    expect(http.out).not.toMatch(/\bheaders\b(?!_)/);
     const json = await run(
       'mcp',
       'add-json',
