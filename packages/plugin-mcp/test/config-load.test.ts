@@ -625,6 +625,7 @@ describe('what the fields mean', () => {
       // And whether its tool definitions are pinned.
       'pin_tools',
       'elicitation',
+      'log_level',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',

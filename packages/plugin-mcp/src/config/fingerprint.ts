@@ -63,7 +63,14 @@ export function fingerprint(config: McpServerConfig, env: Environment = process.
 type WithoutName<T> = {
   readonly [K in Exclude<
     keyof T,
-    'name' | 'sseChosen' | 'choice' | 'defer' | 'maxOutputTokens' | 'pinTools' | 'elicitation'
+    | 'name'
+    | 'sseChosen'
+    | 'choice'
+    | 'defer'
+    | 'maxOutputTokens'
+    | 'pinTools'
+    | 'elicitation'
+    | 'logLevel'
   >]-?: T[K] | undefined;
 };
 

@@ -8,6 +8,8 @@
 export { serverPrefix } from '../tools/names.js';
 // What an entry would run, shown before it is approved, and the key its approval is stored under.
 export type { McpLaunch } from '../types.js';
+// The log levels a server may be asked for (`log_level`), and the one it is asked for unless told.
+export { DEFAULT_LOG_LEVEL, MCP_LOG_LEVELS, type McpLogLevel } from '../types.js';
 export { type McpServerOverride, withOverride } from './choice.js';
 export type { McpConfigPositions, McpKeyPositions } from './key-positions.js';
 export { describeLaunch, launchKey } from './launch.js';

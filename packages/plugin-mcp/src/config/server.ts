@@ -328,6 +328,7 @@ function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon>
     // Absent means the source's default (elicitationOf); a project's or plugin's "ask" is dropped
     // by the runtime, as `pin_tools: false` is.
     elicitation: fields.elicitation,
+    logLevel: fields.log_level,
     variables: entry.expands ? expansionOf(templatedValues(fields, kind)) : undefined,
   };
 }

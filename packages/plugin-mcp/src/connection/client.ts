@@ -203,7 +203,12 @@ export class McpClient implements McpToolBackend {
       signal,
       { kind: 'tool', name, ...(context === undefined ? {} : { context }) },
       (connection, options, target) => connection.callTool(name, args, options, target),
-      { tool: name, serial: !this.config.supportsParallel, progress: { onProgress } },
+      {
+        tool: name,
+        serial: !this.config.supportsParallel,
+        progress: { onProgress },
+        traced: { args },
+      },
     );
   }
 
@@ -223,7 +228,7 @@ export class McpClient implements McpToolBackend {
       signal,
       { kind: 'resource', name: uri },
       (connection, options, target) => connection.readResource(uri, options, target),
-      { capability: 'resources' },
+      { capability: 'resources', traced: { uri } },
     );
   }
 
@@ -242,7 +247,7 @@ export class McpClient implements McpToolBackend {
       signal,
       { kind: 'prompt', name },
       (connection, options, target) => connection.getPrompt(name, args, options, target),
-      { capability: 'prompts' },
+      { capability: 'prompts', traced: { prompt: name } },
     );
   }
 

@@ -27,6 +27,28 @@ export interface McpConnectionOptions extends Pick<CreateTransportOptions, 'reap
    * told so, and one that asks anyway is answered `cancel`. Default: nobody is asked.
    */
   readonly elicit?: Elicit;
+  /**
+   * How MCP operations are traced once the host registered an OpenTelemetry SDK (EMBEDDING.md
+   * "Tracing"); without one nothing is recorded whatever this says. Default: every request its
+   * own span, no content in any attribute.
+   */
+  readonly tracing?: McpTracingOptions;
+}
+
+export interface McpTracingOptions {
+  /**
+   * The host traces its tool calls itself (a GenAI `execute_tool` span, active when it calls
+   * `execute`): a tools/call adds the MCP attributes to that span instead of starting its own.
+   * Default false.
+   */
+  readonly outerToolSpan?: boolean;
+  /**
+   * The conventions' opt-in attributes: a tool call's arguments and result
+   * (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`) and a resource's URI
+   * (`mcp.resource.uri`), each with the server's secrets blanked. Default false: they may hold
+   * what the person typed or read.
+   */
+  readonly content?: boolean;
 }
 
 /** The options that stay absent when not given: their absence means something. */
@@ -45,6 +67,7 @@ export function connectionSettings(options: McpConnectionOptions): ConnectionSet
     createTransport: options.createTransport ?? createTransport,
     reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
     reap: options.reap ?? {},
+    tracing: options.tracing ?? {},
     ...(options.roots === undefined ? {} : { roots: options.roots }),
     ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
   };

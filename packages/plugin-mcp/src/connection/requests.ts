@@ -32,6 +32,7 @@ import {
 } from './request-options.js';
 import type { Server } from './server.js';
 import { loadedConnectionCode, withConnectionCode } from './start.js';
+import type { OperationTarget } from './tracing.js';
 
 export interface RequestSpec<T> {
   /** The raw tool name, for tools/call. */
@@ -43,6 +44,10 @@ export interface RequestSpec<T> {
   readonly otherwise?: () => T;
   /** A tools/call: progress restarts `timeout`, up to `maxTotalTimeoutMs` (request-options.ts). */
   readonly progress?: { readonly onProgress: ((progress: ToolProgress) => void) | undefined };
+  /** What its span says beyond method and tool (tracing.ts): a prompt's name, opt-in content. */
+  readonly traced?: Pick<OperationTarget, 'prompt' | 'uri' | 'args'>;
+  /** Asked by the client itself (a changed tool list), not by a caller: no caller's trace. */
+  readonly detached?: boolean;
 }
 
 export type Send<T> = (connection: Connection, options: RequestOptions) => Promise<T>;
@@ -133,6 +138,14 @@ export class Requests {
     // Not the queue's "waited for an earlier call": there may be none, and nothing waited at all.
     if (signal?.aborted) return Promise.reject(abortedBeforeSending(target, signal.reason));
     return withConnectionCode((code) => {
+      // Its span (or the host's tool span) from here to its end; nothing recorded without an SDK.
+      const operation = new code.McpOperation({
+        config,
+        scrub,
+        options: this.#server.settings.tracing,
+        target: { method, tool: spec.tool, ...spec.traced },
+        ...(spec.detached === true ? { parent: code.DETACHED } : {}),
+      });
       let sent = false;
       /** The connection it went to: how that ended, when it did, is what the failure says. */
       let sentOn: Connection | undefined;
@@ -155,6 +168,10 @@ export class Requests {
         }
         sent = true;
         sentOn = connection;
+        operation.on({
+          protocolVersion: connection.info.protocol.version,
+          sessionId: connection.handle.transport.sessionId,
+        });
         life?.start();
         const progress = spec.progress;
         const onProgress = (report: ToolProgress): void => {
@@ -168,7 +185,7 @@ export class Requests {
             ? buildRequestOptions(ms, sendSignal)
             : callRequestOptions(ms, sendSignal, onProgress);
         };
-        return this.#send(connection, target, sendSignal, send, options);
+        return operation.run(() => this.#send(connection, target, sendSignal, send, options));
       };
       const run = (): Promise<T> => {
         if (signal?.aborted) return Promise.reject(signal.reason);
@@ -191,31 +208,36 @@ export class Requests {
         limit?.end();
         made?.life?.end();
       };
-      return (spec.serial ? queue.run(run, signal) : run()).then(
-        (answer) => {
-          ended();
-          return answer;
-        },
-        (error: unknown) => {
-          ended();
-          const failed = code.requestError(error, {
-            server: this.#name,
-            method,
-            tool: spec.tool,
-            timeoutMs: config.timeoutMs,
-            ...(limit?.passed ? { totalLimitMs: config.maxTotalTimeoutMs } : {}),
-            signal,
-            sent,
-            scrub,
-            url: remoteUrl(config),
-            rootsDeclared: this.#server.settings.roots !== undefined,
-            elicitationDeclared: this.#server.settings.elicit !== undefined,
-            lost: sentOn?.lost,
-          });
-          const asked = made?.target;
-          throw asked === undefined ? failed : nobodyCouldAnswer(failed, asked.replies);
-        },
-      );
+      return operation
+        .run(() => (spec.serial ? queue.run(run, signal) : run()))
+        .then(
+          (answer) => {
+            ended();
+            operation.end({ result: answer });
+            return answer;
+          },
+          (error: unknown) => {
+            ended();
+            const failed = code.requestError(error, {
+              server: this.#name,
+              method,
+              tool: spec.tool,
+              timeoutMs: config.timeoutMs,
+              ...(limit?.passed ? { totalLimitMs: config.maxTotalTimeoutMs } : {}),
+              signal,
+              sent,
+              scrub,
+              url: remoteUrl(config),
+              rootsDeclared: this.#server.settings.roots !== undefined,
+              elicitationDeclared: this.#server.settings.elicit !== undefined,
+              lost: sentOn?.lost,
+            });
+            const asked = made?.target;
+            const thrown = asked === undefined ? failed : nobodyCouldAnswer(failed, asked.replies);
+            operation.end({ error: thrown });
+            throw thrown;
+          },
+        );
     });
   }
 
@@ -249,8 +271,11 @@ export class Requests {
   async refreshTools(connection: Connection): Promise<void> {
     if (this.#server.slot.live !== connection) return;
     try {
-      const tools = await this.request('tools/list', undefined, (live, options) =>
-        live.listTools(options, this.#listOwner()),
+      const tools = await this.request(
+        'tools/list',
+        undefined,
+        (live, options) => live.listTools(options, this.#listOwner()),
+        { detached: true },
       );
       this.#life.setTools(connection, tools);
     } catch (error) {

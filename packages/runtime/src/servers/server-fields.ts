@@ -6,6 +6,7 @@ import type { Position } from '@epoch-agent/infra';
 import { REDACTED, redact, redactArgs, redactUrl } from '@epoch-agent/infra';
 import type { McpConfigFieldName, McpServerConfig } from '@epoch-agent/plugin-mcp';
 import {
+  DEFAULT_LOG_LEVEL,
   DEFAULT_MAX_OUTPUT_TOKENS,
   isVariableSet,
   MCP_CONFIG_FIELDS,
@@ -102,6 +103,7 @@ const ROWS: Record<
   defer: (c) => c.defer,
   pin_tools: (c) => c.pinTools ?? true,
   elicitation: (c) => c.elicitation,
+  log_level: (c) => c.logLevel ?? DEFAULT_LOG_LEVEL,
 };
 
 /** Whether the value at `field` (`args[1]`, `env.KEY`) holds a `${VAR}`: then it is shown as written. */
