@@ -14,7 +14,10 @@ import type { CliIo } from './io.js';
 import { startProgress } from './progress.js';
 
 export interface SessionOptions
-  extends Pick<BuildRuntimeOptions, 'connectOnly' | 'registry' | 'onRead' | 'projectDir'> {
+  extends Pick<
+    BuildRuntimeOptions,
+    'connectOnly' | 'registry' | 'onRead' | 'projectDir' | 'logger'
+  > {
   /**
    * Every status change while the servers start, with a `print` that writes on `out` above the
    * progress lines: for a command that shows each server as it settles.
@@ -33,7 +36,9 @@ export async function withRuntime<T>(
   body: (runtime: Runtime) => Promise<T>,
 ): Promise<T> {
   const { onStatus, approval = 'never', ...runtimeOptions } = options;
-  const progress = startProgress(io, !invocation.json);
+  // With the servers' log messages on stderr (--verbose) no lines are drawn: they would be moved
+  // by every message, and the messages say how the start goes.
+  const progress = startProgress(io, !invocation.json && options.logger === undefined);
   // The listener stays on the registry for the runtime's life; the start is all it is for.
   let starting = true;
   let runtime: Runtime;

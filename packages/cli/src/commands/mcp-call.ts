@@ -23,6 +23,7 @@ import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { startToolProgress } from '../progress.js';
 import { withAdvice } from '../render/advice.js';
 import { renderToolResult } from '../render/tool-result.js';
+import { serverLogs } from '../server-logs.js';
 import { withRuntime } from '../session.js';
 import { exitOfError, exitOfState } from './exit-of.js';
 import { rootsOf } from './root-dirs.js';
@@ -45,6 +46,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     connectOnly: [server],
     approval: approvalMode(invocation, io),
     ...(roots === undefined ? {} : { registry: { roots } }),
+    ...serverLogs(invocation, io),
   };
   return withRuntime(io, invocation, options, async (runtime) => {
     const configured = findServer(
