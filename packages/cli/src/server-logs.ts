@@ -22,6 +22,11 @@ export function serverLogs(invocation: Invocation, io: CliIo): { readonly logger
       io.err(`${erase}[${visibleText(shown)}] ${visibleText(message, { lines: true })}\n`);
     };
   return {
-    logger: { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') },
+    logger: {
+      debug: write('debug'),
+      info: write('info'),
+      warn: write('warn'),
+      error: write('error'),
+    },
   };
 }

@@ -20,6 +20,14 @@ import {
   toAnthropicToolResult,
   toAnthropicTools,
 } from '@epoch-agent/runtime/adapters';
+import { metrics } from '@opentelemetry/api';
+import {
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type PushMetricExporter,
+} from '@opentelemetry/sdk-metrics';
+import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 export async function buildingTheRuntime(myBuiltinTools: EpochTool[]) {
   const runtime = await buildRuntime({
@@ -291,4 +299,13 @@ export async function pinnedTools(
   const mayAutoRun = (tool: EpochTool) =>
     tool.annotationsTrusted === true && tool.annotations.readOnlyHint === true;
   return mayAutoRun;
+}
+
+export async function tracing(spanExporter: SpanExporter, metricExporter: PushMetricExporter) {
+  new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(spanExporter)] }).register();
+  const reader = new PeriodicExportingMetricReader({ exporter: metricExporter });
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+
+  const runtime = await buildRuntime({ registry: { tracing: { outerToolSpan: true } } });
+  return runtime;
 }
