@@ -34,7 +34,7 @@ import type { McpRoots } from './roots.js';
 import type { ServerLog } from './server-log.js';
 import type { McpServerInfo } from './state.js';
 import { listTools } from './tool-list.js';
-import type { McpOperation, SessionClock } from './tracing.js';
+import { type McpOperation, type SessionClock, within } from './tracing.js';
 
 /** A tools/call answer, or (2026 era) the server asking for input first. */
 const TOOL_CALL_OR_INPUT = withInputRequired(toolCallResultSchema);
@@ -70,7 +70,7 @@ export interface ConnectionParts {
   /** Its requests a server's question may belong to, and who answers the questions. */
   readonly questions: ConnectionQuestions;
   /** A span for a request of its own upkeep (a keepalive), with no caller's trace (tracing.ts). */
-  readonly upkeep: (method: string) => McpOperation;
+  readonly upkeep: (method: string) => McpOperation | undefined;
   /** Its life, for `mcp.client.session.duration`. */
   readonly session: SessionClock;
 }
@@ -86,7 +86,7 @@ export class Connection {
   readonly #log: ServerLog;
   readonly #roots: McpRoots | undefined;
   readonly #questions: ConnectionQuestions;
-  readonly #upkeep: (method: string) => McpOperation;
+  readonly #upkeep: (method: string) => McpOperation | undefined;
   readonly #session: SessionClock;
   /** Of the latest tools/list on this connection: what each call of a marked tool carries. */
   #paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
@@ -333,15 +333,15 @@ export class Connection {
   async keepalive(options: RequestOptions): Promise<void> {
     const modern = this.info.protocol.era === 'modern';
     const operation = this.#upkeep(modern ? 'server/discover' : 'ping');
-    operation.on({
+    operation?.on({
       protocolVersion: this.info.protocol.version,
       sessionId: this.handle.transport.sessionId,
     });
     try {
-      await operation.run(() => (modern ? this.sdk.discover(options) : this.sdk.ping(options)));
-      operation.end({ result: undefined });
+      await within(operation, () => (modern ? this.sdk.discover(options) : this.sdk.ping(options)));
+      operation?.end({ result: undefined });
     } catch (error) {
-      operation.end({ error });
+      operation?.end({ error });
       if (!(error instanceof ProtocolError)) throw error;
     }
   }

@@ -35,7 +35,7 @@ import { rootsOnTheWire } from './roots.js';
 import { serverIdentity } from './server-identity.js';
 import { ServerLog } from './server-log.js';
 import { listTools, markedTools, type ToolList } from './tool-list.js';
-import { DETACHED, McpOperation, SessionClock } from './tracing.js';
+import { DETACHED, operation, SessionClock, within } from './tracing.js';
 
 /** What a first connect meets a server with when it is known to be of the 2025 era. */
 const LEGACY: PriorDiscovery = { kind: 'legacy' };
@@ -56,7 +56,7 @@ export async function openConnection(
   const { config, scrub, settings, remembered } = options;
   const verdict = remembered?.memory?.verdict;
   // The connect's span, named after its handshake: the requests it sends carry its trace context.
-  const operation = new McpOperation({
+  const connect = operation({
     config,
     scrub,
     options: settings.tracing,
@@ -65,18 +65,19 @@ export async function openConnection(
     },
     request: false,
   });
-  const outcome = await operation.run(() => openWithRetry(options, ahead));
+  const outcome = await within(connect, () => openWithRetry(options, ahead));
+  if (connect === undefined) return outcome;
   if (!outcome.ok) {
-    operation.end({ error: outcome.error });
+    connect.end({ error: outcome.error });
     return outcome;
   }
   const { protocol } = outcome.connection.info;
-  operation.named(handshake(protocol.era));
-  operation.on({
+  connect.named(handshake(protocol.era));
+  connect.on({
     protocolVersion: protocol.version,
     sessionId: outcome.connection.handle.transport.sessionId,
   });
-  operation.end({ result: undefined });
+  connect.end({ result: undefined });
   return outcome;
 }
 
@@ -260,7 +261,7 @@ async function openOnce(
       log,
       questions,
       upkeep: (method) =>
-        new McpOperation({
+        operation({
           config,
           scrub,
           options: options.settings.tracing,

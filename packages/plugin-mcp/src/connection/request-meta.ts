@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { context, propagation } from '@opentelemetry/api';
 import type { McpLogLevel } from '../types.js';
-import { requestSent } from './tracing.js';
+import { requestSent, tracingOn } from './tracing.js';
 
 /** Has every request `transport` sends carry the trace context and (2026 era) `logLevel`. */
 export function stampRequests(transport: Transport, logLevel: McpLogLevel): void {
@@ -24,14 +24,16 @@ export function stampRequests(transport: Transport, logLevel: McpLogLevel): void
 
 function stamped(message: JSONRPCMessage, logLevel: McpLogLevel): JSONRPCMessage {
   if (!('method' in message) || !('id' in message)) return message;
-  requestSent(message.id);
-  const carrier: Record<string, string> = {};
-  propagation.inject(context.active(), carrier);
   const params = message.params;
   const meta = params?._meta;
   // The SDK's envelope says the era: only a 2026-07-28 request carries a protocol version in it.
   const modern = meta !== undefined && PROTOCOL_VERSION_META_KEY in meta;
   const level = modern && !(LOG_LEVEL_META_KEY in meta) ? { [LOG_LEVEL_META_KEY]: logLevel } : {};
+  const carrier: Record<string, string> = {};
+  if (tracingOn()) {
+    requestSent(message.id);
+    propagation.inject(context.active(), carrier);
+  }
   if (!modern && Object.keys(carrier).length === 0) return message;
   return { ...message, params: { ...params, _meta: { ...meta, ...level, ...carrier } } };
 }

@@ -139,7 +139,7 @@ export class Requests {
     if (signal?.aborted) return Promise.reject(abortedBeforeSending(target, signal.reason));
     return withConnectionCode((code) => {
       // Its span (or the host's tool span) from here to its end; nothing recorded without an SDK.
-      const operation = new code.McpOperation({
+      const operation = code.operation({
         config,
         scrub,
         options: this.#server.settings.tracing,
@@ -168,7 +168,7 @@ export class Requests {
         }
         sent = true;
         sentOn = connection;
-        operation.on({
+        operation?.on({
           protocolVersion: connection.info.protocol.version,
           sessionId: connection.handle.transport.sessionId,
         });
@@ -185,7 +185,9 @@ export class Requests {
             ? buildRequestOptions(ms, sendSignal)
             : callRequestOptions(ms, sendSignal, onProgress);
         };
-        return operation.run(() => this.#send(connection, target, sendSignal, send, options));
+        return code.within(operation, () =>
+          this.#send(connection, target, sendSignal, send, options),
+        );
       };
       const run = (): Promise<T> => {
         if (signal?.aborted) return Promise.reject(signal.reason);
@@ -208,12 +210,12 @@ export class Requests {
         limit?.end();
         made?.life?.end();
       };
-      return operation
-        .run(() => (spec.serial ? queue.run(run, signal) : run()))
+      return code
+        .within(operation, () => (spec.serial ? queue.run(run, signal) : run()))
         .then(
           (answer) => {
             ended();
-            operation.end({ result: answer });
+            operation?.end({ result: answer });
             return answer;
           },
           (error: unknown) => {
@@ -234,7 +236,7 @@ export class Requests {
             });
             const asked = made?.target;
             const thrown = asked === undefined ? failed : nobodyCouldAnswer(failed, asked.replies);
-            operation.end({ error: thrown });
+            operation?.end({ error: thrown });
             throw thrown;
           },
         );

@@ -11,9 +11,11 @@ import {
   type Attributes,
   type Context,
   context,
+  createNoopMeter,
   type Histogram,
   type MeterProvider,
   metrics,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
@@ -34,6 +36,8 @@ const CONTENT_CHARS = 16_384;
 
 interface Instruments {
   readonly provider: MeterProvider;
+  /** A host's SDK gave the meter: false for the API's no-op one. */
+  readonly on: boolean;
   readonly operation: Histogram;
   readonly session: Histogram;
 }
@@ -48,6 +52,7 @@ function histograms(): Instruments {
   const advice = { explicitBucketBoundaries: BUCKETS };
   instruments = {
     provider,
+    on: meter !== createNoopMeter(),
     operation: meter.createHistogram('mcp.client.operation.duration', {
       unit: 's',
       description: 'The duration of an MCP request, from when it was sent until its answer came.',
@@ -64,6 +69,27 @@ function histograms(): Instruments {
 
 /** The scope's tracer: the API's proxy, which finds a host's SDK whenever it is registered. */
 const tracer = trace.getTracer(SCOPE);
+/** What the API's tracer provider hands out while no SDK is registered. */
+const NO_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/**
+ * Whether a host registered an SDK (tracer or meter provider). Without one an operation is
+ * nothing at all: a request pays for these two lookups, not for no-op spans and contexts.
+ */
+export function tracingOn(): boolean {
+  const provider = trace.getTracerProvider() as Partial<ProxyTracerProvider>;
+  return provider.getDelegate?.() !== NO_TRACER_PROVIDER || histograms().on;
+}
+
+/** An operation when a host registered an SDK (tracingOn), else none. */
+export function operation(parts: OperationParts): McpOperation | undefined {
+  return tracingOn() ? new McpOperation(parts) : undefined;
+}
+
+/** `send` in `traced`'s context, or as it is when there is no operation. */
+export function within<T>(traced: McpOperation | undefined, send: () => T): T {
+  return traced === undefined ? send() : traced.run(send);
+}
 
 /** Each config's transport attributes, worked out once: a URL is not parsed per request. */
 const whereOf = new WeakMap<McpServerConfig, Attributes>();
@@ -115,6 +141,17 @@ export interface OperationLink {
   readonly sessionId: string | undefined;
 }
 
+export interface OperationParts {
+  readonly config: McpServerConfig;
+  readonly scrub: Scrubber;
+  readonly options: McpTracingOptions;
+  readonly target: OperationTarget;
+  /** Default: the caller's context. DETACHED for what no caller asked for. */
+  readonly parent?: Context;
+  /** false for a connect, whose span covers several requests: it gets no request id. */
+  readonly request?: boolean;
+}
+
 /**
  * One request (or connect) from start to end: its span, unless the host's own tool span stands
  * for it (`tracing.outerToolSpan`), and its duration in the histogram. `run` runs the sending in
@@ -137,16 +174,7 @@ export class McpOperation {
     target,
     parent = context.active(),
     request = true,
-  }: {
-    readonly config: McpServerConfig;
-    readonly scrub: Scrubber;
-    readonly options: McpTracingOptions;
-    readonly target: OperationTarget;
-    /** Default: the caller's context. ROOT_CONTEXT for what no caller asked for. */
-    readonly parent?: Context;
-    /** false for a connect, whose span covers several requests: it gets no request id. */
-    readonly request?: boolean;
-  }) {
+  }: OperationParts) {
     this.#scrub = scrub;
     this.#content = options.content === true;
     const { method, tool, prompt } = target;
@@ -158,8 +186,8 @@ export class McpOperation {
         : { 'gen_ai.tool.name': tool, 'gen_ai.operation.name': 'execute_tool' }),
       ...(prompt === undefined ? {} : { 'gen_ai.prompt.name': prompt }),
     };
-    this.#metric = { ...attributes };
-    delete this.#metric['epoch.mcp.server.name'];
+    const { 'epoch.mcp.server.name': _name, ...measured } = attributes;
+    this.#metric = measured;
     const outer =
       tool !== undefined && options.outerToolSpan === true ? trace.getSpan(parent) : undefined;
     if (outer?.isRecording() === true) {
