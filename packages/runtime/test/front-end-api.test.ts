@@ -159,7 +159,13 @@ describe('serverFields', () => {
       'max_output_tokens',
       'defer',
       'pin_tools',
+      'log_level',
     ]);
+    expect(byName.log_level).toEqual({
+      field: 'log_level',
+      value: 'info',
+      from: { kind: 'default' },
+    });
     expect(byName.pin_tools).toEqual({
       field: 'pin_tools',
       value: true,
