@@ -159,6 +159,7 @@ describe('serverFields', () => {
       'max_output_tokens',
       'defer',
       'pin_tools',
+      'elicitation',
       'log_level',
     ]);
     expect(byName.log_level).toEqual({
