@@ -1,8 +1,8 @@
 // Every MCP operation as OpenTelemetry sees it, by its semantic conventions for MCP: a CLIENT span
 // per request a client sends (and one per connect), the `mcp.client.operation.duration` and
 // `mcp.client.session.duration` histograms. Built on `@opentelemetry/api` alone, which is a no-op
-// until a host registers an SDK: then nothing here records, and a request pays for one span object
-// that records nothing. Loaded with the connection's code, never by importing the plugin.
+// until a host registers an SDK: until then no operation is made at all (tracingOn), and a request
+// pays for two lookups. Loaded with the connection's code, never by importing the plugin.
 // What a span may carry is said in EMBEDDING.md ("Tracing"): never a secret, and a tool's arguments
 // and result or a resource's URI only when the host opts in (`tracing.content`).
 
@@ -176,8 +176,9 @@ export class McpOperation {
     request = true,
   }: OperationParts) {
     this.#scrub = scrub;
-    this.#content = options.content === true;
     const { method, tool, prompt } = target;
+    // A tool call's result is content; a list's or a read's is not the conventions' attribute.
+    this.#content = options.content === true && tool !== undefined;
     const attributes: Attributes = {
       'mcp.method.name': method,
       ...serverAttributes(config),
@@ -201,10 +202,11 @@ export class McpOperation {
     }
     if (this.#span === undefined) this.#annotated.setAttributes(attributes);
     if (request) awaitingId.add(this.#annotated);
-    if (this.#content) {
-      if (target.args !== undefined) this.#setContent('gen_ai.tool.call.arguments', target.args);
-      if (target.uri !== undefined)
-        this.#annotated.setAttribute('mcp.resource.uri', scrub(target.uri));
+    if (this.#content && target.args !== undefined) {
+      this.#setContent('gen_ai.tool.call.arguments', target.args);
+    }
+    if (options.content === true && target.uri !== undefined) {
+      this.#annotated.setAttribute('mcp.resource.uri', scrub(target.uri));
     }
   }
 
