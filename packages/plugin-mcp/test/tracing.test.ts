@@ -22,7 +22,7 @@ import { McpClient } from '../src/connection/client.js';
 import type { McpTracingOptions } from '../src/connection/options.js';
 import type { McpServerConfig } from '../src/types.js';
 import { registerTelemetry, type Telemetry } from './support/otel.js';
-import { jsonLines } from './support/recording.js';
+import { jsonLines, recordingConfig, records } from './support/recording.js';
 
 let telemetry: Telemetry;
 let dir: string;
@@ -178,6 +178,42 @@ describe.each(WAYS)('over %s', (way) => {
     );
     expect(handshake.length).toBeGreaterThan(0);
     for (const request of handshake) expect(request.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+  });
+});
+
+describe('lists, resources and prompts', () => {
+  it('each request its span, named by the conventions, its trace context sent in _meta', async () => {
+    const file = join(dir, 'lists.jsonl');
+    const all = { capabilities: { tools: {}, resources: {}, prompts: {} } };
+    const client = new McpClient({ config: recordingConfig('lists', file, all) });
+    clients.push(client);
+    await client.connect();
+    await inHostSpan('turn', async () => {
+      await client.listResources();
+      await client.listResourceTemplates();
+      await client.readResource('mem://a');
+      await client.listPrompts();
+      await client.getPrompt('greet', { who: 'ada' });
+    });
+    const sent = (method: string) =>
+      records(file).find((entry) => entry.in?.method === method)?.in?.params?._meta as
+        | Record<string, unknown>
+        | undefined;
+    for (const [name, method] of [
+      ['resources/list', 'resources/list'],
+      ['resources/templates/list', 'resources/templates/list'],
+      ['resources/read', 'resources/read'],
+      ['prompts/list', 'prompts/list'],
+      ['prompts/get greet', 'prompts/get'],
+    ] as const) {
+      const span = spanNamed(name);
+      expect(span.attributes['mcp.method.name']).toBe(method);
+      const { traceId, spanId } = span.spanContext();
+      expect(sent(method)?.traceparent, method).toBe(`00-${traceId}-${spanId}-01`);
+    }
+    expect(spanNamed('prompts/get greet').attributes['gen_ai.prompt.name']).toBe('greet');
+    // A resource's URI is content: not without `tracing.content`.
+    expect(spanNamed('resources/read').attributes['mcp.resource.uri']).toBeUndefined();
   });
 });
 
