@@ -44,7 +44,7 @@ export async function idleConnectionMemory(signal) {
   };
 }
 
-async function importMs(specifier, signal) {
+export async function importMs(specifier, signal) {
   const { stdout } = await freshNode([IMPORT_PROBE, specifier], signal);
   return Number(stdout);
 }

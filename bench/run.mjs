@@ -6,7 +6,7 @@
 // 2025-era one (connect + list, warm start, tool call); closing a polite and a hostile server;
 // 100 servers x 100 tools; tool definitions found on demand (tokens per request) and their search
 // (top 1, top 5 and MRR on each phrasing set, time per query); the tokens the model gets of a real
-// server-filesystem read of a 60 KB file;
+// server-filesystem read of a 60 KB file; a tool call with an OpenTelemetry SDK registered against none;
 // and, in fresh processes, the import, a one-shot program's whole life (import, first connect, one
 // call, close; against the raw SDK and the AI SDK's MCP client, on Node 22), the memory of idle
 // connections, a cold `epoch mcp list` and `epoch mcp import` of up to 10,000 servers; an mcp.json
@@ -38,6 +38,7 @@ import { scoped } from './scoped.mjs';
 import { searchQuality } from './search.mjs';
 import { packageSizes } from './sizes.mjs';
 import { startToExitTime } from './start-to-exit.mjs';
+import { tracingCost } from './tracing.mjs';
 
 /** The whole run; past it, the calls in flight are aborted and everything is stopped. */
 const DEADLINE_MS = 600_000;
@@ -108,6 +109,7 @@ async function main() {
       ...(await step('a 60 KB server-filesystem read', () => filesystemReadTokens(signal))),
       ...(await step('deferred-tool search: quality and time', () => searchQuality(signal))),
       ...(await step('import, fresh processes', () => importTime(signal))),
+      ...(await step('tracing off and on, fresh processes', () => tracingCost(signal))),
       ...(await step('start to exit against the raw SDK and the AI SDK, fresh processes', () =>
         startToExitTime(signal),
       )),

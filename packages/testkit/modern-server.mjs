@@ -20,14 +20,18 @@
 //                      was, as JSON: its action and the names of the fields it carried, never their
 //                      values ($RECORD_FILE gets {"answers": ...} with those), or with `fail` a
 //                      tool error (the server SDK makes a thrown error one)
+//   --trace            two tools more, and the logging capability: traceparent (the request's
+//                      `_meta.traceparent` back, or "none"), and log: `message` sent as a log
+//                      message at `level` (notifications/message; the SDK sends it only at or
+//                      above the level the client asked for), then "logged"
 //   --modern-only      refuse the 2025 revisions
 //   --legacy-only      stdio: the same server wired the 2025 way (McpServer.connect, no era entry),
 //                      so a bench compares the eras on one server program
 //   --tools-ttl-ms=N   tools/list carries the cache hint ttlMs N
 //   --tools-scope=S    and cacheScope S (public or private; the SDK's default is private, ttlMs 0)
 //   $RECORD_FILE       one JSON line per process start ({"start": pid}), per message received
-//                      ({"method": ...}), per tools/call ({"tool": ...}) and per cancellation
-//                      ({"cancelled": true})
+//                      ({"method": ...}, with the `traceparent` its `_meta` carried), per
+//                      tools/call ({"tool": ...}) and per cancellation ({"cancelled": true})
 // Over stdio it exits when stdin ends; over HTTP on SIGTERM or when stdin ends.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -110,7 +114,7 @@ const INSTRUCTIONS = 'Call whoami to learn which process answers.';
 function serverOptions() {
   return {
     instructions: INSTRUCTIONS,
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, ...(flag('trace') ? { logging: {} } : {}) },
     cacheHints: { 'tools/list': toolsHint },
   };
 }
@@ -188,6 +192,20 @@ function toolsFactory() {
       },
     );
   }
+  if (flag('trace')) {
+    tool('traceparent', 'The traceparent the call carried in its _meta', {}, (_input, ctx) =>
+      text(ctx.mcpReq._meta?.traceparent ?? 'none'),
+    );
+    tool(
+      'log',
+      'Sends `message` as a log message at `level`',
+      { level: { type: 'string' }, message: { type: 'string' } },
+      async ({ level, message }, ctx) => {
+        await ctx.mcpReq.log(level, message, 'modern-server');
+        return text('logged');
+      },
+    );
+  }
   tool('grow', 'Adds the tool grown', {}, () => {
     grown = true;
     announce();
@@ -223,26 +241,36 @@ if (flag('http')) {
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop).resume();
 } else if (flag('legacy-only')) {
-  await factory().connect(new StdioServerTransport());
+  await factory().connect(recordingStdio());
 } else {
-  // Every message as it arrives, before the SDK routes it: a test sees which handshake was made.
+  serveStdio(factory, { legacy, transport: recordingStdio() });
+}
+
+/** Every message as it arrives, before the SDK routes it: a test sees which handshake was made. */
+function recordingStdio() {
   const transport = new StdioServerTransport();
   const start = transport.start.bind(transport);
   transport.start = async () => {
     const route = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if ('method' in message) record({ method: message.method });
+      if ('method' in message) record({ method: message.method, ...traceOf(message) });
       route?.(message, extra);
     };
     return start();
   };
-  serveStdio(factory, { legacy, transport });
+  return transport;
+}
+
+/** The trace context a request carried in its `_meta` (SEP-414), when it carried one. */
+function traceOf(message) {
+  const traceparent = message.params?._meta?.traceparent;
+  return typeof traceparent === 'string' ? { traceparent } : {};
 }
 
 function recordMethod(body) {
   try {
-    const { method } = JSON.parse(body.toString('utf8'));
-    if (typeof method === 'string') record({ method });
+    const message = JSON.parse(body.toString('utf8'));
+    if (typeof message.method === 'string') record({ method: message.method, ...traceOf(message) });
   } catch {
     // Not a JSON-RPC message (a GET, a DELETE): nothing to record.
   }

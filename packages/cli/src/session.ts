@@ -16,7 +16,10 @@ import type { CliIo } from './io.js';
 import { startProgress } from './progress.js';
 
 export interface SessionOptions
-  extends Pick<BuildRuntimeOptions, 'connectOnly' | 'registry' | 'onRead' | 'projectDir'> {
+  extends Pick<
+    BuildRuntimeOptions,
+    'connectOnly' | 'registry' | 'onRead' | 'projectDir' | 'logger'
+  > {
   /**
    * Every status change while the servers start, with a `print` that writes on `out` above the
    * progress lines: for a command that shows each server as it settles.
@@ -40,7 +43,9 @@ export async function withRuntime<T>(
   body: (runtime: Runtime) => Promise<T>,
 ): Promise<T> {
   const { onStatus, approval = 'never', asker, ...runtimeOptions } = options;
-  const progress = startProgress(io, !invocation.json);
+  // With the servers' log messages on stderr (--verbose) no lines are drawn: they would be moved
+  // by every message, and the messages say how the start goes.
+  const progress = startProgress(io, !invocation.json && options.logger === undefined);
   // A server may ask as soon as it has connected, before the others have.
   const unpause = asker?.pause(progress.hold);
   // The listener stays on the registry for the runtime's life; the start is all it is for.

@@ -34,7 +34,7 @@ export type {
 
 export type { McpServerCapabilities } from './connection/capabilities.js';
 export { McpClient, type McpClientOptions, type McpStateListener } from './connection/client.js';
-export type { McpConnectionOptions } from './connection/options.js';
+export type { McpConnectionOptions, McpTracingOptions } from './connection/options.js';
 export type { McpProtocol, McpProtocolEra } from './connection/protocol.js';
 export type { McpRoot, McpRoots } from './connection/roots.js';
 export { MAX_INSTRUCTIONS_CHARS } from './connection/server-identity.js';

@@ -88,12 +88,34 @@ export interface McpServerCommon {
    */
   readonly start?: McpStartMode;
   /**
+   * The least severe of its log messages it is asked to send (`log_level`): `logging/setLevel`
+   * after a 2025-era handshake, `io.modelcontextprotocol/logLevel` in every 2026-era request.
+   * Absent: DEFAULT_LOG_LEVEL. Not part of its connection (the fingerprint leaves it out): it
+   * applies from the next connection.
+   */
+  readonly logLevel?: McpLogLevel;
+  /**
    * The `${VAR}`s the values of a file's entry use, expanded (and `$$` unescaped) from the
    * process environment each time the server starts. Absent when no value holds `${` or `$$`, and
    * for an entry given in code, whose values are used exactly as given.
    */
   readonly variables?: readonly McpVariableUse[];
 }
+
+/** MCP's log levels, least severe first (RFC 5424's, as MCP names them). */
+export const MCP_LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
+/** What a server is asked to log when its entry says nothing: what a person would want to read. */
+export const DEFAULT_LOG_LEVEL: McpLogLevel = 'info';
 
 /** `ask`: a server's questions go to a person; `decline`: they are answered `decline` unasked. */
 export type McpElicitationSetting = 'ask' | 'decline';

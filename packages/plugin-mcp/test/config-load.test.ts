@@ -628,6 +628,7 @@ describe('what the fields mean', () => {
       'pin_tools',
       'elicitation',
       'start',
+      'log_level',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',

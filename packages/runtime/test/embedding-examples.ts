@@ -26,6 +26,14 @@ import {
   toAnthropicToolResult,
   toAnthropicTools,
 } from '@epoch-agent/runtime/adapters';
+import { metrics } from '@opentelemetry/api';
+import {
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type PushMetricExporter,
+} from '@opentelemetry/sdk-metrics';
+import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 export async function buildingTheRuntime(myBuiltinTools: EpochTool[]) {
   const runtime = await buildRuntime({
@@ -377,4 +385,13 @@ export function questionsOnABareRegistry() {
   };
   const registry = new McpRegistry({ elicit });
   return registry;
+}
+
+export async function tracing(spanExporter: SpanExporter, metricExporter: PushMetricExporter) {
+  new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(spanExporter)] }).register();
+  const reader = new PeriodicExportingMetricReader({ exporter: metricExporter });
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+
+  const runtime = await buildRuntime({ registry: { tracing: { outerToolSpan: true } } });
+  return runtime;
 }

@@ -162,7 +162,13 @@ describe('serverFields', () => {
       'pin_tools',
       'elicitation',
       'start',
+      'log_level',
     ]);
+    expect(byName.log_level).toEqual({
+      field: 'log_level',
+      value: 'info',
+      from: { kind: 'default' },
+    });
     expect(byName.pin_tools).toEqual({
       field: 'pin_tools',
       value: true,

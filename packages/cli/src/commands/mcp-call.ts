@@ -25,6 +25,7 @@ import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { startToolProgress } from '../progress.js';
 import { withAdvice } from '../render/advice.js';
 import { renderToolResult } from '../render/tool-result.js';
+import { serverLogs } from '../server-logs.js';
 import { withRuntime } from '../session.js';
 import { exitOfError, exitOfState } from './exit-of.js';
 import { rootsOf } from './root-dirs.js';
@@ -51,6 +52,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
     approval: approvalMode(invocation, io),
     ...(roots === undefined ? {} : { registry: { roots } }),
     ...(asker === undefined ? {} : { asker }),
+    ...serverLogs(invocation, io),
   };
   return withRuntime(io, invocation, options, async (runtime) => {
     const configured = findServer(

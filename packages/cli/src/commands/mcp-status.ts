@@ -13,6 +13,7 @@ import { hasErrors, renderDiagnostics } from '../render/diagnostics.js';
 import { noServers } from '../render/no-servers.js';
 import { shownLine } from '../render/server-text.js';
 import { contextTokens, enableHint, firstLine, toolCount } from '../render/tools.js';
+import { serverLogs } from '../server-logs.js';
 import { withRuntime } from '../session.js';
 import { LiveStatusTable, renderStatuses } from './status-table.js';
 import { serverToolName, toolsByOffer, toolsOf } from './tools-of.js';
@@ -34,6 +35,7 @@ export function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
       // No cached tool list offered: a cached server would be reported `connecting` (or
       // `notStarted`) instead of being tried. The cache still says which era each server speaks.
       registry: { offerCachedTools: false },
+      ...serverLogs(invocation, io),
       onRead: ({ servers }) => {
         if (!showsLive || servers.length === 0) return;
         live = new LiveStatusTable(servers, approval !== 'never');

@@ -14,6 +14,12 @@ const CHOICE_OPTIONS: Command['options'] = {
   },
   json: { type: 'boolean', help: 'print { file, line, changes, changed } as JSON' },
 };
+/** `--verbose` of `call` and `status`: the servers' log messages on stderr (server-logs.ts). */
+const VERBOSE_OPTION = {
+  type: 'boolean',
+  help: "print the servers' log messages on stderr as they come (log_level says from which level)",
+} as const;
+
 /** `--yes` of the commands that start servers: what a script passes instead of answering. */
 const YES_OPTION: Command['options'][string] = {
   type: 'boolean',
@@ -217,7 +223,7 @@ Examples:
   },
   {
     words: 'mcp status',
-    synopsis: '[--yes] [--json]',
+    synopsis: '[--yes] [--json] [--verbose]',
     summary: 'connect to every server, show its state and the tools the model gets from it',
     details: `Every server starts the way the agent starts it, then is closed with its whole process tree.
 On a terminal, a server that needs approval is shown with what it runs, and you are asked ([y/N]);
@@ -228,6 +234,7 @@ Exit code 0 when every server connected and the files have no errors.`,
     options: {
       yes: YES_OPTION,
       json: { type: 'boolean', help: 'print { file, servers, diagnostics } as JSON' },
+      verbose: VERBOSE_OPTION,
     },
     readsConfig: true,
     load: async () => (await import('./mcp-status.js')).run,
@@ -252,7 +259,7 @@ command that shows them ("epoch mcp diff <name>").`,
   {
     words: 'mcp call',
     synopsis:
-      "<name> <tool> [--arg key=value]... [--args '<json>'] [--root DIR]... [--yes] [--json]",
+      "<name> <tool> [--arg key=value]... [--args '<json>'] [--root DIR]... [--yes] [--json] [--verbose]",
     summary: 'run one tool of a server and print its result',
     details: `<tool> is the tool's name on the server (echo) or the name the model sees (mcp__everything__echo).
 --arg values are read as the tool's input schema types them; --args gives them all as one JSON object.
@@ -277,6 +284,7 @@ off or not approved), 3 the server needs
       },
       root: ROOT_OPTION,
       yes: YES_OPTION,
+      verbose: VERBOSE_OPTION,
     },
     readsConfig: true,
     load: async () => (await import('./mcp-call.js')).run,

@@ -71,6 +71,7 @@ type WithoutName<T> = {
     | 'pinTools'
     | 'elicitation'
     | 'start'
+    | 'logLevel'
   >]-?: T[K] | undefined;
 };
 

@@ -10,7 +10,14 @@ export { serverPrefix } from '../tools/names.js';
 export type { McpLaunch } from '../types.js';
 // Whether a server's questions reach a person: what `epoch mcp get` shows, its source's default
 // included.
-export { elicitationOf, type McpElicitationSetting } from '../types.js';
+// The log levels a server may be asked for (`log_level`), and the one it is asked for unless told.
+export {
+  DEFAULT_LOG_LEVEL,
+  elicitationOf,
+  MCP_LOG_LEVELS,
+  type McpElicitationSetting,
+  type McpLogLevel,
+} from '../types.js';
 export { type McpServerOverride, withOverride } from './choice.js';
 export type { McpConfigPositions, McpKeyPositions } from './key-positions.js';
 export { describeLaunch, launchKey } from './launch.js';

@@ -5,7 +5,7 @@
 // warns about keys that are not fields, then folds the two spellings of a field into one. Step 2,
 // the transport and the config it becomes, is server.ts.
 import { type Diagnostic, groupedNumber, parseLenient } from '@epoch-agent/infra';
-import type { McpElicitationSetting, McpTransportKind } from '../types.js';
+import { MCP_LOG_LEVELS, type McpElicitationSetting, type McpTransportKind } from '../types.js';
 import {
   type Check,
   type Checked,
@@ -115,6 +115,11 @@ const kind = {
       START_VALUES,
       `${key} must be "at_start" (started with the others) or "on_demand" (started at its first tool call, its tools offered from the last time it ran until then)`,
     ),
+  logLevel: (key: string) =>
+    oneOf(
+      MCP_LOG_LEVELS,
+      `${key} must be one of ${MCP_LOG_LEVELS.map((level) => `"${level}"`).join(', ')}: the least severe of the server's log messages to ask for`,
+    ),
   seconds: (key: string) =>
     number(
       (input) => `${key} must be a number of seconds, e.g. "${key}": 30 (got ${describe(input)})`,
@@ -162,6 +167,7 @@ export const FIELDS = {
   pin_tools: { kind: kind.flag, transports: ALL },
   elicitation: { kind: kind.elicitation, transports: ALL },
   start: { kind: kind.start, transports: ALL },
+  log_level: { kind: kind.logLevel, transports: ALL },
 } as const;
 
 /** A server entry's field by its snake_case name (`type` and `disabled` are fields of their own: aliases). */

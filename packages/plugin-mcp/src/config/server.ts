@@ -323,13 +323,12 @@ function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon>
       excludeTools: choice.excludeTools ?? EVERY_TOOL.excludeTools,
     },
     defer: fields.defer ?? 'auto',
-    // Absent means pinned; a project's or plugin's `false` is dropped by the runtime, which knows
-    // whose file it is.
+    // Absent: pinned, and the source's default (elicitationOf). A project's or plugin's `false`
+    // and "ask" are dropped by the runtime, which knows whose file it is.
     pinTools: fields.pin_tools,
-    // Absent means the source's default (elicitationOf); a project's or plugin's "ask" is dropped
-    // by the runtime, as `pin_tools: false` is.
     elicitation: fields.elicitation,
     start: fields.start,
+    logLevel: fields.log_level,
     variables: entry.expands ? expansionOf(templatedValues(fields, kind)) : undefined,
   };
 }

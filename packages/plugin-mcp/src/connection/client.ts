@@ -236,7 +236,12 @@ export class McpClient implements McpToolBackend {
       signal,
       { kind: 'tool', name, ...(context === undefined ? {} : { context }) },
       (connection, options, target) => connection.callTool(name, args, options, target),
-      { tool: name, serial: !this.config.supportsParallel, progress: { onProgress } },
+      {
+        tool: name,
+        serial: !this.config.supportsParallel,
+        progress: { onProgress },
+        traced: { args },
+      },
     );
   }
 
@@ -256,7 +261,7 @@ export class McpClient implements McpToolBackend {
       signal,
       { kind: 'resource', name: uri },
       (connection, options, target) => connection.readResource(uri, options, target),
-      { capability: 'resources' },
+      { capability: 'resources', traced: { uri } },
     );
   }
 
@@ -275,7 +280,7 @@ export class McpClient implements McpToolBackend {
       signal,
       { kind: 'prompt', name },
       (connection, options, target) => connection.getPrompt(name, args, options, target),
-      { capability: 'prompts' },
+      { capability: 'prompts', traced: { prompt: name } },
     );
   }
 

@@ -34,6 +34,7 @@ import type { McpRoots } from './roots.js';
 import type { ServerLog } from './server-log.js';
 import type { McpServerInfo } from './state.js';
 import { listTools } from './tool-list.js';
+import { type McpOperation, type SessionClock, within } from './tracing.js';
 
 /** A tools/call answer, or (2026 era) the server asking for input first. */
 const TOOL_CALL_OR_INPUT = withInputRequired(toolCallResultSchema);
@@ -68,6 +69,10 @@ export interface ConnectionParts {
   readonly roots: McpRoots | undefined;
   /** Its requests a server's question may belong to, and who answers the questions. */
   readonly questions: ConnectionQuestions;
+  /** A span for a request of its own upkeep (a keepalive), with no caller's trace (tracing.ts). */
+  readonly upkeep: (method: string) => McpOperation | undefined;
+  /** Its life, for `mcp.client.session.duration`. */
+  readonly session: SessionClock;
 }
 
 export class Connection {
@@ -81,6 +86,8 @@ export class Connection {
   readonly #log: ServerLog;
   readonly #roots: McpRoots | undefined;
   readonly #questions: ConnectionQuestions;
+  readonly #upkeep: (method: string) => McpOperation | undefined;
+  readonly #session: SessionClock;
   /** Of the latest tools/list on this connection: what each call of a marked tool carries. */
   #paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
   /** The subscriptions/listen stream list changes come by on a 2026-07-28 connection. */
@@ -105,7 +112,11 @@ export class Connection {
     log,
     roots,
     questions,
+    upkeep,
+    session,
   }: ConnectionParts) {
+    this.#upkeep = upkeep;
+    this.#session = session;
     this.sdk = sdk;
     this.#log = log;
     this.handle = handle;
@@ -320,10 +331,17 @@ export class Connection {
    * answer; a JSON-RPC error is still an answer: it is alive.
    */
   async keepalive(options: RequestOptions): Promise<void> {
+    const modern = this.info.protocol.era === 'modern';
+    const operation = this.#upkeep(modern ? 'server/discover' : 'ping');
+    operation?.on({
+      protocolVersion: this.info.protocol.version,
+      sessionId: this.handle.transport.sessionId,
+    });
     try {
-      if (this.info.protocol.era === 'modern') await this.sdk.discover(options);
-      else await this.sdk.ping(options);
+      await within(operation, () => (modern ? this.sdk.discover(options) : this.sdk.ping(options)));
+      operation?.end({ result: undefined });
     } catch (error) {
+      operation?.end({ error });
       if (!(error instanceof ProtocolError)) throw error;
     }
   }
@@ -360,6 +378,7 @@ export class Connection {
   }
 
   async #end(): Promise<void> {
+    this.#session.ended();
     this.#log.end();
     // Its own cancellation first, so the server stops holding the stream for us; one not
     // acknowledged yet is given up.
@@ -376,6 +395,7 @@ export class Connection {
   #markLost(loss: ConnectionLoss): void {
     if (this.#lost !== undefined || this.#closing !== undefined) return;
     this.#lost = loss;
+    this.#session.ended(loss.kind);
     this.#onLost?.(loss);
   }
 }

@@ -3,7 +3,7 @@
 // (list-changes.ts: waited for briefly, never required), the first tools/list; one more open when
 // the era met was wrong. What a failed open means is open-failure.ts's.
 
-import type { Logger } from '@epoch-agent/infra';
+import { type Logger, messageOf } from '@epoch-agent/infra';
 import {
   Client,
   type PriorDiscovery,
@@ -14,6 +14,7 @@ import { ConnectionQuestions } from '../elicitation/questions.js';
 import { requestError } from '../errors/request.js';
 import type { McpTransportHandle } from '../transport/handle.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
+import { DEFAULT_LOG_LEVEL } from '../types.js';
 import {
   type AttemptOutcome,
   type AttemptParts,
@@ -27,12 +28,14 @@ import { Connection } from './link.js';
 import { LISTEN_ACK_WAIT_MS, onToolsListChanged, ToolsSubscription } from './list-changes.js';
 import { CLOSED, failedOpen, type Opened, TIMED_OUT } from './open-failure.js';
 import { preflight } from './preflight.js';
-import type { McpEraVerdict } from './protocol.js';
+import type { McpEraVerdict, McpProtocolEra } from './protocol.js';
+import { stampRequests } from './request-meta.js';
 import { remoteUrl } from './request-options.js';
 import { rootsOnTheWire } from './roots.js';
 import { serverIdentity } from './server-identity.js';
 import { ServerLog } from './server-log.js';
 import { listTools, markedTools, type ToolList } from './tool-list.js';
+import { DETACHED, operation, SessionClock, within } from './tracing.js';
 
 /** What a first connect meets a server with when it is known to be of the 2025 era. */
 const LEGACY: PriorDiscovery = { kind: 'legacy' };
@@ -49,6 +52,43 @@ const LEGACY: PriorDiscovery = { kind: 'legacy' };
 export async function openConnection(
   options: AttemptParts,
   ahead?: StartedAhead,
+): Promise<AttemptOutcome> {
+  const { config, scrub, settings, remembered } = options;
+  const verdict = remembered?.memory?.verdict;
+  // The connect's span, named after its handshake: the requests it sends carry its trace context.
+  const connect = operation({
+    config,
+    scrub,
+    options: settings.tracing,
+    target: {
+      method: handshake(verdict?.era ?? (config.transport === 'sse' ? 'legacy' : 'modern')),
+    },
+    request: false,
+  });
+  const outcome = await within(connect, () => openWithRetry(options, ahead));
+  if (connect === undefined) return outcome;
+  if (!outcome.ok) {
+    connect.end({ error: outcome.error });
+    return outcome;
+  }
+  const { protocol } = outcome.connection.info;
+  connect.named(handshake(protocol.era));
+  connect.on({
+    protocolVersion: protocol.version,
+    sessionId: outcome.connection.handle.transport.sessionId,
+  });
+  connect.end({ result: undefined });
+  return outcome;
+}
+
+/** The request a connect of that era opens with (2026-07-28: remembered, maybe not even sent). */
+function handshake(era: McpProtocolEra): string {
+  return era === 'modern' ? 'server/discover' : 'initialize';
+}
+
+async function openWithRetry(
+  options: AttemptParts,
+  ahead: StartedAhead | undefined,
 ): Promise<AttemptOutcome> {
   // One connect_timeout for the open and its one more: a second try spends what the first left.
   const deadline = (ahead?.at ?? Date.now()) + options.config.connectTimeoutMs;
@@ -103,6 +143,8 @@ async function openOnce(
     // A stdio server's checks only explain a connect that failed (below).
     if (config.transport !== 'stdio') await preflight(config, opening.signal);
     handle ??= await transportOf(options);
+    const logLevel = config.logLevel ?? DEFAULT_LOG_LEVEL;
+    stampRequests(handle.transport, logLevel);
     let opened: Connection | undefined;
     const { roots } = options.settings;
     // No `listChanged` option: on a 2026-07-28 connection the SDK would wait for the
@@ -154,6 +196,18 @@ async function openOnce(
     handshaken = true;
     const capabilities = sdk.getServerCapabilities() ?? {};
     const era = sdk.getProtocolEra() ?? 'legacy';
+    // A 2026-era server is told in each request (request-meta.ts). Not waited for: the first list
+    // goes out behind it, and a server that refuses it still connects.
+    if (era === 'legacy' && capabilities.logging !== undefined) {
+      sdk
+        .setLoggingLevel(logLevel, { timeout: config.timeoutMs })
+        .catch((error: unknown) =>
+          logger.debug(
+            `MCP server "${config.name}" was asked to send its log messages from "${logLevel}" on, and refused: ${scrub(messageOf(error))}`,
+            { server: config.name },
+          ),
+        );
+    }
     // Before the first list: a hint that breaks the spec must not cost the server its tools.
     if (era === 'modern')
       readBadCacheHintsAsNone(handle.transport, { server: config.name, logger });
@@ -206,6 +260,15 @@ async function openOnce(
       paramHeaders: listed.paramHeaders,
       log,
       questions,
+      upkeep: (method) =>
+        operation({
+          config,
+          scrub,
+          options: options.settings.tracing,
+          target: { method },
+          parent: DETACHED,
+        }),
+      session: new SessionClock(config, protocol.version),
     });
     if (listening !== undefined) {
       const connection = opened;

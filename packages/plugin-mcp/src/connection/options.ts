@@ -40,6 +40,28 @@ export interface McpConnectionOptions extends Pick<CreateTransportOptions, 'reap
    * (README "Headers from a command"). A server whose entry has `headers_helper` runs that instead.
    */
   readonly headersHelper?: McpHeadersHelper;
+  /**
+   * How MCP operations are traced once the host registered an OpenTelemetry SDK (EMBEDDING.md
+   * "Tracing"); without one nothing is recorded whatever this says. Default: every request its
+   * own span, no content in any attribute.
+   */
+  readonly tracing?: McpTracingOptions;
+}
+
+export interface McpTracingOptions {
+  /**
+   * The host traces its tool calls itself (a GenAI `execute_tool` span, active when it calls
+   * `execute`): a tools/call adds the MCP attributes to that span instead of starting its own.
+   * Default false.
+   */
+  readonly outerToolSpan?: boolean;
+  /**
+   * The conventions' opt-in attributes: a tool call's arguments and result
+   * (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`) and a resource's URI
+   * (`mcp.resource.uri`), each with the server's secrets blanked. Default false: they may hold
+   * what the person typed or read.
+   */
+  readonly content?: boolean;
 }
 
 /** The options that stay absent when not given: their absence means something. */
@@ -59,6 +81,7 @@ export function connectionSettings(options: McpConnectionOptions): ConnectionSet
     reconnectDelaysMs: options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS_MS,
     reap: options.reap ?? {},
     start: options.start ?? 'at_start',
+    tracing: options.tracing ?? {},
     ...(options.roots === undefined ? {} : { roots: options.roots }),
     ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
     ...(options.headersHelper === undefined ? {} : { headersHelper: options.headersHelper }),

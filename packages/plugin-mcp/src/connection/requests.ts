@@ -31,6 +31,7 @@ import {
 } from './request-options.js';
 import type { Server } from './server.js';
 import { loadedConnectionCode, withConnectionCode } from './start.js';
+import type { OperationTarget } from './tracing.js';
 
 export interface RequestSpec<T> {
   /** The raw tool name, for tools/call. */
@@ -42,6 +43,10 @@ export interface RequestSpec<T> {
   readonly otherwise?: () => T;
   /** A tools/call: progress restarts `timeout`, up to `maxTotalTimeoutMs` (request-limits.ts). */
   readonly progress?: { readonly onProgress: ((progress: ToolProgress) => void) | undefined };
+  /** What its span says beyond method and tool (tracing.ts): a prompt's name, opt-in content. */
+  readonly traced?: Pick<OperationTarget, 'prompt' | 'uri' | 'args'>;
+  /** Asked by the client itself (a changed tool list), not by a caller: no caller's trace. */
+  readonly detached?: boolean;
 }
 
 export type Send<T> = (connection: Connection, options: RequestOptions) => Promise<T>;
@@ -118,6 +123,14 @@ export class Requests {
     // Not the queue's "waited for an earlier call": there may be none, and nothing waited at all.
     if (signal?.aborted) return Promise.reject(abortedBeforeSending(target, signal.reason));
     return withConnectionCode((code) => {
+      // Its span (or the host's tool span) from here to its end; nothing recorded without an SDK.
+      const operation = code.operation({
+        config,
+        scrub,
+        options: this.#server.settings.tracing,
+        target: { method, tool: spec.tool, ...spec.traced },
+        ...(spec.detached === true ? { parent: code.DETACHED } : {}),
+      });
       let sent = false;
       /** The connection it went to: how that ended, when it did, is what the failure says. */
       let sentOn: Connection | undefined;
@@ -139,6 +152,10 @@ export class Requests {
         }
         sent = true;
         sentOn = connection;
+        operation?.on({
+          protocolVersion: connection.info.protocol.version,
+          sessionId: connection.handle.transport.sessionId,
+        });
         limits?.start();
         const progress = spec.progress;
         const onProgress = (report: ToolProgress): void => {
@@ -152,7 +169,9 @@ export class Requests {
             ? buildRequestOptions(ms, sendSignal)
             : callRequestOptions(ms, sendSignal, onProgress);
         };
-        return this.#send(connection, target, sendSignal, send, options);
+        return code.within(operation, () =>
+          this.#send(connection, target, sendSignal, send, options),
+        );
       };
       const run = (): Promise<T> => {
         if (signal?.aborted) return Promise.reject(signal.reason);
@@ -171,31 +190,38 @@ export class Requests {
               .connectionFor(target, sendSignal)
               .then((next) => sendOn(next, sendSignal, now));
       };
-      return (spec.serial ? queue.run(run, signal) : run()).then(
-        (answer) => {
-          made?.limits?.end();
-          return answer;
-        },
-        (error: unknown) => {
-          made?.limits?.end();
-          const failed = code.requestError(error, {
-            server: this.#name,
-            method,
-            tool: spec.tool,
-            timeoutMs: config.timeoutMs,
-            ...(made?.limits?.passed === 'total' ? { totalLimitMs: config.maxTotalTimeoutMs } : {}),
-            signal,
-            sent,
-            scrub,
-            url: remoteUrl(config),
-            rootsDeclared: this.#server.settings.roots !== undefined,
-            elicitationDeclared: this.#server.settings.elicit !== undefined,
-            lost: sentOn?.lost,
-          });
-          const asked = made?.target;
-          throw asked === undefined ? failed : nobodyCouldAnswer(failed, asked.replies);
-        },
-      );
+      return code
+        .within(operation, () => (spec.serial ? queue.run(run, signal) : run()))
+        .then(
+          (answer) => {
+            made?.limits?.end();
+            operation?.end({ result: answer });
+            return answer;
+          },
+          (error: unknown) => {
+            made?.limits?.end();
+            const failed = code.requestError(error, {
+              server: this.#name,
+              method,
+              tool: spec.tool,
+              timeoutMs: config.timeoutMs,
+              ...(made?.limits?.passed === 'total'
+                ? { totalLimitMs: config.maxTotalTimeoutMs }
+                : {}),
+              signal,
+              sent,
+              scrub,
+              url: remoteUrl(config),
+              rootsDeclared: this.#server.settings.roots !== undefined,
+              elicitationDeclared: this.#server.settings.elicit !== undefined,
+              lost: sentOn?.lost,
+            });
+            const asked = made?.target;
+            const thrown = asked === undefined ? failed : nobodyCouldAnswer(failed, asked.replies);
+            operation?.end({ error: thrown });
+            throw thrown;
+          },
+        );
     });
   }
 
@@ -229,8 +255,11 @@ export class Requests {
   async refreshTools(connection: Connection): Promise<void> {
     if (this.#server.slot.live !== connection) return;
     try {
-      const tools = await this.request('tools/list', undefined, (live, options) =>
-        live.listTools(options, this.#listOwner()),
+      const tools = await this.request(
+        'tools/list',
+        undefined,
+        (live, options) => live.listTools(options, this.#listOwner()),
+        { detached: true },
       );
       this.#life.setTools(connection, tools);
     } catch (error) {

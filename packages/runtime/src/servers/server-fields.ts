@@ -6,6 +6,7 @@ import type { Position } from '@epoch-agent/infra';
 import { REDACTED, redact, redactArgs, redactUrl } from '@epoch-agent/infra';
 import type { McpConfigFieldName, McpServerConfig, McpServerSource } from '@epoch-agent/plugin-mcp';
 import {
+  DEFAULT_LOG_LEVEL,
   DEFAULT_MAX_OUTPUT_TOKENS,
   elicitationOf,
   idleTimeoutOf,
@@ -113,6 +114,7 @@ const ROWS: Record<
   pin_tools: (c) => c.pinTools ?? true,
   elicitation: (c, source) => elicitationOf(c, source),
   start: (c) => startOf(c, FRONT_END_START),
+  log_level: (c) => c.logLevel ?? DEFAULT_LOG_LEVEL,
 };
 
 /** Whether the value at `field` (`args[1]`, `env.KEY`) holds a `${VAR}`: then it is shown as written. */
