@@ -15,7 +15,6 @@ import { waitUntil } from '@epoch-agent/testkit';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { psSource } from '../src/transport/process-table/ps.js';
 import { closeTransportAndReap } from '../src/transport/reap.js';
 import { StdioTransport } from '../src/transport/stdio.js';
 import {
@@ -218,40 +217,33 @@ describe.each(PROCESS_TABLES_HERE)('closing a server many times (%s table)', (ta
     expect(leaders.filter((pid) => running(pid) !== undefined)).toEqual([]);
   }, 120_000);
 
-  /** How long one read of the table by `ps` takes now (median of 3). */
-  async function psReadMs(): Promise<number> {
-    const times: number[] = [];
-    for (let read = 0; read < 3; read++) {
-      const begin = performance.now();
-      await psSource.next();
-      times.push(performance.now() - begin);
-    }
-    return [...times].sort((a, b) => a - b)[1] as number;
-  }
+  /**
+   * Grace periods far longer than any test runs: a close that waited for one instead of returning
+   * as soon as the tree is gone would time the test out. How long a close takes is a bench row.
+   */
+  const NEVER_WAITED = { stdinGraceMs: 600_000, termGraceMs: 600_000 };
 
-  /** Closes 5 well-behaved servers with the default grace periods; the median close in ms. */
-  async function medianCloseMs(): Promise<number> {
-    const durations: number[] = [];
+  /** Connects and closes 5 well-behaved servers, each close returning as soon as its tree is gone. */
+  async function closeFive(): Promise<void> {
     for (let run = 0; run < 5; run++) {
-      const transport = new StdioTransport({ server: serverLaunch({ pidFile }) });
+      const transport = new StdioTransport({
+        server: serverLaunch({ pidFile }),
+        reap: NEVER_WAITED,
+      });
       await newClient().connect(transport);
       started.push(...identities([transport.pid as number]));
-      // Default grace periods (seconds long): only returning as soon as the tree is gone is fast.
-      const begin = performance.now();
       await closeTransportAndReap(transport);
-      durations.push(performance.now() - begin);
     }
     expect(survivors(started)).toEqual([]);
-    return [...durations].sort((a, b) => a - b)[2] as number;
   }
 
-  it('a well-behaved server disconnects in under 100 ms (median of 5)', async () => {
-    expect(await medianCloseMs()).toBeLessThan(100);
+  it('a well-behaved server is closed as soon as its tree is gone, not after a grace period', async () => {
+    await closeFive();
   });
 
   // The crowd is started by /bin/sh into a process group of its own, so one signal ends it.
   it.skipIf(WINDOWS)(
-    'a well-behaved server disconnects in under 100 ms with 300 more processes on the machine',
+    'a well-behaved server is closed as soon as its tree is gone with 300 more processes on the machine',
     async () => {
       // The reaper must not pay for every process on the machine. Its own group, so one signal
       // ends the crowd whatever happens.
@@ -261,10 +253,7 @@ describe.each(PROCESS_TABLES_HERE)('closing a server many times (%s table)', (ta
       });
       try {
         await waitForGroup(crowd.pid as number, CROWD + 1);
-        // A close from `ps` reads the whole table twice (the snapshot and the look after the exit),
-        // and procps ps takes about 0.1 ms a process: that is what the ps source adds here.
-        const reads = table === 'ps' ? 2 * (await psReadMs()) : 0;
-        expect(await medianCloseMs()).toBeLessThan(100 + reads);
+        await closeFive();
       } finally {
         process.kill(-(crowd.pid as number), 'SIGKILL');
       }
