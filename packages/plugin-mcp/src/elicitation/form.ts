@@ -39,9 +39,12 @@ export type AnswerCheck =
 type Json = { readonly [key: string]: unknown };
 
 const FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
-/** A field is a secret by its format, or by a word of its name, title or description. */
+/**
+ * A field is a secret by its format, or by a word of its name, title or description: `passwd` and
+ * `pwd` as the names programs give a password, and each word in the plural too ("your tokens").
+ */
 const SECRET_WORDS =
-  /(?<![a-z])(pass(word|phrase|code)?|secret|token|api[\s_-]?key|private[\s_-]?key|credential|otp|pin|cvv|cvc|ssn)(?![a-z])/i;
+  /(?<![a-z])(pass(word|phrase|code)?|passwd|pwd|secret|token|api[\s_-]?key|private[\s_-]?key|credential|otp|pin|cvv|cvc|ssn)s?(?![a-z])/i;
 
 function isJson(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
