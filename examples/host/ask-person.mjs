@@ -68,7 +68,8 @@ export function terminalAsker(callOf) {
   async function askForm(question, signal) {
     const content = {};
     for (const field of question.fields) {
-      const secret = field.kind === 'text' && field.secret;
+      // A password, or a PIN asked as a number: typed unseen either way.
+      const secret = field.secret === true;
       for (;;) {
         const typed = await read(promptOf(field), signal, secret);
         if (typed === undefined) return { action: 'cancel' };

@@ -30,7 +30,7 @@ export async function askField(
   say(heading(field, place));
   const prompt = `  ${hint(field)}> `;
   for (;;) {
-    const typed = await read(prompt, field.kind === 'text' && field.secret);
+    const typed = await read(prompt, isSecret(field));
     if (typed === undefined) return { kind: 'closed' };
     const trimmed = field.kind === 'text' ? typed : typed.trim();
     if (trimmed === '') {
@@ -44,6 +44,11 @@ export async function askField(
     if (problem === undefined) return { kind: 'value', value: value as ElicitationValue };
     say(`  It ${problem}: try again.\n`);
   }
+}
+
+/** A text or a number the person types unseen (a password, a PIN). */
+function isSecret(field: ElicitationField): boolean {
+  return (field.kind === 'text' || field.kind === 'number') && field.secret;
 }
 
 /** `2/5 Name (required): what it is for`, and a choice's options, numbered. */
@@ -72,6 +77,7 @@ function hint(field: ElicitationField): string {
       return `${words === '' ? '' : `${words} `}${fallback(field.default === undefined ? undefined : shownLine(field.default))}`;
     }
     case 'number': {
+      if (field.secret) return 'hidden as you type ';
       const bounds = range(field.minimum, field.maximum);
       const kind = field.integer ? 'a whole number' : 'a number';
       return `${kind}${bounds === undefined ? '' : `, ${bounds}`} ${fallback(field.default)}`;

@@ -75,6 +75,7 @@ describe('a server question on the terminal', () => {
           label: 'Age',
           kind: 'number',
           integer: true,
+          secret: false,
           maximum: 120,
           required: true,
         },

@@ -179,6 +179,61 @@ describe('epoch mcp call of a server that asks, on a terminal', () => {
     expect((await recorded())[0]).toMatch(/^elicitation \{.*"form".*"url".*\}$/);
   }, 60_000);
 
+  it('a secret known by its name alone is typed unseen: "passwd", or a word in the plural', async () => {
+    const password = `pw-${randomUUID()}`;
+    const tokens = `tk-${randomUUID()}`;
+    const person = calling(
+      ask(
+        {
+          message: 'Sign in',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              passwd: { type: 'string' },
+              tokens: { type: 'string', title: 'Your recovery tokens' },
+            },
+            required: ['passwd', 'tokens'],
+          },
+        },
+        ['passwd', 'tokens'],
+      ),
+    );
+    await person.sees('Fill in its form (2 fields)? [y/N] ');
+    person.type('y\r');
+    await person.sees('1/2 passwd (required)\r\n  hidden as you type > ');
+    person.type(`${password}\r`);
+    await person.sees('2/2 Your recovery tokens (required)\r\n  hidden as you type > ');
+    person.type(`${tokens}\r`);
+    await person.sees(`"passwd":"${sha256(password)}","tokens":"${sha256(tokens)}"`);
+    expect(await person.run.done).toBe(0);
+    expect(person.run.seen()).not.toContain(password);
+    expect(person.run.seen()).not.toContain(tokens);
+  }, 60_000);
+
+  it('a PIN asked as a number is a secret too: typed unseen, its default never shown', async () => {
+    const person = calling(
+      ask(
+        {
+          message: 'Confirm the transfer',
+          requestedSchema: {
+            type: 'object',
+            properties: { pin: { type: 'integer', title: 'PIN', default: 8080 } },
+            required: ['pin'],
+          },
+        },
+        ['pin'],
+      ),
+    );
+    await person.sees('Fill in its form (1 field)? [y/N] ');
+    person.type('y\r');
+    await person.sees('1/1 PIN (required)\r\n  hidden as you type > ');
+    person.type('61537\r');
+    await person.sees(`content={"pin":"${sha256('61537')}"}`);
+    expect(await person.run.done).toBe(0);
+    expect(person.run.seen()).not.toContain('61537');
+    expect(person.run.seen()).not.toContain('8080');
+  }, 60_000);
+
   it('no declines: the server is told the person said no', async () => {
     const person = calling(
       ask({

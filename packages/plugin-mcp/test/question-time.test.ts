@@ -223,5 +223,10 @@ describe("the request's timeout while a person is asked", () => {
     const failure = await rejection(client.callTool('ask', { question: CONFIRM }));
     expect(failure.code).toBe('request_total_timeout');
     expect(question?.aborted).toBe(true);
+    // The server reported no progress: the time went to a question, and the words say so.
+    expect(failure.message).not.toContain('progress');
+    expect(failure.message).toContain(
+      'did not finish within its total limit of 1500 ms, the time a person took to answer its questions included,',
+    );
   });
 });

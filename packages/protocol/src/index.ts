@@ -236,8 +236,11 @@ export interface ElicitationTextField extends ElicitationFieldCommon {
 export interface ElicitationNumberField extends ElicitationFieldCommon {
   readonly kind: 'number';
   readonly integer: boolean;
+  /** A PIN, a one-time code (by its name or label): typed masked, as a text secret is. */
+  readonly secret: boolean;
   readonly minimum?: number;
   readonly maximum?: number;
+  /** Never set on a secret field. */
   readonly default?: number;
 }
 

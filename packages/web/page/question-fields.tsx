@@ -162,6 +162,28 @@ function Control({ field, common, value, onChange }: ControlProps) {
     case 'text':
       return <TextControl field={field} common={common} value={value} onChange={onChange} />;
     case 'number':
+      // A PIN is masked as a password is; what is not a number is NaN, "must be a number".
+      if (field.secret) {
+        return (
+          <input
+            {...common}
+            type="password"
+            inputMode={field.integer ? 'numeric' : 'decimal'}
+            autocomplete="off"
+            spellcheck={false}
+            onInput={(e) => {
+              const text = e.currentTarget.value.trim();
+              onChange(
+                text === ''
+                  ? undefined
+                  : /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)
+                    ? Number(text)
+                    : Number.NaN,
+              );
+            }}
+          />
+        );
+      }
       // Left to the browser as typed ("-", "1e" on the way to a number): a controlled value would
       // wipe what is not a number yet. Not a number: NaN, which the check calls "must be a number".
       return (

@@ -159,6 +159,20 @@ describe("a server's question in a dialog", () => {
     expect(typed.join('\n')).not.toContain(SECRET);
   });
 
+  it('a PIN asked as a number is masked too, its default never filled in', async () => {
+    const form = await tryForm('asker', 'confirm');
+    const dialog = await runAndAsked(form, 'asker');
+    const pin = dialog.getByLabel(/^PIN/);
+    await expect(pin.getAttribute('type')).resolves.toBe('password');
+    await expect(pin.inputValue()).resolves.toBe('');
+    expect(await page.content()).not.toContain('8080');
+    await pin.fill('61537');
+    await dialog.getByRole('button', { name: 'Accept' }).click();
+    await dialog.waitFor({ state: 'hidden', ...WAIT });
+    await resultOf(form).toContain('confirmed with a PIN of 5 digits');
+    expect(await page.content()).not.toContain('61537');
+  });
+
   it('a URL: its origin shown whole, nothing opened until Open, then exactly that URL', async () => {
     const form = await tryForm('everything', 'trigger-url-elicitation');
     const target = `${siteUrl}/sign-in?step=1`;

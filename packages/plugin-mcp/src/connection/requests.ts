@@ -214,6 +214,7 @@ export class Requests {
               url: remoteUrl(config),
               rootsDeclared: this.#server.settings.roots !== undefined,
               elicitationDeclared: this.#server.settings.elicit !== undefined,
+              questionsAsked: (made?.target?.asked ?? 0) > 0,
               lost: sentOn?.lost,
             });
             const asked = made?.target;

@@ -39,9 +39,12 @@ export type AnswerCheck =
 type Json = { readonly [key: string]: unknown };
 
 const FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
-/** A field is a secret by its format, or by a word of its name, title or description. */
+/**
+ * A field is a secret by its format, or by a word of its name, title or description: `passwd` and
+ * `pwd` as the names programs give a password, and each word in the plural too ("your tokens").
+ */
 const SECRET_WORDS =
-  /(?<![a-z])(pass(word|phrase|code)?|secret|token|api[\s_-]?key|private[\s_-]?key|credential|otp|pin|cvv|cvc|ssn)(?![a-z])/i;
+  /(?<![a-z])(pass(word|phrase|code)?|passwd|pwd|secret|token|api[\s_-]?key|private[\s_-]?key|credential|otp|pin|cvv|cvc|ssn)s?(?![a-z])/i;
 
 function isJson(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -102,13 +105,18 @@ function fieldOf(name: string, schema: unknown, required: boolean): ElicitationF
       const minimum = finite(schema.minimum);
       const maximum = finite(schema.maximum);
       const fallback = finite(schema.default);
+      // A PIN or a one-time code is a number a server may ask for: a secret all the same. By its
+      // name or label only: a number's description is where a server says what not to give
+      // ("not your phone number or PIN"), and a secret's default is never sent.
+      const secret = namedSecret([common.name, common.label]);
       return {
         ...common,
         kind: 'number',
         integer: schema.type === 'integer',
+        secret,
         ...(minimum === undefined ? {} : { minimum }),
         ...(maximum === undefined ? {} : { maximum }),
-        ...(fallback === undefined ? {} : { default: fallback }),
+        ...(fallback === undefined || secret ? {} : { default: fallback }),
       };
     }
     case 'boolean':
@@ -126,13 +134,15 @@ function fieldOf(name: string, schema: unknown, required: boolean): ElicitationF
 
 type Common = Pick<ElicitationTextField, 'name' | 'label' | 'required' | 'description'>;
 
+/** Whether one of `texts` (a field's name, label...) calls it a secret (`apiKey`: two words). */
+function namedSecret(texts: readonly string[]): boolean {
+  return texts.some((words) => SECRET_WORDS.test(words.replace(/([a-z])([A-Z])/g, '$1 $2')));
+}
+
 function textOf(common: Common, schema: Json): ElicitationTextField {
   const format = text(schema.format);
   const secret =
-    format === 'password' ||
-    [common.name, common.label, common.description ?? ''].some((words) =>
-      SECRET_WORDS.test(words.replace(/([a-z])([A-Z])/g, '$1 $2')),
-    );
+    format === 'password' || namedSecret([common.name, common.label, common.description ?? '']);
   const minLength = count(schema.minLength);
   const maxLength = count(schema.maxLength);
   const fallback = text(schema.default);

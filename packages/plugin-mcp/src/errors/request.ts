@@ -48,6 +48,8 @@ export interface FailedRequest {
   readonly rootsDeclared?: boolean | undefined;
   /** Someone can be asked (the host gave `elicit`), so the request declared elicitation. */
   readonly elicitationDeclared?: boolean | undefined;
+  /** The server asked questions during the request: its time went to a person, not to progress. */
+  readonly questionsAsked?: boolean | undefined;
   /** How the connection it was sent on ended, when it ended without close(). */
   readonly lost?: ConnectionLoss | undefined;
 }
@@ -67,9 +69,13 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
     );
   }
   if (request.totalLimitMs !== undefined) {
+    const limit = `its total limit of ${seconds(request.totalLimitMs)}`;
+    const ran = request.questionsAsked
+      ? `did not finish within ${limit}, the time a person took to answer its questions included,`
+      : `kept reporting progress but did not finish within ${limit}`;
     return make(
       'request_total_timeout',
-      `${prefix} kept reporting progress but did not finish within its total limit of ${seconds(request.totalLimitMs)} and was cancelled: ${TOLD_TO_CANCEL}. If it needs longer, raise "max_total_timeout" for this server in mcp.json.`,
+      `${prefix} ${ran} and was cancelled: ${TOLD_TO_CANCEL}. If it needs longer, raise "max_total_timeout" for this server in mcp.json.`,
     );
   }
   const remote =
