@@ -30,6 +30,15 @@ export type {
   McpWithheldTool,
 } from './types.js';
 
+// Tools that run as tasks: their records in $EPOCH_HOME, for a later process.
+
+export {
+  type McpTaskRecord,
+  readTaskRecords,
+  taskRecordsDir,
+} from './tasks/task-records.js';
+export type { TaskState as McpTaskState, TaskStatus as McpTaskStatus } from './tasks/task-wire.js';
+
 // One server's client, for a host that manages a server by itself.
 
 export type { McpServerCapabilities } from './connection/capabilities.js';

@@ -19,18 +19,7 @@ import type { ConnectionQuestions } from '../elicitation/questions.js';
 import { isAuthFailure, isSessionExpired } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
 import type { ConnectionLoss } from '../errors/unavailable.js';
-import {
-  catchTaskHandles,
-  legacyCalls,
-  legacyTaskCalls,
-  modernCalls,
-  modernTaskCalls,
-  TASK_TTL_MS,
-  type TaskSupport,
-  taskTools,
-} from '../tasks/task-calls.js';
-import { followTask } from '../tasks/task-run.js';
-import { callOrTaskSchema, type TaskState } from '../tasks/task-wire.js';
+import { ConnectionTasks } from '../tasks/connection-tasks.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
 import type { McpTransportHandle } from '../transport/handle.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
@@ -95,10 +84,8 @@ export class Connection {
   readonly #questions: ConnectionQuestions;
   /** Of the latest tools/list on this connection: what each call of a marked tool carries. */
   #paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
-  /** 2025-11-25: the tools that run as tasks, of the latest tools/list, when the server takes them. */
-  #taskTools: ReadonlyMap<string, TaskSupport>;
-  /** 2026-07-28, a server with the tasks extension: the task a call's answer stands for. */
-  readonly #taskOf: ((result: ToolCallResult) => TaskState | undefined) | undefined;
+  /** Which calls run as tasks, and how a task is followed (tasks/connection-tasks.ts). */
+  readonly tasks: ConnectionTasks;
   /** The subscriptions/listen stream list changes come by on a 2026-07-28 connection. */
   #listening: ToolsSubscription | undefined;
   /** That stream, once the server acknowledged it. */
@@ -138,13 +125,13 @@ export class Connection {
         : undefined;
     // direct-calls.ts takes its calls' reports in order itself.
     if (this.#calls === undefined) keepProgressFirst(handle.transport);
-    const declared = sdk.getServerCapabilities();
-    const legacyTasks = sdk.getProtocolEra() === 'legacy' && legacyTaskCalls(declared);
-    this.#taskTools = legacyTasks ? taskTools(info.tools) : new Map();
-    this.#taskOf =
-      sdk.getProtocolEra() === 'modern' && modernTaskCalls(declared)
-        ? catchTaskHandles(handle.transport)
-        : undefined;
+    this.tasks = new ConnectionTasks({
+      server,
+      sdk,
+      transport: handle.transport,
+      tools: info.tools,
+      answerers: (target) => this.#answerers(target),
+    });
     sdk.onerror = (error) => {
       // Before the close it causes, which would otherwise say only that the connection closed.
       if (error instanceof MessageTooLongError) {
@@ -248,8 +235,10 @@ export class Connection {
     options: RequestOptions,
     target: QuestionTarget,
   ): Promise<ToolCallResult> {
-    if (this.#taskTools.get(name) === 'required') {
-      return this.#questions.during(target, () => this.#legacyTask(name, args, options, target));
+    if (this.tasks.mustCall(name)) {
+      return this.#questions.during(target, () =>
+        this.tasks.callLegacy(name, args, options, target),
+      );
     }
     const calls = this.#calls;
     if (calls !== undefined) {
@@ -270,27 +259,8 @@ export class Connection {
           ),
         this.#answerers(target),
       );
-      const task = this.#taskOf?.(answer);
-      if (task === undefined) return answer;
-      const calls = modernCalls(this.sdk, this.#server, name, this.#answerers(target));
-      return followTask(task, calls, options, () => target.alive());
+      return this.tasks.answered(answer, name, options, target);
     });
-  }
-
-  /** A 2025-11-25 tool that must run as a task: called with `task`, then followed. */
-  async #legacyTask(
-    name: string,
-    args: Record<string, unknown>,
-    options: RequestOptions,
-    target: QuestionTarget,
-  ): Promise<ToolCallResult> {
-    const answer = await this.sdk.request(
-      { method: 'tools/call', params: { name, arguments: args, task: { ttl: TASK_TTL_MS } } },
-      callOrTaskSchema,
-      options,
-    );
-    if (answer.kind === 'result') return answer.result;
-    return followTask(answer.task, legacyCalls(this.sdk), options, () => target.alive());
   }
 
   /** resources/read; run() it to have it counted. The server may ask for input first. */
@@ -387,12 +357,7 @@ export class Connection {
   async listTools(options: RequestOptions, owner: ListOwner): Promise<Tool[]> {
     const { tools, paramHeaders } = await listTools(this.sdk, options, owner, this.#mirrors);
     this.#paramHeaders = paramHeaders;
-    if (
-      legacyTaskCalls(this.sdk.getServerCapabilities()) &&
-      this.sdk.getProtocolEra() === 'legacy'
-    ) {
-      this.#taskTools = taskTools(tools);
-    }
+    this.tasks.listed(tools);
     return tools;
   }
 

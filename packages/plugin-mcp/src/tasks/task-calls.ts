@@ -104,11 +104,16 @@ export function modernCalls(
   sdk: Client,
   server: string,
   tool: string,
-  answerers: InputAnswerers,
+  answerers: InputAnswerers | undefined,
 ): TaskCalls {
+  const get: TaskCalls['get'] = (taskId, options) =>
+    sdk.request({ method: 'tasks/get', params: { taskId } }, taskSchema, options);
+  const cancel: TaskCalls['cancel'] = (taskId, options) =>
+    sdk.request({ method: 'tasks/cancel', params: { taskId } }, ackSchema, options);
+  if (answerers === undefined) return { get, cancel };
   return {
-    get: (taskId, options) =>
-      sdk.request({ method: 'tasks/get', params: { taskId } }, taskSchema, options),
+    get,
+    cancel,
     answer: async (task, unanswered) => {
       const inputRequests = Object.fromEntries(
         unanswered.map((key) => [key, task.inputRequests?.[key]]),
@@ -127,8 +132,6 @@ export function modernCalls(
         { timeout: TASK_UPDATE_TIMEOUT_MS, signal: answerers.request.signal },
       );
     },
-    cancel: (taskId, options) =>
-      sdk.request({ method: 'tasks/cancel', params: { taskId } }, ackSchema, options),
   };
 }
 

@@ -40,16 +40,23 @@ export function pollDelay(task: TaskState): number {
   return Math.min(POLL_MAX_MS, Math.max(POLL_MIN_MS, asked));
 }
 
+/** What a call following a task is told besides its result. */
+export interface TaskWatch {
+  /** The server answered: the call's SignOfLife starts again. */
+  readonly alive: () => void;
+  /** Each look at the task (the records in $EPOCH_HOME keep its status). */
+  readonly seen?: (task: TaskState) => void;
+}
+
 /**
  * Follows `created` to its end. `options` are the call's: its signal (the caller's with the call's
- * limits), its timeout and its progress handler; `alive` tells the call's SignOfLife that the
- * server answered.
+ * limits), its timeout and its progress handler.
  */
 export async function followTask(
   created: TaskState,
   calls: TaskCalls,
   options: RequestOptions,
-  alive: () => void,
+  { alive, seen }: TaskWatch,
 ): Promise<ToolCallResult> {
   const { signal } = options;
   // The call's signal and timeout; its progress is this loop's to report.
@@ -76,6 +83,7 @@ export async function followTask(
   let task = created;
   try {
     for (;;) {
+      seen?.(task);
       report(task);
       if (isTerminal(task.status)) return await ended(task, fetchPayload);
       if (task.status === 'input_required') {
