@@ -33,6 +33,9 @@ export type {
   McpServerStatus,
   McpShownTool,
   McpStoredLogin,
+  McpTaskRecord,
+  McpTaskState,
+  McpTaskStatus,
   McpToolDeferral,
   McpToolDefinition,
   McpToolPattern,
@@ -50,6 +53,7 @@ export {
   MCP_CONFIG_FIELDS,
   McpError,
   openInBrowser,
+  readTaskRecords,
   serverPrefix,
   TOOL_NAME_PREFIX,
 } from '@epoch-agent/plugin-mcp';

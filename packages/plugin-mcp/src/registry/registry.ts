@@ -23,7 +23,6 @@ import type { McpServerOutput } from '../connection/server-output.js';
 import { type McpTaskRecord, readTaskRecords } from '../tasks/task-records.js';
 import type { TaskState as McpTaskState } from '../tasks/task-wire.js';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
-import type { ToolCallResult } from '../tools/result.js';
 import type { McpSavedResults } from '../tools/saved-results.js';
 import { shownProgress, shownResult } from '../tools/shown-result.js';
 import type {
@@ -312,12 +311,15 @@ export class McpRegistry {
     return taskFrom(this.#servers, server, taskId, signal);
   }
 
-  /** A recorded task followed to its result (a finished one's is fetched at once). */
+  /**
+   * A recorded task followed to its result (a finished one's is fetched at once), whole, as
+   * `executeUncut` gives a call's: for a person, through `shownResult`.
+   */
   taskResult(
     record: Pick<McpTaskRecord, 'server' | 'tool' | 'taskId'>,
     signal?: AbortSignal,
     onProgress?: (progress: ToolProgress) => void,
-  ): Promise<ToolCallResult> {
+  ): Promise<ToolResult> {
     return taskResultFrom(this.#servers, record, signal, onProgress);
   }
 

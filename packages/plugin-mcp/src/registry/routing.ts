@@ -2,7 +2,7 @@
 // reconfigure in progress), so a tool object a host holds never calls a client that was replaced.
 
 import { messageOf } from '@epoch-agent/infra';
-import type { ToolProgress } from '@epoch-agent/protocol';
+import type { ToolProgress, ToolResult } from '@epoch-agent/protocol';
 import type {
   GetPromptResult,
   Prompt,
@@ -17,7 +17,7 @@ import { type McpTaskRecord, markTaskRecord } from '../tasks/task-records.js';
 import type { TaskState as McpTaskState } from '../tasks/task-wire.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
 import { assignToolNames } from '../tools/names.js';
-import type { ToolCallResult } from '../tools/result.js';
+import { toToolResult } from '../tools/result.js';
 import type { Entry, Servers } from './servers.js';
 import type { McpServerPrompt } from './types.js';
 
@@ -174,16 +174,22 @@ export function taskFrom(
   );
 }
 
-/** One of a server's tasks followed to its result (its record then says how it ended). */
+/**
+ * One of a server's tasks followed to its result (its record then says how it ended), whole, as
+ * a call's `executeUncut` gives it.
+ */
 export function taskResultFrom(
   servers: Servers,
   record: Pick<McpTaskRecord, 'server' | 'tool' | 'taskId'>,
   signal?: AbortSignal,
   onProgress?: (progress: ToolProgress) => void,
-): Promise<ToolCallResult> {
+): Promise<ToolResult> {
   const { server, tool, taskId } = record;
-  return ask(servers, { server, method: 'tasks/get', tool }, signal, (client) =>
-    client.taskResult(taskId, tool, signal, onProgress),
+  return ask(servers, { server, method: 'tasks/get', tool }, signal, async (client) =>
+    toToolResult(
+      await client.taskResult(taskId, tool, signal, onProgress),
+      `MCP server "${server}" tool "${tool}"`,
+    ),
   );
 }
 
