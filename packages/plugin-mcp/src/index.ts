@@ -33,6 +33,11 @@ export type {
 // Tools that run as tasks: their records in $EPOCH_HOME, for a later process.
 
 export {
+  type McpBackgroundCall,
+  type McpBackgroundState,
+  startInBackground,
+} from './tasks/background-call.js';
+export {
   type McpTaskRecord,
   readTaskRecords,
   taskRecordsDir,

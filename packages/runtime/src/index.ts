@@ -8,6 +8,8 @@
 export { type Diagnostic, formatDiagnostic, type Logger } from '@epoch-agent/infra';
 export type {
   McpApprovalReason,
+  McpBackgroundCall,
+  McpBackgroundState,
   McpDefinitionLine,
   McpEpochTool,
   McpErrorCode,
@@ -55,6 +57,7 @@ export {
   openInBrowser,
   readTaskRecords,
   serverPrefix,
+  startInBackground,
   TOOL_NAME_PREFIX,
 } from '@epoch-agent/plugin-mcp';
 export type {
