@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  EVERYTHING_ENTRY,
   type RunningModernServer,
   startModernHttp,
   TASK_SERVER,
@@ -26,7 +27,15 @@ beforeAll(async () => {
   file = join(dir, 'mcp.json');
   record = join(dir, 'record.jsonl');
   server = await startModernHttp([], { RECORD_FILE: record }, TASK_SERVER);
-  await writeFile(file, JSON.stringify({ servers: { tasks: { type: 'http', url: server.url } } }));
+  await writeFile(
+    file,
+    JSON.stringify({
+      servers: {
+        tasks: { type: 'http', url: server.url },
+        everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] },
+      },
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -104,4 +113,27 @@ it('an id that names no task is a usage error (2) saying so', async () => {
   const run = await epoch(['mcp', 'tasks', 'show', 'nothing-like-it'], { EPOCH_HOME: home });
   expect(run.code).toBe(2);
   expect(run.err).toContain('no task "nothing-like-it" is recorded');
+});
+
+it("tools marks the reference server's task tool, and call runs it to its report", async () => {
+  const tools = await epoch(['mcp', 'tools', '--config', file, 'everything'], { EPOCH_HOME: home });
+  expect(tools.err).toBe('');
+  expect(tools.code).toBe(0);
+  expect(tools.out).toMatch(/mcp__everything__simulate-research-query.*\[task\]/);
+  expect(tools.out).not.toMatch(/mcp__everything__echo.*\[task\]/);
+  const call = await epoch(
+    [
+      'mcp',
+      'call',
+      '--config',
+      file,
+      'everything',
+      'simulate-research-query',
+      '--arg',
+      'topic=tides',
+    ],
+    { EPOCH_HOME: home },
+  );
+  expect(call.code).toBe(0);
+  expect(call.out).toContain('# Research Report: tides');
 });
