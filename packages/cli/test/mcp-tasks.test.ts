@@ -137,3 +137,37 @@ it("tools marks the reference server's task tool, and call runs it to its report
   expect(call.code).toBe(0);
   expect(call.out).toContain('# Research Report: tides');
 });
+
+it('Ctrl-C of epoch mcp call of a task tool cancels the task on the server (exit 130)', async () => {
+  const run = startEpoch(
+    [
+      'mcp',
+      'call',
+      '--config',
+      file,
+      'tasks',
+      'work',
+      '--args',
+      JSON.stringify({ steps: 300, stepMs: 100 }),
+    ],
+    { EPOCH_HOME: home },
+  );
+  const before = (await records()).length;
+  try {
+    await waitUntil(async () => (await records()).length > before, 'the call to record its task');
+  } catch (error) {
+    run.child.kill('SIGKILL');
+    const { err } = await run.done;
+    throw new Error(`${(error as Error).message}; epoch said: ${err}`);
+  }
+  run.child.kill('SIGINT');
+  const done = await run.done;
+  expect(done.code).toBe(130);
+  const task = (await records()).at(-1);
+  const events = (await readFile(record, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  expect(events).toContainEqual({ cancelled: task?.taskId });
+  expect(task?.status).toBe('cancelled');
+});

@@ -105,6 +105,8 @@ export async function followTask(
     }
   } catch (error) {
     if (signal?.aborted !== true) throw error;
+    // Recorded first: a process that is stopping (Ctrl-C) may exit once the server is told.
+    seen?.({ ...task, status: 'cancelled' });
     // The server is told before the call says it stopped, so what follows sees the task cancelled.
     await calls.cancel(task.taskId, { timeout: CANCEL_WAIT_MS }).catch(() => {});
     throw stopped(signal.reason);
