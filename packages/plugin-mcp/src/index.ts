@@ -81,7 +81,7 @@ export {
   urlOf,
   valueProblem,
 } from './elicitation/form.js';
-export { elicitationOf, type McpElicitationSetting } from './types.js';
+export { elicitationOf, type McpElicitationSetting, type McpTaskCalls } from './types.js';
 
 // Errors: one class, decided on by `code`.
 

@@ -88,12 +88,21 @@ export interface McpServerCommon {
    */
   readonly start?: McpStartMode;
   /**
+   * Which of its 2025-11-25 tools are called as tasks: those whose taskSupport is `required`
+   * (absent, the default), or also those that only offer it (`offered`). See README "Tools that run
+   * as tasks". Not part of its connection (the fingerprint leaves it out).
+   */
+  readonly taskCalls?: McpTaskCalls;
+  /**
    * The `${VAR}`s the values of a file's entry use, expanded (and `$$` unescaped) from the
    * process environment each time the server starts. Absent when no value holds `${` or `$$`, and
    * for an entry given in code, whose values are used exactly as given.
    */
   readonly variables?: readonly McpVariableUse[];
 }
+
+/** `required`: a tool is called as a task when it requires it; `offered`: also when it offers it. */
+export type McpTaskCalls = 'required' | 'offered';
 
 /** `ask`: a server's questions go to a person; `decline`: they are answered `decline` unasked. */
 export type McpElicitationSetting = 'ask' | 'decline';

@@ -626,6 +626,7 @@ describe('what the fields mean', () => {
       'pin_tools',
       'elicitation',
       'start',
+      'task_calls',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',

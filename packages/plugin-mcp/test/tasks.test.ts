@@ -8,6 +8,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ToolProgress } from '@epoch-agent/protocol';
 import {
   EVERYTHING_ENTRY,
@@ -179,5 +180,21 @@ describe.each(['stdio', 'http'] as const)('a 2026-07-28 task tool, over %s', (tr
     const events = await recorded();
     const created = events.find((event) => 'created' in event)?.created;
     expect(events).toContainEqual({ cancelled: created });
+  });
+});
+
+describe('a 2025-11-25 tool that only offers to run as a task', () => {
+  const OPTIONAL = fileURLToPath(new URL('./fixtures/optional-task-server.mjs', import.meta.url));
+  const optional = (overrides: Partial<McpServerCommon> = {}) =>
+    stdioConfig('optional', process.execPath, [OPTIONAL], overrides);
+
+  it('is called directly by default (task_calls "required")', async () => {
+    const client = await connected(optional());
+    expect(text(await client.callTool('long', {}))).toBe('directly');
+  });
+
+  it('is called as a task when the server\'s task_calls is "offered"', async () => {
+    const client = await connected(optional({ taskCalls: 'offered' }));
+    expect(text(await client.callTool('long', {}))).toBe('as a task');
   });
 });

@@ -161,6 +161,7 @@ describe('serverFields', () => {
       'pin_tools',
       'elicitation',
       'start',
+      'task_calls',
     ]);
     expect(byName.pin_tools).toEqual({
       field: 'pin_tools',

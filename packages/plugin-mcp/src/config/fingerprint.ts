@@ -71,6 +71,7 @@ type WithoutName<T> = {
     | 'pinTools'
     | 'elicitation'
     | 'start'
+    | 'taskCalls'
   >]-?: T[K] | undefined;
 };
 

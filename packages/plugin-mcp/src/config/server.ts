@@ -329,6 +329,7 @@ function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon>
     // by the runtime, as `pin_tools: false` is.
     elicitation: fields.elicitation,
     start: fields.start,
+    taskCalls: fields.task_calls,
     variables: entry.expands ? expansionOf(templatedValues(fields, kind)) : undefined,
   };
 }

@@ -24,6 +24,7 @@ import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
 import type { McpTransportHandle } from '../transport/handle.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
 import { type ParamHeader, paramHeaders } from '../transport/param-headers.js';
+import type { McpTaskCalls } from '../types.js';
 import type { McpServerCapabilities } from './capabilities.js';
 import { DirectToolCalls } from './direct-calls.js';
 import { type InputAnswerers, withInputAnswered } from './input-required.js';
@@ -54,6 +55,8 @@ export interface ConnectionInfo {
 
 export interface ConnectionParts {
   readonly server: string;
+  /** Which 2025-11-25 tools are called as tasks (the server's `task_calls`). */
+  readonly taskCalls: McpTaskCalls;
   readonly sdk: Client;
   readonly handle: McpTransportHandle;
   readonly info: ConnectionInfo;
@@ -99,6 +102,7 @@ export class Connection {
 
   constructor({
     server,
+    taskCalls,
     sdk,
     handle,
     info,
@@ -127,6 +131,7 @@ export class Connection {
     if (this.#calls === undefined) keepProgressFirst(handle.transport);
     this.tasks = new ConnectionTasks({
       server,
+      taskCalls,
       sdk,
       transport: handle.transport,
       tools: info.tools,

@@ -187,6 +187,7 @@ async function openOnce(
     const protocol = { era, version: sdk.getNegotiatedProtocolVersion() ?? '' };
     opened = new Connection({
       server: config.name,
+      taskCalls: config.taskCalls ?? 'required',
       sdk,
       handle,
       roots,

@@ -6,6 +6,7 @@ import type { Client, RequestOptions, Tool, Transport } from '@modelcontextproto
 import type { InputAnswerers } from '../connection/input-required.js';
 import type { QuestionTarget } from '../elicitation/ask.js';
 import type { ToolCallResult } from '../tools/result.js';
+import type { McpTaskCalls } from '../types.js';
 import {
   catchTaskHandles,
   legacyCalls,
@@ -22,6 +23,8 @@ import { callOrTaskSchema, type TaskState } from './task-wire.js';
 
 export interface ConnectionTasksParts {
   readonly server: string;
+  /** `offered`: a 2025-11-25 tool that only offers to run as a task is called as one too. */
+  readonly taskCalls: McpTaskCalls;
   readonly sdk: Client;
   readonly transport: Transport;
   readonly tools: readonly Tool[];
@@ -34,14 +37,16 @@ export class ConnectionTasks {
   readonly #sdk: Client;
   readonly #answerers: (target: QuestionTarget) => InputAnswerers;
   readonly #legacy: boolean;
+  readonly #taskCalls: McpTaskCalls;
   /** 2025-11-25: the tools that run as tasks, of the latest tools/list, when the server takes them. */
   #tools: ReadonlyMap<string, TaskSupport>;
   /** 2026-07-28, a server with the tasks extension: the task a call's answer stands for. */
   readonly #taskOf: ((result: ToolCallResult) => TaskState | undefined) | undefined;
 
   /** Call once the SDK connected the transport (and after keepProgressFirst). */
-  constructor({ server, sdk, transport, tools, answerers }: ConnectionTasksParts) {
+  constructor({ server, taskCalls, sdk, transport, tools, answerers }: ConnectionTasksParts) {
     this.#server = server;
+    this.#taskCalls = taskCalls;
     this.#sdk = sdk;
     this.#answerers = answerers;
     const declared = sdk.getServerCapabilities();
@@ -58,9 +63,13 @@ export class ConnectionTasks {
     if (this.#legacy) this.#tools = taskTools(tools);
   }
 
-  /** Whether a call of `tool` must be made as a 2025-11-25 task (callLegacy). */
+  /**
+   * Whether a call of `tool` is made as a 2025-11-25 task (callLegacy): it requires it, or it
+   * offers it and the server's `task_calls` is `offered`.
+   */
   mustCall(tool: string): boolean {
-    return this.#tools.get(tool) === 'required';
+    const support = this.#tools.get(tool);
+    return support === 'required' || (support === 'optional' && this.#taskCalls === 'offered');
   }
 
   /** A 2025-11-25 tool that must run as a task: called with `task`, then followed. */

@@ -107,6 +107,7 @@ const ROWS: Record<
   pin_tools: (c) => c.pinTools ?? true,
   elicitation: (c) => c.elicitation,
   start: (c) => startOf(c, FRONT_END_START),
+  task_calls: (c) => c.taskCalls ?? 'required',
 };
 
 /** Whether the value at `field` (`args[1]`, `env.KEY`) holds a `${VAR}`: then it is shown as written. */
