@@ -322,8 +322,7 @@ function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon>
       excludeTools: choice.excludeTools ?? EVERY_TOOL.excludeTools,
     },
     defer: fields.defer ?? 'auto',
-    // Absent means pinned; a project's or plugin's `false` is dropped by the runtime, which knows
-    // whose file it is.
+    // Absent: pinned; a project's or plugin's `false` is dropped by the runtime (it knows whose).
     pinTools: fields.pin_tools,
     // Absent means the source's default (elicitationOf); a project's or plugin's "ask" is dropped
     // by the runtime, as `pin_tools: false` is.
