@@ -50,7 +50,8 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     const down = exitOfState(status?.state ?? 'disconnected');
     if (status === undefined || down !== EXIT.ok) {
       const message = notRunning(record.server, status, configured);
-      return failure(down === EXIT.ok ? EXIT.unreachable : down, 'not_connected', message);
+      const state = status?.state ?? 'disconnected';
+      return failure(down === EXIT.ok ? EXIT.unreachable : down, state, message);
     }
     const progress = startToolProgress(io, action === 'show' && !invocation.json);
     try {
