@@ -139,6 +139,8 @@ it("tools marks the reference server's task tool, and call runs it to its report
 });
 
 it('Ctrl-C of epoch mcp call of a task tool cancels the task on the server (exit 130)', async () => {
+  // Counted before the call starts: its record may be written before a later count.
+  const before = (await records()).length;
   const run = startEpoch(
     [
       'mcp',
@@ -152,7 +154,6 @@ it('Ctrl-C of epoch mcp call of a task tool cancels the task on the server (exit
     ],
     { EPOCH_HOME: home },
   );
-  const before = (await records()).length;
   try {
     await waitUntil(async () => (await records()).length > before, 'the call to record its task');
   } catch (error) {
