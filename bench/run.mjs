@@ -38,6 +38,7 @@ import { scoped } from './scoped.mjs';
 import { searchQuality } from './search.mjs';
 import { packageSizes } from './sizes.mjs';
 import { startToExitTime } from './start-to-exit.mjs';
+import { taskOverhead } from './tasks.mjs';
 import { tracingCost } from './tracing.mjs';
 
 /** The whole run; past it, the calls in flight are aborted and everything is stopped. */
@@ -92,6 +93,7 @@ async function main() {
       )),
       ...(await step('connect + list', () => connectOneTime(ECHO_SERVER, signal))),
       ...(await step('2026-07-28 against 2025', () => eraComparison(signal))),
+      ...(await step('a call as a task against a plain call', () => taskOverhead(signal))),
       ...(await step('connectAll', () => connectAllWallTime(signal))),
       ...(await step('schema cache', () => schemaCacheStartTime(signal))),
       ...(await step('20 servers, on demand against at start, fresh processes', () =>

@@ -30,6 +30,20 @@ export type {
   McpWithheldTool,
 } from './types.js';
 
+// Tools that run as tasks: their records in $EPOCH_HOME, for a later process.
+
+export {
+  type McpBackgroundCall,
+  type McpBackgroundState,
+  startInBackground,
+} from './tasks/background-call.js';
+export {
+  type McpTaskRecord,
+  readTaskRecords,
+  taskRecordsDir,
+} from './tasks/task-records.js';
+export type { TaskState as McpTaskState, TaskStatus as McpTaskStatus } from './tasks/task-wire.js';
+
 // One server's client, for a host that manages a server by itself.
 
 export type { McpServerCapabilities } from './connection/capabilities.js';
@@ -75,7 +89,7 @@ export {
   urlOf,
   valueProblem,
 } from './elicitation/form.js';
-export { elicitationOf, type McpElicitationSetting } from './types.js';
+export { elicitationOf, type McpElicitationSetting, type McpTaskCalls } from './types.js';
 
 // Errors: one class, decided on by `code`.
 

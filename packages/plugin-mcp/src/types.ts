@@ -95,6 +95,12 @@ export interface McpServerCommon {
    */
   readonly logLevel?: McpLogLevel;
   /**
+   * Which of its 2025-11-25 tools are called as tasks: those whose taskSupport is `required`
+   * (absent, the default), or also those that only offer it (`offered`). See README "Tools that run
+   * as tasks". Not part of its connection (the fingerprint leaves it out).
+   */
+  readonly taskCalls?: McpTaskCalls;
+  /**
    * The `${VAR}`s the values of a file's entry use, expanded (and `$$` unescaped) from the
    * process environment each time the server starts. Absent when no value holds `${` or `$$`, and
    * for an entry given in code, whose values are used exactly as given.
@@ -116,6 +122,8 @@ export const MCP_LOG_LEVELS = [
 export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
 /** What a server is asked to log when its entry says nothing: what a person would want to read. */
 export const DEFAULT_LOG_LEVEL: McpLogLevel = 'info';
+/** `required`: a tool is called as a task when it requires it; `offered`: also when it offers it. */
+export type McpTaskCalls = 'required' | 'offered';
 
 /** `ask`: a server's questions go to a person; `decline`: they are answered `decline` unasked. */
 export type McpElicitationSetting = 'ask' | 'decline';

@@ -118,6 +118,9 @@ describe('capabilities', () => {
     const { client, file } = start({});
     await client.connect();
     const [initialize] = requests(file, 'initialize');
-    expect(initialize?.in?.params?.capabilities).toEqual({});
+    // Tasks are always followed: the extension is declared whatever else is.
+    expect(initialize?.in?.params?.capabilities).toEqual({
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    });
   });
 });

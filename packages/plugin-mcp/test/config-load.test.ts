@@ -629,6 +629,7 @@ describe('what the fields mean', () => {
       'elicitation',
       'start',
       'log_level',
+      'task_calls',
     ]);
     expect(MCP_CONFIG_FIELDS.find((f) => f.name === 'connect_timeout')?.camelCase).toBe(
       'connectTimeout',

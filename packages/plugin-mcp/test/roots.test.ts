@@ -81,12 +81,15 @@ describe('roots with the reference filesystem server, started with no directory'
   }, 120_000);
 });
 
+const TASKS_ONLY = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
 describe('what a client declares', () => {
   it('without roots, initialize declares no roots capability and no roots/list is answered', async () => {
     const { client, file } = servers.start({});
     await client.connect();
     const [initialize] = requests(file, 'initialize');
-    expect(initialize?.in?.params?.capabilities).toEqual({});
+    // Tasks are always followed: the extension is declared whatever else is.
+    expect(initialize?.in?.params?.capabilities).toEqual(TASKS_ONLY);
   });
 
   it('with roots, initialize declares roots with listChanged, and a change is notified', async () => {
@@ -98,7 +101,10 @@ describe('what a client declares', () => {
     try {
       await client.connect();
       const [initialize] = requests(file, 'initialize');
-      expect(initialize?.in?.params?.capabilities).toEqual({ roots: { listChanged: true } });
+      expect(initialize?.in?.params?.capabilities).toEqual({
+        ...TASKS_ONLY,
+        roots: { listChanged: true },
+      });
       await client.notifyRootsChanged();
       await expect
         .poll(() => records(file).some((r) => r.in?.method === 'notifications/roots/list_changed'))

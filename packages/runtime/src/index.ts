@@ -8,6 +8,8 @@
 export { type Diagnostic, formatDiagnostic, type Logger } from '@epoch-agent/infra';
 export type {
   McpApprovalReason,
+  McpBackgroundCall,
+  McpBackgroundState,
   McpDefinitionLine,
   McpEpochTool,
   McpErrorCode,
@@ -36,6 +38,9 @@ export type {
   McpServerStatus,
   McpShownTool,
   McpStoredLogin,
+  McpTaskRecord,
+  McpTaskState,
+  McpTaskStatus,
   McpToolDeferral,
   McpToolDefinition,
   McpToolPattern,
@@ -53,7 +58,9 @@ export {
   MCP_CONFIG_FIELDS,
   McpError,
   openInBrowser,
+  readTaskRecords,
   serverPrefix,
+  startInBackground,
   TOOL_NAME_PREFIX,
 } from '@epoch-agent/plugin-mcp';
 // A server's questions to the person (buildRuntime's `elicit`): what a host shows, what it

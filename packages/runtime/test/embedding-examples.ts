@@ -18,7 +18,9 @@ import {
   isRuntimeError,
   type McpDefinitionLine,
   type Runtime,
+  startInBackground,
   type ToolContext,
+  type ToolResult,
   watchMcpConfig,
 } from '@epoch-agent/runtime';
 import {
@@ -394,4 +396,42 @@ export async function tracing(spanExporter: SpanExporter, metricExporter: PushMe
 
   const runtime = await buildRuntime({ registry: { tracing: { outerToolSpan: true } } });
   return runtime;
+}
+
+interface BackgroundUi {
+  status(tool: string, message: string): void;
+  show(tool: string, result: ToolResult): void;
+  failed(tool: string, message: string): void;
+  onStop(stop: () => void): void;
+}
+
+export async function longCallsInTheBackground(
+  runtime: Runtime,
+  session: { signal: AbortSignal },
+  ui: BackgroundUi,
+) {
+  const research = runtime.tools.tools().find(({ name }) => name === 'mcp__lab__deep_research');
+  if (research !== undefined) {
+    // Started at once; the agent loop goes on with its turn meanwhile.
+    const call = startInBackground(
+      research,
+      { topic: 'tides' },
+      {
+        signal: session.signal, // the session's end (or the user's Stop) cancels it on the server
+        onProgress: ({ message }) => ui.status(research.name, message ?? call.state),
+      },
+    );
+    ui.onStop(() => call.cancel('the user stopped it'));
+    // Later, when the agent wants it (or the UI shows it as it comes):
+    call.result.then(
+      (result) => ui.show(research.name, result),
+      (error: unknown) => ui.failed(research.name, String(error)),
+    );
+  }
+
+  // A new process of the host: the tasks an earlier one started, each fetched or cancelled.
+  for (const record of await runtime.mcp.taskRecords()) {
+    if (record.status === 'working') ui.status(record.tool, `task ${record.taskId} still runs`);
+    if (record.status === 'completed') ui.show(record.tool, await runtime.mcp.taskResult(record));
+  }
 }

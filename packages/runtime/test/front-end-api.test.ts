@@ -163,6 +163,7 @@ describe('serverFields', () => {
       'elicitation',
       'start',
       'log_level',
+      'task_calls',
     ]);
     expect(byName.log_level).toEqual({
       field: 'log_level',

@@ -31,7 +31,12 @@ export {
   SEARCH_PHRASINGS_FILE,
   type StdioEntry,
 } from './many-tools.js';
-export { MODERN_SERVER, type RunningModernServer, startModernHttp } from './modern-server.js';
+export {
+  MODERN_SERVER,
+  type RunningModernServer,
+  startModernHttp,
+  TASK_SERVER,
+} from './modern-server.js';
 export { type LoadedModules, modulesLoadedBy } from './modules.js';
 export { type OAuthFixture, startOAuthFixture } from './oauth-fixture.js';
 export { rawControls } from './raw-controls.js';

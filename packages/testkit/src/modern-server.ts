@@ -6,6 +6,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export const MODERN_SERVER = fileURLToPath(new URL('../modern-server.mjs', import.meta.url));
+/** The 2026-07-28 server with task tools (task-server.mjs: the tasks extension, on the same SDK). */
+export const TASK_SERVER = fileURLToPath(new URL('../task-server.mjs', import.meta.url));
 
 export interface RunningModernServer {
   /** Its Streamable HTTP endpoint on 127.0.0.1. */
@@ -14,12 +16,16 @@ export interface RunningModernServer {
   stop(): Promise<void>;
 }
 
-/** The 2026-07-28 server over Streamable HTTP with `args`; resolves once it listens. */
+/**
+ * The 2026-07-28 server (or `program`: TASK_SERVER) over Streamable HTTP with `args`; resolves once
+ * it listens.
+ */
 export async function startModernHttp(
   args: readonly string[] = [],
   env: Readonly<Record<string, string>> = {},
+  program: string = MODERN_SERVER,
 ): Promise<RunningModernServer> {
-  const child = spawn(process.execPath, [MODERN_SERVER, '--http', ...args], {
+  const child = spawn(process.execPath, [program, '--http', ...args], {
     env: { ...process.env, ...env },
     // Its own process group, so stop() takes it down whatever it started.
     detached: true,
@@ -37,5 +43,5 @@ export async function startModernHttp(
     if (url !== undefined) return { url, stop };
   }
   await stop();
-  throw new Error(`the 2026-07-28 server exited before it listened (${MODERN_SERVER})`);
+  throw new Error(`the 2026-07-28 server exited before it listened (${program})`);
 }

@@ -126,6 +126,14 @@ function ToolRow({ tool, on, gone, server, api, path }: RowProps) {
             </span>
           );
         })}
+        {tool.task && (
+          <span
+            class="badge task"
+            title="A long call: the server runs it as a task, followed to its end"
+          >
+            task
+          </span>
+        )}
         {on && tool.onDemand && (
           <span
             class="badge on-demand"

@@ -127,6 +127,8 @@ export interface ToolView {
   readonly onDemand: boolean;
   /** About how many tokens its definition (name, description, input schema) costs. */
   readonly contextTokens: number;
+  /** It runs as a task (a 2025-11-25 tool whose taskSupport is `required`): a long call, followed. */
+  readonly task: boolean;
 }
 
 /**

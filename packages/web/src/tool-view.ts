@@ -20,5 +20,6 @@ export function toolView(name: string, tool: McpEpochTool, onDemand: boolean): T
     parameters: toolParameters(tool.inputSchema),
     onDemand,
     contextTokens: estimateToolTokens({ ...tool, name }),
+    task: tool.taskSupport === 'required',
   };
 }

@@ -112,7 +112,11 @@ describe('GET /api/mcp', () => {
     expect(echo).toMatchObject({
       name: 'mcp__everything__echo',
       parameters: [{ name: 'message', type: 'string', required: true }],
+      task: false,
     });
+    // The reference server's one tool that must run as a task is marked so.
+    const tasks = everything.tools.filter((t) => t.task).map((t) => t.serverName);
+    expect(tasks).toEqual(['simulate-research-query']);
     expect(everything.contextTokens).toBe(
       everything.tools.reduce((sum, tool) => sum + tool.contextTokens, 0),
     );
@@ -146,6 +150,7 @@ describe('GET /api/mcp', () => {
       ],
       onDemand: false,
       contextTokens: expect.any(Number),
+      task: false,
     });
     expect(server(v, 'acme__helper')).toMatchObject({
       origin: { source: 'host', namespace: 'acme' },

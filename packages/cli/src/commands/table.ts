@@ -290,6 +290,25 @@ off or not approved), 3 the server needs
     load: async () => (await import('./mcp-call.js')).run,
   },
   {
+    words: 'mcp tasks',
+    synopsis: '[list | show <id> | cancel <id>] [--json]',
+    summary:
+      'the tasks of tools that run as tasks: list them, follow one to its result, cancel one',
+    details: `A tool that runs as a task (a server's long call it answers with a task) is recorded in
+$EPOCH_HOME/tasks while and after it runs, so a task outlives the process that started it.
+list (the default) reads the records and starts nothing; show <id> starts the task's server and
+follows the task to its result, its progress drawn as "epoch mcp call" draws it (Ctrl-C cancels the
+task on the server); cancel <id> asks the server to cancel it. <id>: the task's id, or any unique
+start of it. A task of a stdio server ends with the process that started it (its server does too).
+Exit codes: 0 ok, 1 the task's tool reported an error or the task failed, 2 wrong command line
+or no such task, 3 the server needs "epoch mcp login", 4 it cannot be reached.`,
+    options: {
+      json: { type: 'boolean', help: 'print the records, the result or the answer as JSON' },
+    },
+    readsConfig: true,
+    load: async () => (await import('./mcp-tasks.js')).run,
+  },
+  {
     words: 'mcp reconnect',
     synopsis: '<name> [--json]',
     summary: 'connect one server afresh, its cached tool list forgotten, and show how it went',

@@ -1,6 +1,7 @@
 // A server's tools as the model sees them: the name the ToolRegistry resolved, title, the
 // annotations the permission system reads, the parameters; and what the list costs in context.
 import type { EpochTool } from '@epoch-agent/protocol';
+import type { McpEpochTool } from '@epoch-agent/runtime';
 import {
   estimateToolTokens,
   type ToolParameter,
@@ -31,6 +32,8 @@ export function badges(tool: EpochTool): string[] {
   if (destructiveHint === false && !readOnly) out.push('not destructive');
   if (idempotentHint === true && !readOnly) out.push('idempotent');
   if (openWorldHint === true) out.push('open world');
+  // A long call the server runs as a task: `epoch mcp call` follows it, `epoch mcp tasks` lists it.
+  if ((tool as Partial<McpEpochTool>).taskSupport === 'required') out.push('task');
   return out;
 }
 

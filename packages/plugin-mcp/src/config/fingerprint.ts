@@ -72,6 +72,7 @@ type WithoutName<T> = {
     | 'elicitation'
     | 'start'
     | 'logLevel'
+    | 'taskCalls'
   >]-?: T[K] | undefined;
 };
 

@@ -5,7 +5,12 @@
 // warns about keys that are not fields, then folds the two spellings of a field into one. Step 2,
 // the transport and the config it becomes, is server.ts.
 import { type Diagnostic, groupedNumber, parseLenient } from '@epoch-agent/infra';
-import { MCP_LOG_LEVELS, type McpElicitationSetting, type McpTransportKind } from '../types.js';
+import {
+  MCP_LOG_LEVELS,
+  type McpElicitationSetting,
+  type McpTaskCalls,
+  type McpTransportKind,
+} from '../types.js';
 import {
   type Check,
   type Checked,
@@ -37,6 +42,7 @@ export type TransportValue = (typeof TRANSPORT_VALUES)[number];
 
 const ELICITATION_VALUES = ['ask', 'decline'] as const satisfies readonly McpElicitationSetting[];
 const START_VALUES = ['at_start', 'on_demand'] as const satisfies readonly McpStartMode[];
+const TASK_CALLS_VALUES = ['required', 'offered'] as const satisfies readonly McpTaskCalls[];
 
 // One factory per kind of field: given the key as written, a check whose messages name that key.
 // No message repeats the value it rejects: env and header values (and URLs) carry secrets.
@@ -110,6 +116,11 @@ const kind = {
       ELICITATION_VALUES,
       `${key} must be "ask" (a server's questions go to you) or "decline" (they are declined unasked)`,
     ),
+  taskCalls: (key: string) =>
+    oneOf(
+      TASK_CALLS_VALUES,
+      `${key} must be "required" (a tool is called as a task when it requires it) or "offered" (also when it only offers it)`,
+    ),
   start: (key: string) =>
     oneOf(
       START_VALUES,
@@ -168,6 +179,7 @@ export const FIELDS = {
   elicitation: { kind: kind.elicitation, transports: ALL },
   start: { kind: kind.start, transports: ALL },
   log_level: { kind: kind.logLevel, transports: ALL },
+  task_calls: { kind: kind.taskCalls, transports: ALL },
 } as const;
 
 /** A server entry's field by its snake_case name (`type` and `disabled` are fields of their own: aliases). */

@@ -323,12 +323,12 @@ function common(entry: Entry, kind: McpTransportKind): Explicit<McpServerCommon>
       excludeTools: choice.excludeTools ?? EVERY_TOOL.excludeTools,
     },
     defer: fields.defer ?? 'auto',
-    // Absent: pinned, and the source's default (elicitationOf). A project's or plugin's `false`
-    // and "ask" are dropped by the runtime, which knows whose file it is.
+    // Absent: pinned, and the source's default; a project's `false` or "ask" the runtime drops.
     pinTools: fields.pin_tools,
     elicitation: fields.elicitation,
     start: fields.start,
     logLevel: fields.log_level,
+    taskCalls: fields.task_calls,
     variables: entry.expands ? expansionOf(templatedValues(fields, kind)) : undefined,
   };
 }

@@ -2,6 +2,7 @@
 // Client of an agent's connection (open.ts) and of a login's checks (oauth/login-checks.ts),
 // so a login meets the server exactly as the agent will afterwards.
 import type { ClientOptions, VersionNegotiationOptions } from '@modelcontextprotocol/client';
+import { TASKS_EXTENSION } from '../tasks/task-wire.js';
 import { assertNever, type McpServerConfig } from '../types.js';
 
 export const CLIENT_INFO = { name: 'epoch-agent', version: '0.1.0' };
@@ -20,6 +21,8 @@ export interface ClientOffers {
   readonly roots?: boolean;
   /** Someone can be asked (an `elicit` was given): the client puts a server's questions to them. */
   readonly elicit?: boolean;
+  /** The connection follows tasks (an agent's; a login's checks call no tool). */
+  readonly tasks?: boolean;
 }
 
 /**
@@ -38,6 +41,8 @@ export function clientOptions(
     capabilities: {
       ...(offers.roots === true ? { roots: { listChanged: true } } : {}),
       ...(offers.elicit === true ? { elicitation: { form: {}, url: {} } } : {}),
+      // A 2026-era server answers a call with a task only to a request that declares the extension.
+      ...(offers.tasks === true ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
     },
     versionNegotiation: negotiation(server),
   };

@@ -14,6 +14,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { McpServerSchema } from '../cache.js';
 import { type Scrubber, serverRedactor } from '../secrets.js';
+import type { TaskState as McpTaskState } from '../tasks/task-wire.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
 import type { ToolCallResult } from '../tools/result.js';
 import {
@@ -242,6 +243,39 @@ export class McpClient implements McpToolBackend {
         progress: { onProgress },
         traced: { args },
       },
+    );
+  }
+
+  /** tasks/get of one of this server's tasks (by the id a record of an earlier call keeps). */
+  getTask(taskId: string, signal?: AbortSignal): Promise<McpTaskState> {
+    return this.#requests.request('tasks/get', signal, (connection, options) =>
+      connection.tasks.get(taskId, options),
+    );
+  }
+
+  /** tasks/cancel of one of this server's tasks. */
+  cancelTask(taskId: string, signal?: AbortSignal): Promise<void> {
+    return this.#requests.request('tasks/cancel', signal, (connection, options) =>
+      connection.tasks.cancel(taskId, options),
+    );
+  }
+
+  /**
+   * One of this server's tasks (of `tool`) followed to its result, as the call that made it would
+   * have: progress, questions, `timeout` and `max_total_timeout`, tasks/cancel when stopped.
+   */
+  taskResult(
+    taskId: string,
+    tool: string,
+    signal?: AbortSignal,
+    onProgress?: (progress: ToolProgress) => void,
+  ): Promise<ToolCallResult> {
+    return this.#requests.asking(
+      'tasks/get',
+      signal,
+      { kind: 'tool', name: tool },
+      (connection, options, target) => connection.tasks.resume(taskId, tool, options, target),
+      { tool, progress: { onProgress } },
     );
   }
 

@@ -68,7 +68,8 @@ export async function withInputAnswered<T>(
   return second as T;
 }
 
-async function retryOf(
+/** The answers to what `asked` asks (shared with a 2026 task's questions: tasks/task-calls.ts). */
+export async function retryOf(
   asked: InputRequiredResult,
   target: InputTarget,
   answerers: InputAnswerers,

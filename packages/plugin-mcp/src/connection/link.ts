@@ -19,10 +19,12 @@ import type { ConnectionQuestions } from '../elicitation/questions.js';
 import { isAuthFailure, isSessionExpired } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
 import type { ConnectionLoss } from '../errors/unavailable.js';
+import { ConnectionTasks } from '../tasks/connection-tasks.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
 import type { McpTransportHandle } from '../transport/handle.js';
 import { MessageTooLongError } from '../transport/message-lines.js';
 import { type ParamHeader, paramHeaders } from '../transport/param-headers.js';
+import type { McpTaskCalls } from '../types.js';
 import type { McpServerCapabilities } from './capabilities.js';
 import { DirectToolCalls } from './direct-calls.js';
 import { type InputAnswerers, withInputAnswered } from './input-required.js';
@@ -54,6 +56,8 @@ export interface ConnectionInfo {
 
 export interface ConnectionParts {
   readonly server: string;
+  /** Which 2025-11-25 tools are called as tasks (the server's `task_calls`). */
+  readonly taskCalls: McpTaskCalls;
   readonly sdk: Client;
   readonly handle: McpTransportHandle;
   readonly info: ConnectionInfo;
@@ -90,6 +94,8 @@ export class Connection {
   readonly #session: SessionClock;
   /** Of the latest tools/list on this connection: what each call of a marked tool carries. */
   #paramHeaders: ReadonlyMap<string, readonly ParamHeader[]>;
+  /** Which calls run as tasks, and how a task is followed (tasks/connection-tasks.ts). */
+  readonly tasks: ConnectionTasks;
   /** The subscriptions/listen stream list changes come by on a 2026-07-28 connection. */
   #listening: ToolsSubscription | undefined;
   /** That stream, once the server acknowledged it. */
@@ -103,6 +109,7 @@ export class Connection {
 
   constructor({
     server,
+    taskCalls,
     sdk,
     handle,
     info,
@@ -133,6 +140,14 @@ export class Connection {
         : undefined;
     // direct-calls.ts takes its calls' reports in order itself.
     if (this.#calls === undefined) keepProgressFirst(handle.transport);
+    this.tasks = new ConnectionTasks({
+      server,
+      taskCalls,
+      sdk,
+      transport: handle.transport,
+      tools: info.tools,
+      answerers: (target) => this.#answerers(target),
+    });
     sdk.onerror = (error) => {
       // Before the close it causes, which would otherwise say only that the connection closed.
       if (error instanceof MessageTooLongError) {
@@ -236,6 +251,11 @@ export class Connection {
     options: RequestOptions,
     target: QuestionTarget,
   ): Promise<ToolCallResult> {
+    if (this.tasks.mustCall(name)) {
+      return this.#questions.during(target, () =>
+        this.tasks.callLegacy(name, args, options, target),
+      );
+    }
     const calls = this.#calls;
     if (calls !== undefined) {
       return this.#questions.during(target, () => calls.call(name, args, options));
@@ -243,8 +263,8 @@ export class Connection {
     const marked = this.#paramHeaders.get(name);
     const callOptions =
       marked === undefined ? options : { ...options, headers: paramHeaders(marked, args) };
-    return this.#questions.during(target, () =>
-      withInputAnswered(
+    return this.#questions.during(target, async () => {
+      const answer = await withInputAnswered(
         { server: this.#server, method: 'tools/call', name },
         callOptions,
         (retry, leg) =>
@@ -254,8 +274,9 @@ export class Connection {
             { ...leg, allowInputRequired: true },
           ),
         this.#answerers(target),
-      ),
-    );
+      );
+      return this.tasks.answered(answer, name, options, target);
+    });
   }
 
   /** resources/read; run() it to have it counted. The server may ask for input first. */
@@ -359,6 +380,7 @@ export class Connection {
   async listTools(options: RequestOptions, owner: ListOwner): Promise<Tool[]> {
     const { tools, paramHeaders } = await listTools(this.sdk, options, owner, this.#mirrors);
     this.#paramHeaders = paramHeaders;
+    this.tasks.listed(tools);
     return tools;
   }
 

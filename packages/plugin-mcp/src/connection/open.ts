@@ -158,7 +158,11 @@ async function openOnce(
       logger,
     });
     const sdk = new Client(CLIENT_INFO, {
-      ...clientOptions(config, { roots: roots !== undefined, elicit: questions.canAsk }),
+      ...clientOptions(config, {
+        roots: roots !== undefined,
+        elicit: questions.canAsk,
+        tasks: true,
+      }),
       // The SDK would find no handler to fulfil an input_required result with: input-required.ts
       // answers what can be answered without one.
       inputRequired: { autoFulfill: false },
@@ -236,6 +240,7 @@ async function openOnce(
     const protocol = { era, version: sdk.getNegotiatedProtocolVersion() ?? '' };
     opened = new Connection({
       server: config.name,
+      taskCalls: config.taskCalls ?? 'required',
       sdk,
       handle,
       roots,

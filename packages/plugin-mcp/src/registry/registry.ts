@@ -20,6 +20,8 @@ import type {
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
 import type { McpServerOutput } from '../connection/server-output.js';
+import { type McpTaskRecord, readTaskRecords } from '../tasks/task-records.js';
+import type { TaskState as McpTaskState } from '../tasks/task-wire.js';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
 import type { McpSavedResults } from '../tools/saved-results.js';
 import { shownProgress, shownResult } from '../tools/shown-result.js';
@@ -44,12 +46,15 @@ import {
 } from './lifecycle.js';
 import { pickUpLogins } from './login-pickup.js';
 import {
+  cancelTaskOf,
   connectedPrompts,
   promptFrom,
   promptsFrom,
   resourceFrom,
   resourcesFrom,
   resourceTemplatesFrom,
+  taskFrom,
+  taskResultFrom,
 } from './routing.js';
 import { Servers } from './servers.js';
 import { approveTools } from './tool-approval.js';
@@ -296,6 +301,33 @@ export class McpRegistry {
   /** One server's resource templates (every page); empty when it declared no resources. */
   resourceTemplatesOf(server: string, signal?: AbortSignal): Promise<ResourceTemplateType[]> {
     return resourceTemplatesFrom(this.#servers, server, signal);
+  }
+
+  /** The tasks this machine's processes started, from their records (README "Tasks"). */
+  taskRecords(): Promise<McpTaskRecord[]> {
+    return readTaskRecords();
+  }
+
+  /** tasks/get of one of a server's tasks. */
+  getTask(server: string, taskId: string, signal?: AbortSignal): Promise<McpTaskState> {
+    return taskFrom(this.#servers, server, taskId, signal);
+  }
+
+  /**
+   * A recorded task followed to its result (a finished one's is fetched at once), whole, as
+   * `executeUncut` gives a call's: for a person, through `shownResult`.
+   */
+  taskResult(
+    record: Pick<McpTaskRecord, 'server' | 'tool' | 'taskId'>,
+    signal?: AbortSignal,
+    onProgress?: (progress: ToolProgress) => void,
+  ): Promise<ToolResult> {
+    return taskResultFrom(this.#servers, record, signal, onProgress);
+  }
+
+  /** tasks/cancel of one of a server's tasks. */
+  cancelTask(server: string, taskId: string, signal?: AbortSignal): Promise<void> {
+    return cancelTaskOf(this.#servers, server, taskId, signal);
   }
 
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {

@@ -2,6 +2,7 @@
 // reconfigure in progress), so a tool object a host holds never calls a client that was replaced.
 
 import { messageOf } from '@epoch-agent/infra';
+import type { ToolProgress, ToolResult } from '@epoch-agent/protocol';
 import type {
   GetPromptResult,
   Prompt,
@@ -12,8 +13,11 @@ import type {
 import type { McpClient } from '../connection/client.js';
 import { McpError } from '../errors/mcp-error.js';
 import { type RequestTarget, waitUnlessAborted } from '../errors/unavailable.js';
+import { type McpTaskRecord, markTaskRecord } from '../tasks/task-records.js';
+import type { TaskState as McpTaskState } from '../tasks/task-wire.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
 import { assignToolNames } from '../tools/names.js';
+import { toToolResult } from '../tools/result.js';
 import type { Entry, Servers } from './servers.js';
 import type { McpServerPrompt } from './types.js';
 
@@ -156,4 +160,48 @@ export function resourceFrom(
   return ask(servers, { server, method: 'resources/read' }, signal, (client) =>
     client.readResource(uri, signal),
   );
+}
+
+/** tasks/get of one of a server's tasks. */
+export function taskFrom(
+  servers: Servers,
+  server: string,
+  taskId: string,
+  signal?: AbortSignal,
+): Promise<McpTaskState> {
+  return ask(servers, { server, method: 'tasks/get' }, signal, (client) =>
+    client.getTask(taskId, signal),
+  );
+}
+
+/**
+ * One of a server's tasks followed to its result (its record then says how it ended), whole, as
+ * a call's `executeUncut` gives it.
+ */
+export function taskResultFrom(
+  servers: Servers,
+  record: Pick<McpTaskRecord, 'server' | 'tool' | 'taskId'>,
+  signal?: AbortSignal,
+  onProgress?: (progress: ToolProgress) => void,
+): Promise<ToolResult> {
+  const { server, tool, taskId } = record;
+  return ask(servers, { server, method: 'tasks/get', tool }, signal, async (client) =>
+    toToolResult(
+      await client.taskResult(taskId, tool, signal, onProgress),
+      `MCP server "${server}" tool "${tool}"`,
+    ),
+  );
+}
+
+/** tasks/cancel of one of a server's tasks; its record says so once the server took it. */
+export function cancelTaskOf(
+  servers: Servers,
+  server: string,
+  taskId: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  return ask(servers, { server, method: 'tasks/cancel' }, signal, async (client) => {
+    await client.cancelTask(taskId, signal);
+    await markTaskRecord(server, taskId, 'cancelled').catch(() => {});
+  });
 }

@@ -80,6 +80,12 @@ export interface McpEpochTool extends EpochTool {
   readonly outputSchema?: JsonSchema;
   /** The tool's icons as the server sent them; absent when it gave none. */
   readonly icons?: readonly McpIcon[];
+  /**
+   * A 2025-11-25 tool's `execution.taskSupport`: `required`, it runs as a task (README "Tools that
+   * run as tasks"); `optional`, it is called directly. Absent: none said (a 2026-07-28 server
+   * decides at each call).
+   */
+  readonly taskSupport?: 'required' | 'optional';
   /** The tool's `_meta` as the server sent it (extensions a host may understand); absent when none. */
   readonly _meta?: { readonly [key: string]: unknown };
   /**
@@ -154,6 +160,7 @@ function mcpTool(
     source,
     target: { kind: 'tool', name: tool.name },
     annotationsTrusted,
+    ...taskSupportOf(tool),
     async executeUncut(args, ctx) {
       const result = await backend.callTool(
         tool.name,
@@ -335,4 +342,10 @@ function isCount(value: unknown): value is number {
 // The model sent arguments the schema forbids; it reads this and tries again.
 function inputError(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** A tool's `execution.taskSupport`, as McpEpochTool carries it (nothing for `forbidden`). */
+function taskSupportOf(tool: Tool): Pick<McpEpochTool, 'taskSupport'> {
+  const support = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+  return support === 'required' || support === 'optional' ? { taskSupport: support } : {};
 }

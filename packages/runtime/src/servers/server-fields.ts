@@ -115,6 +115,7 @@ const ROWS: Record<
   elicitation: (c, source) => elicitationOf(c, source),
   start: (c) => startOf(c, FRONT_END_START),
   log_level: (c) => c.logLevel ?? DEFAULT_LOG_LEVEL,
+  task_calls: (c) => c.taskCalls ?? 'required',
 };
 
 /** Whether the value at `field` (`args[1]`, `env.KEY`) holds a `${VAR}`: then it is shown as written. */

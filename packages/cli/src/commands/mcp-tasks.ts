@@ -1,0 +1,131 @@
+// `epoch mcp tasks`: the tasks this machine's epoch processes started (tools that run as tasks),
+// from their records in $EPOCH_HOME/tasks: `list` (the default) reads the records and starts
+// nothing; `show <id>` starts that task's server and follows the task to its result (progress
+// drawn as `call` draws it; Ctrl-C stops following and cancels the task on the server, as a call's
+// does); `cancel <id>` sends tasks/cancel. `<id>` is the task's id, or any unique start of it.
+import { terminalJson } from '@epoch-agent/infra';
+import { isMcpError, type McpTaskRecord, readTaskRecords } from '@epoch-agent/runtime';
+import { fail, type Invocation, UsageError } from '../command.js';
+import { type CliIo, EXIT, type ExitCode } from '../io.js';
+import { startToolProgress } from '../progress.js';
+import { withAdvice } from '../render/advice.js';
+import { renderTable } from '../render/table.js';
+import { renderToolResult } from '../render/tool-result.js';
+import { withRuntime } from '../session.js';
+import { exitOfError, exitOfState } from './exit-of.js';
+import { findServer } from './server-lookup.js';
+import { notRunning } from './server-status.js';
+import { settled } from './settle.js';
+
+const WORDS = 'mcp tasks';
+/** The start of a task id a table shows: enough to tell tasks apart, and to type. */
+const ID_SHOWN = 12;
+
+/** `epoch mcp tasks`: its table entry (words, options, help) is in table.ts. */
+export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
+  const [action = 'list', id, ...rest] = invocation.operands;
+  if (rest.length > 0) throw new UsageError(`unexpected "${rest.join(' ')}"`);
+  const records = await readTaskRecords();
+  if (action === 'list') {
+    if (id !== undefined) throw new UsageError(`unexpected "${id}": "list" takes no task`);
+    io.out(invocation.json ? `${terminalJson(records, 2)}\n` : listed(records));
+    return EXIT.ok;
+  }
+  if (action !== 'show' && action !== 'cancel') {
+    throw new UsageError(`unknown action "${action}": it is list, show <id> or cancel <id>`);
+  }
+  if (id === undefined) throw new UsageError(`missing <id>: "${action}" takes a task's id`);
+  const record = recordOf(records, id);
+  const failure = (exit: Parameters<typeof fail>[2], code: string, message: string) =>
+    fail(io, invocation, exit, { code, message, server: record.server, tool: record.tool }, WORDS);
+  return withRuntime(io, invocation, { connectOnly: [record.server] }, async (runtime) => {
+    const configured = findServer(
+      runtime.servers(),
+      runtime.diagnostics(),
+      record.server,
+      runtime.configFile,
+    );
+    const [status] = await settled(runtime, [record.server]);
+    io.signal.throwIfAborted();
+    const down = exitOfState(status?.state ?? 'disconnected');
+    if (status === undefined || down !== EXIT.ok) {
+      const message = notRunning(record.server, status, configured);
+      const state = status?.state ?? 'disconnected';
+      return failure(down === EXIT.ok ? EXIT.unreachable : down, state, message);
+    }
+    const progress = startToolProgress(io, action === 'show' && !invocation.json);
+    try {
+      if (action === 'cancel') {
+        await runtime.mcp.cancelTask(record.server, record.taskId, io.signal);
+        const said = { server: record.server, taskId: record.taskId, cancelled: true };
+        io.out(
+          invocation.json
+            ? `${terminalJson(said, 2)}\n`
+            : `Cancelled task ${record.taskId} of ${record.server} (tool ${record.tool}).\n`,
+        );
+        return EXIT.ok;
+      }
+      const result = await runtime.mcp.taskResult(record, io.signal, (report) =>
+        progress.onProgress(runtime.mcp.shownProgress(record.server, report)),
+      );
+      progress.stop();
+      const shown = runtime.mcp.shownResult(record.server, result);
+      io.out(invocation.json ? `${terminalJson(shown, 2)}\n` : renderToolResult(shown));
+      if (result.isError !== true) return EXIT.ok;
+      return failure(
+        EXIT.failed,
+        'tool_error',
+        `task ${record.taskId} of tool "${record.tool}" of MCP server "${record.server}" reported an error.`,
+      );
+    } catch (error) {
+      if (!isMcpError(error)) throw error;
+      return failure(
+        exitOfError(error.code),
+        error.code,
+        withAdvice(error.code, error.message, configured),
+      );
+    } finally {
+      progress.stop();
+    }
+  });
+}
+
+/** The one record whose task id is `id` or starts with it; else a usage error naming them. */
+function recordOf(records: readonly McpTaskRecord[], id: string): McpTaskRecord {
+  const exact = records.find(({ taskId }) => taskId === id);
+  if (exact !== undefined) return exact;
+  const started = records.filter(({ taskId }) => taskId.startsWith(id));
+  const [only] = started;
+  if (started.length === 1 && only !== undefined) return only;
+  if (started.length > 1) {
+    throw new UsageError(
+      `"${id}" starts ${started.length} tasks' ids (${started.map(({ taskId }) => taskId).join(', ')}): give more of it.`,
+    );
+  }
+  throw new UsageError(
+    `no task "${id}" is recorded (${records.length === 0 ? 'none is' : `"epoch mcp tasks" lists ${records.length}`}).`,
+  );
+}
+
+function listed(records: readonly McpTaskRecord[]): string {
+  if (records.length === 0) return 'No tasks recorded: a tool that runs as a task records one.\n';
+  const rows = records.map((record) => [
+    record.taskId.length > ID_SHOWN ? `${record.taskId.slice(0, ID_SHOWN)}…` : record.taskId,
+    record.server,
+    record.tool,
+    record.status,
+    record.startedAt,
+    `${record.pid}${running(record.pid) ? '' : ' (gone)'}`,
+  ]);
+  return renderTable(['ID', 'SERVER', 'TOOL', 'STATUS', 'STARTED', 'PID'], rows);
+}
+
+/** Whether the process that started a task still runs (a pid handed out again says yes: rare). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

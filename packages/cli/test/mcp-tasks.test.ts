@@ -1,0 +1,174 @@
+// `epoch mcp tasks` against a real 2026-07-28 task server over Streamable HTTP, with real `epoch`
+// processes: `epoch mcp call` of a task tool is killed (SIGKILL) mid-task; a second `epoch` lists
+// the task from its record, follows it to its result (`show`), and cancels another (`cancel`),
+// which the server sees.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  EVERYTHING_ENTRY,
+  type RunningModernServer,
+  startModernHttp,
+  TASK_SERVER,
+  waitUntil,
+} from '@epoch-agent/testkit';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { epoch, startEpoch } from './epoch-process.js';
+
+let dir: string;
+let home: string;
+let file: string;
+let record: string;
+let server: RunningModernServer;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'epoch-mcp-tasks-'));
+  home = join(dir, 'home');
+  file = join(dir, 'mcp.json');
+  record = join(dir, 'record.jsonl');
+  server = await startModernHttp([], { RECORD_FILE: record }, TASK_SERVER);
+  await writeFile(
+    file,
+    JSON.stringify({
+      servers: {
+        tasks: { type: 'http', url: server.url },
+        everything: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] },
+      },
+    }),
+  );
+});
+
+afterAll(async () => {
+  await server.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Starts `epoch mcp call tasks work` of `steps` steps and kills it once its task is recorded. */
+async function killedCall(steps: number): Promise<void> {
+  const run = startEpoch(
+    [
+      'mcp',
+      'call',
+      '--config',
+      file,
+      'tasks',
+      'work',
+      '--args',
+      JSON.stringify({ steps, stepMs: 100 }),
+    ],
+    { EPOCH_HOME: home },
+  );
+  try {
+    await waitUntil(async () => {
+      const listed = await epoch(['mcp', 'tasks', '--json'], { EPOCH_HOME: home });
+      return JSON.parse(listed.out).length > recordsBefore;
+    }, 'the call to record its task');
+  } finally {
+    run.child.kill('SIGKILL');
+    await run.done;
+  }
+  recordsBefore += 1;
+}
+let recordsBefore = 0;
+
+async function records(): Promise<{ taskId: string; status: string; tool: string }[]> {
+  return JSON.parse((await epoch(['mcp', 'tasks', '--json'], { EPOCH_HOME: home })).out);
+}
+
+it("a killed call's task is listed, then followed to its result by a second epoch", async () => {
+  await killedCall(10);
+  const listed = await epoch(['mcp', 'tasks'], { EPOCH_HOME: home });
+  expect(listed.code).toBe(0);
+  expect(listed.out).toMatch(/ID\s+SERVER\s+TOOL\s+STATUS\s+STARTED\s+PID/);
+  expect(listed.out).toMatch(/tasks\s+work\s+working\s+\S+\s+\d+ \(gone\)/);
+  const [task] = await records();
+  const shown = await epoch(
+    ['mcp', 'tasks', 'show', '--config', file, (task?.taskId ?? '').slice(0, 14)],
+    {
+      EPOCH_HOME: home,
+    },
+  );
+  expect(shown.err).toBe('');
+  expect(shown.code).toBe(0);
+  expect(shown.out).toContain('done 10');
+  expect((await records())[0]?.status).toBe('completed');
+});
+
+it("a killed call's task is cancelled by a second epoch: the server saw tasks/cancel", async () => {
+  await killedCall(300);
+  const task = (await records()).find(({ status }) => status === 'working');
+  const cancelled = await epoch(['mcp', 'tasks', 'cancel', '--config', file, task?.taskId ?? ''], {
+    EPOCH_HOME: home,
+  });
+  expect(cancelled.code).toBe(0);
+  expect(cancelled.out).toContain(`Cancelled task ${task?.taskId} of tasks (tool work).`);
+  const events = (await readFile(record, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  expect(events).toContainEqual({ cancelled: task?.taskId });
+});
+
+it('an id that names no task is a usage error (2) saying so', async () => {
+  const run = await epoch(['mcp', 'tasks', 'show', 'nothing-like-it'], { EPOCH_HOME: home });
+  expect(run.code).toBe(2);
+  expect(run.err).toContain('no task "nothing-like-it" is recorded');
+});
+
+it("tools marks the reference server's task tool, and call runs it to its report", async () => {
+  const tools = await epoch(['mcp', 'tools', '--config', file, 'everything'], { EPOCH_HOME: home });
+  expect(tools.err).toBe('');
+  expect(tools.code).toBe(0);
+  expect(tools.out).toMatch(/mcp__everything__simulate-research-query.*\[task\]/);
+  expect(tools.out).not.toMatch(/mcp__everything__echo.*\[task\]/);
+  const call = await epoch(
+    [
+      'mcp',
+      'call',
+      '--config',
+      file,
+      'everything',
+      'simulate-research-query',
+      '--arg',
+      'topic=tides',
+    ],
+    { EPOCH_HOME: home },
+  );
+  expect(call.code).toBe(0);
+  expect(call.out).toContain('# Research Report: tides');
+});
+
+it('Ctrl-C of epoch mcp call of a task tool cancels the task on the server (exit 130)', async () => {
+  // Counted before the call starts: its record may be written before a later count.
+  const before = (await records()).length;
+  const run = startEpoch(
+    [
+      'mcp',
+      'call',
+      '--config',
+      file,
+      'tasks',
+      'work',
+      '--args',
+      JSON.stringify({ steps: 300, stepMs: 100 }),
+    ],
+    { EPOCH_HOME: home },
+  );
+  try {
+    await waitUntil(async () => (await records()).length > before, 'the call to record its task');
+  } catch (error) {
+    run.child.kill('SIGKILL');
+    const { err } = await run.done;
+    throw new Error(`${(error as Error).message}; epoch said: ${err}`);
+  }
+  run.child.kill('SIGINT');
+  const done = await run.done;
+  expect(done.code).toBe(130);
+  const task = (await records()).at(-1);
+  const events = (await readFile(record, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  expect(events).toContainEqual({ cancelled: task?.taskId });
+  expect(task?.status).toBe('cancelled');
+});

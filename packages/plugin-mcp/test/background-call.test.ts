@@ -1,0 +1,82 @@
+// A call in the background (startInBackground), on the testkit's 2026-07-28 task server over stdio
+// through a McpRegistry's tools, as a host's agent loop uses them: the loop goes on (another call
+// of the same server answers) while the task runs, the result is taken later; the call's
+// ToolContext.signal stops it, and the server saw tasks/cancel.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EpochTool } from '@epoch-agent/protocol';
+import { stdioConfig, TASK_SERVER } from '@epoch-agent/testkit';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { isMcpError } from '../src/errors/mcp-error.js';
+import { McpRegistry } from '../src/registry/registry.js';
+import { startInBackground } from '../src/tasks/background-call.js';
+import { rejection } from './support/waiting.js';
+
+let dir: string;
+let record: string;
+let registry: McpRegistry;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'epoch-background-'));
+  record = join(dir, 'record.jsonl');
+  registry = new McpRegistry({ schemaCache: null });
+  const config = stdioConfig('tasks', process.execPath, [TASK_SERVER], {
+    env: { RECORD_FILE: record },
+    supportsParallel: true,
+  });
+  await registry.connectAll([config], 'user');
+});
+
+afterEach(async () => {
+  await registry.disconnectAll();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function tool(name: string): EpochTool {
+  const found = registry
+    .tools()
+    .find(({ target }) => target.kind === 'tool' && target.name === name);
+  if (found === undefined) throw new Error(`no tool ${name}`);
+  return found;
+}
+
+function text(result: { content: readonly unknown[] }): string {
+  return (result.content[0] as { text: string }).text;
+}
+
+it('runs while the loop goes on: another call answers meanwhile, the result is taken later', async () => {
+  const turn = new AbortController();
+  const call = startInBackground(tool('work'), { steps: 20, stepMs: 100 }, { signal: turn.signal });
+  expect(call.state).toBe('running');
+  const meanwhile = await tool('plain').execute({ steps: 1, stepMs: 10 }, { signal: turn.signal });
+  expect(text(meanwhile)).toBe('done 1');
+  expect(call.state).toBe('running');
+  expect(text(await call.result)).toBe('done 20');
+  expect(call.state).toBe('done');
+});
+
+it("the call's ToolContext.signal stops it: aborted, and the server saw tasks/cancel", async () => {
+  const turn = new AbortController();
+  const reports: string[] = [];
+  const call = startInBackground(
+    tool('work'),
+    { steps: 100, stepMs: 100 },
+    {
+      signal: turn.signal,
+      onProgress: ({ message }) => {
+        reports.push(message ?? '');
+        if (message === 'step 2 of 100') turn.abort(new Error('the turn ended'));
+      },
+    },
+  );
+  const failure = await rejection(call.result);
+  expect(isMcpError(failure, 'aborted')).toBe(true);
+  expect(call.state).toBe('cancelled');
+  const events = (await readFile(record, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  const created = events.find((event) => 'created' in event)?.created;
+  expect(events).toContainEqual({ cancelled: created });
+});

@@ -1,0 +1,200 @@
+// Tools that run as tasks, against real servers of both revisions: the reference server's
+// `simulate-research-query` (2025-11-25, taskSupport "required", on the SDK's v1 task runtime) and
+// the testkit's task-server.mjs (2026-07-28, the io.modelcontextprotocol/tasks extension, on the
+// official server SDK) over stdio and Streamable HTTP: the call is made a task, polled, its status
+// messages come as progress, its result is fetched; a task that fails is the call's error; a
+// question it asks goes to the person; a call stopped by its caller or by max_total_timeout sends
+// tasks/cancel, which the server saw.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ToolProgress } from '@epoch-agent/protocol';
+import {
+  EVERYTHING_ENTRY,
+  remoteConfig,
+  startModernHttp,
+  stdioConfig,
+  TASK_SERVER,
+} from '@epoch-agent/testkit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { McpClient } from '../src/connection/client.js';
+import { isMcpError } from '../src/errors/mcp-error.js';
+import type { McpServerCommon, McpServerConfig } from '../src/types.js';
+import { rejection } from './support/waiting.js';
+
+let dir: string;
+let record: string;
+const cleanups: Array<() => Promise<void>> = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'epoch-tasks-'));
+  record = join(dir, 'record.jsonl');
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function connected(
+  config: McpServerConfig,
+  elicit?: ConstructorParameters<typeof McpClient>[0]['elicit'],
+): Promise<McpClient> {
+  const client = new McpClient({ config, ...(elicit === undefined ? {} : { elicit }) });
+  cleanups.push(() => client.close());
+  await client.connect();
+  return client;
+}
+
+function text(result: { content: readonly unknown[] }): string {
+  return (result.content[0] as { text: string }).text;
+}
+
+/** What the task server recorded: its task events, in order. */
+async function recorded(): Promise<Record<string, unknown>[]> {
+  const lines = await readFile(record, 'utf8').catch(() => '');
+  return lines
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+}
+
+describe('a 2025-11-25 task tool: the reference server', () => {
+  const everything = (overrides: Partial<McpServerCommon> = {}) =>
+    stdioConfig('everything', process.execPath, [EVERYTHING_ENTRY, 'stdio'], overrides);
+
+  it('simulate-research-query runs as a task: its stages come as progress, its report as the result', async () => {
+    const client = await connected(everything());
+    const reports: ToolProgress[] = [];
+    const result = await client.callTool(
+      'simulate-research-query',
+      { topic: 'tides' },
+      undefined,
+      (report) => reports.push(report),
+    );
+    expect(text(result)).toContain('# Research Report: tides');
+    const said = reports.map(({ message }) => message);
+    expect(said).toContain('Gathering sources...');
+    expect(said).toContain('Generating report...');
+    expect(reports.map(({ progress }) => progress)).toEqual(reports.map((_, n) => n + 1));
+  });
+
+  it('a question the task asks goes to the person, and the answer shapes the result', async () => {
+    const asked: string[] = [];
+    const client = await connected(everything(), async (question) => {
+      asked.push(`${question.during?.kind} ${question.during?.name}`);
+      return { action: 'accept', content: { interpretation: 'historical' } };
+    });
+    const result = await client.callTool('simulate-research-query', {
+      topic: 'tides',
+      ambiguous: true,
+    });
+    expect(text(result)).toContain('# Research Report: tides (historical)');
+    expect(asked).toEqual(['tool simulate-research-query']);
+  });
+
+  it('a call stopped by its caller ends with aborted (tasks/cancel is sent first: the 2026 tests see it arrive)', async () => {
+    const client = await connected(everything());
+    const stop = new AbortController();
+    const failure = await rejection(
+      client.callTool('simulate-research-query', { topic: 'tides' }, stop.signal, (report) => {
+        if (report.message === 'Analyzing content...')
+          stop.abort(new Error('the person stopped it'));
+      }),
+    );
+    expect(isMcpError(failure, 'aborted')).toBe(true);
+  });
+});
+
+type Transport = 'stdio' | 'http';
+
+async function taskServer(
+  transport: Transport,
+  overrides: Partial<McpServerCommon> = {},
+): Promise<McpServerConfig> {
+  if (transport === 'stdio') {
+    return stdioConfig('tasks', process.execPath, [TASK_SERVER], {
+      env: { RECORD_FILE: record },
+      ...overrides,
+    });
+  }
+  const server = await startModernHttp([], { RECORD_FILE: record }, TASK_SERVER);
+  cleanups.push(() => server.stop());
+  return remoteConfig('tasks', 'http', server.url, overrides);
+}
+
+describe.each(['stdio', 'http'] as const)('a 2026-07-28 task tool, over %s', (transport) => {
+  it('runs as a task: polled to its end, each step as progress, the result inlined', async () => {
+    const client = await connected(await taskServer(transport));
+    const reports: ToolProgress[] = [];
+    const result = await client.callTool('work', { steps: 3, stepMs: 150 }, undefined, (report) =>
+      reports.push(report),
+    );
+    expect(text(result)).toBe('done 3');
+    const said = reports.map(({ message }) => message);
+    expect(said).toEqual(expect.arrayContaining(['step 1 of 3', 'step 3 of 3']));
+    const events = await recorded();
+    expect(events.filter((event) => 'created' in event)).toHaveLength(1);
+    expect(events.some((event) => 'get' in event)).toBe(true);
+  });
+
+  it('a task that fails is the call failing with the server error', async () => {
+    const client = await connected(await taskServer(transport));
+    const failure = await rejection(client.callTool('work', { steps: 2, stepMs: 50, fail: true }));
+    expect(isMcpError(failure, 'server_error')).toBe(true);
+    expect(failure.message).toContain('the task failed: the work broke at its last step');
+  });
+
+  it('a question the task asks is put to the person and answered with tasks/update', async () => {
+    const asked: string[] = [];
+    const client = await connected(await taskServer(transport), async (question) => {
+      asked.push(`${question.message} (${question.during?.kind} ${question.during?.name})`);
+      return { action: 'accept', content: { name: 'Ada' } };
+    });
+    const result = await client.callTool('work', { steps: 2, stepMs: 50, ask: true });
+    expect(text(result)).toBe('hello Ada');
+    expect(asked).toEqual(['What is your name? (tool work)']);
+    const updates = (await recorded()).filter((event) => 'update' in event);
+    expect(updates).toEqual([expect.objectContaining({ actions: ['accept'] })]);
+  });
+
+  it('stopped by its caller mid-way: tasks/cancel reaches the server before the call ends', async () => {
+    const client = await connected(await taskServer(transport));
+    const stop = new AbortController();
+    const failure = await rejection(
+      client.callTool('work', { steps: 50, stepMs: 100 }, stop.signal, (report) => {
+        if (report.message === 'step 2 of 50') stop.abort(new Error('the person stopped it'));
+      }),
+    );
+    expect(isMcpError(failure, 'aborted')).toBe(true);
+    const events = await recorded();
+    const created = events.find((event) => 'created' in event)?.created;
+    expect(events).toContainEqual({ cancelled: created });
+  });
+
+  it('past max_total_timeout: request_total_timeout, and the server saw tasks/cancel', async () => {
+    const client = await connected(await taskServer(transport, { maxTotalTimeoutMs: 600 }));
+    const failure = await rejection(client.callTool('work', { steps: 100, stepMs: 100 }));
+    expect(isMcpError(failure, 'request_total_timeout')).toBe(true);
+    const events = await recorded();
+    const created = events.find((event) => 'created' in event)?.created;
+    expect(events).toContainEqual({ cancelled: created });
+  });
+});
+
+describe('a 2025-11-25 tool that only offers to run as a task', () => {
+  const OPTIONAL = fileURLToPath(new URL('./fixtures/optional-task-server.mjs', import.meta.url));
+  const optional = (overrides: Partial<McpServerCommon> = {}) =>
+    stdioConfig('optional', process.execPath, [OPTIONAL], overrides);
+
+  it('is called directly by default (task_calls "required")', async () => {
+    const client = await connected(optional());
+    expect(text(await client.callTool('long', {}))).toBe('directly');
+  });
+
+  it('is called as a task when the server\'s task_calls is "offered"', async () => {
+    const client = await connected(optional({ taskCalls: 'offered' }));
+    expect(text(await client.callTool('long', {}))).toBe('as a task');
+  });
+});

@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+// A 2026-07-28 server with task tools (the `io.modelcontextprotocol/tasks` extension), built on the
+// official server SDK (`@modelcontextprotocol/server`), served over stdio or Streamable HTTP (127.0.0.1).
+// The SDK has no task runtime for that revision, so the extension's three methods are registered
+// here as a server author does it: tasks/get, tasks/update, tasks/cancel with explicit schemas, and
+// tools/call answering `resultType: "task"` when the request declared the extension.
+//
+// Tools:
+//   work     a task (taskSupport `required`): `steps` steps of `stepMs` ms, each one a status message
+//            "step <n> of <steps>"; then the text "done <steps>", or with `fail` the task fails
+//            (status `failed`, a JSON-RPC error), or with `ask` the task asks the question
+//            (input_required, one elicitation/create form with a text field `name`) before its last
+//            step and answers "hello <name>" (or what the answer was).
+//   plain    the same work without a task: sleeps `steps` x `stepMs` ms, then "done <steps>".
+//   A call of `work` whose request did not declare the extension is refused with -32021.
+//
+//   --http           Streamable HTTP: prints `listening <url>` on stdout once it listens
+//   --poll-ms=N      the pollIntervalMs it gives (default 50)
+//   $RECORD_FILE     one JSON line per task event: {"created": id}, {"get": id}, {"cancelled": id},
+//                    {"update": id, "actions": [...]} (the answers' actions, never values)
+// It exits when stdin ends (and over HTTP on SIGTERM).
+import { appendFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import {
+  createMcpHandler,
+  fromJsonSchema,
+  McpServer,
+  ProtocolError,
+} from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { bridge } from './http-bridge.mjs';
+
+const args = process.argv.slice(2);
+const option = (name) =>
+  args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? undefined;
+const record = (entry) => {
+  if (process.env.RECORD_FILE)
+    appendFileSync(process.env.RECORD_FILE, `${JSON.stringify(entry)}\n`);
+};
+const EXTENSION = 'io.modelcontextprotocol/tasks';
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+const POLL_MS = Number(option('poll-ms') ?? 50);
+const TTL_MS = 600_000;
+
+/** Every task of this process, by id: an HTTP server makes an instance per request. */
+const tasks = new Map();
+let nextTask = 1;
+
+const text = (value) => ({ content: [{ type: 'text', text: value }] });
+const loose = {
+  '~standard': { version: 1, vendor: 'task-server', validate: (value) => ({ value }) },
+};
+
+/** The task as the wire has it (tasks/get: with its result, error or questions). */
+function detailed(task) {
+  const base = {
+    taskId: task.id,
+    status: task.status,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: TTL_MS,
+    pollIntervalMs: POLL_MS,
+    ...(task.message === undefined ? {} : { statusMessage: task.message }),
+  };
+  if (task.status === 'completed') return { ...base, result: task.result };
+  if (task.status === 'failed') return { ...base, error: task.error };
+  if (task.status === 'input_required') return { ...base, inputRequests: task.questions };
+  return base;
+}
+
+function update(task, status, fields = {}) {
+  Object.assign(task, { status, lastUpdatedAt: new Date().toISOString() }, fields);
+}
+
+const sleep = (ms, task) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    task.wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+
+async function run(task, { steps = 3, stepMs = 100, fail = false, ask = false }) {
+  for (let n = 1; n <= steps; n++) {
+    if (task.status === 'cancelled') return;
+    if (ask && n === steps) {
+      update(task, 'input_required', {
+        message: 'waiting for your name',
+        questions: {
+          name: {
+            method: 'elicitation/create',
+            params: {
+              mode: 'form',
+              message: 'What is your name?',
+              requestedSchema: {
+                type: 'object',
+                properties: { name: { type: 'string', title: 'Name' } },
+                required: ['name'],
+              },
+            },
+          },
+        },
+      });
+      await new Promise((resolve) => {
+        task.answered = resolve;
+      });
+      if (task.status === 'cancelled') return;
+    }
+    update(task, 'working', { message: `step ${n} of ${steps}` });
+    await sleep(stepMs, task);
+  }
+  if (task.status === 'cancelled') return;
+  if (fail) {
+    update(task, 'failed', { error: { code: -32603, message: 'the work broke at its last step' } });
+    return;
+  }
+  const answer = task.answer;
+  const said =
+    answer === undefined
+      ? `done ${steps}`
+      : answer.action === 'accept'
+        ? `hello ${answer.content?.name}`
+        : `no name (${answer.action})`;
+  update(task, 'completed', { result: { ...text(said), resultType: 'complete' } });
+}
+
+function factory() {
+  const server = new McpServer(
+    { name: 'task-server', version: '1.0.0' },
+    { capabilities: { tools: {}, extensions: { [EXTENSION]: {} } } },
+  );
+  const schema = fromJsonSchema({
+    type: 'object',
+    properties: {
+      steps: { type: 'integer' },
+      stepMs: { type: 'integer' },
+      fail: { type: 'boolean' },
+      ask: { type: 'boolean' },
+    },
+  });
+  server.registerTool(
+    'work',
+    {
+      description: 'Long work, as a task',
+      inputSchema: schema,
+      execution: { taskSupport: 'required' },
+    },
+    (input, ctx) => {
+      const declared = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES]?.extensions?.[EXTENSION];
+      if (declared === undefined) {
+        throw new ProtocolError(-32021, `Tool "work" must run as a task: declare ${EXTENSION}`, {
+          requiredCapabilities: { extensions: { [EXTENSION]: {} } },
+        });
+      }
+      const now = new Date().toISOString();
+      const task = { id: `task-${process.pid}-${nextTask++}`, createdAt: now, lastUpdatedAt: now };
+      update(task, 'working', { message: 'starting' });
+      tasks.set(task.id, task);
+      record({ created: task.id });
+      void run(task, input);
+      const { statusMessage: _, ...created } = detailed(task);
+      return { resultType: 'task', ...created };
+    },
+  );
+  server.registerTool(
+    'plain',
+    { description: 'The same work, no task', inputSchema: schema },
+    async (input) => {
+      await new Promise((resolve) =>
+        setTimeout(resolve, (input.steps ?? 3) * (input.stepMs ?? 100)),
+      );
+      return text(`done ${input.steps ?? 3}`);
+    },
+  );
+  const known = (taskId) => {
+    const task = tasks.get(taskId);
+    if (task === undefined) throw new ProtocolError(-32602, `unknown task ${taskId}`);
+    return task;
+  };
+  server.server.setRequestHandler('tasks/get', { params: loose, result: loose }, (params) => {
+    record({ get: params.taskId });
+    return { resultType: 'complete', ...detailed(known(params.taskId)) };
+  });
+  server.server.setRequestHandler('tasks/cancel', { params: loose, result: loose }, (params) => {
+    const task = known(params.taskId);
+    record({ cancelled: params.taskId });
+    if (!['completed', 'failed', 'cancelled'].includes(task.status)) {
+      update(task, 'cancelled', { message: 'cancelled by the client' });
+      task.wake?.();
+      task.answered?.();
+    }
+    return { resultType: 'complete' };
+  });
+  server.server.setRequestHandler(
+    'tasks/update',
+    { params: loose, result: loose },
+    (params, ctx) => {
+      const task = known(params.taskId);
+      // The SDK takes a request's inputResponses out of its params, as it does for a retried call.
+      const answer = (params.inputResponses ?? ctx.mcpReq.inputResponses)?.name;
+      record({ update: params.taskId, actions: answer === undefined ? [] : [answer.action] });
+      if (task.status === 'input_required' && answer !== undefined) {
+        task.answer = answer;
+        update(task, 'working', { message: 'answered', questions: undefined });
+        task.answered?.();
+      }
+      return { resultType: 'complete' };
+    },
+  );
+  return server;
+}
+
+if (args.includes('--http')) {
+  const handler = createMcpHandler(factory, { legacy: 'reject' });
+  const http = createServer((request, response) => {
+    bridge(handler.fetch, request, response, () => {}).catch(() => response.destroy());
+  });
+  http.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`listening http://127.0.0.1:${http.address().port}/mcp\n`);
+  });
+  const stop = () => {
+    http.closeAllConnections();
+    http.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.stdin.on('end', stop).resume();
+} else {
+  serveStdio(factory, { legacy: 'reject' });
+}
