@@ -38,8 +38,9 @@
 //                   carried, never their values (`$RECORD_FILE` has those) — or, with `fail`, a
 //                   JSON-RPC error; with `hasty`, it answers "asked" at once, not waiting for the
 //                   answer; with `complete`, it sends notifications/elicitation/complete for the
-//                   question's elicitationId before it answers; `slow` answers only when
-//                   cancelled: never.
+//                   question's elicitationId before it answers; with `echo`, it writes each
+//                   accepted answer's content to stderr and into its error (a careless server);
+//                   `slow` answers only when cancelled: never.
 // Any other argument (`--tag=v2`, a marker) is ignored: changing it changes the config, not the
 // server.
 //
@@ -151,6 +152,7 @@ const ASK_TOOLS = [
         fail: { type: 'boolean' },
         hasty: { type: 'boolean' },
         complete: { type: 'boolean' },
+        echo: { type: 'boolean' },
       },
       required: ['question'],
     },
@@ -434,8 +436,13 @@ async function callAsk(message) {
     return reply(message, { content: [{ type: 'text', text: 'asked' }] });
   }
   const answers = [];
+  const heard = [];
   for (let n = 0; n < (input.times ?? 1); n++) {
     const answer = await elicit(input.question);
+    if (input.echo === true && answer.result?.content !== undefined) {
+      heard.push(JSON.stringify(answer.result.content));
+      process.stderr.write(`heard ${heard.at(-1)}\n`);
+    }
     answers.push(
       answer.error === undefined
         ? {
@@ -456,7 +463,10 @@ async function callAsk(message) {
     return send({
       jsonrpc: '2.0',
       id: message.id,
-      error: { code: -32000, message: 'the server could not go on without an answer' },
+      error: {
+        code: -32000,
+        message: `the server could not go on without an answer${heard.length > 0 ? `; it heard ${heard.join(', ')}` : ''}`,
+      },
     });
   }
   reply(message, { content: [{ type: 'text', text: JSON.stringify(answers) }] });

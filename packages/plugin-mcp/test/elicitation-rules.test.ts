@@ -171,6 +171,27 @@ describe('a secret field', () => {
   });
 });
 
+describe('a secret typed into a form', () => {
+  it('is blanked in what the server that asked echoes back: its stderr, its error', async () => {
+    const note = 'a note long enough to pass the forty characters';
+    const { client, output } = await asker(async () => ({
+      action: 'accept',
+      content: { api_key: SECRET, note },
+    }));
+    const failure = await rejection(
+      client.callTool('ask', { question: API_KEY_FORM, echo: true, fail: true }),
+    );
+    // The server did echo the answer: the field that is no secret is there as typed.
+    await waitUntil(
+      () => JSON.stringify(output.read()).includes(note),
+      'the echo on its stderr',
+    );
+    expect(String(failure)).toContain(note);
+    expect(JSON.stringify(output.read())).not.toContain(SECRET);
+    expect(String(failure)).not.toContain(SECRET);
+  });
+});
+
 describe('what epoch answers by itself', () => {
   it('the 6th question of one call is answered cancel, without asking; the call goes on', async () => {
     const { client, asked, lines } = await asker(async () => ({

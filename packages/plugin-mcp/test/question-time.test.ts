@@ -55,6 +55,7 @@ describe('one question', () => {
         server: 'deployer',
         source: 'user',
         setting: () => 'ask',
+        learn: () => {},
         elicit: (_question, signal) => {
           stopped = signal;
           return new Promise(() => {});

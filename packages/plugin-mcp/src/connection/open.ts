@@ -3,7 +3,7 @@
 // (list-changes.ts: waited for briefly, never required), the first tools/list; one more open when
 // the era met was wrong. What a failed open means is open-failure.ts's.
 
-import { type Logger, messageOf } from '@epoch-agent/infra';
+import { credentials, type Logger, messageOf } from '@epoch-agent/infra';
 import {
   Client,
   type PriorDiscovery,
@@ -156,6 +156,7 @@ async function openOnce(
       setting: options.elicitation,
       elicit: options.settings.elicit,
       logger,
+      learn: (secrets) => scrub.learn(credentials(secrets)),
     });
     const sdk = new Client(CLIENT_INFO, {
       ...clientOptions(config, {

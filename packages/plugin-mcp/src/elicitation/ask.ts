@@ -70,6 +70,11 @@ export interface QuestionAsker {
   readonly elicit: Elicit | undefined;
   /** Passes the server's redaction policy. */
   readonly logger: Logger;
+  /**
+   * Teaches the server's redaction policy the values typed into its secret fields: a server that
+   * echoes one in its stderr, a log message or an error has it blanked there, as a header's is.
+   */
+  readonly learn: (secrets: readonly string[]) => void;
   /** The question's time limit runs on it. Default: the real clock. */
   readonly clock?: Clock;
 }
@@ -188,7 +193,7 @@ async function put(
       }
       return cancel(reason);
     }
-    return checked(answer, reading.fields, words, logger, server);
+    return checked(answer, reading.fields, words, asker);
   } catch (error) {
     logger.warn(`${words} was answered "cancel": asking failed: ${oneLine(messageOf(error))}`, {
       server,
@@ -205,8 +210,7 @@ function checked(
   answer: ElicitationAnswer,
   fields: readonly ElicitationField[] | undefined,
   words: string,
-  logger: Logger,
-  server: string,
+  { logger, server, learn }: QuestionAsker,
 ): Replied {
   switch (answer?.action) {
     case 'decline':
@@ -217,8 +221,10 @@ function checked(
       // A page to visit: the person said yes, and nothing of it comes back through epoch.
       if (fields === undefined) return { reply: { action: 'accept' }, reason: 'person' };
       const check = checkAnswer(fields, answer.content ?? {});
-      if (check.ok)
+      if (check.ok) {
+        learn(secretsOf(fields, check.content));
         return { reply: { action: 'accept', content: check.content }, reason: 'person' };
+      }
       const named = check.problems.map(({ field, problem }) => `"${field}" ${problem}`);
       logger.warn(
         `${words} was answered "cancel": the answer given does not fit the form (${named.join('; ')}).`,
@@ -232,6 +238,18 @@ function checked(
       return cancel('failed');
     }
   }
+}
+
+/** The values of an answer's secret fields, as text (a PIN asked as a number too). */
+function secretsOf(
+  fields: readonly ElicitationField[],
+  content: { readonly [name: string]: ElicitationValue },
+): string[] {
+  return fields.flatMap((field) => {
+    const value = content[field.name];
+    const secret = (field.kind === 'text' || field.kind === 'number') && field.secret;
+    return secret && value !== undefined ? [String(value)] : [];
+  });
 }
 
 function cancel(reason: ReplyReason): Replied {
