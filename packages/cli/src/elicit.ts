@@ -126,9 +126,11 @@ async function fill(
 ): Promise<ElicitationAnswer | undefined> {
   const count = form.fields.length;
   const first = await read(
+    // The server named again where the answer is typed: a long message may have scrolled the
+    // header away, and its last lines could pose as another server's.
     count === 0
-      ? 'Accept? [y/N] '
-      : `Fill in its form (${count === 1 ? '1 field' : `${count} fields`})? [y/N] `,
+      ? `Accept "${form.server}"'s question? [y/N] `
+      : `Fill in the form of "${form.server}" (${count === 1 ? '1 field' : `${count} fields`})? [y/N] `,
     false,
   );
   if (first === undefined) return undefined;

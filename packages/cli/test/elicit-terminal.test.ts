@@ -108,7 +108,7 @@ describe('a server question on the terminal', () => {
     );
     await person.sees('MCP server "srv" (user) asks you, during tool "deploy":\r\n');
     await person.sees('  Before it deploys:\r\n');
-    await person.sees('Fill in its form (6 fields)? [y/N] ');
+    await person.sees('Fill in the form of "srv" (6 fields)? [y/N] ');
     person.type('y\r');
     await person.sees('1/6 Name (required)\r\n');
     await person.sees('at least 2 characters > ');
@@ -200,7 +200,7 @@ describe('a server question on the terminal', () => {
       { name: 'ok', label: 'OK', kind: 'boolean', required: true },
     ];
     const no = asked(form(fields));
-    await no.sees('Fill in its form (1 field)? [y/N] ');
+    await no.sees('Fill in the form of "srv" (1 field)? [y/N] ');
     no.type('\r');
     await no.sees('Declined: MCP server "srv" is told you said no.');
     expect(await no.answer()).toEqual({ code: 0, answer: { action: 'decline' } });
@@ -241,12 +241,14 @@ describe('a server question on the terminal', () => {
       'MCP server "srv" (project) asks you, while 3 of its requests run (it does not say for which one):\r\n',
     );
     await person.sees('  Delete \\x1b[2Jall\\u202e?\r\n  second line\r\n');
-    await person.sees('Accept? [y/N] ');
+    await person.sees(`Accept "srv"'s question? [y/N] `);
     person.type('yes\r');
     expect(await person.answer()).toEqual({ code: 0, answer: { action: 'accept', content: {} } });
 
     const outside = asked(form([], { during: undefined, message: '' }));
-    await outside.sees('MCP server "srv" (user) asks you, outside any request:\r\nAccept? [y/N] ');
+    await outside.sees(
+      `MCP server "srv" (user) asks you, outside any request:\r\nAccept "srv"'s question? [y/N] `,
+    );
     outside.type('n\r');
     expect(await outside.answer()).toEqual({ code: 0, answer: { action: 'decline' } });
   }, 60_000);

@@ -101,7 +101,7 @@ describe('epoch mcp call of a server that asks, on a terminal', () => {
       'MCP server "everything" (user) asks you, during tool "trigger-elicitation-request":\r\n',
     );
     await person.sees('  Please provide inputs for the following fields:\r\n');
-    await person.sees('Fill in its form (13 fields)? [y/N] ');
+    await person.sees('Fill in the form of "everything" (13 fields)? [y/N] ');
     person.type('y\r');
     await person.sees('1/13 String (required): Your full, legal name\r\n  > ');
     person.type('Ada Lovelace\r');
@@ -128,7 +128,7 @@ describe('epoch mcp call of a server that asks, on a terminal', () => {
     };
     const person = calling(['modern', 'ask', '--args', JSON.stringify({ question, times: 2 })]);
     await person.sees('MCP server "modern" (user) asks you, during tool "ask":\r\n');
-    await person.sees('  Unlock the vault\r\nFill in its form (1 field)? [y/N] ');
+    await person.sees('  Unlock the vault\r\nFill in the form of "modern" (1 field)? [y/N] ');
     person.type('y\r');
     await person.sees('1/1 password (required)\r\n  hidden as you type > ');
     person.type(`${secret}\r`);
@@ -164,7 +164,7 @@ describe('epoch mcp call of a server that asks, on a terminal', () => {
       ),
     );
     await person.sees('MCP server "asking" (user) asks you, during tool "ask":\r\n');
-    await person.sees('Fill in its form (2 fields)? [y/N] ');
+    await person.sees('Fill in the form of "asking" (2 fields)? [y/N] ');
     expect(await recorded()).toContain('asked');
     person.type('y\r');
     await person.sees('1/2 User (required)\r\n  > ');
@@ -198,7 +198,7 @@ describe('epoch mcp call of a server that asks, on a terminal', () => {
         ['passwd', 'tokens'],
       ),
     );
-    await person.sees('Fill in its form (2 fields)? [y/N] ');
+    await person.sees('Fill in the form of "asking" (2 fields)? [y/N] ');
     person.type('y\r');
     await person.sees('1/2 passwd (required)\r\n  hidden as you type > ');
     person.type(`${password}\r`);
@@ -224,7 +224,7 @@ describe('epoch mcp call of a server that asks, on a terminal', () => {
         ['pin'],
       ),
     );
-    await person.sees('Fill in its form (1 field)? [y/N] ');
+    await person.sees('Fill in the form of "asking" (1 field)? [y/N] ');
     person.type('y\r');
     await person.sees('1/1 PIN (required)\r\n  hidden as you type > ');
     person.type('61537\r');
@@ -241,7 +241,7 @@ describe('epoch mcp call of a server that asks, on a terminal', () => {
         requestedSchema: { type: 'object', properties: {} },
       }),
     );
-    await person.sees('  Delete everything?\r\nAccept? [y/N] ');
+    await person.sees(`  Delete everything?\r\nAccept "asking"'s question? [y/N] `);
     person.type('n\r');
     await person.sees('action=decline');
     expect(await person.run.done).toBe(0);
@@ -256,7 +256,7 @@ describe('epoch mcp call of a server that asks, on a terminal', () => {
     await person.sees('50% 1/2  halfway');
     // Erased where it was drawn, and the question starts on a line of its own.
     await person.sees('\r\x1b[K\r\nMCP server "asking" (user) asks you, during tool "ask":\r\n');
-    await person.sees('Accept? [y/N] ');
+    await person.sees(`Accept "asking"'s question? [y/N] `);
     person.type('y\r');
     await person.sees('action=accept');
     expect(await person.run.done).toBe(0);
