@@ -182,10 +182,7 @@ describe('a secret typed into a form', () => {
       client.callTool('ask', { question: API_KEY_FORM, echo: true, fail: true }),
     );
     // The server did echo the answer: the field that is no secret is there as typed.
-    await waitUntil(
-      () => JSON.stringify(output.read()).includes(note),
-      'the echo on its stderr',
-    );
+    await waitUntil(() => JSON.stringify(output.read()).includes(note), 'the echo on its stderr');
     expect(String(failure)).toContain(note);
     expect(JSON.stringify(output.read())).not.toContain(SECRET);
     expect(String(failure)).not.toContain(SECRET);
