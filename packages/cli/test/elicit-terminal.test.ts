@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ElicitationField, ElicitationQuestion } from '@epoch-agent/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeOpener } from '../../plugin-mcp/test/support/fake-opener.js';
-import { onTerminal, type TerminalRun } from './on-terminal.js';
+import { onTerminal, personAt, type TerminalRun } from './on-terminal.js';
 
 const ASK = fileURLToPath(new URL('./fixtures/ask-question.mjs', import.meta.url));
 
@@ -29,19 +29,9 @@ afterEach(async () => {
 function asked(question: ElicitationQuestion, env: Record<string, string> = {}) {
   const run = onTerminal([JSON.stringify(question)], env, ASK);
   runs.push(run);
-  let read = 0;
   return {
     run,
-    /** Waits until `text` shows after what was already read, and reads past it. */
-    async sees(text: string): Promise<void> {
-      await expect
-        .poll(() => run.seen().indexOf(text, read), { timeout: 20_000 })
-        .toBeGreaterThanOrEqual(0);
-      read = run.seen().indexOf(text, read) + text.length;
-    },
-    type(keys: string): void {
-      run.child.stdin?.write(keys);
-    },
+    ...personAt(run),
     /** The answer the asker resolved with, and the exit code. */
     async answer(): Promise<{ code: number | null; answer: unknown }> {
       const code = await run.done;

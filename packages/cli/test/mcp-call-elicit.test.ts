@@ -12,7 +12,7 @@ import { EVERYTHING_ENTRY, MODERN_SERVER } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeOpener } from '../../plugin-mcp/test/support/fake-opener.js';
 import { startEpoch } from './epoch-process.js';
-import { onTerminal, type TerminalRun } from './on-terminal.js';
+import { onTerminal, personAt, type TerminalRun } from './on-terminal.js';
 
 const ASKING_SERVER = fileURLToPath(new URL('./fixtures/asking-server.mjs', import.meta.url));
 
@@ -53,20 +53,7 @@ function calling(argv: readonly string[], env: Record<string, string> = {}) {
     ...env,
   });
   runs.push(run);
-  let read = 0;
-  return {
-    run,
-    /** Waits until `text` shows after what was already read, and reads past it. */
-    async sees(text: string): Promise<void> {
-      await expect
-        .poll(() => run.seen().indexOf(text, read), { timeout: 30_000 })
-        .toBeGreaterThanOrEqual(0);
-      read = run.seen().indexOf(text, read) + text.length;
-    },
-    type(keys: string): void {
-      run.child.stdin?.write(keys);
-    },
-  };
+  return { run, ...personAt(run) };
 }
 
 /**

@@ -1,6 +1,7 @@
 // The built `epoch` in a pseudo-terminal (util-linux `script`): stdin, stdout and stderr are all its
 // terminal, so it asks its questions; a test reads what the terminal showed and types answers.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { expect } from 'vitest';
 import { EPOCH_BIN } from './epoch-process.js';
 
 export interface TerminalRun {
@@ -32,4 +33,21 @@ export function onTerminal(
   });
   const done = new Promise<number | null>((resolve) => child.on('close', resolve));
   return { child, seen: () => seen, done };
+}
+
+/** A person at `run`'s terminal: reads what it shows, in order, and types. */
+export function personAt(run: TerminalRun) {
+  let read = 0;
+  return {
+    /** Waits until `text` shows after what was already read, and reads past it. */
+    async sees(text: string): Promise<void> {
+      await expect
+        .poll(() => run.seen().indexOf(text, read), { timeout: 30_000 })
+        .toBeGreaterThanOrEqual(0);
+      read = run.seen().indexOf(text, read) + text.length;
+    },
+    type(keys: string): void {
+      run.child.stdin?.write(keys);
+    },
+  };
 }

@@ -3,7 +3,6 @@
 // tools counted), no process of it runs, and a Try of one of its tools starts it: the page then
 // shows it connected.
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { buildRuntime } from '@epoch-agent/runtime';
@@ -11,23 +10,10 @@ import { FIXTURE_SERVER } from '@epoch-agent/testkit';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, type PageSession } from './page-session.js';
-import { ANNOTATED_SERVER, fixtureEntry } from './web-helpers.js';
+import { ANNOTATED_SERVER, fixtureEntry, processesWith } from './web-helpers.js';
 
 const WAIT = { timeout: 20_000 };
 const MARKER = `--tag=${randomUUID()}`;
-
-function processesWith(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 describe('a server started on demand', () => {
   let session: PageSession;
