@@ -38,6 +38,12 @@ export function median(samples) {
   return percentile(samples, 50);
 }
 
+/** `[min, max]` of the samples: the spread a median of few fresh processes is shown with. */
+export function spread(samples) {
+  if (samples.length === 0) throw new Error('spread of no samples');
+  return [Math.min(...samples), Math.max(...samples)];
+}
+
 /** Nearest-rank percentile: the smallest sample that at least p% of the samples do not exceed. */
 export function percentile(samples, p) {
   if (samples.length === 0) throw new Error('percentile of no samples');

@@ -1,13 +1,22 @@
 // The bench's table: one row per metric with our figure, the baseline it is compared with (the raw
 // SDK, or one server for connectAll, or `node -e 0` for a cold command), their ratio, the goal and
-// whether it was met.
+// whether it was met; for rows of fresh-process samples, the spread of each side's samples.
 
-const HEADER = ['metric', 'ours', 'raw SDK / base', 'ratio', 'goal', 'result'];
+const HEADER = [
+  'metric',
+  'ours',
+  'raw SDK / base',
+  'ratio',
+  'goal',
+  'result',
+  'min–max: ours / base',
+];
 
 /**
- * `rows`: `{ metric, ours, base, goal, unit? }`. `unit` is `ms` (the default), `MB`, `kB`, `score`,
- * `processes`, `tokens`, `nodes` or `%`;
- * `base` is undefined where nothing compares (no raw SDK counterpart). Goals:
+ * `rows`: `{ metric, ours, base, goal, unit?, spread? }`. `unit` is `ms` (the default), `µs`, `MB`,
+ * `kB`, `score`, `processes`, `tokens`, `nodes` or `%`;
+ * `base` is undefined where nothing compares (no raw SDK counterpart). `spread`: `{ ours, base }`,
+ * each the `[min, max]` of the samples the figure is the median of. Goals:
  * `{ kind: 'ratio', max }`: ours / base <= max;
  * `{ kind: 'absolute', max }`: ours <= max, in the row's unit;
  * `{ kind: 'atLeast', min }`: ours >= min, in the row's unit;
@@ -22,6 +31,7 @@ export function formatTable(rows) {
     row.base === undefined ? '-' : ratioText(row.ours, row.base),
     describeGoal(row.goal, row.unit),
     verdict(row),
+    row.spread === undefined ? '-' : spreadText(row.spread, row.unit),
   ]);
   const widths = HEADER.map((title, column) =>
     Math.max(title.length, ...cells.map((line) => line[column].length)),
@@ -87,11 +97,19 @@ function verdict({ goal, ours, base }) {
   }
 }
 
-function formatValue(value, unit = 'ms') {
+/** `265–290 / 250–281 ms`: the unit once, at the end. */
+function spreadText({ ours, base }, unit = 'ms') {
+  const range = ([min, max]) => `${formatValue(min, unit, false)}–${formatValue(max, unit, false)}`;
+  return `${range(ours)} / ${range(base)} ${unit}`;
+}
+
+/** `value` in `unit`, followed by the unit's name unless `named` is false (ms and µs only). */
+function formatValue(value, unit = 'ms', named = true) {
   switch (unit) {
-    case 'ms': {
+    case 'ms':
+    case 'µs': {
       const digits = value < 10 ? 3 : value < 1000 ? 1 : 0;
-      return `${value.toFixed(digits)} ms`;
+      return named ? `${value.toFixed(digits)} ${unit}` : value.toFixed(digits);
     }
     case 'MB':
       return `${value.toFixed(3)} MB`;

@@ -5,14 +5,18 @@
 // timed inside the process (the parent times the whole process); how many of the processes the
 // server recorded in $PID_FILE still ran when the close had resolved; what the call returned, for
 // the parent to check.
-//   argv: ours|raw|ai-sdk, then the server's command and arguments; $PID_FILE passes to the server.
+//   argv: ours|raw|ai-sdk|bare, then the server's command and arguments; $PID_FILE passes to the
+//   server.
 //   ours:   McpRegistry.connectAll (no schema cache: a first start), the echo EpochTool's execute
 //           (a host's path), registry.disconnectAll()
 //   raw:    the SDK's Client over its StdioClientTransport: connect, listTools, callTool, close
-//   ai-sdk: @ai-sdk/mcp's createMCPClient over its stdio transport: tools(), the echo tool's
-//           execute, close(). The 1.x line, the one of the `ai` 6 the runtime's adapters are
-//           made for (and the one that installs on Node 20), names it Experimental_StdioMCPTransport.
+//   ai-sdk: @ai-sdk/mcp 2.x (installed in bench/peers) createMCPClient over its stdio transport:
+//           tools(), the echo tool's execute, close()
+//   bare:   a pipe (bare-pipe.mjs): initialize, initialized, tools/list, tools/call; stdin ended,
+//           the exit awaited (nothing to import: the floor)
 import { isRunning, recordedPids } from '../processes.mjs';
+import { loadAiSdk } from './ai-sdk.mjs';
+import { connectBare } from './bare-pipe.mjs';
 
 const [side, command, ...args] = process.argv.slice(2);
 const MESSAGE = 'bench';
@@ -20,7 +24,7 @@ const MESSAGE = 'bench';
 const env = { PID_FILE: process.env.PID_FILE };
 
 const start = performance.now();
-const sides = { ours, raw, 'ai-sdk': aiSdk };
+const sides = { ours, raw, 'ai-sdk': aiSdk, bare };
 const { imported, connected, result } = await sides[side]();
 console.log(
   JSON.stringify({
@@ -68,10 +72,7 @@ async function raw() {
 }
 
 async function aiSdk() {
-  const { createMCPClient } = await import('@ai-sdk/mcp');
-  const { Experimental_StdioMCPTransport: StdioMCPTransport } = await import(
-    '@ai-sdk/mcp/mcp-stdio'
-  );
+  const { createMCPClient, StdioMCPTransport } = await loadAiSdk();
   const imported = performance.now();
   const client = await createMCPClient({
     transport: new StdioMCPTransport({ command, args, env, stderr: 'ignore' }),
@@ -83,5 +84,18 @@ async function aiSdk() {
     { toolCallId: 'probe', messages: [] },
   );
   await client.close();
+  return { imported, connected, result };
+}
+
+async function bare() {
+  const imported = performance.now();
+  const pipe = await connectBare(command, args, env);
+  await pipe.request('tools/list', {});
+  const connected = performance.now();
+  const result = await pipe.request('tools/call', {
+    name: 'echo',
+    arguments: { message: MESSAGE },
+  });
+  await pipe.close();
   return { imported, connected, result };
 }

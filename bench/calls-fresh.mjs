@@ -1,0 +1,50 @@
+// Tool-call latency in fresh processes (probes/calls.mjs), one stdio echo server each: a warm-up,
+// then CALLS timed calls one after another; each process gives its median and p99, and a row's
+// figure is the median of the processes' (its spread their min–max). Ours by both paths
+// (EpochTool.execute, a host's; McpClient.callTool under it) against the raw SDK's callTool, the
+// AI SDK's tool execute and a bare pipe (tools/call written, the answer line parsed: the floor).
+// The in-process rows of latency.mjs stay beside these.
+import { comparedRow, freshSides } from './fresh-sides.mjs';
+
+const PROBE = new URL('./probes/calls.mjs', import.meta.url).pathname;
+const WARMUP = 500;
+const CALLS = 3000;
+export const CALL_ROUNDS = 7;
+const PATHS = { execute: 'EpochTool.execute', callTool: 'McpClient.callTool' };
+
+/**
+ * Goal rows, for each of our paths: median <= 1.3x the bare pipe's, p99 <= the raw SDK's and the
+ * AI SDK's. Shown: the median against each SDK.
+ */
+export async function callLatencyFresh(signal, rounds = CALL_ROUNDS) {
+  const sides = await freshSides({
+    probe: PROBE,
+    sides: ['execute', 'callTool', 'raw', 'ai-sdk', 'bare'],
+    args: [String(WARMUP), String(CALLS)],
+    rounds,
+    signal,
+  });
+  const medians = (side) => sides[side].map(({ medianUs }) => medianUs);
+  const p99s = (side) => sides[side].map(({ p99Us }) => p99Us);
+  const info = { kind: 'info' };
+  const asGood = { kind: 'ratio', max: 1.0 };
+  return Object.entries(PATHS).flatMap(([side, path]) => {
+    const what = (stat) =>
+      `stdio tool call ${stat} (${CALLS} calls each), fresh processes on Node 22, ${path}`;
+    const row = (stat, peer, label, goal) =>
+      comparedRow(
+        `${what(stat)}, vs ${label} (x${rounds})`,
+        stat === 'p99' ? p99s(side) : medians(side),
+        stat === 'p99' ? p99s(peer) : medians(peer),
+        goal,
+        'µs',
+      );
+    return [
+      row('median', 'bare', 'bare pipe', { kind: 'ratio', max: 1.3 }),
+      row('p99', 'raw', 'raw SDK', asGood),
+      row('p99', 'ai-sdk', 'AI SDK', asGood),
+      row('median', 'raw', 'raw SDK', info),
+      row('median', 'ai-sdk', 'AI SDK', info),
+    ];
+  });
+}

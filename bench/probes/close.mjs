@@ -1,0 +1,84 @@
+// Run in a fresh process: the polite close of one stdio server (it exits when its stdin ends),
+// `closes` times over, each on a newly started server, after one untimed connect + close that
+// loads what a close needs. Prints { closeMs: [...], left: [...] } as JSON: each close's time,
+// and how many of that server's processes still ran when the close resolved (the server of close
+// i records its pid in "$PID_FILE.i").
+//   argv: ours|raw|ai-sdk|bare, the number of timed closes, then the server's command and arguments.
+//   ours:   McpRegistry.connectAll (no schema cache), then registry.disconnect(name)
+//   raw:    the SDK's Client over StdioClientTransport, connect + listTools, then client.close()
+//   ai-sdk: createMCPClient over its stdio transport + tools(), then client.close()
+//   bare:   a pipe (bare-pipe.mjs): initialize, initialized, tools/list; stdin ended, the exit awaited
+import { isRunning, recordedPids } from '../processes.mjs';
+import { loadAiSdk } from './ai-sdk.mjs';
+import { connectBare } from './bare-pipe.mjs';
+
+const [side, closesText, command, ...args] = process.argv.slice(2);
+const SERVER = 'probe';
+
+const sides = { ours, raw, 'ai-sdk': aiSdk, bare };
+const connect = await sides[side]();
+const closeMs = [];
+const left = [];
+for (let round = 0; round <= Number(closesText); round++) {
+  const pidFile = `${process.env.PID_FILE}.${round}`;
+  const close = await connect({ PID_FILE: pidFile });
+  const start = performance.now();
+  await close();
+  const ms = performance.now() - start;
+  // Round 0 is the warm-up.
+  if (round === 0) continue;
+  closeMs.push(ms);
+  left.push(recordedPids(pidFile).filter(isRunning).length);
+}
+console.log(JSON.stringify({ closeMs, left }));
+
+/** Each side: loads its client, then returns connect(env), which connects and returns close(). */
+async function ours() {
+  const { McpRegistry, parseMcpConfig } = await import('@epoch-agent/plugin-mcp');
+  return async (env) => {
+    const text = JSON.stringify({ servers: { [SERVER]: { command, args, env } } });
+    const registry = new McpRegistry({ schemaCache: null });
+    const [status] = await registry.connectAll(parseMcpConfig(text, 'probe').servers, 'user');
+    if (status?.state !== 'connected') throw new Error(`not connected: ${JSON.stringify(status)}`);
+    return () => registry.disconnect(SERVER);
+  };
+}
+
+async function raw() {
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { getDefaultEnvironment, StdioClientTransport } = await import(
+    '@modelcontextprotocol/client/stdio'
+  );
+  return async (env) => {
+    const client = new Client({ name: 'probe', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command,
+        args,
+        env: { ...getDefaultEnvironment(), ...env },
+        stderr: 'ignore',
+      }),
+    );
+    await client.listTools();
+    return () => client.close();
+  };
+}
+
+async function aiSdk() {
+  const { createMCPClient, StdioMCPTransport } = await loadAiSdk();
+  return async (env) => {
+    const client = await createMCPClient({
+      transport: new StdioMCPTransport({ command, args, env, stderr: 'ignore' }),
+    });
+    await client.tools();
+    return () => client.close();
+  };
+}
+
+async function bare() {
+  return async (env) => {
+    const pipe = await connectBare(command, args, env);
+    await pipe.request('tools/list', {});
+    return () => pipe.close();
+  };
+}

@@ -1,0 +1,120 @@
+// Run in a fresh process: 20 stdio servers started, connected and listed at once, then all
+// closed. Prints { importMs, ms, count, leftAtClose } as JSON: the client's import, the time from
+// after the import until every server's tools were listed, how many tools were listed (one per
+// server), and how many of the servers' processes (recorded in $PID_FILE) still ran when the
+// close resolved.
+//   argv: ours|raw|ai-sdk|bare, the number of servers, then the server's command and arguments.
+//   ours:   McpRegistry.connectAll of the 20 (no schema cache: a first start), disconnectAll()
+//   raw:    20 SDK Clients over StdioClientTransport, connect + listTools with Promise.all, close()
+//   ai-sdk: 20 createMCPClient over its stdio transport + tools(), with Promise.all, close()
+//   bare:   20 pipes (bare-pipe.mjs): initialize, initialized, tools/list; stdin ended
+import { isRunning, recordedPids } from '../processes.mjs';
+import { loadAiSdk } from './ai-sdk.mjs';
+import { connectBare } from './bare-pipe.mjs';
+
+const [side, countText, command, ...args] = process.argv.slice(2);
+const names = Array.from({ length: Number(countText) }, (_, i) => `s${i}`);
+/** Every side hands the servers the same variables: the ones each passes by default, and this. */
+const env = { PID_FILE: process.env.PID_FILE };
+
+const start = performance.now();
+const sides = { ours, raw, 'ai-sdk': aiSdk, bare };
+const { imported, listed, count, close } = await sides[side]();
+await close();
+console.log(
+  JSON.stringify({
+    importMs: imported - start,
+    ms: listed - imported,
+    count,
+    leftAtClose: recordedPids(env.PID_FILE).filter(isRunning).length,
+  }),
+);
+
+async function ours() {
+  const { McpRegistry, parseMcpConfig } = await import('@epoch-agent/plugin-mcp');
+  const imported = performance.now();
+  const servers = Object.fromEntries(names.map((name) => [name, { command, args, env }]));
+  const registry = new McpRegistry({ schemaCache: null });
+  const statuses = await registry.connectAll(
+    parseMcpConfig(JSON.stringify({ servers }), 'probe').servers,
+    'user',
+  );
+  const failed = statuses.find((status) => status.state !== 'connected');
+  if (failed !== undefined) throw new Error(`not connected: ${JSON.stringify(failed)}`);
+  const listed = performance.now();
+  return {
+    imported,
+    listed,
+    count: registry.tools().length,
+    close: () => registry.disconnectAll(),
+  };
+}
+
+async function raw() {
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { getDefaultEnvironment, StdioClientTransport } = await import(
+    '@modelcontextprotocol/client/stdio'
+  );
+  const imported = performance.now();
+  const connected = await Promise.all(
+    names.map(async () => {
+      const client = new Client({ name: 'probe', version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command,
+          args,
+          env: { ...getDefaultEnvironment(), ...env },
+          stderr: 'ignore',
+        }),
+      );
+      const { tools } = await client.listTools();
+      return { client, tools: tools.length };
+    }),
+  );
+  const listed = performance.now();
+  return {
+    imported,
+    listed,
+    count: connected.reduce((sum, { tools }) => sum + tools, 0),
+    close: () => Promise.all(connected.map(({ client }) => client.close())),
+  };
+}
+
+async function aiSdk() {
+  const { createMCPClient, StdioMCPTransport } = await loadAiSdk();
+  const imported = performance.now();
+  const connected = await Promise.all(
+    names.map(async () => {
+      const client = await createMCPClient({
+        transport: new StdioMCPTransport({ command, args, env, stderr: 'ignore' }),
+      });
+      const tools = await client.tools();
+      return { client, tools: Object.keys(tools).length };
+    }),
+  );
+  const listed = performance.now();
+  return {
+    imported,
+    listed,
+    count: connected.reduce((sum, { tools }) => sum + tools, 0),
+    close: () => Promise.all(connected.map(({ client }) => client.close())),
+  };
+}
+
+async function bare() {
+  const imported = performance.now();
+  const connected = await Promise.all(
+    names.map(async () => {
+      const pipe = await connectBare(command, args, env);
+      const { tools } = await pipe.request('tools/list', {});
+      return { pipe, tools: tools.length };
+    }),
+  );
+  const listed = performance.now();
+  return {
+    imported,
+    listed,
+    count: connected.reduce((sum, { tools }) => sum + tools, 0),
+    close: () => Promise.all(connected.map(({ pipe }) => pipe.close())),
+  };
+}
