@@ -11,6 +11,7 @@
 import { median, percentile } from '../measure.mjs';
 import { loadAiSdk } from './ai-sdk.mjs';
 import { connectBare } from './bare-pipe.mjs';
+import { loadOurs } from './ours.mjs';
 
 const [side, warmupText, callsText, command, ...args] = process.argv.slice(2);
 const MESSAGE = 'bench';
@@ -34,7 +35,7 @@ console.log(JSON.stringify({ medianUs: median(samples), p99Us: percentile(sample
 
 /** Our servers' configs through the config reader, as a user's mcp.json gives them. */
 async function ourConfig() {
-  const plugin = await import('@epoch-agent/plugin-mcp');
+  const plugin = await loadOurs();
   const text = JSON.stringify({ servers: { [SERVER]: { command, args, env } } });
   return { plugin, configs: plugin.parseMcpConfig(text, 'probe').servers };
 }

@@ -11,6 +11,7 @@
 import { isRunning, recordedPids } from '../processes.mjs';
 import { loadAiSdk } from './ai-sdk.mjs';
 import { connectBare } from './bare-pipe.mjs';
+import { loadOurs } from './ours.mjs';
 
 const [side, closesText, command, ...args] = process.argv.slice(2);
 const SERVER = 'probe';
@@ -34,7 +35,7 @@ console.log(JSON.stringify({ closeMs, left }));
 
 /** Each side: loads its client, then returns connect(env), which connects and returns close(). */
 async function ours() {
-  const { McpRegistry, parseMcpConfig } = await import('@epoch-agent/plugin-mcp');
+  const { McpRegistry, parseMcpConfig } = await loadOurs();
   return async (env) => {
     const text = JSON.stringify({ servers: { [SERVER]: { command, args, env } } });
     const registry = new McpRegistry({ schemaCache: null });

@@ -11,6 +11,7 @@
 import { isRunning, recordedPids } from '../processes.mjs';
 import { loadAiSdk } from './ai-sdk.mjs';
 import { connectBare } from './bare-pipe.mjs';
+import { loadOurs } from './ours.mjs';
 
 const [side, countText, command, ...args] = process.argv.slice(2);
 const names = Array.from({ length: Number(countText) }, (_, i) => `s${i}`);
@@ -31,7 +32,7 @@ console.log(
 );
 
 async function ours() {
-  const { McpRegistry, parseMcpConfig } = await import('@epoch-agent/plugin-mcp');
+  const { McpRegistry, parseMcpConfig } = await loadOurs();
   const imported = performance.now();
   const servers = Object.fromEntries(names.map((name) => [name, { command, args, env }]));
   const registry = new McpRegistry({ schemaCache: null });

@@ -17,6 +17,7 @@
 import { isRunning, recordedPids } from '../processes.mjs';
 import { loadAiSdk } from './ai-sdk.mjs';
 import { connectBare } from './bare-pipe.mjs';
+import { loadOurs } from './ours.mjs';
 
 const [side, command, ...args] = process.argv.slice(2);
 const MESSAGE = 'bench';
@@ -36,7 +37,7 @@ console.log(
 );
 
 async function ours() {
-  const { McpRegistry, parseMcpConfig } = await import('@epoch-agent/plugin-mcp');
+  const { McpRegistry, parseMcpConfig } = await loadOurs();
   const imported = performance.now();
   const text = JSON.stringify({ servers: { probe: { command, args, env } } });
   const registry = new McpRegistry({ schemaCache: null });
