@@ -7,11 +7,12 @@
 // 100 servers x 100 tools; tool definitions found on demand (tokens per request) and their search
 // (top 1, top 5 and MRR on each phrasing set, time per query); the tokens the model gets of a real
 // server-filesystem read of a 60 KB file; a tool call with an OpenTelemetry SDK registered against none;
-// and, in fresh processes, the import, a one-shot program's whole life (import, first connect, one
-// call, close; against the raw SDK and the AI SDK's MCP client, on Node 22), the memory of idle
-// connections, a cold `epoch mcp list` and `epoch mcp import` of up to 10,000 servers; an mcp.json
-// and a redaction policy at 1x, 10x and 100x; and what the published packages weigh, packed and
-// installed. Servers listen on 127.0.0.1 only; every one of them is stopped before the table is
+// and, in fresh processes, the import; against the raw SDK, the AI SDK's MCP client and a bare
+// pipe (no SDK at all, the floor), each on Node 22: a one-shot program's whole life (import, first
+// connect, one call, close), 20 stdio servers connected + listed at once, a polite close, and a
+// tool call's median and p99; the memory of idle connections, a cold `epoch mcp list` and `epoch
+// mcp import` of up to 10,000 servers; an mcp.json and a redaction policy at 1x, 10x and 100x; and
+// what the published packages weigh, packed and installed. Servers listen on 127.0.0.1 only; every one of them is stopped before the table is
 // printed, and a deadline bounds the whole run.
 import { setMaxListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,12 +20,15 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { startEverything } from '@epoch-agent/testkit';
 import { schemaCacheStartTime } from './cache.mjs';
+import { callLatencyFresh } from './calls-fresh.mjs';
+import { politeCloseFresh } from './close-fresh.mjs';
 import { coldListTime } from './cold-cli.mjs';
 import { connectAllWallTime } from './connect.mjs';
 import { connectOneTime } from './connect-one.mjs';
 import { toolDeferral } from './deferral.mjs';
 import { disconnectTime, hostileCloseTime } from './disconnect.mjs';
 import { eraComparison } from './eras.mjs';
+import { fanoutTime } from './fanout.mjs';
 import { idleConnectionMemory, importTime } from './fresh.mjs';
 import { importScale } from './import-scale.mjs';
 import { largeInputs } from './large-inputs.mjs';
@@ -112,8 +116,18 @@ async function main() {
       ...(await step('deferred-tool search: quality and time', () => searchQuality(signal))),
       ...(await step('import, fresh processes', () => importTime(signal))),
       ...(await step('tracing off and on, fresh processes', () => tracingCost(signal))),
-      ...(await step('start to exit against the raw SDK and the AI SDK, fresh processes', () =>
-        startToExitTime(signal),
+      ...(await step(
+        'start to exit against the raw SDK, the AI SDK and the bare pipe, fresh processes',
+        () => startToExitTime(signal),
+      )),
+      ...(await step('20 stdio servers connect + list against the peers, fresh processes', () =>
+        fanoutTime(signal),
+      )),
+      ...(await step('polite close against the peers, fresh processes', () =>
+        politeCloseFresh(signal),
+      )),
+      ...(await step('tool calls against the peers and the bare pipe, fresh processes', () =>
+        callLatencyFresh(signal),
       )),
       ...(await step('idle connection memory, fresh processes', () =>
         idleConnectionMemory(signal),
@@ -185,16 +199,33 @@ EpochTool.execute and the Anthropic adapter; ours = the estimated tokens of the 
 base = the file's own. It sends the file as text and as structuredContent: both copies were about
 25,100 tokens (cut to the default max_output_tokens of 25,000, with a note); one copy is 15,000.
 Fresh processes: a new node for every sample. Import = \`import()\` of @epoch-agent/plugin-mcp
-against @modelcontextprotocol/client, timed inside the process. Start -> exit: a one-shot program
-with the hand-written server (bench/probes/start-to-exit.mjs), ours against the raw SDK and the AI
-SDK's MCP client (@ai-sdk/mcp 1.x, createMCPClient over its stdio transport), the three taking turns;
-each process runs on Node 22 (the three alike; the server on this Node). Ours = McpRegistry
-.connectAll (no schema cache: a first start), the echo EpochTool's execute, disconnectAll; raw =
-Client connect, listTools, callTool, close; AI SDK = createMCPClient, tools(), the echo tool's
-execute, close(). Start -> exit = spawn to exit, timed by the parent; import + first connect +
-list = timed inside the same processes (ours loads on its first connect what the import left out).
+against @modelcontextprotocol/client, timed inside the process.
+Against the peers (bench/peers-rows.mjs prints these rows alone): ours, the raw SDK, the AI SDK's
+MCP client (@ai-sdk/mcp 2.0.99, installed apart in bench/peers: it asks for Node 22) and the bare
+pipe (bench/probes/bare-pipe.mjs: the echo server driven with node:child_process and JSON.parse
+only, no SDK, no checks: the floor), each sample a fresh process on Node 22 (every side alike; the
+servers, the hand-written echo server, on this Node), the sides taking turns, each round starting
+with the next side; a figure is the median of the processes', shown with their min-max (the last
+column). Ours = McpRegistry (no schema cache: a first start) and its EpochTools, or McpClient where
+the row says; raw = the SDK's Client over its StdioClientTransport; AI SDK = createMCPClient over
+its stdio transport and the tools of tools().
+Start -> exit: a one-shot program (bench/probes/start-to-exit.mjs): ours = connectAll, the echo
+EpochTool's execute, disconnectAll; raw = connect, listTools, callTool, close; AI SDK =
+createMCPClient, tools(), the echo tool's execute, close(); bare = initialize, tools/list,
+tools/call, stdin ended. Spawn to exit, timed by the parent; import + first connect + list = timed
+inside the same processes (ours loads on its first connect what the import left out).
+20 servers (bench/probes/fanout.mjs): 20 echo servers started, connected and listed at once (ours
+connectAll; raw 20 Clients, connect + listTools, with Promise.all; AI SDK 20 clients + tools(); bare
+20 pipes), timed inside the process from after the client's import until every tool list was in,
+then all closed; import + connect + list from the process's start.
+Polite close (bench/probes/close.mjs): each process connects a new echo server 6 times and times
+the close of the last 5 (the first loads what a close needs): ours = registry.disconnect(name), raw
+= client.close(), AI SDK = close(), bare = stdin ended and the exit awaited; the process's figure is
+the median of its 5.
+Calls (bench/probes/calls.mjs): one echo server per process; a checked call, 500 warm-up calls,
+then 3,000 timed calls one after another; each process's median and p99 (nearest rank).
 Processes left = the server's still running (a zombie has ended) when the client's close resolved,
-and when the process had exited; the AI SDK's close sends SIGTERM and does not wait. Memory =
+and when the process had exited; the AI SDK's close signals the server and does not wait. Memory =
 JS heap + external (process.memoryUsage, after GC) per connection, 20 idle stdio servers (shell
 scripts) against one. Cold CLI = spawn to exit of \`epoch mcp list --config <3 servers>\` against
 \`node -e 0\`.
