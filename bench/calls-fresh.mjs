@@ -39,12 +39,22 @@ export async function callLatencyFresh(signal, rounds = CALL_ROUNDS) {
         goal,
         'µs',
       );
+    const cpu = (peer, label) =>
+      comparedRow(
+        `stdio tool call, the client process's CPU time (user + system) per call, ${path}, vs ${label} (x${rounds})`,
+        sides[side].map(({ cpuUsPerCall }) => cpuUsPerCall),
+        sides[peer].map(({ cpuUsPerCall }) => cpuUsPerCall),
+        info,
+        'µs',
+      );
     return [
       row('median', 'bare', 'bare pipe', { kind: 'ratio', max: 1.3 }),
       row('p99', 'raw', 'raw SDK', asGood),
       row('p99', 'ai-sdk', 'AI SDK', asGood),
       row('median', 'raw', 'raw SDK', info),
       row('median', 'ai-sdk', 'AI SDK', info),
+      cpu('bare', 'bare pipe'),
+      cpu('raw', 'raw SDK'),
     ];
   });
 }

@@ -37,6 +37,12 @@ export async function politeCloseFresh(signal, rounds = CLOSE_ROUNDS) {
     }),
     comparedRow(`${what}, vs AI SDK (x${rounds})`, medians(ours), medians(aiSdk), info),
     comparedRow(`${what}, vs bare pipe (x${rounds})`, medians(ours), medians(bare), info),
+    comparedRow(
+      `stdio close, polite server, the client process's CPU time (user + system) in it, vs raw SDK (x${rounds})`,
+      ours.map(({ cpuMs }) => median(cpuMs)),
+      raw.map(({ cpuMs }) => median(cpuMs)),
+      info,
+    ),
     {
       metric: `stdio close, polite server, processes left when the close resolved, vs raw SDK (worst of ${rounds * CLOSES})`,
       ours: worstLeft(ours),

@@ -44,6 +44,12 @@ export async function fanoutTime(signal, rounds = FANOUT_ROUNDS) {
       withImport(raw),
       info,
     ),
+    comparedRow(
+      `${SERVERS} stdio servers connect + list, the client process's CPU time (user + system) in it, vs raw SDK (x${rounds})`,
+      ours.map(({ cpuMs }) => cpuMs),
+      raw.map(({ cpuMs }) => cpuMs),
+      info,
+    ),
     {
       metric: `${SERVERS} stdio servers, processes left when the close resolved, vs raw SDK (worst of ${rounds})`,
       ours: Math.max(...ours.map(({ leftAtClose }) => leftAtClose)),

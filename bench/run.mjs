@@ -224,6 +224,9 @@ the close of the last 5 (the first loads what a close needs): ours = registry.di
 the median of its 5.
 Calls (bench/probes/calls.mjs): one echo server per process; a checked call, 500 warm-up calls,
 then 3,000 timed calls one after another; each process's median and p99 (nearest rank).
+CPU time rows (shown, not judged): the client process's own (process.cpuUsage, user + system, every
+thread of it: a call's can pass its wall time), over the same span as the row's time; steadier than
+wall time on a busy machine.
 Processes left = the server's still running (a zombie has ended) when the client's close resolved,
 and when the process had exited; the AI SDK's close signals the server and does not wait. Memory =
 JS heap + external (process.memoryUsage, after GC) per connection, 20 idle stdio servers (shell

@@ -37,6 +37,7 @@ export async function startToExitTime(signal, rounds = START_ROUNDS) {
   const left = 'fresh process, server processes left running';
   const times = (samples) => samples.map(({ ms }) => ms);
   const firstConnects = (samples) => samples.map(({ importMs, connectMs }) => importMs + connectMs);
+  const cpuTimes = (samples) => samples.map(({ cpuMs }) => cpuMs);
   const worstOf = (samples, key) => Math.max(...samples.map((sample) => sample[key]));
   const info = { kind: 'info' };
   return [
@@ -54,6 +55,12 @@ export async function startToExitTime(signal, rounds = START_ROUNDS) {
       `${first}, vs AI SDK (x${rounds})`,
       firstConnects(ours),
       firstConnects(aiSdk),
+      info,
+    ),
+    comparedRow(
+      `fresh process, its own CPU time (user + system) to the close, Node 22, vs AI SDK (x${rounds})`,
+      cpuTimes(ours),
+      cpuTimes(aiSdk),
       info,
     ),
     {

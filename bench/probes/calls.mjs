@@ -25,13 +25,21 @@ const first = JSON.stringify(await call());
 if (!first.includes(ECHOED)) throw new Error(`${side}: echo did not echo: ${first.slice(0, 300)}`);
 for (let i = 0; i < Number(warmupText); i++) await call();
 const samples = new Array(Number(callsText));
+const cpuBefore = process.cpuUsage();
 for (let i = 0; i < samples.length; i++) {
   const start = performance.now();
   await call();
   samples[i] = (performance.now() - start) * 1000;
 }
+const cpu = process.cpuUsage(cpuBefore);
 await close();
-console.log(JSON.stringify({ medianUs: median(samples), p99Us: percentile(samples, 99) }));
+console.log(
+  JSON.stringify({
+    medianUs: median(samples),
+    p99Us: percentile(samples, 99),
+    cpuUsPerCall: (cpu.user + cpu.system) / samples.length,
+  }),
+);
 
 /** Our servers' configs through the config reader, as a user's mcp.json gives them. */
 async function ourConfig() {

@@ -1,8 +1,9 @@
 // Run in a fresh process: the polite close of one stdio server (it exits when its stdin ends),
 // `closes` times over, each on a newly started server, after one untimed connect + close that
-// loads what a close needs. Prints { closeMs: [...], left: [...] } as JSON: each close's time,
-// and how many of that server's processes still ran when the close resolved (the server of close
-// i records its pid in "$PID_FILE.i").
+// loads what a close needs. Prints { closeMs: [...], cpuMs: [...], left: [...] } as JSON: each
+// close's time and this process's CPU time (user + system) during it, and how many of that
+// server's processes still ran when the close resolved (the server of close i records its pid in
+// "$PID_FILE.i").
 //   argv: ours|raw|ai-sdk|bare, the number of timed closes, then the server's command and arguments.
 //   ours:   McpRegistry.connectAll (no schema cache), then registry.disconnect(name)
 //   raw:    the SDK's Client over StdioClientTransport, connect + listTools, then client.close()
@@ -19,19 +20,22 @@ const SERVER = 'probe';
 const sides = { ours, raw, 'ai-sdk': aiSdk, bare };
 const connect = await sides[side]();
 const closeMs = [];
+const cpuMs = [];
 const left = [];
 for (let round = 0; round <= Number(closesText); round++) {
   const pidFile = `${process.env.PID_FILE}.${round}`;
   const close = await connect({ PID_FILE: pidFile });
-  const start = performance.now();
+  const [start, cpuBefore] = [performance.now(), process.cpuUsage()];
   await close();
   const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpuBefore);
   // Round 0 is the warm-up.
   if (round === 0) continue;
   closeMs.push(ms);
+  cpuMs.push((cpu.user + cpu.system) / 1000);
   left.push(recordedPids(pidFile).filter(isRunning).length);
 }
-console.log(JSON.stringify({ closeMs, left }));
+console.log(JSON.stringify({ closeMs, cpuMs, left }));
 
 /** Each side: loads its client, then returns connect(env), which connects and returns close(). */
 async function ours() {

@@ -1,8 +1,8 @@
 // Run in a fresh process: 20 stdio servers started, connected and listed at once, then all
-// closed. Prints { importMs, ms, count, leftAtClose } as JSON: the client's import, the time from
-// after the import until every server's tools were listed, how many tools were listed (one per
-// server), and how many of the servers' processes (recorded in $PID_FILE) still ran when the
-// close resolved.
+// closed. Prints { importMs, ms, cpuMs, count, leftAtClose } as JSON: the client's import, the
+// time from after the import until every server's tools were listed and this process's CPU time
+// (user + system) in it, how many tools were listed (one per server), and how many of the
+// servers' processes (recorded in $PID_FILE) still ran when the close resolved.
 //   argv: ours|raw|ai-sdk|bare, the number of servers, then the server's command and arguments.
 //   ours:   McpRegistry.connectAll of the 20 (no schema cache: a first start), disconnectAll()
 //   raw:    20 SDK Clients over StdioClientTransport, connect + listTools with Promise.all, close()
@@ -19,13 +19,20 @@ const names = Array.from({ length: Number(countText) }, (_, i) => `s${i}`);
 const env = { PID_FILE: process.env.PID_FILE };
 
 const start = performance.now();
+/** Each side marks the end of its import and the moment every tool list was in. */
+const marks = {};
+const mark = (name) => {
+  marks[name] = { at: performance.now(), cpu: process.cpuUsage() };
+};
 const sides = { ours, raw, 'ai-sdk': aiSdk, bare };
-const { imported, listed, count, close } = await sides[side]();
+const { count, close } = await sides[side]();
 await close();
+const { imported, listed } = marks;
 console.log(
   JSON.stringify({
-    importMs: imported - start,
-    ms: listed - imported,
+    importMs: imported.at - start,
+    ms: listed.at - imported.at,
+    cpuMs: (listed.cpu.user - imported.cpu.user + listed.cpu.system - imported.cpu.system) / 1000,
     count,
     leftAtClose: recordedPids(env.PID_FILE).filter(isRunning).length,
   }),
@@ -33,7 +40,7 @@ console.log(
 
 async function ours() {
   const { McpRegistry, parseMcpConfig } = await loadOurs();
-  const imported = performance.now();
+  mark('imported');
   const servers = Object.fromEntries(names.map((name) => [name, { command, args, env }]));
   const registry = new McpRegistry({ schemaCache: null });
   const statuses = await registry.connectAll(
@@ -42,10 +49,8 @@ async function ours() {
   );
   const failed = statuses.find((status) => status.state !== 'connected');
   if (failed !== undefined) throw new Error(`not connected: ${JSON.stringify(failed)}`);
-  const listed = performance.now();
+  mark('listed');
   return {
-    imported,
-    listed,
     count: registry.tools().length,
     close: () => registry.disconnectAll(),
   };
@@ -56,7 +61,7 @@ async function raw() {
   const { getDefaultEnvironment, StdioClientTransport } = await import(
     '@modelcontextprotocol/client/stdio'
   );
-  const imported = performance.now();
+  mark('imported');
   const connected = await Promise.all(
     names.map(async () => {
       const client = new Client({ name: 'probe', version: '1.0.0' });
@@ -72,10 +77,8 @@ async function raw() {
       return { client, tools: tools.length };
     }),
   );
-  const listed = performance.now();
+  mark('listed');
   return {
-    imported,
-    listed,
     count: connected.reduce((sum, { tools }) => sum + tools, 0),
     close: () => Promise.all(connected.map(({ client }) => client.close())),
   };
@@ -83,7 +86,7 @@ async function raw() {
 
 async function aiSdk() {
   const { createMCPClient, StdioMCPTransport } = await loadAiSdk();
-  const imported = performance.now();
+  mark('imported');
   const connected = await Promise.all(
     names.map(async () => {
       const client = await createMCPClient({
@@ -93,17 +96,15 @@ async function aiSdk() {
       return { client, tools: Object.keys(tools).length };
     }),
   );
-  const listed = performance.now();
+  mark('listed');
   return {
-    imported,
-    listed,
     count: connected.reduce((sum, { tools }) => sum + tools, 0),
     close: () => Promise.all(connected.map(({ client }) => client.close())),
   };
 }
 
 async function bare() {
-  const imported = performance.now();
+  mark('imported');
   const connected = await Promise.all(
     names.map(async () => {
       const pipe = await connectBare(command, args, env);
@@ -111,10 +112,8 @@ async function bare() {
       return { pipe, tools: tools.length };
     }),
   );
-  const listed = performance.now();
+  mark('listed');
   return {
-    imported,
-    listed,
     count: connected.reduce((sum, { tools }) => sum + tools, 0),
     close: () => Promise.all(connected.map(({ pipe }) => pipe.close())),
   };

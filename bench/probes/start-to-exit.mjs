@@ -1,10 +1,10 @@
 // Run in a fresh process: a program's whole life with one stdio server, as a one-shot tool lives
 // it. Imports the client, connects + lists the server's tools, calls `echo` once, closes, and ends
 // by itself (no process.exit: whatever the client leaves holding the process is part of its time).
-// Prints { importMs, connectMs, leftAtClose, text } as JSON: the import and the connect + list,
-// timed inside the process (the parent times the whole process); how many of the processes the
-// server recorded in $PID_FILE still ran when the close had resolved; what the call returned, for
-// the parent to check.
+// Prints { importMs, connectMs, leftAtClose, cpuMs, text } as JSON: the import and the connect +
+// list, timed inside the process (the parent times the whole process); how many of the processes
+// the server recorded in $PID_FILE still ran when the close had resolved; the process's CPU time
+// (user + system) from its start to then; what the call returned, for the parent to check.
 //   argv: ours|raw|ai-sdk|bare, then the server's command and arguments; $PID_FILE passes to the
 //   server.
 //   ours:   McpRegistry.connectAll (no schema cache: a first start), the echo EpochTool's execute
@@ -32,9 +32,16 @@ console.log(
     importMs: imported - start,
     connectMs: connected - imported,
     leftAtClose: recordedPids(env.PID_FILE).filter(isRunning).length,
+    cpuMs: cpuMs(),
     text: JSON.stringify(result),
   }),
 );
+
+/** This process's CPU time so far (user + system), its start and import included. */
+function cpuMs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 async function ours() {
   const { McpRegistry, parseMcpConfig } = await loadOurs();
