@@ -16,6 +16,15 @@
 //
 //   --http           Streamable HTTP: prints `listening <url>` on stdout once it listens
 //   --poll-ms=N      the pollIntervalMs it gives (default 50)
+//   --notify         (stdio) status notifications: a subscriptions/listen asking for `taskIds` is
+//                    served here (the SDK knows no such filter), acknowledged with those ids, and
+//                    each change of such a task is pushed as `notifications/tasks` with the task
+//                    as tasks/get gives it. A task then waits (up to 2 s) for a subscription to it
+//                    before its first step, so every step is one a subscriber is told of.
+//
+// Over stdio a tool's `execution.taskSupport` is put back on the wire of tools/list: the SDK's
+// 2026-07-28 Tool has no `execution` and drops it, while the tasks extension's servers mark their
+// task tools with it (`work`: required).
 //   $RECORD_FILE     one JSON line per task event: {"created": id}, {"get": id}, {"cancelled": id},
 //                    {"update": id, "actions": [...]} (the answers' actions, never values)
 // It exits when stdin ends (and over HTTP on SIGTERM).
@@ -27,7 +36,7 @@ import {
   McpServer,
   ProtocolError,
 } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { bridge } from './http-bridge.mjs';
 
 const args = process.argv.slice(2);
@@ -40,6 +49,10 @@ const record = (entry) => {
 const EXTENSION = 'io.modelcontextprotocol/tasks';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const POLL_MS = Number(option('poll-ms') ?? 50);
+const NOTIFY = args.includes('--notify');
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+/** The task tools, as the wire of tools/list marks them. */
+const MARKS = { work: 'required' };
 const TTL_MS = 600_000;
 
 /** Every task of this process, by id: an HTTP server makes an instance per request. */
@@ -70,6 +83,78 @@ function detailed(task) {
 
 function update(task, status, fields = {}) {
   Object.assign(task, { status, lastUpdatedAt: new Date().toISOString() }, fields);
+  notify(task);
+}
+
+/** The open subscriptions to tasks (--notify, stdio), by the listen request's id: its task ids. */
+const listening = new Map();
+/** Sends a message on the stdio wire, past the SDK (set once the wire is made). */
+let sendRaw = () => Promise.resolve();
+
+function notify(task) {
+  for (const [id, taskIds] of listening) {
+    if (!taskIds.includes(task.id)) continue;
+    record({ notified: task.id, status: task.status });
+    void sendRaw({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks',
+      params: { ...detailed(task), _meta: { [SUBSCRIPTION_ID]: id } },
+    }).catch(() => {});
+  }
+  if ([...listening.values()].some((taskIds) => taskIds.includes(task.id))) task.watched?.();
+}
+
+/** Serves what the SDK has no runtime for (see the header); true when `message` was served. */
+function served(message) {
+  if (message.method === 'subscriptions/listen') {
+    const taskIds = message.params?.notifications?.taskIds;
+    if (!NOTIFY || !Array.isArray(taskIds)) return false;
+    const honored = taskIds.filter((id) => tasks.has(id));
+    record({ listen: honored });
+    listening.set(message.id, honored);
+    void sendRaw({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: honored }, _meta: { [SUBSCRIPTION_ID]: message.id } },
+    });
+    for (const id of honored) tasks.get(id).watched?.();
+    return true;
+  }
+  if (message.method === 'notifications/cancelled' && listening.has(message.params?.requestId)) {
+    listening.delete(message.params.requestId);
+    return true;
+  }
+  return false;
+}
+
+/** The marks of the task tools, put back on a tools/list result the SDK made without them. */
+function marked(message) {
+  const tools = message.result?.tools;
+  if (!Array.isArray(tools)) return message;
+  const withMarks = tools.map((tool) =>
+    MARKS[tool.name] === undefined
+      ? tool
+      : { ...tool, execution: { taskSupport: MARKS[tool.name] } },
+  );
+  return { ...message, result: { ...message.result, tools: withMarks } };
+}
+
+/** The stdio transport, with served() and marked() between it and the SDK. */
+function stdioWire() {
+  const transport = new StdioServerTransport();
+  const send = transport.send.bind(transport);
+  sendRaw = send;
+  let deliver;
+  Object.defineProperty(transport, 'onmessage', {
+    get: () => (message, extra) => {
+      if (!served(message)) deliver?.(message, extra);
+    },
+    set: (handler) => {
+      deliver = handler;
+    },
+  });
+  transport.send = (message, options) => send(marked(message), options);
+  return transport;
 }
 
 const sleep = (ms, task) =>
@@ -82,6 +167,15 @@ const sleep = (ms, task) =>
   });
 
 async function run(task, { steps = 3, stepMs = 100, fail = false, ask = false }) {
+  if (NOTIFY) {
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, 2_000);
+      task.watched = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
   for (let n = 1; n <= steps; n++) {
     if (task.status === 'cancelled') return;
     if (ask && n === steps) {
@@ -227,5 +321,5 @@ if (args.includes('--http')) {
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop).resume();
 } else {
-  serveStdio(factory, { legacy: 'reject' });
+  serveStdio(factory, { legacy: 'reject', transport: stdioWire() });
 }

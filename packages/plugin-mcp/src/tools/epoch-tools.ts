@@ -81,9 +81,9 @@ export interface McpEpochTool extends EpochTool {
   /** The tool's icons as the server sent them; absent when it gave none. */
   readonly icons?: readonly McpIcon[];
   /**
-   * A 2025-11-25 tool's `execution.taskSupport`: `required`, it runs as a task (README "Tools that
-   * run as tasks"); `optional`, it is called directly. Absent: none said (a 2026-07-28 server
-   * decides at each call).
+   * The tool's `execution.taskSupport`, as its server's list says it (README "Tools that run as
+   * tasks"): `required`, it runs as a task (`tools` and the page mark it); `optional`, a 2025-11-25
+   * one is called directly. Absent: none said. A 2026-07-28 server still decides at each call.
    */
   readonly taskSupport?: 'required' | 'optional';
   /** The tool's `_meta` as the server sent it (extensions a host may understand); absent when none. */
