@@ -12,6 +12,9 @@
 //            (input_required, one elicitation/create form with a text field `name`) before its last
 //            step and answers "hello <name>" (or what the answer was).
 //   plain    the same work without a task: sleeps `steps` x `stepMs` ms, then "done <steps>".
+//   count    `work` with an outputSchema (`{count: integer}`): its result's
+//            structuredContent is `{count: <steps>}`, or with `wrong` the count as a string, which
+//            the schema refuses.
 //   A call of `work` whose request did not declare the extension is refused with -32021.
 //
 //   --http           Streamable HTTP: prints `listening <url>` on stdout once it listens
@@ -22,9 +25,9 @@
 //                    as tasks/get gives it. A task then waits (up to 2 s) for a subscription to it
 //                    before its first step, so every step is one a subscriber is told of.
 //
-// Over stdio a tool's `execution.taskSupport` is put back on the wire of tools/list: the SDK's
-// 2026-07-28 Tool has no `execution` and drops it, while the tasks extension's servers mark their
-// task tools with it (`work`: required).
+// A tool's `execution.taskSupport` is put back on the wire of tools/list: the SDK's 2026-07-28 Tool
+// has no `execution` and drops it, while the tasks extension's servers mark their task tools with
+// it (`work`, `count`: required).
 //   $RECORD_FILE     one JSON line per task event: {"created": id}, {"get": id}, {"cancelled": id},
 //                    {"update": id, "actions": [...]} (the answers' actions, never values)
 // It exits when stdin ends (and over HTTP on SIGTERM).
@@ -52,7 +55,14 @@ const POLL_MS = Number(option('poll-ms') ?? 50);
 const NOTIFY = args.includes('--notify');
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 /** The task tools, as the wire of tools/list marks them. */
-const MARKS = { work: 'required' };
+const MARKS = { work: 'required', count: 'required' };
+/**
+ * The outputSchemas the wire of tools/list gives: the SDK checks what a tool's handler returns
+ * against it, and a handler that makes a task returns the task, not the tool's result.
+ */
+const OUTPUT_SCHEMAS = {
+  count: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
+};
 const TTL_MS = 600_000;
 
 /** Every task of this process, by id: an HTTP server makes an instance per request. */
@@ -131,12 +141,40 @@ function served(message) {
 function marked(message) {
   const tools = message.result?.tools;
   if (!Array.isArray(tools)) return message;
-  const withMarks = tools.map((tool) =>
-    MARKS[tool.name] === undefined
-      ? tool
-      : { ...tool, execution: { taskSupport: MARKS[tool.name] } },
-  );
+  const withMarks = tools.map((tool) => ({
+    ...tool,
+    ...(MARKS[tool.name] === undefined ? {} : { execution: { taskSupport: MARKS[tool.name] } }),
+    ...(OUTPUT_SCHEMAS[tool.name] === undefined ? {} : { outputSchema: OUTPUT_SCHEMAS[tool.name] }),
+  }));
   return { ...message, result: { ...message.result, tools: withMarks } };
+}
+
+/** `fetch` with the answer to tools/list marked(), whether JSON or one SSE event. */
+function markedFetch(fetch) {
+  return async (request) => {
+    const asked = await request
+      .clone()
+      .json()
+      .catch(() => undefined);
+    const answer = await fetch(request);
+    if (asked?.method !== 'tools/list') return answer;
+    const body = await answer.text();
+    const rewritten = body
+      .split('\n')
+      .map((line) => {
+        const json = line.startsWith('data: ') ? line.slice(6) : line;
+        try {
+          const message = marked(JSON.parse(json));
+          return `${line.startsWith('data: ') ? 'data: ' : ''}${JSON.stringify(message)}`;
+        } catch {
+          return line;
+        }
+      })
+      .join('\n');
+    const headers = new Headers(answer.headers);
+    headers.delete('content-length');
+    return new Response(rewritten, { status: answer.status, headers });
+  };
 }
 
 /** The stdio transport, with served() and marked() between it and the SDK. */
@@ -166,7 +204,7 @@ const sleep = (ms, task) =>
     };
   });
 
-async function run(task, { steps = 3, stepMs = 100, fail = false, ask = false }) {
+async function run(task, { steps = 3, stepMs = 100, fail = false, ask = false }, counted) {
   if (NOTIFY) {
     await new Promise((resolve) => {
       const timer = setTimeout(resolve, 2_000);
@@ -216,7 +254,10 @@ async function run(task, { steps = 3, stepMs = 100, fail = false, ask = false })
       : answer.action === 'accept'
         ? `hello ${answer.content?.name}`
         : `no name (${answer.action})`;
-  update(task, 'completed', { result: { ...text(said), resultType: 'complete' } });
+  const structured = counted?.wrong ? { count: String(steps) } : { count: steps };
+  const result =
+    counted === undefined ? text(said) : { ...text(said), structuredContent: structured };
+  update(task, 'completed', { result: { ...result, resultType: 'complete' } });
 }
 
 function factory() {
@@ -233,6 +274,23 @@ function factory() {
       ask: { type: 'boolean' },
     },
   });
+  /** Makes a task of the call and runs it (`counted`: the `count` tool's arguments). */
+  const asTask = (name, input, ctx, counted) => {
+    const declared = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES]?.extensions?.[EXTENSION];
+    if (declared === undefined) {
+      throw new ProtocolError(-32021, `Tool "${name}" must run as a task: declare ${EXTENSION}`, {
+        requiredCapabilities: { extensions: { [EXTENSION]: {} } },
+      });
+    }
+    const now = new Date().toISOString();
+    const task = { id: `task-${process.pid}-${nextTask++}`, createdAt: now, lastUpdatedAt: now };
+    update(task, 'working', { message: 'starting' });
+    tasks.set(task.id, task);
+    record({ created: task.id });
+    void run(task, input, counted);
+    const { statusMessage: _, ...created } = detailed(task);
+    return { resultType: 'task', ...created };
+  };
   server.registerTool(
     'work',
     {
@@ -240,22 +298,23 @@ function factory() {
       inputSchema: schema,
       execution: { taskSupport: 'required' },
     },
-    (input, ctx) => {
-      const declared = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES]?.extensions?.[EXTENSION];
-      if (declared === undefined) {
-        throw new ProtocolError(-32021, `Tool "work" must run as a task: declare ${EXTENSION}`, {
-          requiredCapabilities: { extensions: { [EXTENSION]: {} } },
-        });
-      }
-      const now = new Date().toISOString();
-      const task = { id: `task-${process.pid}-${nextTask++}`, createdAt: now, lastUpdatedAt: now };
-      update(task, 'working', { message: 'starting' });
-      tasks.set(task.id, task);
-      record({ created: task.id });
-      void run(task, input);
-      const { statusMessage: _, ...created } = detailed(task);
-      return { resultType: 'task', ...created };
+    (input, ctx) => asTask('work', input, ctx),
+  );
+  server.registerTool(
+    'count',
+    {
+      description: 'Long work, as a task, whose result has a count',
+      inputSchema: fromJsonSchema({
+        type: 'object',
+        properties: {
+          steps: { type: 'integer' },
+          stepMs: { type: 'integer' },
+          wrong: { type: 'boolean' },
+        },
+      }),
+      execution: { taskSupport: 'required' },
     },
+    (input, ctx) => asTask('count', input, ctx, { wrong: input.wrong === true }),
   );
   server.registerTool(
     'plain',
@@ -308,7 +367,7 @@ function factory() {
 if (args.includes('--http')) {
   const handler = createMcpHandler(factory, { legacy: 'reject' });
   const http = createServer((request, response) => {
-    bridge(handler.fetch, request, response, () => {}).catch(() => response.destroy());
+    bridge(markedFetch(handler.fetch), request, response, () => {}).catch(() => response.destroy());
   });
   http.listen(0, '127.0.0.1', () => {
     process.stdout.write(`listening http://127.0.0.1:${http.address().port}/mcp\n`);
