@@ -19,7 +19,7 @@
 //
 //   --http           Streamable HTTP: prints `listening <url>` on stdout once it listens
 //   --poll-ms=N      the pollIntervalMs it gives (default 50)
-//   --notify         (stdio) status notifications: a subscriptions/listen asking for `taskIds` is
+//   --notify         status notifications: a subscriptions/listen asking for `taskIds` is
 //                    served here (the SDK knows no such filter), acknowledged with those ids, and
 //                    each change of such a task is pushed as `notifications/tasks` with the task
 //                    as tasks/get gives it. A task then waits (up to 2 s) for a subscription to it
@@ -96,38 +96,55 @@ function update(task, status, fields = {}) {
   notify(task);
 }
 
-/** The open subscriptions to tasks (--notify, stdio), by the listen request's id: its task ids. */
+/**
+ * The open subscriptions to tasks (--notify), by the listen request's id: its task ids, and how a
+ * message reaches its stream (the stdio wire; over HTTP, the listen request's SSE answer).
+ */
 const listening = new Map();
 /** Sends a message on the stdio wire, past the SDK (set once the wire is made). */
 let sendRaw = () => Promise.resolve();
 
 function notify(task) {
-  for (const [id, taskIds] of listening) {
+  let watched = false;
+  for (const [id, { taskIds, send }] of listening) {
     if (!taskIds.includes(task.id)) continue;
+    watched = true;
     record({ notified: task.id, status: task.status });
-    void sendRaw({
+    void send({
       jsonrpc: '2.0',
       method: 'notifications/tasks',
       params: { ...detailed(task), _meta: { [SUBSCRIPTION_ID]: id } },
     }).catch(() => {});
   }
-  if ([...listening.values()].some((taskIds) => taskIds.includes(task.id))) task.watched?.();
+  if (watched) task.watched?.();
+}
+
+/** A subscriptions/listen asking for task ids, with --notify: the ids it is told of; else none. */
+function taskListen(message) {
+  const taskIds = message.params?.notifications?.taskIds;
+  return message.method === 'subscriptions/listen' && NOTIFY && Array.isArray(taskIds)
+    ? taskIds
+    : undefined;
+}
+
+/** Opens the subscription of listen request `id` to `taskIds`, on the stream `send` writes to. */
+function subscribe(id, taskIds, send) {
+  const honored = taskIds.filter((taskId) => tasks.has(taskId));
+  record({ listen: honored });
+  listening.set(id, { taskIds: honored, send });
+  void send({
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { notifications: { taskIds: honored }, _meta: { [SUBSCRIPTION_ID]: id } },
+  }).catch(() => {});
+  for (const taskId of honored) tasks.get(taskId).watched?.();
 }
 
 /** Serves what the SDK has no runtime for (see the header); true when `message` was served. */
 function served(message) {
-  if (message.method === 'subscriptions/listen') {
-    const taskIds = message.params?.notifications?.taskIds;
-    if (!NOTIFY || !Array.isArray(taskIds)) return false;
-    const honored = taskIds.filter((id) => tasks.has(id));
-    record({ listen: honored });
-    listening.set(message.id, honored);
-    void sendRaw({
-      jsonrpc: '2.0',
-      method: 'notifications/subscriptions/acknowledged',
-      params: { notifications: { taskIds: honored }, _meta: { [SUBSCRIPTION_ID]: message.id } },
-    });
-    for (const id of honored) tasks.get(id).watched?.();
+  const taskIds = taskListen(message);
+  if (taskIds !== undefined) {
+    subscribe(message.id, taskIds, (sent) => sendRaw(sent));
     return true;
   }
   if (message.method === 'notifications/cancelled' && listening.has(message.params?.requestId)) {
@@ -149,13 +166,18 @@ function marked(message) {
   return { ...message, result: { ...message.result, tools: withMarks } };
 }
 
-/** `fetch` with the answer to tools/list marked(), whether JSON or one SSE event. */
+/**
+ * `fetch` with the answer to tools/list marked(), whether JSON or one SSE event; with --notify, a
+ * subscriptions/listen asking for task ids answered here with its SSE stream.
+ */
 function markedFetch(fetch) {
   return async (request) => {
     const asked = await request
       .clone()
       .json()
       .catch(() => undefined);
+    const taskIds = asked === undefined ? undefined : taskListen(asked);
+    if (taskIds !== undefined) return listenStream(asked.id, taskIds, request.signal);
     const answer = await fetch(request);
     if (asked?.method !== 'tools/list') return answer;
     const body = await answer.text();
@@ -175,6 +197,32 @@ function markedFetch(fetch) {
     headers.delete('content-length');
     return new Response(rewritten, { status: answer.status, headers });
   };
+}
+
+/** The SSE answer of a listen request over HTTP: its subscription's stream, until the client goes. */
+function listenStream(id, taskIds, signal) {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream({
+    start(controller) {
+      const send = async (message) => {
+        controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+      };
+      subscribe(id, taskIds, send);
+      signal.addEventListener('abort', () => {
+        listening.delete(id);
+        try {
+          controller.close();
+        } catch {}
+      });
+    },
+    cancel() {
+      listening.delete(id);
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+  });
 }
 
 /** The stdio transport, with served() and marked() between it and the SDK. */

@@ -8,7 +8,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolProgress } from '@epoch-agent/protocol';
-import { EVERYTHING_ENTRY, stdioConfig, TASK_SERVER } from '@epoch-agent/testkit';
+import {
+  EVERYTHING_ENTRY,
+  remoteConfig,
+  startModernHttp,
+  stdioConfig,
+  TASK_SERVER,
+} from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
@@ -67,6 +73,12 @@ function text(result: { content: readonly unknown[] }): string {
 const taskServer = (args: readonly string[] = []) =>
   stdioConfig('tasks', process.execPath, [TASK_SERVER, ...args], { env: { RECORD_FILE: record } });
 
+async function httpTaskServer(args: readonly string[]): Promise<McpServerConfig> {
+  const server = await startModernHttp(args, { RECORD_FILE: record }, TASK_SERVER);
+  cleanups.push(() => server.stop());
+  return remoteConfig('tasks', 'http', server.url);
+}
+
 describe('status the server pushes', () => {
   it('2025-11-25: the reference server pushes each stage, so the task is never polled', async () => {
     const everything = stdioConfig('everything', process.execPath, [EVERYTHING_ENTRY, 'stdio']);
@@ -87,21 +99,27 @@ describe('status the server pushes', () => {
       expect(said).toContain(stage);
   });
 
-  it('2026-07-28: a subscription to the task, each step pushed as it happens, the result inlined', async () => {
-    // Asked to be polled every 10 s (the most epoch waits): every step in between is pushed.
-    const { client } = await counted(taskServer(['--notify', '--poll-ms=60000']));
-    const reports: ToolProgress[] = [];
-    const result = await client.callTool('work', { steps: 3, stepMs: 100 }, undefined, (report) =>
-      reports.push(report),
-    );
-    expect(text(result)).toBe('done 3');
-    const said = reports.map(({ message }) => message);
-    expect(said).toEqual(expect.arrayContaining(['step 1 of 3', 'step 2 of 3', 'step 3 of 3']));
-    const events = await recorded();
-    const created = events.find((event) => 'created' in event)?.created;
-    expect(events).toContainEqual({ listen: [created] });
-    expect(events).toContainEqual({ notified: created, status: 'completed' });
-  });
+  it.each(['stdio', 'http'] as const)(
+    '2026-07-28 over %s: a subscription to the task, each step pushed as it happens, the result inlined',
+    async (transport) => {
+      // Asked to be polled every 10 s (the most epoch waits): every step in between is pushed.
+      const args = ['--notify', '--poll-ms=60000'];
+      const { client } = await counted(
+        transport === 'stdio' ? taskServer(args) : await httpTaskServer(args),
+      );
+      const reports: ToolProgress[] = [];
+      const result = await client.callTool('work', { steps: 3, stepMs: 100 }, undefined, (report) =>
+        reports.push(report),
+      );
+      expect(text(result)).toBe('done 3');
+      const said = reports.map(({ message }) => message);
+      expect(said).toEqual(expect.arrayContaining(['step 1 of 3', 'step 2 of 3', 'step 3 of 3']));
+      const events = await recorded();
+      const created = events.find((event) => 'created' in event)?.created;
+      expect(events).toContainEqual({ listen: [created] });
+      expect(events).toContainEqual({ notified: created, status: 'completed' });
+    },
+  );
 
   it('2026-07-28: a server that does not push is polled as before', async () => {
     const { client, sent } = await counted(taskServer());

@@ -1,7 +1,7 @@
 // A followed task's schedule on a fake clock (task-schedule.ts through followTask): polled at the
 // server's interval held between 100 ms and 10 s; a status the server pushes moves the task on at
-// once, and the poll then falls back to every 10 s; a subscription that opens asks at once; the
-// timer is gone when the task ends. The requests are the test's own: what is checked is when they
+// once, and the poll then falls back to every 10 s with the call's timeout standing still between
+// looks; a subscription that opens asks at once; the timer is gone when the task ends. The requests are the test's own: what is checked is when they
 // are made, not what a server answers (task-follow.test.ts has the real servers).
 import { describe, expect, it } from 'vitest';
 import type { TaskNoteListener } from '../src/tasks/task-notes.js';
@@ -52,13 +52,24 @@ function fakeCalls(answers: TaskState[]) {
 
 function follow(created: TaskState, calls: TaskCalls, clock: FakeClock) {
   const progress: string[] = [];
+  /** Whether the call's `timeout` stands still now. */
+  const still = { paused: 0 };
   const result = followTask(
     created,
     calls,
     { onprogress: ({ message }) => progress.push(message ?? '') },
-    { alive: () => {}, clock },
+    {
+      alive: () => {},
+      clock,
+      pause: () => {
+        still.paused += 1;
+        return () => {
+          still.paused -= 1;
+        };
+      },
+    },
   );
-  return { result, progress };
+  return { result, progress, still };
 }
 
 describe('the poll', () => {
@@ -88,15 +99,19 @@ describe('a pushed status', () => {
   it('moves the task on at once, without a poll; the poll then falls back to every 10 s', async () => {
     const clock = new FakeClock();
     const fake = fakeCalls([]);
-    const { result, progress } = follow(working(200), fake.calls, clock);
+    const { result, progress, still } = follow(working(200), fake.calls, clock);
     await settle();
+    expect(still.paused).toBe(0);
     fake.push({ ...working(200), statusMessage: 'halfway' });
     await settle();
     expect(progress).toContain('halfway');
+    // Silent while nothing changes: the call's timeout stands still until the next look.
+    expect(still.paused).toBe(1);
     expect(fake.gets).toEqual([]);
     expect(clock.pending()).toEqual([{ inMs: 10_000, keepAlive: true }]);
     fake.push(done);
     expect((await result).content).toEqual([{ type: 'text', text: 'the end' }]);
+    expect(still.paused).toBe(0);
     expect(fake.gets).toEqual([]);
     expect(clock.pending()).toEqual([]);
     expect(fake.watching()).toBe(false);

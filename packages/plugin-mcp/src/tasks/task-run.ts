@@ -20,7 +20,7 @@ import { type Clock, realClock } from '../connection/clock.js';
 import type { QueueTurn } from '../connection/serial-queue.js';
 import type { ToolCallResult } from '../tools/result.js';
 import type { TaskNoteListener } from './task-notes.js';
-import { TaskSchedule } from './task-schedule.js';
+import { type NextLook, TaskSchedule } from './task-schedule.js';
 import { isTerminal, type TaskState } from './task-wire.js';
 
 /** How long tasks/cancel is waited for once the call is stopped. */
@@ -59,7 +59,10 @@ export interface TaskWatch {
    * the task is made; each request that follows takes a turn of its own.
    */
   readonly turn?: QueueTurn | undefined;
-  /** Stops the call's `timeout` while a request waits for its turn; the function given back restarts it. */
+  /**
+   * Stops the call's `timeout` (while a request waits for its turn, or for a pushed status); the
+   * function given back restarts it.
+   */
   readonly pause?: () => () => void;
   /** What the schedule runs on. Default: the real clock. */
   readonly clock?: Clock;
@@ -134,7 +137,16 @@ export async function followTask(
           void fetchPayload(task.taskId);
         }
       }
-      const look = await schedule.next(task, signal);
+      // A server that pushes the status says nothing while nothing changes: its silence between
+      // looks is no sign of trouble, so the call's `timeout` stands still then (each request of
+      // the following is still bound by it, and max_total_timeout by the whole).
+      const still = schedule.pushing ? pause?.() : undefined;
+      let look: NextLook;
+      try {
+        look = await schedule.next(task, signal);
+      } finally {
+        still?.();
+      }
       if (look === 'poll') {
         const id = task.taskId;
         task = await inTurn(() => calls.get(id, polls));

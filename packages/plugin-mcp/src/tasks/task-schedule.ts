@@ -35,6 +35,11 @@ export class TaskSchedule {
     this.#clock = clock;
   }
 
+  /** Whether the server pushes this task's status (then polls are every POLL_MAX_MS). */
+  get pushing(): boolean {
+    return this.#pushing;
+  }
+
   /** The server pushed the task's status. */
   pushed(task: TaskState): void {
     this.#pushed = task;
