@@ -12,10 +12,22 @@
 //            (input_required, one elicitation/create form with a text field `name`) before its last
 //            step and answers "hello <name>" (or what the answer was).
 //   plain    the same work without a task: sleeps `steps` x `stepMs` ms, then "done <steps>".
+//   count    `work` with an outputSchema (`{count: integer}`): its result's
+//            structuredContent is `{count: <steps>}`, or with `wrong` the count as a string, which
+//            the schema refuses.
 //   A call of `work` whose request did not declare the extension is refused with -32021.
 //
 //   --http           Streamable HTTP: prints `listening <url>` on stdout once it listens
 //   --poll-ms=N      the pollIntervalMs it gives (default 50)
+//   --notify         status notifications: a subscriptions/listen asking for `taskIds` is
+//                    served here (the SDK knows no such filter), acknowledged with those ids, and
+//                    each change of such a task is pushed as `notifications/tasks` with the task
+//                    as tasks/get gives it. A task then waits (up to 2 s) for a subscription to it
+//                    before its first step, so every step is one a subscriber is told of.
+//
+// A tool's `execution.taskSupport` is put back on the wire of tools/list: the SDK's 2026-07-28 Tool
+// has no `execution` and drops it, while the tasks extension's servers mark their task tools with
+// it (`work`, `count`: required).
 //   $RECORD_FILE     one JSON line per task event: {"created": id}, {"get": id}, {"cancelled": id},
 //                    {"update": id, "actions": [...]} (the answers' actions, never values)
 // It exits when stdin ends (and over HTTP on SIGTERM).
@@ -27,7 +39,7 @@ import {
   McpServer,
   ProtocolError,
 } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { bridge } from './http-bridge.mjs';
 
 const args = process.argv.slice(2);
@@ -40,6 +52,17 @@ const record = (entry) => {
 const EXTENSION = 'io.modelcontextprotocol/tasks';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const POLL_MS = Number(option('poll-ms') ?? 50);
+const NOTIFY = args.includes('--notify');
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+/** The task tools, as the wire of tools/list marks them. */
+const MARKS = { work: 'required', count: 'required' };
+/**
+ * The outputSchemas the wire of tools/list gives: the SDK checks what a tool's handler returns
+ * against it, and a handler that makes a task returns the task, not the tool's result.
+ */
+const OUTPUT_SCHEMAS = {
+  count: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
+};
 const TTL_MS = 600_000;
 
 /** Every task of this process, by id: an HTTP server makes an instance per request. */
@@ -70,6 +93,154 @@ function detailed(task) {
 
 function update(task, status, fields = {}) {
   Object.assign(task, { status, lastUpdatedAt: new Date().toISOString() }, fields);
+  notify(task);
+}
+
+/**
+ * The open subscriptions to tasks (--notify), by the listen request's id: its task ids, and how a
+ * message reaches its stream (the stdio wire; over HTTP, the listen request's SSE answer).
+ */
+const listening = new Map();
+/** Sends a message on the stdio wire, past the SDK (set once the wire is made). */
+let sendRaw = () => Promise.resolve();
+
+function notify(task) {
+  let watched = false;
+  for (const [id, { taskIds, send }] of listening) {
+    if (!taskIds.includes(task.id)) continue;
+    watched = true;
+    record({ notified: task.id, status: task.status });
+    void send({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks',
+      params: { ...detailed(task), _meta: { [SUBSCRIPTION_ID]: id } },
+    }).catch(() => {});
+  }
+  if (watched) task.watched?.();
+}
+
+/** A subscriptions/listen asking for task ids, with --notify: the ids it is told of; else none. */
+function taskListen(message) {
+  const taskIds = message.params?.notifications?.taskIds;
+  return message.method === 'subscriptions/listen' && NOTIFY && Array.isArray(taskIds)
+    ? taskIds
+    : undefined;
+}
+
+/** Opens the subscription of listen request `id` to `taskIds`, on the stream `send` writes to. */
+function subscribe(id, taskIds, send) {
+  const honored = taskIds.filter((taskId) => tasks.has(taskId));
+  record({ listen: honored });
+  listening.set(id, { taskIds: honored, send });
+  void send({
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { notifications: { taskIds: honored }, _meta: { [SUBSCRIPTION_ID]: id } },
+  }).catch(() => {});
+  for (const taskId of honored) tasks.get(taskId).watched?.();
+}
+
+/** Serves what the SDK has no runtime for (see the header); true when `message` was served. */
+function served(message) {
+  const taskIds = taskListen(message);
+  if (taskIds !== undefined) {
+    subscribe(message.id, taskIds, (sent) => sendRaw(sent));
+    return true;
+  }
+  if (message.method === 'notifications/cancelled' && listening.has(message.params?.requestId)) {
+    listening.delete(message.params.requestId);
+    return true;
+  }
+  return false;
+}
+
+/** The marks of the task tools, put back on a tools/list result the SDK made without them. */
+function marked(message) {
+  const tools = message.result?.tools;
+  if (!Array.isArray(tools)) return message;
+  const withMarks = tools.map((tool) => ({
+    ...tool,
+    ...(MARKS[tool.name] === undefined ? {} : { execution: { taskSupport: MARKS[tool.name] } }),
+    ...(OUTPUT_SCHEMAS[tool.name] === undefined ? {} : { outputSchema: OUTPUT_SCHEMAS[tool.name] }),
+  }));
+  return { ...message, result: { ...message.result, tools: withMarks } };
+}
+
+/**
+ * `fetch` with the answer to tools/list marked(), whether JSON or one SSE event; with --notify, a
+ * subscriptions/listen asking for task ids answered here with its SSE stream.
+ */
+function markedFetch(fetch) {
+  return async (request) => {
+    const asked = await request
+      .clone()
+      .json()
+      .catch(() => undefined);
+    const taskIds = asked === undefined ? undefined : taskListen(asked);
+    if (taskIds !== undefined) return listenStream(asked.id, taskIds, request.signal);
+    const answer = await fetch(request);
+    if (asked?.method !== 'tools/list') return answer;
+    const body = await answer.text();
+    const rewritten = body
+      .split('\n')
+      .map((line) => {
+        const json = line.startsWith('data: ') ? line.slice(6) : line;
+        try {
+          const message = marked(JSON.parse(json));
+          return `${line.startsWith('data: ') ? 'data: ' : ''}${JSON.stringify(message)}`;
+        } catch {
+          return line;
+        }
+      })
+      .join('\n');
+    const headers = new Headers(answer.headers);
+    headers.delete('content-length');
+    return new Response(rewritten, { status: answer.status, headers });
+  };
+}
+
+/** The SSE answer of a listen request over HTTP: its subscription's stream, until the client goes. */
+function listenStream(id, taskIds, signal) {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream({
+    start(controller) {
+      const send = async (message) => {
+        controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+      };
+      subscribe(id, taskIds, send);
+      signal.addEventListener('abort', () => {
+        listening.delete(id);
+        try {
+          controller.close();
+        } catch {}
+      });
+    },
+    cancel() {
+      listening.delete(id);
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+  });
+}
+
+/** The stdio transport, with served() and marked() between it and the SDK. */
+function stdioWire() {
+  const transport = new StdioServerTransport();
+  const send = transport.send.bind(transport);
+  sendRaw = send;
+  let deliver;
+  Object.defineProperty(transport, 'onmessage', {
+    get: () => (message, extra) => {
+      if (!served(message)) deliver?.(message, extra);
+    },
+    set: (handler) => {
+      deliver = handler;
+    },
+  });
+  transport.send = (message, options) => send(marked(message), options);
+  return transport;
 }
 
 const sleep = (ms, task) =>
@@ -81,7 +252,16 @@ const sleep = (ms, task) =>
     };
   });
 
-async function run(task, { steps = 3, stepMs = 100, fail = false, ask = false }) {
+async function run(task, { steps = 3, stepMs = 100, fail = false, ask = false }, counted) {
+  if (NOTIFY) {
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, 2_000);
+      task.watched = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
   for (let n = 1; n <= steps; n++) {
     if (task.status === 'cancelled') return;
     if (ask && n === steps) {
@@ -122,7 +302,10 @@ async function run(task, { steps = 3, stepMs = 100, fail = false, ask = false })
       : answer.action === 'accept'
         ? `hello ${answer.content?.name}`
         : `no name (${answer.action})`;
-  update(task, 'completed', { result: { ...text(said), resultType: 'complete' } });
+  const structured = counted?.wrong ? { count: String(steps) } : { count: steps };
+  const result =
+    counted === undefined ? text(said) : { ...text(said), structuredContent: structured };
+  update(task, 'completed', { result: { ...result, resultType: 'complete' } });
 }
 
 function factory() {
@@ -139,6 +322,23 @@ function factory() {
       ask: { type: 'boolean' },
     },
   });
+  /** Makes a task of the call and runs it (`counted`: the `count` tool's arguments). */
+  const asTask = (name, input, ctx, counted) => {
+    const declared = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES]?.extensions?.[EXTENSION];
+    if (declared === undefined) {
+      throw new ProtocolError(-32021, `Tool "${name}" must run as a task: declare ${EXTENSION}`, {
+        requiredCapabilities: { extensions: { [EXTENSION]: {} } },
+      });
+    }
+    const now = new Date().toISOString();
+    const task = { id: `task-${process.pid}-${nextTask++}`, createdAt: now, lastUpdatedAt: now };
+    update(task, 'working', { message: 'starting' });
+    tasks.set(task.id, task);
+    record({ created: task.id });
+    void run(task, input, counted);
+    const { statusMessage: _, ...created } = detailed(task);
+    return { resultType: 'task', ...created };
+  };
   server.registerTool(
     'work',
     {
@@ -146,22 +346,23 @@ function factory() {
       inputSchema: schema,
       execution: { taskSupport: 'required' },
     },
-    (input, ctx) => {
-      const declared = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES]?.extensions?.[EXTENSION];
-      if (declared === undefined) {
-        throw new ProtocolError(-32021, `Tool "work" must run as a task: declare ${EXTENSION}`, {
-          requiredCapabilities: { extensions: { [EXTENSION]: {} } },
-        });
-      }
-      const now = new Date().toISOString();
-      const task = { id: `task-${process.pid}-${nextTask++}`, createdAt: now, lastUpdatedAt: now };
-      update(task, 'working', { message: 'starting' });
-      tasks.set(task.id, task);
-      record({ created: task.id });
-      void run(task, input);
-      const { statusMessage: _, ...created } = detailed(task);
-      return { resultType: 'task', ...created };
+    (input, ctx) => asTask('work', input, ctx),
+  );
+  server.registerTool(
+    'count',
+    {
+      description: 'Long work, as a task, whose result has a count',
+      inputSchema: fromJsonSchema({
+        type: 'object',
+        properties: {
+          steps: { type: 'integer' },
+          stepMs: { type: 'integer' },
+          wrong: { type: 'boolean' },
+        },
+      }),
+      execution: { taskSupport: 'required' },
     },
+    (input, ctx) => asTask('count', input, ctx, { wrong: input.wrong === true }),
   );
   server.registerTool(
     'plain',
@@ -214,7 +415,7 @@ function factory() {
 if (args.includes('--http')) {
   const handler = createMcpHandler(factory, { legacy: 'reject' });
   const http = createServer((request, response) => {
-    bridge(handler.fetch, request, response, () => {}).catch(() => response.destroy());
+    bridge(markedFetch(handler.fetch), request, response, () => {}).catch(() => response.destroy());
   });
   http.listen(0, '127.0.0.1', () => {
     process.stdout.write(`listening http://127.0.0.1:${http.address().port}/mcp\n`);
@@ -227,5 +428,5 @@ if (args.includes('--http')) {
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop).resume();
 } else {
-  serveStdio(factory, { legacy: 'reject' });
+  serveStdio(factory, { legacy: 'reject', transport: stdioWire() });
 }

@@ -138,6 +138,16 @@ it("tools marks the reference server's task tool, and call runs it to its report
   expect(call.out).toContain('# Research Report: tides');
 });
 
+it("tools marks a 2026-07-28 server's task tools from its list, and not its other tools", async () => {
+  const tools = await epoch(['mcp', 'tools', '--config', file, 'tasks'], { EPOCH_HOME: home });
+  expect(tools.err).toBe('');
+  expect(tools.code).toBe(0);
+  expect(tools.out).toMatch(/mcp__tasks__work.*\[task\]/);
+  expect(tools.out).toMatch(/mcp__tasks__count.*\[task\]/);
+  expect(tools.out).toMatch(/mcp__tasks__plain/);
+  expect(tools.out).not.toMatch(/mcp__tasks__plain.*\[task\]/);
+});
+
 it('Ctrl-C of epoch mcp call of a task tool cancels the task on the server (exit 130)', async () => {
   // Counted before the call starts: its record may be written before a later count.
   const before = (await records()).length;

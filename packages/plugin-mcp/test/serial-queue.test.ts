@@ -1,4 +1,5 @@
-// SerialQueue with a concurrency above 1: how stdio starts are bounded (session.ts).
+// SerialQueue: with a concurrency above 1, how stdio starts are bounded (session.ts); a turn given
+// up before its task ends, how a call the server made a task of lets other calls go.
 import { describe, expect, it } from 'vitest';
 import { SerialQueue } from '../src/connection/serial-queue.js';
 
@@ -43,5 +44,38 @@ describe('SerialQueue with concurrency', () => {
     release();
     await first;
     expect(ran).toBe(false);
+  });
+});
+
+describe('a turn given up before its task ends', () => {
+  it('lets the next task run; a step it takes later waits behind what waits then', async () => {
+    const queue = new SerialQueue();
+    const order: string[] = [];
+    let go = (): void => {};
+    let finishSecond = (): void => {};
+    const first = queue.run(async (turn) => {
+      order.push('first made');
+      turn.release();
+      // Released twice (again when it settles): the second release gives up nothing more.
+      turn.release();
+      await new Promise<void>((resolve) => (go = resolve));
+      await turn.take(async () => {
+        order.push('first step');
+      });
+    });
+    const second = queue.run(async () => {
+      order.push('second');
+      await new Promise<void>((resolve) => (finishSecond = resolve));
+    });
+    await Promise.resolve();
+    expect(order).toEqual(['first made', 'second']);
+    const third = queue.run(async () => {
+      order.push('third');
+    });
+    go();
+    await Promise.resolve();
+    finishSecond();
+    await Promise.all([first, second, third]);
+    expect(order).toEqual(['first made', 'second', 'third', 'first step']);
   });
 });

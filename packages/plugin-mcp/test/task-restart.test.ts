@@ -40,9 +40,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Starts the caller with a task of `steps` steps, waits for its record, and kills it. */
-async function killedMidTask(steps: number): Promise<number> {
-  const child = spawn(process.execPath, [CALLER, server.url, String(steps)], {
+/** Starts the caller with a task of `steps` steps of `tool`, waits for its record, and kills it. */
+async function killedMidTask(steps: number, tool = 'work'): Promise<number> {
+  const child = spawn(process.execPath, [CALLER, server.url, String(steps), tool], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');
@@ -102,6 +102,21 @@ describe('a task whose process was killed', () => {
     expect(progress).toContain('step 8 of 8');
     const [after] = await readTaskRecords();
     expect(after?.status).toBe('completed');
+  });
+
+  it("has its result checked against the tool's outputSchema when a second process fetches it", async () => {
+    await killedMidTask(4, 'count');
+    const [found] = await readTaskRecords();
+    expect(found?.tool).toBe('count');
+    const registry = await secondProcess();
+    const result = await registry.taskResult(found as NonNullable<typeof found>);
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([
+      expect.objectContaining({
+        type: 'text',
+        text: expect.stringContaining('structuredContent/count must be integer'),
+      }),
+    ]);
   });
 
   it('is cancelled by a second process: the server saw tasks/cancel, the record says cancelled', async () => {

@@ -236,7 +236,7 @@ export class McpClient implements McpToolBackend {
       'tools/call',
       signal,
       { kind: 'tool', name, ...(context === undefined ? {} : { context }) },
-      (connection, options, target) => connection.callTool(name, args, options, target),
+      (connection, options, target, turn) => connection.callTool(name, args, options, target, turn),
       {
         tool: name,
         serial: !this.config.supportsParallel,
@@ -246,10 +246,16 @@ export class McpClient implements McpToolBackend {
     );
   }
 
-  /** tasks/get of one of this server's tasks (by the id a record of an earlier call keeps). */
+  /**
+   * tasks/get of one of this server's tasks (by the id a record of an earlier call keeps), in a
+   * turn of the call queue of a server that takes one call at a time.
+   */
   getTask(taskId: string, signal?: AbortSignal): Promise<McpTaskState> {
-    return this.#requests.request('tasks/get', signal, (connection, options) =>
-      connection.tasks.get(taskId, options),
+    return this.#requests.request(
+      'tasks/get',
+      signal,
+      (connection, options) => connection.tasks.get(taskId, options),
+      { serial: !this.config.supportsParallel },
     );
   }
 
@@ -262,7 +268,8 @@ export class McpClient implements McpToolBackend {
 
   /**
    * One of this server's tasks (of `tool`) followed to its result, as the call that made it would
-   * have: progress, questions, `timeout` and `max_total_timeout`, tasks/cancel when stopped.
+   * have: progress, questions, `timeout` and `max_total_timeout`, tasks/cancel when stopped; each
+   * request in a turn of its own on a server that takes one call at a time.
    */
   taskResult(
     taskId: string,
@@ -274,8 +281,9 @@ export class McpClient implements McpToolBackend {
       'tasks/get',
       signal,
       { kind: 'tool', name: tool },
-      (connection, options, target) => connection.tasks.resume(taskId, tool, options, target),
-      { tool, progress: { onProgress } },
+      (connection, options, target, turn) =>
+        connection.tasks.resume(taskId, tool, options, target, turn),
+      { tool, serial: !this.config.supportsParallel, progress: { onProgress } },
     );
   }
 

@@ -33,6 +33,7 @@ import { type ListItem, type ListMethod, type ListOwner, listAll } from './pagin
 import { keepProgressFirst } from './progress-order.js';
 import type { McpConnectMemory, McpProtocol } from './protocol.js';
 import type { McpRoots } from './roots.js';
+import type { QueueTurn } from './serial-queue.js';
 import type { ServerLog } from './server-log.js';
 import type { McpServerInfo } from './state.js';
 import { listTools } from './tool-list.js';
@@ -243,17 +244,19 @@ export class Connection {
   /**
    * tools/call; run() it to have it counted. `target`: the call as a question the server asks
    * during it names it. On a 2026-era connection the server may ask for input first
-   * (input-required.ts), and a marked tool's parameters go into headers too.
+   * (input-required.ts), and a marked tool's parameters go into headers too. `turn`: its turn in
+   * the server's queue, which a call the server makes a task of gives up (tasks/task-run.ts).
    */
   callTool(
     name: string,
     args: Record<string, unknown>,
     options: RequestOptions,
     target: QuestionTarget,
+    turn?: QueueTurn,
   ): Promise<ToolCallResult> {
     if (this.tasks.mustCall(name)) {
       return this.#questions.during(target, () =>
-        this.tasks.callLegacy(name, args, options, target),
+        this.tasks.callLegacy(name, args, options, target, turn),
       );
     }
     const calls = this.#calls;
@@ -275,7 +278,7 @@ export class Connection {
           ),
         this.#answerers(target),
       );
-      return this.tasks.answered(answer, name, options, target);
+      return this.tasks.answered(answer, name, options, target, turn);
     });
   }
 

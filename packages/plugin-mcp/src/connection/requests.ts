@@ -29,6 +29,7 @@ import {
   remoteUrl,
   TIMED_BY_US_MS,
 } from './request-options.js';
+import type { QueueTurn } from './serial-queue.js';
 import type { Server } from './server.js';
 import { loadedConnectionCode, withConnectionCode } from './start.js';
 import type { OperationTarget } from './tracing.js';
@@ -51,11 +52,15 @@ export interface RequestSpec<T> {
 
 export type Send<T> = (connection: Connection, options: RequestOptions) => Promise<T>;
 
-/** Sends a request a server may ask a question during, which `target` stands for. */
+/**
+ * Sends a request a server may ask a question during, which `target` stands for; `turn`: its turn
+ * in the queue of a server that takes one call at a time (a call made a task gives it up).
+ */
 export type SendAsking<T> = (
   connection: Connection,
   options: RequestOptions,
   target: QuestionTarget,
+  turn: QueueTurn | undefined,
 ) => Promise<T>;
 
 /** What a request sends: plainly, or as one a server may ask a question during. */
@@ -173,13 +178,18 @@ export class Requests {
           this.#send(connection, target, sendSignal, send, options),
         );
       };
-      const run = (): Promise<T> => {
+      const run = (turn?: QueueTurn): Promise<T> => {
         if (signal?.aborted) return Promise.reject(signal.reason);
         // Counted from the call's turn in the queue, not from the wait before it.
-        const now = sendingOf(how, signal, {
-          totalMs: spec.progress === undefined ? undefined : config.maxTotalTimeoutMs,
-          timeoutMs: config.timeoutMs,
-        });
+        const now = sendingOf(
+          how,
+          signal,
+          {
+            totalMs: spec.progress === undefined ? undefined : config.maxTotalTimeoutMs,
+            timeoutMs: config.timeoutMs,
+          },
+          turn,
+        );
         made = now;
         const sendSignal = now.limits?.signal ?? signal;
         // In the queue, not before it: a call that waited goes to the connection live by then.
@@ -191,7 +201,7 @@ export class Requests {
               .then((next) => sendOn(next, sendSignal, now));
       };
       return code
-        .within(operation, () => (spec.serial ? queue.run(run, signal) : run()))
+        .within(operation, () => (spec.serial ? queue.run(run, signal) : run(undefined)))
         .then(
           (answer) => {
             made?.limits?.end();
@@ -345,6 +355,7 @@ function sendingOf<T>(
   how: How<T>,
   caller: AbortSignal | undefined,
   { totalMs, timeoutMs }: { readonly totalMs: number | undefined; readonly timeoutMs: number },
+  turn: QueueTurn | undefined,
 ): Sending<T> {
   if (how.asking === undefined) {
     const limits = totalMs === undefined ? undefined : new RequestLimits({ caller, totalMs });
@@ -363,5 +374,9 @@ function sendingOf<T>(
     alive: () => limits.alive(),
   };
   const send = how.send;
-  return { send: (connection, options) => send(connection, options, target), limits, target };
+  return {
+    send: (connection, options) => send(connection, options, target, turn),
+    limits,
+    target,
+  };
 }

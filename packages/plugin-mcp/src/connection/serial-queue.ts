@@ -1,7 +1,17 @@
 // Runs tasks one at a time, in the order they came: how calls reach a server that did not declare
 // `supports_parallel`. A waiting task whose signal aborts leaves the queue without ever running, so
-// a stopped turn never reaches the server late; close() rejects everything still waiting. With a
-// `concurrency` above 1 it bounds how many run at once instead (stdio starts, start.ts).
+// a stopped turn never reaches the server late; close() rejects everything still waiting. A task
+// may give its turn up before it ends (a call the server made a task of: what follows it takes
+// turns of its own). With a `concurrency` above 1 it bounds how many run at once instead (stdio
+// starts, start.ts).
+
+/** A running task's turn in the queue. */
+export interface QueueTurn {
+  /** Gives the turn up before the task ends: what waits behind it goes on. Idempotent. */
+  release(): void;
+  /** Runs `step` in a turn of its own, behind what waits now (a poll of a task once released). */
+  take<T>(step: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+}
 
 interface Waiter {
   readonly start: () => void;
@@ -22,7 +32,7 @@ export class SerialQueue {
     this.#concurrency = options.concurrency ?? 1;
   }
 
-  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  run<T>(task: (turn: QueueTurn) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     // Nothing runs or waits (the usual case): the task starts now, with nothing to keep for it.
     if (this.#running < this.#concurrency && this.#waiting.length === 0) return this.#start(task);
@@ -54,19 +64,39 @@ export class SerialQueue {
     for (const waiter of this.#waiting.splice(0)) waiter.reject(error);
   }
 
-  #start<T>(task: () => Promise<T>): Promise<T> {
+  #start<T>(task: (turn: QueueTurn) => Promise<T>): Promise<T> {
     this.#running += 1;
-    const running = task();
-    const release = (): void => {
+    const turn = new Turn(this, () => {
       this.#running -= 1;
       this.#next();
-    };
-    running.then(release, release);
+    });
+    const running = task(turn);
+    running.then(turn.release, turn.release);
     return running;
   }
 
   #next(): void {
     if (this.#running >= this.#concurrency) return;
     this.#waiting.shift()?.start();
+  }
+}
+
+class Turn implements QueueTurn {
+  readonly #queue: SerialQueue;
+  #end: (() => void) | undefined;
+
+  constructor(queue: SerialQueue, end: () => void) {
+    this.#queue = queue;
+    this.#end = end;
+  }
+
+  readonly release = (): void => {
+    const end = this.#end;
+    this.#end = undefined;
+    end?.();
+  };
+
+  take<T>(step: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.#queue.run(step, signal);
   }
 }

@@ -2,7 +2,7 @@
 // reconfigure in progress), so a tool object a host holds never calls a client that was replaced.
 
 import { messageOf } from '@epoch-agent/infra';
-import type { ToolProgress, ToolResult } from '@epoch-agent/protocol';
+import type { JsonSchema, ToolProgress, ToolResult } from '@epoch-agent/protocol';
 import type {
   GetPromptResult,
   Prompt,
@@ -15,9 +15,9 @@ import { McpError } from '../errors/mcp-error.js';
 import { type RequestTarget, waitUnlessAborted } from '../errors/unavailable.js';
 import { type McpTaskRecord, markTaskRecord } from '../tasks/task-records.js';
 import type { TaskState as McpTaskState } from '../tasks/task-wire.js';
+import { checkedToolResult } from '../tools/checked-result.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
 import { assignToolNames } from '../tools/names.js';
-import { toToolResult } from '../tools/result.js';
 import type { Entry, Servers } from './servers.js';
 import type { McpServerPrompt } from './types.js';
 
@@ -176,7 +176,8 @@ export function taskFrom(
 
 /**
  * One of a server's tasks followed to its result (its record then says how it ended), whole, as
- * a call's `executeUncut` gives it.
+ * a call's `executeUncut` gives it: checked against the tool's outputSchema, when the server's
+ * list declares one, as a call's result is.
  */
 export function taskResultFrom(
   servers: Servers,
@@ -185,12 +186,18 @@ export function taskResultFrom(
   onProgress?: (progress: ToolProgress) => void,
 ): Promise<ToolResult> {
   const { server, tool, taskId } = record;
-  return ask(servers, { server, method: 'tasks/get', tool }, signal, async (client) =>
-    toToolResult(
-      await client.taskResult(taskId, tool, signal, onProgress),
+  return ask(servers, { server, method: 'tasks/get', tool }, signal, async (client) => {
+    const result = await client.taskResult(taskId, tool, signal, onProgress);
+    // The list of the connection the result came by: the tool as its server declares it now.
+    const state = client.state;
+    const declared =
+      state.kind === 'connected' ? state.tools.find(({ name }) => name === tool) : undefined;
+    return checkedToolResult(
+      declared?.outputSchema as JsonSchema | undefined,
+      result,
       `MCP server "${server}" tool "${tool}"`,
-    ),
-  );
+    );
+  });
 }
 
 /** tasks/cancel of one of a server's tasks; its record says so once the server took it. */

@@ -1,9 +1,10 @@
 // The tasks of one connection: which of its tool calls run as tasks, how one is started and
-// followed to its result in the connection's revision, and a task found again by its id (a later
-// process, from the records in $EPOCH_HOME). Connection (link.ts) hands tools/call here; loaded
-// with it.
+// followed to its result in the connection's revision (with the status the server pushes:
+// task-notes.ts), and a task found again by its id (a later process, from the records in
+// $EPOCH_HOME). Connection (link.ts) hands tools/call here; loaded with it.
 import type { Client, RequestOptions, Tool, Transport } from '@modelcontextprotocol/client';
 import type { InputAnswerers } from '../connection/input-required.js';
+import type { QueueTurn } from '../connection/serial-queue.js';
 import type { QuestionTarget } from '../elicitation/ask.js';
 import type { ToolCallResult } from '../tools/result.js';
 import type { McpTaskCalls } from '../types.js';
@@ -17,6 +18,7 @@ import {
   type TaskSupport,
   taskTools,
 } from './task-calls.js';
+import { TaskNotes } from './task-notes.js';
 import { taskRecorder } from './task-records.js';
 import { followTask, type TaskCalls } from './task-run.js';
 import { callOrTaskSchema, type TaskState } from './task-wire.js';
@@ -42,6 +44,7 @@ export class ConnectionTasks {
   #tools: ReadonlyMap<string, TaskSupport>;
   /** 2026-07-28, a server with the tasks extension: the task a call's answer stands for. */
   readonly #taskOf: ((result: ToolCallResult) => TaskState | undefined) | undefined;
+  readonly #notes: TaskNotes;
 
   /** Call once the SDK connected the transport (and after keepProgressFirst). */
   constructor({ server, taskCalls, sdk, transport, tools, answerers }: ConnectionTasksParts) {
@@ -56,6 +59,7 @@ export class ConnectionTasks {
       sdk.getProtocolEra() === 'modern' && modernTaskCalls(declared)
         ? catchTaskHandles(transport)
         : undefined;
+    this.#notes = new TaskNotes(transport);
   }
 
   /** The server's tools/list changed: which tools run as tasks now. */
@@ -78,6 +82,7 @@ export class ConnectionTasks {
     args: Record<string, unknown>,
     options: RequestOptions,
     target: QuestionTarget,
+    turn: QueueTurn | undefined,
   ): Promise<ToolCallResult> {
     const answer = await this.#sdk.request(
       { method: 'tools/call', params: { name, arguments: args, task: { ttl: TASK_TTL_MS } } },
@@ -85,7 +90,7 @@ export class ConnectionTasks {
       options,
     );
     if (answer.kind === 'result') return answer.result;
-    return this.follow(answer.task, name, options, target, true);
+    return this.follow(answer.task, name, options, target, { made: true, turn });
   }
 
   /** A 2026 call's answer: itself, or the result of the task it stands for. */
@@ -94,27 +99,33 @@ export class ConnectionTasks {
     tool: string,
     options: RequestOptions,
     target: QuestionTarget,
+    turn: QueueTurn | undefined,
   ): Promise<ToolCallResult> | ToolCallResult {
     const task = this.#taskOf?.(answer);
-    return task === undefined ? answer : this.follow(task, tool, options, target, true);
+    return task === undefined
+      ? answer
+      : this.follow(task, tool, options, target, { made: true, turn });
   }
 
   /**
    * Follows a task of `tool` to its result (task-run.ts), its record in $EPOCH_HOME kept: written
-   * when `made` here, else (a recorded task found again) its status updated.
+   * when `made` here, else (a recorded task found again) its status updated. `turn`: the call's
+   * turn in the server's queue, given up once the task is followed.
    */
   async follow(
     task: TaskState,
     tool: string,
     options: RequestOptions,
     target: QuestionTarget,
-    made: boolean,
+    { made, turn }: { readonly made: boolean; readonly turn: QueueTurn | undefined },
   ): Promise<ToolCallResult> {
     const record = taskRecorder({ server: this.#server, tool, era: this.#era() }, made);
     try {
       return await followTask(task, this.calls(tool, target), options, {
         alive: () => target.alive(),
         seen: ({ taskId, status }) => record(taskId, status),
+        turn,
+        pause: () => target.pause(),
       });
     } finally {
       await record.flushed();
@@ -137,23 +148,23 @@ export class ConnectionTasks {
     tool: string,
     options: RequestOptions,
     target: QuestionTarget,
+    turn: QueueTurn | undefined,
   ): Promise<ToolCallResult> {
     // Its signal and timeout; progress is the following's to report.
     const { onprogress: _reported, resetTimeoutOnProgress: _reset, ...look } = options;
     const task = await this.get(taskId, look);
-    return this.follow(task, tool, options, target, false);
+    return this.follow(task, tool, options, target, { made: false, turn });
   }
 
   /** The task requests of this connection's revision (`target`: who a question belongs to). */
   calls(tool: string, target: QuestionTarget | undefined): TaskCalls {
     return this.#era() === 'legacy'
-      ? legacyCalls(this.#sdk)
-      : modernCalls(
-          this.#sdk,
-          this.#server,
+      ? legacyCalls(this.#sdk, this.#notes)
+      : modernCalls(this.#sdk, this.#notes, {
+          server: this.#server,
           tool,
-          target === undefined ? undefined : this.#answerers(target),
-        );
+          answerers: target === undefined ? undefined : this.#answerers(target),
+        });
   }
 
   #era(): 'legacy' | 'modern' {

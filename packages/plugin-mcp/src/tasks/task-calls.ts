@@ -14,6 +14,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { type InputAnswerers, retryOf } from '../connection/input-required.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
+import type { TaskNotes } from './task-notes.js';
 import type { TaskCalls } from './task-run.js';
 import { ackSchema, readTask, TASKS_EXTENSION, type TaskState, taskSchema } from './task-wire.js';
 
@@ -87,9 +88,10 @@ function handleOf(message: JSONRPCMessage, waiting: Map<string, TaskState>): JSO
   };
 }
 
-/** The task requests of a 2025-11-25 connection. */
-export function legacyCalls(sdk: Client): TaskCalls {
+/** The task requests of a 2025-11-25 connection; its server pushes status unasked. */
+export function legacyCalls(sdk: Client, notes: TaskNotes): TaskCalls {
   return {
+    watch: (taskId, listener) => notes.watch(taskId, listener),
     get: (taskId, options) =>
       sdk.request({ method: 'tasks/get', params: { taskId } }, taskSchema, options),
     payload: (taskId, options) =>
@@ -99,22 +101,51 @@ export function legacyCalls(sdk: Client): TaskCalls {
   };
 }
 
-/** The task requests of a 2026-07-28 connection; a question is asked as one inside `target`. */
+/**
+ * The task requests of a 2026-07-28 connection (a question is asked as one of the call `answerers`
+ * belong to), and a subscription to the task's status (its own subscriptions/listen).
+ */
 export function modernCalls(
   sdk: Client,
-  server: string,
-  tool: string,
-  answerers: InputAnswerers | undefined,
+  notes: TaskNotes,
+  {
+    server,
+    tool,
+    answerers,
+  }: {
+    readonly server: string;
+    readonly tool: string;
+    readonly answerers: InputAnswerers | undefined;
+  },
 ): TaskCalls {
   const get: TaskCalls['get'] = (taskId, options) =>
     sdk.request({ method: 'tasks/get', params: { taskId } }, taskSchema, options);
   const cancel: TaskCalls['cancel'] = (taskId, options) =>
     sdk.request({ method: 'tasks/cancel', params: { taskId } }, ackSchema, options);
-  if (answerers === undefined) return { get, cancel };
+  const watch: TaskCalls['watch'] = (taskId, listener) => {
+    const stopWatching = notes.watch(taskId, listener);
+    const stop = new AbortController();
+    // The SDK's filter type knows no `taskIds` (nor does its codec, which reads the
+    // acknowledgement without them: task-notes.ts reads it as it came). A server that does not
+    // push acknowledges without the id and ends the stream: the polls go on as before.
+    const listening = sdk
+      .listen({ taskIds: [taskId] } as Parameters<Client['listen']>[0], {
+        timeout: LISTEN_ACK_WAIT_MS,
+        signal: stop.signal,
+      })
+      .catch(() => undefined);
+    return () => {
+      stopWatching();
+      stop.abort();
+      void listening.then((subscription) => subscription?.close()).catch(() => {});
+    };
+  };
+  if (answerers === undefined) return { get, cancel, watch };
   return {
     get,
     cancel,
-    answer: async (task, unanswered) => {
+    watch,
+    answer: async (task, unanswered, inTurn) => {
       const inputRequests = Object.fromEntries(
         unanswered.map((key) => [key, task.inputRequests?.[key]]),
       ) as NonNullable<InputRequiredResult['inputRequests']>;
@@ -123,17 +154,25 @@ export function modernCalls(
         { server, method: 'tools/call', name: tool },
         answerers,
       );
-      await sdk.request(
-        {
-          method: 'tasks/update',
-          params: { taskId: task.taskId, inputResponses: retry.inputResponses ?? {} },
-        },
-        ackSchema,
-        { timeout: TASK_UPDATE_TIMEOUT_MS, signal: answerers.request.signal },
+      await inTurn(() =>
+        sdk.request(
+          {
+            method: 'tasks/update',
+            params: { taskId: task.taskId, inputResponses: retry.inputResponses ?? {} },
+          },
+          ackSchema,
+          { timeout: TASK_UPDATE_TIMEOUT_MS, signal: answerers.request.signal },
+        ),
       );
     },
   };
 }
+
+/**
+ * How long a server has to acknowledge a subscription to a task's status; one that never does is
+ * only polled.
+ */
+const LISTEN_ACK_WAIT_MS = 10_000;
 
 /** tasks/update is an ack: a server that takes longer than this to say it got the answers is down. */
 const TASK_UPDATE_TIMEOUT_MS = 60_000;

@@ -1,11 +1,14 @@
-// One task's life on the client, from the answer that made it to its result: polled with tasks/get
-// at the server's poll interval (held between POLL_MIN_MS and POLL_MAX_MS), each new status or
-// status message reported as progress (so the call's `timeout`, a time without a sign of life,
-// starts again, and a person sees it), a question it asks put to the person (2026: its
-// `inputRequests`, answered by tasks/update; 2025: tasks/result, whose stream carries the server's
-// elicitation/create to the connection's handler), the result fetched (2026: inlined in tasks/get;
-// 2025: tasks/result). When the call's signal aborts (the caller, `timeout`, `max_total_timeout`)
-// the server is sent tasks/cancel, and only then does the call reject, as a stopped request does.
+// One task's life on the client, from the answer that made it to its result: looked at when
+// task-schedule.ts says (polled with tasks/get at the server's interval, or moved on at once by a
+// status the server pushes: task-notes.ts), each new status or status message reported as progress
+// (so the call's `timeout`, a time without a sign of life, starts again, and a person sees it), a
+// question it asks put to the person (2026: its `inputRequests`, answered by tasks/update; 2025:
+// tasks/result, whose stream carries the server's elicitation/create to the connection's handler),
+// the result fetched (2026: inlined in tasks/get; 2025: tasks/result). On a server that takes one
+// call at a time the call gives up its turn once the task is made, and each request that follows
+// takes a turn of its own. When the call's signal aborts (the caller, `timeout`,
+// `max_total_timeout`) the server is sent tasks/cancel, and only then does the call reject, as a
+// stopped request does.
 import {
   type Progress,
   ProtocolError,
@@ -13,15 +16,13 @@ import {
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
+import { type Clock, realClock } from '../connection/clock.js';
+import type { QueueTurn } from '../connection/serial-queue.js';
 import type { ToolCallResult } from '../tools/result.js';
+import type { TaskNoteListener } from './task-notes.js';
+import { type NextLook, TaskSchedule } from './task-schedule.js';
 import { isTerminal, type TaskState } from './task-wire.js';
 
-/** The fastest a task is polled, whatever the server asks: a server's 0 is no reason to spin. */
-export const POLL_MIN_MS = 100;
-/** The slowest: a server asking for hours between looks would leave a finished task unseen. */
-export const POLL_MAX_MS = 10_000;
-/** A server that names no interval is looked at once a second. */
-export const POLL_DEFAULT_MS = 1_000;
 /** How long tasks/cancel is waited for once the call is stopped. */
 export const CANCEL_WAIT_MS = 5_000;
 
@@ -30,15 +31,22 @@ export interface TaskCalls {
   get(taskId: string, options: RequestOptions): Promise<TaskState>;
   /** 2025-11-25 only: tasks/result (the result once the task is done; questions ride its stream). */
   readonly payload?: (taskId: string, options: RequestOptions) => Promise<ToolCallResult>;
-  /** 2026-07-28 only: puts an input_required task's questions to the person, then tasks/update. */
-  readonly answer?: (task: TaskState, unanswered: readonly string[]) => Promise<void>;
+  /**
+   * 2026-07-28 only: puts an input_required task's questions to the person, then tasks/update
+   * (sent by `inTurn`).
+   */
+  readonly answer?: (
+    task: TaskState,
+    unanswered: readonly string[],
+    inTurn: InTurn,
+  ) => Promise<void>;
   cancel(taskId: string, options: RequestOptions): Promise<unknown>;
+  /** The status the server pushes of the task, until the function given back is called. */
+  readonly watch?: (taskId: string, listener: TaskNoteListener) => () => void;
 }
 
-export function pollDelay(task: TaskState): number {
-  const asked = task.pollIntervalMs ?? POLL_DEFAULT_MS;
-  return Math.min(POLL_MAX_MS, Math.max(POLL_MIN_MS, asked));
-}
+/** Sends one request of a task's following in a turn of its own, when the server takes turns. */
+export type InTurn = <T>(send: () => Promise<T>) => Promise<T>;
 
 /** What a call following a task is told besides its result. */
 export interface TaskWatch {
@@ -46,6 +54,18 @@ export interface TaskWatch {
   readonly alive: () => void;
   /** Each look at the task (the records in $EPOCH_HOME keep its status). */
   readonly seen?: (task: TaskState) => void;
+  /**
+   * The call's turn in its server's queue (a server that takes one call at a time): given up once
+   * the task is made; each request that follows takes a turn of its own.
+   */
+  readonly turn?: QueueTurn | undefined;
+  /**
+   * Stops the call's `timeout` (while a request waits for its turn, or for a pushed status); the
+   * function given back restarts it.
+   */
+  readonly pause?: () => () => void;
+  /** What the schedule runs on. Default: the real clock. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -56,9 +76,21 @@ export async function followTask(
   created: TaskState,
   calls: TaskCalls,
   options: RequestOptions,
-  { alive, seen }: TaskWatch,
+  { alive, seen, turn, pause, clock = realClock }: TaskWatch,
 ): Promise<ToolCallResult> {
   const { signal } = options;
+  turn?.release();
+  const inTurn: InTurn =
+    turn === undefined
+      ? (send) => send()
+      : (send) => {
+          // Waiting behind another call is no silence of this server's.
+          const resume = pause?.();
+          return turn.take(() => {
+            resume?.();
+            return send();
+          }, signal);
+        };
   // The call's signal and timeout; its progress is this loop's to report.
   const { onprogress: _reported, resetTimeoutOnProgress: _reset, ...polls } = options;
   const shown = { count: 0, said: '' };
@@ -75,12 +107,18 @@ export async function followTask(
   let payload: Promise<ToolCallResult> | undefined;
   const fetchPayload = (taskId: string): Promise<ToolCallResult> => {
     if (calls.payload === undefined) return Promise.reject(new Error('no tasks/result'));
-    payload ??= calls.payload(taskId, polls);
+    const fetch = calls.payload;
+    payload ??= inTurn(() => fetch(taskId, polls));
     // Settled later, or never when the task fails: not an unhandled rejection meanwhile.
     payload.catch(() => {});
     return payload;
   };
   let task = created;
+  const schedule = new TaskSchedule(clock);
+  const unwatch = calls.watch?.(created.taskId, {
+    state: (pushed) => schedule.pushed(pushed),
+    subscribed: () => schedule.askNow(),
+  });
   try {
     for (;;) {
       seen?.(task);
@@ -92,15 +130,30 @@ export async function followTask(
             (key) => !answered.has(key),
           );
           if (unanswered.length > 0) {
-            await calls.answer(task, unanswered);
+            await calls.answer(task, unanswered, inTurn);
             for (const key of unanswered) answered.add(key);
           }
         } else {
           void fetchPayload(task.taskId);
         }
       }
-      await wait(pollDelay(task), signal);
-      task = await calls.get(task.taskId, polls);
+      // A server that pushes the status says nothing while nothing changes: its silence between
+      // looks is no sign of trouble, so the call's `timeout` stands still then (each request of
+      // the following is still bound by it, and max_total_timeout by the whole).
+      const still = schedule.pushing ? pause?.() : undefined;
+      let look: NextLook;
+      try {
+        look = await schedule.next(task, signal);
+      } finally {
+        still?.();
+      }
+      if (look === 'poll') {
+        const id = task.taskId;
+        task = await inTurn(() => calls.get(id, polls));
+        schedule.asked();
+      } else {
+        task = look;
+      }
       alive();
     }
   } catch (error) {
@@ -108,8 +161,11 @@ export async function followTask(
     // Recorded first: a process that is stopping (Ctrl-C) may exit once the server is told.
     seen?.({ ...task, status: 'cancelled' });
     // The server is told before the call says it stopped, so what follows sees the task cancelled.
+    // Not waiting for a turn: it stops work rather than starting any.
     await calls.cancel(task.taskId, { timeout: CANCEL_WAIT_MS }).catch(() => {});
     throw stopped(signal.reason);
+  } finally {
+    unwatch?.();
   }
 }
 
@@ -142,24 +198,6 @@ async function ended(
     default:
       throw new Error(`task ${task.taskId} is not over (${task.status})`);
   }
-}
-
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** What the SDK rejects a stopped request with, so that errors/request.ts reads it the same. */

@@ -1,6 +1,6 @@
 // One server's MCP tools as EpochTools: names, titles and annotations as the server gave them, calls
 // that carry the turn's AbortSignal to the server, and results that keep every kind of content,
-// checked against the tool's outputSchema (output-check.ts), given to the model as one copy
+// checked against the tool's outputSchema (checked-result.ts), given to the model as one copy
 // (one-copy.ts) and held to the server's max_output_tokens (output-cap.ts).
 // A server that declares resources also gets a list_resources / read_resource pair: resources are
 // read on demand as tools rather than injected into the context, because a server with dozens of
@@ -22,11 +22,12 @@ import type {
   Tool,
 } from '@modelcontextprotocol/client';
 import type { McpIcon, McpServerSource } from '../types.js';
+import { checkedToolResult } from './checked-result.js';
 import { assignToolNames, prefixedName, type ToolNameOptions } from './names.js';
 import { modelContent } from './one-copy.js';
 import { capToolResult, type ToolOutputCap } from './output-cap.js';
 import { resourceListing } from './resource-listing.js';
-import { embeddedResource, type ToolCallResult, toToolResult } from './result.js';
+import { embeddedResource, type ToolCallResult } from './result.js';
 
 /**
  * What the tools need from a connection to one server. `McpClient` implements it; every method
@@ -81,9 +82,9 @@ export interface McpEpochTool extends EpochTool {
   /** The tool's icons as the server sent them; absent when it gave none. */
   readonly icons?: readonly McpIcon[];
   /**
-   * A 2025-11-25 tool's `execution.taskSupport`: `required`, it runs as a task (README "Tools that
-   * run as tasks"); `optional`, it is called directly. Absent: none said (a 2026-07-28 server
-   * decides at each call).
+   * The tool's `execution.taskSupport`, as its server's list says it (README "Tools that run as
+   * tasks"): `required`, it runs as a task (`tools` and the page mark it); `optional`, a 2025-11-25
+   * one is called directly. Absent: none said. A 2026-07-28 server still decides at each call.
    */
   readonly taskSupport?: 'required' | 'optional';
   /** The tool's `_meta` as the server sent it (extensions a host may understand); absent when none. */
@@ -169,15 +170,11 @@ function mcpTool(
         ctx.onProgress,
         ctx,
       );
-      const origin = `MCP server "${server}" tool "${tool.name}"`;
-      if (tool.outputSchema !== undefined) {
-        outputCheck ??= import('./output-check.js');
-        const { outputProblem } = await outputCheck;
-        const problem = outputProblem(tool.outputSchema, result, origin);
-        if (problem !== undefined)
-          return { content: [{ type: 'text', text: problem }], isError: true };
-      }
-      return toToolResult(result, origin);
+      return checkedToolResult(
+        tool.outputSchema,
+        result,
+        `MCP server "${server}" tool "${tool.name}"`,
+      );
     },
     async execute(args, ctx) {
       const whole = await made.executeUncut(args, ctx);
@@ -193,9 +190,6 @@ function mcpTool(
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** The outputSchema check, loaded with the first result of a tool that declares one. */
-let outputCheck: Promise<typeof import('./output-check.js')> | undefined;
 
 /** Whose tools these are: the server and who configured it. */
 type Origin = Pick<McpEpochTool, 'server' | 'source'>;
