@@ -8,7 +8,13 @@
 import type { McpTaskStatus, ToolProgress, ToolResult } from '@epoch-agent/runtime';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { McpView, ServerView } from '../src/api-types.js';
-import type { TaskCancelled, TaskList, TaskStarter, TaskView } from '../src/task-types.js';
+import type {
+  TaskCancelled,
+  TaskErrorCode,
+  TaskList,
+  TaskStarter,
+  TaskView,
+} from '../src/task-types.js';
 import { adviceForTask } from './advice.js';
 import type { Api } from './api.js';
 import { BusyButton } from './busy-button.js';
@@ -16,6 +22,8 @@ import { whenCallEnds } from './page-calls.js';
 import { ProgressView } from './progress-view.js';
 import { serverText } from './text.js';
 import { ToolResultView } from './tool-result.js';
+
+const UNKNOWN_TASK: TaskErrorCode = 'unknown_task';
 
 /** Each status's words, and whether the task has ended (nothing left to cancel). */
 const STATUS_LOOKS: Record<McpTaskStatus, { readonly word: string; readonly ended: boolean }> = {
@@ -46,6 +54,9 @@ interface Props {
 export function TaskListSection({ api, view }: Props) {
   const [tasks, setTasks] = useState<readonly TaskView[]>();
   const [problem, setProblem] = useState<string>();
+  // A refusal of a task the list no longer has (its record went): said above the list, which is
+  // read again without it.
+  const [lost, setLost] = useState<{ readonly message: string; readonly advice?: string }>();
   const [outcomes, setOutcomes] = useState<ReadonlyMap<string, Outcome>>(new Map());
   const reading = useRef(0);
   const read = useCallback(async () => {
@@ -79,11 +90,12 @@ export function TaskListSection({ api, view }: Props) {
   const set = (task: TaskView, outcome: Outcome) =>
     setOutcomes((now) => new Map(now).set(keyOf(task), outcome));
   const refused = (task: TaskView, error: { code: string; message: string }) => {
-    set(task, {
-      state: 'refused',
-      message: error.message,
-      advice: adviceForTask(error.code, serverOf(view, task.server)),
-    });
+    const advice = adviceForTask(error.code, serverOf(view, task.server));
+    if (error.code === UNKNOWN_TASK) {
+      setLost({ message: error.message, ...(advice === undefined ? {} : { advice }) });
+    } else {
+      set(task, { state: 'refused', message: error.message, advice });
+    }
   };
   const path = (task: TaskView) =>
     `/api/tasks/${encodeURIComponent(task.server)}/${encodeURIComponent(task.taskId)}`;
@@ -124,10 +136,23 @@ export function TaskListSection({ api, view }: Props) {
         The long calls servers ran as tasks, as each epoch process that started one recorded it (in{' '}
         <code>$EPOCH_HOME/tasks</code>). A task of a stdio server ends with the process that started
         it; a remote server's outlives it.{' '}
-        <button type="button" class="link" onClick={() => void read()}>
+        <button
+          type="button"
+          class="link"
+          onClick={() => {
+            setLost(undefined);
+            void read();
+          }}
+        >
           Reload
         </button>
       </p>
+      {lost !== undefined && (
+        <div class="problem" role="alert">
+          <p>{serverText(lost.message)}</p>
+          {lost.advice !== undefined && <p class="hint">{lost.advice}</p>}
+        </div>
+      )}
       {problem !== undefined && (
         <p class="problem" role="alert">
           The tasks could not be read: {problem}

@@ -2,7 +2,10 @@
 // task server over Streamable HTTP (its tasks outlive the process that made them): a task a Try ran
 // is listed once the Try ends, as this epoch web's, and Show result shows its result; a killed
 // `epoch mcp call`'s task is listed as gone, and Show result follows it to its end with its steps
-// as progress; Cancel of another sends tasks/cancel, which the server saw, and the row says so.
+// as progress; Cancel of another sends tasks/cancel, which the server saw, and the row says so; a
+// task whose record was removed since the list was read is refused, said above the list with what
+// to do, and the list read again without it.
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
 import { type RunningModernServer, startModernHttp, TASK_SERVER } from '@epoch-agent/testkit';
@@ -107,4 +110,25 @@ it("Cancel of a killed epoch's task: the server saw tasks/cancel, and the entry 
   await expect(entry.locator('.task-status').textContent()).resolves.toBe('cancelled');
   // Nothing left to do with it: neither Show result nor Cancel.
   await expect(entry.getByRole('button').count()).resolves.toBe(0);
+});
+
+it('a task whose record was removed since the list was read: Show result says so above the list, with what to do', async () => {
+  const entry = page.locator('section.tasks li.task[data-status="completed"]').first();
+  await entry.waitFor(WAIT);
+  const taskId = (await entry.getAttribute('data-task')) ?? '';
+  const records = join(process.env.EPOCH_HOME as string, 'tasks');
+  for (const name of await readdir(records)) {
+    const text = await readFile(join(records, name), 'utf8');
+    if ((JSON.parse(text) as { taskId: string }).taskId === taskId) await rm(join(records, name));
+  }
+  await entry.getByRole('button', { name: /^Show result/ }).click();
+  const said = page.locator('section.tasks > .problem');
+  await expect
+    .poll(() => said.locator('p').first().textContent(), WAIT)
+    .toContain(`No task "${taskId}" of MCP server "tasks" is recorded`);
+  await expect(said.locator('.hint').textContent()).resolves.toContain('its record is gone');
+  await page
+    .locator(`section.tasks li.task[data-task="${taskId}"]`)
+    .waitFor({ state: 'detached', ...WAIT });
+  await checkPage(page, 'tasks-record-gone');
 });
