@@ -2,8 +2,8 @@
 // (the official server SDK, Streamable HTTP: its tasks outlive the process that made them): a task a
 // Try made is listed as this epoch web's and its result fetched again; a task of a killed `epoch`
 // process is listed as gone, followed to its end with its progress, and another one cancelled (the
-// server saw tasks/cancel); a task no record names, a request without the key and one from another
-// origin are refused, each with its code.
+// server saw tasks/cancel); a task no record names, a task of a server this config lacks, a request
+// without the key and one from another origin are refused, each with its code.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
@@ -120,4 +120,25 @@ it('refuses a task no record names (naming it), a request without the key, and a
   });
   expect(foreign.status).toBe(403);
   expect((JSON.parse(foreign.body) as ApiErrorBody).error.code).toBe('forbidden_origin');
+});
+
+it('refuses a recorded task of a server the config does not have, naming that server', async () => {
+  const elsewhere = join(process.env.EPOCH_HOME as string, 'elsewhere.json');
+  await writeFile(
+    elsewhere,
+    JSON.stringify({ servers: { elsewhere: { type: 'http', url: server.url } } }),
+  );
+  const made = await killedTaskCall(web, elsewhere, 'elsewhere', { steps: 1, stepMs: 10 });
+  for (const action of ['result', 'cancel']) {
+    const response = await web.api(
+      `/api/tasks/elsewhere/${encodeURIComponent(made.taskId)}/${action}`,
+      { method: 'POST' },
+    );
+    expect(response.status).toBe(404);
+    const { error } = (await response.json()) as ApiErrorBody;
+    expect(error).toMatchObject({
+      code: 'unknown_server',
+      message: expect.stringContaining('"elsewhere"'),
+    });
+  }
 });
