@@ -2,9 +2,10 @@
 // README "Tools that run as tasks"), each with its server, tool, id, last status seen, when it
 // started and whether the process that started it is gone; "Show result" follows one to its result
 // (a finished one's comes at once; an unfinished one's progress shows as a Try's does), "Cancel"
-// sends tasks/cancel (while it is followed, by stopping the following, which tells the server as a
-// Try's Cancel does). Read when the page opens, on Reload, after each action and after each call
-// this page runs (a Try of a task tool has recorded its task by then).
+// sends tasks/cancel (and stops following it). A page that goes away while it follows a task stops
+// following, which cancels the task on the server as closing a page during a Try cancels its call.
+// Read when the page opens, on Reload, after each action and after each call this page runs (a Try
+// of a task tool has recorded its task by then).
 import type { McpTaskStatus, ToolProgress, ToolResult } from '@epoch-agent/runtime';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { McpView, ServerView } from '../src/api-types.js';
@@ -104,24 +105,27 @@ export function TaskListSection({ api, view }: Props) {
     const stop = new AbortController();
     set(task, { state: 'following', stop });
     try {
-      const answer = await api.callAsItRuns(`${path(task)}/result`, {}, stop.signal, (progress) =>
-        set(task, { state: 'following', stop, progress }),
-      );
+      const answer = await api.callAsItRuns(`${path(task)}/result`, {}, stop.signal, (progress) => {
+        if (!stop.signal.aborted) set(task, { state: 'following', stop, progress });
+      });
+      // A task cancelled while followed: how the following ended is the cancel's to say.
+      if (stop.signal.aborted) return;
       if (answer.ok) set(task, { state: 'result', result: answer.value.result });
       else refused(task, answer.error);
     } catch {
-      // Only an abort rejects: Cancel, or the page going away. The following that stopped sent
-      // tasks/cancel before it ended.
-      set(task, { state: 'cancelled' });
+      // Only an abort rejects: Cancel, which says how it went, or the page going away.
+      return;
     }
     await read();
   };
 
   const cancel = async (task: TaskView) => {
-    const now = outcomes.get(keyOf(task));
-    if (now?.state === 'following') return now.stop.abort();
+    // A task being followed is cancelled the same way, and then no longer followed: the server
+    // took tasks/cancel before the following stops (which would send it again, unheard).
+    const following = outcomes.get(keyOf(task));
     set(task, { state: 'cancelling' });
     const answer = await api.call<TaskCancelled>('POST', `${path(task)}/cancel`);
+    if (following?.state === 'following') following.stop.abort();
     if (answer.ok) set(task, { state: 'cancelled' });
     else refused(task, answer.error);
     await read();

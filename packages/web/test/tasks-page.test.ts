@@ -2,9 +2,9 @@
 // task server over Streamable HTTP (its tasks outlive the process that made them): a task a Try ran
 // is listed once the Try ends, as this epoch web's, and Show result shows its result; a killed
 // `epoch mcp call`'s task is listed as gone, and Show result follows it to its end with its steps
-// as progress; Cancel of another sends tasks/cancel, which the server saw, and the row says so; a
-// task whose record was removed since the list was read is refused, said above the list with what
-// to do, and the list read again without it.
+// as progress; Cancel of another, idle or being followed, sends tasks/cancel, which the server saw,
+// and the row says so; a task whose record was removed since the list was read is refused, said
+// above the list with what to do, and the list read again without it.
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
@@ -110,6 +110,27 @@ it("Cancel of a killed epoch's task: the server saw tasks/cancel, and the entry 
   await expect(entry.locator('.task-status').textContent()).resolves.toBe('cancelled');
   // Nothing left to do with it: neither Show result nor Cancel.
   await expect(entry.getByRole('button').count()).resolves.toBe(0);
+});
+
+it('Cancel of a task being followed: the server saw tasks/cancel, and the following ends there', async () => {
+  const made = await killedTaskCall(session.web, mcpConfigPath(), 'tasks', {
+    steps: 300,
+    stepMs: 100,
+  });
+  await reload();
+  const entry = await taskEntry(made.taskId);
+  await entry.getByRole('button', { name: /^Show result/ }).click();
+  await expect
+    .poll(() => entry.locator('.try-progress .message').textContent(), WAIT)
+    .toMatch(/step \d+ of 300/);
+  await entry.getByRole('button', { name: `Cancel task ${made.taskId} of tasks` }).click();
+  await expect
+    .poll(() => entry.locator('.notice').textContent(), WAIT)
+    .toBe('Cancelled: the server was sent tasks/cancel.');
+  expect(await serverEvents(record)).toContainEqual({ cancelled: made.taskId });
+  await expect.poll(() => entry.getAttribute('data-status'), WAIT).toBe('cancelled');
+  await expect(entry.locator('.try-progress').count()).resolves.toBe(0);
+  await expect(entry.locator('.problem').count()).resolves.toBe(0);
 });
 
 it('a task whose record was removed since the list was read: Show result says so above the list, with what to do', async () => {
