@@ -5,7 +5,8 @@
 // marked so (the reference server's simulate-research-query). A question a task asks, of either
 // revision (task-server's `work` with `ask`: in the task's state, answered with tasks/update; the
 // reference server's ambiguous research query, 2025-11-25: through tasks/result), is the page's
-// question dialog, and the answer shapes the result the Try shows.
+// question dialog, and the answer shapes the result the Try shows (and the page's list of tasks
+// shows again, fetched with tasks/result).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EVERYTHING_ENTRY, TASK_SERVER, waitUntil } from '@epoch-agent/testkit';
@@ -110,6 +111,15 @@ it("a 2025 task's question (the reference server's ambiguous research) is the pa
   await dialog.waitFor({ state: 'hidden', ...WAIT });
   await expect
     .poll(() => form.locator('.result').textContent(), WAIT)
+    .toContain('# Research Report: tides (historical)');
+  // The task is listed once the Try ended, and its result fetched again with tasks/result.
+  const entry = page.locator(
+    'section.tasks li.task[data-server="everything"][data-status="completed"]',
+  );
+  await entry.waitFor(WAIT);
+  await entry.getByRole('button', { name: /^Show result/ }).click();
+  await expect
+    .poll(() => entry.locator('.result').textContent(), WAIT)
     .toContain('# Research Report: tides (historical)');
 });
 
