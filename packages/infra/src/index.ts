@@ -26,6 +26,7 @@ export {
   realPaceClock,
 } from './paced-latest.js';
 export { type Env, epochHome, mcpConfigPath, profileDir } from './paths.js';
+export { processRuns } from './process-runs.js';
 export { REDACTED, redact, redactArgs, redactUrl } from './redact.js';
 export {
   MAX_LEARNED_SECRETS,

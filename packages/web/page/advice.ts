@@ -5,6 +5,7 @@
 // state's hint (states.ts), not repeated here.
 import type { McpErrorCode } from '@epoch-agent/runtime';
 import type { ServerView } from '../src/api-types.js';
+import type { TaskErrorCode } from '../src/task-types.js';
 
 type Advice = (server: ServerView) => string | undefined;
 
@@ -63,6 +64,21 @@ export function adviceFor(code: McpErrorCode, server: ServerView): string | unde
 /** The same for an API answer's error code (a tool's "Try"), which is an McpErrorCode or the API's own. */
 export function adviceForAnswer(code: string, server: ServerView): string | undefined {
   return Object.hasOwn(ADVICE, code) ? adviceFor(code as McpErrorCode, server) : undefined;
+}
+
+// The task routes' own refusals. A Record too: a new code without its words fails to compile.
+const TASK_ADVICE: Record<TaskErrorCode, string> = {
+  unknown_task:
+    'The list of tasks has been read again: its record is gone (its file in $EPOCH_HOME/tasks was removed), so epoch no longer knows this task.',
+};
+
+/**
+ * What to do about a refusal of a recorded task's Show result or Cancel: the task routes' own code,
+ * or the server's (when the page shows that server).
+ */
+export function adviceForTask(code: string, server: ServerView | undefined): string | undefined {
+  if (Object.hasOwn(TASK_ADVICE, code)) return TASK_ADVICE[code as TaskErrorCode];
+  return server === undefined ? undefined : adviceForAnswer(code, server);
 }
 
 /** "raise <field> at file:line": where it is written, else its entry; nothing for a host's server. */

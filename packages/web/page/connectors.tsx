@@ -2,7 +2,8 @@
 // server epoch knows, grouped by where it comes from (MCP_GROUPS), one compact row each — those
 // that need the person first — that opens to its card, live, each entry that was not loaded beside
 // them; above them, a file that could not be read and the problems of the files that concern no
-// one server. The bar's chips and "Find a tool" narrow the rows.
+// one server; under them, the tasks recorded (task-list.tsx). The bar's chips and "Find a tool"
+// narrow the rows.
 
 import type { McpServerSource } from '@epoch-agent/runtime';
 import type { ComponentChildren } from 'preact';
@@ -26,6 +27,7 @@ import {
   stateOf,
 } from './state-filter.js';
 import { Summary } from './summary.js';
+import { TaskListSection } from './task-list.js';
 import { formatTokens } from './text.js';
 import { serversTokens, toolTotals } from './token-totals.js';
 import { toolMatch } from './tool-filter.js';
@@ -158,6 +160,9 @@ export function Connectors({ api }: { readonly api: Api }) {
               </Group>
             );
           })}
+        {/* Not narrowed by the chips (it lists no server): kept while they narrow, so a result
+            being followed goes on. */}
+        {view && <TaskListSection api={api} view={view} />}
       </main>
       {/* Over the page whenever a server asks; every open page shows it, the first answer wins. */}
       {view && <QuestionDialog questions={view.questions} api={api} />}

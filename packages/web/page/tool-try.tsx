@@ -13,6 +13,7 @@ import type { Api } from './api.js';
 import { BusyButton } from './busy-button.js';
 import { ForSeconds } from './live-time.js';
 import { startCall } from './page-calls.js';
+import { ProgressView } from './progress-view.js';
 import {
   initialValue,
   jsonText,
@@ -229,21 +230,6 @@ function RunView({ run }: { readonly run: Run }) {
         </>
       );
   }
-}
-
-/** The server's latest report: a bar when it says what it counts to, else the count. */
-function ProgressView({ progress: { progress, total, message } }: { progress: ToolProgress }) {
-  const known = total !== undefined && total > 0;
-  return (
-    <p class="try-progress">
-      <progress
-        aria-label="Progress of the call"
-        {...(known ? { value: Math.min(progress, total), max: total } : {})}
-      />{' '}
-      <span class="count">{known ? `${progress} of ${total}` : `${progress}`}</span>
-      {message !== undefined && <span class="message"> {serverText(message)}</span>}
-    </p>
-  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

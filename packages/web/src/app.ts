@@ -28,6 +28,9 @@
 //                                    (oauth-routes.ts)
 //   GET    /api/import               the other MCP clients' servers; POST imports the chosen ones
 //                                    (import-routes.ts)
+//   GET    /api/tasks                the tasks this machine's epoch processes recorded; POST
+//                                    …/:server/:task/result follows one to its result, …/cancel
+//                                    cancels it (task-routes.ts)
 //   GET    /open/:id                 a one-time address: a 303 to the page with the key (key-handoff.ts)
 //   GET    /*                        the built page
 //
@@ -57,6 +60,7 @@ import { peerOwner } from './peer-owner.js';
 import { questionRoutes } from './question-routes.js';
 import type { PendingQuestions } from './questions.js';
 import { serverContentRoutes } from './server-content-routes.js';
+import { taskRoutes } from './task-routes.js';
 import { toolChangeRoutes } from './tool-change-routes.js';
 import { toolRoutes } from './tool-routes.js';
 import type { ViewFeed } from './view-feed.js';
@@ -194,6 +198,7 @@ export function createApp(parts: AppParts): Hono {
   app.route('/api/mcp', outputRoutes(runtime));
   app.route('/api/mcp', oauthRoutes({ runtime, feed }));
   app.route('/api/import', importRoutes({ runtime, feed, places: parts.importPlaces }));
+  app.route('/api/tasks', taskRoutes(runtime));
 
   app.all('/api/*', (c) =>
     send(c, apiError(404, 'not_found', `There is no ${c.req.method} ${c.req.path} in this API.`)),

@@ -38,3 +38,10 @@ export type {
   ResourceRead,
 } from './server-content-types.js';
 export { type RunningWeb, type StartWebOptions, startWeb } from './start-web.js';
+export type {
+  TaskCancelled,
+  TaskErrorCode,
+  TaskList,
+  TaskStarter,
+  TaskView,
+} from './task-types.js';

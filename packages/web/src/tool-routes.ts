@@ -10,7 +10,7 @@
 // message. The request's AbortSignal is the call's: the page cancels by aborting its fetch, the
 // closed connection aborts the signal (@hono/node-server), and the server is sent
 // notifications/cancelled, as Ctrl-C does for `epoch mcp call`. A call asked with
-// `Accept: application/x-ndjson` is answered as it runs (ToolCallLine): the server's latest
+// `Accept: application/x-ndjson` is answered as it runs (as-it-runs.ts): the server's latest
 // progress report a few times a second (and only when it changed), then the result or the error;
 // the page's "Try" shows the progress that way. Both are shown with the server's secrets blanked (McpRegistry.shownResult, shownProgress), as a saved
 // result is: a tool that echoes its environment does not put them on the page. A tool withheld because
@@ -18,7 +18,6 @@
 // before anything is sent. A question the server asks during the call is the page's to answer
 // (questions.ts): the body's `call` id links it to this call, for the page that runs it.
 
-import { pacedLatest, READING_PACE_MS } from '@epoch-agent/infra';
 import {
   type McpEpochTool,
   type McpServerStatus,
@@ -26,12 +25,11 @@ import {
   type Runtime,
   sizeText,
   type ToolContext,
-  type ToolProgress,
 } from '@epoch-agent/runtime';
-import { type Context, Hono } from 'hono';
-import { stream } from 'hono/streaming';
-import { type ApiError, apiError, fromError, sendApiError as send } from './api-errors.js';
-import type { ToolCallAnswer, ToolCallLine, ToolSchemas } from './api-types.js';
+import { Hono } from 'hono';
+import { type ApiError, apiError, sendApiError as send } from './api-errors.js';
+import type { ToolCallAnswer, ToolSchemas } from './api-types.js';
+import { answerAsItRuns, asksAsItRuns } from './as-it-runs.js';
 import { boundedBody, readJsonBody } from './json-body.js';
 import type { PendingQuestions } from './questions.js';
 
@@ -74,61 +72,16 @@ export function toolRoutes({ runtime, questions }: ToolRouteParts): Hono {
       if (request.call !== undefined) questions.linkCall(context, request.call);
       return context;
     };
-    if (c.req.header('accept')?.includes(NDJSON)) {
-      return callAsItRuns(c, runtime, found, request.args, started);
+    if (asksAsItRuns(c)) {
+      return answerAsItRuns(c, runtime, found.server, (onProgress) =>
+        found.execute(request.args, started({ signal: c.req.raw.signal, onProgress })),
+      );
     }
     const result = await found.execute(request.args, started({ signal: c.req.raw.signal }));
     const answer: ToolCallAnswer = { result: runtime.mcp.shownResult(found.server, result) };
     return c.json(answer);
   });
   return routes;
-}
-
-const NDJSON = 'application/x-ndjson';
-
-/** The call, answered line by line (ToolCallLine): its progress reports, then how it ended. */
-function callAsItRuns(
-  c: Context,
-  runtime: Runtime,
-  tool: McpEpochTool,
-  args: { readonly [key: string]: unknown },
-  started: (context: ToolContext) => ToolContext,
-): Response {
-  c.header('content-type', NDJSON);
-  // Not cached or buffered on the way: each line is news.
-  c.header('cache-control', 'no-store');
-  return stream(c, async (out) => {
-    const line = async (value: ToolCallLine) => {
-      await out.write(`${JSON.stringify(value)}\n`);
-    };
-    // In order, and never after the last line: a report is written before the next one is.
-    let written = Promise.resolve();
-    // The latest report a few times a second, as the terminal's progress line draws them: a
-    // server's million reports would otherwise be a million lines for the browser to parse.
-    const reports = pacedLatest<ToolProgress>({
-      everyMs: READING_PACE_MS,
-      text: (report) =>
-        JSON.stringify({ progress: runtime.mcp.shownProgress(tool.server, report) }),
-      show: (text) => {
-        written = written.then(() => out.write(`${text}\n`)).then(() => {});
-      },
-    });
-    let last: ToolCallLine;
-    try {
-      const result = await tool.execute(
-        args,
-        started({ signal: c.req.raw.signal, onProgress: (report) => reports.push(report) }),
-      );
-      last = { result: runtime.mcp.shownResult(tool.server, result) };
-    } catch (error) {
-      const { status, body } = fromError(error);
-      last = { status, ...body };
-    }
-    // A report still waiting is older news than how the call ended.
-    reports.stop();
-    await written;
-    await line(last);
-  });
 }
 
 type Use = 'schema' | 'call';

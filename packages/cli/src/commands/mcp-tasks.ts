@@ -3,7 +3,7 @@
 // nothing; `show <id>` starts that task's server and follows the task to its result (progress
 // drawn as `call` draws it; Ctrl-C stops following and cancels the task on the server, as a call's
 // does); `cancel <id>` sends tasks/cancel. `<id>` is the task's id, or any unique start of it.
-import { terminalJson } from '@epoch-agent/infra';
+import { processRuns, terminalJson } from '@epoch-agent/infra';
 import { isMcpError, type McpTaskRecord, readTaskRecords } from '@epoch-agent/runtime';
 import { fail, type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
@@ -115,17 +115,7 @@ function listed(records: readonly McpTaskRecord[]): string {
     record.tool,
     record.status,
     record.startedAt,
-    `${record.pid}${running(record.pid) ? '' : ' (gone)'}`,
+    `${record.pid}${processRuns(record.pid) ? '' : ' (gone)'}`,
   ]);
   return renderTable(['ID', 'SERVER', 'TOOL', 'STATUS', 'STARTED', 'PID'], rows);
-}
-
-/** Whether the process that started a task still runs (a pid handed out again says yes: rare). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
