@@ -4,7 +4,8 @@
 // the Node-only part, as the SDK keeps its own at `./stdio`, and spawns a server before the SDK has
 // loaded (the first connect of a process starts its server while the SDK loads), and loads no ajv:
 // the outputSchema check loads it, with the first result that needs it.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureServerEntry, type LoadedModules, modulesLoadedBy } from '@epoch-agent/testkit';
 import { describe, expect, it } from 'vitest';
@@ -72,6 +73,18 @@ const holdingAjv = (urls: readonly string[]) =>
   );
 
 describe('entry points of @epoch-agent/plugin-mcp', () => {
+  it("the bundle's JavaScript is ASCII, so that Node reads each file as one byte a character", () => {
+    const files = ['plugin-mcp', 'infra'].flatMap((name) => {
+      const dir = join(ROOT, 'packages', name, 'bundle');
+      return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.js'))
+        .map((file) => join(dir, file));
+    });
+    expect(files.length).toBeGreaterThan(10);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is what the test is about.
+    expect(files.filter((file) => /[^\x00-\x7f]/.test(readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
   it('the root entry, and reading a config with it, load no SDK, zod, or connection code', () => {
     const loaded = loadedBy('@epoch-agent/plugin-mcp', readsTwoServers());
     expect(loaded.some((url) => url.endsWith('/plugin-mcp/bundle/index.js'))).toBe(true);
