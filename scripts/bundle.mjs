@@ -12,7 +12,7 @@
 // goes into chunks named after the package (chunks/jsonc-parser.js; the packages it depends on go
 // with it), so that what a program loads says whose code it is; the licences go with the bundle,
 // in bundle/THIRD-PARTY-NOTICES.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,9 +22,32 @@ const PACKAGES = fileURLToPath(new URL('../packages/', import.meta.url));
 const OUT = 'bundle';
 const NOTICES = 'THIRD-PARTY-NOTICES';
 
+/**
+ * A dependency's module that a package's bundle gives its own in place of the dependency's, by
+ * package: plugin-mcp's SDK gets runtime shims that load no ajv (connection/sdk-shims.ts says why).
+ */
+const SUBSTITUTES = {
+  '@epoch-agent/plugin-mcp': {
+    '@modelcontextprotocol/client/_shims': 'dist/connection/sdk-shims.js',
+  },
+};
+
+/**
+ * Third-party code bundled inside a dependency's own files, in a chunk of its own so that a program
+ * loads it only when it runs it: the SDK's copy of ajv (its provider module and the entry that
+ * re-exports it), which plugin-mcp's outputSchema check alone loads (tools/output-check.ts).
+ */
+const INNER = [
+  {
+    test: /[\\/]@modelcontextprotocol[\\/]client[\\/]dist[\\/](ajvProvider-[\w-]+|validators[\\/]ajv)\.mjs$/,
+    name: 'ajv',
+  },
+];
+
 for (const name of readdirSync(PACKAGES)) {
   const dir = join(PACKAGES, name);
-  const entries = bundleEntries(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')));
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const entries = bundleEntries(manifest);
   if (Object.keys(entries).length === 0) continue;
   rmSync(join(dir, OUT), { recursive: true, force: true });
   const build = await rolldown({
@@ -36,6 +59,7 @@ for (const name of readdirSync(PACKAGES)) {
     resolve: { mainFields: ['module', 'main'] },
     external: (id) =>
       id.startsWith('node:') || builtinModules.includes(id) || id.startsWith('@epoch-agent/'),
+    plugins: [substitutes(dir, SUBSTITUTES[manifest.name] ?? {})],
   });
   const { output } = await build.write({
     dir: join(dir, OUT),
@@ -43,12 +67,24 @@ for (const name of readdirSync(PACKAGES)) {
     entryFileNames: '[name].js',
     // Beside the entries, named after their first module (connection.js: the code of a connection).
     chunkFileNames: 'chunks/[name].js',
+    // Node reads a module file with one character outside ASCII as two bytes a character, the
+    // whole file (the SDK's documentation has dashes and arrows): decoding it and scanning it so
+    // cost a first connect about 5% of its instructions. The documentation comments go too (the
+    // types in dist/ keep theirs); licence comments and the annotations a bundler reads stay.
+    charset: 'ascii',
+    comments: { legal: true, annotation: true, jsdoc: false },
     codeSplitting: {
       groups: [
         {
           debugName: 'third-party',
-          name: (id) => thirdParty(id)?.name.replace(/^@/, '').replace('/', '-') ?? null,
+          priority: 1,
+          name: (id) =>
+            INNER.some(({ test }) => test.test(id))
+              ? null
+              : (thirdParty(id)?.name.replace(/^@/, '').replace('/', '-') ?? null),
         },
+        // After the packages: what such code shares with the rest of its package stays there.
+        ...INNER.map(({ test, name }) => ({ debugName: name, test, name })),
       ],
     },
   });
@@ -61,6 +97,19 @@ for (const name of readdirSync(PACKAGES)) {
     }
   }
   if (bundled.size > 0) writeFileSync(join(dir, OUT, NOTICES), notices(bundled));
+}
+
+/** Resolves each specifier of `own` to the module of `dir`'s package that stands in for it. */
+function substitutes(dir, own) {
+  for (const file of Object.values(own)) {
+    if (!existsSync(join(dir, file))) {
+      throw new Error(`${dir}: ${file} is missing: run tsc -b first`);
+    }
+  }
+  return {
+    name: 'substitutes',
+    resolveId: (source) => (Object.hasOwn(own, source) ? join(dir, own[source]) : null),
+  };
 }
 
 /** `{ index: './dist/index.js', … }` for every export of `manifest` that points into bundle/. */

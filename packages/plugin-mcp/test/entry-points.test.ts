@@ -2,7 +2,10 @@
 // SDK, zod, cross-spawn or the code of connections, stdio and OAuth (they load when a connection, a
 // login or a cached schema needs them); `./config` reads configs on four files; `./stdio` is
 // the Node-only part, as the SDK keeps its own at `./stdio`, and spawns a server before the SDK has
-// loaded (the first connect of a process starts its server while the SDK loads).
+// loaded (the first connect of a process starts its server while the SDK loads), and loads no ajv:
+// the outputSchema check loads it, with the first result that needs it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureServerEntry, type LoadedModules, modulesLoadedBy } from '@epoch-agent/testkit';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +13,12 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 const FIXTURE = fixtureServerEntry('pid');
+
+/** A server whose `wrong` tool breaks its own outputSchema. */
+const RESULT_SHAPES = {
+  command: process.execPath,
+  args: [fileURLToPath(new URL('./fixtures/result-shapes-server.mjs', import.meta.url))],
+};
 
 const CONFIG_TEXT = JSON.stringify({
   servers: { a: { command: 'x' }, b: { url: 'https://h/mcp', oauth: { client_id: 'c' } } },
@@ -52,7 +61,30 @@ const OAUTH = ['login.js', 'logout.js', 'refresh.js', 'token-file.js', 'oauth-fe
 const heavy = (urls: readonly string[]) =>
   urls.filter((url) => HEAVY.some((part) => url.includes(part)));
 
+/**
+ * The loaded files of ours that hold ajv's code, found by a message of ajv's own: whichever chunk
+ * the bundle puts it in, the test finds it.
+ */
+const holdingAjv = (urls: readonly string[]) =>
+  urls.filter(
+    (url) =>
+      url.includes('/plugin-mcp/bundle/') &&
+      readFileSync(fileURLToPath(url), 'utf8').includes('ajv implementation error'),
+  );
+
 describe('entry points of @epoch-agent/plugin-mcp', () => {
+  it("the bundle's JavaScript is ASCII, so that Node reads each file as one byte a character", () => {
+    const files = ['plugin-mcp', 'infra'].flatMap((name) => {
+      const dir = join(ROOT, 'packages', name, 'bundle');
+      return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.js'))
+        .map((file) => join(dir, file));
+    });
+    expect(files.length).toBeGreaterThan(10);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is what the test is about.
+    expect(files.filter((file) => /[^\x00-\x7f]/.test(readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
   it('the root entry, and reading a config with it, load no SDK, zod, or connection code', () => {
     const loaded = loadedBy('@epoch-agent/plugin-mcp', readsTwoServers());
     expect(loaded.some((url) => url.endsWith('/plugin-mcp/bundle/index.js'))).toBe(true);
@@ -126,5 +158,34 @@ if (status.state !== 'connected') throw new Error(JSON.stringify(status));`,
     expect(ran.loadedAt[sdk]).toBeGreaterThan(spawns[0] as number);
     // Its ES module facade would load undici, fetch and all, in a process that only runs stdio.
     expect(ran.urls).not.toContain('node:http');
+    // ajv (the SDK's Node validator) is 15 ms of CPU that no connect needs.
+    expect(holdingAjv(ran.urls)).toEqual([]);
+  });
+
+  it('the outputSchema check loads ajv with the first result that needs it, and refuses a result that breaks it', () => {
+    const ran = run(
+      '@epoch-agent/plugin-mcp',
+      `const config = { servers: { shapes: ${JSON.stringify(RESULT_SHAPES)} } };
+const registry = new entry.McpRegistry({ schemaCache: null });
+const [status] = await registry.connectAll(entry.parseMcpConfig(JSON.stringify(config), 'f').servers, 'user');
+if (status.state !== 'connected') throw new Error(JSON.stringify(status));
+console.log(JSON.stringify({ connectedAt: performance.timeOrigin + performance.now() }));
+const wrong = registry.tools().find((tool) => tool.target.name === 'wrong');
+const result = await wrong.execute({}, { signal: new AbortController().signal });
+await registry.disconnectAll();
+console.log(JSON.stringify({ result }));`,
+    );
+    const [connected, called] = ran.stdout.trim().split('\n');
+    const { connectedAt } = JSON.parse(connected as string) as { connectedAt: number };
+    const { result } = JSON.parse(called as string) as {
+      result: { isError?: boolean; content: { text: string }[] };
+    };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain(
+      'returned structuredContent that does not match its outputSchema',
+    );
+    const ajv = holdingAjv(ran.urls);
+    expect(ajv).toHaveLength(1);
+    expect(ran.loadedAt[ran.urls.indexOf(ajv[0] as string)]).toBeGreaterThan(connectedAt);
   });
 });
