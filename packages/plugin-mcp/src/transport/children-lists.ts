@@ -26,7 +26,27 @@ export const nextAdoptedChildren = sharedRead(() => adoptedChildren(NONE));
 
 /** The same look, made now and passing over `strangers` (a ServerTree's). */
 export function adoptedChildren(strangers: ReadonlySet<number>): ProcEntry[] {
-  return ourAncestry().flatMap((parent) => runningChildren(parent, strangers));
+  const look = { stats: 0 };
+  const children = ourAncestry().flatMap((parent) => runningChildren(parent, strangers, look));
+  if (strangers === NONE) lastLookStats = look.stats;
+  return children;
+}
+
+/**
+ * Above this many stats in a look at our ancestors' children, a close reads them ahead, while the
+ * server exits (ServerTree.noteStrangers), and after the exit looks only at the others. Under it
+ * the look after the exit is cheap as it is, and a read ahead would only take CPU time from the
+ * server that is exiting: a CLI or a host started from a shell has a handful; a desktop's init and
+ * service manager have hundreds.
+ */
+const CROWDED_STATS = 16;
+
+/** How many stats the last whole look at our ancestors' children read; none before the first. */
+let lastLookStats = 0;
+
+/** Whether our ancestors' children were many at the last whole look (CROWDED_STATS). */
+export function ancestorsCrowded(): boolean {
+  return lastLookStats > CROWDED_STATS;
 }
 
 const NONE: ReadonlySet<number> = new Set();
@@ -67,7 +87,7 @@ const CHILD_LIST_READS = 3;
  * read again (a few times at most: a parent that reaps all the time, such as init, may never hold
  * still); of a stranger only that is asked, with a signal 0 instead of a read of its stat.
  */
-function runningChildren(parent: Walkable, strangers = NONE): ProcEntry[] {
+function runningChildren(parent: Walkable, strangers = NONE, look = { stats: 0 }): ProcEntry[] {
   const running = new Map<number, ProcEntry>();
   for (let read = 0; read < CHILD_LIST_READS; read++) {
     let steady = true;
@@ -76,6 +96,7 @@ function runningChildren(parent: Walkable, strangers = NONE): ProcEntry[] {
         if (!exists(child)) steady = false;
         continue;
       }
+      look.stats++;
       const entry = readStat(child);
       if (entry === undefined) steady = false;
       else if (entry.running) running.set(child, entry);
