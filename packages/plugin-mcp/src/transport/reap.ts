@@ -40,9 +40,10 @@ export interface ReapableTransport {
    */
   readonly unreaped: boolean;
   /**
-   * Ends the server's stdin: a well-behaved server exits on EOF. Resolves once the end is out
-   * (Node carries it out only after the current turn of the event loop), or at once if there is
-   * no stdin left to end.
+   * Ends the server's stdin: a well-behaved server exits on EOF. The EOF may reach the server
+   * before this returns (nothing of ours was still waiting to be written), so whatever must be
+   * seen as it was before the EOF is read first. Resolves once the end is out, or at once if
+   * there is no stdin left to end.
    */
   endInput(): Promise<void>;
   /**
@@ -129,12 +130,11 @@ async function reap(
   const leader = transport.leader;
   try {
     if (leader === undefined) return;
-    // Ending stdin first lets the server start its exit while the snapshot is taken: Node hands
-    // the end to the pipe only when this synchronous code has returned to the event loop, so the
-    // snapshot (synchronous) still sees every parent link as it was before EOF. Nothing else is
-    // read before the end is out: the server should be on its way out, not waiting for us.
-    const inputEnded = transport.endInput();
+    // The snapshot sees every parent link as it was before EOF, and the end follows at once:
+    // nothing else is read or set up before it, the server should be on its way out, not
+    // waiting for us.
     const tree = new ServerTree(leader, () => transport.unreaped);
+    const inputEnded = transport.endInput();
     alarm.watch(transport.exited);
     void inputEnded.then(() => tree.noteStrangers());
     const graceful = { tree, alarm, skippable: true };

@@ -174,6 +174,13 @@ export class StdioTransport implements Transport, ReapableTransport {
     if (this.#state.kind !== 'running') return Promise.resolve();
     const { stdin } = this.#state.child;
     stdin.end();
+    // Nothing of ours left to write: closing our end of the pipe hands the server its EOF now,
+    // where end() alone would hand it over at the event loop's next look at I/O, after whatever
+    // else this turn still runs. What was written before is the server's to read, then EOF.
+    if (stdin.writableLength === 0) {
+      stdin.destroy();
+      return Promise.resolve();
+    }
     // An error (EPIPE: the server is gone) ends it too.
     return finished(stdin).catch(() => {});
   }
