@@ -174,9 +174,8 @@ export class StdioTransport implements Transport, ReapableTransport {
     if (this.#state.kind !== 'running') return Promise.resolve();
     const { stdin } = this.#state.child;
     stdin.end();
-    // Nothing of ours left to write: closing our end of the pipe hands the server its EOF now,
-    // where end() alone would hand it over at the event loop's next look at I/O, after whatever
-    // else this turn still runs. What was written before is the server's to read, then EOF.
+    // Nothing of ours left to write: closing our end hands the server its EOF now, not at the
+    // event loop's next look at I/O. What was written before is still the server's to read.
     if (stdin.writableLength === 0) {
       stdin.destroy();
       return Promise.resolve();
