@@ -302,6 +302,22 @@ describe('closing', () => {
     expect(survivors(shell ? [shell] : [])).toEqual([]);
   });
 
+  it('a polite server has its EOF from the close itself, not from a later turn of the event loop', async () => {
+    const transport = open({ server: serverLaunch(), reap: FAST });
+    await transport.start();
+    const pid = transport.pid as number;
+    expect(running(pid)).toBeDefined();
+    const closing = transport.close();
+    // The event loop is held here: only an EOF the close already handed over lets the server exit
+    // meanwhile. The limit only ends the wait when it never comes.
+    const limit = performance.now() + 20_000;
+    while (running(pid) !== undefined && performance.now() < limit) {
+      // The server's exit is what is waited for.
+    }
+    expect(running(pid)).toBeUndefined();
+    await closing;
+  });
+
   it('close() racing start() still reaps the server', async () => {
     const transport = open({ server: serverLaunch({ flags: ['--ignore-eof'] }), reap: FAST });
     const starting = transport.start();

@@ -24,16 +24,69 @@ export function walkDown(roots: readonly Walkable[]): Walkable[] {
  */
 export const nextAdoptedChildren = sharedRead(() => adoptedChildren(NONE));
 
-/** The same look, made now and passing over `strangers` (a ServerTree's). */
+/**
+ * The same look, made now and passing over `strangers` (a ServerTree's), this process, and our
+ * ancestors while a look has lately seen each of them run as the process the chain recorded.
+ */
 export function adoptedChildren(strangers: ReadonlySet<number>): ProcEntry[] {
-  return ourAncestry().flatMap((parent) => runningChildren(parent, strangers));
+  const chain = ourAncestry();
+  const now = Date.now();
+  const trusted = now - ancestorsSeenAt < STRANGERS_MS;
+  const passed = new Set(strangers).add(process.pid);
+  if (trusted) for (const ancestor of chain) passed.add(ancestor.pid);
+  const look = { stats: 0 };
+  const children: ProcEntry[] = [];
+  let seen = true;
+  for (const [index, parent] of chain.entries()) {
+    const found = runningChildren(parent, passed, look);
+    children.push(...found);
+    // The ancestor below this one in the chain (not this process, which is passed over always).
+    const below = index >= 2 ? chain[index - 1] : undefined;
+    if (below !== undefined && !trusted && !found.some((child) => sameProcess(child, below))) {
+      seen = false;
+    }
+  }
+  if (!trusted && seen) ancestorsSeenAt = now;
+  if (strangers === NONE) lastLookStats = look.stats;
+  return children;
+}
+
+/**
+ * When a look last saw every ancestor of ours run as the process the chain recorded (pid and start
+ * time), each below its own parent. For STRANGERS_MS after that the looks pass over them, as over
+ * strangers: none of them can be a server's orphan (they ran before any server of ours), and a
+ * pid that one of them leaves behind is not handed out again that soon. A look that does not see
+ * one of them so reads them all again.
+ */
+let ancestorsSeenAt = Number.NEGATIVE_INFINITY;
+
+function sameProcess(a: ProcEntry, b: ProcEntry): boolean {
+  return a.pid === b.pid && a.startTime === b.startTime;
+}
+
+/**
+ * Above this many stats in a look at our ancestors' children, a close reads them ahead, while the
+ * server exits (ServerTree.noteStrangers), and after the exit looks only at the others. Under it
+ * the look after the exit is cheap as it is, and a read ahead would only take CPU time from the
+ * server that is exiting: a CLI or a host started from a shell has a handful; a desktop's init and
+ * service manager have hundreds.
+ */
+const CROWDED_STATS = 16;
+
+/** How many stats the last whole look at our ancestors' children read; none before the first. */
+let lastLookStats = 0;
+
+/** Whether our ancestors' children were many at the last whole look (CROWDED_STATS). */
+export function ancestorsCrowded(): boolean {
+  return lastLookStats > CROWDED_STATS;
 }
 
 const NONE: ReadonlySet<number> = new Set();
 
 /**
- * How long a tree's strangers are trusted. A pid is handed out again only after the kernel has gone
- * round all the others (pid_max, 32768 at the least), which no machine does within a second.
+ * How long a tree's strangers (and our ancestors, once seen) are trusted. A pid is handed out again
+ * only after the kernel has gone round all the others (pid_max, 32768 at the least), which no
+ * machine does within a second.
  */
 export const STRANGERS_MS = 1000;
 
@@ -67,7 +120,7 @@ const CHILD_LIST_READS = 3;
  * read again (a few times at most: a parent that reaps all the time, such as init, may never hold
  * still); of a stranger only that is asked, with a signal 0 instead of a read of its stat.
  */
-function runningChildren(parent: Walkable, strangers = NONE): ProcEntry[] {
+function runningChildren(parent: Walkable, strangers = NONE, look = { stats: 0 }): ProcEntry[] {
   const running = new Map<number, ProcEntry>();
   for (let read = 0; read < CHILD_LIST_READS; read++) {
     let steady = true;
@@ -76,6 +129,7 @@ function runningChildren(parent: Walkable, strangers = NONE): ProcEntry[] {
         if (!exists(child)) steady = false;
         continue;
       }
+      look.stats++;
       const entry = readStat(child);
       if (entry === undefined) steady = false;
       else if (entry.running) running.set(child, entry);

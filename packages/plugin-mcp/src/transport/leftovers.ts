@@ -12,7 +12,7 @@
 // One file per owner: no lock, no process ever writes another's file; a sweep deletes only the
 // files of owners that are gone. A file is written whole (temp file, rename), so a sweep never
 // reads half of one.
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   epochHome,
@@ -249,7 +249,7 @@ class OwnRecord {
   async #flush(): Promise<void> {
     if (this.#servers.size === 0) {
       // Nothing to keep: the record goes, if one was ever begun.
-      if (this.#file !== undefined) await rm(this.#file, { force: true });
+      if (this.#file !== undefined) await removeRecord(this.#file);
       return;
     }
     const source = this.#source ?? processTableSource();
@@ -260,7 +260,7 @@ class OwnRecord {
     this.#file = file;
     const servers = await this.#identified(source);
     if (servers.length === 0) {
-      await rm(file, { force: true });
+      await removeRecord(file);
       return;
     }
     const record: ProcessRecord = { table: source.kind, owner, servers };
@@ -287,6 +287,19 @@ class OwnRecord {
       servers.push({ name: entry.name, pid, startTime });
     }
     return servers;
+  }
+}
+
+/**
+ * Deletes this process's record; one already gone is no failure. An unlink, not `rm`: rm first
+ * stats the path, a second trip through the thread pool that the close of the last server waits
+ * for.
+ */
+async function removeRecord(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
 

@@ -7,7 +7,13 @@
 
 import { constants } from 'node:os';
 import { assertNever } from '../types.js';
-import { adoptedChildren, nextAdoptedChildren, STRANGERS_MS, walkDown } from './children-lists.js';
+import {
+  adoptedChildren,
+  ancestorsCrowded,
+  nextAdoptedChildren,
+  STRANGERS_MS,
+  walkDown,
+} from './children-lists.js';
 import { hasChildLists, ignoresSignal, readStat } from './process-table/proc.js';
 import { processTableSource } from './process-table/select.js';
 import type { ProcessEntry, ProcessTable, ProcessTableSource } from './process-table/table.js';
@@ -113,9 +119,9 @@ export class ServerTree {
     if (this.#childLists) {
       if (await this.#adoptOrphans()) return false;
       // A member of the group that the quick look cannot see: one below a helper that left the
-      // session after it forked. Only the whole table shows it.
-      const group = this.#group();
-      if (group === undefined || !groupExists(group)) return true;
+      // session after it forked. Only the whole table shows it. The signal 0 comes first: an
+      // empty group needs no proof that its number is still ours (a read of the leader's stat).
+      if (!groupExists(leader) || this.#group() === undefined) return true;
     }
     const table = await this.#read();
     return table === undefined ? !this.#anyKnownExists() : !this.#adopt(table);
@@ -183,18 +189,22 @@ export class ServerTree {
       strangers !== undefined && Date.now() - strangers.at < STRANGERS_MS
         ? adoptedChildren(strangers.pids)
         : await nextAdoptedChildren();
-    const group = this.#group();
-    if (group === undefined) return false;
-    const orphans = candidates.filter((child) => child.pgid === group || child.sid === group);
+    const leader = this.#leader.pid;
+    const orphans = candidates.filter((child) => child.pgid === leader || child.sid === leader);
+    // Only a child that names the leader's number asks whether that number is still ours: most
+    // looks find none, and save the read of a stat that is gone.
+    if (orphans.length === 0 || this.#group() === undefined) return false;
     return this.#track(walkDown(orphans));
   }
 
   /**
    * Reads #strangers; the reaper calls it once the server's stdin is ended, so that the read
-   * never holds up the end: it happens while the server is on its way out.
+   * never holds up the end: it happens while the server is on its way out. Only where our
+   * ancestors have many children (ancestorsCrowded): reading a few stats once the server is gone
+   * costs less than reading them all ahead, in the very time the server needs the CPU to exit.
    */
   noteStrangers(): void {
-    if (!this.#childLists) return;
+    if (!this.#childLists || !ancestorsCrowded()) return;
     nextAdoptedChildren().then(
       (children) => {
         const group = this.#group();

@@ -40,9 +40,10 @@ export interface ReapableTransport {
    */
   readonly unreaped: boolean;
   /**
-   * Ends the server's stdin: a well-behaved server exits on EOF. Resolves once the end is out
-   * (Node carries it out only after the current turn of the event loop), or at once if there is
-   * no stdin left to end.
+   * Ends the server's stdin: a well-behaved server exits on EOF. The EOF may reach the server
+   * before this returns (nothing of ours was still waiting to be written), so whatever must be
+   * seen as it was before the EOF is read first. Resolves once the end is out, or at once if
+   * there is no stdin left to end.
    */
   endInput(): Promise<void>;
   /**
@@ -74,7 +75,7 @@ const KILL_WAIT_MS = 2000;
 
 interface Closing {
   readonly done: Promise<void>;
-  readonly force: AbortController;
+  readonly alarm: Alarm;
   /** Whether closeTransportAndReap() was called: a second call escalates. */
   callerClosed: boolean;
 }
@@ -110,34 +111,33 @@ function begin(transport: ReapableTransport, options: ReapOptions, byCaller: boo
   const existing = closings.get(transport);
   if (existing !== undefined) {
     if (byCaller) {
-      if (existing.callerClosed) existing.force.abort();
+      if (existing.callerClosed) existing.alarm.force();
       existing.callerClosed = true;
     }
     return existing.done;
   }
-  const force = new AbortController();
-  const done = reap(transport, options, force.signal);
-  closings.set(transport, { done, force, callerClosed: byCaller });
+  const alarm = new Alarm();
+  const done = reap(transport, options, alarm);
+  closings.set(transport, { done, alarm, callerClosed: byCaller });
   return done;
 }
 
 async function reap(
   transport: ReapableTransport,
   options: ReapOptions,
-  force: AbortSignal,
+  alarm: Alarm,
 ): Promise<void> {
   const leader = transport.leader;
   try {
     if (leader === undefined) return;
-    // Ending stdin first lets the server start its exit while the snapshot is taken: Node hands
-    // the end to the pipe only when this synchronous code has returned to the event loop, so the
-    // snapshot (synchronous) still sees every parent link as it was before EOF. Nothing else is
-    // read before the end is out: the server should be on its way out, not waiting for us.
-    const inputEnded = transport.endInput();
+    // The snapshot sees every parent link as it was before EOF, and the end follows at once:
+    // nothing else is read or set up before it, the server should be on its way out, not
+    // waiting for us.
     const tree = new ServerTree(leader, () => transport.unreaped);
+    const inputEnded = transport.endInput();
+    alarm.watch(transport.exited);
     void inputEnded.then(() => tree.noteStrangers());
-    const alarm = new ExitAlarm(transport.exited);
-    const graceful = { tree, alarm, force };
+    const graceful = { tree, alarm, skippable: true };
     if (await waitGone(graceful, options.stdinGraceMs ?? DEFAULT_STDIN_GRACE_MS)) return;
     await terminate(graceful, options);
   } finally {
@@ -159,7 +159,7 @@ export async function reapAbandoned(
   const tree = new ServerTree(leader, () => false, source);
   if (await tree.gone()) return false;
   // Nobody waits for this process's exit: the alarm never rings, the polls do the looking.
-  await terminate({ tree, alarm: new ExitAlarm(new Promise(() => {})) }, options);
+  await terminate({ tree, alarm: new Alarm() }, options);
   return true;
 }
 
@@ -175,54 +175,76 @@ async function terminate(graceful: Waiting, options: ReapOptions): Promise<void>
 
 interface Waiting {
   readonly tree: ServerTree;
-  readonly alarm: ExitAlarm;
-  /** Cuts the wait short (a second close); absent once there is nothing left to skip. */
-  readonly force?: AbortSignal;
+  readonly alarm: Alarm;
+  /** Whether a second close (Alarm.force) cuts the wait short; not once there is nothing to skip. */
+  readonly skippable?: boolean;
   /** The signal just sent: once every process left ignores it, the wait is over. */
   readonly ignored?: NodeJS.Signals;
 }
 
 /**
- * Looks until nothing of the tree runs (true), or the time is up, `force` fired or what is left
- * ignores the signal sent (false).
+ * Looks until nothing of the tree runs (true), or the time is up, a second close skipped the wait
+ * or what is left ignores the signal sent (false).
  */
-async function waitGone({ tree, alarm, force, ignored }: Waiting, ms: number): Promise<boolean> {
+async function waitGone(
+  { tree, alarm, skippable = false, ignored }: Waiting,
+  ms: number,
+): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await tree.gone()) return true;
-    if (force?.aborted || Date.now() >= deadline) return false;
+    if ((skippable && alarm.forced) || Date.now() >= deadline) return false;
     if (ignored !== undefined && tree.ignores(ignored)) return false;
-    await alarm.sleep(Math.min(POLL_MS, deadline - Date.now()), force);
+    await alarm.sleep(Math.min(POLL_MS, deadline - Date.now()), skippable);
   }
 }
 
 /**
- * Wakes the reaper when the server process exits: that is how a well-behaved server's close ends,
- * and it should end then, not at the next poll.
+ * Wakes the reaper's waits: when the server process exits, which is how a well-behaved server's
+ * close ends (it should end then, not at the next poll), and when a second close skips what is
+ * left of the grace periods. A flag and one callback, not an AbortSignal: a listener per poll
+ * cost more than the rest of a polite close's waiting.
  */
-class ExitAlarm {
-  #rung = false;
-  #sleeper: (() => void) | undefined;
+class Alarm {
+  #exited = false;
+  #forced = false;
+  #sleeper: ((why: 'exit' | 'force') => void) | undefined;
 
-  constructor(exited: Promise<void>) {
+  /** Whether a second close asked to skip the grace periods. */
+  get forced(): boolean {
+    return this.#forced;
+  }
+
+  /** Rings once `exited` settles (the server process exited). */
+  watch(exited: Promise<void>): void {
     void exited.then(() => {
-      this.#rung = true;
-      this.#sleeper?.();
+      this.#exited = true;
+      this.#sleeper?.('exit');
     });
   }
 
-  /** Sleeps `ms`, less if the server exits meanwhile or `signal` aborts. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  force(): void {
+    this.#forced = true;
+    this.#sleeper?.('force');
+  }
+
+  /**
+   * Sleeps `ms`, less if the server exits meanwhile (only the first time it has: after that its
+   * exit is old news) or, if `skippable`, a second close comes.
+   */
+  sleep(ms: number, skippable: boolean): Promise<void> {
+    if (skippable && this.#forced) return Promise.resolve();
+    const wakesOnExit = !this.#exited;
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (): void => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
         this.#sleeper = undefined;
         resolve();
       };
       const timer = setTimeout(done, ms);
-      signal?.addEventListener('abort', done, { once: true });
-      if (!this.#rung) this.#sleeper = done;
+      this.#sleeper = (why) => {
+        if (why === 'exit' ? wakesOnExit : skippable) done();
+      };
     });
   }
 }

@@ -174,6 +174,12 @@ export class StdioTransport implements Transport, ReapableTransport {
     if (this.#state.kind !== 'running') return Promise.resolve();
     const { stdin } = this.#state.child;
     stdin.end();
+    // Nothing of ours left to write: closing our end hands the server its EOF now, not at the
+    // event loop's next look at I/O. What was written before is still the server's to read.
+    if (stdin.writableLength === 0) {
+      stdin.destroy();
+      return Promise.resolve();
+    }
     // An error (EPIPE: the server is gone) ends it too.
     return finished(stdin).catch(() => {});
   }
