@@ -19,6 +19,8 @@
 //
 //   --http           Streamable HTTP: prints `listening <url>` on stdout once it listens
 //   --poll-ms=N      the pollIntervalMs it gives (default 50)
+//   --ttl-ms=N       the ttlMs it gives (default 600000): a task is forgotten that long after it
+//                    was made (tasks/get, tasks/cancel then answer -32602, as for an unknown id)
 //   --notify         status notifications: a subscriptions/listen asking for `taskIds` is
 //                    served here (the SDK knows no such filter), acknowledged with those ids, and
 //                    each change of such a task is pushed as `notifications/tasks` with the task
@@ -63,7 +65,7 @@ const MARKS = { work: 'required', count: 'required' };
 const OUTPUT_SCHEMAS = {
   count: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
 };
-const TTL_MS = 600_000;
+const TTL_MS = Number(option('ttl-ms') ?? 600_000);
 
 /** Every task of this process, by id: an HTTP server makes an instance per request. */
 const tasks = new Map();
@@ -334,6 +336,7 @@ function factory() {
     const task = { id: `task-${process.pid}-${nextTask++}`, createdAt: now, lastUpdatedAt: now };
     update(task, 'working', { message: 'starting' });
     tasks.set(task.id, task);
+    setTimeout(() => tasks.delete(task.id), TTL_MS).unref();
     record({ created: task.id });
     void run(task, input, counted);
     const { statusMessage: _, ...created } = detailed(task);

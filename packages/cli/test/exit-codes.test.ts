@@ -47,6 +47,7 @@ const KINDS = [
   'server cannot be reached',
   'server needs a login',
   'config file has errors',
+  'the task has already ended',
 ] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -63,6 +64,7 @@ const EXPECTED: Record<Kind, Record<Column, Expected>> = {
   'server cannot be reached':  { list: '—', get: '—', 'add, add-json': 4,   'remove, disable, enable': '—', 'status, tools': 1,   'tools <name>, reconnect, diff': 4,   call: 4,   'login, logout': '—', web: '—', tasks: '—', 'tasks show': 4, 'tasks cancel': 4 },
   'server needs a login':      { list: '—', get: '—', 'add, add-json': 3,   'remove, disable, enable': '—', 'status, tools': 1,   'tools <name>, reconnect, diff': 3,   call: 3,   'login, logout': '—', web: '—', tasks: '—', 'tasks show': 3, 'tasks cancel': 3 },
   'config file has errors':    { list: 1,   get: 1,   'add, add-json': 1,   'remove, disable, enable': 1,   'status, tools': 1,   'tools <name>, reconnect, diff': 1,   call: 1,   'login, logout': 1,   web: '—', tasks: 0,   'tasks show': 1, 'tasks cancel': 1 },
+  'the task has already ended': { list: '—', get: '—', 'add, add-json': '—', 'remove, disable, enable': '—', 'status, tools': '—', 'tools <name>, reconnect, diff': '—', call: '—', 'login, logout': '—', web: '—', tasks: '—', 'tasks show': '—', 'tasks cancel': 1 },
 };
 
 let dir: string;
@@ -204,6 +206,9 @@ async function taskArgv(kind: Kind, command: Command, extra: string[]): Promise<
       return run('locked', id('locked'));
     case 'config file has errors':
       return run('broken', id('tasks'));
+    case 'the task has already ended':
+      // Let end when it was recorded: its server says so, and nothing is sent.
+      return run('tasks', id('tasks'));
     case 'unknown command':
     case 'unknown option':
       throw new Error(`${kind} is built as for every command`);
@@ -279,6 +284,8 @@ async function argvOf(kind: Kind, command: Command, extra: string[] = []): Promi
       if (command === 'mcp add-json') return run(file, 'new', JSON.stringify(GOOD));
       return named('good', file);
     }
+    case 'the task has already ended':
+      throw new Error(`${kind} is a case of "tasks cancel" only`);
   }
 }
 

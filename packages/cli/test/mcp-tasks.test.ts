@@ -1,10 +1,13 @@
 // `epoch mcp tasks` against a real 2026-07-28 task server over Streamable HTTP, with real `epoch`
 // processes: `epoch mcp call` of a task tool is killed (SIGKILL) mid-task; a second `epoch` lists
 // the task from its record, follows it to its result (`show`), and cancels another (`cancel`),
-// which the server sees.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// which the server sees; a cancel of a task that has already completed says so (1), a task its
+// server no longer knows is removed with its record (1), and a record past the time its server
+// keeps the task is no longer listed.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { McpTaskRecord } from '@epoch-agent/runtime';
 import {
   EVERYTHING_ENTRY,
   type RunningModernServer,
@@ -71,7 +74,7 @@ async function killedCall(steps: number): Promise<void> {
 }
 let recordsBefore = 0;
 
-async function records(): Promise<{ taskId: string; status: string; tool: string }[]> {
+async function records(): Promise<McpTaskRecord[]> {
   return JSON.parse((await epoch(['mcp', 'tasks', '--json'], { EPOCH_HOME: home })).out);
 }
 
@@ -181,4 +184,81 @@ it('Ctrl-C of epoch mcp call of a task tool cancels the task on the server (exit
     .map((line) => JSON.parse(line));
   expect(events).toContainEqual({ cancelled: task?.taskId });
   expect(task?.status).toBe('cancelled');
+});
+
+it('cancel of a task that has already completed says so, naming server and task, and exits 1', async () => {
+  const call = await epoch(
+    ['mcp', 'call', '--config', file, 'tasks', 'work', '--args', '{"steps":1,"stepMs":10}'],
+    { EPOCH_HOME: home },
+  );
+  expect(call.code).toBe(0);
+  const task = (await records()).at(-1);
+  expect(task?.status).toBe('completed');
+  const id = task?.taskId ?? '';
+  const said = `Task "${id}" of MCP server "tasks" had already completed, its server says: nothing was cancelled.`;
+  const cancel = await epoch(['mcp', 'tasks', 'cancel', '--config', file, id], {
+    EPOCH_HOME: home,
+  });
+  expect({ code: cancel.code, out: cancel.out }).toEqual({ code: 1, out: '' });
+  expect(cancel.err).toContain(said);
+  const json = await epoch(['mcp', 'tasks', 'cancel', '--config', file, '--json', id], {
+    EPOCH_HOME: home,
+  });
+  expect(json.code).toBe(1);
+  expect(JSON.parse(json.err)).toMatchObject({
+    error: { code: 'task_ended', exit: 1, message: expect.stringContaining(said) },
+  });
+  const events = (await readFile(record, 'utf8')).split('\n').filter(Boolean);
+  expect(events.map((line) => JSON.parse(line))).not.toContainEqual({ cancelled: id });
+  expect((await records()).find(({ taskId }) => taskId === id)?.status).toBe('completed');
+});
+
+it("show of a task its server no longer knows (a stdio server's, its process gone) removes its record, saying so (1)", async () => {
+  const stdio = join(dir, 'stdio.json');
+  await writeFile(
+    stdio,
+    JSON.stringify({ servers: { local: { command: process.execPath, args: [TASK_SERVER] } } }),
+  );
+  const call = await epoch(
+    ['mcp', 'call', '--config', stdio, 'local', 'work', '--args', '{"steps":1,"stepMs":10}'],
+    { EPOCH_HOME: home },
+  );
+  expect(call.code).toBe(0);
+  const task = (await records()).find(({ server }) => server === 'local');
+  const id = task?.taskId ?? '';
+  expect(task?.status).toBe('completed');
+  const show = await epoch(['mcp', 'tasks', 'show', '--config', stdio, id], { EPOCH_HOME: home });
+  expect(show.code).toBe(1);
+  expect(show.err).toMatch(
+    new RegExp(`MCP server "local" no longer knows task "${id}": .* Its record is removed\\.`),
+  );
+  expect((await records()).map(({ taskId }) => taskId)).not.toContain(id);
+});
+
+it('a record past the time its server said it keeps the task is no longer listed, and removed', async () => {
+  const brief = await startModernHttp(['--ttl-ms=1000'], {}, TASK_SERVER);
+  try {
+    const config = join(dir, 'brief.json');
+    await writeFile(
+      config,
+      JSON.stringify({ servers: { brief: { type: 'http', url: brief.url } } }),
+    );
+    const call = await epoch(
+      ['mcp', 'call', '--config', config, 'brief', 'work', '--args', '{"steps":1,"stepMs":10}'],
+      { EPOCH_HOME: home },
+    );
+    expect(call.code).toBe(0);
+    const task = (await records()).find(({ server }) => server === 'brief');
+    expect(task).toMatchObject({ status: 'completed', ttlMs: 1000 });
+    const expiry = Date.parse(task?.startedAt ?? '') + 1000;
+    await waitUntil(() => Date.now() > expiry, 'the time the server keeps the task to pass');
+    expect((await records()).map(({ server }) => server)).not.toContain('brief');
+    const files = await readdir(join(home, 'tasks'));
+    const texts = await Promise.all(
+      files.map((name) => readFile(join(home, 'tasks', name), 'utf8')),
+    );
+    expect(texts.join('\n')).not.toContain(task?.taskId ?? '');
+  } finally {
+    await brief.stop();
+  }
 });

@@ -42,6 +42,7 @@ export {
   readTaskRecords,
   taskRecordsDir,
 } from './tasks/task-records.js';
+export type { TaskCancel as McpTaskCancel } from './tasks/task-lookup.js';
 export type { TaskState as McpTaskState, TaskStatus as McpTaskStatus } from './tasks/task-wire.js';
 
 // One server's client, for a host that manages a server by itself.

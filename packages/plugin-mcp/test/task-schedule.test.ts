@@ -32,7 +32,7 @@ function fakeCalls(answers: TaskState[]) {
       if (next === undefined) throw new Error('no more answers');
       return next;
     },
-    cancel: async () => ({}),
+    cancel: async () => undefined,
     watch: (_taskId, given) => {
       listener = given;
       watching = true;

@@ -54,6 +54,9 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   env_file_unreadable: none,
   env_value_invalid: none,
   aborted: none,
+  // The list of tasks, read again, shows the status the server gave, or no longer the task.
+  task_ended: none,
+  task_gone: none,
 };
 
 /** What to do about an error of `code` from `server`, when the page has something to add. */

@@ -6,7 +6,7 @@
 // following, which cancels the task on the server as closing a page during a Try cancels its call.
 // Read when the page opens, on Reload, after each action and after each call this page runs (a Try
 // of a task tool has recorded its task by then).
-import type { McpTaskStatus, ToolProgress, ToolResult } from '@epoch-agent/runtime';
+import type { McpErrorCode, McpTaskStatus, ToolProgress, ToolResult } from '@epoch-agent/runtime';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { McpView, ServerView } from '../src/api-types.js';
 import type {
@@ -25,6 +25,8 @@ import { serverText } from './text.js';
 import { ToolResultView } from './tool-result.js';
 
 const UNKNOWN_TASK: TaskErrorCode = 'unknown_task';
+/** Its server no longer knows the task: its record is removed, as for a task no record names. */
+const TASK_GONE: McpErrorCode = 'task_gone';
 
 /** Each status's words, and whether the task has ended (nothing left to cancel). */
 const STATUS_LOOKS: Record<McpTaskStatus, { readonly word: string; readonly ended: boolean }> = {
@@ -44,7 +46,7 @@ type Outcome =
     }
   | { readonly state: 'cancelling' }
   | { readonly state: 'result'; readonly result: ToolResult }
-  | { readonly state: 'cancelled' }
+  | { readonly state: 'cancelled'; readonly status: McpTaskStatus }
   | { readonly state: 'refused'; readonly message: string; readonly advice?: string | undefined };
 
 interface Props {
@@ -92,7 +94,7 @@ export function TaskListSection({ api, view }: Props) {
     setOutcomes((now) => new Map(now).set(keyOf(task), outcome));
   const refused = (task: TaskView, error: { code: string; message: string }) => {
     const advice = adviceForTask(error.code, serverOf(view, task.server));
-    if (error.code === UNKNOWN_TASK) {
+    if (error.code === UNKNOWN_TASK || error.code === TASK_GONE) {
       setLost({ message: error.message, ...(advice === undefined ? {} : { advice }) });
     } else {
       set(task, { state: 'refused', message: error.message, advice });
@@ -126,7 +128,7 @@ export function TaskListSection({ api, view }: Props) {
     set(task, { state: 'cancelling' });
     const answer = await api.call<TaskCancelled>('POST', `${path(task)}/cancel`);
     if (following?.state === 'following') following.stop.abort();
-    if (answer.ok) set(task, { state: 'cancelled' });
+    if (answer.ok) set(task, { state: 'cancelled', status: answer.value.status });
     else refused(task, answer.error);
     await read();
   };
@@ -247,7 +249,9 @@ function OutcomeView({ outcome }: { readonly outcome: Outcome }) {
     case 'cancelled':
       return (
         <p class="notice" role="status">
-          Cancelled: the server was sent tasks/cancel.
+          {outcome.status === 'cancelled'
+            ? 'Cancelled: the server was sent tasks/cancel.'
+            : `The server was sent tasks/cancel, and says the task is still ${STATUS_LOOKS[outcome.status].word}: Reload shows when it ends.`}
         </p>
       );
     case 'refused':

@@ -129,6 +129,10 @@ const MCP_STATUS: Record<McpErrorCode, ContentfulStatusCode> = {
   tool_not_withheld: 409,
   // An approval of a tool the server changed again after the page showed it.
   tools_changed: 409,
+  // A cancel of a task that had already ended: nothing to cancel.
+  task_ended: 409,
+  // A task its server no longer knows (its record is removed).
+  task_gone: 410,
 };
 
 /** The answer to an error a runtime call threw; anything unknown is a 500 with its message. */

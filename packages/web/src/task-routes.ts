@@ -4,12 +4,14 @@
 //   GET  /api/tasks                      every record, oldest first (TaskList)
 //   POST /api/tasks/:server/:task/result the task followed to its result: a finished one's at once
 //                                        (ToolCallAnswer; as it runs with Accept: x-ndjson)
-//   POST /api/tasks/:server/:task/cancel tasks/cancel (TaskCancelled)
+//   POST /api/tasks/:server/:task/cancel tasks/cancel (TaskCancelled: the status it left; a task
+//                                        that had ended is 409 `task_ended`)
 //
 // Only a recorded task is followed or cancelled: the page is not a way to send a server task
-// requests of its own making (404 `unknown_task`). A server that is down, unknown or refuses is the
-// registry's refusal, answered by the app's error handler (or as the last line of an answer as it
-// runs). The request's signal is the following's: a page that goes away stops following (a task
+// requests of its own making (404 `unknown_task`). A server that is down, unknown or refuses, or
+// that no longer knows the task (410 `task_gone`: its record is removed), is the registry's
+// refusal, answered by the app's error handler (or as the last line of an answer as it runs). The
+// request's signal is the following's: a page that goes away stops following (a task
 // is not cancelled by that: Cancel is its own action).
 import { processRuns } from '@epoch-agent/infra';
 import type { McpTaskRecord, Runtime } from '@epoch-agent/runtime';
@@ -51,8 +53,8 @@ export function taskRoutes(runtime: Runtime): Hono {
   routes.post('/:server/:task/cancel', async (c) => {
     const record = await recorded(runtime, c);
     if ('body' in record) return send(c, record);
-    await runtime.mcp.cancelTask(record.server, record.taskId, c.req.raw.signal);
-    const answer: TaskCancelled = { cancelled: true };
+    const { status } = await runtime.mcp.cancelTask(record.server, record.taskId, c.req.raw.signal);
+    const answer: TaskCancelled = { status };
     return c.json(answer);
   });
 

@@ -28,9 +28,13 @@ export type TaskStarter =
   | { readonly kind: 'running'; readonly pid: number }
   | { readonly kind: 'gone'; readonly pid: number };
 
-/** POST /api/tasks/:server/:task/cancel: the server took tasks/cancel. */
+/**
+ * POST /api/tasks/:server/:task/cancel: the server took tasks/cancel, and says the task is now
+ * `status` (`cancelled`, or still settling). A task that had already ended is refused instead
+ * (`task_ended`), as is one its server no longer knows (`task_gone`).
+ */
 export interface TaskCancelled {
-  readonly cancelled: true;
+  readonly status: McpTaskStatus;
 }
 
 /**

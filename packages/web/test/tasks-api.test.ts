@@ -2,7 +2,8 @@
 // (the official server SDK, Streamable HTTP: its tasks outlive the process that made them): a task a
 // Try made is listed as this epoch web's and its result fetched again; a task of a killed `epoch`
 // process is listed as gone, followed to its end with its progress, and another one cancelled (the
-// server saw tasks/cancel); a task no record names, a task of a server this config lacks, a request
+// server saw tasks/cancel), and one that has already completed is refused (`task_ended`, nothing
+// sent); a task no record names, a task of a server this config lacks, a request
 // without the key and one from another origin are refused, each with its code.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -90,10 +91,30 @@ it("Cancel of a killed epoch's task: the server saw tasks/cancel for it, and its
   const made = await killedTaskCall(web, mcpConfigPath(), 'tasks', { steps: 300, stepMs: 100 });
   const cancelled = await web.api(`${taskPath(made.taskId)}/cancel`, { method: 'POST' });
   expect(cancelled.status).toBe(200);
-  expect((await cancelled.json()) as TaskCancelled).toEqual({ cancelled: true });
+  expect((await cancelled.json()) as TaskCancelled).toEqual({ status: 'cancelled' });
   expect(await serverEvents(record)).toContainEqual({ cancelled: made.taskId });
   const after = (await listedTasks(web)).find(({ taskId }) => taskId === made.taskId);
   expect(after?.status).toBe('cancelled');
+});
+
+it('Cancel of a task that has already completed: 409 task_ended naming it; no tasks/cancel sent', async () => {
+  const call = await web.api('/api/mcp/tasks/tools/work/call', {
+    method: 'POST',
+    json: { arguments: { steps: 1, stepMs: 10 } },
+  });
+  expect(call.status, await call.clone().text()).toBe(200);
+  const done = (await listedTasks(web)).at(-1);
+  expect(done?.status).toBe('completed');
+  const taskId = done?.taskId ?? '';
+  const refused = await web.api(`${taskPath(taskId)}/cancel`, { method: 'POST' });
+  expect(refused.status).toBe(409);
+  expect(((await refused.json()) as ApiErrorBody).error).toMatchObject({
+    code: 'task_ended',
+    message: `Task "${taskId}" of MCP server "tasks" had already completed, its server says: nothing was cancelled.`,
+  });
+  expect(await serverEvents(record)).not.toContainEqual({ cancelled: taskId });
+  const after = (await listedTasks(web)).find((task) => task.taskId === taskId);
+  expect(after?.status).toBe('completed');
 });
 
 it('refuses a task no record names (naming it), a request without the key, and another origin', async () => {

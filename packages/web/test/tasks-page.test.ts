@@ -3,12 +3,20 @@
 // is listed once the Try ends, as this epoch web's, and Show result shows its result; a killed
 // `epoch mcp call`'s task is listed as gone, and Show result follows it to its end with its steps
 // as progress; Cancel of another, idle or being followed, sends tasks/cancel, which the server saw,
-// and the row says so; a task whose record was removed since the list was read is refused, said
+// and the row says so; Cancel of one that has since completed on its server is refused with the
+// server's word, nothing sent, and the row then says completed; a task whose record was removed since the list was read is refused, said
 // above the list with what to do, and the list read again without it.
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mcpConfigPath } from '@epoch-agent/infra';
-import { type RunningModernServer, startModernHttp, TASK_SERVER } from '@epoch-agent/testkit';
+import { McpClient } from '@epoch-agent/plugin-mcp';
+import {
+  type RunningModernServer,
+  remoteConfig,
+  startModernHttp,
+  TASK_SERVER,
+  waitUntil,
+} from '@epoch-agent/testkit';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkPage } from './page-check.js';
@@ -131,6 +139,38 @@ it('Cancel of a task being followed: the server saw tasks/cancel, and the follow
   await expect.poll(() => entry.getAttribute('data-status'), WAIT).toBe('cancelled');
   await expect(entry.locator('.try-progress').count()).resolves.toBe(0);
   await expect(entry.locator('.problem').count()).resolves.toBe(0);
+});
+
+it("Cancel of a killed epoch's task that has since completed: the row says so, and the list shows it completed", async () => {
+  const made = await killedTaskCall(session.web, mcpConfigPath(), 'tasks', {
+    steps: 3,
+    stepMs: 100,
+  });
+  await reload();
+  const entry = await taskEntry(made.taskId);
+  expect(await entry.getAttribute('data-status')).toBe('working');
+  // Asked of the server by a client of this test's own, which writes no record: the record still
+  // says working, as its killed process left it.
+  const asker = new McpClient({ config: remoteConfig('tasks', 'http', server.url) });
+  try {
+    await asker.connect();
+    await waitUntil(
+      async () => (await asker.getTask(made.taskId)).status === 'completed',
+      'the task to complete on its server',
+    );
+  } finally {
+    await asker.close();
+  }
+  await entry.getByRole('button', { name: `Cancel task ${made.taskId} of tasks` }).click();
+  await expect
+    .poll(() => entry.locator('.problem').textContent(), WAIT)
+    .toBe(
+      `Task "${made.taskId}" of MCP server "tasks" had already completed, its server says: nothing was cancelled.`,
+    );
+  expect(await serverEvents(record)).not.toContainEqual({ cancelled: made.taskId });
+  await expect.poll(() => entry.getAttribute('data-status'), WAIT).toBe('completed');
+  // Nothing left to cancel; its result can still be shown.
+  await expect(entry.getByRole('button', { name: /^Cancel/ }).count()).resolves.toBe(0);
 });
 
 it('a task whose record was removed since the list was read: Show result says so above the list, with what to do', async () => {

@@ -45,6 +45,10 @@ const BY_ERROR: Record<McpErrorCode, Exclude<ExitCode, typeof EXIT.ok>> = {
   env_value_invalid: EXIT.failed,
   // Nothing was sent: the command that gives the server's headers needs fixing.
   headers_helper_failed: EXIT.failed,
+  // The server answered: the task had already ended (nothing was cancelled), or it no longer
+  // knows the task.
+  task_ended: EXIT.failed,
+  task_gone: EXIT.failed,
 };
 
 export function exitOfError(code: McpErrorCode): Exclude<ExitCode, typeof EXIT.ok> {

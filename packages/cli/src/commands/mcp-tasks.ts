@@ -2,7 +2,8 @@
 // from their records in $EPOCH_HOME/tasks: `list` (the default) reads the records and starts
 // nothing; `show <id>` starts that task's server and follows the task to its result (progress
 // drawn as `call` draws it; Ctrl-C stops following and cancels the task on the server, as a call's
-// does); `cancel <id>` sends tasks/cancel. `<id>` is the task's id, or any unique start of it.
+// does); `cancel <id>` sends tasks/cancel, unless its server says the task has already ended.
+// `<id>` is the task's id, or any unique start of it.
 import { processRuns, terminalJson } from '@epoch-agent/infra';
 import { isMcpError, type McpTaskRecord, readTaskRecords } from '@epoch-agent/runtime';
 import { fail, type Invocation, UsageError } from '../command.js';
@@ -56,12 +57,16 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
     const progress = startToolProgress(io, action === 'show' && !invocation.json);
     try {
       if (action === 'cancel') {
-        await runtime.mcp.cancelTask(record.server, record.taskId, io.signal);
-        const said = { server: record.server, taskId: record.taskId, cancelled: true };
+        // A task that had already ended, or that its server no longer knows, is an error (below).
+        const { status } = await runtime.mcp.cancelTask(record.server, record.taskId, io.signal);
+        const said = { server: record.server, taskId: record.taskId, status };
+        const task = `task ${record.taskId} of ${record.server} (tool ${record.tool})`;
         io.out(
           invocation.json
             ? `${terminalJson(said, 2)}\n`
-            : `Cancelled task ${record.taskId} of ${record.server} (tool ${record.tool}).\n`,
+            : status === 'cancelled'
+              ? `Cancelled ${task}.\n`
+              : `Sent tasks/cancel for ${task}: its server says it is still ${status}; "epoch mcp tasks" shows when it ends.\n`,
         );
         return EXIT.ok;
       }

@@ -62,6 +62,9 @@ const ADVICE: Record<McpErrorCode, Advice> = {
   env_file_unreadable: none,
   env_value_invalid: none,
   aborted: none,
+  // "epoch mcp tasks" shows the status the server gave; a removed record is no longer listed.
+  task_ended: none,
+  task_gone: none,
 };
 
 /**

@@ -14,6 +14,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { McpServerSchema } from '../cache.js';
 import { type Scrubber, serverRedactor } from '../secrets.js';
+import type { TaskCancel } from '../tasks/task-lookup.js';
 import type { TaskState as McpTaskState } from '../tasks/task-wire.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
 import type { ToolCallResult } from '../tools/result.js';
@@ -259,8 +260,11 @@ export class McpClient implements McpToolBackend {
     );
   }
 
-  /** tasks/cancel of one of this server's tasks. */
-  cancelTask(taskId: string, signal?: AbortSignal): Promise<void> {
+  /**
+   * tasks/cancel of one of this server's tasks: the task as the server says the cancel left it, or
+   * (`ended`) that it had already ended, when nothing was sent.
+   */
+  cancelTask(taskId: string, signal?: AbortSignal): Promise<TaskCancel> {
     return this.#requests.request('tasks/cancel', signal, (connection, options) =>
       connection.tasks.cancel(taskId, options),
     );

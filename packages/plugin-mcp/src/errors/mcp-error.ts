@@ -87,7 +87,13 @@ export type McpErrorCode =
   | 'tool_not_withheld'
   /** approveTools was given a withheld tool whose definition is not the one now withheld: it
    * changed again after it was shown; nothing was approved. */
-  | 'tools_changed';
+  | 'tools_changed'
+  /** A cancel of a task that had already completed, failed or been cancelled, as its server says:
+   * nothing was cancelled. */
+  | 'task_ended'
+  /** The server no longer knows a task asked for by its id (tasks/get answered -32602): past the
+   * time the server keeps it, or the server restarted since; its record is removed. */
+  | 'task_gone';
 
 export interface McpErrorOptions {
   readonly server: string;

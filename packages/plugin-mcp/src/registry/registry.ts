@@ -325,8 +325,12 @@ export class McpRegistry {
     return taskResultFrom(this.#servers, record, signal, onProgress);
   }
 
-  /** tasks/cancel of one of a server's tasks. */
-  cancelTask(server: string, taskId: string, signal?: AbortSignal): Promise<void> {
+  /**
+   * tasks/cancel of one of a server's tasks: the task as its server says the cancel left it
+   * (`cancelled`, or not yet settled); `task_ended` when it had already ended, `task_gone` when
+   * its server no longer knows it (its record is then removed).
+   */
+  cancelTask(server: string, taskId: string, signal?: AbortSignal): Promise<McpTaskState> {
     return cancelTaskOf(this.#servers, server, taskId, signal);
   }
 

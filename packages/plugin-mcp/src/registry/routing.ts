@@ -11,9 +11,9 @@ import type {
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
 import type { McpClient } from '../connection/client.js';
-import { McpError } from '../errors/mcp-error.js';
+import { isMcpError, McpError } from '../errors/mcp-error.js';
 import { type RequestTarget, waitUnlessAborted } from '../errors/unavailable.js';
-import { type McpTaskRecord, markTaskRecord } from '../tasks/task-records.js';
+import { type McpTaskRecord, markTaskRecord, removeTaskRecord } from '../tasks/task-records.js';
 import type { TaskState as McpTaskState } from '../tasks/task-wire.js';
 import { checkedToolResult } from '../tools/checked-result.js';
 import type { McpToolBackend } from '../tools/epoch-tools.js';
@@ -162,15 +162,19 @@ export function resourceFrom(
   );
 }
 
-/** tasks/get of one of a server's tasks. */
+/** tasks/get of one of a server's tasks (its record removed when the server no longer knows it). */
 export function taskFrom(
   servers: Servers,
   server: string,
   taskId: string,
   signal?: AbortSignal,
 ): Promise<McpTaskState> {
-  return ask(servers, { server, method: 'tasks/get' }, signal, (client) =>
-    client.getTask(taskId, signal),
+  return forgetGone(
+    server,
+    taskId,
+    ask(servers, { server, method: 'tasks/get' }, signal, (client) =>
+      client.getTask(taskId, signal),
+    ),
   );
 }
 
@@ -186,7 +190,7 @@ export function taskResultFrom(
   onProgress?: (progress: ToolProgress) => void,
 ): Promise<ToolResult> {
   const { server, tool, taskId } = record;
-  return ask(servers, { server, method: 'tasks/get', tool }, signal, async (client) => {
+  const following = ask(servers, { server, method: 'tasks/get', tool }, signal, async (client) => {
     const result = await client.taskResult(taskId, tool, signal, onProgress);
     // The list of the connection the result came by: the tool as its server declares it now.
     const state = client.state;
@@ -198,17 +202,45 @@ export function taskResultFrom(
       `MCP server "${server}" tool "${tool}"`,
     );
   });
+  return forgetGone(server, taskId, following);
 }
 
-/** tasks/cancel of one of a server's tasks; its record says so once the server took it. */
+/**
+ * tasks/cancel of one of a server's tasks: the task as the server says the cancel left it
+ * (`cancelled`, or still settling), its record saying the same. A task that had already ended is
+ * `task_ended` (nothing was cancelled; its record says how it ended).
+ */
 export function cancelTaskOf(
   servers: Servers,
   server: string,
   taskId: string,
   signal?: AbortSignal,
-): Promise<void> {
-  return ask(servers, { server, method: 'tasks/cancel' }, signal, async (client) => {
-    await client.cancelTask(taskId, signal);
-    await markTaskRecord(server, taskId, 'cancelled').catch(() => {});
+): Promise<McpTaskState> {
+  const cancelling = ask(servers, { server, method: 'tasks/cancel' }, signal, async (client) => {
+    const { task, ended } = await client.cancelTask(taskId, signal);
+    await markTaskRecord(server, task).catch(() => {});
+    if (!ended) return task;
+    const how =
+      task.status === 'cancelled' ? 'was already cancelled' : `had already ${task.status}`;
+    throw new McpError(
+      'task_ended',
+      `Task "${taskId}" of MCP server "${server}" ${how}, its server says: nothing was cancelled.`,
+      { server },
+    );
   });
+  return forgetGone(server, taskId, cancelling);
+}
+
+/** `asked`, whose `task_gone` (its server no longer knows the task) removes the task's record. */
+async function forgetGone<T>(server: string, taskId: string, asked: Promise<T>): Promise<T> {
+  try {
+    return await asked;
+  } catch (error) {
+    if (!isMcpError(error, 'task_gone')) throw error;
+    await removeTaskRecord(server, taskId);
+    throw new McpError('task_gone', `${error.message} Its record is removed.`, {
+      server,
+      cause: error.cause,
+    });
+  }
 }

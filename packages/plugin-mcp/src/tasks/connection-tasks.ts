@@ -18,6 +18,7 @@ import {
   type TaskSupport,
   taskTools,
 } from './task-calls.js';
+import { cancelled, lookedUp, type TaskCancel } from './task-lookup.js';
 import { TaskNotes } from './task-notes.js';
 import { taskRecorder } from './task-records.js';
 import { followTask, type TaskCalls } from './task-run.js';
@@ -123,7 +124,7 @@ export class ConnectionTasks {
     try {
       return await followTask(task, this.calls(tool, target), options, {
         alive: () => target.alive(),
-        seen: ({ taskId, status }) => record(taskId, status),
+        seen: (seen) => record(seen),
         turn,
         pause: () => target.pause(),
       });
@@ -132,14 +133,14 @@ export class ConnectionTasks {
     }
   }
 
-  /** tasks/get of a task this server made. */
+  /** tasks/get of a task this server made (`task_gone` when it no longer knows it). */
   get(taskId: string, options: RequestOptions): Promise<TaskState> {
-    return this.calls('', undefined).get(taskId, options);
+    return lookedUp(this.calls('', undefined), { server: this.#server, taskId }, options);
   }
 
-  /** tasks/cancel of a task this server made. */
-  async cancel(taskId: string, options: RequestOptions): Promise<void> {
-    await this.calls('', undefined).cancel(taskId, options);
+  /** tasks/cancel of a task this server made, and what the server says came of it. */
+  cancel(taskId: string, options: RequestOptions): Promise<TaskCancel> {
+    return cancelled(this.calls('', undefined), { server: this.#server, taskId }, options);
   }
 
   /** A task found again by its id (a record of an earlier process), followed to its result. */

@@ -16,7 +16,14 @@ import { type InputAnswerers, retryOf } from '../connection/input-required.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
 import type { TaskNotes } from './task-notes.js';
 import type { TaskCalls } from './task-run.js';
-import { ackSchema, readTask, TASKS_EXTENSION, type TaskState, taskSchema } from './task-wire.js';
+import {
+  ackSchema,
+  cancelSchema,
+  readTask,
+  TASKS_EXTENSION,
+  type TaskState,
+  taskSchema,
+} from './task-wire.js';
 
 /** How long a 2025 server is asked to keep a finished task (its result) for us. */
 export const TASK_TTL_MS = 60 * 60_000;
@@ -97,7 +104,7 @@ export function legacyCalls(sdk: Client, notes: TaskNotes): TaskCalls {
     payload: (taskId, options) =>
       sdk.request({ method: 'tasks/result', params: { taskId } }, toolCallResultSchema, options),
     cancel: (taskId, options) =>
-      sdk.request({ method: 'tasks/cancel', params: { taskId } }, ackSchema, options),
+      sdk.request({ method: 'tasks/cancel', params: { taskId } }, cancelSchema, options),
   };
 }
 
@@ -121,7 +128,7 @@ export function modernCalls(
   const get: TaskCalls['get'] = (taskId, options) =>
     sdk.request({ method: 'tasks/get', params: { taskId } }, taskSchema, options);
   const cancel: TaskCalls['cancel'] = (taskId, options) =>
-    sdk.request({ method: 'tasks/cancel', params: { taskId } }, ackSchema, options);
+    sdk.request({ method: 'tasks/cancel', params: { taskId } }, cancelSchema, options);
   const watch: TaskCalls['watch'] = (taskId, listener) => {
     const stopWatching = notes.watch(taskId, listener);
     const stop = new AbortController();

@@ -1,14 +1,16 @@
 // The tasks this machine's processes started, kept in `$EPOCH_HOME/tasks` (a 0700 directory, one
 // 0600 file per task) so that a later process can list them, fetch a finished one's result or
 // cancel one (README "Tasks"). A record holds what finds the task again and nothing of the call's
-// content: the server's name, the tool, the task's id, the protocol era, when it started and its
-// last status seen. Never the arguments, a header, a status message or a result.
+// content: the server's name, the tool, the task's id, the protocol era, when it started, its last
+// status seen and how long its server said it keeps it. Never the arguments, a header, a status
+// message or a result. A record past that time is removed when the records are read: its server may
+// have forgotten the task (a record whose server said so is removed too: routing.ts).
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Env, epochHome, writeFileAtomic } from '@epoch-agent/infra';
 import type { McpProtocolEra } from '../connection/protocol.js';
-import type { TaskStatus } from './task-wire.js';
+import type { TaskState, TaskStatus } from './task-wire.js';
 
 export interface McpTaskRecord {
   readonly server: string;
@@ -23,6 +25,19 @@ export interface McpTaskRecord {
   readonly updatedAt: string;
   /** The process that started it. */
   readonly pid: number;
+  /**
+   * How long after it was made its server keeps the task (`ttl`, `ttlMs`), as the server last said:
+   * null, as long as it likes; absent, it did not say.
+   */
+  readonly ttlMs?: number | null;
+}
+
+/** When the record's server may forget its task: undefined, never that epoch knows of. */
+export function taskRecordExpiry(record: McpTaskRecord): number | undefined {
+  if (record.ttlMs === undefined || record.ttlMs === null) return undefined;
+  // From when this side learned of it: never before the server's own creation time, so a record
+  // is not dropped while its server still keeps the task.
+  return Date.parse(record.startedAt) + record.ttlMs;
 }
 
 export function taskRecordsDir(env: Env = process.env): string {
@@ -49,28 +64,48 @@ export async function removeTaskRecord(
   await rm(fileOf(dir, server, taskId), { force: true });
 }
 
-/** The record of `server`'s task `taskId` given its new `status` (a later process saw it). */
+/**
+ * The record of `server`'s task given the state a later process saw: its status, and how long its
+ * server keeps it when the server said. Nothing when no record names the task.
+ */
 export async function markTaskRecord(
   server: string,
-  taskId: string,
-  status: TaskStatus,
+  seen: Pick<TaskState, 'taskId' | 'status' | 'ttlMs'>,
   dir = taskRecordsDir(),
 ): Promise<void> {
-  const file = fileOf(dir, server, taskId);
+  const file = fileOf(dir, server, seen.taskId);
   const record = recordOf(await readFile(file, 'utf8').catch(() => ''));
   if (record === undefined) return;
-  await writeTaskRecord({ ...record, status, updatedAt: new Date().toISOString() }, dir);
+  await writeTaskRecord(
+    {
+      ...record,
+      status: seen.status,
+      updatedAt: new Date().toISOString(),
+      ...(seen.ttlMs === undefined ? {} : { ttlMs: seen.ttlMs }),
+    },
+    dir,
+  );
 }
 
-/** Every readable record, oldest first; a file that is not a record is left out. */
-export async function readTaskRecords(dir = taskRecordsDir()): Promise<McpTaskRecord[]> {
+/**
+ * Every readable record, oldest first; a file that is not a record is left out, and a record past
+ * the time its server said it keeps the task (at `now`) is removed.
+ */
+export async function readTaskRecords(
+  dir = taskRecordsDir(),
+  now = Date.now(),
+): Promise<McpTaskRecord[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const records: McpTaskRecord[] = [];
   for (const name of names) {
     if (!name.endsWith('.json')) continue;
-    const text = await readFile(join(dir, name), 'utf8').catch(() => undefined);
+    const file = join(dir, name);
+    const text = await readFile(file, 'utf8').catch(() => undefined);
     const record = text === undefined ? undefined : recordOf(text);
-    if (record !== undefined) records.push(record);
+    if (record === undefined) continue;
+    const expiry = taskRecordExpiry(record);
+    if (expiry !== undefined && expiry <= now) await rm(file, { force: true });
+    else records.push(record);
   }
   return records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 }
@@ -82,6 +117,10 @@ function recordOf(text: string): McpTaskRecord | undefined {
     if (strings.some((field) => typeof field !== 'string')) return undefined;
     if (value.era !== 'legacy' && value.era !== 'modern') return undefined;
     if (typeof value.status !== 'string' || typeof value.pid !== 'number') return undefined;
+    const ttl = value.ttlMs;
+    if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !(ttl >= 0))) {
+      return undefined;
+    }
     return value as McpTaskRecord;
   } catch {
     return undefined;
@@ -90,38 +129,49 @@ function recordOf(text: string): McpTaskRecord | undefined {
 
 /** What a call following a task keeps on disk of it: each status it sees, then `flushed`. */
 export interface TaskRecorder {
-  (taskId: string, status: TaskStatus): void;
+  (seen: Pick<TaskState, 'taskId' | 'status' | 'ttlMs'>): void;
   /** Every write asked for so far, done (or failed: a write that fails costs only the record). */
   flushed(): Promise<void>;
 }
 
 /**
  * The record of a task a call follows: written whole when the task is made here (`made`), or (a
- * later process following a recorded task) only its status changed, so it keeps who started it.
+ * later process following a recorded task) only its status and time to keep changed, so it keeps
+ * who started it.
  */
 export function taskRecorder(
   task: Pick<McpTaskRecord, 'server' | 'tool' | 'era'>,
   made: boolean,
 ): TaskRecorder {
   const startedAt = new Date().toISOString();
-  let last: TaskStatus | undefined;
+  let last: string | undefined;
   // One write after another, so the last status seen is the one left on disk.
   let writing: Promise<void> = Promise.resolve();
-  const write = (taskId: string, status: TaskStatus): Promise<void> =>
+  const write = (seen: Pick<TaskState, 'taskId' | 'status' | 'ttlMs'>): Promise<void> =>
     made
       ? writeTaskRecord({
           ...task,
-          taskId,
+          taskId: seen.taskId,
           startedAt,
-          status,
+          status: seen.status,
           updatedAt: new Date().toISOString(),
           pid: process.pid,
+          ...(seen.ttlMs === undefined ? {} : { ttlMs: seen.ttlMs }),
         })
-      : markTaskRecord(task.server, taskId, status);
-  const recorder = (taskId: string, status: TaskStatus): void => {
-    if (status === last) return;
-    last = status;
-    writing = writing.then(() => write(taskId, status)).catch(() => {});
+      : markTaskRecord(task.server, seen);
+  let ttlMs: number | null | undefined;
+  const recorder = (seen: Pick<TaskState, 'taskId' | 'status' | 'ttlMs'>): void => {
+    // A look that does not repeat the time to keep leaves the one said before.
+    if (seen.ttlMs !== undefined) ttlMs = seen.ttlMs;
+    const said = `${seen.status}\u0000${ttlMs}`;
+    if (said === last) return;
+    last = said;
+    const kept = {
+      taskId: seen.taskId,
+      status: seen.status,
+      ...(ttlMs === undefined ? {} : { ttlMs }),
+    };
+    writing = writing.then(() => write(kept)).catch(() => {});
   };
   recorder.flushed = () => writing;
   return recorder;

@@ -40,7 +40,8 @@ export interface TaskCalls {
     unanswered: readonly string[],
     inTurn: InTurn,
   ) => Promise<void>;
-  cancel(taskId: string, options: RequestOptions): Promise<unknown>;
+  /** tasks/cancel: 2025-11-25 answers with the task as it left it, 2026-07-28 with nothing. */
+  cancel(taskId: string, options: RequestOptions): Promise<TaskState | undefined>;
   /** The status the server pushes of the task, until the function given back is called. */
   readonly watch?: (taskId: string, listener: TaskNoteListener) => () => void;
 }

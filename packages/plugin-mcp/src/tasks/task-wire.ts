@@ -35,6 +35,11 @@ export interface TaskState {
   readonly error?: { readonly code: number; readonly message: string };
   /** 2026: what an `input_required` task asks, by the server's keys. */
   readonly inputRequests?: Readonly<Record<string, unknown>>;
+  /**
+   * How long after its creation the server keeps the task (2025: `ttl`, 2026: `ttlMs`); null: for
+   * as long as it likes. Absent when the server did not say.
+   */
+  readonly ttlMs?: number | null;
 }
 
 /** A task as a server sent it (flat, with either revision's names), or why it is not one. */
@@ -53,6 +58,10 @@ export function readTask(value: unknown): TaskState | { readonly issue: string }
   };
   if (typeof statusMessage === 'string') state.statusMessage = statusMessage;
   if (typeof poll === 'number' && Number.isFinite(poll) && poll > 0) state.pollIntervalMs = poll;
+  const ttl = 'ttlMs' in task ? task.ttlMs : task.ttl;
+  if (ttl === null || (typeof ttl === 'number' && Number.isFinite(ttl) && ttl >= 0)) {
+    state.ttlMs = ttl;
+  }
   if (task.result !== undefined) {
     const checked = checkToolCallResult(task.result);
     if ('issue' in checked) return { issue: `result: ${checked.issue}` };
@@ -115,7 +124,23 @@ export const taskSchema: StandardSchemaV1<unknown, TaskState> = {
   },
 };
 
-/** An answer whose content does not matter (tasks/cancel, tasks/update: an empty ack). */
+/**
+ * tasks/cancel's answer: 2025-11-25, the task as the cancel left it; 2026-07-28, an empty ack
+ * (undefined: the task's state is for tasks/get to say).
+ */
+export const cancelSchema: StandardSchemaV1<unknown, TaskState | undefined> = {
+  '~standard': {
+    version: 1,
+    vendor: 'epoch-agent',
+    validate(value) {
+      if ((value as { taskId?: unknown } | null)?.taskId === undefined) return { value: undefined };
+      const task = readTask(value);
+      return 'issue' in task ? { issues: [{ message: task.issue }] } : { value: task };
+    },
+  },
+};
+
+/** An answer whose content does not matter (tasks/update: an empty ack). */
 export const ackSchema: StandardSchemaV1<unknown, unknown> = {
   '~standard': { version: 1, vendor: 'epoch-agent', validate: (value) => ({ value }) },
 };
