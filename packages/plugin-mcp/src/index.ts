@@ -37,12 +37,12 @@ export {
   type McpBackgroundState,
   startInBackground,
 } from './tasks/background-call.js';
+export type { TaskCancel as McpTaskCancel } from './tasks/task-lookup.js';
 export {
   type McpTaskRecord,
   readTaskRecords,
   taskRecordsDir,
 } from './tasks/task-records.js';
-export type { TaskCancel as McpTaskCancel } from './tasks/task-lookup.js';
 export type { TaskState as McpTaskState, TaskStatus as McpTaskStatus } from './tasks/task-wire.js';
 
 // One server's client, for a host that manages a server by itself.
