@@ -12,6 +12,7 @@
 // stays in the caller's signal's list of dependants until it is collected. What only a question
 // needs (`over`) is made when one comes. The timers are requestClock's (deadlines.ts): one Node
 // timer for every request in flight.
+import type { QuestionTarget, ReplyReason } from '../elicitation/ask.js';
 import type { Clock, ClockTimer } from './clock.js';
 import { requestClock } from './deadlines.js';
 
@@ -181,5 +182,34 @@ export class RequestLimits {
     if (stop === undefined || this.#settled) return;
     this.#stop = undefined;
     stop(reason);
+  }
+}
+
+/**
+ * A request a person may be asked a question during, as the question names it, with these limits:
+ * its `signal` is theirs `over`, made only when a question comes. A class, not an object literal
+ * with a getter, which V8 builds by a slow path on every call.
+ */
+export class LimitedQuestionTarget implements QuestionTarget {
+  readonly during: QuestionTarget['during'];
+  readonly replies: ReplyReason[] = [];
+  asked = 0;
+  readonly #limits: RequestLimits;
+
+  constructor(during: QuestionTarget['during'], limits: RequestLimits) {
+    this.during = during;
+    this.#limits = limits;
+  }
+
+  get signal(): AbortSignal {
+    return this.#limits.over;
+  }
+
+  pause(): () => void {
+    return this.#limits.pause();
+  }
+
+  alive(): void {
+    this.#limits.alive();
   }
 }

@@ -22,7 +22,7 @@ import {
 import type { ServerLife } from './life.js';
 import type { Connection } from './link.js';
 import type { ListItem, ListMethod } from './paginate.js';
-import { RequestLimits } from './request-limits.js';
+import { LimitedQuestionTarget, RequestLimits } from './request-limits.js';
 import {
   buildRequestOptions,
   callRequestOptions,
@@ -371,17 +371,7 @@ function sendingOf<T>(
     return limits === undefined ? { send: how.send } : { send: how.send, limits };
   }
   const limits = new RequestLimits({ caller, totalMs, timeoutMs });
-  const target: QuestionTarget = {
-    during: how.asking,
-    // Made only when a question comes: most requests never have one.
-    get signal() {
-      return limits.over;
-    },
-    asked: 0,
-    replies: [],
-    pause: () => limits.pause(),
-    alive: () => limits.alive(),
-  };
+  const target = new LimitedQuestionTarget(how.asking, limits);
   const send = how.send;
   return {
     send: (connection, options) => send(connection, options, target, turn),
