@@ -145,7 +145,14 @@ class Deadlines {
     for (const deadline of due) {
       if (deadline.cancelled) continue;
       deadline.cancelled = true;
-      deadline.run();
+      try {
+        deadline.run();
+      } catch (error) {
+        // Thrown as a Node timer's would be, and after the others have run: none is lost.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
     }
   }
 }
