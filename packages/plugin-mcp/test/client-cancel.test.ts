@@ -119,6 +119,30 @@ describe.each(CALL_PATHS)('tools/call cancellation %s', (_, era) => {
   });
 });
 
+describe("a turn's signal on the stdio hot path", () => {
+  it('gets no combined signal per call: nothing of a call outlives it on the signal', async () => {
+    const { client } = start({});
+    await client.connect();
+    const turn = new AbortController();
+    const any = AbortSignal.any;
+    let combined = 0;
+    // Each AbortSignal.any() result stays among its sources' dependants until it is collected:
+    // with one signal for a turn of many calls, that list grew with every call.
+    AbortSignal.any = (signals) => {
+      combined += 1;
+      return any.call(AbortSignal, signals);
+    };
+    try {
+      for (let call = 0; call < 5; call++) {
+        await client.callTool('echo', { text: String(call) }, turn.signal);
+      }
+    } finally {
+      AbortSignal.any = any;
+    }
+    expect(combined).toBe(0);
+  });
+});
+
 describe('every request kind honours timeout', () => {
   const kinds: ReadonlyArray<readonly [string, (client: McpClient) => Promise<unknown>]> = [
     ['tools/call', (c) => c.callTool('echo', { text: 'x' })],
