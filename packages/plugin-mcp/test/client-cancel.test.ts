@@ -22,9 +22,18 @@ const LISTS: ReadonlyArray<
 
 const servers = useRecordingClients();
 
-function start(behavior: Behavior, timeoutMs = 300_000) {
-  return servers.start(behavior, { config: { timeoutMs } });
+function start(behavior: Behavior, timeoutMs = 300_000, maxTotalTimeoutMs = 3_600_000) {
+  return servers.start(behavior, { config: { timeoutMs, maxTotalTimeoutMs } });
 }
+
+/**
+ * The two ways a tools/call goes, held to one contract: plain JSON-RPC on a 2025-era stdio
+ * connection (direct-calls.ts), and the SDK's request on a 2026-era one.
+ */
+const CALL_PATHS: ReadonlyArray<readonly [string, Behavior]> = [
+  ['on the stdio hot path (2025 era)', {}],
+  ["on the SDK's path (2026 era over stdio)", { modern: true }],
+];
 
 /** Waits until the server got notifications/cancelled for the (only) request of `method`. */
 async function expectCancelled(file: string, method: string): Promise<void> {
@@ -40,9 +49,9 @@ async function expectCancelled(file: string, method: string): Promise<void> {
   ]);
 }
 
-describe('tools/call cancellation', () => {
+describe.each(CALL_PATHS)('tools/call cancellation %s', (_, era) => {
   it('user abort sends notifications/cancelled with the request id and rejects as aborted', async () => {
-    const { client, file } = start({});
+    const { client, file } = start({ ...era });
     await client.connect();
     const stop = new AbortController();
     const call = client.callTool('hang', {}, stop.signal);
@@ -58,7 +67,7 @@ describe('tools/call cancellation', () => {
   });
 
   it('a signal aborted before the call: aborted, said to be cancelled before it was sent, and nothing reaches the server', async () => {
-    const { client, file } = start({});
+    const { client, file } = start({ ...era });
     await client.connect();
     const error = await rejection(client.callTool('echo', { text: 'x' }, AbortSignal.abort()));
     expect(error.code).toBe('aborted');
@@ -76,7 +85,7 @@ describe('tools/call cancellation', () => {
   });
 
   it('timeout sends notifications/cancelled with the request id and rejects as request_timeout', async () => {
-    const { client, file } = start({}, 300);
+    const { client, file } = start({ ...era }, 300);
     await client.connect();
     const error = await rejection(client.callTool('hang', {}, new AbortController().signal));
     expect(error.code).toBe('request_timeout');
@@ -85,6 +94,52 @@ describe('tools/call cancellation', () => {
     expect(error.message).toContain('"hang"');
     expect(error.message).toContain('timeout');
     await expectCancelled(file, 'tools/call');
+  });
+
+  it('the total limit (max_total_timeout) sends notifications/cancelled and rejects as request_total_timeout', async () => {
+    const { client, file } = start({ ...era }, 60_000, 300);
+    await client.connect();
+    const error = await rejection(client.callTool('hang', {}, new AbortController().signal));
+    expect(error.code).toBe('request_total_timeout');
+    expect(error.tool).toBe('hang');
+    await expectCancelled(file, 'tools/call');
+  });
+
+  it('a call answered in time settles with its result, and nothing is cancelled', async () => {
+    const { client, file } = start({ ...era });
+    await client.connect();
+    const stop = new AbortController();
+    const result = await client.callTool('echo', { text: 'x' }, stop.signal);
+    expect(JSON.stringify(result.content)).toContain('x');
+    // A stop after the answer tells the server nothing: a notification it sent would reach the
+    // server before the next call does.
+    stop.abort();
+    await client.callTool('echo', { text: 'y' });
+    expect(cancelledIds(await waitForRecords(file, () => true))).toEqual([]);
+  });
+});
+
+describe("a turn's signal on the stdio hot path", () => {
+  it('gets no combined signal per call: nothing of a call outlives it on the signal', async () => {
+    const { client } = start({});
+    await client.connect();
+    const turn = new AbortController();
+    const any = AbortSignal.any;
+    let combined = 0;
+    // Each AbortSignal.any() result stays among its sources' dependants until it is collected:
+    // with one signal for a turn of many calls, that list grew with every call.
+    AbortSignal.any = (signals) => {
+      combined += 1;
+      return any.call(AbortSignal, signals);
+    };
+    try {
+      for (let call = 0; call < 5; call++) {
+        await client.callTool('echo', { text: String(call) }, turn.signal);
+      }
+    } finally {
+      AbortSignal.any = any;
+    }
+    expect(combined).toBe(0);
   });
 });
 

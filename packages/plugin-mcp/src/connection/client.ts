@@ -236,7 +236,7 @@ export class McpClient implements McpToolBackend {
     return this.#requests.asking(
       'tools/call',
       signal,
-      { kind: 'tool', name, ...(context === undefined ? {} : { context }) },
+      context === undefined ? { kind: 'tool', name } : { kind: 'tool', name, context },
       (connection, options, target, turn) => connection.callTool(name, args, options, target, turn),
       {
         tool: name,

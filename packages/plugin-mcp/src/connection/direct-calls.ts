@@ -18,13 +18,12 @@ import {
   type JSONRPCMessage,
   type Progress,
   ProtocolError,
-  type RequestOptions,
   SdkError,
   SdkErrorCode,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { checkToolCallResult, type ToolCallResult } from '../tools/result.js';
-import { TIMED_BY_US_MS } from './request-options.js';
+import { type LimitedRequestOptions, TIMED_BY_US_MS } from './request-options.js';
 
 /**
  * Our ids count up from here: far above the SDK's own, which count from 0 (it would take it a
@@ -32,18 +31,9 @@ import { TIMED_BY_US_MS } from './request-options.js';
  */
 const FIRST_ID = 1_000_000_000;
 
-interface Pending {
-  readonly resolve: (result: ToolCallResult) => void;
-  readonly reject: (error: unknown) => void;
-  /** A progress report for this call: to the caller, and the timeout starts again if asked. */
-  readonly progress: (params: Progress) => void;
-  /** Stops the timer and the abort listener. */
-  readonly done: () => void;
-}
-
 export class DirectToolCalls {
   readonly #transport: Transport;
-  readonly #pending = new Map<number, Pending>();
+  readonly #pending = new Map<number, DirectCall>();
   #nextId = FIRST_ID;
   #closed = false;
 
@@ -61,62 +51,52 @@ export class DirectToolCalls {
     };
   }
 
+  /**
+   * `options.limits` (request-limits.ts), when given, end the call early in place of
+   * `options.signal`, which is then never read: its AbortSignal is made only for the SDK's path.
+   */
   call(
     name: string,
     args: Record<string, unknown>,
-    { timeout, signal, onprogress, resetTimeoutOnProgress }: RequestOptions,
+    options: LimitedRequestOptions,
   ): Promise<ToolCallResult> {
     if (this.#closed) return Promise.reject(connectionClosed());
-    if (signal?.aborted) return Promise.reject(stopped(signal.reason));
+    const { limits } = options;
+    const signal = limits === undefined ? options.signal : undefined;
+    const early = limits ?? signal;
+    if (early?.aborted) return Promise.reject(stopped(early.reason));
     const id = this.#nextId++;
-    return new Promise<ToolCallResult>((resolve, reject) => {
-      const cancel = (reason: unknown, error: unknown): void => {
-        if (!this.#settle(id)) return;
-        this.#transport
-          .send({
-            jsonrpc: '2.0',
-            method: 'notifications/cancelled',
-            params: { requestId: id, reason: String(reason) },
-          })
-          // The call is over either way; a connection too broken to take this says so itself.
-          .catch(() => {});
-        reject(error);
-      };
-      const onAbort = (): void => cancel(signal?.reason, stopped(signal?.reason));
-      const onTimeout = (): void => {
-        const error = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout });
-        cancel(error, error);
-      };
-      // A timeout of ours (request-limits.ts) ends the call through its signal: no timer here.
-      const timed = timeout !== undefined && timeout < TIMED_BY_US_MS;
-      let timer = timed ? setTimeout(onTimeout, timeout) : undefined;
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#pending.set(id, {
-        resolve,
-        reject,
-        progress: (params) => {
-          if (resetTimeoutOnProgress === true && timer !== undefined) {
-            clearTimeout(timer);
-            timer = setTimeout(onTimeout, timeout);
-          }
-          onprogress?.(params);
-        },
-        done: () => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-        },
-      });
-      // The call's id is its progressToken: unique among the calls in flight, and the lookup is one.
-      const params =
-        onprogress === undefined
-          ? { name, arguments: args }
-          : { name, arguments: args, _meta: { progressToken: id } };
-      this.#transport
-        .send({ jsonrpc: '2.0', id, method: 'tools/call', params })
-        .catch((error: unknown) => {
-          if (this.#settle(id)) reject(error);
-        });
+    const call = new DirectCall(this, id, options, signal);
+    const promise = new Promise<ToolCallResult>((resolve, reject) => {
+      call.resolve = resolve;
+      call.reject = reject;
     });
+    this.#pending.set(id, call);
+    if (limits !== undefined) limits.watch((reason) => call.stop(reason));
+    else signal?.addEventListener('abort', call, { once: true });
+    // The call's id is its progressToken: unique among the calls in flight, and the lookup is one.
+    const params =
+      options.onprogress === undefined
+        ? { name, arguments: args }
+        : { name, arguments: args, _meta: { progressToken: id } };
+    this.#transport
+      .send({ jsonrpc: '2.0', id, method: 'tools/call', params })
+      .catch((error: unknown) => {
+        if (this.settle(id)) call.reject(error);
+      });
+    return promise;
+  }
+
+  /** Tells the server to cancel call `id`, which is over either way. */
+  cancel(id: number, reason: unknown): void {
+    this.#transport
+      .send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: String(reason) },
+      })
+      // The call is over either way; a connection too broken to take this says so itself.
+      .catch(() => {});
   }
 
   /**
@@ -130,7 +110,7 @@ export class DirectToolCalls {
     if (!('id' in message) || typeof message.id !== 'number' || message.id < FIRST_ID) return false;
     if ('method' in message) return false;
     const pending = this.#pending.get(message.id);
-    if (pending === undefined || !this.#settle(message.id)) return true;
+    if (pending === undefined || !this.settle(message.id)) return true;
     if ('error' in message) {
       const { code, message: text, data } = message.error;
       pending.reject(ProtocolError.fromError(code, text, data));
@@ -162,7 +142,7 @@ export class DirectToolCalls {
   }
 
   /** Ends call `id` (timer, listener); false when it had already ended. */
-  #settle(id: number): boolean {
+  settle(id: number): boolean {
     const pending = this.#pending.get(id);
     if (pending === undefined) return false;
     this.#pending.delete(id);
@@ -180,6 +160,77 @@ export class DirectToolCalls {
     }
   }
 }
+
+/**
+ * One call in flight: how it settles, its progress reports, and what ends it early (its own timer
+ * for a `timeout` of the SDK's kind; the caller's signal, as its listener, or its limits). One
+ * object per call, with no closure of its own.
+ */
+class DirectCall {
+  resolve: (result: ToolCallResult) => void = noop;
+  reject: (error: unknown) => void = noop;
+  readonly #calls: DirectToolCalls;
+  readonly #id: number;
+  readonly #options: LimitedRequestOptions;
+  readonly #signal: AbortSignal | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    calls: DirectToolCalls,
+    id: number,
+    options: LimitedRequestOptions,
+    signal: AbortSignal | undefined,
+  ) {
+    this.#calls = calls;
+    this.#id = id;
+    this.#options = options;
+    this.#signal = signal;
+    // A timeout of ours (request-limits.ts) ends the call through its limits: no timer here.
+    const { timeout } = options;
+    if (timeout !== undefined && timeout < TIMED_BY_US_MS) this.#timer = this.#later(timeout);
+  }
+
+  /** A progress report for this call: to the caller, and the timeout starts again if asked. */
+  progress(params: Progress): void {
+    const { timeout, resetTimeoutOnProgress, onprogress } = this.#options;
+    if (resetTimeoutOnProgress === true && this.#timer !== undefined && timeout !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = this.#later(timeout);
+    }
+    onprogress?.(params);
+  }
+
+  /** The caller's signal aborted (the call is its listener). */
+  handleEvent(): void {
+    this.stop(this.#signal?.reason);
+  }
+
+  /** Ended early: the caller's stop, or a limit passing. */
+  stop(reason: unknown): void {
+    this.#cancel(reason, stopped(reason));
+  }
+
+  /** Stops the timer and the abort listener. */
+  done(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#signal?.removeEventListener('abort', this);
+  }
+
+  #later(timeout: number): ReturnType<typeof setTimeout> {
+    return setTimeout(() => {
+      const error = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout });
+      this.#cancel(error, error);
+    }, timeout);
+  }
+
+  #cancel(reason: unknown, error: unknown): void {
+    if (!this.#calls.settle(this.#id)) return;
+    this.#calls.cancel(this.#id, reason);
+    this.reject(error);
+  }
+}
+
+function noop(): void {}
 
 function connectionClosed(): SdkError {
   return new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');

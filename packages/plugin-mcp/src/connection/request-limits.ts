@@ -1,12 +1,20 @@
-// The time limits of one request, on timers of ours that abort its signal (which the SDK's path and
-// direct-calls.ts both obey: the server is told to cancel): a tools/call's total limit
+// The time limits of one request, on timers of ours that end it early (the server is told to
+// cancel, on the SDK's path and direct-calls.ts' alike): a tools/call's total limit
 // (`max_total_timeout`, however much progress comes), and for a request a server may ask a person
 // a question during, its `timeout` as the longest it may go without a sign of life — which starts
 // at the send, starts again at each progress report and each answered question, and stands still
-// while a person is asked. One object per request, made on the hot path of every call: one
-// AbortController, one combined signal, a timer per limit; what only a question needs is made
-// when one comes.
-import { type Clock, type ClockTimer, realClock } from './clock.js';
+// while a person is asked.
+//
+// Made on the hot path of every call, so it makes only what the request's path uses: the SDK's
+// path obeys an AbortSignal (`signal`, the caller's and these limits' in one), made when first
+// asked for; direct-calls.ts is told by a function (watch()). An AbortController and
+// AbortSignal.any per call cost more than the rest of a call over a pipe, and each combined signal
+// stays in the caller's signal's list of dependants until it is collected. What only a question
+// needs (`over`) is made when one comes. The timers are requestClock's (deadlines.ts): one Node
+// timer for every request in flight.
+import type { QuestionTarget, ReplyReason } from '../elicitation/ask.js';
+import type { Clock, ClockTimer } from './clock.js';
+import { requestClock } from './deadlines.js';
 
 export interface RequestLimitsOptions {
   /** The caller's signal: its abort ends the request too, and is no limit passing. */
@@ -19,33 +27,77 @@ export interface RequestLimitsOptions {
 }
 
 export class RequestLimits {
-  /** The caller's signal and these limits in one: what the request is sent with. */
-  readonly signal: AbortSignal;
-  readonly #limit = new AbortController();
+  readonly #caller: AbortSignal | undefined;
   readonly #clock: Clock;
   readonly #timeoutMs: number | undefined;
   #passed: 'total' | 'timeout' | undefined;
+  /** What a limit passing ended the request with. */
+  #passedError: Error | undefined;
   #total: ClockTimer | undefined;
   #wait: ClockTimer | undefined;
   #started = false;
   #paused = 0;
   #settled = false;
+  /** Made by the first read of `signal`. */
+  #limit: AbortController | undefined;
+  #signal: AbortSignal | undefined;
   #over: AbortController | undefined;
+  /** watch()'s function, and the caller's signal's listener that calls it. */
+  #stop: ((reason: unknown) => void) | undefined;
+  #callerStopped: (() => void) | undefined;
 
-  constructor({ caller, totalMs, timeoutMs, clock = realClock }: RequestLimitsOptions) {
+  constructor({ caller, totalMs, timeoutMs, clock = requestClock }: RequestLimitsOptions) {
+    this.#caller = caller;
     this.#clock = clock;
     this.#timeoutMs = timeoutMs;
-    this.signal =
-      caller === undefined ? this.#limit.signal : AbortSignal.any([caller, this.#limit.signal]);
     // Not keeping the process alive: the request in flight does while it runs.
     if (totalMs !== undefined) {
       this.#total = clock.later(totalMs, () => this.#end('total', totalMs), false);
     }
   }
 
+  /**
+   * The caller's signal and these limits in one: what the SDK's path is sent with. Made when first
+   * read: direct-calls.ts watch()es instead.
+   */
+  get signal(): AbortSignal {
+    if (this.#signal === undefined) {
+      const limit = new AbortController();
+      if (this.#passedError !== undefined) limit.abort(this.#passedError);
+      this.#limit = limit;
+      const caller = this.#caller;
+      this.#signal = caller === undefined ? limit.signal : AbortSignal.any([caller, limit.signal]);
+    }
+    return this.#signal;
+  }
+
+  /** Whether the request was ended early: the caller stopped it, or a limit passed. */
+  get aborted(): boolean {
+    return this.#passedError !== undefined || this.#caller?.aborted === true;
+  }
+
+  /** Why it was ended early, once aborted: the caller's reason, or the limit that passed. */
+  get reason(): unknown {
+    return this.#passedError ?? this.#caller?.reason;
+  }
+
   /** Which limit ended the request, if one did (not the caller). */
   get passed(): 'total' | 'timeout' | undefined {
     return this.#passed;
+  }
+
+  /**
+   * `stop` is called once, with the reason, if the caller stops the request or a limit passes
+   * before end(): the signal's abort, for a path that takes no signal (direct-calls.ts). One
+   * watcher per request.
+   */
+  watch(stop: (reason: unknown) => void): void {
+    this.#stop = stop;
+    const caller = this.#caller;
+    if (caller === undefined || this.#settled) return;
+    const callerStopped = (): void => this.#stopped(caller.reason);
+    this.#callerStopped = callerStopped;
+    caller.addEventListener('abort', callerStopped, { once: true });
   }
 
   /** The request is sent: the wait for a sign of life begins. */
@@ -78,25 +130,32 @@ export class RequestLimits {
   }
 
   /**
-   * Aborted once the request is over, however it ended: its signal aborted, or it settled (end()).
+   * Aborted once the request is over, however it ended: ended early, or it settled (end()).
    * A question of the request is cancelled then. Made when first asked for: a question is rare.
    */
   get over(): AbortSignal {
     if (this.#over === undefined) {
       const over = new AbortController();
       this.#over = over;
-      if (this.#settled || this.signal.aborted) over.abort(new Error('the request is over'));
-      else
-        this.signal.addEventListener('abort', () => over.abort(this.signal.reason), { once: true });
+      if (this.#settled || this.aborted) over.abort(new Error('the request is over'));
+      else {
+        const signal = this.signal;
+        signal.addEventListener('abort', () => over.abort(signal.reason), { once: true });
+      }
     }
     return this.#over.signal;
   }
 
-  /** The request settled: every timer stops. */
+  /** The request settled: every timer stops, and the watcher is told nothing more. */
   end(): void {
     this.#settled = true;
     this.#total?.cancel();
     this.#wait?.cancel();
+    this.#stop = undefined;
+    if (this.#callerStopped !== undefined) {
+      this.#caller?.removeEventListener('abort', this.#callerStopped);
+      this.#callerStopped = undefined;
+    }
     this.#over?.abort(new Error('the request is over'));
   }
 
@@ -104,14 +163,53 @@ export class RequestLimits {
     this.#wait?.cancel();
     this.#wait = undefined;
     const ms = this.#timeoutMs;
-    if (ms === undefined || this.#paused > 0 || this.#settled || this.signal.aborted) return;
+    if (ms === undefined || this.#paused > 0 || this.#settled || this.aborted) return;
     this.#wait = this.#clock.later(ms, () => this.#end('timeout', ms), false);
   }
 
   #end(limit: 'total' | 'timeout', ms: number): void {
-    if (this.#settled || this.signal.aborted) return;
+    if (this.#settled || this.aborted) return;
     this.#passed = limit;
     const what = limit === 'total' ? 'the total limit' : 'no sign of life within';
-    this.#limit.abort(new Error(`${what} of ${ms} ms`));
+    const error = new Error(`${what} of ${ms} ms`);
+    this.#passedError = error;
+    this.#limit?.abort(error);
+    this.#stopped(error);
+  }
+
+  #stopped(reason: unknown): void {
+    const stop = this.#stop;
+    if (stop === undefined || this.#settled) return;
+    this.#stop = undefined;
+    stop(reason);
+  }
+}
+
+/**
+ * A request a person may be asked a question during, as the question names it, with these limits:
+ * its `signal` is theirs `over`, made only when a question comes. A class, not an object literal
+ * with a getter, which V8 builds by a slow path on every call.
+ */
+export class LimitedQuestionTarget implements QuestionTarget {
+  readonly during: QuestionTarget['during'];
+  readonly replies: ReplyReason[] = [];
+  asked = 0;
+  readonly #limits: RequestLimits;
+
+  constructor(during: QuestionTarget['during'], limits: RequestLimits) {
+    this.during = during;
+    this.#limits = limits;
+  }
+
+  get signal(): AbortSignal {
+    return this.#limits.over;
+  }
+
+  pause(): () => void {
+    return this.#limits.pause();
+  }
+
+  alive(): void {
+    this.#limits.alive();
   }
 }

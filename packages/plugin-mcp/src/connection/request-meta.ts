@@ -28,9 +28,13 @@ function stamped(message: JSONRPCMessage, logLevel: McpLogLevel): JSONRPCMessage
   const meta = params?._meta;
   // The SDK's envelope says the era: only a 2026-07-28 request carries a protocol version in it.
   const modern = meta !== undefined && PROTOCOL_VERSION_META_KEY in meta;
+  const traced = tracingOn();
+  // A 2025-era request without a host's SDK (every call on the hot path): nothing to add, and
+  // nothing made to find that out.
+  if (!modern && !traced) return message;
   const level = modern && !(LOG_LEVEL_META_KEY in meta) ? { [LOG_LEVEL_META_KEY]: logLevel } : {};
   const carrier: Record<string, string> = {};
-  if (tracingOn()) {
+  if (traced) {
     requestSent(message.id);
     propagation.inject(context.active(), carrier);
   }

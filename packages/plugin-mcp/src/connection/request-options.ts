@@ -19,6 +19,7 @@
 import type { ToolProgress } from '@epoch-agent/protocol';
 import type { RequestOptions } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../types.js';
+import type { RequestLimits } from './request-limits.js';
 
 /**
  * The SDK's own timeout for a request whose `timeout` is ours (request-limits.ts): the longest a
@@ -30,14 +31,22 @@ export function buildRequestOptions(timeoutMs: number, signal?: AbortSignal): Re
   return signal === undefined ? { timeout: timeoutMs } : { timeout: timeoutMs, signal };
 }
 
-/** A tools/call's options: progress restarts `timeout` and goes to `onProgress`. */
-export function callRequestOptions(
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
+/**
+ * A request's options with its limits (request-limits.ts): `signal` is theirs, made when the SDK's
+ * path reads it (a spread of the options reads it too); direct-calls.ts watches `limits` instead
+ * and never reads it.
+ */
+export interface LimitedRequestOptions extends RequestOptions {
+  readonly limits?: RequestLimits;
+}
+
+/** A tools/call's rule: each progress report restarts `timeout` and goes to `onProgress`. */
+export type ProgressRule = Pick<RequestOptions, 'resetTimeoutOnProgress' | 'onprogress'>;
+
+export function progressRule(
   onProgress: ((progress: ToolProgress) => void) | undefined,
-): RequestOptions {
+): ProgressRule {
   return {
-    ...buildRequestOptions(timeoutMs, signal),
     resetTimeoutOnProgress: true,
     // Always given, so a progressToken is always sent: progress keeps the call alive even when
     // nobody shows it.
@@ -47,6 +56,31 @@ export function callRequestOptions(
         ...(total === undefined ? {} : { total }),
         ...(message === undefined ? {} : { message }),
       }),
+  };
+}
+
+/** A tools/call's options: progress restarts `timeout` and goes to `onProgress`. */
+export function callRequestOptions(
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  onProgress: ((progress: ToolProgress) => void) | undefined,
+): RequestOptions {
+  return { ...buildRequestOptions(timeoutMs, signal), ...progressRule(onProgress) };
+}
+
+/** Options whose signal is `limits`' (see LimitedRequestOptions), with a tools/call's `progress` rule. */
+export function limitedRequestOptions(
+  timeoutMs: number,
+  limits: RequestLimits,
+  progress: ProgressRule | undefined,
+): LimitedRequestOptions {
+  return {
+    timeout: timeoutMs,
+    limits,
+    get signal() {
+      return limits.signal;
+    },
+    ...progress,
   };
 }
 

@@ -22,10 +22,12 @@ import {
 import type { ServerLife } from './life.js';
 import type { Connection } from './link.js';
 import type { ListItem, ListMethod } from './paginate.js';
-import { RequestLimits } from './request-limits.js';
+import { LimitedQuestionTarget, RequestLimits } from './request-limits.js';
 import {
   buildRequestOptions,
   callRequestOptions,
+  limitedRequestOptions,
+  progressRule,
   remoteUrl,
   TIMED_BY_US_MS,
 } from './request-options.js';
@@ -170,12 +172,16 @@ export class Requests {
         // Ours when a person may be asked during it: the SDK's timer could not stand still.
         const options = (timeoutMs: number): RequestOptions => {
           const ms = asked === undefined ? timeoutMs : TIMED_BY_US_MS;
+          if (limits !== undefined) {
+            const rule = progress === undefined ? undefined : progressRule(onProgress);
+            return limitedRequestOptions(ms, limits, rule);
+          }
           return progress === undefined
             ? buildRequestOptions(ms, sendSignal)
             : callRequestOptions(ms, sendSignal, onProgress);
         };
         return code.within(operation, () =>
-          this.#send(connection, target, sendSignal, send, options),
+          this.#send(connection, target, limits ?? sendSignal, send, options),
         );
       };
       const run = (turn?: QueueTurn): Promise<T> => {
@@ -191,14 +197,15 @@ export class Requests {
           turn,
         );
         made = now;
-        const sendSignal = now.limits?.signal ?? signal;
         // In the queue, not before it: a call that waited goes to the connection live by then.
         const live = slot.live;
-        return live !== undefined
-          ? sendOn(live, sendSignal, now)
-          : this.#life
-              .connectionFor(target, sendSignal)
-              .then((next) => sendOn(next, sendSignal, now));
+        // The limits' signal is made only where it is read (request-limits.ts).
+        if (live !== undefined)
+          return sendOn(live, now.limits === undefined ? signal : undefined, now);
+        const sendSignal = now.limits?.signal ?? signal;
+        return this.#life
+          .connectionFor(target, sendSignal)
+          .then((next) => sendOn(next, sendSignal, now));
       };
       return code
         .within(operation, () => (spec.serial ? queue.run(run, signal) : run(undefined)))
@@ -288,7 +295,7 @@ export class Requests {
   #send<T>(
     connection: Connection,
     target: RequestTarget,
-    signal: AbortSignal | undefined,
+    stop: RequestLimits | AbortSignal | undefined,
     send: Send<T>,
     options: (timeoutMs: number) => RequestOptions,
   ): Promise<T> {
@@ -299,6 +306,8 @@ export class Requests {
         const failure = connection.failure(error);
         if (failure === 'refused') throw this.#life.refused(connection, error, target);
         if (failure !== 'forgotten') throw error;
+        // The limits' signal, made only now (request-limits.ts).
+        const signal = stop instanceof RequestLimits ? stop.signal : stop;
         return this.#sendAgain(connection, target, signal, send, options, started);
       });
   }
@@ -362,17 +371,7 @@ function sendingOf<T>(
     return limits === undefined ? { send: how.send } : { send: how.send, limits };
   }
   const limits = new RequestLimits({ caller, totalMs, timeoutMs });
-  const target: QuestionTarget = {
-    during: how.asking,
-    // Made only when a question comes: most requests never have one.
-    get signal() {
-      return limits.over;
-    },
-    asked: 0,
-    replies: [],
-    pause: () => limits.pause(),
-    alive: () => limits.alive(),
-  };
+  const target = new LimitedQuestionTarget(how.asking, limits);
   const send = how.send;
   return {
     send: (connection, options) => send(connection, options, target, turn),

@@ -55,16 +55,35 @@ export function liveBackend(servers: Servers, server: string): McpToolBackend {
   };
 }
 
-/** A request to one server's client; rejects for a server that is unknown or disabled. */
-async function ask<T>(
+/**
+ * A request to one server's client; rejects for a server that is unknown or disabled. The
+ * request's own promise when nothing is waited for (every call of a turn): no promise of ours in
+ * between.
+ */
+function ask<T>(
   servers: Servers,
   target: RequestTarget,
   signal: AbortSignal | undefined,
   request: (client: McpClient, entry: Entry) => Promise<T>,
 ): Promise<T> {
-  const { server } = target;
-  const replacing = servers.entries.get(server)?.replacing;
-  if (replacing !== undefined) await waitUnlessAborted(replacing, signal, target);
+  const replacing = servers.entries.get(target.server)?.replacing;
+  if (replacing !== undefined) {
+    return waitUnlessAborted(replacing, signal, target).then(() =>
+      requestNow(servers, target, request),
+    );
+  }
+  try {
+    return requestNow(servers, target, request);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function requestNow<T>(
+  servers: Servers,
+  { server }: RequestTarget,
+  request: (client: McpClient, entry: Entry) => Promise<T>,
+): Promise<T> {
   const entry = servers.entries.get(server);
   if (entry === undefined) throw servers.unknown(server);
   if (entry.client === undefined) throw servers.notStarted(entry);

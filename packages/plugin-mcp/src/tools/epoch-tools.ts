@@ -25,9 +25,9 @@ import type { McpIcon, McpServerSource } from '../types.js';
 import { checkedToolResult } from './checked-result.js';
 import { assignToolNames, prefixedName, type ToolNameOptions } from './names.js';
 import { modelContent } from './one-copy.js';
-import { capToolResult, type ToolOutputCap } from './output-cap.js';
+import { capToolResult, fitsCap, type ToolOutputCap } from './output-cap.js';
 import { resourceListing } from './resource-listing.js';
-import { embeddedResource, type ToolCallResult } from './result.js';
+import { embeddedResource, type ToolCallResult, toToolResult } from './result.js';
 
 /**
  * What the tools need from a connection to one server. `McpClient` implements it; every method
@@ -152,6 +152,10 @@ function mcpTool(
   annotationsTrusted: boolean,
 ): McpEpochTool {
   const title = tool.title ?? tool.annotations?.title;
+  // Per tool, not per call.
+  const origin = `MCP server "${server}" tool "${tool.name}"`;
+  const about = { server, tool: tool.name };
+  const oneCopy = { outputSchema: tool.outputSchema !== undefined };
   const made: Mutable<McpEpochTool> = {
     name,
     description: tool.description ?? '',
@@ -162,24 +166,20 @@ function mcpTool(
     target: { kind: 'tool', name: tool.name },
     annotationsTrusted,
     ...taskSupportOf(tool),
-    async executeUncut(args, ctx) {
-      const result = await backend.callTool(
-        tool.name,
-        { ...args },
-        ctx.signal,
-        ctx.onProgress,
-        ctx,
-      );
-      return checkedToolResult(
-        tool.outputSchema,
-        result,
-        `MCP server "${server}" tool "${tool.name}"`,
-      );
+    // Promise chains rather than async functions: a call's answer reaches the model in as few
+    // turns of the microtask queue as it takes, with no promise per step that waits for nothing.
+    executeUncut(args, ctx) {
+      const called = backend.callTool(tool.name, { ...args }, ctx.signal, ctx.onProgress, ctx);
+      const schema = tool.outputSchema;
+      // No outputSchema (most tools): nothing to load or wait for.
+      if (schema === undefined) return called.then((result) => toToolResult(result, origin));
+      return called.then((result) => checkedToolResult(schema, result, origin));
     },
-    async execute(args, ctx) {
-      const whole = await made.executeUncut(args, ctx);
-      const content = modelContent(whole, { outputSchema: tool.outputSchema !== undefined });
-      return capToolResult({ ...whole, content }, cap, { server, tool: tool.name });
+    execute(args, ctx) {
+      return made.executeUncut(args, ctx).then((whole) => {
+        const shown: ToolResult = { ...whole, content: modelContent(whole, oneCopy) };
+        return fitsCap(shown, cap) ? shown : capToolResult(shown, cap, about);
+      });
     },
   };
   if (title !== undefined) made.title = title;

@@ -39,6 +39,20 @@ export interface ToolOutputCap {
   readonly saved?: McpSavedResults;
 }
 
+/**
+ * Whether `result` fits the cap as it is (capToolResult would give it back unchanged): checked
+ * first on a call's way back, so that a result that fits (nearly every one) takes no promise.
+ */
+export function fitsCap(result: ToolResult, cap: ToolOutputCap): boolean {
+  const maxTokens = cap.maxTokens();
+  let total = 0;
+  for (const block of result.content) {
+    total += tokensOf(block);
+    if (total > maxTokens) return false;
+  }
+  return true;
+}
+
 /** `result` as it is when it fits the cap; else cut to it, with the note as its last block. */
 export async function capToolResult(
   result: ToolResult,

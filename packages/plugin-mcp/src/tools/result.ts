@@ -54,9 +54,14 @@ export const toolCallResultSchema: StandardSchemaV1<unknown, ToolCallResult> = {
  * Both copies of a result stay: which one the model gets is one-copy.ts's.
  */
 export function toToolResult(result: ToolCallResult, origin: string): ToolResult {
-  const blocks = result.content.map((block) => toToolContent(block, origin));
-  const content = blocks.filter(forAssistant);
-  const forUser = blocks.filter((block) => !forAssistant(block));
+  const content: ToolContent[] = [];
+  const forUser: ToolContent[] = [];
+  // One pass, on every call's way back.
+  for (const item of result.content) {
+    const block = toToolContent(item, origin);
+    if (forAssistant(block)) content.push(block);
+    else forUser.push(block);
+  }
   const structured = result.structuredContent;
   const isObject =
     typeof structured === 'object' && structured !== null && !Array.isArray(structured);

@@ -54,7 +54,7 @@ export class MessageLines {
         this.#pending.length === 0
           ? chunk.toString('utf8', start, end)
           : Buffer.concat([...this.#pending, chunk.subarray(start, end)]).toString('utf8');
-      this.clear();
+      if (this.#pendingBytes !== 0) this.clear();
       lines.push(line.charCodeAt(line.length - 1) === CR ? line.slice(0, -1) : line);
       start = end + 1;
     }
