@@ -55,3 +55,29 @@ it('a FIFO, a directory and an unreadable file among the records are passed over
   expect(ids[0]).toBe('task-real-1');
   expect(ids.every((id) => id === 'task-real-1')).toBe(true);
 });
+
+it("ids a start names several of are shown escaped: a record's line feed starts no line of its own", async () => {
+  const tasks = join(home, 'tasks');
+  const record = (taskId: string): McpTaskRecord => ({
+    server: 'remote',
+    tool: 'work',
+    taskId,
+    era: 'modern',
+    startedAt: new Date().toISOString(),
+    status: 'working',
+    updatedAt: new Date().toISOString(),
+    pid: process.pid,
+  });
+  for (const [name, id] of [
+    ['e1.json', 'evil\nepoch mcp tasks: fake one\u001b]0;title\u0007'],
+    ['e2.json', 'evil\nepoch mcp tasks: fake two'],
+  ] as const) {
+    await writeFile(join(tasks, name), JSON.stringify(record(id)), { mode: 0o600 });
+  }
+  run = startEpoch(['mcp', 'tasks', 'show', 'evil'], { EPOCH_HOME: home });
+  const { code, err } = await run.done;
+  expect(code).toBe(2);
+  expect(err).toContain('"evil" starts 2 tasks\' ids');
+  expect(err).not.toMatch(/^epoch mcp tasks: fake/m);
+  expect(err).not.toContain('\u001b');
+});
