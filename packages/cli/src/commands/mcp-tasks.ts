@@ -10,6 +10,7 @@ import { fail, type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { startToolProgress } from '../progress.js';
 import { withAdvice } from '../render/advice.js';
+import { shownLine } from '../render/server-text.js';
 import { renderTable } from '../render/table.js';
 import { renderToolResult } from '../render/tool-result.js';
 import { withRuntime } from '../session.js';
@@ -60,7 +61,8 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
         // A task that had already ended, or that its server no longer knows, is an error (below).
         const { status } = await runtime.mcp.cancelTask(record.server, record.taskId, io.signal);
         const said = { server: record.server, taskId: record.taskId, status };
-        const task = `task ${record.taskId} of ${record.server} (tool ${record.tool})`;
+        // The id and the tool are the server's words: escaped, so they cannot set the terminal.
+        const task = `task ${shownLine(record.taskId)} of ${record.server} (tool ${shownLine(record.tool)})`;
         io.out(
           invocation.json
             ? `${terminalJson(said, 2)}\n`
@@ -80,7 +82,7 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
       return failure(
         EXIT.failed,
         'tool_error',
-        `task ${record.taskId} of tool "${record.tool}" of MCP server "${record.server}" reported an error.`,
+        `task ${shownLine(record.taskId)} of tool "${shownLine(record.tool)}" of MCP server "${record.server}" reported an error.`,
       );
     } catch (error) {
       if (!isMcpError(error)) throw error;
@@ -104,7 +106,7 @@ function recordOf(records: readonly McpTaskRecord[], id: string): McpTaskRecord 
   if (started.length === 1 && only !== undefined) return only;
   if (started.length > 1) {
     throw new UsageError(
-      `"${id}" starts ${started.length} tasks' ids (${started.map(({ taskId }) => taskId).join(', ')}): give more of it.`,
+      `"${id}" starts ${started.length} tasks' ids (${started.map(({ taskId }) => shownLine(taskId)).join(', ')}): give more of it.`,
     );
   }
   throw new UsageError(

@@ -6,7 +6,8 @@
 // message or a result. A record past that time is removed when the records are read: its server may
 // have forgotten the task (a record whose server said so is removed too: routing.ts).
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Env, epochHome, writeFileAtomic } from '@epoch-agent/infra';
 import type { McpProtocolEra } from '../connection/protocol.js';
@@ -74,7 +75,7 @@ export async function markTaskRecord(
   dir = taskRecordsDir(),
 ): Promise<void> {
   const file = fileOf(dir, server, seen.taskId);
-  const record = recordOf(await readFile(file, 'utf8').catch(() => ''));
+  const record = recordOf((await recordText(file)) ?? '');
   if (record === undefined) return;
   await writeTaskRecord(
     {
@@ -100,7 +101,7 @@ export async function readTaskRecords(
   for (const name of names) {
     if (!name.endsWith('.json')) continue;
     const file = join(dir, name);
-    const text = await readFile(file, 'utf8').catch(() => undefined);
+    const text = await recordText(file);
     const record = text === undefined ? undefined : recordOf(text);
     if (record === undefined) continue;
     const expiry = taskRecordExpiry(record);
@@ -108,6 +109,28 @@ export async function readTaskRecords(
     else records.push(record);
   }
   return records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
+/** More than any record holds: a bigger file is no record, and is not read. */
+const RECORD_MAX_BYTES = 1024 * 1024;
+
+/**
+ * A record file's text; undefined for anything but a regular file of at most RECORD_MAX_BYTES.
+ * Opened without blocking and checked on the open file: a FIFO (or a link to one) named like a
+ * record would otherwise hold the read, and every listing, for ever.
+ */
+async function recordText(file: string): Promise<string | undefined> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > RECORD_MAX_BYTES) return undefined;
+    return await handle.readFile('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close().catch(() => {});
+  }
 }
 
 function recordOf(text: string): McpTaskRecord | undefined {

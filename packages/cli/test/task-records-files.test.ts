@@ -1,0 +1,83 @@
+// `epoch mcp tasks` over a $EPOCH_HOME/tasks holding what is not a record: a FIFO named like one
+// (a read of it would wait for a writer for ever), a directory, an unreadable file; the list passes
+// over each and shows the real records. Real `epoch` processes, real files.
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { McpTaskRecord } from '@epoch-agent/runtime';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type EpochProcess, startEpoch } from './epoch-process.js';
+
+let dir: string;
+let home: string;
+/** The `epoch` run, killed after the test even when the test timed out waiting for it. */
+let run: EpochProcess | undefined;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'epoch-task-files-'));
+  home = join(dir, 'home');
+  await mkdir(join(home, 'tasks'), { recursive: true, mode: 0o700 });
+});
+
+afterAll(async () => {
+  // Before the fix the process waits on the FIFO for ever: it must not outlive the test.
+  if (run !== undefined && run.child.exitCode === null && run.child.signalCode === null) {
+    run.child.kill('SIGKILL');
+    await run.done;
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('a FIFO, a directory and an unreadable file among the records are passed over', async () => {
+  const tasks = join(home, 'tasks');
+  const record: McpTaskRecord = {
+    server: 'remote',
+    tool: 'work',
+    taskId: 'task-real-1',
+    era: 'modern',
+    startedAt: new Date().toISOString(),
+    status: 'working',
+    updatedAt: new Date().toISOString(),
+    pid: process.pid,
+  };
+  await writeFile(join(tasks, 'a.json'), JSON.stringify(record), { mode: 0o600 });
+  await promisify(execFile)('mkfifo', [join(tasks, 'b-fifo.json')]);
+  await mkdir(join(tasks, 'c-dir.json'));
+  await writeFile(join(tasks, 'd-closed.json'), JSON.stringify(record), { mode: 0o000 });
+  await chmod(join(tasks, 'd-closed.json'), 0o000);
+  run = startEpoch(['mcp', 'tasks', '--json'], { EPOCH_HOME: home });
+  const { code, out } = await run.done;
+  expect(code).toBe(0);
+  const ids = (JSON.parse(out) as McpTaskRecord[]).map(({ taskId }) => taskId);
+  // Root reads the 0000 file anyway; anyone else passes over it.
+  expect(ids[0]).toBe('task-real-1');
+  expect(ids.every((id) => id === 'task-real-1')).toBe(true);
+});
+
+it("ids a start names several of are shown escaped: a record's line feed starts no line of its own", async () => {
+  const tasks = join(home, 'tasks');
+  const record = (taskId: string): McpTaskRecord => ({
+    server: 'remote',
+    tool: 'work',
+    taskId,
+    era: 'modern',
+    startedAt: new Date().toISOString(),
+    status: 'working',
+    updatedAt: new Date().toISOString(),
+    pid: process.pid,
+  });
+  for (const [name, id] of [
+    ['e1.json', 'evil\nepoch mcp tasks: fake one\u001b]0;title\u0007'],
+    ['e2.json', 'evil\nepoch mcp tasks: fake two'],
+  ] as const) {
+    await writeFile(join(tasks, name), JSON.stringify(record(id)), { mode: 0o600 });
+  }
+  run = startEpoch(['mcp', 'tasks', 'show', 'evil'], { EPOCH_HOME: home });
+  const { code, err } = await run.done;
+  expect(code).toBe(2);
+  expect(err).toContain('"evil" starts 2 tasks\' ids');
+  expect(err).not.toMatch(/^epoch mcp tasks: fake/m);
+  expect(err).not.toContain('\u001b');
+});
