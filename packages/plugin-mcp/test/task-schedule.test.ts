@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TaskNoteListener } from '../src/tasks/task-notes.js';
 import { followTask, type TaskCalls } from '../src/tasks/task-run.js';
-import type { TaskState } from '../src/tasks/task-wire.js';
+import { pollDelay } from '../src/tasks/task-schedule.js';
+import { readTask, type TaskState } from '../src/tasks/task-wire.js';
 import { FakeClock, settle } from './support/fake-clock.js';
 
 const working = (pollIntervalMs?: number): TaskState => ({
@@ -91,6 +92,13 @@ describe('the poll', () => {
       expect((await result).content).toEqual([{ type: 'text', text: 'the end' }]);
       expect(gets).toEqual(['t1']);
       expect(clock.pending()).toEqual([]);
+    }
+  });
+  it('a server that asks for 0 (either revision) is polled at the floor, not at the 1 s of none named', () => {
+    for (const named of [{ pollInterval: 0 }, { pollIntervalMs: 0 }]) {
+      const task = readTask({ taskId: 't1', status: 'working', ...named });
+      if ('issue' in task) throw new Error(task.issue);
+      expect(pollDelay(task)).toBe(100);
     }
   });
 });

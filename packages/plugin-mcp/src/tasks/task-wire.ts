@@ -57,7 +57,7 @@ export function readTask(value: unknown): TaskState | { readonly issue: string }
     status: status as TaskStatus,
   };
   if (typeof statusMessage === 'string') state.statusMessage = statusMessage;
-  if (typeof poll === 'number' && Number.isFinite(poll) && poll > 0) state.pollIntervalMs = poll;
+  if (typeof poll === 'number' && Number.isFinite(poll) && poll >= 0) state.pollIntervalMs = poll;
   const ttl = 'ttlMs' in task ? task.ttlMs : task.ttl;
   if (ttl === null || (typeof ttl === 'number' && Number.isFinite(ttl) && ttl >= 0)) {
     state.ttlMs = ttl;
