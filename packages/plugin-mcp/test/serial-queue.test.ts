@@ -45,6 +45,26 @@ describe('SerialQueue with concurrency', () => {
     await first;
     expect(ran).toBe(false);
   });
+
+  it('close() rejects the waiting tasks with one error, made only when a task waits', async () => {
+    const queue = new SerialQueue();
+    let made = 0;
+    const reason = (): Error => {
+      made += 1;
+      return new Error('closed');
+    };
+    queue.close(reason);
+    expect(made).toBe(0);
+    let release = (): void => {};
+    const running = queue.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const waiting = [queue.run(async () => {}), queue.run(async () => {})];
+    queue.close(reason);
+    expect(made).toBe(1);
+    for (const task of waiting) await expect(task).rejects.toThrow('closed');
+    // The running one settles on its own.
+    release();
+    await running;
+  });
 });
 
 describe('a turn given up before its task ends', () => {

@@ -128,7 +128,7 @@ export class ServerLife {
   close(): Promise<void> {
     this.#soon?.drop();
     return withConnectionCode((code) => {
-      this.#server.queue.close(code.connectionClosed());
+      this.#server.queue.close(code.connectionClosed);
       if (this.#closing !== undefined) {
         void this.#server.slot.closeAll(); // the second call: escalates
         return this.#closing;

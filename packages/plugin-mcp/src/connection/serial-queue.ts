@@ -59,8 +59,13 @@ export class SerialQueue {
     });
   }
 
-  /** Rejects every task that has not started; the running one settles on its own. */
-  close(error: unknown): void {
+  /**
+   * Rejects every task that has not started with the error `reason` makes; the running one settles
+   * on its own. The error is made only if a task waits: a close of an idle server makes none.
+   */
+  close(reason: () => unknown): void {
+    if (this.#waiting.length === 0) return;
+    const error = reason();
     for (const waiter of this.#waiting.splice(0)) waiter.reject(error);
   }
 
