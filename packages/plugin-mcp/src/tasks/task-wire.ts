@@ -57,6 +57,7 @@ export function readTask(value: unknown): TaskState | { readonly issue: string }
     status: status as TaskStatus,
   };
   if (typeof statusMessage === 'string') state.statusMessage = statusMessage;
+  // A 0 is an interval named (as fast as it may), held at the floor like any other: not 'none'.
   if (typeof poll === 'number' && Number.isFinite(poll) && poll >= 0) state.pollIntervalMs = poll;
   const ttl = 'ttlMs' in task ? task.ttlMs : task.ttl;
   if (ttl === null || (typeof ttl === 'number' && Number.isFinite(ttl) && ttl >= 0)) {
