@@ -81,3 +81,33 @@ it("ids a start names several of are shown escaped: a record's line feed starts 
   expect(err).not.toMatch(/^epoch mcp tasks: fake/m);
   expect(err).not.toContain('\u001b');
 });
+
+it('ids with one long common start are shown as far as tells them apart, and each shown start finds its task', async () => {
+  const tasks = join(home, 'tasks');
+  await rm(tasks, { recursive: true, force: true });
+  await mkdir(tasks, { mode: 0o700 });
+  const ids = ['task-32064-1733500000001', 'task-32064-1733500000002', 'other-task'];
+  for (const [index, taskId] of ids.entries()) {
+    const record: McpTaskRecord = {
+      server: 'remote',
+      tool: 'work',
+      taskId,
+      era: 'modern',
+      startedAt: new Date(Date.now() + index).toISOString(),
+      status: 'working',
+      updatedAt: new Date().toISOString(),
+      pid: process.pid,
+    };
+    await writeFile(join(tasks, `f${index}.json`), JSON.stringify(record), { mode: 0o600 });
+  }
+  run = startEpoch(['mcp', 'tasks'], { EPOCH_HOME: home });
+  const { code, out } = await run.done;
+  expect(code).toBe(0);
+  const shown = out
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(/\s+/)[0])
+    .filter((id): id is string => id !== undefined && id !== '');
+  // Told apart only by their last digit: shown whole; a short id is shown whole too.
+  expect(shown).toEqual(ids);
+});

@@ -20,7 +20,7 @@ import { notRunning } from './server-status.js';
 import { settled } from './settle.js';
 
 const WORDS = 'mcp tasks';
-/** The start of a task id a table shows: enough to tell tasks apart, and to type. */
+/** The least of a task id a table shows: short enough to type; more when another id starts the same. */
 const ID_SHOWN = 12;
 
 /** `epoch mcp tasks`: its table entry (words, options, help) is in table.ts. */
@@ -114,10 +114,26 @@ function recordOf(records: readonly McpTaskRecord[], id: string): McpTaskRecord 
   );
 }
 
+/**
+ * `id` cut where it is told apart from every other of `ids` (at least ID_SHOWN characters): servers
+ * number their tasks with one long common start, and rows that look the same cannot be typed.
+ */
+function shownId(id: string, ids: readonly string[]): string {
+  let shown = ID_SHOWN;
+  for (const other of ids) {
+    if (other === id) continue;
+    let same = 0;
+    while (same < id.length && id[same] === other[same]) same += 1;
+    shown = Math.max(shown, same + 1);
+  }
+  return id.length > shown ? `${id.slice(0, shown)}…` : id;
+}
+
 function listed(records: readonly McpTaskRecord[]): string {
   if (records.length === 0) return 'No tasks recorded: a tool that runs as a task records one.\n';
+  const ids = records.map(({ taskId }) => taskId);
   const rows = records.map((record) => [
-    record.taskId.length > ID_SHOWN ? `${record.taskId.slice(0, ID_SHOWN)}…` : record.taskId,
+    shownId(record.taskId, ids),
     record.server,
     record.tool,
     record.status,
