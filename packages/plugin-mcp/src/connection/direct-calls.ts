@@ -72,7 +72,7 @@ export class DirectToolCalls {
       call.reject = reject;
     });
     this.#pending.set(id, call);
-    if (limits !== undefined) limits.watch((reason) => call.stop(reason));
+    if (limits !== undefined) limits.watch(call);
     else signal?.addEventListener('abort', call, { once: true });
     // The call's id is its progressToken: unique among the calls in flight, and the lookup is one.
     const params =
