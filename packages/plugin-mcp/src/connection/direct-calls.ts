@@ -23,6 +23,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { checkToolCallResult, type ToolCallResult } from '../tools/result.js';
+import { InFlight } from './in-flight.js';
 import { type LimitedRequestOptions, TIMED_BY_US_MS } from './request-options.js';
 
 /**
@@ -33,7 +34,7 @@ const FIRST_ID = 1_000_000_000;
 
 export class DirectToolCalls {
   readonly #transport: Transport;
-  readonly #pending = new Map<number, DirectCall>();
+  readonly #pending = new InFlight<number, DirectCall>();
   #nextId = FIRST_ID;
   #closed = false;
 
@@ -152,8 +153,7 @@ export class DirectToolCalls {
 
   #close(): void {
     this.#closed = true;
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
+    const pending = this.#pending.takeAll();
     for (const call of pending) {
       call.done();
       call.reject(connectionClosed());
