@@ -6,7 +6,7 @@ import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
 export { isMethodNotFound, requestError } from '../errors/request.js';
 export { openConnection } from './open.js';
-export { DETACHED, operation, within } from './tracing.js';
+export { DETACHED, operation, tracingOn, within } from './tracing.js';
 
 export function connectionClosed(): Error {
   return new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');

@@ -23,6 +23,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { checkToolCallResult, type ToolCallResult } from '../tools/result.js';
+import { InFlight } from './in-flight.js';
 import { type LimitedRequestOptions, TIMED_BY_US_MS } from './request-options.js';
 
 /**
@@ -33,7 +34,7 @@ const FIRST_ID = 1_000_000_000;
 
 export class DirectToolCalls {
   readonly #transport: Transport;
-  readonly #pending = new Map<number, DirectCall>();
+  readonly #pending = new InFlight<number, DirectCall>();
   #nextId = FIRST_ID;
   #closed = false;
 
@@ -72,7 +73,7 @@ export class DirectToolCalls {
       call.reject = reject;
     });
     this.#pending.set(id, call);
-    if (limits !== undefined) limits.watch((reason) => call.stop(reason));
+    if (limits !== undefined) limits.watch(call);
     else signal?.addEventListener('abort', call, { once: true });
     // The call's id is its progressToken: unique among the calls in flight, and the lookup is one.
     const params =
@@ -152,8 +153,7 @@ export class DirectToolCalls {
 
   #close(): void {
     this.#closed = true;
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
+    const pending = this.#pending.takeAll();
     for (const call of pending) {
       call.done();
       call.reject(connectionClosed());

@@ -241,6 +241,11 @@ export class Connection {
     }
   };
 
+  /** Whether a tools/call of `tool` goes out as direct-calls.ts sends it, not the SDK's way. */
+  direct(tool: string): boolean {
+    return this.#calls !== undefined && !this.tasks.mustCall(tool);
+  }
+
   /**
    * tools/call; run() it to have it counted. `target`: the call as a question the server asks
    * during it names it. On a 2026-era connection the server may ask for input first

@@ -42,9 +42,9 @@ export class RequestLimits {
   #limit: AbortController | undefined;
   #signal: AbortSignal | undefined;
   #over: AbortController | undefined;
-  /** watch()'s function, and the caller's signal's listener that calls it. */
-  #stop: ((reason: unknown) => void) | undefined;
-  #callerStopped: (() => void) | undefined;
+  /** watch()'s watcher; whether this is the caller's signal's listener (handleEvent) for it. */
+  #stop: LimitsWatcher | undefined;
+  #listening = false;
 
   constructor({ caller, totalMs, timeoutMs, clock = requestClock }: RequestLimitsOptions) {
     this.#caller = caller;
@@ -87,17 +87,21 @@ export class RequestLimits {
   }
 
   /**
-   * `stop` is called once, with the reason, if the caller stops the request or a limit passes
-   * before end(): the signal's abort, for a path that takes no signal (direct-calls.ts). One
-   * watcher per request.
+   * `watcher.stop` is called once, with the reason, if the caller stops the request or a limit
+   * passes before end(): the signal's abort, for a path that takes no signal (direct-calls.ts).
+   * One watcher per request; these limits are the caller's signal's listener (no function made).
    */
-  watch(stop: (reason: unknown) => void): void {
-    this.#stop = stop;
+  watch(watcher: LimitsWatcher): void {
+    this.#stop = watcher;
     const caller = this.#caller;
     if (caller === undefined || this.#settled) return;
-    const callerStopped = (): void => this.#stopped(caller.reason);
-    this.#callerStopped = callerStopped;
-    caller.addEventListener('abort', callerStopped, { once: true });
+    this.#listening = true;
+    caller.addEventListener('abort', this, ONCE);
+  }
+
+  /** The caller's signal aborted, while watch()ed. */
+  handleEvent(): void {
+    this.#stopped(this.#caller?.reason);
   }
 
   /** The request is sent: the wait for a sign of life begins. */
@@ -152,9 +156,9 @@ export class RequestLimits {
     this.#total?.cancel();
     this.#wait?.cancel();
     this.#stop = undefined;
-    if (this.#callerStopped !== undefined) {
-      this.#caller?.removeEventListener('abort', this.#callerStopped);
-      this.#callerStopped = undefined;
+    if (this.#listening) {
+      this.#caller?.removeEventListener('abort', this);
+      this.#listening = false;
     }
     this.#over?.abort(new Error('the request is over'));
   }
@@ -181,9 +185,16 @@ export class RequestLimits {
     const stop = this.#stop;
     if (stop === undefined || this.#settled) return;
     this.#stop = undefined;
-    stop(reason);
+    stop.stop(reason);
   }
 }
+
+/** What watch()es a request's limits: told once why the request was ended early. */
+export interface LimitsWatcher {
+  stop(reason: unknown): void;
+}
+
+const ONCE = { once: true } as const;
 
 /**
  * A request a person may be asked a question during, as the question names it, with these limits:

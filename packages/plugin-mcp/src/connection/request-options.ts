@@ -40,22 +40,22 @@ export interface LimitedRequestOptions extends RequestOptions {
   readonly limits?: RequestLimits;
 }
 
-/** A tools/call's rule: each progress report restarts `timeout` and goes to `onProgress`. */
-export type ProgressRule = Pick<RequestOptions, 'resetTimeoutOnProgress' | 'onprogress'>;
-
-export function progressRule(
+/**
+ * A tools/call's progress: each report is alive() to its `limits` (it restarts `timeout`) and goes
+ * to `onProgress`. Always given, so a progressToken is always sent: progress keeps the call alive
+ * even when nobody shows it. One function per call.
+ */
+export function progressTo(
+  limits: RequestLimits | undefined,
   onProgress: ((progress: ToolProgress) => void) | undefined,
-): ProgressRule {
-  return {
-    resetTimeoutOnProgress: true,
-    // Always given, so a progressToken is always sent: progress keeps the call alive even when
-    // nobody shows it.
-    onprogress: ({ progress, total, message }) =>
-      onProgress?.({
-        progress,
-        ...(total === undefined ? {} : { total }),
-        ...(message === undefined ? {} : { message }),
-      }),
+): NonNullable<RequestOptions['onprogress']> {
+  return ({ progress, total, message }) => {
+    limits?.alive();
+    onProgress?.({
+      progress,
+      ...(total === undefined ? {} : { total }),
+      ...(message === undefined ? {} : { message }),
+    });
   };
 }
 
@@ -65,15 +65,31 @@ export function callRequestOptions(
   signal: AbortSignal | undefined,
   onProgress: ((progress: ToolProgress) => void) | undefined,
 ): RequestOptions {
-  return { ...buildRequestOptions(timeoutMs, signal), ...progressRule(onProgress) };
+  return {
+    ...buildRequestOptions(timeoutMs, signal),
+    resetTimeoutOnProgress: true,
+    onprogress: progressTo(undefined, onProgress),
+  };
 }
 
-/** Options whose signal is `limits`' (see LimitedRequestOptions), with a tools/call's `progress` rule. */
+/**
+ * Options whose signal is `limits'` (see LimitedRequestOptions), with a tools/call's `onprogress`
+ * (progressTo), which restarts `timeout`. `direct`: for direct-calls.ts, which never reads the
+ * signal: an object of one plain shape, without the getter (an object literal with a getter and a
+ * spread is built on V8's slow path, on every call).
+ */
 export function limitedRequestOptions(
   timeoutMs: number,
   limits: RequestLimits,
-  progress: ProgressRule | undefined,
+  onprogress: RequestOptions['onprogress'],
+  direct: boolean,
 ): LimitedRequestOptions {
+  if (direct) {
+    return onprogress === undefined
+      ? { timeout: timeoutMs, limits }
+      : { timeout: timeoutMs, limits, resetTimeoutOnProgress: true, onprogress };
+  }
+  const progress = onprogress === undefined ? {} : { resetTimeoutOnProgress: true, onprogress };
   return {
     timeout: timeoutMs,
     limits,

@@ -27,7 +27,7 @@ import {
   buildRequestOptions,
   callRequestOptions,
   limitedRequestOptions,
-  progressRule,
+  progressTo,
   remoteUrl,
   TIMED_BY_US_MS,
 } from './request-options.js';
@@ -130,14 +130,17 @@ export class Requests {
     // Not the queue's "waited for an earlier call": there may be none, and nothing waited at all.
     if (signal?.aborted) return Promise.reject(abortedBeforeSending(target, signal.reason));
     return withConnectionCode((code) => {
-      // Its span (or the host's tool span) from here to its end; nothing recorded without an SDK.
-      const operation = code.operation({
-        config,
-        scrub,
-        options: this.#server.settings.tracing,
-        target: { method, tool: spec.tool, ...spec.traced },
-        ...(spec.detached === true ? { parent: code.DETACHED } : {}),
-      });
+      // Its span (or the host's tool span) from here to its end; without a host's SDK nothing is
+      // recorded, and nothing of it is made on the call's path.
+      const operation = code.tracingOn()
+        ? code.operation({
+            config,
+            scrub,
+            options: this.#server.settings.tracing,
+            target: { method, tool: spec.tool, ...spec.traced },
+            ...(spec.detached === true ? { parent: code.DETACHED } : {}),
+          })
+        : undefined;
       let sent = false;
       /** The connection it went to: how that ended, when it did, is what the failure says. */
       let sentOn: Connection | undefined;
@@ -165,24 +168,25 @@ export class Requests {
         });
         limits?.start();
         const progress = spec.progress;
-        const onProgress = (report: ToolProgress): void => {
-          limits?.alive();
-          progress?.onProgress?.(report);
-        };
+        // A tools/call the connection sends itself (direct-calls.ts) never reads the signal.
+        const direct =
+          spec.tool !== undefined && method === 'tools/call' && connection.direct(spec.tool);
         // Ours when a person may be asked during it: the SDK's timer could not stand still.
         const options = (timeoutMs: number): RequestOptions => {
           const ms = asked === undefined ? timeoutMs : TIMED_BY_US_MS;
           if (limits !== undefined) {
-            const rule = progress === undefined ? undefined : progressRule(onProgress);
-            return limitedRequestOptions(ms, limits, rule);
+            const onprogress =
+              progress === undefined ? undefined : progressTo(limits, progress.onProgress);
+            return limitedRequestOptions(ms, limits, onprogress, direct);
           }
           return progress === undefined
             ? buildRequestOptions(ms, sendSignal)
-            : callRequestOptions(ms, sendSignal, onProgress);
+            : callRequestOptions(ms, sendSignal, progress.onProgress);
         };
-        return code.within(operation, () =>
-          this.#send(connection, target, limits ?? sendSignal, send, options),
-        );
+        const stop = limits ?? sendSignal;
+        return operation === undefined
+          ? this.#send(connection, target, stop, send, options)
+          : code.within(operation, () => this.#send(connection, target, stop, send, options));
       };
       const run = (turn?: QueueTurn): Promise<T> => {
         if (signal?.aborted) return Promise.reject(signal.reason);
@@ -207,39 +211,41 @@ export class Requests {
           .connectionFor(target, sendSignal)
           .then((next) => sendOn(next, sendSignal, now));
       };
-      return code
-        .within(operation, () => (spec.serial ? queue.run(run, signal) : run(undefined)))
-        .then(
-          (answer) => {
-            made?.limits?.end();
-            operation?.end({ result: answer });
-            return answer;
-          },
-          (error: unknown) => {
-            made?.limits?.end();
-            const failed = code.requestError(error, {
-              server: this.#name,
-              method,
-              tool: spec.tool,
-              timeoutMs: config.timeoutMs,
-              ...(made?.limits?.passed === 'total'
-                ? { totalLimitMs: config.maxTotalTimeoutMs }
-                : {}),
-              signal,
-              sent,
-              scrub,
-              url: remoteUrl(config),
-              rootsDeclared: this.#server.settings.roots !== undefined,
-              elicitationDeclared: this.#server.settings.elicit !== undefined,
-              questionsAsked: (made?.target?.asked ?? 0) > 0,
-              lost: sentOn?.lost,
-            });
-            const asked = made?.target;
-            const thrown = asked === undefined ? failed : nobodyCouldAnswer(failed, asked.replies);
-            operation?.end({ error: thrown });
-            throw thrown;
-          },
-        );
+      const sending =
+        operation === undefined
+          ? spec.serial
+            ? queue.run(run, signal)
+            : run(undefined)
+          : code.within(operation, () => (spec.serial ? queue.run(run, signal) : run(undefined)));
+      return sending.then(
+        (answer) => {
+          made?.limits?.end();
+          operation?.end({ result: answer });
+          return answer;
+        },
+        (error: unknown) => {
+          made?.limits?.end();
+          const failed = code.requestError(error, {
+            server: this.#name,
+            method,
+            tool: spec.tool,
+            timeoutMs: config.timeoutMs,
+            ...(made?.limits?.passed === 'total' ? { totalLimitMs: config.maxTotalTimeoutMs } : {}),
+            signal,
+            sent,
+            scrub,
+            url: remoteUrl(config),
+            rootsDeclared: this.#server.settings.roots !== undefined,
+            elicitationDeclared: this.#server.settings.elicit !== undefined,
+            questionsAsked: (made?.target?.asked ?? 0) > 0,
+            lost: sentOn?.lost,
+          });
+          const asked = made?.target;
+          const thrown = asked === undefined ? failed : nobodyCouldAnswer(failed, asked.replies);
+          operation?.end({ error: thrown });
+          throw thrown;
+        },
+      );
     });
   }
 

@@ -4,6 +4,7 @@
 // request: it is the connection's one request in flight (inferred), one of several (`running`),
 // or of none — and a question asked outside any request is bounded as one request's are.
 import type { ToolContext } from '@epoch-agent/protocol';
+import { InFlight } from '../connection/in-flight.js';
 import {
   ask,
   type ElicitReply,
@@ -23,7 +24,7 @@ export interface AskingRequest {
 
 export class ConnectionQuestions {
   readonly #asker: QuestionAsker;
-  readonly #running = new Set<QuestionTarget>();
+  readonly #running = new InFlight<QuestionTarget, QuestionTarget>();
   /** Questions asked while no request ran: counted as one request's questions are. */
   readonly #outside = { asked: 0 };
 
@@ -41,7 +42,7 @@ export class ConnectionQuestions {
    * question asked meanwhile can name it.
    */
   during<T>(target: QuestionTarget, request: () => Promise<T>): Promise<T> {
-    this.#running.add(target);
+    this.#running.set(target, target);
     let running: Promise<T>;
     try {
       running = request();
@@ -57,7 +58,7 @@ export class ConnectionQuestions {
 
   /** A 2025-era server's elicitation/create; `signal`: the server no longer waits for it. */
   async fromServer(params: unknown, signal: AbortSignal): Promise<ElicitReply> {
-    const targets = [...this.#running];
+    const targets = this.#running.values();
     const { reply } = await ask(this.#asker, {
       params,
       targets,
