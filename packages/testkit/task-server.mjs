@@ -383,8 +383,10 @@ function factory() {
     return task;
   };
   server.server.setRequestHandler('tasks/get', { params: loose, result: loose }, (params) => {
-    record({ get: params.taskId });
-    return { resultType: 'complete', ...detailed(known(params.taskId)) };
+    const task = known(params.taskId);
+    // What the look was told: a test compares it with the progress the client showed.
+    record({ get: params.taskId, status: task.status, said: task.message });
+    return { resultType: 'complete', ...detailed(task) };
   });
   server.server.setRequestHandler('tasks/cancel', { params: loose, result: loose }, (params) => {
     const task = known(params.taskId);
