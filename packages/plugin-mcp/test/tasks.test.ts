@@ -20,6 +20,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
+import { readTaskRecords } from '../src/tasks/task-records.js';
 import type { McpServerCommon, McpServerConfig } from '../src/types.js';
 import { rejection } from './support/waiting.js';
 
@@ -94,7 +95,7 @@ describe('a 2025-11-25 task tool: the reference server', () => {
     expect(asked).toEqual(['tool simulate-research-query']);
   });
 
-  it('a call stopped by its caller ends with aborted (tasks/cancel is sent first: the 2026 tests see it arrive)', async () => {
+  it('a call stopped by its caller ends with aborted, and the server says its task was cancelled', async () => {
     const client = await connected(everything());
     const stop = new AbortController();
     const failure = await rejection(
@@ -104,6 +105,15 @@ describe('a 2025-11-25 task tool: the reference server', () => {
       }),
     );
     expect(isMcpError(failure, 'aborted')).toBe(true);
+    // The task's id is in its record. Asked, the server has it cancelled, or (the reference server)
+    // dropped: a task that was never cancelled is found, working or completed, for its ttl of 5 min.
+    const [task] = (await readTaskRecords()).filter(({ server }) => server === 'everything');
+    if (task === undefined) throw new Error('the task was not recorded');
+    const seen = await client.getTask(task.taskId).then(
+      ({ status }) => status,
+      (error: unknown) => (isMcpError(error, 'task_gone') ? 'dropped' : Promise.reject(error)),
+    );
+    expect(['cancelled', 'dropped']).toContain(seen);
   });
 });
 
