@@ -12,6 +12,7 @@ import { median, percentile } from '../measure.mjs';
 import { loadAiSdk } from './ai-sdk.mjs';
 import { connectBare } from './bare-pipe.mjs';
 import { loadOurs } from './ours.mjs';
+import { loadRawSdk } from './raw-sdk.mjs';
 
 const [side, warmupText, callsText, command, ...args] = process.argv.slice(2);
 const MESSAGE = 'bench';
@@ -73,20 +74,8 @@ async function callTool() {
 }
 
 async function raw() {
-  const { Client } = await import('@modelcontextprotocol/client');
-  const { getDefaultEnvironment, StdioClientTransport } = await import(
-    '@modelcontextprotocol/client/stdio'
-  );
-  const client = new Client({ name: 'probe', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command,
-      args,
-      env: { ...getDefaultEnvironment(), ...env },
-      stderr: 'ignore',
-    }),
-  );
-  await client.listTools();
+  const connect = await loadRawSdk();
+  const { client } = await connect(command, args, env);
   return {
     call: () => client.callTool({ name: 'echo', arguments: { message: MESSAGE } }),
     close: () => client.close(),

@@ -13,6 +13,7 @@ import { isRunning, recordedPids } from '../processes.mjs';
 import { loadAiSdk } from './ai-sdk.mjs';
 import { connectBare } from './bare-pipe.mjs';
 import { loadOurs } from './ours.mjs';
+import { loadRawSdk } from './raw-sdk.mjs';
 
 const [side, closesText, command, ...args] = process.argv.slice(2);
 const SERVER = 'probe';
@@ -50,21 +51,9 @@ async function ours() {
 }
 
 async function raw() {
-  const { Client } = await import('@modelcontextprotocol/client');
-  const { getDefaultEnvironment, StdioClientTransport } = await import(
-    '@modelcontextprotocol/client/stdio'
-  );
+  const connect = await loadRawSdk();
   return async (env) => {
-    const client = new Client({ name: 'probe', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command,
-        args,
-        env: { ...getDefaultEnvironment(), ...env },
-        stderr: 'ignore',
-      }),
-    );
-    await client.listTools();
+    const { client } = await connect(command, args, env);
     return () => client.close();
   };
 }

@@ -12,6 +12,7 @@ import { isRunning, recordedPids } from '../processes.mjs';
 import { loadAiSdk } from './ai-sdk.mjs';
 import { connectBare } from './bare-pipe.mjs';
 import { loadOurs } from './ours.mjs';
+import { loadRawSdk } from './raw-sdk.mjs';
 
 const [side, countText, command, ...args] = process.argv.slice(2);
 const names = Array.from({ length: Number(countText) }, (_, i) => `s${i}`);
@@ -57,23 +58,11 @@ async function ours() {
 }
 
 async function raw() {
-  const { Client } = await import('@modelcontextprotocol/client');
-  const { getDefaultEnvironment, StdioClientTransport } = await import(
-    '@modelcontextprotocol/client/stdio'
-  );
+  const connect = await loadRawSdk();
   mark('imported');
   const connected = await Promise.all(
     names.map(async () => {
-      const client = new Client({ name: 'probe', version: '1.0.0' });
-      await client.connect(
-        new StdioClientTransport({
-          command,
-          args,
-          env: { ...getDefaultEnvironment(), ...env },
-          stderr: 'ignore',
-        }),
-      );
-      const { tools } = await client.listTools();
+      const { client, tools } = await connect(command, args, env);
       return { client, tools: tools.length };
     }),
   );
