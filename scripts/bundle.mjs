@@ -17,6 +17,7 @@ import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
+import { lazySchemas } from './lazy-schemas.mjs';
 
 const PACKAGES = fileURLToPath(new URL('../packages/', import.meta.url));
 const OUT = 'bundle';
@@ -44,6 +45,9 @@ const INNER = [
   },
 ];
 
+/** The SDK's module that declares the protocol's schemas. */
+const SDK_SCHEMAS = /[\\/]@modelcontextprotocol[\\/]core[\\/]dist[\\/]schemas-[\w-]+\.mjs$/;
+
 for (const name of readdirSync(PACKAGES)) {
   const dir = join(PACKAGES, name);
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -59,7 +63,7 @@ for (const name of readdirSync(PACKAGES)) {
     resolve: { mainFields: ['module', 'main'] },
     external: (id) =>
       id.startsWith('node:') || builtinModules.includes(id) || id.startsWith('@epoch-agent/'),
-    plugins: [substitutes(dir, SUBSTITUTES[manifest.name] ?? {})],
+    plugins: [substitutes(dir, SUBSTITUTES[manifest.name] ?? {}), schemasOnFirstUse()],
   });
   const { output } = await build.write({
     dir: join(dir, OUT),
@@ -97,6 +101,13 @@ for (const name of readdirSync(PACKAGES)) {
     }
   }
   if (bundled.size > 0) writeFileSync(join(dir, OUT, NOTICES), notices(bundled));
+  const modules = output.flatMap((chunk) => (chunk.type === 'chunk' ? chunk.moduleIds : []));
+  const holdsSdk = modules.some((id) => thirdParty(id)?.name === '@modelcontextprotocol/client');
+  if (holdsSdk && !modules.some((id) => SDK_SCHEMAS.test(id))) {
+    throw new Error(
+      `${manifest.name}: its bundle holds the SDK, but no module matches ${SDK_SCHEMAS}: the SDK moved its schemas; point SDK_SCHEMAS in scripts/bundle.mjs at them`,
+    );
+  }
 }
 
 /** Resolves each specifier of `own` to the module of `dir`'s package that stands in for it. */
@@ -109,6 +120,18 @@ function substitutes(dir, own) {
   return {
     name: 'substitutes',
     resolveId: (source) => (Object.hasOwn(own, source) ? join(dir, own[source]) : null),
+  };
+}
+
+/**
+ * The SDK's schemas built when a program first uses one, not while its chunk loads
+ * (lazy-schemas.mjs says how and why), in whichever chunk holds the module that declares them.
+ */
+function schemasOnFirstUse() {
+  return {
+    name: 'schemas-on-first-use',
+    renderChunk: (code, chunk) =>
+      chunk.moduleIds.some((id) => SDK_SCHEMAS.test(id)) ? lazySchemas(code, chunk.fileName) : null,
   };
 }
 
