@@ -9,6 +9,9 @@
 // call and returns the same object ever after; every reference to it calls that function. What
 // the chunk's code holds and uses is the schema itself, as before, only built later.
 //
+// A const computed from schemas as the chunk loads (the SDK's tables of the keys its elicitation
+// schemas allow) is computed on its first use in the same way.
+//
 // Some objects list schemas as they are made (the SDK's exports namespace and `specTypeSchemas`
 // table while the chunk loads, the object a schema set returns): such a list holds a stand-in for
 // each, a Proxy that builds the schema on its first use and forwards everything to it. Only those
@@ -137,26 +140,85 @@ function isSchemaSet(node) {
  * built in place (`NameSchema: <call>`) are built on first use too. Returns how many it found.
  */
 function rewriteScope(statements, exported, inserts, fail, returned) {
-  /** name → its declarator. */
+  /** name → its declarator: the schemas, and the consts computed from them (`computed`). */
   const schemas = new Map();
-  for (const statement of statements) {
-    if (statement.type !== 'VariableDeclaration' || statement.kind !== 'const') continue;
-    for (const declarator of statement.declarations) {
-      const { id, init } = declarator;
-      if (id.type !== 'Identifier' || !SCHEMA_NAME.test(id.name) || exported.has(id.name)) continue;
-      if (init?.type === 'CallExpression') schemas.set(id.name, declarator);
-      // Another name for a schema declared above: the same schema, when it is built.
-      if (init?.type === 'Identifier' && schemas.has(init.name)) schemas.set(id.name, declarator);
+  const consts = statements.flatMap((statement) =>
+    statement.type === 'VariableDeclaration' && statement.kind === 'const'
+      ? statement.declarations.filter(
+          ({ id }) => id.type === 'Identifier' && !exported.has(id.name),
+        )
+      : [],
+  );
+  for (const declarator of consts) {
+    const { id, init } = declarator;
+    if (!SCHEMA_NAME.test(id.name)) continue;
+    if (init?.type === 'CallExpression') schemas.set(id.name, declarator);
+    // Another name for a schema declared above: the same schema, when it is built.
+    if (init?.type === 'Identifier' && schemas.has(init.name)) schemas.set(id.name, declarator);
+  }
+  /** Expressions that run later than `statements` do: when their schema is built. */
+  const deferred = new Set();
+
+  /**
+   * Walks `node`, calling `found` for each reference to a schema. `inFunction`: inside code that
+   * runs later than `statements` do (a function, or a deferred expression); `listed`: the value
+   * of a property of an object built as `statements` run (directly, or as the body of an arrow
+   * there, the way a namespace object gets its values); `shadowed`: schemas' names that an inner
+   * scope declares for itself.
+   */
+  const walk = (node, parent, key, depth, inFunction, listed, shadowed, found) => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const child of node) {
+        walk(child, parent, key, depth, inFunction, listed, shadowed, found);
+      }
+      return;
+    }
+    if (typeof node.type !== 'string') return;
+    if (node.type === 'Identifier' && schemas.has(node.name)) {
+      if (!shadowed.has(node.name) && isReference(parent, key)) {
+        found(node, parent, depth, listed, inFunction);
+      }
+      return;
+    }
+    const own = scopeNames(node).filter((name) => schemas.has(name));
+    const inner = own.length === 0 ? shadowed : new Set([...shadowed, ...own]);
+    const later = inFunction || /Function/.test(node.type) || deferred.has(node);
+    for (const [childKey, child] of Object.entries(node)) {
+      if (childKey === 'type' || child === null || typeof child !== 'object') continue;
+      const childListed =
+        (!inFunction && node.type === 'Property' && childKey === 'value') ||
+        (listed && node.type === 'ArrowFunctionExpression' && childKey === 'body');
+      walk(child, node, childKey, depth + 1, later, childListed, inner, found);
+    }
+  };
+
+  // A const computed from schemas as `statements` run (the SDK's tables of the keys its
+  // elicitation schemas allow) would build them then: it is computed on its first use, as they are.
+  const computed = new Set();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const declarator of consts) {
+      if (schemas.has(declarator.id.name) || declarator.init === null) continue;
+      let reads = false;
+      const read = (_node, _parent, _depth, listed, inFunction) => {
+        reads ||= !listed && !inFunction;
+      };
+      walk(declarator.init, declarator, 'init', 0, false, false, new Set(), read);
+      if (!reads) continue;
+      schemas.set(declarator.id.name, declarator);
+      computed.add(declarator.id.name);
+      grew = true;
     }
   }
+
   const insert = (at, text, depth, after) => inserts.push({ at, text, depth, after });
   for (const { init } of schemas.values()) {
+    deferred.add(init);
     // Outside every other insert at its places: nothing else starts or ends where it does.
     insert(init.start, `${BUILD}(() => (`, -1, false);
     insert(init.end, '))', -1, true);
   }
-  /** Expressions that run when their schema is built, later than `statements` do. */
-  const deferred = new Set([...schemas.values()].map(({ init }) => init));
   for (const property of returned?.properties ?? []) {
     const { key, value } = property;
     if (property.type !== 'Property' || value.type === 'Identifier') continue;
@@ -168,44 +230,13 @@ function rewriteScope(statements, exported, inserts, fail, returned) {
     insert(value.end, ')))', -1, true);
   }
 
-  /**
-   * Walks `node`. `inFunction`: inside code that runs later than `statements` do (a function, or a
-   * schema's own expression); `listed`: the value of a property of an object built as
-   * `statements` run (directly, or as the body of an arrow there, the way a namespace object gets
-   * its values); `shadowed`: schemas' names that an inner scope declares for itself.
-   */
-  const walk = (node, parent, key, depth, inFunction, listed, shadowed) => {
-    if (node === null || typeof node !== 'object') return;
-    if (Array.isArray(node)) {
-      for (const child of node) walk(child, parent, key, depth, inFunction, listed, shadowed);
-      return;
-    }
-    if (typeof node.type !== 'string') return;
-    if (node.type === 'Identifier' && schemas.has(node.name)) {
-      if (!shadowed.has(node.name)) reference(node, parent, key, depth, listed);
-      return;
-    }
-    const own = scopeNames(node).filter((name) => schemas.has(name));
-    const inner = own.length === 0 ? shadowed : new Set([...shadowed, ...own]);
-    const isFunction = /Function/.test(node.type) || deferred.has(node);
-    for (const [childKey, child] of Object.entries(node)) {
-      if (childKey === 'type' || child === null || typeof child !== 'object') continue;
-      const childListed =
-        (!inFunction && node.type === 'Property' && childKey === 'value') ||
-        (listed && node.type === 'ArrowFunctionExpression' && childKey === 'body');
-      walk(child, node, childKey, depth + 1, inFunction || isFunction, childListed, inner);
-    }
-  };
-
-  const reference = (node, parent, key, depth, listed) => {
+  const reference = (node, parent, depth, listed) => {
     const name = node.name;
-    if (parent.type === 'VariableDeclarator' && key === 'id') return;
-    if (parent.type === 'MemberExpression' && key === 'property' && !parent.computed) return;
-    const isKey = ['Property', 'MethodDefinition', 'PropertyDefinition'].includes(parent.type);
-    // `{ NameSchema }`: its value is a node of its own, written out in full below.
-    if (isKey && key === 'key' && !parent.computed) return;
     if (/Specifier|Label|Break|Continue/.test(parent.type)) {
       fail(`${name} appears in a ${parent.type}, which the rewrite does not know`);
+    }
+    if (listed && computed.has(name)) {
+      fail(`${name}, computed from schemas, is listed where only a schema can stand in`);
     }
     const prefix = parent.type === 'Property' && parent.shorthand ? `${name}: ` : '';
     if (listed) {
@@ -218,8 +249,17 @@ function rewriteScope(statements, exported, inserts, fail, returned) {
   };
 
   // Inside a function body, the body's own declarations are this scope's: not shadowing ones.
-  walk(statements, null, 'body', 0, false, false, new Set());
-  return schemas.size;
+  walk(statements, null, 'body', 0, false, false, new Set(), reference);
+  return schemas.size - computed.size;
+}
+
+/** Whether an identifier at `key` of `parent` is a reference to a variable (not a name). */
+function isReference(parent, key) {
+  if (parent.type === 'VariableDeclarator' && key === 'id') return false;
+  if (parent.type === 'MemberExpression' && key === 'property' && !parent.computed) return false;
+  const keyed = ['Property', 'MethodDefinition', 'PropertyDefinition'].includes(parent.type);
+  // `{ NameSchema }`: its value is a node of its own, the reference.
+  return !(keyed && key === 'key' && !parent.computed);
 }
 
 /** The names a scope that `node` opens declares (none if it opens none, or is the chunk's own). */

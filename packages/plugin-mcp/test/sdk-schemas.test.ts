@@ -55,7 +55,8 @@ console.log(built);`),
 
   it('the rewrite builds each schema once, on first use, the same object for every reference', () => {
     // 150 top-level schemas (the least the rewrite takes for the SDK's), a schema set of 50 with
-    // one built in its returned object, a list filled at load, and a function's own copy of a name.
+    // one built in its returned object, a list filled at load, a value computed from a schema at
+    // load, and a function's own copy of a schema's name.
     const top = Array.from(
       { length: 150 },
       (_, n) => `const S${n}Schema = make('S${n}', ${n === 0 ? 'undefined' : `S${n - 1}Schema`});`,
@@ -66,16 +67,20 @@ console.log(built);`),
       'function make(name, inner) { made.push(name); return { name, inner }; }',
       ...top,
       'const listed = { S5Schema, named: S6Schema };',
+      'const keys = new Set([S3Schema.name]);',
+      'function known(name) { return keys.has(name); }',
       'function build() {',
       ...set,
       '\treturn { L0Schema, WholeSchema: make("whole", L1Schema) };',
       '}',
       'function own() { const S7Schema = "own copy"; return S7Schema; }',
       'const atLoad = made.length;',
-      'const first = S9Schema; const again = S9Schema;',
+      'function twice() { return [S9Schema, S9Schema, made.slice()]; }',
+      'const [first, again, afterS9] = twice();',
       'const built = build();',
-      'export const report = { atLoad, afterS9: made.slice(), sameS9: first === again, inner: S9Schema.inner === S8Schema,',
-      '\tlisted: listed.named.name, own: own(), setBuilt: made.includes("L0"), whole: built.WholeSchema.inner.name };',
+      'export const report = { atLoad, afterS9, sameS9: first === again, inner: S9Schema.inner === S8Schema,',
+      '\tlisted: listed.named.name, own: own(), setBuilt: made.includes("L0"), whole: built.WholeSchema.inner.name,',
+      '\tknown: known("S3") };',
     ].join('\n');
     const report = JSON.parse(
       node(`import { writeFileSync, mkdtempSync } from 'node:fs';
@@ -100,6 +105,8 @@ console.log(JSON.stringify(report));`),
       // The set's schemas wait for their first use too, the one built in its object as well.
       setBuilt: false,
       whole: 'L1',
+      // A value computed from a schema as the chunk loads waits with it.
+      known: true,
     });
   });
 
