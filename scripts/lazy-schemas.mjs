@@ -2,8 +2,8 @@
 // SDK chunk (scripts/bundle.mjs), the SDK's code otherwise unchanged.
 //
 // The SDK builds every schema of the protocol while its chunk loads (182 with SDK 2.4, about 1,000
-// zod objects: some 20 ms of CPU), and the first message of a 2025 server builds the 142 of that
-// revision (700 more); a stdio connect, a tool list and a call use about 40 of them. So each
+// zod objects: 20 to 28 ms of CPU), and the first message of a 2025 server builds the 142 of that
+// revision (about 750 more); a stdio connect, a tool list and a call use about 40 of them. So each
 // `const NameSchema = <call>` of the chunk's top level, and of a function that builds a
 // revision's schema set and returns it, becomes a function that builds the schema on its first
 // call and returns the same object ever after; every reference to it calls that function. What
