@@ -9,10 +9,17 @@ const PROTOCOL_VERSION = '2025-11-25';
  * Spawns `command args` with `env` and completes the handshake (initialize, its answer, then
  * notifications/initialized). Returns `{ request(method, params), close() }`: `request` resolves
  * with the answer's result (rejects with its error), `close` ends stdin and resolves once the
- * server has exited, as a polite close does.
+ * server has exited, as a polite close does. `ownSession` starts the server as the leader of a
+ * session and process group of its own (`detached`), as ours are, where the SDKs keep it in theirs:
+ * on Linux a new session is also a scheduling group of its own (autogroup), which the kernel
+ * weighs against the other sessions' work on every wake-up of the server.
  */
-export async function connectBare(command, args, env) {
-  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'ignore'] });
+export async function connectBare(command, args, env, { ownSession = false } = {}) {
+  const child = spawn(command, args, {
+    env,
+    stdio: ['pipe', 'pipe', 'ignore'],
+    detached: ownSession && process.platform !== 'win32',
+  });
   const pending = new Map();
   let nextId = 0;
   let buffered = '';

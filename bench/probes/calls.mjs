@@ -1,13 +1,14 @@
 // Run in a fresh process: tool calls to one stdio server, one after another: a checked first call,
 // `warmup` untimed calls (the JIT settles), then `calls` timed ones. Prints { medianUs, p99Us }
 // as JSON: this process's median and p99 (nearest rank) of the timed calls, in microseconds.
-//   argv: execute|callTool|raw|ai-sdk|bare, warm-up calls, timed calls, then the server's command
+//   argv: execute|callTool|raw|ai-sdk|bare|bare-session, warm-up calls, timed calls, then the server's command
 //   and arguments.
 //   execute:  the echo EpochTool's execute from McpRegistry.tools() (a host's path)
 //   callTool: McpClient.callTool (the plugin's own client under it)
 //   raw:      the SDK's Client over StdioClientTransport, callTool
 //   ai-sdk:   createMCPClient over its stdio transport, the echo tool's execute from tools()
 //   bare:     a pipe (bare-pipe.mjs): tools/call written and its answer read, nothing else
+//   bare-session: the same pipe to a server started in a session of its own, as ours are
 import { median, percentile } from '../measure.mjs';
 import { loadAiSdk } from './ai-sdk.mjs';
 import { connectBare } from './bare-pipe.mjs';
@@ -20,7 +21,7 @@ const ECHOED = `Echo: ${MESSAGE}`;
 const SERVER = 'probe';
 const env = {};
 
-const sides = { execute, callTool, raw, 'ai-sdk': aiSdk, bare };
+const sides = { execute, callTool, raw, 'ai-sdk': aiSdk, bare, 'bare-session': bareSession };
 const { call, close } = await sides[side]();
 const first = JSON.stringify(await call());
 if (!first.includes(ECHOED)) throw new Error(`${side}: echo did not echo: ${first.slice(0, 300)}`);
@@ -95,8 +96,12 @@ async function aiSdk() {
   };
 }
 
-async function bare() {
-  const pipe = await connectBare(command, args, env);
+function bareSession() {
+  return bare({ ownSession: true });
+}
+
+async function bare(options) {
+  const pipe = await connectBare(command, args, env, options);
   await pipe.request('tools/list', {});
   const params = { name: 'echo', arguments: { message: MESSAGE } };
   return { call: () => pipe.request('tools/call', params), close: () => pipe.close() };
