@@ -35,13 +35,15 @@ const HELPERS = `
 /** A schema built on the first call of the function returned, which returns it ever after. */
 function ${BUILD}(build) {
 	let schema;
+	let built = false;
 	let building = false;
 	return () => {
-		if (schema === void 0) {
+		if (!built) {
 			if (building) throw new Error("an SDK schema refers to itself while it is built");
 			building = true;
 			try {
 				schema = build();
+				built = true;
 			} finally {
 				building = false;
 			}

@@ -25,6 +25,42 @@ function node(script: string): string {
   return ran.stdout;
 }
 
+/** A chunk the rewrite takes: 150 top-level schemas, a schema set of 50, and `extra` after them. */
+function chunkWith(extra: readonly string[]): string {
+  return [
+    'const made = [];',
+    'function make(name, inner) { made.push(name); return { name, inner }; }',
+    ...Array.from({ length: 150 }, (_, n) => `const S${n}Schema = make('S${n}');`),
+    'function build() {',
+    ...Array.from({ length: 50 }, (_, n) => `\tconst L${n}Schema = make('L${n}');`),
+    '\treturn { L0Schema };',
+    '}',
+    ...extra,
+  ].join('\n');
+}
+
+/** `chunk` rewritten as the build does, in a fresh Node: its `report`, or the rewrite's failure. */
+function rewritten(chunk: string): { report?: unknown; failure?: string } {
+  const ran = spawnSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { writeFileSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
+const { lazySchemas } = await import(${JSON.stringify(REWRITE)});
+const file = join(mkdtempSync(join(tmpdir(), 'lazy-schemas-')), 'chunk.mjs');
+writeFileSync(file, lazySchemas(${JSON.stringify(chunk)}, 'chunks/sdk.js'));
+const { report } = await import(pathToFileURL(file).href);
+console.log(JSON.stringify(report));`,
+    ],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  return ran.status === 0 ? { report: JSON.parse(ran.stdout) } : { failure: ran.stderr };
+}
+
 describe("the SDK's schemas in the bundle", () => {
   it('a first stdio connect, tool list and call build fewer zod schemas than loading the SDK does', () => {
     const server = fixtureServerEntry('cli');
@@ -125,5 +161,19 @@ lazySchemas('const OneSchema = make();', 'chunks/sdk.js');`,
     expect(ran.stderr).toContain(
       'chunk chunks/sdk.js: 1 top-level schemas found, not at least 150',
     );
+  });
+  it('a value computed from a schema is computed once, though it is undefined', () => {
+    // Computed on first use in the place of the chunk's load: its call runs once, as it did there.
+    const { report, failure } = rewritten(
+      chunkWith([
+        'let noted = 0;',
+        'function note(name) { noted += 1; }',
+        'const nothing = note(S3Schema.name);',
+        'function use() { return nothing; }',
+        'export const report = [use(), use(), use()].length === 3 && noted;',
+      ]),
+    );
+    expect(failure).toBeUndefined();
+    expect(report).toBe(1);
   });
 });
