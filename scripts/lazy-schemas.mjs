@@ -19,8 +19,9 @@
 //
 // The rewrite relies on the shape of the SDK's code and fails the build, naming what it missed,
 // when that changes: too few schemas found, no schema set, a list property not named as a
-// schema, a schema's name in a place it does not know. A name declared again in an inner scope
-// (the schema sets' own copies) is that scope's, and is left alone there.
+// schema, a schema's name in a place it does not know, or in one that uses it by its identity
+// (`===`, a Map's key): a list's stand-in is another object than the schema. A name declared
+// again in an inner scope (the schema sets' own copies) is that scope's, and is left alone there.
 import { parseAst } from 'rolldown/parseAst';
 
 /** SDK 2.4 has 182: far fewer means the SDK no longer declares its schemas this way. */
@@ -69,6 +70,18 @@ function ${STAND_IN}(schema) {
 	return schema.standIn;
 }
 `;
+
+/** Methods that find an object by its identity: a stand-in passed to them is not its schema. */
+const BY_IDENTITY = new Set([
+  'get',
+  'has',
+  'set',
+  'add',
+  'delete',
+  'includes',
+  'indexOf',
+  'lastIndexOf',
+]);
 
 /** `code` (a chunk holding the SDK's schemas) with its schemas built on first use. */
 export function lazySchemas(code, chunkName) {
@@ -179,7 +192,7 @@ function rewriteScope(statements, exported, inserts, fail, returned) {
     if (typeof node.type !== 'string') return;
     if (node.type === 'Identifier' && schemas.has(node.name)) {
       if (!shadowed.has(node.name) && isReference(parent, key)) {
-        found(node, parent, depth, listed, inFunction);
+        found(node, parent, key, depth, listed, inFunction);
       }
       return;
     }
@@ -203,7 +216,7 @@ function rewriteScope(statements, exported, inserts, fail, returned) {
     for (const declarator of consts) {
       if (schemas.has(declarator.id.name) || declarator.init === null) continue;
       let reads = false;
-      const read = (_node, _parent, _depth, listed, inFunction) => {
+      const read = (_node, _parent, _key, _depth, listed, inFunction) => {
         reads ||= !listed && !inFunction;
       };
       walk(declarator.init, declarator, 'init', 0, false, false, new Set(), read);
@@ -232,10 +245,16 @@ function rewriteScope(statements, exported, inserts, fail, returned) {
     insert(value.end, ')))', -1, true);
   }
 
-  const reference = (node, parent, depth, listed) => {
+  const reference = (node, parent, key, depth, listed) => {
     const name = node.name;
     if (/Specifier|Label|Break|Continue/.test(parent.type)) {
       fail(`${name} appears in a ${parent.type}, which the rewrite does not know`);
+    }
+    // A list's stand-in for a schema is another object than the schema: code that finds one by
+    // its identity would not find the other, silently. The SDK uses its schemas by value only.
+    const identity = identityUse(node, parent, key);
+    if (identity !== undefined) {
+      fail(`${name} is ${identity}, which a stand-in for it in a list would not pass`);
     }
     if (listed && computed.has(name)) {
       fail(`${name}, computed from schemas, is listed where only a schema can stand in`);
@@ -253,6 +272,20 @@ function rewriteScope(statements, exported, inserts, fail, returned) {
   // Inside a function body, the body's own declarations are this scope's: not shadowing ones.
   walk(statements, null, 'body', 0, false, false, new Set(), reference);
   return schemas.size - computed.size;
+}
+
+/** How `parent` uses `node` (at its `key`) by identity, if it does: what to say of it. */
+function identityUse(node, parent, key) {
+  if (parent.type === 'BinaryExpression' && /^[=!]==?$/.test(parent.operator)) {
+    return `compared with ${parent.operator}`;
+  }
+  if (parent.type === 'SwitchCase' || parent.type === 'SwitchStatement') return 'a switch case';
+  const callee = parent.type === 'CallExpression' && key === 'arguments' ? parent.callee : null;
+  if (callee?.type !== 'MemberExpression' || callee.computed) return undefined;
+  const method = callee.property.name;
+  // `Object.is(a, b)` by either argument; a Map's or a list's methods by their first one.
+  const byIdentity = method === 'is' || (BY_IDENTITY.has(method) && parent.arguments[0] === node);
+  return byIdentity ? `passed to .${method}()` : undefined;
 }
 
 /** Whether an identifier at `key` of `parent` is a reference to a variable (not a name). */

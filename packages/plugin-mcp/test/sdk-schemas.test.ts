@@ -111,10 +111,11 @@ console.log(built);`),
       '}',
       'function own() { const S7Schema = "own copy"; return S7Schema; }',
       'const atLoad = made.length;',
-      'function twice() { return [S9Schema, S9Schema, made.slice()]; }',
-      'const [first, again, afterS9] = twice();',
+      // Compared as the values a function returns: the rewrite refuses a schema's name in `===`.
+      'function twice() { return [S9Schema, S9Schema, made.slice(), S8Schema]; }',
+      'const [first, again, afterS9, s8] = twice();',
       'const built = build();',
-      'export const report = { atLoad, afterS9, sameS9: first === again, inner: S9Schema.inner === S8Schema,',
+      'export const report = { atLoad, afterS9, sameS9: first === again, inner: first.inner === s8,',
       '\tlisted: listed.named.name, own: own(), setBuilt: made.includes("L0"), whole: built.WholeSchema.inner.name,',
       '\tknown: known("S3") };',
     ].join('\n');
@@ -175,5 +176,43 @@ lazySchemas('const OneSchema = make();', 'chunks/sdk.js');`,
     );
     expect(failure).toBeUndefined();
     expect(report).toBe(1);
+  });
+
+  it('the build fails when the chunk compares a schema by identity, as a stand-in in a list is another object', () => {
+    // A list's stand-in for S5 is not S5: `===`, a Map's key or `includes` would say so at run time.
+    const uses: [use: string, said: string][] = [
+      ['function isS5(schema) { return schema === S5Schema; }', 'S5Schema is compared with ==='],
+      [
+        'const seen = new WeakSet(); function mark() { seen.add(S5Schema); }',
+        'S5Schema is passed to .add()',
+      ],
+      [
+        'function known(schema) { return [S4Schema].includes(schema) || Object.is(schema, S5Schema); }',
+        'S5Schema is passed to .is()',
+      ],
+      [
+        'function kind(schema) { switch (schema) { case S5Schema: return 5; } }',
+        'S5Schema is a switch case',
+      ],
+    ];
+    for (const [use, said] of uses) {
+      const { report, failure } = rewritten(
+        chunkWith([
+          'const listed = { S5Schema };',
+          use,
+          'export const report = listed.S5Schema.name;',
+        ]),
+      );
+      expect(report).toBeUndefined();
+      expect(failure).toContain(`chunk chunks/sdk.js: ${said}`);
+    }
+    // By its value it may be used, as the SDK does: a map's value, an argument to a function.
+    const { report } = rewritten(
+      chunkWith([
+        'const table = new Map(); function fill() { table.set("five", S5Schema); return table.get("five").name; }',
+        'export const report = fill();',
+      ]),
+    );
+    expect(report).toBe('S5');
   });
 });
