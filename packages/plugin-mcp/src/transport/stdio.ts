@@ -173,13 +173,13 @@ export class StdioTransport implements Transport, ReapableTransport {
     this.#inputEnded = true;
     if (this.#state.kind !== 'running') return Promise.resolve();
     const { stdin } = this.#state.child;
-    stdin.end();
-    // Nothing of ours left to write: closing our end hands the server its EOF now, not at the
-    // event loop's next look at I/O. What was written before is still the server's to read.
+    // Nothing of ours left to write: closing our end (no end(): a shutdown request, work before
+    // the EOF) hands the server its EOF now. What was written before is still the server's to read.
     if (stdin.writableLength === 0) {
       stdin.destroy();
       return Promise.resolve();
     }
+    stdin.end();
     // An error (EPIPE: the server is gone) ends it too.
     return finished(stdin).catch(() => {});
   }
@@ -400,7 +400,7 @@ export class StdioTransport implements Transport, ReapableTransport {
       case 'new':
         return 'the stdio transport was not started';
       case 'running':
-        return state.child.stdin.writableEnded
+        return this.#inputEnded
           ? 'the stdio connection is closing'
           : 'the server stopped reading its stdin';
       case 'spawnFailed':
