@@ -1,7 +1,13 @@
 // The quick path to a server's tree on Linux: its processes found down the kernel's children lists,
 // and the orphans of every tree among the children of our own ancestors, without reading the
 // whole process table (15-50 µs a process) on every look of a close.
-import { childPids, type ProcEntry, readStat } from './process-table/proc.js';
+import {
+  childPids,
+  openChildList,
+  type ProcEntry,
+  readChildList,
+  readStat,
+} from './process-table/proc.js';
 import { sharedRead } from './process-table/table.js';
 import { exists } from './signals.js';
 import type { TrackedProcess } from './tracked-process.js';
@@ -25,43 +31,33 @@ export function walkDown(roots: readonly Walkable[]): Walkable[] {
 export const nextAdoptedChildren = sharedRead(() => adoptedChildren(NONE));
 
 /**
- * The same look, made now and passing over `strangers` (a ServerTree's), this process, and our
- * ancestors while a look has lately seen each of them run as the process the chain recorded.
+ * The same look, made now and passing over `strangers` (a ServerTree's) and our ancestors. An
+ * ancestor is passed over only where this very look proves it is ours: a pid it left behind could
+ * be an orphan's by now. Each ancestor's own list, read from the bottom up, is the proof: a
+ * process whose list names the one below it in the chain, itself proven (this process is, as it
+ * runs), is that one's parent, which only the ancestor we recorded can be (a reaper that adopted
+ * the one below when the ancestor died is an older process, with a pid of its own).
  */
 export function adoptedChildren(strangers: ReadonlySet<number>): ProcEntry[] {
   const chain = ourAncestry();
-  const now = Date.now();
-  const trusted = now - ancestorsSeenAt < STRANGERS_MS;
-  const passed = new Set(strangers).add(process.pid);
-  if (trusted) for (const ancestor of chain) passed.add(ancestor.pid);
   const look = { stats: 0 };
   const children: ProcEntry[] = [];
-  let seen = true;
-  for (const [index, parent] of chain.entries()) {
-    const found = runningChildren(parent, passed, look);
-    children.push(...found);
-    // The ancestor below this one in the chain (not this process, which is passed over always).
-    const below = index >= 2 ? chain[index - 1] : undefined;
-    if (below !== undefined && !trusted && !found.some((child) => sameProcess(child, below))) {
-      seen = false;
-    }
+  // The ancestor below the one read, while proven ours.
+  let below: number | undefined;
+  for (const [index, { entry: parent, list }] of chain.entries()) {
+    const passed = below === undefined ? strangers : new Set(strangers).add(below);
+    let listsBelow = false;
+    const read = (): number[] => {
+      const pids = list === undefined ? childPids(parent) : readChildList(list);
+      if (below !== undefined && pids.includes(below)) listsBelow = true;
+      return pids;
+    };
+    children.push(...runningChildren(parent, passed, look, read));
+    // This process (the chain's first) runs: it needs no proof.
+    below = index === 0 || listsBelow ? parent.pid : undefined;
   }
-  if (!trusted && seen) ancestorsSeenAt = now;
   if (strangers === NONE) lastLookStats = look.stats;
   return children;
-}
-
-/**
- * When a look last saw every ancestor of ours run as the process the chain recorded (pid and start
- * time), each below its own parent. For STRANGERS_MS after that the looks pass over them, as over
- * strangers: none of them can be a server's orphan (they ran before any server of ours), and a
- * pid that one of them leaves behind is not handed out again that soon. A look that does not see
- * one of them so reads them all again.
- */
-let ancestorsSeenAt = Number.NEGATIVE_INFINITY;
-
-function sameProcess(a: ProcEntry, b: ProcEntry): boolean {
-  return a.pid === b.pid && a.startTime === b.startTime;
 }
 
 /**
@@ -90,20 +86,28 @@ const NONE: ReadonlySet<number> = new Set();
  */
 export const STRANGERS_MS = 1000;
 
-let ancestry: readonly ProcEntry[] | undefined;
+/** One process of our ancestry, and its children list held open (undefined if it could not be). */
+interface Ancestor {
+  readonly entry: ProcEntry;
+  readonly list: number | undefined;
+}
+
+let ancestry: readonly Ancestor[] | undefined;
 
 /**
  * This process and its ancestors up to init, read on the first close. An orphan goes to its
  * nearest living ancestor that is a subreaper, or to init; for a process of a server's tree every
  * such ancestor was already an ancestor of ours when we first looked, because an ancestor that
  * dies only drops out of the chain and nobody new ever gets into it. So the chain is read once
- * instead of a stat read per ancestor on every close.
+ * instead of a stat read per ancestor on every close, and each one's children list is kept open
+ * for the life of this process: the look that follows a server's exit, which the close waits for,
+ * is then a read per ancestor (a handful of descriptors, within descriptor-budget's RESERVE).
  */
-function ourAncestry(): readonly ProcEntry[] {
+function ourAncestry(): readonly Ancestor[] {
   if (ancestry === undefined) {
-    const chain: ProcEntry[] = [];
+    const chain: Ancestor[] = [];
     for (let entry = readStat(process.pid); entry !== undefined; entry = readStat(entry.ppid)) {
-      chain.push(entry);
+      chain.push({ entry, list: openChildList(entry.pid) });
     }
     ancestry = chain;
   }
@@ -119,12 +123,18 @@ const CHILD_LIST_READS = 3;
  * position, skipping a sibling. So a list with a child that is gone by the time we look at it is
  * read again (a few times at most: a parent that reaps all the time, such as init, may never hold
  * still); of a stranger only that is asked, with a signal 0 instead of a read of its stat.
+ * `list` reads the list: by default by its path, for an ancestor from the list held open.
  */
-function runningChildren(parent: Walkable, strangers = NONE, look = { stats: 0 }): ProcEntry[] {
+function runningChildren(
+  parent: Walkable,
+  strangers = NONE,
+  look = { stats: 0 },
+  list = () => childPids(parent),
+): ProcEntry[] {
   const running = new Map<number, ProcEntry>();
   for (let read = 0; read < CHILD_LIST_READS; read++) {
     let steady = true;
-    for (const child of childPids(parent)) {
+    for (const child of list()) {
       if (strangers.has(child)) {
         if (!exists(child)) steady = false;
         continue;
