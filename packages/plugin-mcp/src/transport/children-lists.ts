@@ -33,28 +33,31 @@ export const nextAdoptedChildren = sharedRead(() => adoptedChildren(NONE));
 /**
  * The same look, made now and passing over `strangers` (a ServerTree's) and our ancestors. An
  * ancestor is passed over only where this very look proves it is ours: a pid it left behind could
- * be an orphan's by now. Each ancestor's own list, read from the bottom up, is the proof: a
- * process whose list names the one below it in the chain, itself proven (this process is, as it
- * runs), is that one's parent, which only the ancestor we recorded can be (a reaper that adopted
- * the one below when the ancestor died is an older process, with a pid of its own).
+ * be an orphan's by now. Its own list is the proof: a process whose list names the one below it in
+ * the chain, itself proven (this process is, as it runs), is that one's parent, which only the
+ * ancestor we recorded can be (a reaper that adopted the one below when the ancestor died is an
+ * older process, with a pid of its own). The lists are read from the top down, so an ancestor
+ * proven by its own list ran all through the read of its parent's, where it is listed: it cannot
+ * have made that read skip a sibling (runningChildren), and needs no signal 0 as a stranger does.
  */
 export function adoptedChildren(strangers: ReadonlySet<number>): ProcEntry[] {
   const chain = ourAncestry();
+  const read = ({ entry, list }: Ancestor): number[] =>
+    list === undefined ? childPids(entry) : readChildList(list);
+  const lists = new Array<number[]>(chain.length);
+  for (let index = chain.length - 1; index >= 0; index--) {
+    lists[index] = read(chain[index] as Ancestor);
+  }
   const look = { stats: 0 };
   const children: ProcEntry[] = [];
-  // The ancestor below the one read, while proven ours.
+  // The ancestor below the one whose list is sorted, while proven ours.
   let below: number | undefined;
-  for (const [index, { entry: parent, list }] of chain.entries()) {
-    const passed = below === undefined ? strangers : new Set(strangers).add(below);
-    let listsBelow = false;
-    const read = (): number[] => {
-      const pids = list === undefined ? childPids(parent) : readChildList(list);
-      if (below !== undefined && pids.includes(below)) listsBelow = true;
-      return pids;
-    };
-    children.push(...runningChildren(parent, passed, look, read));
-    // This process (the chain's first) runs: it needs no proof.
-    below = index === 0 || listsBelow ? parent.pid : undefined;
+  for (const [index, ancestor] of chain.entries()) {
+    const pids = lists[index] as number[];
+    const first = { pids, passed: below };
+    children.push(...runningChildren(ancestor.entry, strangers, look, first, () => read(ancestor)));
+    below =
+      index === 0 || (below !== undefined && pids.includes(below)) ? ancestor.entry.pid : undefined;
   }
   if (strangers === NONE) lastLookStats = look.stats;
   return children;
@@ -114,6 +117,12 @@ function ourAncestry(): readonly Ancestor[] {
   return ancestry;
 }
 
+/** A children list read already, and the one child on it known to have run all through the read. */
+interface FirstRead {
+  readonly pids: readonly number[];
+  readonly passed: number | undefined;
+}
+
 /** How often a children list is read again when a child on it went away during the read. */
 const CHILD_LIST_READS = 3;
 
@@ -123,18 +132,22 @@ const CHILD_LIST_READS = 3;
  * position, skipping a sibling. So a list with a child that is gone by the time we look at it is
  * read again (a few times at most: a parent that reaps all the time, such as init, may never hold
  * still); of a stranger only that is asked, with a signal 0 instead of a read of its stat.
- * `list` reads the list: by default by its path, for an ancestor from the list held open.
+ * `first`: the list already read, and a child on it that is known to have run all through that
+ * read (adoptedChildren); `list` reads it again (by default by its path).
  */
 function runningChildren(
   parent: Walkable,
   strangers = NONE,
   look = { stats: 0 },
+  first: FirstRead | undefined = undefined,
   list = () => childPids(parent),
 ): ProcEntry[] {
   const running = new Map<number, ProcEntry>();
   for (let read = 0; read < CHILD_LIST_READS; read++) {
     let steady = true;
-    for (const child of list()) {
+    const pids = read === 0 && first !== undefined ? first.pids : list();
+    for (const child of pids) {
+      if (read === 0 && child === first?.passed) continue;
       if (strangers.has(child)) {
         if (!exists(child)) steady = false;
         continue;
