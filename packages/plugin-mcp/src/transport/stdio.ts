@@ -8,7 +8,7 @@
 
 import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 // Types only: a server spawned ahead of its connection (startAhead) starts before the SDK loads.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
@@ -172,14 +172,14 @@ export class StdioTransport implements Transport, ReapableTransport {
   endInput(): Promise<void> {
     this.#inputEnded = true;
     if (this.#state.kind !== 'running') return Promise.resolve();
-    const { stdin } = this.#state.child;
+    const { stdin, stdout, stderr } = this.#state.child;
     // Nothing of ours left to write: closing our end (no end(): a shutdown request, work before
     // the EOF) hands the server its EOF now. What was written before is still the server's to read.
-    if (stdin.writableLength === 0) {
-      stdin.destroy();
-      return Promise.resolve();
-    }
-    stdin.end();
+    if (stdin.writableLength === 0) stdin.destroy();
+    else stdin.end();
+    // release() frees them: Node's teardown at their EOF would hold up the news of the exit.
+    for (const stream of [stdout, stderr]) (stream as Duplex).allowHalfOpen = true;
+    if (stdin.destroyed) return Promise.resolve();
     // An error (EPIPE: the server is gone) ends it too.
     return finished(stdin).catch(() => {});
   }
