@@ -47,8 +47,9 @@ export interface ReapableTransport {
    */
   endInput(): Promise<void>;
   /**
-   * Runs once the tree is gone: drain and release the pipes, fire onclose (exactly once), and
-   * take the server out of the crash record (leftovers.ts) before resolving.
+   * Runs once the tree is gone: drain the pipes (closed right after, once the caller has its
+   * answer), fire onclose (exactly once), and take the server out of the crash record
+   * (leftovers.ts) before resolving.
    */
   release(): Promise<void>;
   /** The grace periods this transport's server gets, unless a caller passes others. */

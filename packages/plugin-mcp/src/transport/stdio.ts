@@ -78,7 +78,7 @@ export class StdioTransport implements Transport, ReapableTransport {
   #inputEnded = false;
   /** The server closed its end of the pipes (stdout EOF, or EPIPE on stdin) before we ended its input. */
   #pipesClosedByServer = false;
-  /** Held from the spawn until the server's pipes are destroyed. */
+  /** Held from the spawn until release(): its pipes are read to their end then. */
   #slot: DescriptorSlot | undefined;
   #closeEmitted = false;
   readonly #logger: Logger;
@@ -179,12 +179,11 @@ export class StdioTransport implements Transport, ReapableTransport {
     else stdin.end();
     // release() frees them: Node's teardown at their EOF would hold up the news of the exit.
     for (const stream of [stdout, stderr]) (stream as Duplex).allowHalfOpen = true;
-    if (stdin.destroyed) return Promise.resolve();
     // An error (EPIPE: the server is gone) ends it too.
-    return finished(stdin).catch(() => {});
+    return stdin.destroyed ? Promise.resolve() : finished(stdin).catch(() => {});
   }
 
-  /** @internal for the reaper: the tree is gone; take the last bytes, free the pipes, fire onclose. */
+  /** @internal for the reaper: the tree is gone; take the last bytes, fire onclose (ReapableTransport). */
   async release(): Promise<void> {
     // Read to its end whatever it wrote; with no connection listening it goes nowhere.
     this.#unhold();
@@ -193,9 +192,10 @@ export class StdioTransport implements Transport, ReapableTransport {
     if (state.kind === 'running') {
       const { stdin, stdout, stderr } = state.child;
       await Promise.all([drained(stdout), drained(stderr)]);
-      stdin.destroy();
-      stdout.destroy();
-      stderr.destroy();
+      // Read to their end: closing the pipes can wait until the caller has its answer.
+      setImmediate(() => {
+        for (const stream of [stdin, stdout, stderr]) stream.destroy();
+      });
       this.#stderr.end();
     }
     this.#slot?.release();
