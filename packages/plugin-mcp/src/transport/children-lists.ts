@@ -83,9 +83,8 @@ export function ancestorsCrowded(): boolean {
 const NONE: ReadonlySet<number> = new Set();
 
 /**
- * How long a tree's strangers (and our ancestors, once seen) are trusted. A pid is handed out again
- * only after the kernel has gone round all the others (pid_max, 32768 at the least), which no
- * machine does within a second.
+ * How long a tree's strangers are trusted. A pid is handed out again only after the kernel has
+ * gone round all the others (pid_max, 32768 at the least), which no machine does within a second.
  */
 export const STRANGERS_MS = 1000;
 
