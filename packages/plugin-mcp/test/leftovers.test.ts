@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '@epoch-agent/infra';
+import { waitUntil } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { leftoversDir, recordServer, sweepLeftovers } from '../src/transport/leftovers.js';
 import { identify } from '../src/transport/tracked-process.js';
@@ -232,6 +233,41 @@ describe("this process's own record", () => {
       vi.useRealTimers();
       watcher.close();
       server.kill('SIGKILL');
+    }
+  });
+
+  it('once the record is deleted, the close of a server that never made it into one deletes nothing', async () => {
+    const idle = () =>
+      spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)'], { stdio: 'ignore' });
+    const [first, second] = [idle(), idle()];
+    try {
+      await Promise.all([once(first, 'spawn'), once(second, 'spawn')]);
+      mkdirSync(leftoversDir(), { recursive: true });
+      // The record's write waits on a timer: faked, so the test says when it starts.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      let dropFirst: () => Promise<void>;
+      try {
+        dropFirst = recordServer('first', identify(first.pid as number), silentLogger);
+        vi.runOnlyPendingTimers();
+      } finally {
+        vi.useRealTimers();
+      }
+      const record = await waitUntil(
+        () => readdirSync(leftoversDir()).find((name) => name.endsWith('.json')),
+        'the record of the first server',
+      );
+      await dropFirst();
+      expect(readdirSync(leftoversDir())).toEqual([]);
+      // Whatever lies at the record's path now is no record of this process's servers: the close
+      // of a server closed before its write has nothing of its own there to delete.
+      const stranger = join(leftoversDir(), record);
+      writeFileSync(stranger, 'not a record of ours\n');
+      await recordServer('second', identify(second.pid as number), silentLogger)();
+      expect(readdirSync(leftoversDir())).toEqual([record]);
+      rmSync(stranger);
+    } finally {
+      first.kill('SIGKILL');
+      second.kill('SIGKILL');
     }
   });
 });

@@ -195,7 +195,7 @@ class OwnRecord {
   readonly #servers = new Map<number, { readonly name: string; leader: TrackedProcess }>();
   #source: ProcessTableSource | undefined;
   #owner: Promise<Identity | undefined> | undefined;
-  /** Its path, once written. */
+  /** Its path while a record of it may be on disk. */
   #file: string | undefined;
   #writing: Promise<void> = Promise.resolve();
   #timer: NodeJS.Timeout | undefined;
@@ -248,8 +248,11 @@ class OwnRecord {
 
   async #flush(): Promise<void> {
     if (this.#servers.size === 0) {
-      // Nothing to keep: the record goes, if one was ever begun.
+      // Nothing to keep: the record goes, if one is on disk. Once gone it is forgotten, so the
+      // close of a server that never made it into a record deletes nothing (a trip through the
+      // thread pool that the close would wait for).
       if (this.#file !== undefined) await removeRecord(this.#file);
+      this.#file = undefined;
       return;
     }
     const source = this.#source ?? processTableSource();
@@ -261,6 +264,7 @@ class OwnRecord {
     const servers = await this.#identified(source);
     if (servers.length === 0) {
       await removeRecord(file);
+      this.#file = undefined;
       return;
     }
     const record: ProcessRecord = { table: source.kind, owner, servers };

@@ -90,6 +90,11 @@ export class ServerTree {
     }
   }
 
+  /** Whether the server process has not been reaped yet: until then gone() is false. */
+  get leaderRuns(): boolean {
+    return this.#unreaped();
+  }
+
   /** Whether nothing of the tree runs any more; first looks for processes not tracked yet. */
   async gone(): Promise<boolean> {
     // An exited leader is a zombie until Node reaps it and fires 'exit', which wakes us. Until

@@ -8,7 +8,7 @@
 
 import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 // Types only: a server spawned ahead of its connection (startAhead) starts before the SDK loads.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
@@ -78,7 +78,7 @@ export class StdioTransport implements Transport, ReapableTransport {
   #inputEnded = false;
   /** The server closed its end of the pipes (stdout EOF, or EPIPE on stdin) before we ended its input. */
   #pipesClosedByServer = false;
-  /** Held from the spawn until the server's pipes are destroyed. */
+  /** Held from the spawn until release(): its pipes are read to their end then. */
   #slot: DescriptorSlot | undefined;
   #closeEmitted = false;
   readonly #logger: Logger;
@@ -172,19 +172,18 @@ export class StdioTransport implements Transport, ReapableTransport {
   endInput(): Promise<void> {
     this.#inputEnded = true;
     if (this.#state.kind !== 'running') return Promise.resolve();
-    const { stdin } = this.#state.child;
-    stdin.end();
-    // Nothing of ours left to write: closing our end hands the server its EOF now, not at the
-    // event loop's next look at I/O. What was written before is still the server's to read.
-    if (stdin.writableLength === 0) {
-      stdin.destroy();
-      return Promise.resolve();
-    }
+    const { stdin, stdout, stderr } = this.#state.child;
+    // Nothing of ours left to write: closing our end (no end(): a shutdown request, work before
+    // the EOF) hands the server its EOF now. What was written before is still the server's to read.
+    if (stdin.writableLength === 0) stdin.destroy();
+    else stdin.end();
+    // release() frees them: Node's teardown at their EOF would hold up the news of the exit.
+    for (const stream of [stdout, stderr]) (stream as Duplex).allowHalfOpen = true;
     // An error (EPIPE: the server is gone) ends it too.
-    return finished(stdin).catch(() => {});
+    return stdin.destroyed ? Promise.resolve() : finished(stdin).catch(() => {});
   }
 
-  /** @internal for the reaper: the tree is gone; take the last bytes, free the pipes, fire onclose. */
+  /** @internal for the reaper: the tree is gone; take the last bytes, fire onclose (ReapableTransport). */
   async release(): Promise<void> {
     // Read to its end whatever it wrote; with no connection listening it goes nowhere.
     this.#unhold();
@@ -193,9 +192,10 @@ export class StdioTransport implements Transport, ReapableTransport {
     if (state.kind === 'running') {
       const { stdin, stdout, stderr } = state.child;
       await Promise.all([drained(stdout), drained(stderr)]);
-      stdin.destroy();
-      stdout.destroy();
-      stderr.destroy();
+      // Read to their end: closing the pipes can wait until the caller has its answer.
+      setImmediate(() => {
+        for (const stream of [stdin, stdout, stderr]) stream.destroy();
+      });
       this.#stderr.end();
     }
     this.#slot?.release();
@@ -400,7 +400,7 @@ export class StdioTransport implements Transport, ReapableTransport {
       case 'new':
         return 'the stdio transport was not started';
       case 'running':
-        return state.child.stdin.writableEnded
+        return this.#inputEnded
           ? 'the stdio connection is closing'
           : 'the server stopped reading its stdin';
       case 'spawnFailed':

@@ -1,6 +1,6 @@
 // A process the reaper may signal, known by its pid AND its start time, so that a pid handed out
 // again is never taken for it; and the identity of a server just spawned.
-import { readStat } from './process-table/proc.js';
+import { childPids, readStat } from './process-table/proc.js';
 import { processTableSource } from './process-table/select.js';
 import type { ProcessEntry } from './process-table/table.js';
 
@@ -17,5 +17,9 @@ export const UNKNOWN = '?';
  */
 export function identify(pid: number): TrackedProcess {
   const entry = processTableSource().kind === 'proc' ? readStat(pid) : undefined;
-  return entry === undefined ? { pid, startTime: UNKNOWN, pgid: pid } : entry;
+  if (entry === undefined) return { pid, startTime: UNKNOWN, pgid: pid };
+  // Its children list read once now: the kernel makes the /proc entries that read needs on the
+  // first one, and the snapshot of its close, which holds up the server's EOF, finds them made.
+  childPids(entry);
+  return entry;
 }

@@ -30,12 +30,19 @@ function readProcFile(path: string): string | undefined {
     return undefined;
   }
   try {
+    return readOpen(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The text of an open /proc file, made anew by each read from its start (pread at 0). */
+function readOpen(fd: number): string | undefined {
+  try {
     return buffer.toString('latin1', 0, readSync(fd, buffer, 0, buffer.length, 0));
   } catch {
     // ESRCH: the process went away between open and read.
     return undefined;
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -123,10 +130,33 @@ export function childPids(parent: Pick<ProcEntry, 'pid' | 'running' | 'threads'>
   }
   const children: number[] = [];
   for (const tid of tids) {
-    const text = readProcFile(`/proc/${pid}/task/${tid}/children`) ?? '';
-    for (const word of text.split(' ')) {
-      if (word !== '') children.push(Number(word));
-    }
+    pushPids(children, readProcFile(`/proc/${pid}/task/${tid}/children`));
   }
   return children;
+}
+
+/**
+ * A process's main-thread children list, opened to be read again and again (readChildList): a
+ * read of an open list costs a fifth of an open, read and close, where a close waits for it. It
+ * stays the list of that very process: once it has exited the list reads empty, even when its
+ * pid names another process by then. Undefined when it cannot be opened.
+ */
+export function openChildList(pid: number): number | undefined {
+  try {
+    return openSync(`/proc/${pid}/task/${pid}/children`, 'r');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pids on a list openChildList() opened, as they are now; [] once its process is gone. */
+export function readChildList(fd: number): number[] {
+  return pushPids([], readOpen(fd));
+}
+
+function pushPids(pids: number[], text: string | undefined): number[] {
+  for (const word of (text ?? '').split(' ')) {
+    if (word !== '') pids.push(Number(word));
+  }
+  return pids;
 }
