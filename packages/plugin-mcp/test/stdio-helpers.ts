@@ -116,7 +116,7 @@ function groupMembers(pgid: number): number {
 }
 
 /** The fields of /proc/<pid>/stat from the third (state) on; undefined when there is no such process. */
-function statFields(pid: number): string[] | undefined {
+export function statFields(pid: number): string[] | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'latin1');

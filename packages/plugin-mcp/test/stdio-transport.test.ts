@@ -23,6 +23,7 @@ import {
   readPids,
   running,
   serverLaunch,
+  statFields,
   survivors,
   waitForPids,
 } from './stdio-helpers.js';
@@ -361,6 +362,60 @@ describe('closing', () => {
     await transport.close();
     expect(closes).toBe(1);
   });
+
+  // PLATFORM: /proc and the `setsid` command.
+  it.skipIf(process.platform !== 'linux')(
+    'a process that escaped the reap and still writes to the pipes: nothing of it reaches onmessage or onStderrLine after onclose',
+    async () => {
+      const note = { jsonrpc: '2.0', method: 'notifications/message', params: { data: 'late' } };
+      // The writer leaves the tree before the close looks (a session of its own, its parent gone
+      // at once), and keeps the server's stdout and stderr full: the drain gives up on them after
+      // a while. Its two `yes` die of SIGPIPE once the pipes are closed.
+      const writer = [
+        'echo $$ >> "$PID_FILE"',
+        'yes "$NOTE" & echo $! >> "$PID_FILE"',
+        'yes late >&2 & echo $! >> "$PID_FILE"',
+        'wait',
+      ].join('; ');
+      let closed = false;
+      let lateLines = 0;
+      let lateMessages = 0;
+      const transport = open({
+        server: {
+          name: 'fixture',
+          command: '/bin/sh',
+          args: ['-c', `(setsid sh -c '${writer}' &); exec cat`],
+          env: { PID_FILE: pidFile, NOTE: JSON.stringify(note) },
+        },
+        reap: FAST,
+        onStderrLine: () => {
+          if (closed) lateLines++;
+        },
+      });
+      transport.onmessage = () => {
+        if (closed) lateMessages++;
+      };
+      transport.onclose = () => {
+        closed = true;
+      };
+      await transport.start();
+      started = identities(await waitForPids(pidFile, 3));
+      const [escaped] = started;
+      const leader = transport.pid;
+      await waitUntil(() => {
+        const parent = Number(statFields(escaped?.pid ?? 0)?.[1]);
+        return statFields(parent)?.[3] !== String(leader);
+      }, 'the writer to leave the server’s tree');
+
+      await transport.close();
+      // Its pipes are closed by then: the next write of each `yes` kills it.
+      await waitUntil(
+        () => survivors(started.slice(1)).length === 0,
+        'the writers to die of SIGPIPE',
+      );
+      expect({ lateMessages, lateLines }).toEqual({ lateMessages: 0, lateLines: 0 });
+    },
+  );
 });
 
 function restore(name: string, value: string | undefined): void {

@@ -192,7 +192,9 @@ export class StdioTransport implements Transport, ReapableTransport {
     if (state.kind === 'running') {
       const { stdin, stdout, stderr } = state.child;
       await Promise.all([drained(stdout), drained(stderr)]);
-      // Read to their end: closing the pipes can wait until the caller has its answer.
+      // Read to their end, the pipes are closed once the caller has its answer; one the drain gave
+      // up on (a process we could not reap holds it) now, or it feeds onmessage after onclose.
+      for (const stream of [stdout, stderr]) if (!stream.readableEnded) stream.destroy();
       setImmediate(() => {
         for (const stream of [stdin, stdout, stderr]) stream.destroy();
       });
