@@ -181,6 +181,28 @@ describe('tools changed between two connects', () => {
     expect(pins.writes).toBe(1);
   });
 
+  it('a reconnect right after the first list waits for its pins: a change then is withheld', async () => {
+    // The first list's pins are written in the background; held here until the reconnect began.
+    let land = (): void => {};
+    const landed = new Promise<void>((resolve) => {
+      land = resolve;
+    });
+    const write = pins.write.bind(pins);
+    pins.write = async (server, tools) => {
+      await landed;
+      return write(server, tools);
+    };
+    const s = changingToolsServer(home.path, 'live', { tools: FIRST });
+    const { reg } = registry();
+    await reg.connectAll([s.config], 'user');
+    s.setTools(SECOND);
+    const reconnected = reg.reconnect('live');
+    land();
+    await reconnected;
+    expect(reg.withheldOf('live')).toEqual(WITHHELD_SECOND);
+    expect(pins.writes).toBe(1);
+  });
+
   it('approving named tools brings those in live with an `approval` event; then all of them', async () => {
     const s = await pinnedThen(SECOND);
     const { reg, events } = registry();

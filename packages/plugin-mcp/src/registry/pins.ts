@@ -83,6 +83,9 @@ export function pinnedServer(entry: Entry): McpPinnedServer {
 export async function readPins(servers: Servers, entry: Entry): Promise<void> {
   const { pins } = servers;
   if (pins === undefined) return;
+  // This process's own writes first: a reconnect right after a first list read the store before
+  // that list's pins were in it, and took the next list, changed or not, for the first.
+  await Promise.all(servers.pinWrites);
   try {
     entry.pins = await pins.read(pinnedServer(entry));
   } catch (error) {
