@@ -32,15 +32,16 @@ export async function callLatencyFresh(signal, rounds = CALL_ROUNDS) {
   const info = { kind: 'info' };
   const asGood = { kind: 'ratio', max: 1.0 };
   const ownSession = 'bare pipe, its server in a session of its own (as ours)';
-  const session = ['median', 'p99'].map((stat) =>
-    comparedRow(
+  const session = ['median', 'p99'].map((stat) => {
+    const of = stat === 'p99' ? p99s : medians;
+    return comparedRow(
       `stdio tool call ${stat} (${CALLS} calls each), fresh processes on Node 22, ${ownSession}, vs the bare pipe (x${rounds})`,
-      stat === 'p99' ? p99s('bare-session') : medians('bare-session'),
-      stat === 'p99' ? p99s('bare') : medians('bare'),
+      of('bare-session'),
+      of('bare'),
       info,
       'µs',
-    ),
-  );
+    );
+  });
   const paths = Object.entries(PATHS).flatMap(([side, path]) => {
     const what = (stat) =>
       `stdio tool call ${stat} (${CALLS} calls each), fresh processes on Node 22, ${path}`;

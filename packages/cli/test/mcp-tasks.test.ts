@@ -78,11 +78,10 @@ async function records(): Promise<McpTaskRecord[]> {
   return JSON.parse((await epoch(['mcp', 'tasks', '--json'], { EPOCH_HOME: home })).out);
 }
 
-/** The task records on disk, as written (`records()` lists only those not yet past their ttl). */
-async function written(): Promise<McpTaskRecord[]> {
+/** The task records' files as written (`records()` lists only those not yet past their ttl). */
+async function recordTexts(): Promise<string[]> {
   const files = await readdir(join(home, 'tasks'));
-  const texts = await Promise.all(files.map((name) => readFile(join(home, 'tasks', name), 'utf8')));
-  return texts.map((text) => JSON.parse(text));
+  return Promise.all(files.map((name) => readFile(join(home, 'tasks', name), 'utf8')));
 }
 
 it("a killed call's task is listed, then followed to its result by a second epoch", async () => {
@@ -256,16 +255,13 @@ it('a record past the time its server said it keeps the task is no longer listed
     );
     expect(call.code).toBe(0);
     // Read as the call wrote it: on a busy machine the second may be over before a listing runs.
-    const task = (await written()).find(({ server }) => server === 'brief');
+    const written: McpTaskRecord[] = (await recordTexts()).map((text) => JSON.parse(text));
+    const task = written.find(({ server }) => server === 'brief');
     expect(task).toMatchObject({ status: 'completed', ttlMs: 1000 });
     const expiry = Date.parse(task?.startedAt ?? '') + 1000;
     await waitUntil(() => Date.now() > expiry, 'the time the server keeps the task to pass');
     expect((await records()).map(({ server }) => server)).not.toContain('brief');
-    const files = await readdir(join(home, 'tasks'));
-    const texts = await Promise.all(
-      files.map((name) => readFile(join(home, 'tasks', name), 'utf8')),
-    );
-    expect(texts.join('\n')).not.toContain(task?.taskId ?? '');
+    expect((await recordTexts()).join('\n')).not.toContain(task?.taskId ?? '');
   } finally {
     await brief.stop();
   }
