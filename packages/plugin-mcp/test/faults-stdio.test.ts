@@ -292,6 +292,24 @@ describe('a server that dies, and the watchdog', () => {
     await h.finish();
   });
 
+  it('a server that never comes back, its stdin found closed before its exit is seen: one process per attempt, met as before', async () => {
+    const h = start();
+    await h.registry.connectAll([h.healthy(), h.stdio('gone', 'leave-for-good')], 'user');
+    await h.call('gone', 'work').catch(() => {});
+    await h.waitForState('gone', 'failed');
+    // Each later start answered initialize and left before notifications/initialized could reach
+    // it: the era it was met with held, so no attempt asked it again (no probe, no second process).
+    expect(h.pids('gone')).toHaveLength(4);
+    const methods = h.received('gone').flatMap((r) => r.in?.method ?? []);
+    expect(methods.filter((method) => method === 'server/discover')).toHaveLength(1);
+    expect(methods.filter((method) => method === 'initialize')).toHaveLength(4);
+    const status = h.status('gone');
+    if (status.state !== 'failed') throw new Error('unreachable');
+    expect(status.error.message).toContain('"gone"');
+    expect(status.stderrTail).toContain('fatal: cannot open database');
+    await h.finish();
+  });
+
   it('truncated frame, then exit: the call fails with connection_closed and the server comes back', async () => {
     const h = start();
     await h.registry.connectAll([h.healthy(), h.stdio('halfway', 'truncated-exit')], 'user');

@@ -496,7 +496,28 @@ describe('the store', () => {
     expect(reg.withheldOf('live')).toHaveLength(5);
     await reg.disconnectAll();
     expect(
-      warnings.some((w) => w.includes('could not be written') && w.includes('disk full')),
+      warnings.some(
+        (w) =>
+          w.includes('"live"') && w.includes('could not be written') && w.includes('disk full'),
+      ),
     ).toBe(true);
+  });
+
+  it('a first list that cannot be pinned holds across a reconnect: a change then is withheld', async () => {
+    pins.failWrites = true;
+    const s = changingToolsServer(home.path, 'live', { tools: FIRST });
+    const { reg } = registry();
+    await reg.connectAll([s.config], 'user');
+    s.setTools(SECOND);
+    await reg.reconnect('live');
+    expect(reg.withheldOf('live')).toEqual(WITHHELD_SECOND);
+    // Approved and written, the pins are the store's, and the ones it refused are forgotten: with
+    // the store's gone (a revoke), the next list is pinned afresh, not checked against the first.
+    pins.failWrites = false;
+    await reg.approveTools('live');
+    pins.saved.clear();
+    await reg.reconnect('live');
+    expect(reg.withheldOf('live')).toEqual([]);
+    expect(pins.writes).toBe(3);
   });
 });

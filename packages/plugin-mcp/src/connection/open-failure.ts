@@ -6,7 +6,7 @@ import { messageOf } from '@epoch-agent/infra';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { connectFailure, isAuthFailure } from '../errors/connect.js';
 import { networkFailure } from '../errors/http.js';
-import { isMcpError } from '../errors/mcp-error.js';
+import { isMcpError, mcpErrorIn } from '../errors/mcp-error.js';
 import { closedWhileConnecting } from '../errors/unavailable.js';
 import type { McpTransportHandle } from '../transport/handle.js';
 import type { MessageTooLongError } from '../transport/message-lines.js';
@@ -27,7 +27,8 @@ export interface Opened {
   readonly exitedWhileProbing: boolean;
   /**
    * Connecting from a remembered verdict failed while the server was there to answer: no
-   * timeout, no close(), no process that exited, no unreachable host, no refused login.
+   * timeout, no close(), no process that exited or stdin found closed, no unreachable host, no
+   * refused login.
    */
   readonly verdictRefused: boolean;
 }
@@ -60,9 +61,7 @@ export async function failedOpen(failed: FailedOpen): Promise<Opened> {
   const { logger } = parts.settings;
   const error = probeCause(failed.thrown);
   // Before the close below, which ends the process too; a timeout is not a server that exited.
-  const answered =
-    !signal.aborted &&
-    (config.transport === 'stdio' ? !failed.exited : networkFailure(error) === undefined);
+  const answered = !signal.aborted && !gone(failed, error);
   // A spawn that failed (our transport's McpError: command not found, no descriptor) ran nothing.
   const exitedWhileProbing =
     config.transport === 'stdio' &&
@@ -109,6 +108,18 @@ export async function failedOpen(failed: FailedOpen): Promise<Opened> {
     exitedWhileProbing,
     verdictRefused,
   };
+}
+
+/**
+ * The open failed because the server was not there to answer, not because it refused what it was
+ * met with. Over stdio: its process ended, or our write found its stdin closed (the transport's
+ * connection_closed). A server that exits may be seen by its closed pipe before its exit is: the
+ * write that follows its last answer (or an initialize sent a moment after it crashed) fails at
+ * once, the exit comes on a later turn. Remote: the host could not be reached.
+ */
+function gone(failed: FailedOpen, error: unknown): boolean {
+  if (failed.parts.config.transport !== 'stdio') return networkFailure(error) !== undefined;
+  return failed.exited || mcpErrorIn(error, 'connection_closed') !== undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ import { launchKey } from '../config/launch.js';
 import { definitionHash, type McpToolDefinition, toolDefinition } from '../tools/definition.js';
 import type { McpWithheldTool } from '../types.js';
 import type { Entry, Servers } from './servers.js';
-import type { McpPinnedServer, McpPinnedTool, McpPinnedTools } from './types.js';
+import type { McpPinnedServer, McpPinnedTool, McpPinnedTools, McpToolPinStore } from './types.js';
 
 /** Whether the server's tools are checked against pins: a store is given and its entry allows it. */
 export function pinning(servers: Servers, entry: Entry): boolean {
@@ -76,9 +76,16 @@ export function pinnedServer(entry: Entry): McpPinnedServer {
   return { source: entry.source, name: entry.config.name, launch: launchKey(entry.config) };
 }
 
+/** Which server, in which launch, a pin write was for: the key of Servers.unwrittenPins. */
+function pinKey({ source, name, launch }: McpPinnedServer): string {
+  return JSON.stringify([source, name, launch]);
+}
+
 /**
  * The server's pins from the store, into `entry.pins`; a store that fails to read is as a corrupt
- * file: an empty map, every tool withheld.
+ * file: an empty map, every tool withheld. When the store has none, the pins of a first list it
+ * refused to write hold: with none, the next list would be taken for the first, and a tool changed
+ * meanwhile trusted without approval.
  */
 export async function readPins(servers: Servers, entry: Entry): Promise<void> {
   const { pins } = servers;
@@ -86,14 +93,14 @@ export async function readPins(servers: Servers, entry: Entry): Promise<void> {
   // This process's own writes first: a reconnect right after a first list read the store before
   // that list's pins were in it, and took the next list, changed or not, for the first.
   await Promise.all(servers.pinWrites);
+  const server = pinnedServer(entry);
   try {
-    entry.pins = await pins.read(pinnedServer(entry));
+    entry.pins = (await pins.read(server)) ?? servers.unwrittenPins.get(pinKey(server));
   } catch (error) {
+    const { name } = entry.config;
     servers.logger.warn(
-      `The tool pins could not be read, so its tools are withheld until approved: ${messageOf(error)}`,
-      {
-        server: entry.config.name,
-      },
+      `MCP server "${name}": its tool pins could not be read, so its tools are withheld until approved (epoch mcp approve ${name}): ${messageOf(error)}`,
+      { server: name },
     );
     entry.pins = new Map();
   }
@@ -102,18 +109,37 @@ export async function readPins(servers: Servers, entry: Entry): Promise<void> {
 /**
  * The first live list of a server with no pins in this launch becomes its pins. Written in the
  * background (disconnectAll waits for it); a failed write is a warning, and the pins hold in memory
- * for this process.
+ * for this process (this registry): across its reconnects too, while the store has none.
  */
 export function pinFirstList(servers: Servers, entry: Entry, tools: readonly Tool[]): void {
   const store = servers.pins;
   if (store === undefined || !pinning(servers, entry) || entry.pins !== undefined) return;
   const pins = pinsOf(tools);
   entry.pins = pins;
-  const write = store.write(pinnedServer(entry), pins).catch((error: unknown) => {
-    servers.logger.warn(`The tool pins could not be written: ${messageOf(error)}`, {
-      server: entry.config.name,
-    });
+  const server = pinnedServer(entry);
+  const write = store.write(server, pins).catch((error: unknown) => {
+    servers.unwrittenPins.set(pinKey(server), pins);
+    const { name } = entry.config;
+    servers.logger.warn(
+      `MCP server "${name}": its tool pins could not be written, so they hold only until this process ends (a later start pins its tools afresh): ${messageOf(error)}`,
+      { server: name },
+    );
   });
   servers.pinWrites.add(write);
   void write.finally(() => servers.pinWrites.delete(write));
+}
+
+/**
+ * Writes the server's pins (an approval). Once the store has them, pins it refused before are
+ * forgotten: with the store's taken away later (a revoke), the next list is pinned afresh.
+ */
+export async function writePins(
+  servers: Servers,
+  store: McpToolPinStore,
+  entry: Entry,
+  pins: McpPinnedTools,
+): Promise<void> {
+  const server = pinnedServer(entry);
+  await store.write(server, pins);
+  servers.unwrittenPins.delete(pinKey(server));
 }

@@ -92,6 +92,8 @@ export class Servers {
   readonly pins: McpToolPinStore | undefined;
   /** Pin writes in flight: disconnectAll waits for them, as for the cache's. */
   readonly pinWrites = new Set<Promise<void>>();
+  /** First lists' pins the store refused, by server and launch (registry/pins.ts). */
+  readonly unwrittenPins = new Map<string, McpPinnedTools>();
   /** The approveTools calls, one after another (see registry/tool-approval.ts). */
   toolApprovals: Promise<unknown> = Promise.resolve();
   readonly maxOutputTokens: number;

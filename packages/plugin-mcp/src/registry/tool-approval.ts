@@ -7,7 +7,7 @@ import { McpError } from '../errors/mcp-error.js';
 import type { McpServerStatus, McpShownTool, McpWithheldTool } from '../types.js';
 import { emitStatus, offeredBy, statusOf, withheldBy } from './entry-status.js';
 import { announce, offerFor } from './offers.js';
-import { pinnedServer, pinOf } from './pins.js';
+import { pinOf, writePins } from './pins.js';
 import type { Servers } from './servers.js';
 import type { McpPinnedTool, McpPinnedTools } from './types.js';
 
@@ -49,7 +49,7 @@ async function approve(
     tools === undefined ? keptPins(entry.pins, offer.schema.tools) : entry.pins,
   );
   for (const tool of approved) pins.set(tool.name, pinOf(tool.after));
-  await store.write(pinnedServer(entry), pins);
+  await writePins(servers, store, entry, pins);
   // Removed, or given another client, while the pins were written: the next start reads them.
   if (servers.entries.get(name) !== entry || entry.client !== client) return statusOf(entry);
   const before = { tools: offeredBy(entry), withheld: withheldBy(entry) };

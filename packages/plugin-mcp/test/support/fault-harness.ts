@@ -37,6 +37,7 @@ export type Fault =
   | 'big'
   | 'exit-after-calls'
   | 'die-for-good'
+  | 'leave-for-good'
   | 'error-answer'
   | 'invalid-result'
   | 'late-answer'
