@@ -99,7 +99,7 @@ export async function readPins(servers: Servers, entry: Entry): Promise<void> {
   } catch (error) {
     const { name } = entry.config;
     servers.logger.warn(
-      `MCP server "${name}": its tool pins could not be read, so its tools are withheld until approved (epoch mcp approve ${name}): ${messageOf(error)}`,
+      `MCP server "${name}": its tool pins could not be read, so its tools are withheld until they are approved: ${messageOf(error)}`,
       { server: name },
     );
     entry.pins = new Map();
