@@ -126,7 +126,7 @@ describe('warm start', () => {
     expect(reg.tools().map((t) => t.name)).toHaveLength(3);
   });
 
-  it('a cold start waits for the same server (the baseline of the bound above)', async () => {
+  it('a cold start waits for the same server (what the cached list spares)', async () => {
     const slow = server('slow', TOOLS_V1, SLOW_START_MS);
     const [status] = await registry().connectAll([slow.config], 'user');
     // It waited for the server: connected when connectAll returned.
