@@ -7,7 +7,7 @@
 // support/fault-harness.ts).
 import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
-import { type FaultHarness, timed, useFaultHarness } from './support/fault-harness.js';
+import { type FaultHarness, failure, useFaultHarness } from './support/fault-harness.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
 import { NOT_FOUND_PAGE, startWebServer, type WebAnswer } from './support/web-server.js';
 
@@ -44,7 +44,7 @@ describe('HTTP faults', () => {
     await h.registry.connectAll([h.healthy(), h.remote('forgetful', 'http', server.url)], 'user');
     await h.expectEcho('forgetful');
     server.expireSessions();
-    const { error } = await timed(h.expectEcho('forgetful'));
+    const error = await failure(h.expectEcho('forgetful'));
     expect(error).toBeUndefined();
     const rpcs = server.records.map((r) => r.rpc);
     expect(rpcs.filter((rpc) => rpc === 'initialize')).toHaveLength(2);
@@ -63,7 +63,7 @@ describe('HTTP faults', () => {
     await h.registry.connectAll([h.healthy(), h.remote('flaky', 'http', server.url)], 'user');
     // The request timeout is 10 s: the drop must be noticed, not waited out (which would end the
     // call with request_timeout).
-    const { error } = await timed(h.call('flaky', 'drop'));
+    const error = await failure(h.call('flaky', 'drop'));
     expect(isMcpError(error, 'request_failed')).toBe(true);
     expect((error as Error).message).toContain('"flaky"');
     expect((error as Error).message).toContain('"drop"');
@@ -78,7 +78,7 @@ describe('HTTP faults', () => {
     const { h, server } = await start({ mode: 'sse' });
     await h.registry.connectAll([h.healthy(), h.remote('flaky', 'sse', server.url)], 'user');
     // Soon: the drop ends it, not the request timeout (10 s: request_timeout).
-    const { error } = await timed(h.call('flaky', 'drop'));
+    const error = await failure(h.call('flaky', 'drop'));
     expect(isMcpError(error, 'connection_closed')).toBe(true);
     expect((error as Error).message).toContain('"flaky"');
     expect((error as Error).message).toContain('"drop"');
@@ -101,7 +101,7 @@ describe('a remote server that goes away mid-session', () => {
     await server.stop();
 
     // At once: the refused connection ends it, not the request timeout (10 s: request_timeout).
-    const { error } = await timed(echo.execute({ text: 'x' }, { signal: never() }));
+    const error = await failure(echo.execute({ text: 'x' }, { signal: never() }));
     expect(isMcpError(error, 'connection_closed')).toBe(true);
     const message = (error as Error).message;
     expect(message).toMatch(
@@ -117,11 +117,11 @@ describe('a remote server that goes away mid-session', () => {
     // A call while it reconnects fails at once with the story, in whole sentences: before the
     // server's state moved on (the next attempt is a status of its own).
     const before = [...h.states('gone')];
-    const again = await timed(echo.execute({ text: 'y' }, { signal: never() }));
+    const again = await failure(echo.execute({ text: 'y' }, { signal: never() }));
     expect(h.states('gone')).toEqual(before);
-    expect((again.error as Error).message).toContain('cannot be sent because it is reconnecting');
-    expect((again.error as Error).message).toContain('ECONNREFUSED');
-    expect((again.error as Error).message).not.toContain('..');
+    expect((again as Error).message).toContain('cannot be sent because it is reconnecting');
+    expect((again as Error).message).toContain('ECONNREFUSED');
+    expect((again as Error).message).not.toContain('..');
 
     await h.waitForState('gone', 'failed');
     const failed = h.status('gone');
@@ -139,8 +139,8 @@ describe('a remote server that goes away mid-session', () => {
       'reconnecting',
       'failed',
     ]);
-    const after = await timed(echo.execute({ text: 'z' }, { signal: never() }));
-    expect((after.error as Error).message).not.toContain('..');
+    const after = await failure(echo.execute({ text: 'z' }, { signal: never() }));
+    expect((after as Error).message).not.toContain('..');
     await h.finish();
   });
 
@@ -148,7 +148,7 @@ describe('a remote server that goes away mid-session', () => {
     const { h, server } = await start({ mode: 'http' });
     await h.registry.connectAll([h.healthy(), h.remote('cut', 'http', server.url)], 'user');
     // The cut ends it, not the request timeout (10 s: request_timeout).
-    const { error } = await timed(h.call('cut', 'reset'));
+    const error = await failure(h.call('cut', 'reset'));
     expect(isMcpError(error, 'connection_closed')).toBe(true);
     // The socket was closed on us (FIN, undici's "other side closed") or reset (RST): the same story.
     expect((error as Error).message).toMatch(
@@ -301,7 +301,7 @@ describe('what a remote failure says', () => {
       await h.registry.connectAll([h.healthy(), h.remote('strict', 'http', server.url)], 'user');
       return { h };
     });
-    const { error } = await timed(h.call('strict', 'invalid', { text: 1 }));
+    const error = await failure(h.call('strict', 'invalid', { text: 1 }));
     expect(isMcpError(error, 'server_error')).toBe(true);
     expect((error as Error).message).toBe(
       'MCP server "strict": tools/call "invalid" failed: the server answered with error -32602: Invalid arguments for tool invalid: "text" must be a string',

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
-import { timed, useFaultHarness } from './support/fault-harness.js';
+import { failure, useFaultHarness } from './support/fault-harness.js';
 import { cancelledIds } from './support/recording.js';
 
 const start = useFaultHarness();
@@ -127,7 +127,7 @@ describe('faults during a call', () => {
       [h.healthy(), h.stdio('stuck', 'hang-tool', { timeoutMs: 300 })],
       'user',
     );
-    const { error } = await timed(h.call('stuck', 'work'));
+    const error = await failure(h.call('stuck', 'work'));
     expect(isMcpError(error, 'request_timeout')).toBe(true);
     expect((error as Error).message).toContain('"stuck"');
     expect((error as Error).message).toContain('"work"');
@@ -219,7 +219,7 @@ describe('a line over the 64 MiB bound', () => {
       if (status.name === 'flood' && status.state === 'reconnecting')
         lost.push(status.error.message);
     });
-    const { error } = await timed(h.call('flood', 'work'));
+    const error = await failure(h.call('flood', 'work'));
     expect(isMcpError(error, 'connection_closed')).toBe(true);
     // The call's own error says why, not "it may have exited".
     const message = (error as Error).message;
@@ -241,7 +241,7 @@ describe('a server that dies, and the watchdog', () => {
     await h.registry.connectAll([h.healthy(), h.stdio('fragile', 'crash-mid-call')], 'user');
     const work = h.tool('fragile', 'work');
     // At once: the call's timeout (10 s) would end it with request_timeout.
-    const { error } = await timed(h.call('fragile', 'work'));
+    const error = await failure(h.call('fragile', 'work'));
     expect(isMcpError(error, 'connection_closed')).toBe(true);
     expect((error as Error).message).toContain('"fragile"');
     await h.waitForState('fragile', 'reconnecting');
@@ -252,10 +252,10 @@ describe('a server that dies, and the watchdog', () => {
     // model can read; it does not wait for the reconnect.
     expect(h.status('fragile').state).toBe('reconnecting');
     const before = [...h.states('fragile')];
-    const during = await timed(work.execute({}, { signal: new AbortController().signal }));
-    expect(isMcpError(during.error)).toBe(true);
-    expect((during.error as Error).message).toContain('"fragile"');
-    expect((during.error as Error).message).toMatch(/reconnect/i);
+    const during = await failure(work.execute({}, { signal: new AbortController().signal }));
+    expect(isMcpError(during)).toBe(true);
+    expect((during as Error).message).toContain('"fragile"');
+    expect((during as Error).message).toMatch(/reconnect/i);
     // It did not wait: the server's state had not moved on when the call failed.
     expect(h.states('fragile')).toEqual(before);
     await h.waitForState('fragile', 'connected');
@@ -283,9 +283,9 @@ describe('a server that dies, and the watchdog', () => {
     // The last attempt's exit, carried through the series to the give-up.
     expect(status.exit).toEqual({ code: 3 });
     const states = [...h.states('doomed')];
-    const after = await timed(work.execute({}, { signal: new AbortController().signal }));
-    expect(isMcpError(after.error)).toBe(true);
-    expect((after.error as Error).message).toContain('"doomed"');
+    const after = await failure(work.execute({}, { signal: new AbortController().signal }));
+    expect(isMcpError(after)).toBe(true);
+    expect((after as Error).message).toContain('"doomed"');
     // At once: the call began a new series in the background and did not wait for its first
     // start (100 ms on, a process of its own).
     expect(h.states('doomed').slice(states.length)).toEqual(['reconnecting']);
@@ -297,7 +297,7 @@ describe('a server that dies, and the watchdog', () => {
     const h = start();
     await h.registry.connectAll([h.healthy(), h.stdio('halfway', 'truncated-exit')], 'user');
     // At once: the call's timeout (10 s) would end it with request_timeout.
-    const { error } = await timed(h.call('halfway', 'work'));
+    const error = await failure(h.call('halfway', 'work'));
     expect(isMcpError(error, 'connection_closed')).toBe(true);
     expect((error as Error).message).toContain('"halfway"');
     await h.waitForState('halfway', 'connected');

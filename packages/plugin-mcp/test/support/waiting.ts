@@ -83,12 +83,3 @@ export async function rejection(promise: Promise<unknown>): Promise<McpError> {
   if (!isMcpError(error)) throw new Error(`expected an McpError, got ${String(error)}`);
   return error;
 }
-
-/** How long `run()` took to reject, and the McpError it rejected with. */
-export async function timedRejection(
-  run: () => Promise<unknown>,
-): Promise<{ readonly ms: number; readonly error: McpError }> {
-  const started = performance.now();
-  const error = await rejection(run());
-  return { ms: performance.now() - started, error };
-}
