@@ -15,7 +15,7 @@ import {
   useRecordingClients,
   waitForRecords,
 } from './support/recording.js';
-import { rejection, waitForState } from './support/waiting.js';
+import { rejection, settlesThisTurn, waitForState } from './support/waiting.js';
 
 const servers = useRecordingClients();
 
@@ -96,8 +96,10 @@ describe('watchdog', () => {
     process.kill(starts()[0] ?? 0, 'SIGKILL');
     await waitForState(client, 'reconnecting');
     const before = states.length;
-    const error = await rejection(echo(client));
-    // At once: before the server's state moved on (the attempt is a state of its own).
+    const calling = echo(client);
+    // At once: it waited for nothing, and the server's state did not move.
+    expect(await settlesThisTurn(calling)).toBe(true);
+    const error = await rejection(calling);
     expect(states.slice(before)).toEqual([]);
     expect(error.code).toBe('connection_closed');
     expect(error.tool).toBe('echo');
@@ -129,9 +131,11 @@ describe('watchdog', () => {
     expect(starts()).toHaveLength(4);
 
     rmSync(flag);
-    const error = await rejection(echo(client));
+    const calling = echo(client);
+    // At once: it began the series and waited for nothing, its first attempt (50 ms on) least.
+    expect(await settlesThisTurn(calling)).toBe(true);
+    const error = await rejection(calling);
     expect(error.message).toMatch(/reconnecting; next attempt in 0\.\d s \(attempt 1 of 3\)/);
-    // At once: the call began the series and did not wait for its first attempt (50 ms on).
     expect(states.slice(failedAt).map((s) => s.kind)).toEqual(['reconnecting']);
     expect(starts()).toHaveLength(4);
     await waitForState(client, 'connected');

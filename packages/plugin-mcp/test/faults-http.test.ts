@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import { type FaultHarness, failure, useFaultHarness } from './support/fault-harness.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
+import { settlesThisTurn } from './support/waiting.js';
 import { NOT_FOUND_PAGE, startWebServer, type WebAnswer } from './support/web-server.js';
 
 const newHarness = useFaultHarness();
@@ -114,10 +115,12 @@ describe('a remote server that goes away mid-session', () => {
       /^MCP server "gone" cannot be reached any more: the connection was refused \(connect ECONNREFUSED 127\.0\.0\.1:\d+\), so the connection counts as dead; reconnecting in the background\.$/,
     );
 
-    // A call while it reconnects fails at once with the story, in whole sentences: before the
-    // server's state moved on (the next attempt is a status of its own).
+    // A call while it reconnects fails at once with the story, in whole sentences: it waits for
+    // nothing, and the server's state does not move (the next attempt is a status of its own).
     const before = [...h.states('gone')];
-    const again = await failure(echo.execute({ text: 'y' }, { signal: never() }));
+    const calling = echo.execute({ text: 'y' }, { signal: never() });
+    expect(await settlesThisTurn(calling)).toBe(true);
+    const again = await failure(calling);
     expect(h.states('gone')).toEqual(before);
     expect((again as Error).message).toContain('cannot be sent because it is reconnecting');
     expect((again as Error).message).toContain('ECONNREFUSED');

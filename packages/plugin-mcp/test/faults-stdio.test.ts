@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import { failure, useFaultHarness } from './support/fault-harness.js';
 import { cancelledIds } from './support/recording.js';
+import { settlesThisTurn } from './support/waiting.js';
 
 const start = useFaultHarness();
 
@@ -252,11 +253,13 @@ describe('a server that dies, and the watchdog', () => {
     // model can read; it does not wait for the reconnect.
     expect(h.status('fragile').state).toBe('reconnecting');
     const before = [...h.states('fragile')];
-    const during = await failure(work.execute({}, { signal: new AbortController().signal }));
+    const calling = work.execute({}, { signal: new AbortController().signal });
+    // It waited for nothing, and the server's state did not move.
+    expect(await settlesThisTurn(calling)).toBe(true);
+    const during = await failure(calling);
     expect(isMcpError(during)).toBe(true);
     expect((during as Error).message).toContain('"fragile"');
     expect((during as Error).message).toMatch(/reconnect/i);
-    // It did not wait: the server's state had not moved on when the call failed.
     expect(h.states('fragile')).toEqual(before);
     await h.waitForState('fragile', 'connected');
     expect(h.states('fragile')).toContain('reconnecting');
@@ -283,11 +286,13 @@ describe('a server that dies, and the watchdog', () => {
     // The last attempt's exit, carried through the series to the give-up.
     expect(status.exit).toEqual({ code: 3 });
     const states = [...h.states('doomed')];
-    const after = await failure(work.execute({}, { signal: new AbortController().signal }));
+    const calling = work.execute({}, { signal: new AbortController().signal });
+    // At once: the call began a new series in the background and waited for nothing, its first
+    // start (100 ms on, a process of its own) least.
+    expect(await settlesThisTurn(calling)).toBe(true);
+    const after = await failure(calling);
     expect(isMcpError(after)).toBe(true);
     expect((after as Error).message).toContain('"doomed"');
-    // At once: the call began a new series in the background and did not wait for its first
-    // start (100 ms on, a process of its own).
     expect(h.states('doomed').slice(states.length)).toEqual(['reconnecting']);
     expect(h.pids('doomed')).toHaveLength(4);
     await h.finish();
