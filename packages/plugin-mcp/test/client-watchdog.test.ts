@@ -264,9 +264,13 @@ describe('a call during the first connect', () => {
       { delays: [50], config: { connectTimeoutMs: 400 } },
     );
     const connecting = rejection(client.connect());
+    const started = performance.now();
     // It waited for the connect: it fails with the connect's own deadline, in the connect's words.
     const error = await rejection(echo(client));
     expect(error.message).toContain('did not finish connecting within 400 ms');
+    // Not before the deadline: a lower bound, which no slow machine fails (a timer never fires
+    // early; Node counts it from when it is set).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(300);
     expect((await connecting).code).toBe('connect_timeout');
     await waitForState(client, 'failed');
   });

@@ -2,9 +2,9 @@
 // to everything, one that forgets its session, an event stream that drops mid-call, a server that
 // goes away mid-session or cuts a call's connection, and URLs that are not MCP endpoints at all
 // (support/web-server.ts). Each ends in the state and message the issue asks for, as soon as it
-// asks (told by what ended it and what had happened by then, not by a clock), beside a healthy
-// stdio server in the same registry; every test ends with harness.finish() (see
-// support/fault-harness.ts).
+// asks (told by what ended it and what had happened by then, not by a clock, which only says a
+// deadline did not pass early), beside a healthy stdio server in the same registry; every test
+// ends with harness.finish() (see support/fault-harness.ts).
 import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import { type FaultHarness, failure, useFaultHarness } from './support/fault-harness.js';
@@ -284,6 +284,7 @@ describe('what a remote failure says', () => {
   it('a remote server that never answers: connect_timeout names its URL, not a stderr it does not have', async () => {
     const { h, site } = await web('silence');
     const url = `${site.origin}/mcp`;
+    const started = performance.now();
     await h.registry.connectAll(
       [h.healthy(), h.remote('mute', 'http', url, { connectTimeoutMs: 500 })],
       'user',
@@ -296,6 +297,9 @@ describe('what a remote failure says', () => {
     });
     // The deadline ended a wait for its answer: the request had reached the server.
     expect(site.requests).toContainEqual({ method: 'POST', path: '/mcp' });
+    // Not before the deadline: a lower bound, which no slow machine fails (a timer never fires
+    // early; Node counts it from when it is set).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(450);
     await h.finish();
   });
 

@@ -1,8 +1,9 @@
 // Fault injection over stdio (fixtures/fault-server.mjs): each fault ends in the state and message
 // the issue asks for, as soon as it asks (told by what ended it and what had happened by then, not
-// by a clock), and the healthy server in the same registry is untouched. Every test ends with
-// harness.finish(): the healthy server answers, and after disconnectAll no fixture process, handle
-// or unhandled rejection is left (support/fault-harness.ts).
+// by a clock, which only says a deadline did not pass early), and the healthy server in the same
+// registry is untouched. Every test ends with harness.finish(): the healthy server answers, and
+// after disconnectAll no fixture process, handle or unhandled rejection is left
+// (support/fault-harness.ts).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,7 @@ describe('faults at start', () => {
 
   it('hang in initialize: failed with connect_timeout at the deadline, its process reaped', async () => {
     const h = start();
+    const started = performance.now();
     await h.registry.connectAll(
       [h.healthy(), h.stdio('mute', 'hang-initialize', { connectTimeoutMs: 500 })],
       'user',
@@ -68,6 +70,9 @@ describe('faults at start', () => {
     expect(status.error.message).toContain('within 500 ms');
     // The deadline ended a wait for its answer: initialize had reached the server.
     expect(h.received('mute').some((r) => r.in?.method === 'initialize')).toBe(true);
+    // Not before the deadline: a lower bound, which no slow machine fails (a timer never fires
+    // early; Node counts it from when it is set).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(450);
     // Ended by our close at the deadline: not an exit of its own to report.
     expect(status.exit).toBeUndefined();
     expect(h.pids('mute').length).toBe(1);
@@ -82,6 +87,7 @@ describe('faults at start', () => {
     h.own(() => rm(bin, { recursive: true, force: true }));
     const npx = join(bin, 'npx');
     await writeFile(npx, `#!/bin/sh\nexec "${process.execPath}" "$@"\n`, { mode: 0o755 });
+    const started = performance.now();
     await h.registry.connectAll(
       [
         h.healthy(),
@@ -98,6 +104,7 @@ describe('faults at start', () => {
         'MCP server "fetching" did not finish connecting within 500 ms (the connect timeout covers start, initialize and the first tools/list). It wrote nothing to stderr: "npx" may still be downloading the package, or this machine may be offline. Run the command once in a terminal to see, or give it a longer connect timeout.',
     });
     expect(h.received('fetching').some((r) => r.in?.method === 'initialize')).toBe(true);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(450);
     await h.finish();
   });
 
@@ -128,6 +135,7 @@ describe('faults during a call', () => {
       [h.healthy(), h.stdio('stuck', 'hang-tool', { timeoutMs: 300 })],
       'user',
     );
+    const started = performance.now();
     const error = await failure(h.call('stuck', 'work'));
     expect(isMcpError(error, 'request_timeout')).toBe(true);
     expect((error as Error).message).toContain('"stuck"');
@@ -136,6 +144,9 @@ describe('faults during a call', () => {
     // The timeout ended a wait for its answer: the call had reached the server.
     const call = h.received('stuck').find((r) => r.in?.method === 'tools/call');
     expect(call).toBeDefined();
+    // Not before the deadline: a lower bound, which no slow machine fails (a timer never fires
+    // early; Node counts it from when it is set).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     await expect.poll(() => cancelledIds(h.received('stuck'))).toEqual([call?.in?.id]);
     // Only the call is over: the server is still connected and answers the next one.
     expect(h.status('stuck').state).toBe('connected');

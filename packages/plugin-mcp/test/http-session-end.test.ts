@@ -3,7 +3,7 @@
 // a lifetime recycle. Proven on a recording server on 127.0.0.1 (support/http-mcp-server.ts),
 // which also answers DELETE with 405 or never, to show neither holds a close up for long: what
 // ended the wait for the DELETE (its answer, or END_SESSION_TIMEOUT_MS, which logs that it passed)
-// is read from the log, not from a clock.
+// is read from the log, not from a clock (which only says the bound did not pass early).
 import { remoteConfig, waitUntil } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpRegistry } from '../src/registry/registry.js';
@@ -147,12 +147,16 @@ describe('a Streamable HTTP session ends with DELETE', () => {
     const running = await server({ mode: 'http', onDelete: 'hang' });
     const { reg, logger, states } = registry();
     await reg.connectAll([http('slow', running)], 'user');
+    const started = performance.now();
     await reg.disconnect('slow');
     expect(deleted(running)).toEqual(['session-1']);
     expect(states('slow').at(-1)).toBe('disconnected');
     expect(logger.lines.filter((line) => line.level !== 'debug')).toEqual([]);
     // The close waited for the answer until the bound passed, and then went on without it.
     expect(boundPassed(logger)).toBe(true);
+    // Not before the bound: a lower bound, which no slow machine fails (a timer never fires early;
+    // Node counts it from when it is set).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(END_SESSION_TIMEOUT_MS - 50);
     expect(logger.lines.map((line) => line.message)).toContainEqual(
       expect.stringContaining(`within ${END_SESSION_TIMEOUT_MS} ms; closing without it`),
     );

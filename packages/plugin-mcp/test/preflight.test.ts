@@ -207,11 +207,15 @@ describe('remote preflight', () => {
 
   it('a port that never completes the handshake fails after the 2 s probe, not connect_timeout', async () => {
     const port = await unansweredPort();
+    const started = performance.now();
     const { error, message } = await failedConnect(client(http(`http://127.0.0.1:${port}/mcp`)));
     // The probe's own bound ended it (connect_timeout, 20 s here, says connect_timeout).
     expect(error.code).toBe('preflight_failed');
     expect(message).toContain('did not accept a TCP connection within 2 s');
     expect(message).toContain('skip_preflight');
+    // Not before the probe's 2 s: a lower bound, which no slow machine fails (a timer never fires
+    // early; Node counts it from when it is set).
+    expect(performance.now() - started).toBeGreaterThan(1_900);
   });
 
   it('the probe spends the connect deadline: a shorter connect_timeout ends it as connect_timeout', async () => {
