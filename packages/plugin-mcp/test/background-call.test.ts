@@ -1,7 +1,8 @@
 // A call in the background (startInBackground), on the testkit's 2026-07-28 task server over stdio
 // through a McpRegistry's tools, as a host's agent loop uses them: the loop goes on (another call
-// of the same server answers) while the task runs, the result is taken later; the call's
-// ToolContext.signal stops it, and the server saw tasks/cancel.
+// of the same server answers) while the task runs (held by a question it asks, answered after),
+// the result is taken later; the call's ToolContext.signal stops it, and the server saw
+// tasks/cancel.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +17,20 @@ import { rejection } from './support/waiting.js';
 let dir: string;
 let record: string;
 let registry: McpRegistry;
+/** Opened by a test when the person answers the question a task asks (asked with `ask`). */
+let answered: Promise<void>;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'epoch-background-'));
   record = join(dir, 'record.jsonl');
-  registry = new McpRegistry({ schemaCache: null });
+  answered = Promise.resolve();
+  registry = new McpRegistry({
+    schemaCache: null,
+    elicit: async () => {
+      await answered;
+      return { action: 'accept', content: { name: 'Ada' } };
+    },
+  });
   const config = stdioConfig('tasks', process.execPath, [TASK_SERVER], {
     env: { RECORD_FILE: record },
     supportsParallel: true,
@@ -46,33 +56,48 @@ function text(result: { content: readonly unknown[] }): string {
 }
 
 it('runs while the loop goes on: another call answers meanwhile, the result is taken later', async () => {
+  // The task asks a question before its last step, answered once the other call has answered:
+  // it cannot end before, however slow the machine.
+  let answer = () => {};
+  answered = new Promise((resolve) => {
+    answer = resolve;
+  });
   const turn = new AbortController();
-  const call = startInBackground(tool('work'), { steps: 20, stepMs: 100 }, { signal: turn.signal });
+  const call = startInBackground(
+    tool('work'),
+    { steps: 2, stepMs: 10, ask: true },
+    { signal: turn.signal },
+  );
   expect(call.state).toBe('running');
   const meanwhile = await tool('plain').execute({ steps: 1, stepMs: 10 }, { signal: turn.signal });
   expect(text(meanwhile)).toBe('done 1');
   expect(call.state).toBe('running');
-  expect(text(await call.result)).toBe('done 20');
+  answer();
+  expect(text(await call.result)).toBe('hello Ada');
   expect(call.state).toBe('done');
 });
 
 it("the call's ToolContext.signal stops it: aborted, and the server saw tasks/cancel", async () => {
   const turn = new AbortController();
   const reports: string[] = [];
+  // Longer than the test may run: a result can only come from the stop.
   const call = startInBackground(
     tool('work'),
-    { steps: 100, stepMs: 100 },
+    { steps: 1_000, stepMs: 100 },
     {
       signal: turn.signal,
       onProgress: ({ message }) => {
         reports.push(message ?? '');
-        if (message === 'step 2 of 100') turn.abort(new Error('the turn ended'));
+        // The first step seen, whichever it is: the task is polled at the pace of its steps, so a
+        // poll that comes late (a busy machine) skips some of them.
+        if (message?.startsWith('step ')) turn.abort(new Error('the turn ended'));
       },
     },
   );
   const failure = await rejection(call.result);
   expect(isMcpError(failure, 'aborted')).toBe(true);
   expect(call.state).toBe('cancelled');
+  expect(reports.at(-1)).toMatch(/^step \d+ of 1000$/);
   const events = (await readFile(record, 'utf8'))
     .split('\n')
     .filter(Boolean)

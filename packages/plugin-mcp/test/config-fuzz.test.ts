@@ -1,7 +1,8 @@
 // The loader fed what a disk can hold rather than what a person writes: random bytes, and the real
 // config fixtures cut, spliced, repeated and nested, each written to a real file and read back by
-// loadMcpConfig. It never throws, answers every file within a bounded time, and each diagnostic
-// names the file at a real line and column.
+// loadMcpConfig. It never throws, answers every file, and each diagnostic names the file at a real
+// line and column. How the time grows with a file's size is bench/large-inputs.mjs's (CPU time,
+// against a goal); a file that hangs the loader ends this test at its timeout.
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,9 +14,6 @@ import { MCP_CONFIG_DIAGNOSTIC_CODES } from '../src/config/report.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'config');
 const REAL = readdirSync(FIXTURES).map((name) => readFileSync(join(FIXTURES, name)));
-
-// Far above what one load takes (a few ms), far below "hangs": a file that takes this long is a bug.
-const MS_PER_FILE = 1_000;
 
 let dir: string;
 beforeAll(async () => {
@@ -87,9 +85,7 @@ function mutate(base: Buffer, m: Mutation): Buffer {
 async function expectDiagnosed(bytes: Uint8Array): Promise<void> {
   const file = join(dir, 'mcp.json');
   await writeFile(file, bytes);
-  const started = performance.now();
   const load = await loadMcpConfig(file);
-  expect(performance.now() - started).toBeLessThan(MS_PER_FILE);
   for (const d of load.diagnostics) {
     expect(d.file).toBe(file);
     expect(MCP_CONFIG_DIAGNOSTIC_CODES).toContain(d.code);

@@ -1,7 +1,9 @@
 // A Streamable HTTP session ends with HTTP DELETE and its Mcp-Session-Id whenever we are done with
 // it: disconnect(), disconnectAll() (how a runtime and `epoch mcp status` end), an idle close and
 // a lifetime recycle. Proven on a recording server on 127.0.0.1 (support/http-mcp-server.ts),
-// which also answers DELETE with 405 or never, to show neither holds a close up for long.
+// which also answers DELETE with 405 or never, to show neither holds a close up for long: what
+// ended the wait for the DELETE (its answer, or END_SESSION_TIMEOUT_MS, which logs that it passed)
+// is read from the log, not from a clock (which only says the bound did not pass early).
 import { remoteConfig, waitUntil } from '@epoch-agent/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpRegistry } from '../src/registry/registry.js';
@@ -67,6 +69,13 @@ function deleted(running: RunningHttpMcpServer): string[] {
   return running.records.flatMap((r) => (r.httpMethod === 'DELETE' ? [r.session ?? '(none)'] : []));
 }
 
+/** Whether the wait for a DELETE's answer was ended by END_SESSION_TIMEOUT_MS (it logs so). */
+function boundPassed(logger: ReturnType<typeof memoryLogger>): boolean {
+  return logger.lines.some((line) =>
+    line.message.includes('did not answer the DELETE that ends our session'),
+  );
+}
+
 async function echo(reg: McpRegistry, server: string, text: string): Promise<unknown> {
   const tool = reg.tools().find((t) => t.name === `mcp__${server}__echo`);
   if (tool === undefined) throw new Error(`no echo tool for "${server}"`);
@@ -74,15 +83,15 @@ async function echo(reg: McpRegistry, server: string, text: string): Promise<unk
 }
 
 describe('a Streamable HTTP session ends with DELETE', () => {
-  it('on disconnect(name): its Mcp-Session-Id, before disconnect resolves, within a second', async () => {
+  it('on disconnect(name): its Mcp-Session-Id, before disconnect resolves, its answer waited for', async () => {
     const running = await server();
-    const { reg, states } = registry();
+    const { reg, states, logger } = registry();
     await reg.connectAll([http('gw', running)], 'user');
     expect(sessionsUsed(running)).toEqual(['session-1']);
-    const started = performance.now();
     await reg.disconnect('gw');
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(deleted(running)).toEqual(['session-1']);
+    // Ended by the server's answer, not by END_SESSION_TIMEOUT_MS.
+    expect(boundPassed(logger)).toBe(false);
     expect(states('gw')).toEqual(['connecting', 'connected', 'disconnected']);
     // The DELETE is the last thing the server heard of it.
     expect(running.records.at(-1)?.httpMethod).toBe('DELETE');
@@ -127,10 +136,10 @@ describe('a Streamable HTTP session ends with DELETE', () => {
     const running = await server({ mode: 'http', onDelete: 'refuse405' });
     const { reg, logger } = registry();
     await reg.connectAll([http('keeper', running)], 'user');
-    const started = performance.now();
     await reg.disconnect('keeper');
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(deleted(running)).toEqual(['session-1']);
+    // At once: the 405 is an answer, and the close did not wait out END_SESSION_TIMEOUT_MS.
+    expect(boundPassed(logger)).toBe(false);
     expect(logger.lines.filter((line) => line.level !== 'debug')).toEqual([]);
   });
 
@@ -140,14 +149,16 @@ describe('a Streamable HTTP session ends with DELETE', () => {
     await reg.connectAll([http('slow', running)], 'user');
     const started = performance.now();
     await reg.disconnect('slow');
-    const ms = performance.now() - started;
-    expect(ms).toBeGreaterThanOrEqual(END_SESSION_TIMEOUT_MS - 50);
-    expect(ms).toBeLessThan(END_SESSION_TIMEOUT_MS + 1_500);
     expect(deleted(running)).toEqual(['session-1']);
     expect(states('slow').at(-1)).toBe('disconnected');
     expect(logger.lines.filter((line) => line.level !== 'debug')).toEqual([]);
+    // The close waited for the answer until the bound passed, and then went on without it.
+    expect(boundPassed(logger)).toBe(true);
+    // Not before the bound: a lower bound, which no slow machine fails (a timer never fires early;
+    // Node counts it from when it is set).
+    expect(performance.now() - started).toBeGreaterThanOrEqual(END_SESSION_TIMEOUT_MS - 50);
     expect(logger.lines.map((line) => line.message)).toContainEqual(
-      expect.stringContaining('did not answer the DELETE that ends our session'),
+      expect.stringContaining(`within ${END_SESSION_TIMEOUT_MS} ms; closing without it`),
     );
   });
 });

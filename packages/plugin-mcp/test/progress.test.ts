@@ -64,12 +64,15 @@ describe('progress on the 2025-era stdio path', () => {
     await server.connect();
     const reports: ToolProgress[] = [];
     const started = Date.now();
+    // The server ticks for 4 s by its own clock, past the 1.5 s timeout: only the progress kept
+    // the call alive to its answer.
     const result = await server.callTool(
       'tick',
       { every_ms: 100, for_ms: 4_000 },
       undefined,
       (progress) => reports.push(progress),
     );
+    // A lower bound, which no slow machine fails.
     expect(Date.now() - started).toBeGreaterThan(1_500);
     expect(result.content).toEqual([{ type: 'text', text: `ticked ${reports.length} times` }]);
     expect(reports.length).toBeGreaterThan(10);
@@ -120,6 +123,9 @@ describe('progress on the 2025-era stdio path', () => {
     expect(error.code).toBe('request_total_timeout');
     expect(error.message).toContain('max_total_timeout');
     expect(error.message).toContain('3 s');
+    // The total limit, not the 1.5 s timeout (request_timeout): progress kept restarting that.
+    // Not before the limit: a lower bound, which no slow machine fails (a timer never fires early;
+    // Node counts it from when it is set).
     expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
     expect(reports).toBeGreaterThan(5);
     // The server was told to stop: the connection is fine for the next call.

@@ -256,7 +256,8 @@ describe('closing', () => {
         flags: ['--ignore-eof', '--ignore-sigterm', '--tick-after-eof=100'],
         pidFile,
       }),
-      reap: { stdinGraceMs: 20_000, termGraceMs: 20_000 },
+      // Longer than the test may run: a close that waited a grace out would time the test out.
+      reap: { stdinGraceMs: 60_000, termGraceMs: 60_000 },
       onStderrLine: (line) => stderr.push(line),
     });
     let closes = 0;
@@ -266,7 +267,6 @@ describe('closing', () => {
     await transport.start();
     started = identities(await waitForPids(pidFile, 1));
 
-    const begin = performance.now();
     // What the SDK Client does (it may call close() on its own): joins, and waits out the grace.
     const bySdk = [transport.close(), transport.close()];
     // The server itself says it is still there: three ticks, 100 ms apart, after its stdin ended.
@@ -274,8 +274,6 @@ describe('closing', () => {
     expect(survivors(started)).toHaveLength(1);
     const byCaller = [closeTransportAndReap(transport), closeTransportAndReap(transport)];
     await Promise.all([...bySdk, ...byCaller]);
-    // Without the escalation this would take the 40 s of grace periods.
-    expect(performance.now() - begin).toBeLessThan(5_000);
     expect(survivors(started)).toEqual([]);
     await transport.close();
     expect(closes).toBe(1);
@@ -290,16 +288,14 @@ describe('closing', () => {
         args: ['-c', "trap '' TERM; while :; do sleep 1; done"],
         env: {},
       },
-      reap: { stdinGraceMs: 100, termGraceMs: 20_000 },
+      // Longer than the test may run: a close that waited it out would time the test out.
+      reap: { stdinGraceMs: 100, termGraceMs: 60_000 },
     });
     await transport.start();
     const shell = running(transport.pid as number);
     expect(shell).toBeDefined();
 
-    const begin = performance.now();
     await closeTransportAndReap(transport);
-    // Waiting out the grace would take 20 s; the bound only proves it was not waited out.
-    expect(performance.now() - begin).toBeLessThan(10_000);
     expect(survivors(shell ? [shell] : [])).toEqual([]);
   });
 

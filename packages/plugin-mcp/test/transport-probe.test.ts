@@ -19,9 +19,7 @@ afterEach(async () => {
 });
 
 /** Writes `text` as an mcp.json of its own under EPOCH_HOME, loads it and connects what it holds. */
-async function connectFile(
-  text: string,
-): Promise<{ file: string; statuses: McpServerStatus[]; ms: number }> {
+async function connectFile(text: string): Promise<{ file: string; statuses: McpServerStatus[] }> {
   const dir = await mkdtemp(join(process.env.EPOCH_HOME ?? '', 'probe-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const file = join(dir, 'mcp.json');
@@ -34,9 +32,8 @@ async function connectFile(
     await registry.disconnectAll();
     logins.remove();
   });
-  const started = performance.now();
   const statuses = await registry.connectAll(servers, 'user');
-  return { file, statuses, ms: performance.now() - started };
+  return { file, statuses };
 }
 
 async function gateway(sessionlessGet: 400 | 404 | 405): Promise<RunningHttpMcpServer> {
@@ -62,7 +59,7 @@ describe.each([400, 404, 405] as const)(
   (status) => {
     it('fails saying to add "type": "http" at the file and line, after one Streamable HTTP initialize', async () => {
       const running = await gateway(status);
-      const { file, statuses, ms } = await connectFile(entryFile(running.url));
+      const { file, statuses } = await connectFile(entryFile(running.url));
       const [gw] = statuses;
       if (gw?.state !== 'failed') throw new Error(`expected failed, got ${gw?.state}`);
       const reason = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed' }[status];
@@ -70,8 +67,8 @@ describe.each([400, 404, 405] as const)(
         code: 'connect_failed',
         message: `MCP server "gateway" failed to connect: ${running.url} is a Streamable HTTP endpoint, not SSE. It refused the SSE event stream (GET answered HTTP ${status} ${reason}) but answered a Streamable HTTP initialize. An entry with only a "url" is taken as SSE: add "type": "http" to server "gateway" at ${file}:4.`,
       });
-      expect(ms).toBeLessThan(2_000);
-      // The SSE GET, then one probe: initialize, its session's requests, and the DELETE that ends it.
+      // Ended by the answers (connect_timeout, 60 s from the file, says connect_timeout): the SSE
+      // GET, then one probe: initialize, its session's requests, and the DELETE that ends it.
       const asked = running.records.map((r) => r.rpc ?? r.httpMethod);
       expect(asked[0]).toBe('GET');
       expect(asked.filter((what) => what === 'initialize')).toHaveLength(1);
@@ -96,7 +93,7 @@ describe('the probe stays out of the way', () => {
     });
     cleanups.push(() => site.stop());
     const url = `${site.origin}/sse`;
-    const { statuses, ms } = await connectFile(entryFile(url));
+    const { statuses } = await connectFile(entryFile(url));
     const [gw] = statuses;
     if (gw?.state !== 'failed') throw new Error(`expected failed, got ${gw?.state}`);
     expect(gw.error.message).toBe(
@@ -105,7 +102,6 @@ describe('the probe stays out of the way', () => {
     // It was tried once as Streamable HTTP, which answered with the same page: to server/discover,
     // and to the initialize that an answer which is not MCP falls back to.
     expect(site.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'POST']);
-    expect(ms).toBeLessThan(2_000);
   });
 
   it('an entry that says "type": "sse" is taken at its word, and told it is wrong at its line', async () => {

@@ -1,5 +1,6 @@
 // Waiting helpers for tests of a client's life: a client's state or a registry server's status
-// reached (told by their own listeners, not polled), and the McpError a promise rejects with.
+// reached (told by their own listeners, not polled), the McpError a promise rejects with, and
+// whether a promise settled without waiting for anything.
 import { WAIT_UNTIL_DEFAULT_MS } from '@epoch-agent/testkit';
 import type { McpClient } from '../../src/connection/client.js';
 import type { McpConnectionStateKind } from '../../src/connection/state.js';
@@ -84,11 +85,16 @@ export async function rejection(promise: Promise<unknown>): Promise<McpError> {
   return error;
 }
 
-/** How long `run()` took to reject, and the McpError it rejected with. */
-export async function timedRejection(
-  run: () => Promise<unknown>,
-): Promise<{ readonly ms: number; readonly error: McpError }> {
-  const started = performance.now();
-  const error = await rejection(run());
-  return { ms: performance.now() - started, error };
+/**
+ * Whether `promise` settles before the event loop turns (before a setImmediate queued now): it
+ * waited for no timer, no I/O and no other process, only for promise callbacks. What "at once"
+ * means for a call that must not wait, told without a clock.
+ */
+export function settlesThisTurn(promise: Promise<unknown>): Promise<boolean> {
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  const turned = new Promise<boolean>((resolve) => setImmediate(() => resolve(false)));
+  return Promise.race([settled, turned]);
 }
