@@ -12,7 +12,7 @@ import type { FetchLike, JSONRPCMessage, RequestId } from '@modelcontextprotocol
  * The code of the error answer put in its place, in JSON-RPC's implementation-defined range. The
  * server never sent it: its `data` (a NotValidMcp) says so.
  */
-export const NOT_VALID_MCP_CODE = -32098;
+const NOT_VALID_MCP_CODE = -32098;
 
 /**
  * What was wrong with the server's answer. Made only here, so a server's own error answer cannot
