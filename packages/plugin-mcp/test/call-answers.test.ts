@@ -30,7 +30,7 @@ describe('the answer to a call over stdio', () => {
     const error = await h.call('odd', 'work').catch((e: unknown) => e);
     expect(isMcpError(error, 'server_error')).toBe(true);
     expect((error as Error).message).toBe(
-      `MCP server "odd": tools/call "work" failed: the server's answer is not valid MCP: Invalid result for tools/call: a tools/call result must be an object. Ask the server's maintainers to fix it.`,
+      `MCP server "odd": tools/call "work" failed: the server's answer is not valid MCP: its "result" is a string, not an object. Ask the server's maintainers to fix it.`,
     );
     await h.expectEcho('odd');
     await h.finish();

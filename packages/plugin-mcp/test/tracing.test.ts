@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { LogFields, Logger } from '@epoch-agent/infra';
 import {
   MODERN_SERVER,
@@ -23,6 +24,8 @@ import type { McpTracingOptions } from '../src/connection/options.js';
 import type { McpServerConfig } from '../src/types.js';
 import { registerTelemetry, type Telemetry } from './support/otel.js';
 import { jsonLines, recordingConfig, records } from './support/recording.js';
+
+const FAULT_SERVER = fileURLToPath(new URL('./fixtures/fault-server.mjs', import.meta.url));
 
 let telemetry: Telemetry;
 let dir: string;
@@ -225,6 +228,20 @@ describe('spans of failures', () => {
     expect(call.status.code).toBe(SpanStatusCode.ERROR);
     expect(call.attributes['error.type']).toMatch(/^-32\d{3}$/);
     expect(call.attributes['rpc.response.status_code']).toBe(call.attributes['error.type']);
+  });
+
+  it('an answer not valid MCP: the span is a server_error, with no JSON-RPC code (the server sent none)', async () => {
+    const flags = ['--fault=not-mcp', '--method=resources/read', '--shape=neither'];
+    const client = new McpClient({
+      config: stdioConfig('traced', process.execPath, [FAULT_SERVER, record, ...flags]),
+    });
+    clients.push(client);
+    await client.connect();
+    await expect(client.readResource('memo://one')).rejects.toThrow('not valid MCP');
+    const read = spanNamed('resources/read');
+    expect(read.status.code).toBe(SpanStatusCode.ERROR);
+    expect(read.attributes['error.type']).toBe('server_error');
+    expect(read.attributes['rpc.response.status_code']).toBeUndefined();
   });
 
   it('a cancelled call: the span ends as aborted, and the server was told', async () => {

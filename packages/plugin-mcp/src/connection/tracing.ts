@@ -24,6 +24,7 @@ import {
 } from '@opentelemetry/api';
 import { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
+import { NotValidMcp } from '../transport/answer-check.js';
 import type { McpServerConfig } from '../types.js';
 import type { McpTracingOptions } from './options.js';
 
@@ -298,11 +299,14 @@ const TOOL_ERROR: Failure = { type: 'tool_error' };
 
 /**
  * A failure's `error.type`: the JSON-RPC error code a server answered with (as the conventions
- * ask), else the McpError's code (`request_timeout`, `aborted`, `connection_closed`, ...).
+ * ask), else the McpError's code (`request_timeout`, `aborted`, `connection_closed`, ...). An
+ * answer not valid MCP comes as an error answer the server never sent (transport/answer-check.ts).
  */
 function errorOf(error: unknown): Failure {
   for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
-    if (e instanceof ProtocolError) return { type: String(e.code), rpcCode: String(e.code) };
+    if (e instanceof ProtocolError && !(e.data instanceof NotValidMcp)) {
+      return { type: String(e.code), rpcCode: String(e.code) };
+    }
   }
   return { type: error instanceof McpError ? error.code : '_OTHER' };
 }

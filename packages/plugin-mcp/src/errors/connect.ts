@@ -19,6 +19,7 @@ import type { Redirect } from '../transport/redirects.js';
 import type { McpServerConfig, RemoteServerConfig, StdioServerConfig } from '../types.js';
 import { httpAnswer, networkFailure, oneLine } from './http.js';
 import { isMcpError, McpError } from './mcp-error.js';
+import { notValidMcp } from './request.js';
 import { needsLogin } from './unavailable.js';
 
 export interface FailedConnect {
@@ -47,8 +48,9 @@ export function connectFailure(failed: unknown, attempt: FailedConnect): McpErro
       { server, cause: error },
     );
   }
-  const what =
-    config.transport === 'stdio'
+  const what = notValidMcp(error)
+    ? `the server's answer is not valid MCP: ${error.data.issue}. Ask the server's maintainers to fix it.`
+    : config.transport === 'stdio'
       ? stdioFailure(error, attempt)
       : remoteFailure(error, config, attempt);
   if (what instanceof McpError) return what;

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Scrubber } from '../secrets.js';
 import { seconds } from '../text.js';
+import { NotValidMcp } from '../transport/answer-check.js';
 import { STREAM_ENDED_CODE } from '../transport/request-streams.js';
 import { httpAnswer, networkFailure, oneLine } from './http.js';
 import { capabilitiesMissing } from './input-required.js';
@@ -112,6 +113,13 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
       `${prefix} failed: the HTTP stream that carried the answer broke off before the server answered (the server may have restarted, or a proxy cut the connection). The call may or may not have run on the server; check before repeating it.`,
     );
   }
+  // The issue is in our words, with nothing of the server's in it.
+  if (notValidMcp(error)) {
+    return make(
+      'server_error',
+      `${prefix} failed: the server's answer is not valid MCP: ${error.data.issue}. Ask the server's maintainers to fix it.`,
+    );
+  }
   if (error instanceof MissingRequiredClientCapabilityError) {
     const { server, method, tool } = request;
     const missing = Object.keys(error.requiredCapabilities);
@@ -159,6 +167,14 @@ function remoteFailure(
 function withoutCode(error: ProtocolError): string {
   const prefix = `MCP error ${error.code}: `;
   return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+}
+
+/**
+ * An answer the transport found not valid MCP, put in its place as an error answer
+ * (transport/answer-check.ts); a server's own error answer is never one.
+ */
+export function notValidMcp(error: unknown): error is ProtocolError & { data: NotValidMcp } {
+  return error instanceof ProtocolError && error.data instanceof NotValidMcp;
 }
 
 export function isMethodNotFound(error: unknown): boolean {

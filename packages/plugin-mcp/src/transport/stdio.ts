@@ -17,6 +17,7 @@ import spawn from 'cross-spawn';
 import { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
 import { assertNever, type McpServerExit, type StdioServerConfig } from '../types.js';
+import { checkedAnswer, isJsonRpc } from './answer-check.js';
 import { type DescriptorSlot, descriptorBudget } from './descriptor-budget.js';
 import { recordServer } from './leftovers.js';
 import { MessageLines } from './message-lines.js';
@@ -323,14 +324,15 @@ export class StdioTransport implements Transport, ReapableTransport {
         // stdout, a frame cut short, a blank line) is skipped; the next one may be fine.
         continue;
       }
-      // Only the envelope's mark is checked here: the SDK's Protocol checks the whole message when
-      // it routes it, and reports one it cannot route. Checking it here as well (the SDK's
-      // deserializeMessage) cost more than anything else the client does per call.
+      // Only the envelope is checked here: the SDK's Protocol checks the whole message when it
+      // routes it, and reports one it cannot route. Checking it here as well (the SDK's
+      // deserializeMessage) cost more than anything else the client does per call. An answer the
+      // SDK would drop fails its request instead (answer-check.ts).
       if (!isJsonRpc(message)) {
         this.onerror?.(new Error('the server wrote JSON that is not a JSON-RPC 2.0 message'));
         continue;
       }
-      this.onmessage?.(message);
+      this.onmessage?.(checkedAnswer(message));
     }
   }
 
@@ -418,14 +420,6 @@ export class StdioTransport implements Transport, ReapableTransport {
 function limitNote(): string {
   const { limit } = descriptorBudget;
   return limit === undefined ? '' : `, limit ${limit}`;
-}
-
-function isJsonRpc(value: unknown): value is JSONRPCMessage {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { jsonrpc?: unknown }).jsonrpc === '2.0'
-  );
 }
 
 function hasPipes(child: ChildProcess): child is ChildProcessWithoutNullStreams {

@@ -42,7 +42,8 @@ export type Fault =
   | 'invalid-result'
   | 'late-answer'
   | 'ask-mid-call'
-  | 'swap';
+  | 'swap'
+  | 'not-mcp';
 
 /** What finish() compares: handles that a leaked connection or child would leave open. */
 const TRACKED_RESOURCES = ['ProcessWrap', 'PipeWrap', 'TCPSocketWrap', 'TCPServerWrap'];
