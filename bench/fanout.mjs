@@ -2,7 +2,8 @@
 // against the raw SDK's 20 Clients with Promise.all, the AI SDK's 20 clients, and 20 bare pipes
 // (the floor). On two cores the fan-out is CPU-bound: 20 Node servers start while the client
 // works, so each side's own work per server shows. Timed inside the process, from after the
-// client's import until every server's tools are listed; import + connect + list also shown.
+// client's import until every server's tools are listed; import + connect + list, and the whole
+// process from spawn to exit (Node's start, import, connect + list, close, exit), also shown.
 import { comparedRow, freshSides } from './fresh-sides.mjs';
 
 const PROBE = new URL('./probes/fanout.mjs', import.meta.url).pathname;
@@ -42,6 +43,12 @@ export async function fanoutTime(signal, rounds = FANOUT_ROUNDS) {
       `${SERVERS} stdio servers import + connect + list, fresh process on Node 22, vs raw SDK (x${rounds})`,
       withImport(ours),
       withImport(raw),
+      info,
+    ),
+    comparedRow(
+      `${SERVERS} stdio servers, whole process from spawn to exit (connect + list + close), fresh on Node 22, vs raw SDK (x${rounds})`,
+      ours.map(({ processMs }) => processMs),
+      raw.map(({ processMs }) => processMs),
       info,
     ),
     comparedRow(

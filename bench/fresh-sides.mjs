@@ -19,7 +19,8 @@ export const ECHO_SERVER = [
 
 /**
  * Runs `node <probe> <side> ...args <echo server>` `rounds` times per side, sides in turn. Returns
- * `{ [side]: samples }`, each sample what the probe printed (JSON) with `ms`, spawn to exit, and
+ * `{ [side]: samples }`, each sample what the probe printed (JSON) with `processMs`, spawn to exit
+ * (a name of its own: a probe's `ms` is its own measure, and must not be overwritten), and
  * `leftAtExit`, the server processes still running once it had exited.
  */
 export async function freshSides({ probe, sides, args = [], rounds, signal }) {
@@ -45,7 +46,7 @@ async function oneSample(probe, args, sampleDir, signal) {
       env: { ...process.env, PID_FILE: join(sampleDir, 'pids') },
     });
     const leftAtExit = (await pidFiles()).flatMap(recordedPids).filter(isRunning).length;
-    return { ...JSON.parse(stdout), ms, leftAtExit };
+    return { ...JSON.parse(stdout), processMs: ms, leftAtExit };
   } finally {
     for (const file of await pidFiles()) await killSurvivors(file);
   }

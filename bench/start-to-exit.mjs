@@ -35,7 +35,7 @@ export async function startToExitTime(signal, rounds = START_ROUNDS) {
   const whole = 'fresh process, start → exit (import, connect + list, one call, close), Node 22';
   const first = 'fresh process, import + first connect + list, Node 22';
   const left = 'fresh process, server processes left running';
-  const times = (samples) => samples.map(({ ms }) => ms);
+  const times = (samples) => samples.map(({ processMs }) => processMs);
   const firstConnects = (samples) => samples.map(({ importMs, connectMs }) => importMs + connectMs);
   const cpuTimes = (samples) => samples.map(({ cpuMs }) => cpuMs);
   const worstOf = (samples, key) => Math.max(...samples.map((sample) => sample[key]));
