@@ -119,6 +119,24 @@ describe('entry points of @epoch-agent/plugin-mcp', () => {
     expect(loaded.filter((url) => url.includes(SDK) || url.includes('/node_modules/'))).toEqual([]);
   });
 
+  // Off Windows cross-spawn hands the call to Node's spawn as it is: loading it only delayed the
+  // first server's spawn.
+  it.skipIf(process.platform === 'win32')(
+    "a stdio server starts without cross-spawn, off Windows where it only calls Node's spawn",
+    () => {
+      const ran = run(
+        '@epoch-agent/plugin-mcp/stdio',
+        `const transport = new entry.StdioTransport({ server: { name: 'fixture', env: {}, ...${JSON.stringify(FIXTURE)} } });
+await transport.start();
+const pid = transport.pid;
+await entry.closeTransportAndReap(transport);
+console.log(JSON.stringify({ pid }));`,
+      );
+      expect(JSON.parse(ran.stdout).pid).toBeGreaterThan(0);
+      expect(ran.urls.filter((url) => url.includes('cross-spawn'))).toEqual([]);
+    },
+  );
+
   it('./elicitation is the form rules alone, for a browser too: one file, nothing of Node or the SDK', () => {
     const loaded = loadedBy(
       '@epoch-agent/plugin-mcp/elicitation',

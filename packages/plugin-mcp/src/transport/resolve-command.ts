@@ -2,11 +2,13 @@
 // separator is taken as that path (relative to the server's cwd, since the child starts there);
 // any other is looked for in the PATH of the environment the child gets, first executable file
 // wins. On Windows cross-spawn also tries the current directory first and each PATHEXT extension.
-// Also the environment itself and the "not found" error, so the preflight and the spawn agree.
+// Also the environment itself, the "not found" error and the spawn itself (serverLaunch), so the
+// preflight and the spawn agree.
 //
 // Node-only (file system): only the stdio path, the preflight and the connect attempt import
 // this module.
 
+import childProcess, { type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { delimiter, extname, resolve } from 'node:path';
@@ -28,6 +30,32 @@ export interface CommandSite {
 
 const WINDOWS = process.platform === 'win32';
 const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
+
+/** Starts a server's process. */
+export type Launch = (
+  command: string,
+  args: readonly string[],
+  options: SpawnOptions,
+) => ChildProcess;
+
+/**
+ * Windows: cross-spawn, which finds a command's PATHEXT extension and runs a .cmd or .bat through
+ * cmd.exe, as Node's spawn does not. Elsewhere cross-spawn hands the call to Node's spawn as it is,
+ * and loading it (a dozen CommonJS modules) cost a process's first stdio start about 2 ms before
+ * its first server could spawn: it is loaded on Windows only, as soon as this module is.
+ */
+const crossSpawn: Promise<Launch> | undefined = WINDOWS
+  ? import('cross-spawn').then(({ default: spawn }) => spawn)
+  : undefined;
+
+/**
+ * How a server is started: Node's spawn, looked up at each start (as cross-spawn does) so that a
+ * host's instrumentation of child_process sees the servers start; on Windows cross-spawn, a promise
+ * until it has loaded: the one turn a spawn may take before it runs, at a process's first start.
+ */
+export function serverLaunch(): Launch | Promise<Launch> {
+  return crossSpawn ?? ((command, args, options) => childProcess.spawn(command, args, options));
+}
 
 // What a server inherits from this process, as the SDK's own stdio transport has it
 // (getDefaultEnvironment), so a server sees the same environment under epoch as under other

@@ -13,7 +13,6 @@ import { finished } from 'node:stream/promises';
 // Types only: a server spawned ahead of its connection (startAhead) starts before the SDK loads.
 import { type Logger, silentLogger } from '@epoch-agent/infra';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import spawn from 'cross-spawn';
 import { McpError } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
 import { assertNever, type McpServerExit, type StdioServerConfig } from '../types.js';
@@ -22,7 +21,7 @@ import { type DescriptorSlot, descriptorBudget } from './descriptor-budget.js';
 import { recordServer } from './leftovers.js';
 import { MessageLines } from './message-lines.js';
 import { type ReapableTransport, type ReapOptions, reapTransport } from './reap.js';
-import { childEnvironment, commandNotFound } from './resolve-command.js';
+import { childEnvironment, commandNotFound, serverLaunch } from './resolve-command.js';
 import { StderrRing } from './stderr-ring.js';
 import { tooLargeText } from './too-large.js';
 import { identify, type TrackedProcess } from './tracked-process.js';
@@ -34,10 +33,8 @@ export interface StdioTransportOptions {
   readonly server: StdioLaunch;
   /** Each line the server writes to stderr, as it arrives (the client logs it), secrets blanked. */
   readonly onStderrLine?: (line: string) => void;
-  /**
-   * The server's redaction policy, applied to its stderr before any of it is kept or handed on.
-   * createTransport always passes it; without it nothing is blanked.
-   */
+  /** The server's redaction policy, applied to its stderr before any of it is kept or handed on
+   * (createTransport always passes it; without it nothing is blanked). */
   readonly scrub?: Scrubber;
   /** Grace periods of close() and of the reap after the server exits; reap.ts's defaults when absent. */
   readonly reap?: ReapOptions;
@@ -218,6 +215,8 @@ export class StdioTransport implements Transport, ReapableTransport {
   }
 
   async #spawn(): Promise<void> {
+    const launching = serverLaunch();
+    const launch = typeof launching === 'function' ? launching : await launching;
     if (this.#state.kind !== 'new') throw this.#notConnected();
     const slot = descriptorBudget.take();
     if (slot === undefined) {
@@ -229,7 +228,7 @@ export class StdioTransport implements Transport, ReapableTransport {
     let child: ChildProcess;
     try {
       child = slot.spawn(() =>
-        spawn(command, args, {
+        launch(command, args, {
           env: childEnvironment(env),
           ...(cwd === undefined ? {} : { cwd }),
           stdio: 'pipe',
