@@ -415,22 +415,16 @@ export class Connection {
 
   async #end(): Promise<void> {
     const subscription = this.#subscription;
-    if (subscription === undefined) {
-      // Nothing to cancel first: the transport's close begins before anything else, so that a
-      // stdio server has its EOF at once and exits while the rest is done.
-      this.#listening?.stop();
-      const closed = this.handle.close();
-      this.#session.ended();
-      this.#log.end();
-      return closed;
-    }
-    this.#session.ended();
-    this.#log.end();
     // Its own cancellation first, so the server stops holding the stream for us; one not
     // acknowledged yet is given up.
-    await subscription.close().catch(() => {});
+    if (subscription !== undefined) await subscription.close().catch(() => {});
     this.#listening?.stop();
-    await this.handle.close();
+    // The transport's close begins before the bookkeeping: a stdio server (it has no subscription)
+    // has its EOF at once, and exits while the session's end and the log's report are made.
+    const closed = this.handle.close();
+    this.#session.ended();
+    this.#log.end();
+    await closed;
   }
 
   /** A second close of the transport: the reaper skips what is left of its grace periods. */
