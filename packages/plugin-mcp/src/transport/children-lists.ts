@@ -42,6 +42,18 @@ const STRANGERS_MS = 1000;
 let refreshedAt = Number.NEGATIVE_INFINITY;
 
 /**
+ * Above this many other children of our ancestors, a close reads their stats ahead, while the
+ * server exits (refreshStrangers). Under it, the few a look after an exit reads are kept for the
+ * closes that follow, and a read ahead would only take CPU time from the server that is exiting: a
+ * CLI or a host started from a shell has a handful; a desktop's init and service manager have
+ * hundreds.
+ */
+const CROWDED = 16;
+
+/** How many other children of our ancestors the last look saw; none before the first. */
+let lastLookOthers = 0;
+
+/**
  * The running children of this process and of each of its ancestors that are in `leader`'s group
  * or session: the orphans of its tree, made now. A child whose stat showed it in neither within
  * STRANGERS_MS is only asked whether it is still there (signal 0), not read again. An ancestor is
@@ -67,6 +79,7 @@ export function adoptedOrphans(leader: number): ProcEntry[] {
     );
   };
   const orphans: ProcEntry[] = [];
+  let others = 0;
   // The ancestor below the one whose list is sorted, while proven ours.
   let below: number | undefined;
   for (const [index, ancestor] of chain.entries()) {
@@ -75,22 +88,24 @@ export function adoptedOrphans(leader: number): ProcEntry[] {
     for (const child of runningChildren(ancestor.entry, stranger, first, () => read(ancestor))) {
       if (child.pgid === leader || child.sid === leader) orphans.push(child);
     }
+    others += pids.length - (below !== undefined && pids.includes(below) ? 1 : 0);
     below =
       index === 0 || (below !== undefined && pids.includes(below)) ? ancestor.entry.pid : undefined;
   }
+  lastLookOthers = others;
   return orphans;
 }
 
 /**
- * Reads the stats of our ancestors' children that `seen` has not had for half of STRANGERS_MS,
- * so that the look after a server's exit, which the close waits for, finds them known. A close
- * calls it once the server's stdin is ended: the reads happen while the server is on its way out,
- * on a core of its own where there is one. The lists are read once each: a child a read skips is
- * read after the exit instead.
+ * Where our ancestors have many other children (CROWDED), reads the stats of those `seen` has not
+ * had for half of STRANGERS_MS, so that the look after a server's exit, which the close waits for,
+ * finds them known. A close calls it once the server's stdin is ended: the reads happen while the
+ * server is on its way out. The lists are read once each: a child a read skips is read after the
+ * exit instead.
  */
 export function refreshStrangers(): void {
   const now = Date.now();
-  if (now - refreshedAt < STRANGERS_MS / 2) return;
+  if (lastLookOthers <= CROWDED || now - refreshedAt < STRANGERS_MS / 2) return;
   refreshedAt = now;
   for (const [pid, known] of seen) if (now - known.at >= STRANGERS_MS) seen.delete(pid);
   const chain = ourAncestry();

@@ -188,9 +188,9 @@ export class ServerTree {
   }
 
   /**
-   * Reads what our ancestors' other children are (children-lists.ts, refreshStrangers); the
-   * reaper calls it once the server's stdin is ended, so that the read never holds up the end and
-   * the look after the exit, which the close waits for, reads none of them again.
+   * Reads what our ancestors' other children are where they are many (children-lists.ts,
+   * refreshStrangers); the reaper calls it once the server's stdin is ended, so that the read never
+   * holds up the end and the look after the exit, which the close waits for, reads none of them.
    */
   noteStrangers(): void {
     if (this.#childLists) refreshStrangers();
