@@ -181,6 +181,24 @@ describe.each(PROCESS_TABLES_HERE)(
   },
 );
 
+// PLATFORM: /proc; what a close reads of our ancestors' other children is kept for the next one.
+describe.skipIf(!LINUX)('closes that follow one another (/proc)', () => {
+  it("a helper of the second server, orphaned in a group of its own, is reaped though the first close saw it among our ancestors' children", async () => {
+    const first = new StdioTransport({ server: serverLaunch(), reap: FAST });
+    await newClient().connect(first);
+    const firstServer = identities([first.pid as number]);
+    // The second server's helper is a child of an ancestor of ours by now, in the second server's
+    // session only: the look after its exit is what finds it, not the signal to its group.
+    const second = await startTree(['--child=orphan-group'], 4);
+    // The first close reads what that helper is (it belongs to another server's session) ...
+    await closeTransportAndReap(first, FAST);
+    expect(survivors(firstServer)).toEqual([]);
+    // ... and the second close, within the time that is trusted, still takes it for its own.
+    await closeTransportAndReap(second, FAST);
+    expect(survivors(started)).toEqual([]);
+  });
+});
+
 describe("the SDK's own stdio close", () => {
   it('leaves the grandchild running (why this reaper exists)', async () => {
     const launch = serverLaunch({ flags: ['--child=ignore'], pidFile, launcher: 'sh' });

@@ -128,14 +128,11 @@ export class ServerLife {
   close(): Promise<void> {
     this.#soon?.drop();
     return withConnectionCode((code) => {
+      const closing = this.#closing;
+      if (closing !== undefined) void this.#server.slot.closeAll(); // the second call: escalates
+      // The connections' close first, so a stdio server has its EOF before the queue is settled.
+      this.#closing = closing ?? this.#closeOnce();
       this.#server.queue.close(code.connectionClosed);
-      if (this.#closing !== undefined) {
-        void this.#server.slot.closeAll(); // the second call: escalates
-        return this.#closing;
-      }
-      this.#closing = this.#closeOnce().finally(() => {
-        this.#closing = undefined;
-      });
       return this.#closing;
     });
   }
@@ -298,9 +295,13 @@ export class ServerLife {
 
   async #closeOnce(): Promise<void> {
     this.#watchdog.stop();
-    await this.#server.slot.closeAll();
-    this.#lastFailure = undefined;
-    this.#server.state.set({ kind: 'disconnected' });
+    try {
+      await this.#server.slot.closeAll();
+      this.#lastFailure = undefined;
+      this.#server.state.set({ kind: 'disconnected' });
+    } finally {
+      this.#closing = undefined;
+    }
   }
 
   /** The live connection died (exit, stream loss, failed keepalive): the watchdog takes over. */

@@ -107,6 +107,11 @@ export class Connection {
   #onLost: ((loss: ConnectionLoss) => void) | undefined;
   #lost: ConnectionLoss | undefined;
   #closing: Promise<void> | undefined;
+  /**
+   * close() was called: what the transport reports from then on is the close's doing, not a loss.
+   * Set before the end begins, which may report it before close() has returned.
+   */
+  #closed = false;
 
   constructor({
     server,
@@ -186,7 +191,7 @@ export class Connection {
     this.#listening = listening;
     void listening.opened.then((subscription) => {
       if (subscription === undefined) return;
-      if (this.#closing !== undefined || this.#lost !== undefined) {
+      if (this.#closed || this.#lost !== undefined) {
         listening.stop();
         return;
       }
@@ -403,18 +408,23 @@ export class Connection {
    * connection_closed. Idempotent; `force()` is the escalation.
    */
   close(): Promise<void> {
+    this.#closed = true;
     this.#closing ??= this.#end();
     return this.#closing;
   }
 
   async #end(): Promise<void> {
-    this.#session.ended();
-    this.#log.end();
+    const subscription = this.#subscription;
     // Its own cancellation first, so the server stops holding the stream for us; one not
     // acknowledged yet is given up.
-    await this.#subscription?.close().catch(() => {});
+    if (subscription !== undefined) await subscription.close().catch(() => {});
     this.#listening?.stop();
-    await this.handle.close();
+    // The transport's close begins before the bookkeeping: a stdio server (it has no subscription)
+    // has its EOF at once, and exits while the session's end and the log's report are made.
+    const closed = this.handle.close();
+    this.#session.ended();
+    this.#log.end();
+    await closed;
   }
 
   /** A second close of the transport: the reaper skips what is left of its grace periods. */
@@ -423,7 +433,7 @@ export class Connection {
   }
 
   #markLost(loss: ConnectionLoss): void {
-    if (this.#lost !== undefined || this.#closing !== undefined) return;
+    if (this.#lost !== undefined || this.#closed) return;
     this.#lost = loss;
     this.#session.ended(loss.kind);
     this.#onLost?.(loss);

@@ -101,15 +101,19 @@ export class ConnectionSlot {
   end(connection: Connection | undefined): Promise<void> {
     if (connection === undefined) return Promise.resolve();
     const { server, logger, scrub } = this.#options;
-    const ending = connection
-      .close()
-      .catch((error: unknown) =>
+    // One step after the close, not a catch and a finally: a close waits for each step.
+    const ending: Promise<void> = connection.close().then(
+      () => {
+        this.#ending.delete(ending);
+      },
+      (error: unknown) => {
+        this.#ending.delete(ending);
         logger.warn(
           `MCP server "${server}": closing the connection failed: ${scrub(messageOf(error))}`,
           { server },
-        ),
-      )
-      .finally(() => this.#ending.delete(ending));
+        );
+      },
+    );
     this.#ending.add(ending);
     return ending;
   }
@@ -131,7 +135,9 @@ export class ConnectionSlot {
     const live = this.detach();
     if (live !== undefined) this.#retiring.add(live);
     const ending = [...this.#retiring].map((connection) =>
-      this.end(connection).finally(() => this.#retiring.delete(connection)),
+      this.end(connection).then(() => {
+        this.#retiring.delete(connection);
+      }),
     );
     this.#closing = Promise.all([...ending, ...this.#ending, attempting?.outcome]).then(() => {
       this.#closing = undefined;

@@ -195,10 +195,10 @@ export async function remove(
   const entry = servers.entries.get(name);
   if (entry === undefined) return;
   servers.entries.delete(name);
-  await Promise.all([
-    entry.client?.close(),
-    how.keepCache ? undefined : servers.cache?.invalidate(entry.config),
-  ]);
+  const closed = entry.client?.close();
+  const invalidated = how.keepCache ? undefined : servers.cache?.invalidate(entry.config);
+  // One wait where there is one thing to wait for: a close waits for each step.
+  await (invalidated === undefined ? closed : Promise.all([closed, invalidated]));
   servers.statusListeners.emit(
     serverStatus(entry.config, entry.source, { kind: 'disconnected' }, NO_TOOLS),
   );

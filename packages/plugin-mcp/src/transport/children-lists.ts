@@ -8,7 +8,6 @@ import {
   readChildList,
   readStat,
 } from './process-table/proc.js';
-import { sharedRead } from './process-table/table.js';
 import { exists } from './signals.js';
 import type { TrackedProcess } from './tracked-process.js';
 
@@ -25,68 +24,121 @@ export function walkDown(roots: readonly Walkable[]): Walkable[] {
 }
 
 /**
- * The running children of this process and of each of its ancestors: where the orphans of every
- * server's tree are. Shared by the closes of one turn.
+ * What a stat told of a child of our ancestors, by pid, and when. A close passes over one that was
+ * in neither its server's group nor its session: none of them can ever join either, whenever the
+ * stat was read (a session cannot be joined, a group only from within its session, and no process
+ * has a server's pid as its group or session id before that server starts). That holds while the
+ * pid is still its own: one is handed out again only after the kernel has gone round all the
+ * others (pid_max, 32768 at the least), which no machine does within STRANGERS_MS. Kept for the
+ * whole process, so that the closes that follow one another (a host's reconnects, the servers of
+ * a disconnectAll) read none of those stats again.
  */
-export const nextAdoptedChildren = sharedRead(() => adoptedChildren(NONE));
+const seen = new Map<number, Pick<ProcEntry, 'pgid' | 'sid'> & { readonly at: number }>();
+
+/** How long a stat of a child of our ancestors is trusted (see `seen`). */
+const STRANGERS_MS = 1000;
+
+/** When refreshStrangers() last read the stats; a second read within half the trust is not needed. */
+let refreshedAt = Number.NEGATIVE_INFINITY;
 
 /**
- * The same look, made now and passing over `strangers` (a ServerTree's) and our ancestors. An
- * ancestor is passed over only where this very look proves it is ours: a pid it left behind could
- * be an orphan's by now. Its own list is the proof: a process whose list names the one below it in
- * the chain, itself proven (this process is, as it runs), is that one's parent, which only the
+ * Above this many other children of our ancestors, a close reads their stats ahead, while the
+ * server exits (refreshStrangers). Under it, the few a look after an exit reads are kept for the
+ * closes that follow, and a read ahead would only take CPU time from the server that is exiting: a
+ * CLI or a host started from a shell has a handful; a desktop's init and service manager have
+ * hundreds.
+ */
+const CROWDED = 16;
+
+/** How many other children of our ancestors the last look saw; none before the first. */
+let lastLookOthers = 0;
+
+/**
+ * The running children of this process and of each of its ancestors that are in `leader`'s group
+ * or session: the orphans of its tree, made now. A child whose stat showed it in neither within
+ * STRANGERS_MS is only asked whether it is still there (signal 0), not read again. An ancestor is
+ * passed over only where this very look proves it is ours: a pid it left behind could be an
+ * orphan's by now. Its own list is the proof: a process whose list names the one below it in the
+ * chain, itself proven (this process is, as it runs), is that one's parent, which only the
  * ancestor we recorded can be (a reaper that adopted the one below when the ancestor died is an
  * older process, with a pid of its own). The lists are read from the top down, so an ancestor
  * proven by its own list ran all through the read of its parent's, where it is listed: it cannot
  * have made that read skip a sibling (runningChildren), and needs no signal 0 as a stranger does.
  */
-export function adoptedChildren(strangers: ReadonlySet<number>): ProcEntry[] {
+export function adoptedOrphans(leader: number): ProcEntry[] {
   const chain = ourAncestry();
-  const read = ({ entry, list }: Ancestor): number[] =>
-    list === undefined ? childPids(entry) : readChildList(list);
-  const lists = new Array<number[]>(chain.length);
-  for (let index = chain.length - 1; index >= 0; index--) {
-    lists[index] = read(chain[index] as Ancestor);
-  }
-  const look = { stats: 0 };
-  const children: ProcEntry[] = [];
+  const lists = readLists(chain);
+  const now = Date.now();
+  const stranger = (pid: number): boolean => {
+    const known = seen.get(pid);
+    return (
+      known !== undefined &&
+      now - known.at < STRANGERS_MS &&
+      known.pgid !== leader &&
+      known.sid !== leader
+    );
+  };
+  const orphans: ProcEntry[] = [];
+  let others = 0;
   // The ancestor below the one whose list is sorted, while proven ours.
   let below: number | undefined;
   for (const [index, ancestor] of chain.entries()) {
     const pids = lists[index] as number[];
     const first = { pids, passed: below };
-    children.push(...runningChildren(ancestor.entry, strangers, look, first, () => read(ancestor)));
+    for (const child of runningChildren(ancestor.entry, stranger, first, () => read(ancestor))) {
+      if (child.pgid === leader || child.sid === leader) orphans.push(child);
+    }
+    others += pids.length - (below !== undefined && pids.includes(below) ? 1 : 0);
     below =
       index === 0 || (below !== undefined && pids.includes(below)) ? ancestor.entry.pid : undefined;
   }
-  if (strangers === NONE) lastLookStats = look.stats;
-  return children;
+  lastLookOthers = others;
+  return orphans;
 }
 
 /**
- * Above this many stats in a look at our ancestors' children, a close reads them ahead, while the
- * server exits (ServerTree.noteStrangers), and after the exit looks only at the others. Under it
- * the look after the exit is cheap as it is, and a read ahead would only take CPU time from the
- * server that is exiting: a CLI or a host started from a shell has a handful; a desktop's init and
- * service manager have hundreds.
+ * Where our ancestors have many other children (CROWDED), reads the stats of those `seen` has not
+ * had for half of STRANGERS_MS, so that the look after a server's exit, which the close waits for,
+ * finds them known. A close calls it once the server's stdin is ended: the reads happen while the
+ * server is on its way out. The lists are read once each: a child a read skips is read after the
+ * exit instead.
  */
-const CROWDED_STATS = 16;
-
-/** How many stats the last whole look at our ancestors' children read; none before the first. */
-let lastLookStats = 0;
-
-/** Whether our ancestors' children were many at the last whole look (CROWDED_STATS). */
-export function ancestorsCrowded(): boolean {
-  return lastLookStats > CROWDED_STATS;
+export function refreshStrangers(): void {
+  const now = Date.now();
+  if (lastLookOthers <= CROWDED || now - refreshedAt < STRANGERS_MS / 2) return;
+  refreshedAt = now;
+  for (const [pid, known] of seen) if (now - known.at >= STRANGERS_MS) seen.delete(pid);
+  const chain = ourAncestry();
+  const lists = readLists(chain);
+  const ancestors = new Set(chain.map(({ entry }) => entry.pid));
+  for (const pids of lists) {
+    for (const pid of pids) {
+      const known = seen.get(pid);
+      if (ancestors.has(pid) || (known !== undefined && now - known.at < STRANGERS_MS / 2))
+        continue;
+      note(readStat(pid));
+    }
+  }
 }
 
-const NONE: ReadonlySet<number> = new Set();
+/** Keeps what a stat told of a child of our ancestors (see `seen`). */
+function note(entry: ProcEntry | undefined): void {
+  if (entry?.running !== true) return;
+  seen.set(entry.pid, { pgid: entry.pgid, sid: entry.sid, at: Date.now() });
+}
 
-/**
- * How long a tree's strangers are trusted. A pid is handed out again only after the kernel has
- * gone round all the others (pid_max, 32768 at the least), which no machine does within a second.
- */
-export const STRANGERS_MS = 1000;
+/** Each ancestor's children list, read from the top down (see adoptedOrphans). */
+function readLists(chain: readonly Ancestor[]): number[][] {
+  const lists = new Array<number[]>(chain.length);
+  for (let index = chain.length - 1; index >= 0; index--) {
+    lists[index] = read(chain[index] as Ancestor);
+  }
+  return lists;
+}
+
+function read({ entry, list }: Ancestor): number[] {
+  return list === undefined ? childPids(entry) : readChildList(list);
+}
 
 /** One process of our ancestry, and its children list held open (undefined if it could not be). */
 interface Ancestor {
@@ -125,19 +177,20 @@ interface FirstRead {
 /** How often a children list is read again when a child on it went away during the read. */
 const CHILD_LIST_READS = 3;
 
+const NO_STRANGERS = (): boolean => false;
+
 /**
- * The running children of a process, but for `strangers`. The kernel builds a children list one
- * child at a time, and when the child it printed last has been reaped meanwhile it goes on by
- * position, skipping a sibling. So a list with a child that is gone by the time we look at it is
- * read again (a few times at most: a parent that reaps all the time, such as init, may never hold
- * still); of a stranger only that is asked, with a signal 0 instead of a read of its stat.
- * `first`: the list already read, and a child on it that is known to have run all through that
- * read (adoptedChildren); `list` reads it again (by default by its path).
+ * The running children of a process, but for strangers (`stranger`, see adoptedOrphans). The
+ * kernel builds a children list one child at a time, and when the child it printed last has been
+ * reaped meanwhile it goes on by position, skipping a sibling. So a list with a child that is gone
+ * by the time we look at it is read again (a few times at most: a parent that reaps all the time,
+ * such as init, may never hold still); of a stranger only that is asked, with a signal 0 instead
+ * of a read of its stat. `first`: the list already read, and a child on it that is known to have
+ * run all through that read (adoptedOrphans); `list` reads it again (by default by its path).
  */
 function runningChildren(
   parent: Walkable,
-  strangers = NONE,
-  look = { stats: 0 },
+  stranger: (pid: number) => boolean = NO_STRANGERS,
   first: FirstRead | undefined = undefined,
   list = () => childPids(parent),
 ): ProcEntry[] {
@@ -147,12 +200,12 @@ function runningChildren(
     const pids = read === 0 && first !== undefined ? first.pids : list();
     for (const child of pids) {
       if (read === 0 && child === first?.passed) continue;
-      if (strangers.has(child)) {
+      if (stranger(child)) {
         if (!exists(child)) steady = false;
         continue;
       }
-      look.stats++;
       const entry = readStat(child);
+      if (first !== undefined) note(entry);
       if (entry === undefined) steady = false;
       else if (entry.running) running.set(child, entry);
     }

@@ -198,6 +198,8 @@ class OwnRecord {
   /** Its path while a record of it may be on disk. */
   #file: string | undefined;
   #writing: Promise<void> = Promise.resolve();
+  /** Flushes enqueued and not done yet. */
+  #flushes = 0;
   #timer: NodeJS.Timeout | undefined;
   #logger: Logger = silentLogger;
 
@@ -220,6 +222,9 @@ class OwnRecord {
       // pending, so a process that exits right after its close leaves none behind.
       clearTimeout(this.#timer);
       this.#timer = undefined;
+      // None on disk and none under way (a server closed before its record was written): there is
+      // nothing to delete, and the close need not wait for a flush that does nothing.
+      if (this.#file === undefined && this.#flushes === 0) return Promise.resolve();
       return this.#enqueue();
     };
   }
@@ -236,12 +241,17 @@ class OwnRecord {
 
   /** A flush after the one under way; never rejects (a failure is a warning). */
   #enqueue(): Promise<void> {
+    this.#flushes += 1;
     this.#writing = this.#writing.then(() =>
-      this.#flush().catch((error: unknown) => {
-        this.#logger.warn(
-          `Could not keep the record of the MCP servers this process started (${messageOf(error)}); if it crashes, they are not reaped at the next start.`,
-        );
-      }),
+      this.#flush()
+        .catch((error: unknown) => {
+          this.#logger.warn(
+            `Could not keep the record of the MCP servers this process started (${messageOf(error)}); if it crashes, they are not reaped at the next start.`,
+          );
+        })
+        .finally(() => {
+          this.#flushes -= 1;
+        }),
     );
     return this.#writing;
   }

@@ -7,13 +7,7 @@
 
 import { constants } from 'node:os';
 import { assertNever } from '../types.js';
-import {
-  adoptedChildren,
-  ancestorsCrowded,
-  nextAdoptedChildren,
-  STRANGERS_MS,
-  walkDown,
-} from './children-lists.js';
+import { adoptedOrphans, refreshStrangers, walkDown } from './children-lists.js';
 import { hasChildLists, ignoresSignal, readStat } from './process-table/proc.js';
 import { processTableSource } from './process-table/select.js';
 import type { ProcessEntry, ProcessTable, ProcessTableSource } from './process-table/table.js';
@@ -42,14 +36,6 @@ export class ServerTree {
   readonly #tracked = new Map<number, TrackedProcess>();
   /** Whether the kernel keeps children lists; without them every look reads the whole table. */
   readonly #childLists: boolean;
-  /**
-   * The children of our ancestors that belonged to neither the server's group nor its session
-   * while the server still ran, read once it had been told to stop. None of them can ever join
-   * either (a session cannot be joined, and a group only from within its session), so the look
-   * for orphans right after the server exits passes over them instead of reading each one's stat
-   * again: on a desktop, init and the user's service manager have a hundred children between them.
-   */
-  #strangers: { readonly pids: ReadonlySet<number>; readonly at: number } | undefined;
   /** The snapshot where it cannot be read at once (Windows): every look waits for it. */
   readonly #snapshot: Promise<void> | undefined;
 
@@ -101,7 +87,7 @@ export class ServerTree {
     // then it is still a member of its group, and the group check below could not tell; nothing
     // needs reading to know that. Once reaped it is gone: only the rest of the tree is looked at.
     if (this.#unreaped()) return false;
-    await this.#snapshot;
+    if (this.#snapshot !== undefined) await this.#snapshot;
     const kind = this.#source.kind;
     switch (kind) {
       case 'proc':
@@ -116,20 +102,25 @@ export class ServerTree {
     }
   }
 
-  /** gone() from /proc: the tree and our ancestors' children first, the whole table last. */
-  async #goneQuickly(): Promise<boolean> {
+  /**
+   * gone() from /proc: the tree and our ancestors' children first, the whole table last. Where the
+   * kernel keeps children lists nothing waits: the answer comes in the turn the exit was seen.
+   */
+  #goneQuickly(): boolean | Promise<boolean> {
     const leader = this.#leader.pid;
-    const others = [...this.#tracked.values()].filter(({ pid }) => pid !== leader);
-    if (others.some(isRunning)) return false;
+    for (const [pid, tracked] of this.#tracked) {
+      if (pid !== leader && isRunning(tracked)) return false;
+    }
     if (this.#childLists) {
-      if (await this.#adoptOrphans()) return false;
+      if (this.#adoptOrphans()) return false;
       // A member of the group that the quick look cannot see: one below a helper that left the
       // session after it forked. Only the whole table shows it. The signal 0 comes first: an
       // empty group needs no proof that its number is still ours (a read of the leader's stat).
       if (!groupExists(leader) || this.#group() === undefined) return true;
     }
-    const table = await this.#read();
-    return table === undefined ? !this.#anyKnownExists() : !this.#adopt(table);
+    return this.#read().then((table) =>
+      table === undefined ? !this.#anyKnownExists() : !this.#adopt(table),
+    );
   }
 
   /**
@@ -188,14 +179,8 @@ export class ServerTree {
    * or one of its ancestors; so once no tracked process runs, every orphan is a child of this
    * process or of one of its ancestors.
    */
-  async #adoptOrphans(): Promise<boolean> {
-    const strangers = this.#strangers;
-    const candidates =
-      strangers !== undefined && Date.now() - strangers.at < STRANGERS_MS
-        ? adoptedChildren(strangers.pids)
-        : await nextAdoptedChildren();
-    const leader = this.#leader.pid;
-    const orphans = candidates.filter((child) => child.pgid === leader || child.sid === leader);
+  #adoptOrphans(): boolean {
+    const orphans = adoptedOrphans(this.#leader.pid);
     // Only a child that names the leader's number asks whether that number is still ours: most
     // looks find none, and save the read of a stat that is gone.
     if (orphans.length === 0 || this.#group() === undefined) return false;
@@ -203,25 +188,12 @@ export class ServerTree {
   }
 
   /**
-   * Reads #strangers; the reaper calls it once the server's stdin is ended, so that the read
-   * never holds up the end: it happens while the server is on its way out. Only where our
-   * ancestors have many children (ancestorsCrowded): reading a few stats once the server is gone
-   * costs less than reading them all ahead, in the very time the server needs the CPU to exit.
+   * Reads what our ancestors' other children are where they are many (children-lists.ts,
+   * refreshStrangers); the reaper calls it once the server's stdin is ended, so that the read never
+   * holds up the end and the look after the exit, which the close waits for, reads none of them.
    */
   noteStrangers(): void {
-    if (!this.#childLists || !ancestorsCrowded()) return;
-    nextAdoptedChildren().then(
-      (children) => {
-        const group = this.#group();
-        if (group === undefined) return;
-        const pids = children
-          .filter((child) => child.pgid !== group && child.sid !== group)
-          .map((child) => child.pid);
-        this.#strangers = { pids: new Set(pids), at: Date.now() };
-      },
-      // Without them the look after the exit reads every child, as it would anyway.
-      () => {},
-    );
+    if (this.#childLists) refreshStrangers();
   }
 
   /** The whole table, or undefined when it could not be read (no `ps`, PowerShell failed). */

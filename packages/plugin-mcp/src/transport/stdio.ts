@@ -196,7 +196,7 @@ export class StdioTransport implements Transport, ReapableTransport {
       setImmediate(() => {
         for (const stream of [stdin, stdout, stderr]) stream.destroy();
       });
-      this.#stderr.end();
+      if (!stderr.readableEnded) this.#stderr.end(); // else its 'end' listener has flushed it
     }
     this.#slot?.release();
     const unrecorded = this.#unrecord?.();
