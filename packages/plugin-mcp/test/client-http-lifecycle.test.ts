@@ -10,7 +10,7 @@ import type { McpConnectionState } from '../src/connection/state.js';
 import type { RemoteServerConfig } from '../src/types.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
 import { ownLogins } from './support/own-logins.js';
-import { rejection, settlesThisTurn, waitForState } from './support/waiting.js';
+import { failsAtOnce, rejection, waitForState } from './support/waiting.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -134,8 +134,7 @@ describe.each(['sse', 'http'] as const)('HTTP 401 over %s', (mode) => {
     expect(running.records.length).toBe(refused);
     // At once: nothing is sent and nothing is waited for; the state stays the one it was.
     const calling = c.callTool('echo', { text: 'x' });
-    expect(await settlesThisTurn(calling)).toBe(true);
-    const call = await rejection(calling);
+    const call = await failsAtOnce(calling);
     expect(call.code).toBe('needs_login');
     expect(call.message).toMatch(/needs a (new )?login/);
     expect(running.records.length).toBe(refused);

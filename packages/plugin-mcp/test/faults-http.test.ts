@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import { type FaultHarness, failure, useFaultHarness } from './support/fault-harness.js';
 import { type RunningHttpMcpServer, startHttpMcpServer } from './support/http-mcp-server.js';
-import { settlesThisTurn } from './support/waiting.js';
+import { failsAtOnce } from './support/waiting.js';
 import { NOT_FOUND_PAGE, startWebServer, type WebAnswer } from './support/web-server.js';
 
 const newHarness = useFaultHarness();
@@ -119,8 +119,7 @@ describe('a remote server that goes away mid-session', () => {
     // nothing, and the server's state does not move (the next attempt is a status of its own).
     const before = [...h.states('gone')];
     const calling = echo.execute({ text: 'y' }, { signal: never() });
-    expect(await settlesThisTurn(calling)).toBe(true);
-    const again = await failure(calling);
+    const again = await failsAtOnce(calling);
     expect(h.states('gone')).toEqual(before);
     expect((again as Error).message).toContain('cannot be sent because it is reconnecting');
     expect((again as Error).message).toContain('ECONNREFUSED');

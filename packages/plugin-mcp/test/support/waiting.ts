@@ -1,6 +1,6 @@
 // Waiting helpers for tests of a client's life: a client's state or a registry server's status
 // reached (told by their own listeners, not polled), the McpError a promise rejects with, and
-// whether a promise settled without waiting for anything.
+// that of a call that fails without waiting for anything.
 import { WAIT_UNTIL_DEFAULT_MS } from '@epoch-agent/testkit';
 import type { McpClient } from '../../src/connection/client.js';
 import type { McpConnectionStateKind } from '../../src/connection/state.js';
@@ -86,15 +86,18 @@ export async function rejection(promise: Promise<unknown>): Promise<McpError> {
 }
 
 /**
- * Whether `promise` settles before the event loop turns (before a setImmediate queued now): it
- * waited for no timer, no I/O and no other process, only for promise callbacks. What "at once"
- * means for a call that must not wait, told without a clock.
+ * The McpError a call that must fail at once rejects with. "At once": it settles before the event
+ * loop turns (before a setImmediate queued now), so it waited for no timer, no I/O and no other
+ * process, only for promise callbacks; told without a clock.
  */
-export function settlesThisTurn(promise: Promise<unknown>): Promise<boolean> {
+export async function failsAtOnce(promise: Promise<unknown>): Promise<McpError> {
   const settled = promise.then(
     () => true,
     () => true,
   );
   const turned = new Promise<boolean>((resolve) => setImmediate(() => resolve(false)));
-  return Promise.race([settled, turned]);
+  if (!(await Promise.race([settled, turned]))) {
+    throw new Error('expected the call to settle before the event loop turned; it waited');
+  }
+  return rejection(promise);
 }
