@@ -5,11 +5,12 @@
 // tools/call), from the hand-written fault server; over Streamable HTTP from a hand-written server
 // on 127.0.0.1 that answers with JSON. Every request gets a timeout longer than the test's own, so
 // an answer that is dropped fails the test rather than coming back as request_timeout.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import { type FaultHarness, useFaultHarness } from './support/fault-harness.js';
+import { answerMcp, type McpMessage, type McpReply } from './support/mcp-answers.js';
 import { readBody } from './support/read-body.js';
 
 const start = useFaultHarness();
@@ -112,45 +113,28 @@ describe('an answer that is not valid MCP, over Streamable HTTP', () => {
 });
 
 /**
- * A Streamable HTTP server of the 2025 revisions, without sessions, every POST answered with JSON:
- * resources/read with `{ jsonrpc, id, ...notMcp }`, everything else as it should be.
+ * A Streamable HTTP server of the 2025 revisions, without sessions, every POST answered with JSON
+ * (support/mcp-answers.ts): resources/read with `{ jsonrpc, id, ...notMcp }`, its echo tool's call
+ * with the text it was given.
  */
 async function startJsonServer(
-  notMcp: Record<string, unknown>,
+  notMcp: McpReply,
 ): Promise<{ url: string; stop: () => Promise<void> }> {
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'POST') {
-      res.writeHead(req.method === 'DELETE' ? 200 : 405).end();
-      return;
-    }
-    const message = JSON.parse(await readBody(req)) as {
-      id?: number;
-      method: string;
-      params?: { protocolVersion?: string; arguments?: { text?: string } };
-    };
-    if (message.id === undefined) {
-      res.writeHead(202).end();
-      return;
-    }
-    const answer =
-      message.method === 'initialize'
-        ? {
-            result: {
-              protocolVersion: message.params?.protocolVersion,
-              capabilities: { tools: {}, resources: {} },
-              serverInfo: { name: 'not-mcp-json', version: '0.0.1' },
-            },
-          }
-        : message.method === 'tools/list'
-          ? { result: { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] } }
-          : message.method === 'tools/call'
-            ? { result: { content: [{ type: 'text', text: message.params?.arguments?.text }] } }
-            : message.method === 'resources/read'
-              ? notMcp
-              : { error: { code: -32601, message: `Method not found: ${message.method}` } };
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...answer }));
+  const answer = ({ method, params }: McpMessage): McpReply | undefined => {
+    if (method === 'resources/read') return notMcp;
+    if (method !== 'tools/call') return undefined;
+    const { text } = (params?.arguments ?? {}) as { text?: unknown };
+    return { result: { content: [{ type: 'text', text }] } };
+  };
+  const server = createServer(async (req, res) => {
+    const message =
+      req.method === 'POST' ? (JSON.parse(await readBody(req)) as McpMessage) : undefined;
+    answerMcp(req, res, message, {
+      name: 'not-mcp-json',
+      capabilities: { tools: {}, resources: {} },
+      tools: ['echo'],
+      answer,
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

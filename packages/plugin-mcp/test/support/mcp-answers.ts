@@ -1,7 +1,7 @@
-// What the OAuth tests' MCP server answers itself once a request got past its authorization check
-// (unless it forwards to a real server): a server of the 2025 revisions over Streamable HTTP
-// without sessions, every POST answered with JSON, no event stream. server/discover is a method it
-// does not know, so a client falls back to initialize.
+// A hand-written MCP server's answers to one POST: a server of the 2025 revisions over Streamable
+// HTTP without sessions, every POST answered with JSON, no event stream. server/discover is a
+// method it does not know, so a client falls back to initialize. The OAuth tests' server answers so
+// once a request got past its authorization check (unless it forwards to a real server).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface McpMessage {
@@ -10,12 +10,28 @@ export interface McpMessage {
   readonly params?: Record<string, unknown>;
 }
 
-/** `message` is the body of a POST; a GET or DELETE has none. Every tool's call answers "machine". */
+/** The members of an answer beside `jsonrpc` and `id`: its `result` or its `error`. */
+export type McpReply = Record<string, unknown>;
+
+/** What the server is: its name, what it says it can do, its tools, and answers of its own. */
+export interface AnsweringServer {
+  readonly name: string;
+  /** `{ tools: {} }` when not given. */
+  readonly capabilities?: Record<string, object>;
+  readonly tools: readonly string[];
+  /** Its own reply to a request, or undefined for the usual one below. */
+  readonly answer?: (message: McpMessage) => McpReply | undefined;
+}
+
+/**
+ * `message` is the body of a POST; a GET or DELETE has none. Unless the server answers a request
+ * itself, every tool's call answers "machine".
+ */
 export function answerMcp(
   req: IncomingMessage,
   res: ServerResponse,
   message: McpMessage | undefined,
-  tools: readonly string[],
+  server: AnsweringServer,
 ): void {
   if (message === undefined) {
     res.writeHead(req.method === 'DELETE' ? 200 : 405).end();
@@ -25,23 +41,31 @@ export function answerMcp(
     res.writeHead(202).end();
     return;
   }
-  const reply =
-    message.method === 'initialize'
-      ? {
-          result: {
-            protocolVersion: message.params?.protocolVersion,
-            capabilities: { tools: {} },
-            serverInfo: { name: 'oauth-grant-fixture', version: '0.0.1' },
-          },
-        }
-      : message.method === 'tools/list'
-        ? { result: { tools: tools.map((name) => ({ name, inputSchema: { type: 'object' } })) } }
-        : message.method === 'tools/call'
-          ? { result: { content: [{ type: 'text', text: 'machine' }] } }
-          : message.method === 'ping'
-            ? { result: {} }
-            : { error: { code: -32601, message: `Method not found: ${message.method}` } };
+  const reply = server.answer?.(message) ?? usualReply(message, server);
   res
     .writeHead(200, { 'content-type': 'application/json' })
     .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...reply }));
+}
+
+function usualReply(message: McpMessage, server: AnsweringServer): McpReply {
+  switch (message.method) {
+    case 'initialize':
+      return {
+        result: {
+          protocolVersion: message.params?.protocolVersion,
+          capabilities: server.capabilities ?? { tools: {} },
+          serverInfo: { name: server.name, version: '0.0.1' },
+        },
+      };
+    case 'tools/list':
+      return {
+        result: { tools: server.tools.map((name) => ({ name, inputSchema: { type: 'object' } })) },
+      };
+    case 'tools/call':
+      return { result: { content: [{ type: 'text', text: 'machine' }] } };
+    case 'ping':
+      return { result: {} };
+    default:
+      return { error: { code: -32601, message: `Method not found: ${message.method}` } };
+  }
 }

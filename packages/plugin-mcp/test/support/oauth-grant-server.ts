@@ -300,7 +300,10 @@ export async function startOAuthGrantServer(
         return;
       }
       if (options.upstream !== undefined) await forward(req, body, res, options.upstream);
-      else answerMcp(req, res, message, ['whoami', ...Object.keys(options.toolScopes ?? {})]);
+      else {
+        const tools = ['whoami', ...Object.keys(options.toolScopes ?? {})];
+        answerMcp(req, res, message, { name: 'oauth-grant-fixture', tools });
+      }
       return;
     }
     res.writeHead(404).end();
