@@ -93,6 +93,7 @@ export function adoptedOrphans(leader: number): ProcEntry[] {
       index === 0 || (below !== undefined && pids.includes(below)) ? ancestor.entry.pid : undefined;
   }
   lastLookOthers = others;
+  forgetOld(now);
   return orphans;
 }
 
@@ -107,7 +108,6 @@ export function refreshStrangers(): void {
   const now = Date.now();
   if (lastLookOthers <= CROWDED || now - refreshedAt < STRANGERS_MS / 2) return;
   refreshedAt = now;
-  for (const [pid, known] of seen) if (now - known.at >= STRANGERS_MS) seen.delete(pid);
   const chain = ourAncestry();
   const lists = readLists(chain);
   const ancestors = new Set(chain.map(({ entry }) => entry.pid));
@@ -119,6 +119,14 @@ export function refreshStrangers(): void {
       note(readStat(pid));
     }
   }
+}
+
+/**
+ * Forgets what is past its trust: after every look, so that a host that runs for days keeps only
+ * the few it could still pass over, however many pids came and went beside it.
+ */
+function forgetOld(now: number): void {
+  for (const [pid, known] of seen) if (now - known.at >= STRANGERS_MS) seen.delete(pid);
 }
 
 /** Keeps what a stat told of a child of our ancestors (see `seen`). */
