@@ -61,7 +61,8 @@ export type McpErrorCode =
   /** `epoch mcp login` was not finished in the browser in time. */
   | 'login_timeout'
   /** A login was asked of a server that answers without one (its tools listed with no token, only
-   * the configured headers) and whose entry has no `oauth`: there is nothing to log in to. */
+   * the headers every connection sends: the configured ones and its headers helper's) and whose
+   * entry has no `oauth`: there is nothing to log in to. */
   | 'login_not_needed'
   /** The server did not declare the capability the request needs; nothing was sent. */
   | 'not_supported'

@@ -1,8 +1,9 @@
 // The two connections a login makes to the MCP server, each the way the agent connects (our SDK
-// Client options, so the same protocol revision; connect, then tools/list): one without a token,
-// whose first 401 challenge says what to ask the authorization server for, and one with the login
-// just stored, which says whether the server takes it. And, when it does not, whether the server
-// has moved to another authorization server meanwhile.
+// Client options, so the same protocol revision; the configured headers and its helper's; connect,
+// then tools/list): one without a token, whose first 401 challenge says what to ask the
+// authorization server for, and one with the login just stored, which says whether the server
+// takes it. And, when it does not, whether the server has moved to another authorization server
+// meanwhile.
 import type { Logger } from '@epoch-agent/infra';
 import {
   Client,
@@ -17,6 +18,8 @@ import { CLIENT_INFO, clientOptions } from '../connection/client-options.js';
 import { isAuthFailure } from '../errors/connect.js';
 import { mcpErrorIn } from '../errors/mcp-error.js';
 import type { Scrubber } from '../secrets.js';
+import { headersSource } from '../transport/headers-helper.js';
+import type { McpHeadersHelper } from '../transport/headers-helper-rules.js';
 import { remoteTransport } from '../transport/remote.js';
 import type { RemoteServerConfig } from '../types.js';
 import type { StoredLogin, TokenStore } from './token-store.js';
@@ -37,6 +40,15 @@ export type WithoutToken =
   | { readonly kind: 'challenged'; readonly challenge: Challenge }
   | { readonly kind: 'open'; readonly toolCount: number };
 
+/** What both connections are made with besides the config, as the agent's connections are. */
+export interface CheckOptions {
+  /** The server's redaction policy: it learns what the headers helper gives. */
+  readonly scrub: Scrubber;
+  /** The host's headers helper, for a server whose entry has no `headers_helper`. */
+  readonly headersHelper: McpHeadersHelper | undefined;
+  readonly signal: AbortSignal;
+}
+
 /**
  * The server's challenge to a client without a token. Not only the first request's: a server may
  * let the handshake through and refuse tools/list, and only that refusal names the scope.
@@ -44,15 +56,28 @@ export type WithoutToken =
 export async function challengeOf(
   config: Remote,
   fetchFn: FetchLike,
-  signal: AbortSignal,
+  { scrub, headersHelper, signal }: CheckOptions,
 ): Promise<WithoutToken> {
   let challenge: Challenge | undefined;
-  const recording: FetchLike = async (url, init) => {
+  // The last 401 the server sent, though the helper's fetch made it an error: see the catch.
+  let refusal: Challenge | undefined;
+  const sent: FetchLike = async (url, init) => {
     const response = await fetchFn(url, init);
+    if (response.status === 401) refusal = challengeIn(response);
+    return response;
+  };
+  // Every request with the headers a connection of the server sends, no token: the configured
+  // ones and its helper's (the entry's command or the host's function, as a connection asks it).
+  // A server its helper lets in needs no login. The challenge is a 401 the helper's one more try
+  // did not turn into an answer.
+  const helper = headersSource({ config, scrub, host: headersHelper });
+  const withHelper = helper === undefined ? sent : helper.fetch(sent);
+  const recording: FetchLike = async (url, init) => {
+    const response = await withHelper(url, init);
     if (response.status === 401) challenge ??= challengeIn(response);
     return response;
   };
-  // The SDK's transports without an auth provider: the configured headers, no token.
+  // The SDK's transports without an auth provider.
   const options = { requestInit: { headers: { ...config.headers } }, fetch: recording };
   const url = new URL(config.url);
   const transport =
@@ -65,9 +90,12 @@ export async function challengeOf(
     if (challenge === undefined) return { kind: 'open', toolCount };
   } catch (error) {
     // A 401 ends the attempt, and is the answer. Without one, a refusal of ours (a redirect to
-    // another origin) is the login's end; any other failure tells the login nothing, and the
-    // discovery that follows says what is wrong.
+    // another origin, a headers helper that gave no headers) is the login's end; any other
+    // failure tells the login nothing, and the discovery that follows says what is wrong.
     const ours = mcpErrorIn(error);
+    // The helper's own Authorization refused twice fails a connection (headers-helper.ts), and is
+    // still a 401 to a login, which its token answers: a login's token wins over that one.
+    if (ours?.code === 'needs_login') challenge ??= refusal;
     if (challenge === undefined && ours !== undefined) throw ours;
   } finally {
     await client.close().catch(() => {});
@@ -86,10 +114,10 @@ export type Verified =
 /** Connects with the stored login exactly as the agent will, and lists the tools. */
 export async function verify(
   config: Remote,
-  { store, logger, scrub }: { store: TokenStore; logger: Logger; scrub: Scrubber },
-  signal: AbortSignal,
+  { store, logger }: { store: TokenStore; logger: Logger },
+  { scrub, headersHelper, signal }: CheckOptions,
 ): Promise<Verified> {
-  const handle = remoteTransport(config, { logger, scrub, oauth: { store } });
+  const handle = remoteTransport(config, { logger, scrub, headersHelper, oauth: { store } });
   const client = new Client(CLIENT_INFO, clientOptions(config));
   try {
     const toolCount = await connectAndList(client, handle.transport, config, signal);

@@ -1,7 +1,8 @@
 // `epoch mcp login <name>`'s backend: an interactive OAuth login to one remote server.
 //
-// 1. Connect without a token (login-checks.ts); the 401 challenge names the protected-resource
-//    metadata and the scope the server wants. The scope asked for adds what the last login asked
+// 1. Connect without a token, with the headers every connection sends (the configured ones and
+//    its helper's: login-checks.ts); the 401 challenge names the protected-resource metadata and
+//    the scope the server wants. The scope asked for adds what the last login asked
 //    and what the server demanded since: scopes accumulate across step-ups.
 // 2. A round: a loopback callback server with a fresh `state`; the SDK's auth() discovers (anew
 //    each round), picks the client — one registered with this issuer before, a Client ID Metadata
@@ -33,6 +34,7 @@ import {
 import { startConfig } from '../connection/start-config.js';
 import { McpError } from '../errors/mcp-error.js';
 import { loginSecrets, type Scrubber, serverRedactor } from '../secrets.js';
+import type { McpHeadersHelper } from '../transport/headers-helper-rules.js';
 import type { McpServerConfig, RemoteServerConfig } from '../types.js';
 import { startCallbackServer } from './callback-server.js';
 import { checkResponseIssuer, exchangeCode } from './code-exchange.js';
@@ -74,6 +76,8 @@ export interface McpLoginOptions {
   /** Stops the login (its callback server with it); it rejects with the signal's reason. */
   readonly signal?: AbortSignal;
   readonly logger?: Logger;
+  /** The host's headers helper, as its connections ask it (a `headers_helper` runs instead). */
+  readonly headersHelper?: McpHeadersHelper | undefined;
 }
 
 export interface McpLoginResult {
@@ -145,7 +149,8 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
     // Held past the deadline by the last check connection at most; a dead holder's is taken over.
     return await oneAtATime(store, config, timeoutMs + 60_000, async () => {
       const signal = deadline.signal;
-      const first = await challengeOf(config, fetchFn, signal);
+      const check = { scrub, headersHelper: options.headersHelper, signal };
+      const first = await challengeOf(config, fetchFn, check);
       // An entry with `oauth` asks for a login even where the server lets anyone in: it may give
       // a logged-in client more.
       if (first.kind === 'open' && config.oauth === undefined) {
@@ -177,7 +182,7 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
           returnUrl: options.returnUrl,
           scrub,
         });
-        const verified = await verify(config, { store, logger, scrub }, signal);
+        const verified = await verify(config, { store, logger }, check);
         if (verified.kind === 'failed') throw verified.error;
         const saved = provider.saved;
         if (verified.kind === 'ok' && saved !== undefined) {
@@ -192,7 +197,7 @@ export async function loginToServer(options: McpLoginOptions): Promise<McpLoginR
           // A login just made and refused: a server that moved to another authorization server
           // meanwhile gets a round with that one (discovered anew, LoginProvider.beginRound); for
           // any other server another round would end the same way.
-          challenge = challengeIn(await challengeOf(config, fetchFn, signal));
+          challenge = challengeIn(await challengeOf(config, fetchFn, check));
           if (saved === undefined || !(await movedAway(config, challenge, saved, fetchFn))) {
             throw refused(name);
           }

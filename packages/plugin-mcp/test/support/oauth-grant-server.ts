@@ -78,6 +78,11 @@ export interface OAuthGrantServerOptions {
   readonly toolScopes?: Readonly<Record<string, string>>;
   /** Everything but tools/* is answered without a token: only tools/list's 401 names the scope. */
   readonly openHandshake?: boolean;
+  /**
+   * An MCP request carrying this header with this value is answered without a token: a key a
+   * gateway takes instead, as a headers helper gives it.
+   */
+  readonly keyHeader?: readonly [name: string, value: string];
   /** The `iss` of the authorization response: the issuer (default), none, or another one. */
   readonly issParameter?: 'issuer' | 'none' | 'other';
   /** The authorization response carries this error instead of a code (the user said no). */
@@ -281,7 +286,10 @@ export async function startOAuthGrantServer(
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (bearer !== undefined) bearers.push(bearer);
       const message = req.method === 'POST' ? (JSON.parse(body) as McpMessage) : undefined;
-      const open = options.openHandshake === true && !message?.method.startsWith('tools/');
+      const [keyName, key] = options.keyHeader ?? [];
+      const keyed = keyName !== undefined && req.headers[keyName.toLowerCase()] === key;
+      const open =
+        keyed || (options.openHandshake === true && !message?.method.startsWith('tools/'));
       if (!open && (bearer === undefined || issuedBy.get(bearer) !== issuerPath)) {
         const scope =
           options.challengeScope === undefined ? '' : `, scope="${options.challengeScope}"`;

@@ -27,6 +27,7 @@ import { ToolRegistry, type ToolRegistryOptions } from '../tools/tool-registry.j
 import { type McpApprover, ServerApprovals } from './approvals.js';
 import { type ConnectMode, ConnectsInFlight } from './connects-in-flight.js';
 import { Runtime } from './runtime.js';
+import { ServerLogins } from './server-login.js';
 
 // The order servers are registered in, which statuses() keeps: a Record, so a new source must
 // be given its place.
@@ -123,17 +124,18 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
   approvals.trustAtBuild(
     read.servers.filter(({ origin }) => origin.source === 'user').map(({ config }) => config),
   );
+  // The tool pins beside the approvals, unless the host keeps its own.
+  const mcp = new McpRegistry({
+    toolPins: store.pins,
+    start: HOST_START,
+    ...options.registry,
+    ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
+    resultReader: READ_RESULT_TOOL_NAME,
+    logger,
+  });
   const runtime = new Runtime({
     read,
-    // The tool pins beside the approvals, unless the host keeps its own.
-    mcp: new McpRegistry({
-      toolPins: store.pins,
-      start: HOST_START,
-      ...options.registry,
-      ...(options.elicit === undefined ? {} : { elicit: options.elicit }),
-      resultReader: READ_RESULT_TOOL_NAME,
-      logger,
-    }),
+    mcp,
     tools: new ToolRegistry({
       ...(options.registry?.toolNameMaxLength === undefined
         ? {}
@@ -147,6 +149,7 @@ export async function buildRuntime(options: BuildRuntimeOptions = {}): Promise<R
     inFlight,
     configWrite: options.configWrite ?? {},
     approvals,
+    logins: new ServerLogins({ mcp, approvals, headersHelper: options.registry?.headersHelper }),
   });
   if (options.onStatus !== undefined) runtime.mcp.onStatus(options.onStatus);
   const bySource = (source: McpServerSource): McpServerConfig[] =>

@@ -1,5 +1,4 @@
 // The Runtime buildRuntime gives: what it read of every source, kept current as the user's mcp.json
-// The Runtime buildRuntime gives: what it read of every source, kept current as the user's mcp.json
 // and the project's file are applied again (each edit and applyMcpConfig in turn, never two at
 // once), the approvals of what its servers run, and its close.
 import { isDeepStrictEqual } from 'node:util';
@@ -14,14 +13,12 @@ import {
   type McpStoredLogin,
   sameChoice,
 } from '@epoch-agent/plugin-mcp';
-import { suggest } from '@epoch-agent/plugin-mcp/config';
 import type {
   AddServerInput,
   ChoiceEdit,
   EntryForEditing,
   McpConfigWriteOptions,
 } from '../config-edit/index.js';
-import { RuntimeError } from '../errors.js';
 import type { FoundServer } from '../import/found-server.js';
 import type { ImportOptions } from '../import/import-servers.js';
 import type { ConfiguredServer } from '../servers/configured-server.js';
@@ -32,6 +29,7 @@ import { applyMcpFiles, type McpConfigApplied } from './apply-mcp-config.js';
 import type { ServerApprovals } from './approvals.js';
 import type { ConnectsInFlight } from './connects-in-flight.js';
 import { type McpToolGroupSync, syncMcpToolGroups } from './mcp-tool-groups.js';
+import { namedServer } from './named-server.js';
 import { rereadFiles } from './reread-files.js';
 import {
   approveServer,
@@ -40,7 +38,7 @@ import {
   type RuntimeServerRevoked,
   revokeServer,
 } from './runtime-approvals.js';
-import { loginTo, logoutFrom, type RuntimeLoginOptions, storedLoginAt } from './server-login.js';
+import type { RuntimeLoginOptions, ServerLogins } from './server-login.js';
 import { unknownToolWarnings } from './unknown-tools.js';
 import {
   addUserServer,
@@ -70,6 +68,7 @@ interface RuntimeParts {
   readonly hostBudget: number;
   readonly hostNamespace: string | undefined;
   readonly approvals: ServerApprovals;
+  readonly logins: ServerLogins;
 }
 
 /** Built by buildRuntime only. */
@@ -104,6 +103,7 @@ export class Runtime {
   /** Servers approved here that connectOnly left out: approving one is asking for it to run. */
   readonly #approvedHere = new Set<string>();
   readonly #approvalParts: RuntimeApprovalParts;
+  readonly #logins: ServerLogins;
   /** Edits and applyMcpConfig calls run one after another: two at once would both connect a server. */
   #applying: Promise<unknown> = Promise.resolve();
   #closing: Promise<void> | undefined;
@@ -116,6 +116,7 @@ export class Runtime {
     this.#projectFile = parts.read.projectFile;
     this.#connects = parts.connects;
     this.#approvals = parts.approvals;
+    this.#logins = parts.logins;
     this.#inFlight = parts.inFlight;
     this.#hostBudget = parts.hostBudget;
     this.#namespace = parts.hostNamespace;
@@ -328,11 +329,12 @@ export class Runtime {
   }
 
   /**
-   * An interactive OAuth login to a remote server (see plugin-mcp's loginToServer), the tokens
-   * stored under `$EPOCH_HOME/oauth`; a connected server is then reconnected with them.
+   * An interactive OAuth login to a remote server (see plugin-mcp's loginToServer), its connections
+   * made as the runtime's (McpError `needs_approval` while its `headers_helper` waits for
+   * approval); the tokens stored under `$EPOCH_HOME/oauth`, a connected server then reconnected.
    */
   async login(name: string, options: RuntimeLoginOptions): Promise<McpLoginResult> {
-    return loginTo(this.mcp, this.#named(name), options);
+    return this.#logins.login(this.#named(name), options);
   }
 
   /**
@@ -340,12 +342,12 @@ export class Runtime {
    * connected server is then reconnected, so that it stops using them and its status says so.
    */
   async logout(name: string): Promise<McpLogoutResult> {
-    return logoutFrom(this.mcp, this.#named(name));
+    return this.#logins.logout(this.#named(name));
   }
 
   /** What may be shown of a remote server's stored login (never a token); undefined when none. */
   storedLogin(name: string): Promise<McpStoredLogin | undefined> {
-    return storedLoginAt(this.#named(name));
+    return this.#logins.storedLogin(this.#named(name));
   }
 
   /**
@@ -435,14 +437,6 @@ export class Runtime {
 
   /** The server of that name, of any source; RuntimeError `unknown_server` when none has it. */
   #named(name: string): ConfiguredServer {
-    const server = this.server(name);
-    if (server !== undefined) return server;
-    const known = this.servers().map(({ config }) => config.name);
-    const guess = suggest(name, known);
-    throw new RuntimeError(
-      'unknown_server',
-      `there is no MCP server "${name}" (${known.length === 0 ? `${this.configFile} defines none` : guess !== undefined ? `did you mean "${guess}"?` : `the servers are: ${known.join(', ')}`}).`,
-      { server: name },
-    );
+    return namedServer(this.servers(), name, this.configFile);
   }
 }
