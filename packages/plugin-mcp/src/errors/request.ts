@@ -70,14 +70,13 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
     );
   }
   if (request.totalLimitMs !== undefined) {
-    const limit = `its total limit of ${seconds(request.totalLimitMs)}`;
+    // The setting named, not where it is written: a host's server is in no file (the front ends
+    // add the file and line: cli render/advice.ts, web page/advice.ts).
+    const limit = `its total limit of ${seconds(request.totalLimitMs)} ("max_total_timeout")`;
     const ran = request.questionsAsked
       ? `did not finish within ${limit}, the time a person took to answer its questions included,`
       : `kept reporting progress but did not finish within ${limit}`;
-    return make(
-      'request_total_timeout',
-      `${prefix} ${ran} and was cancelled: ${TOLD_TO_CANCEL}. If it needs longer, raise "max_total_timeout" for this server in mcp.json.`,
-    );
+    return make('request_total_timeout', `${prefix} ${ran} and was cancelled: ${TOLD_TO_CANCEL}.`);
   }
   const remote =
     request.url === undefined ? undefined : remoteFailure(error, request.url, request.scrub);
