@@ -190,6 +190,36 @@ it('Ctrl-C of epoch mcp call of a task tool cancels the task on the server (exit
     .map((line) => JSON.parse(line));
   expect(events).toContainEqual({ cancelled: task?.taskId });
   expect(task?.status).toBe('cancelled');
+  expect(done.err).toContain(`the server was sent tasks/cancel for its task "${task?.taskId}".`);
+  expect(done.err).not.toContain('notifications/cancelled');
+});
+
+it('a call of a task tool past max_total_timeout: its task is sent tasks/cancel, and the advice comes once (1)', async () => {
+  const limited = join(dir, 'limited.json');
+  await writeFile(
+    limited,
+    JSON.stringify({
+      servers: { limited: { type: 'http', url: server.url, timeout: 2, max_total_timeout: 2.5 } },
+    }),
+  );
+  const call = await epoch(
+    ['mcp', 'call', '--config', limited, 'limited', 'work', '--args', '{"steps":600,"stepMs":100}'],
+    { EPOCH_HOME: home },
+  );
+  expect(call.code).toBe(1);
+  const task = (await records()).find(({ server }) => server === 'limited');
+  const events = (await readFile(record, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  expect(events).toContainEqual({ cancelled: task?.taskId });
+  expect(call.err).toContain(
+    `did not finish within its total limit of 2500 ms ("max_total_timeout") and was cancelled: the server was sent tasks/cancel for its task "${task?.taskId}".`,
+  );
+  // The advice is the front end's, naming the file and line; the message itself names no file.
+  expect(call.err.match(/raise "max_total_timeout"/g)).toEqual(['raise "max_total_timeout"']);
+  expect(call.err).toContain(`raise "max_total_timeout" for it at ${limited}:1.`);
+  expect(call.err.split(limited)).toHaveLength(2);
 });
 
 it('cancel of a task that has already completed says so, naming server and task, and exits 1', async () => {

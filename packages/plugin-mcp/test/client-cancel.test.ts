@@ -102,6 +102,11 @@ describe.each(CALL_PATHS)('tools/call cancellation %s', (_, era) => {
     const error = await rejection(client.callTool('hang', {}, new AbortController().signal));
     expect(error.code).toBe('request_total_timeout');
     expect(error.tool).toBe('hang');
+    // The setting named, no file (a host's server is in none); a plain call, not a task's words.
+    expect(error.message).toContain(
+      'its total limit of 300 ms ("max_total_timeout") and was cancelled: the server was told to cancel it (notifications/cancelled',
+    );
+    expect(error.message).not.toContain('mcp.json');
     await expectCancelled(file, 'tools/call');
   });
 

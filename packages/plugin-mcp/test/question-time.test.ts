@@ -227,7 +227,7 @@ describe("the request's timeout while a person is asked", () => {
     // The server reported no progress: the time went to a question, and the words say so.
     expect(failure.message).not.toContain('progress');
     expect(failure.message).toContain(
-      'did not finish within its total limit of 1500 ms, the time a person took to answer its questions included,',
+      'did not finish within its total limit of 1500 ms ("max_total_timeout"), the time a person took to answer its questions included,',
     );
   });
 });

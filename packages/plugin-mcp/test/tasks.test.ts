@@ -3,8 +3,8 @@
 // the testkit's task-server.mjs (2026-07-28, the io.modelcontextprotocol/tasks extension, on the
 // official server SDK) over stdio and Streamable HTTP: the call is made a task, polled, its status
 // messages come as progress, its result is fetched; a task that fails is the call's error; a
-// question it asks goes to the person; a call stopped by its caller or by max_total_timeout sends
-// tasks/cancel, which the server saw.
+// question it asks goes to the person; a call stopped by its caller, by its `timeout` or by
+// max_total_timeout sends tasks/cancel, which the server saw, and its error says so, naming the task.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +61,18 @@ async function recorded(): Promise<Record<string, unknown>[]> {
     .map((line) => JSON.parse(line));
 }
 
+/** What a call that ran as a task says of its cancel: tasks/cancel, for that task. */
+function expectTaskCancelSaid(failure: Error, taskId: unknown): void {
+  expect(failure.message).toContain(`the server was sent tasks/cancel for its task "${taskId}".`);
+  expect(failure.message).not.toContain('notifications/cancelled');
+}
+
+/** A total limit's words name the setting, and no file: a host's server is in none. */
+function expectTotalLimitSaid(failure: Error): void {
+  expect(failure.message).toContain('("max_total_timeout")');
+  expect(failure.message).not.toContain('mcp.json');
+}
+
 describe('a 2025-11-25 task tool: the reference server', () => {
   const everything = (overrides: Partial<McpServerCommon> = {}) =>
     stdioConfig('everything', process.execPath, [EVERYTHING_ENTRY, 'stdio'], overrides);
@@ -107,13 +119,47 @@ describe('a 2025-11-25 task tool: the reference server', () => {
     expect(isMcpError(failure, 'aborted')).toBe(true);
     // The task's id is in its record. Asked, the server has it cancelled, or (the reference server)
     // dropped: a task that was never cancelled is found, working or completed, for its ttl of 5 min.
-    const [task] = (await readTaskRecords()).filter(({ server }) => server === 'everything');
+    // The latest record: those of the calls before are there too.
+    const task = (await readTaskRecords()).filter(({ server }) => server === 'everything').at(-1);
     if (task === undefined) throw new Error('the task was not recorded');
     const seen = await client.getTask(task.taskId).then(
       ({ status }) => status,
       (error: unknown) => (isMcpError(error, 'task_gone') ? 'dropped' : Promise.reject(error)),
     );
     expect(['cancelled', 'dropped']).toContain(seen);
+    expect(failure.message).toContain('was stopped by the user;');
+    expectTaskCancelSaid(failure, task.taskId);
+  });
+
+  it('past max_total_timeout: request_total_timeout, saying its task was sent tasks/cancel', async () => {
+    // Its four stages take a second each: the limit passes while the task runs.
+    const client = await connected(everything({ maxTotalTimeoutMs: 1_500 }));
+    const failure = await rejection(client.callTool('simulate-research-query', { topic: 'tides' }));
+    expect(isMcpError(failure, 'request_total_timeout')).toBe(true);
+    // The latest record: those of the calls before are there too.
+    const task = (await readTaskRecords()).filter(({ server }) => server === 'everything').at(-1);
+    if (task === undefined) throw new Error('the task was not recorded');
+    expect(task.status).toBe('cancelled');
+    expectTaskCancelSaid(failure, task.taskId);
+    expectTotalLimitSaid(failure);
+  });
+});
+
+describe('a 2025-11-25 task whose server stops answering', () => {
+  const OPTIONAL = fileURLToPath(new URL('./fixtures/optional-task-server.mjs', import.meta.url));
+
+  it('past its timeout: request_timeout, saying its task was sent tasks/cancel, which the server saw', async () => {
+    const client = await connected(
+      stdioConfig('silent', process.execPath, [OPTIONAL, '--silent-get'], {
+        env: { RECORD_FILE: record },
+        taskCalls: 'offered',
+        timeoutMs: 1_000,
+      }),
+    );
+    const failure = await rejection(client.callTool('long', {}));
+    expect(isMcpError(failure, 'request_timeout')).toBe(true);
+    expect(await recorded()).toEqual([{ cancelled: 'only-task' }]);
+    expectTaskCancelSaid(failure, 'only-task');
   });
 });
 
@@ -122,14 +168,15 @@ type Transport = 'stdio' | 'http';
 async function taskServer(
   transport: Transport,
   overrides: Partial<McpServerCommon> = {},
+  args: readonly string[] = [],
 ): Promise<McpServerConfig> {
   if (transport === 'stdio') {
-    return stdioConfig('tasks', process.execPath, [TASK_SERVER], {
+    return stdioConfig('tasks', process.execPath, [TASK_SERVER, ...args], {
       env: { RECORD_FILE: record },
       ...overrides,
     });
   }
-  const server = await startModernHttp([], { RECORD_FILE: record }, TASK_SERVER);
+  const server = await startModernHttp(args, { RECORD_FILE: record }, TASK_SERVER);
   cleanups.push(() => server.stop());
   return remoteConfig('tasks', 'http', server.url, overrides);
 }
@@ -192,6 +239,8 @@ describe.each(['stdio', 'http'] as const)('a 2026-07-28 task tool, over %s', (tr
     const events = await recorded();
     const created = events.find((event) => 'created' in event)?.created;
     expect(events).toContainEqual({ cancelled: created });
+    expect(failure.message).toContain('was stopped by the user;');
+    expectTaskCancelSaid(failure, created);
   });
 
   it('past max_total_timeout: request_total_timeout, and the server saw tasks/cancel', async () => {
@@ -201,6 +250,22 @@ describe.each(['stdio', 'http'] as const)('a 2026-07-28 task tool, over %s', (tr
     const events = await recorded();
     const created = events.find((event) => 'created' in event)?.created;
     expect(events).toContainEqual({ cancelled: created });
+    expectTaskCancelSaid(failure, created);
+    expectTotalLimitSaid(failure);
+  });
+
+  it('past its timeout between looks: request_timeout, and the server saw tasks/cancel', async () => {
+    // The server asks to be looked at every 10 s (the most epoch waits), and pushes nothing: the
+    // call hears nothing for longer than its timeout.
+    const client = await connected(
+      await taskServer(transport, { timeoutMs: 1_500 }, ['--poll-ms=10000']),
+    );
+    const failure = await rejection(client.callTool('work', { steps: 100, stepMs: 100 }));
+    expect(isMcpError(failure, 'request_timeout')).toBe(true);
+    const events = await recorded();
+    const created = events.find((event) => 'created' in event)?.created;
+    expect(events).toContainEqual({ cancelled: created });
+    expectTaskCancelSaid(failure, created);
   });
 });
 

@@ -4,9 +4,10 @@
 // Both ways a request can end early reach the server as a cancellation — notifications/cancelled
 // with the request's id, or on a 2026-era Streamable HTTP connection the close of the request's
 // stream, which that revision makes the signal: the SDK cancels when the caller's signal aborts
-// (a user stop) and when `timeout` passes. The SDK rejects both with the same REQUEST_TIMEOUT
-// code, though, so which one happened is read off the caller's signal, and the caller gets
-// `aborted` or `request_timeout` accordingly.
+// (a user stop) and when `timeout` passes. A call that ran as a task is cancelled by tasks/cancel
+// instead (tasks/task-run.ts), which marks the error it rejects with (TaskCancelSent). A stop and a
+// timeout reject with the same REQUEST_TIMEOUT code, though, so which one happened is read off the
+// caller's signal, and the caller gets `aborted` or `request_timeout` accordingly.
 import { messageOf } from '@epoch-agent/infra';
 import {
   MissingRequiredClientCapabilityError,
@@ -16,6 +17,7 @@ import {
   SdkErrorCode,
 } from '@modelcontextprotocol/client';
 import type { Scrubber } from '../secrets.js';
+import { TaskCancelSent } from '../tasks/task-run.js';
 import { seconds } from '../text.js';
 import { NotValidMcp } from '../transport/answer-check.js';
 import { STREAM_ENDED_CODE } from '../transport/request-streams.js';
@@ -25,9 +27,16 @@ import { invalidResultText } from './invalid-result.js';
 import { McpError, type McpErrorCode } from './mcp-error.js';
 import { type ConnectionLoss, lostHow } from './unavailable.js';
 
-/** How a request that ended early is cancelled on the server, in the era and transport it used. */
-const TOLD_TO_CANCEL =
-  'the server was told to cancel it (notifications/cancelled; on a 2026-era HTTP connection, the close of its request stream)';
+/**
+ * How a request that ended early was cancelled on the server: the task it ran as, by tasks/cancel;
+ * otherwise the request itself, in the era and transport it used.
+ */
+function toldToCancel(error: unknown): string {
+  if (error instanceof SdkError && error.data instanceof TaskCancelSent) {
+    return `the server was sent tasks/cancel for its task "${error.data.taskId}"`;
+  }
+  return 'the server was told to cancel it (notifications/cancelled; on a 2026-era HTTP connection, the close of its request stream)';
+}
 
 /** Which request failed, for the message and the error's data. */
 export interface FailedRequest {
@@ -65,18 +74,20 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
     return make(
       'aborted',
       request.sent
-        ? `${prefix} was stopped by the user; ${TOLD_TO_CANCEL}.`
+        ? `${prefix} was stopped by the user; ${toldToCancel(error)}.`
         : `${prefix} was stopped by the user while it waited for an earlier call to this server; it was never sent.`,
     );
   }
   if (request.totalLimitMs !== undefined) {
-    const limit = `its total limit of ${seconds(request.totalLimitMs)}`;
+    // The setting named, not where it is written: a host's server is in no file (the front ends
+    // add the file and line: cli render/advice.ts, web page/advice.ts).
+    const limit = `its total limit of ${seconds(request.totalLimitMs)} ("max_total_timeout")`;
     const ran = request.questionsAsked
       ? `did not finish within ${limit}, the time a person took to answer its questions included,`
       : `kept reporting progress but did not finish within ${limit}`;
     return make(
       'request_total_timeout',
-      `${prefix} ${ran} and was cancelled: ${TOLD_TO_CANCEL}. If it needs longer, raise "max_total_timeout" for this server in mcp.json.`,
+      `${prefix} ${ran} and was cancelled: ${toldToCancel(error)}.`,
     );
   }
   const remote =
@@ -87,7 +98,7 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
       case SdkErrorCode.RequestTimeout:
         return make(
           'request_timeout',
-          `${prefix} got no answer within ${seconds(request.timeoutMs)} and was cancelled: ${TOLD_TO_CANCEL}. If it needs longer, give the server a longer request timeout.`,
+          `${prefix} got no answer within ${seconds(request.timeoutMs)} and was cancelled: ${toldToCancel(error)}. If it needs longer, give the server a longer request timeout.`,
         );
       case SdkErrorCode.ConnectionClosed:
       case SdkErrorCode.NotConnected:

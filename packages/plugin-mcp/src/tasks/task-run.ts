@@ -164,7 +164,7 @@ export async function followTask(
     // The server is told before the call says it stopped, so what follows sees the task cancelled.
     // Not waiting for a turn: it stops work rather than starting any.
     await calls.cancel(task.taskId, { timeout: CANCEL_WAIT_MS }).catch(() => {});
-    throw stopped(signal.reason);
+    throw stopped(signal.reason, task.taskId);
   } finally {
     unwatch?.();
   }
@@ -201,9 +201,23 @@ async function ended(
   }
 }
 
-/** What the SDK rejects a stopped request with, so that errors/request.ts reads it the same. */
-function stopped(reason: unknown): SdkError {
-  return reason instanceof SdkError
-    ? reason
-    : new SdkError(SdkErrorCode.RequestTimeout, String(reason));
+/**
+ * What a stopped call's task was cancelled by: the data of the error it rejects with, so that
+ * errors/request.ts says tasks/cancel (not notifications/cancelled) and names the task.
+ */
+export class TaskCancelSent {
+  constructor(readonly taskId: string) {}
+}
+
+/**
+ * What the SDK rejects a stopped request with (its code, so errors/request.ts reads it the same),
+ * marked as a task's (TaskCancelSent).
+ */
+function stopped(reason: unknown, taskId: string): SdkError {
+  const sdk = reason instanceof SdkError;
+  return new SdkError(
+    sdk ? reason.code : SdkErrorCode.RequestTimeout,
+    sdk ? reason.message : String(reason),
+    new TaskCancelSent(taskId),
+  );
 }
