@@ -38,11 +38,8 @@ export {
   startInBackground,
 } from './tasks/background-call.js';
 export type { TaskCancel as McpTaskCancel } from './tasks/task-lookup.js';
-export {
-  type McpTaskRecord,
-  readTaskRecords,
-  taskRecordsDir,
-} from './tasks/task-records.js';
+export { readTaskRecords } from './tasks/task-record-list.js';
+export { type McpTaskRecord, taskRecordsDir } from './tasks/task-records.js';
 export type { TaskState as McpTaskState, TaskStatus as McpTaskStatus } from './tasks/task-wire.js';
 
 // One server's client, for a host that manages a server by itself.

@@ -20,7 +20,8 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
 import { McpRegistry } from '../src/registry/registry.js';
-import { readTaskRecords, taskRecordsDir } from '../src/tasks/task-records.js';
+import { readTaskRecords } from '../src/tasks/task-record-list.js';
+import { taskRecordsDir } from '../src/tasks/task-records.js';
 import type { McpServerConfig } from '../src/types.js';
 import { rejection } from './support/waiting.js';
 

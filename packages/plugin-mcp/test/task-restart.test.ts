@@ -18,7 +18,8 @@ import {
 } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpRegistry } from '../src/registry/registry.js';
-import { readTaskRecords, taskRecordsDir } from '../src/tasks/task-records.js';
+import { readTaskRecords } from '../src/tasks/task-record-list.js';
+import { taskRecordsDir } from '../src/tasks/task-records.js';
 
 const CALLER = fileURLToPath(new URL('./fixtures/task-caller.mjs', import.meta.url));
 

@@ -20,7 +20,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/connection/client.js';
 import { isMcpError } from '../src/errors/mcp-error.js';
-import { readTaskRecords } from '../src/tasks/task-records.js';
+import { readTaskRecords } from '../src/tasks/task-record-list.js';
 import type { McpServerCommon, McpServerConfig } from '../src/types.js';
 import { rejection } from './support/waiting.js';
 

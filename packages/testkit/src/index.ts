@@ -4,9 +4,10 @@
 // (modern-server.mjs, over stdio and Streamable HTTP, in its own process), a real authorization
 // server with an MCP server that takes only its tokens (startOAuthFixture), what a fresh process
 // loads (modulesLoadedBy), the server configs tests build in code, a listener nothing may touch
-// (startTripwire), and the one polling wait for what has no event. A 2026-07-28 server in the
-// test's own process, its tools given by the test, has its own subpath
-// (`@epoch-agent/testkit/sdk-server`). Private: no published package depends on it at run time.
+// (startTripwire), what this process has read (readsSoFar), and the one polling wait for what has
+// no event. A 2026-07-28 server in the test's own process, its tools given by the test, has its own
+// subpath (`@epoch-agent/testkit/sdk-server`). Private: no published package depends on it at run
+// time.
 
 export { isTestkitError, TestkitError, type TestkitErrorCode } from './errors.js';
 export {
@@ -40,6 +41,7 @@ export {
 export { type LoadedModules, modulesLoadedBy } from './modules.js';
 export { type OAuthFixture, startOAuthFixture } from './oauth-fixture.js';
 export { rawControls } from './raw-controls.js';
+export { readsSoFar } from './reads-so-far.js';
 export {
   endpointConfig,
   remoteConfig,

@@ -1,6 +1,7 @@
 // Shared by the tests of the page's list of tasks: the recorded tasks as GET /api/tasks lists them,
 // an `epoch mcp call` of a task tool (a real process of the built `epoch`) killed once its task is
-// recorded, and what testkit's task server recorded of the tasks it saw.
+// recorded, any other `epoch` command run to its end, and what testkit's task server recorded of
+// the tasks it saw.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
@@ -43,6 +44,13 @@ export async function killedTaskCall(
     child.kill('SIGKILL');
     await exited;
   }
+}
+
+/** Runs `epoch <args>` (a real process of the built `epoch`) to its end: its exit code. */
+export async function runEpoch(args: readonly string[]): Promise<number | null> {
+  const child = spawn(process.execPath, [EPOCH_BIN, ...args], { stdio: 'ignore' });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code;
 }
 
 /** The task server's record (its RECORD_FILE): one event per line, in order. */

@@ -20,7 +20,8 @@ import type {
   ResourceTemplateType,
 } from '@modelcontextprotocol/client';
 import type { McpServerOutput } from '../connection/server-output.js';
-import { type McpTaskRecord, readTaskRecords } from '../tasks/task-records.js';
+import { readTaskRecords } from '../tasks/task-record-list.js';
+import type { McpTaskRecord } from '../tasks/task-records.js';
 import type { TaskState as McpTaskState } from '../tasks/task-wire.js';
 import type { McpEpochTool } from '../tools/epoch-tools.js';
 import type { McpSavedResults } from '../tools/saved-results.js';

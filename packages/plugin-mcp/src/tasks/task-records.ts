@@ -3,11 +3,12 @@
 // cancel one (README "Tasks"). A record holds what finds the task again and nothing of the call's
 // content: the server's name, the tool, the task's id, the protocol era, when it started, its last
 // status seen and how long its server said it keeps it. Never the arguments, a header, a status
-// message or a result. A record past that time is removed when the records are read: its server may
-// have forgotten the task (a record whose server said so is removed too: routing.ts).
+// message or a result. Each write replaces the whole file. How the records are listed, and when a
+// record goes by its age, is task-record-list.ts's; one whose server said it no longer knows the
+// task is removed by routing.ts.
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, readdir, rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Env, epochHome, writeFileAtomic } from '@epoch-agent/infra';
 import type { McpProtocolEra } from '../connection/protocol.js';
@@ -31,14 +32,6 @@ export interface McpTaskRecord {
    * null, as long as it likes; absent, it did not say.
    */
   readonly ttlMs?: number | null;
-}
-
-/** When the record's server may forget its task: undefined, never that epoch knows of. */
-export function taskRecordExpiry(record: McpTaskRecord): number | undefined {
-  if (record.ttlMs === undefined || record.ttlMs === null) return undefined;
-  // From when this side learned of it: never before the server's own creation time, so a record
-  // is not dropped while its server still keeps the task.
-  return Date.parse(record.startedAt) + record.ttlMs;
 }
 
 export function taskRecordsDir(env: Env = process.env): string {
@@ -75,7 +68,7 @@ export async function markTaskRecord(
   dir = taskRecordsDir(),
 ): Promise<void> {
   const file = fileOf(dir, server, seen.taskId);
-  const record = recordOf((await recordText(file)) ?? '');
+  const record = await recordAt(file);
   if (record === undefined) return;
   await writeTaskRecord(
     {
@@ -88,27 +81,10 @@ export async function markTaskRecord(
   );
 }
 
-/**
- * Every readable record, oldest first; a file that is not a record is left out, and a record past
- * the time its server said it keeps the task (at `now`) is removed.
- */
-export async function readTaskRecords(
-  dir = taskRecordsDir(),
-  now = Date.now(),
-): Promise<McpTaskRecord[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const records: McpTaskRecord[] = [];
-  for (const name of names) {
-    if (!name.endsWith('.json')) continue;
-    const file = join(dir, name);
-    const text = await recordText(file);
-    const record = text === undefined ? undefined : recordOf(text);
-    if (record === undefined) continue;
-    const expiry = taskRecordExpiry(record);
-    if (expiry !== undefined && expiry <= now) await rm(file, { force: true });
-    else records.push(record);
-  }
-  return records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+/** The record file `file` holds; undefined when it holds none (or is no regular file). */
+export async function recordAt(file: string): Promise<McpTaskRecord | undefined> {
+  const text = await recordText(file);
+  return text === undefined ? undefined : recordOf(text);
 }
 
 /** More than any record holds: a bigger file is no record, and is not read. */

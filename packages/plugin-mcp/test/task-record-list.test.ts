@@ -1,0 +1,127 @@
+// The records of $EPOCH_HOME/tasks as readTaskRecords lists them, on real files in the test's temp
+// EPOCH_HOME (the clock of a record's age given to each listing): a record whose server gave no
+// time to keep its task (none said, `null`, or a record written before epoch kept it) goes a week
+// after its task was last seen, while one with the server's `ttl` keeps that; and a listing opens
+// only the files that changed since the one before (the bytes this process read), while a record
+// replaced, added or removed is seen at once, and a file changed in the last 2 s is opened each time.
+import { readdir, rm, stat, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readsSoFar } from '@epoch-agent/testkit';
+import { beforeEach, expect, it } from 'vitest';
+import { readTaskRecords } from '../src/tasks/task-record-list.js';
+import {
+  type McpTaskRecord,
+  removeTaskRecord,
+  taskRecordsDir,
+  writeTaskRecord,
+} from '../src/tasks/task-records.js';
+
+const HOUR = 60 * 60_000;
+const WEEK = 7 * 24 * HOUR;
+const T0 = Date.parse('2026-03-02T09:00:00.000Z');
+
+function record(taskId: string, fields: Partial<McpTaskRecord> = {}): McpTaskRecord {
+  return {
+    server: 'remote',
+    tool: 'work',
+    taskId,
+    era: 'modern',
+    startedAt: new Date(T0).toISOString(),
+    status: 'working',
+    updatedAt: new Date(T0).toISOString(),
+    pid: process.pid,
+    ...fields,
+  };
+}
+
+const idsAt = async (now: number) =>
+  (await readTaskRecords(taskRecordsDir(), now)).map(({ taskId }) => taskId);
+
+/** The times of every record file (or of those changed after `since`) set to `at`. */
+async function dateFiles(at: number, since = Number.NEGATIVE_INFINITY): Promise<void> {
+  for (const name of await readdir(taskRecordsDir())) {
+    const file = join(taskRecordsDir(), name);
+    if ((await stat(file)).mtimeMs > since) await utimes(file, new Date(at), new Date(at));
+  }
+}
+
+beforeEach(async () => {
+  await rm(taskRecordsDir(), { recursive: true, force: true });
+});
+
+it('a record whose server gave no time goes a week after its task was last seen; a ttl is kept whole', async () => {
+  const lastSeen = T0 + HOUR;
+  const updatedAt = new Date(lastSeen).toISOString();
+  // As epoch wrote records before it kept the server's time, and as a server that says none gives.
+  await writeTaskRecord(record('none-said', { updatedAt }));
+  await writeTaskRecord(record('null', { updatedAt, ttlMs: null }));
+  // Seen again three days later: the week counts from then.
+  await writeTaskRecord(
+    record('seen-later', { updatedAt: new Date(lastSeen + 3 * 24 * HOUR).toISOString() }),
+  );
+  // A server that keeps its task a month: the record keeps it as long, however long unseen.
+  await writeTaskRecord(record('a-month', { updatedAt, ttlMs: 30 * 24 * HOUR }));
+  const all = ['none-said', 'null', 'seen-later', 'a-month'];
+
+  expect((await idsAt(lastSeen + WEEK - 1)).sort()).toEqual([...all].sort());
+  expect((await idsAt(lastSeen + WEEK)).sort()).toEqual(['a-month', 'seen-later']);
+  expect(await readdir(taskRecordsDir())).toHaveLength(2);
+  expect(await idsAt(lastSeen + 3 * 24 * HOUR + WEEK)).toEqual(['a-month']);
+  expect(await idsAt(T0 + 30 * 24 * HOUR - 1)).toEqual(['a-month']);
+  expect(await idsAt(T0 + 30 * 24 * HOUR)).toEqual([]);
+  expect(await readdir(taskRecordsDir())).toEqual([]);
+});
+
+it('a listing opens only the files that changed since the one before; a change is seen at once', async () => {
+  const now = Date.now();
+  // A long tool name makes each file 4 KB: a file opened stands out from the bytes the event
+  // loop's own wake-ups read.
+  const current = (taskId: string, fields: Partial<McpTaskRecord> = {}) =>
+    record(taskId, {
+      tool: 'w'.repeat(4096),
+      startedAt: new Date(now).toISOString(),
+      updatedAt: new Date(now).toISOString(),
+      ...fields,
+    });
+  const FILE = 4096;
+  for (let index = 0; index < 200; index++) await writeTaskRecord(current(`task-${index}`));
+  // Written a minute ago, as the records a listing finds mostly were.
+  const aMinuteAgo = Date.now() - 60_000;
+  await dateFiles(aMinuteAgo);
+  const listing = async () => {
+    const before = readsSoFar().bytes;
+    const records = await readTaskRecords(taskRecordsDir(), now);
+    return { records, bytes: readsSoFar().bytes - before };
+  };
+
+  // The first listing of this process opens every file; the next, nothing changed, none of them.
+  const first = await listing();
+  expect(first.records).toHaveLength(200);
+  expect(first.bytes).toBeGreaterThanOrEqual(200 * FILE);
+  const again = await listing();
+  expect(again.records).toEqual(first.records);
+  expect(again.bytes).toBeLessThan(FILE);
+
+  // Another write replaces one record, adds one and removes one: each is seen by the next listing,
+  // which opens only the two new files.
+  await writeTaskRecord(current('task-7', { status: 'completed' }));
+  await writeTaskRecord(current('task-new', { startedAt: new Date(now + 1).toISOString() }));
+  await removeTaskRecord('remote', 'task-9');
+  // Dated ahead: however slow the machine, they stay changed within the last 2 s for this test.
+  await dateFiles(Date.now() + 60_000, aMinuteAgo);
+  const changed = await listing();
+  const byId = new Map(changed.records.map((each) => [each.taskId, each]));
+  expect(changed.records).toHaveLength(200);
+  expect(byId.get('task-7')?.status).toBe('completed');
+  expect(byId.has('task-new')).toBe(true);
+  expect(byId.has('task-9')).toBe(false);
+  expect(changed.bytes).toBeGreaterThanOrEqual(2 * FILE);
+  expect(changed.bytes).toBeLessThan(3 * FILE);
+
+  // Changed within the last 2 s, those two are opened at each listing (a second change within the
+  // same tick of a coarse file system clock could leave their stat as it was); not once a while old.
+  expect((await listing()).bytes).toBeGreaterThanOrEqual(2 * FILE);
+  await dateFiles(aMinuteAgo);
+  await listing();
+  expect((await listing()).bytes).toBeLessThan(FILE);
+});
