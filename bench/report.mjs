@@ -13,7 +13,7 @@ const HEADER = [
 ];
 
 /**
- * `rows`: `{ metric, ours, base, goal, unit?, spread? }`. `unit` is `ms` (the default), `µs`, `MB`,
+ * `rows`: `{ metric, ours, base, goal, unit?, spread? }`. `unit` is `ms` (the default), `µs`, `ns`, `MB`,
  * `kB`, `score`, `processes`, `tokens`, `nodes` or `%`;
  * `base` is undefined where nothing compares (no raw SDK counterpart). `spread`: `{ ours, base }`,
  * each the `[min, max]` of the samples the figure is the median of. Goals:
@@ -107,7 +107,8 @@ function spreadText({ ours, base }, unit = 'ms') {
 function formatValue(value, unit = 'ms', named = true) {
   switch (unit) {
     case 'ms':
-    case 'µs': {
+    case 'µs':
+    case 'ns': {
       const digits = value < 10 ? 3 : value < 1000 ? 1 : 0;
       return named ? `${value.toFixed(digits)} ${unit}` : value.toFixed(digits);
     }

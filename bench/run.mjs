@@ -7,6 +7,7 @@
 // 100 servers x 100 tools; tool definitions found on demand (tokens per request) and their search
 // (top 1, top 5 and MRR on each phrasing set, time per query); the tokens the model gets of a real
 // server-filesystem read of a 60 KB file; a tool call with an OpenTelemetry SDK registered against none;
+// an event stream read through the check of the answers in it against one read without;
 // and, in fresh processes, the import; against the raw SDK, the AI SDK's MCP client and a bare
 // pipe (no SDK at all, the floor), each on Node 22: a one-shot program's whole life (import, first
 // connect, one call, close), 20 stdio servers connected + listed at once, a polite close, and a
@@ -28,6 +29,7 @@ import { connectOneTime } from './connect-one.mjs';
 import { toolDeferral } from './deferral.mjs';
 import { disconnectTime, hostileCloseTime } from './disconnect.mjs';
 import { eraComparison } from './eras.mjs';
+import { eventAnswersCost } from './event-answers.mjs';
 import { fanoutTime } from './fanout.mjs';
 import { idleConnectionMemory, importTime } from './fresh.mjs';
 import { importScale } from './import-scale.mjs';
@@ -116,6 +118,7 @@ async function main() {
       ...(await step('deferred-tool search: quality and time', () => searchQuality(signal))),
       ...(await step('import, fresh processes', () => importTime(signal))),
       ...(await step('tracing off and on, fresh processes', () => tracingCost(signal))),
+      ...(await step('the answer check on event streams', () => eventAnswersCost(signal))),
       ...(await step(
         'start to exit against the raw SDK, the AI SDK and the bare pipe, fresh processes',
         () => startToExitTime(signal),

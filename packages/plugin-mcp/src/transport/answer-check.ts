@@ -4,9 +4,10 @@
 // id. The SDK drops such an answer without telling the request it answers (over stdio its Protocol
 // reports "Unknown message type"; over Streamable HTTP its transport's parse fails), so that request
 // waited out its whole timeout for an answer that had come. As an error answer it fails at once,
-// and errors/request.ts says what was wrong. Only the envelope is looked at, with a typeof or two
+// and errors/request.ts says what was wrong. Remote servers' answers are checked in their HTTP
+// bodies (answer-bodies.ts). Only the envelope is looked at, with a typeof or two
 // on an answer that is fine; what a result holds is the SDK's to check, per method.
-import type { FetchLike, JSONRPCMessage, RequestId } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/client';
 
 /**
  * The code of the error answer put in its place, in JSON-RPC's implementation-defined range. The
@@ -15,8 +16,9 @@ import type { FetchLike, JSONRPCMessage, RequestId } from '@modelcontextprotocol
 const NOT_VALID_MCP_CODE = -32098;
 
 /**
- * What was wrong with the server's answer. Made only here, so a server's own error answer cannot
- * pass for one (errors/request.ts and errors/connect.ts tell it by its class).
+ * What was wrong with the server's answer. Made only here and, for an answer that crossed an event
+ * stream as text, in answer-bodies.ts, so a server's own error answer cannot pass for one
+ * (errors/request.ts and errors/connect.ts tell it by its class).
  */
 export class NotValidMcp {
   readonly issue: string;
@@ -55,26 +57,6 @@ export function checkedAnswer(message: JSONRPCMessage): JSONRPCMessage {
       data: new NotValidMcp(issue),
     },
   };
-}
-
-/**
- * `fetch`, whose JSON bodies (a Streamable HTTP server's answer to a POST, one message or a
- * batch) have each answer not valid MCP replaced as checkedAnswer does, before the SDK's
- * transport parses them. Other bodies are not touched.
- */
-export function checkingJsonAnswers(fetch: FetchLike): FetchLike {
-  return async (url, init) => {
-    const response = await fetch(url, init);
-    const json = response.json.bind(response);
-    // On this response only: the SDK reads a JSON answer with json(), after its status checks.
-    Object.defineProperty(response, 'json', { value: async () => checkedBody(await json()) });
-    return response;
-  };
-}
-
-function checkedBody(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map(checkedBody);
-  return isJsonRpc(body) ? checkedAnswer(body) : body;
 }
 
 interface Answer {

@@ -1,7 +1,7 @@
 // The SSE and Streamable HTTP transports of a remote server: the SDK's, with OAuth on every
-// request, the headers a helper gives (headers-helper.ts) and, for Streamable HTTP, a goodbye
-// (end-session.ts), an answer for broken request streams and a check of JSON answers
-// (answer-check.ts). Loaded by createTransport the first time a remote server connects.
+// request, the headers a helper gives (headers-helper.ts), a check of the answers in every body
+// (answer-bodies.ts) and, for Streamable HTTP, a goodbye (end-session.ts) and an answer for broken
+// request streams. Loaded by createTransport the first time a remote server connects.
 import {
   type AuthProvider,
   type FetchLike,
@@ -12,7 +12,7 @@ import {
 import { connectionAuth } from '../oauth/grant-choice.js';
 import { TokenStore } from '../oauth/token-store.js';
 import type { RemoteServerConfig } from '../types.js';
-import { checkingJsonAnswers } from './answer-check.js';
+import { checkingAnswers, revivingMarks } from './answer-bodies.js';
 import { endSession } from './end-session.js';
 import type { CreateTransportOptions, McpTransportHandle } from './handle.js';
 import { headersSource } from './headers-helper.js';
@@ -26,14 +26,14 @@ export function remoteTransport(
   const { fetch, ...rest } = remoteOptions(config, options);
   const helper = headersSource({ config, scrub: options.scrub, host: options.headersHelper });
   const redirects = recordRedirects(helper === undefined ? fetch : helper.fetch(fetch));
-  const sdkOptions = { ...rest, fetch: redirects.fetch };
+  // An answer not valid MCP fails its request at once (answer-bodies.ts).
+  const sdkOptions = { ...rest, fetch: checkingAnswers(redirects.fetch) };
   if (config.transport === 'sse') {
-    return remoteHandle(new SSEClientTransport(new URL(config.url), sdkOptions), redirects);
+    const sse = revivingMarks(new SSEClientTransport(new URL(config.url), sdkOptions));
+    return remoteHandle(sse, redirects);
   }
-  // A JSON answer not valid MCP fails its request at once (answer-check.ts).
-  const checked = { ...sdkOptions, fetch: checkingJsonAnswers(redirects.fetch) };
-  const transport = answerBrokenStreams(
-    new StreamableHTTPClientTransport(new URL(config.url), checked),
+  const transport = revivingMarks(
+    answerBrokenStreams(new StreamableHTTPClientTransport(new URL(config.url), sdkOptions)),
   );
   const site = { server: config.name, logger: options.logger, scrub: options.scrub };
   return remoteHandle(transport, redirects, () => endSession(transport, site));

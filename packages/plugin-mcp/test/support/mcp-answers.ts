@@ -41,10 +41,14 @@ export function answerMcp(
     res.writeHead(202).end();
     return;
   }
-  const reply = server.answer?.(message) ?? usualReply(message, server);
   res
     .writeHead(200, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...reply }));
+    .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...replyOf(message, server) }));
+}
+
+/** The server's reply to a request, whatever carries it (a JSON body, an event). */
+export function replyOf(message: McpMessage, server: AnsweringServer): McpReply {
+  return server.answer?.(message) ?? usualReply(message, server);
 }
 
 function usualReply(message: McpMessage, server: AnsweringServer): McpReply {
