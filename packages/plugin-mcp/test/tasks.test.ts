@@ -67,9 +67,12 @@ function expectTaskCancelSaid(failure: Error, taskId: unknown): void {
   expect(failure.message).not.toContain('notifications/cancelled');
 }
 
-/** A total limit's words name the setting, and no file: a host's server is in none. */
+/**
+ * A total limit's words name the setting and what to do, and no file: a host's server is in none.
+ */
 function expectTotalLimitSaid(failure: Error): void {
   expect(failure.message).toContain('("max_total_timeout")');
+  expect(failure.message).toContain('give the server a longer total limit.');
   expect(failure.message).not.toContain('mcp.json');
 }
 

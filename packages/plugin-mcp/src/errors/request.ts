@@ -79,15 +79,16 @@ export function requestError(error: unknown, request: FailedRequest): McpError {
     );
   }
   if (request.totalLimitMs !== undefined) {
-    // The setting named, not where it is written: a host's server is in no file (the front ends
-    // add the file and line: cli render/advice.ts, web page/advice.ts).
+    // The setting named and what to do in any front end's words, not where it is written: a host's
+    // server is in no file (the front ends add the file and line: cli render/advice.ts, web
+    // page/advice.ts), as for the other timeouts (EMBEDDING "Messages a host shows").
     const limit = `its total limit of ${seconds(request.totalLimitMs)} ("max_total_timeout")`;
     const ran = request.questionsAsked
       ? `did not finish within ${limit}, the time a person took to answer its questions included,`
       : `kept reporting progress but did not finish within ${limit}`;
     return make(
       'request_total_timeout',
-      `${prefix} ${ran} and was cancelled: ${toldToCancel(error)}.`,
+      `${prefix} ${ran} and was cancelled: ${toldToCancel(error)}. If its work takes longer, give the server a longer total limit.`,
     );
   }
   const remote =
