@@ -5,7 +5,7 @@
 // only the files that changed since the one before (the bytes this process read), while a record
 // replaced, added or removed is seen at once, and a file changed in the last 2 s is opened each time.
 // A record past its time that cannot be removed (a directory its user may not write) is left out,
-// said once, and the others are listed.
+// said once, and the others are listed; a record whose times are no dates is no record.
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -195,4 +195,15 @@ it('a record past its time that cannot be removed is left out and said once; the
   await chmod(dir, 0o700);
   expect((await readTaskRecords({ dir, now })).map(({ taskId }) => taskId)).toEqual(['live']);
   expect(await readdir(dir)).toEqual([live]);
+});
+
+it('a record whose start or last sight is no date is no record: left out, as any file that is not one', async () => {
+  await writeTaskRecord(record('dated'));
+  // With the server's time, the age counts from its start; without, from when it was last seen.
+  await writeTaskRecord(record('no-start', { startedAt: 'soon', ttlMs: HOUR }));
+  await writeTaskRecord(record('no-sight', { updatedAt: 'yesterday' }));
+  // Before, neither ever went: NaN is never past.
+  expect(await idsAt(T0 + HOUR)).toEqual(['dated']);
+  expect(await idsAt(T0 + 100 * WEEK)).toEqual([]);
+  expect(await readdir(taskRecordsDir())).toHaveLength(2);
 });
