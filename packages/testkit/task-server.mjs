@@ -21,6 +21,8 @@
 //   --poll-ms=N      the pollIntervalMs it gives (default 50)
 //   --ttl-ms=N       the ttlMs it gives (default 600000): a task is forgotten that long after it
 //                    was made (tasks/get, tasks/cancel then answer -32602, as for an unknown id)
+//   --id-chars=N     each task's id made N characters long: its usual id padded with --id-pad's
+//                    text (default "x"), as a server whose ids are hostile sends them
 //   --notify         status notifications: a subscriptions/listen asking for `taskIds` is
 //                    served here (the SDK knows no such filter), acknowledged with those ids, and
 //                    each change of such a task is pushed as `notifications/tasks` with the task
@@ -66,6 +68,14 @@ const OUTPUT_SCHEMAS = {
   count: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
 };
 const TTL_MS = Number(option('ttl-ms') ?? 600_000);
+const ID_CHARS = option('id-chars') === undefined ? undefined : Number(option('id-chars'));
+const ID_PAD = option('id-pad') ?? 'x';
+
+/** The id of the `n`th task: `task-<pid>-<n>`, or with --id-chars padded to that length. */
+function idOf(n) {
+  const id = `task-${process.pid}-${n}-`;
+  return ID_CHARS === undefined ? id.slice(0, -1) : id.padEnd(ID_CHARS, ID_PAD);
+}
 
 /** Every task of this process, by id: an HTTP server makes an instance per request. */
 const tasks = new Map();
@@ -333,7 +343,7 @@ function factory() {
       });
     }
     const now = new Date().toISOString();
-    const task = { id: `task-${process.pid}-${nextTask++}`, createdAt: now, lastUpdatedAt: now };
+    const task = { id: idOf(nextTask++), createdAt: now, lastUpdatedAt: now };
     update(task, 'working', { message: 'starting' });
     tasks.set(task.id, task);
     setTimeout(() => tasks.delete(task.id), TTL_MS).unref();

@@ -168,7 +168,8 @@ async function recordTask(home: string, server: TaskServer): Promise<void> {
   );
   try {
     const record = await waitUntil(
-      async () => (await readTaskRecords(join(home, 'tasks'))).find((r) => r.server === server),
+      async () =>
+        (await readTaskRecords({ dir: join(home, 'tasks') })).find((r) => r.server === server),
       `epoch mcp call of ${server} to record its task`,
     );
     taskIds.set(server, record.taskId);

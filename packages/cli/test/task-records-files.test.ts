@@ -1,8 +1,9 @@
 // `epoch mcp tasks` over a $EPOCH_HOME/tasks holding what is not a record: a FIFO named like one
 // (a read of it would wait for a writer for ever), a directory, an unreadable file; the list passes
-// over each and shows the real records. Real `epoch` processes, real files.
+// over each and shows the real records. A record past its time that it may not remove is said on
+// stderr, and the others are listed. Real `epoch` processes, real files.
 import { execFile } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -110,4 +111,47 @@ it('ids with one long common start are shown as far as tells them apart, and eac
     .filter((id): id is string => id !== undefined && id !== '');
   // Told apart only by their last digit: shown whole; a short id is shown whole too.
   expect(shown).toEqual(ids);
+});
+
+it('a record past its time in a directory it may not write is said on stderr; the others are listed', async () => {
+  const unwritable = join(dir, 'unwritable');
+  const tasks = join(unwritable, 'tasks');
+  await mkdir(tasks, { recursive: true });
+  const record = (taskId: string, ttlMs: number): McpTaskRecord => ({
+    server: 'remote',
+    tool: 'work',
+    taskId,
+    era: 'modern',
+    startedAt: new Date(Date.now() - 60 * 60_000).toISOString(),
+    status: 'working',
+    updatedAt: new Date().toISOString(),
+    pid: process.pid,
+    ttlMs,
+  });
+  await writeFile(join(tasks, 'live.json'), JSON.stringify(record('task-live', 24 * 60 * 60_000)));
+  await writeFile(join(tasks, 'past.json'), JSON.stringify(record('task-past', 60_000)));
+  // Root ignores modes: as root the command runs as nobody, for whom the directory stays root's
+  // (0755, its files readable); anyone else has it made 0500 for the run.
+  const root = process.getuid?.() === 0;
+  for (const path of [dir, unwritable]) await chmod(path, 0o755);
+  await chmod(tasks, root ? 0o755 : 0o500);
+  for (const name of ['live.json', 'past.json']) await chmod(join(tasks, name), 0o644);
+  try {
+    run = startEpoch(
+      ['mcp', 'tasks', '--json'],
+      { EPOCH_HOME: unwritable },
+      root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [],
+    );
+    const { code, out, err } = await run.done;
+    // Before, the EACCES of the one file failed the whole command, and no task was listed.
+    expect(err).toBe(
+      `epoch mcp tasks: warning: The task record ${join(tasks, 'past.json')} is past its time but could not be removed (EACCES): it is left out of the list of tasks. Check that ${tasks} can be written (its owner and mode; not a read-only file system), or remove the file yourself.\n`,
+    );
+    expect(code).toBe(0);
+    expect((JSON.parse(out) as McpTaskRecord[]).map(({ taskId }) => taskId)).toEqual(['task-live']);
+    expect((await readdir(tasks)).sort()).toEqual(['live.json', 'past.json']);
+  } finally {
+    await chmod(tasks, 0o700);
+    await chmod(dir, 0o700);
+  }
 });

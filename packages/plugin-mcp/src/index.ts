@@ -38,7 +38,10 @@ export {
   startInBackground,
 } from './tasks/background-call.js';
 export type { TaskCancel as McpTaskCancel } from './tasks/task-lookup.js';
-export { readTaskRecords } from './tasks/task-record-list.js';
+export {
+  readTaskRecords,
+  type TaskRecordListing as McpTaskRecordListing,
+} from './tasks/task-record-list.js';
 export { type McpTaskRecord, taskRecordsDir } from './tasks/task-records.js';
 export type { TaskState as McpTaskState, TaskStatus as McpTaskStatus } from './tasks/task-wire.js';
 

@@ -142,8 +142,8 @@ describe('a 2026-07-28 server (testkit task server over HTTP)', () => {
     const task = await onlyRecord();
     expect(task.ttlMs).toBe(120_000);
     const expiry = Date.parse(task.startedAt) + 120_000;
-    expect(await readTaskRecords(taskRecordsDir(), expiry - 1)).toEqual([task]);
-    expect(await readTaskRecords(taskRecordsDir(), expiry)).toEqual([]);
+    expect(await readTaskRecords({ now: expiry - 1 })).toEqual([task]);
+    expect(await readTaskRecords({ now: expiry })).toEqual([]);
     expect(await readdir(taskRecordsDir())).toEqual([]);
   });
 });

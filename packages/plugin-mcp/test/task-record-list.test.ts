@@ -4,10 +4,16 @@
 // after its task was last seen, while one with the server's `ttl` keeps that; and a listing opens
 // only the files that changed since the one before (the bytes this process read), while a record
 // replaced, added or removed is seen at once, and a file changed in the last 2 s is opened each time.
-import { readdir, rm, stat, utimes } from 'node:fs/promises';
+// A record past its time that cannot be removed (a directory its user may not write) is left out,
+// said once, and the others are listed; a record whose times are no dates is no record.
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { readsSoFar } from '@epoch-agent/testkit';
-import { beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { readTaskRecords } from '../src/tasks/task-record-list.js';
 import {
   type McpTaskRecord,
@@ -34,8 +40,7 @@ function record(taskId: string, fields: Partial<McpTaskRecord> = {}): McpTaskRec
   };
 }
 
-const idsAt = async (now: number) =>
-  (await readTaskRecords(taskRecordsDir(), now)).map(({ taskId }) => taskId);
+const idsAt = async (now: number) => (await readTaskRecords({ now })).map(({ taskId }) => taskId);
 
 /** The times of every record file (or of those changed after `since`) set to `at`. */
 async function dateFiles(at: number, since = Number.NEGATIVE_INFINITY): Promise<void> {
@@ -48,6 +53,48 @@ async function dateFiles(at: number, since = Number.NEGATIVE_INFINITY): Promise<
 beforeEach(async () => {
   await rm(taskRecordsDir(), { recursive: true, force: true });
 });
+
+/** A directory of the test's own, removed after it (made writable first). */
+let own: string | undefined;
+
+afterEach(async () => {
+  if (own === undefined) return;
+  await chmod(join(own, 'tasks'), 0o700).catch(() => {});
+  await rm(own, { recursive: true, force: true });
+  own = undefined;
+});
+
+/** The listing as built, for a process of another user. */
+const LISTING = fileURLToPath(new URL('../dist/tasks/task-record-list.js', import.meta.url));
+
+/**
+ * Two listings of `dir` at `now` in one process of a user who may not write `dir`: their ids, and
+ * every warning its logger was given. Root ignores modes, so as root it runs as nobody (setpriv;
+ * the directory stays root's 0755, its files made readable); anyone else with the directory 0500.
+ */
+async function listedUnwritable(dir: string, now: number) {
+  const root = process.getuid?.() === 0;
+  if (root) {
+    for (const name of await readdir(dir)) await chmod(join(dir, name), 0o644);
+    await chmod(dir, 0o755);
+  } else await chmod(dir, 0o500);
+  const script = `
+    const { readTaskRecords } = await import(${JSON.stringify(LISTING)});
+    const warnings = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (message) => warnings.push(message) };
+    const ids = [];
+    for (const _ of [1, 2]) {
+      const records = await readTaskRecords({ dir: ${JSON.stringify(dir)}, now: ${now}, logger });
+      ids.push(records.map(({ taskId }) => taskId));
+    }
+    console.log(JSON.stringify({ ids, warnings }));`;
+  const node = [process.execPath, '--input-type=module', '-e', script];
+  const [file = '', ...args] = root
+    ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...node]
+    : node;
+  const { stdout } = await promisify(execFile)(file, args, { encoding: 'utf8' });
+  return JSON.parse(stdout) as { ids: string[][]; warnings: string[] };
+}
 
 it('a record whose server gave no time goes a week after its task was last seen; a ttl is kept whole', async () => {
   const lastSeen = T0 + HOUR;
@@ -90,7 +137,7 @@ it('a listing opens only the files that changed since the one before; a change i
   await dateFiles(aMinuteAgo);
   const listing = async () => {
     const before = readsSoFar().bytes;
-    const records = await readTaskRecords(taskRecordsDir(), now);
+    const records = await readTaskRecords({ now });
     return { records, bytes: readsSoFar().bytes - before };
   };
 
@@ -124,4 +171,39 @@ it('a listing opens only the files that changed since the one before; a change i
   await dateFiles(aMinuteAgo);
   await listing();
   expect((await listing()).bytes).toBeLessThan(FILE);
+});
+
+it('a record past its time that cannot be removed is left out and said once; the others are listed', async () => {
+  own = await mkdtemp(join(tmpdir(), 'epoch-unwritable-'));
+  await chmod(own, 0o755);
+  const dir = join(own, 'tasks');
+  await writeTaskRecord(record('live', { ttlMs: WEEK }), dir);
+  const [live] = await readdir(dir);
+  await writeTaskRecord(record('past', { ttlMs: HOUR }), dir);
+  const past = (await readdir(dir)).find((name) => name !== live);
+  const now = T0 + 2 * HOUR;
+
+  const listed = await listedUnwritable(dir, now);
+  // Before, the whole listing rejected with EACCES: no task was listed at all.
+  expect(listed.ids).toEqual([['live'], ['live']]);
+  expect(listed.warnings).toEqual([
+    `The task record ${join(dir, past ?? '')} is past its time but could not be removed (EACCES): it is left out of the list of tasks. Check that ${dir} can be written (its owner and mode; not a read-only file system), or remove the file yourself.`,
+  ]);
+  expect((await readdir(dir)).sort()).toEqual([live, past].sort());
+
+  // Once the directory can be written, the next listing removes it.
+  await chmod(dir, 0o700);
+  expect((await readTaskRecords({ dir, now })).map(({ taskId }) => taskId)).toEqual(['live']);
+  expect(await readdir(dir)).toEqual([live]);
+});
+
+it('a record whose start or last sight is no date is no record: left out, as any file that is not one', async () => {
+  await writeTaskRecord(record('dated'));
+  // With the server's time, the age counts from its start; without, from when it was last seen.
+  await writeTaskRecord(record('no-start', { startedAt: 'soon', ttlMs: HOUR }));
+  await writeTaskRecord(record('no-sight', { updatedAt: 'yesterday' }));
+  // Before, neither ever went: NaN is never past.
+  expect(await idsAt(T0 + HOUR)).toEqual(['dated']);
+  expect(await idsAt(T0 + 100 * WEEK)).toEqual([]);
+  expect(await readdir(taskRecordsDir())).toHaveLength(2);
 });

@@ -39,6 +39,7 @@ export type {
   McpShownTool,
   McpStoredLogin,
   McpTaskRecord,
+  McpTaskRecordListing,
   McpTaskState,
   McpTaskStatus,
   McpToolDeferral,

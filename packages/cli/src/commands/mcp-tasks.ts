@@ -3,14 +3,15 @@
 // nothing; `show <id>` starts that task's server and follows the task to its result (progress
 // drawn as `call` draws it; Ctrl-C stops following and cancels the task on the server, as a call's
 // does); `cancel <id>` sends tasks/cancel, unless its server says the task has already ended.
-// `<id>` is the task's id, or any unique start of it.
-import { processRuns, terminalJson } from '@epoch-agent/infra';
-import { isMcpError, type McpTaskRecord, readTaskRecords } from '@epoch-agent/runtime';
+// `<id>` is the task's id, or any unique start of it. A record the listing cannot remove is said on
+// stderr, and the others are listed.
+import { processRuns, silentLogger, terminalJson } from '@epoch-agent/infra';
+import { isMcpError, type Logger, type McpTaskRecord, readTaskRecords } from '@epoch-agent/runtime';
 import { fail, type Invocation, UsageError } from '../command.js';
 import { type CliIo, EXIT, type ExitCode } from '../io.js';
 import { startToolProgress } from '../progress.js';
 import { withAdvice } from '../render/advice.js';
-import { shownLine } from '../render/server-text.js';
+import { shownError, shownLine } from '../render/server-text.js';
 import { renderTable } from '../render/table.js';
 import { renderToolResult } from '../render/tool-result.js';
 import { withRuntime } from '../session.js';
@@ -27,7 +28,7 @@ const ID_SHOWN = 12;
 export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> {
   const [action = 'list', id, ...rest] = invocation.operands;
   if (rest.length > 0) throw new UsageError(`unexpected "${rest.join(' ')}"`);
-  const records = await readTaskRecords();
+  const records = await readTaskRecords({ logger: warnings(io) });
   if (action === 'list') {
     if (id !== undefined) throw new UsageError(`unexpected "${id}": "list" takes no task`);
     io.out(invocation.json ? `${terminalJson(records, 2)}\n` : listed(records));
@@ -95,6 +96,12 @@ export async function run(invocation: Invocation, io: CliIo): Promise<ExitCode> 
       progress.stop();
     }
   });
+}
+
+/** What the listing warns of (a record past its time it could not remove), on stderr. */
+function warnings(io: CliIo): Logger {
+  const warn = (message: string) => io.err(`epoch ${WORDS}: warning: ${shownError(message)}\n`);
+  return { ...silentLogger, warn };
 }
 
 /** The one record whose task id is `id` or starts with it; else a usage error naming them. */

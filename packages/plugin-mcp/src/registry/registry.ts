@@ -306,7 +306,7 @@ export class McpRegistry {
 
   /** The tasks this machine's processes started, from their records (README "Tasks"). */
   taskRecords(): Promise<McpTaskRecord[]> {
-    return readTaskRecords();
+    return readTaskRecords({ logger: this.#servers.logger });
   }
 
   /** tasks/get of one of a server's tasks. */

@@ -14,6 +14,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { type InputAnswerers, retryOf } from '../connection/input-required.js';
 import { type ToolCallResult, toolCallResultSchema } from '../tools/result.js';
+import { notValidAnswer } from '../transport/answer-check.js';
 import type { TaskNotes } from './task-notes.js';
 import type { TaskCalls } from './task-run.js';
 import {
@@ -85,8 +86,8 @@ function handleOf(message: JSONRPCMessage, waiting: Map<string, TaskState>): JSO
   const result = message.result as Record<string, unknown>;
   if (result.resultType !== 'task') return message;
   const task = readTask(result);
-  // Not a task after all: the SDK refuses it in its own words.
-  if ('issue' in task) return message;
+  // Its call fails at once, saying what was wrong, as with any answer that is not valid MCP.
+  if ('issue' in task) return notValidAnswer(message.id, task.issue);
   const token = crypto.randomUUID();
   waiting.set(token, task);
   return {

@@ -3,10 +3,12 @@
 // server said it keeps the task, or a week after the task was last seen when its server said no
 // time. The one place a record goes by its age. A process that lists the records again and again
 // (the page reads them after each call it runs) opens only the files that changed since its last
-// listing: a file's stat says whether it did.
+// listing: a file's stat says whether it did. A record past its time that cannot be removed (a
+// directory that cannot be written) is left out, and the logger told; the listing goes on.
 import type { BigIntStats } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type Logger, messageOf, silentLogger } from '@epoch-agent/infra';
 import { type McpTaskRecord, recordAt, taskRecordsDir } from './task-records.js';
 
 /**
@@ -44,22 +46,56 @@ interface Seen {
 const listed = new Map<string, ReadonlyMap<string, Seen>>();
 
 /**
+ * Each directory's records past their time that the last listing could not remove, by name: the
+ * logger is told of one once, not at every listing (the page lists after each call it runs).
+ */
+const unremoved = new Map<string, ReadonlySet<string>>();
+
+export interface TaskRecordListing {
+  /** Default: `$EPOCH_HOME/tasks`. */
+  readonly dir?: string;
+  /** The time a record's age is measured at. Default: now. */
+  readonly now?: number;
+  /** Told of a record past its time that could not be removed. Default: silentLogger. */
+  readonly logger?: Logger;
+}
+
+/**
  * Every readable record, oldest first; a file that is not a record is left out, and a record past
  * its time (at `now`: the server's `ttl` from its start, else UNTIMED_RECORD_MS from when it was
- * last seen) is removed.
+ * last seen) is removed, or, when it cannot be, left out and the logger told.
  */
-export async function readTaskRecords(
+export async function readTaskRecords({
   dir = taskRecordsDir(),
   now = Date.now(),
-): Promise<McpTaskRecord[]> {
+  logger = silentLogger,
+}: TaskRecordListing = {}): Promise<McpTaskRecord[]> {
   const files = await filesOf(dir);
   const records: McpTaskRecord[] = [];
+  const told = unremoved.get(dir);
+  const stuck = new Set<string>();
   for (const [name, { record }] of files) {
     if (record === undefined) continue;
-    if (expiryOf(record) <= now) await rm(join(dir, name), { force: true });
-    else records.push(record);
+    if (expiryOf(record) > now) {
+      records.push(record);
+      continue;
+    }
+    const file = join(dir, name);
+    // One file's refusal (a directory that cannot be written, a read-only file system) costs only
+    // that file: the others are still listed.
+    await rm(file, { force: true }).catch((error: unknown) => {
+      stuck.add(name);
+      if (told?.has(name) !== true) logger.warn(unremovable(file, dir, error));
+    });
   }
+  if (stuck.size === 0) unremoved.delete(dir);
+  else unremoved.set(dir, stuck);
   return records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
+function unremovable(file: string, dir: string, error: unknown): string {
+  const why = (error as NodeJS.ErrnoException).code ?? messageOf(error);
+  return `The task record ${file} is past its time but could not be removed (${why}): it is left out of the list of tasks. Check that ${dir} can be written (its owner and mode; not a read-only file system), or remove the file yourself.`;
 }
 
 /** The directory's record files, each opened only when its stat differs from the last listing's. */

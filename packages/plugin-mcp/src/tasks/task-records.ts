@@ -114,6 +114,9 @@ function recordOf(text: string): McpTaskRecord | undefined {
     const value = JSON.parse(text) as Partial<McpTaskRecord>;
     const strings = [value.server, value.tool, value.taskId, value.startedAt, value.updatedAt];
     if (strings.some((field) => typeof field !== 'string')) return undefined;
+    // A record's age is counted from these: one that is no time would never go.
+    const times = [value.startedAt, value.updatedAt] as string[];
+    if (times.some((time) => Number.isNaN(Date.parse(time)))) return undefined;
     if (value.era !== 'legacy' && value.era !== 'modern') return undefined;
     if (typeof value.status !== 'string' || typeof value.pid !== 'number') return undefined;
     const ttl = value.ttlMs;

@@ -2,6 +2,7 @@
 // (2025-11-25: `{ task: {...} }`; 2026-07-28, the `io.modelcontextprotocol/tasks` extension: the
 // task's fields at the top with `resultType: "task"`), what tasks/get answers, read into one shape.
 // Written by hand, as tools/result.ts is: no schema library on the call path.
+import { groupedNumber } from '@epoch-agent/infra';
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { checkToolCallResult, type ToolCallResult } from '../tools/result.js';
 
@@ -42,12 +43,39 @@ export interface TaskState {
   readonly ttlMs?: number | null;
 }
 
+/**
+ * The longest task id taken. An id is a server's opaque handle, which a server without state may
+ * pack a signed token into; yet it goes into a record, every message that names the task and each
+ * request that follows it (a header of a 2026 request): a megabyte of it is no handle.
+ */
+const TASK_ID_MAX_CHARS = 1024;
+
+/**
+ * C0 and C1 controls: no handle needs one, and a front end shows a message's line feeds (its own
+ * messages span lines), so one in an id would start a line of the server's making.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Why a server's `taskId` is not one taken; undefined when it is. */
+function taskIdIssue(taskId: string): string | undefined {
+  if (taskId.length > TASK_ID_MAX_CHARS) {
+    return `taskId: ${groupedNumber(taskId.length)} characters; a task id may have ${groupedNumber(TASK_ID_MAX_CHARS)} at most`;
+  }
+  const control = CONTROL.exec(taskId)?.[0];
+  if (control === undefined) return undefined;
+  const code = control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  return `taskId: holds control characters (U+${code}); a task id may hold none`;
+}
+
 /** A task as a server sent it (flat, with either revision's names), or why it is not one. */
 export function readTask(value: unknown): TaskState | { readonly issue: string } {
   if (typeof value !== 'object' || value === null) return { issue: 'a task must be an object' };
   const task = value as Record<string, unknown>;
   const { taskId, status, statusMessage } = task;
   if (typeof taskId !== 'string' || taskId === '') return { issue: 'taskId: must be a string' };
+  const idIssue = taskIdIssue(taskId);
+  if (idIssue !== undefined) return { issue: idIssue };
   if (typeof status !== 'string' || !STATUSES.has(status)) {
     return { issue: `status: ${JSON.stringify(status)} is not a task status` };
   }

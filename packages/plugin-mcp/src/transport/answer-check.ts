@@ -48,9 +48,17 @@ export function checkedAnswer(message: JSONRPCMessage): JSONRPCMessage {
   if (issue === undefined) return message;
   const { id } = message as Answer;
   if (typeof id !== 'string' && !Number.isInteger(id)) return message;
+  return notValidAnswer(id as RequestId, issue);
+}
+
+/**
+ * The error answer to request `id` that takes the place of the server's, which `issue` says is not
+ * valid MCP; also for what only its method's reader can tell (a 2026 task: tasks/task-calls.ts).
+ */
+export function notValidAnswer(id: RequestId, issue: string): JSONRPCMessage {
   return {
     jsonrpc: '2.0',
-    id: id as RequestId,
+    id,
     error: {
       code: NOT_VALID_MCP_CODE,
       message: `the server's answer is not valid MCP: ${issue}`,
