@@ -23,20 +23,17 @@ const TOOL_SERVER = fixtureServerArgs('cli');
 const SECRET = 'sk-e2e-must-never-print-42';
 
 let dir: string;
-let env: Record<string, string>;
 const remotes: RunningEverything[] = [];
 let sseUrl: string;
 let httpUrl: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'epoch-cli-e2e-'));
-  env = { EPOCH_HOME: join(dir, 'home') };
-  for (const transport of ['sse', 'http'] as const) {
-    const running = await startEverything(transport);
-    remotes.push(running);
-    if (running.endpoint.transport === 'stdio') throw new Error('expected a remote endpoint');
-    if (transport === 'sse') sseUrl = running.endpoint.url;
-    else httpUrl = running.endpoint.url;
+  remotes.push(...(await Promise.all([startEverything('sse'), startEverything('http')])));
+  for (const { endpoint } of remotes) {
+    if (endpoint.transport === 'stdio') throw new Error('expected a remote endpoint');
+    if (endpoint.transport === 'sse') sseUrl = endpoint.url;
+    else httpUrl = endpoint.url;
   }
 });
 
@@ -62,8 +59,16 @@ const ORIGINAL = [
   '',
 ].join('\r\n');
 
+/**
+ * An EPOCH_HOME of its own for each block of tests: the blocks run at the same time, and what one
+ * block's commands cache or record there (tool lists, the protocol last met) is never the other's.
+ */
+function homeOf(name: string): Record<string, string> {
+  return { EPOCH_HOME: join(dir, `home-${name}`) };
+}
+
 /** `epoch <two words> --config FILE <rest>`: the option before any `--`, which ends epoch's own. */
-function runOn(file: string) {
+function runOn(file: string, env: Record<string, string>) {
   return (...argv: string[]) =>
     epoch([...argv.slice(0, 2), '--config', file, ...argv.slice(2)], env);
 }
@@ -74,12 +79,15 @@ async function configFile(text: string): Promise<string> {
   return file;
 }
 
-describe('epoch mcp, end to end on a hand-written file', () => {
+// The two blocks run at the same time, each its tests one after another: much of their time is
+// waiting on processes and servers (a reconnect's series of tries most of all), and each block has
+// its own files and EPOCH_HOME.
+describe.concurrent('epoch mcp, end to end on a hand-written file', () => {
   // Each add connects its server for real (a live check, never the schema cache), and so does each
   // command after it: the reference server many times over, on a busy machine.
-  it('add (three transports and add-json) -> list -> get -> tools -> call -> remove leaves the file byte-identical', async () => {
+  it.sequential('add (three transports and add-json) -> list -> get -> tools -> call -> remove leaves the file byte-identical', async () => {
     const file = await configFile(ORIGINAL);
-    const run = runOn(file);
+    const run = runOn(file, homeOf('edits'));
 
     // add: stdio with env and a server argv that has its own dash options, sse, http with a header.
     const stdio = await run(
@@ -215,9 +223,10 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
   }, 120_000);
 
-  it('refuses a duplicate name, a bad name and a broken file, writing nothing', async () => {
+  it.sequential('refuses a duplicate name, a bad name and a broken file, writing nothing', async () => {
     const file = await configFile(ORIGINAL);
-    const run = runOn(file);
+    const env = homeOf('edits');
+    const run = runOn(file, env);
     const duplicate = await run('mcp', 'add', 'mine', '--', 'node');
     expect(duplicate.code).toBe(2);
     expect(duplicate.err).toContain('server "mine" is already in');
@@ -259,13 +268,13 @@ describe('epoch mcp, end to end on a hand-written file', () => {
     expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
 
     const broken = await configFile('{ "servers": { "a": { "command": "x" ');
-    const onBroken = await runOn(broken)('mcp', 'add', 'b', '--', 'node');
+    const onBroken = await runOn(broken, env)('mcp', 'add', 'b', '--', 'node');
     expect(onBroken.code).toBe(1);
     expect(onBroken.err).toContain('syntax error');
     expect(await readFile(broken, 'utf8')).toBe('{ "servers": { "a": { "command": "x" ');
   });
 
-  it('a plugin server is listed with its source and cannot be removed; the message says where it comes from', async () => {
+  it.sequential('a plugin server is listed with its source and cannot be removed; the message says where it comes from', async () => {
     const home = join(dir, 'plugin-home');
     const pluginFile = join(home, 'plugins', 'weather', 'mcp.json');
     await rm(home, { recursive: true, force: true });
@@ -304,7 +313,7 @@ describe('epoch mcp, end to end on a hand-written file', () => {
   });
 });
 
-describe('epoch mcp call exit codes', () => {
+describe.concurrent('epoch mcp call exit codes', () => {
   let file: string;
   let refusing: Server;
 
@@ -332,14 +341,14 @@ describe('epoch mcp call exit codes', () => {
     await new Promise((resolve) => refusing.close(resolve));
   });
 
-  const call = (...argv: string[]) => runOn(file)('mcp', 'call', ...argv);
+  const call = (...argv: string[]) => runOn(file, homeOf('calls'))('mcp', 'call', ...argv);
 
-  it('0 when the tool answers', async () => {
+  it.sequential('0 when the tool answers', async () => {
     const run = await call('tools', 'echo', '--arg', 'text=hi');
     expect([run.code, run.out, run.err]).toEqual([0, 'hi\n', '']);
   });
 
-  it('1 when the tool reports an error: its output on stdout, the error on stderr', async () => {
+  it.sequential('1 when the tool reports an error: its output on stdout, the error on stderr', async () => {
     const run = await call('tools', 'fail');
     expect(run.code).toBe(1);
     expect(run.out).toBe('it broke\n');
@@ -350,7 +359,7 @@ describe('epoch mcp call exit codes', () => {
     expect(JSON.parse(json.err)).toMatchObject({ error: { code: 'tool_error', exit: 1 } });
   });
 
-  it('2 for a wrong command line: unknown server, unknown tool, a missing or mistyped argument', async () => {
+  it.sequential('2 for a wrong command line: unknown server, unknown tool, a missing or mistyped argument', async () => {
     const unknownServer = await call('nope', 'echo');
     expect(unknownServer.code).toBe(2);
     expect(unknownServer.err).toContain('there is no MCP server "nope"');
@@ -381,7 +390,7 @@ describe('epoch mcp call exit codes', () => {
     }
   });
 
-  it('3 when the server needs a login', async () => {
+  it.sequential('3 when the server needs a login', async () => {
     const run = await call('locked', 'anything');
     expect(run.code).toBe(3);
     expect(run.err).toContain('epoch mcp login locked');
@@ -392,7 +401,7 @@ describe('epoch mcp call exit codes', () => {
     expect(JSON.parse(json.err)).toMatchObject({ error: { code: 'needsLogin', exit: 3 } });
   });
 
-  it('4 when the server cannot be reached: nothing listens, the command does not exist', async () => {
+  it.sequential('4 when the server cannot be reached: nothing listens, the command does not exist', async () => {
     const gone = await call('gone', 'anything');
     expect(gone.code).toBe(4);
     expect(gone.err).toContain('MCP server "gone" failed to connect');
@@ -405,8 +414,8 @@ describe('epoch mcp call exit codes', () => {
     expect(missing.err.trim().split('\n')).toHaveLength(1);
   });
 
-  it('reconnect: 0 connected, 3 needs a login, 4 unreachable, each with its state', async () => {
-    const reconnect = (name: string) => runOn(file)('mcp', 'reconnect', name);
+  it.sequential('reconnect: 0 connected, 3 needs a login, 4 unreachable, each with its state', async () => {
+    const reconnect = (name: string) => runOn(file, homeOf('calls'))('mcp', 'reconnect', name);
     const ok = await reconnect('tools');
     expect([ok.code, ok.out]).toEqual([0, 'tools: connected, 5 tools\n']);
     const locked = await reconnect('locked');
