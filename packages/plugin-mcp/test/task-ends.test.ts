@@ -19,15 +19,14 @@ import {
 } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
-import { McpRegistry } from '../src/registry/registry.js';
 import { readTaskRecords } from '../src/tasks/task-record-list.js';
 import { taskRecordsDir } from '../src/tasks/task-records.js';
-import type { McpServerConfig } from '../src/types.js';
+import { type Cleanups, callTool, connectedRegistry } from './support/task-registry.js';
 import { rejection } from './support/waiting.js';
 
 let dir: string;
 let events: string;
-const cleanups: Array<() => Promise<void>> = [];
+const cleanups: Cleanups = [];
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'epoch-task-ends-'));
@@ -40,24 +39,10 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function registryOf(config: McpServerConfig): Promise<McpRegistry> {
-  const registry = new McpRegistry({ schemaCache: null });
-  cleanups.push(() => registry.disconnectAll());
-  const [status] = await registry.connectAll([config], 'user');
-  if (status?.state !== 'connected') throw new Error(`not connected: ${JSON.stringify(status)}`);
-  return registry;
-}
-
 async function taskServer(args: string[] = []): Promise<RunningModernServer> {
   const server = await startModernHttp(args, { RECORD_FILE: events }, TASK_SERVER);
   cleanups.push(() => server.stop());
   return server;
-}
-
-function call(registry: McpRegistry, name: string, args: Record<string, unknown>) {
-  const tool = registry.tools().find((each) => each.name === name);
-  if (tool === undefined) throw new Error(`no tool ${name}`);
-  return tool.execute(args, { signal: new AbortController().signal });
 }
 
 async function cancelsSent(): Promise<unknown[]> {
@@ -77,8 +62,11 @@ async function onlyRecord() {
 
 describe('a 2026-07-28 server (testkit task server over HTTP)', () => {
   it('cancel of a task that completed is task_ended naming it; no tasks/cancel sent, the record says completed', async () => {
-    const registry = await registryOf(remoteConfig('tasks', 'http', (await taskServer()).url));
-    await call(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10 });
+    const registry = await connectedRegistry(
+      cleanups,
+      remoteConfig('tasks', 'http', (await taskServer()).url),
+    );
+    await callTool(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10 });
     const task = await onlyRecord();
     expect(task.status).toBe('completed');
     const error = await rejection(registry.cancelTask('tasks', task.taskId));
@@ -91,9 +79,12 @@ describe('a 2026-07-28 server (testkit task server over HTTP)', () => {
   });
 
   it('cancel of a task that failed is task_ended: "had already failed"; the record says failed', async () => {
-    const registry = await registryOf(remoteConfig('tasks', 'http', (await taskServer()).url));
+    const registry = await connectedRegistry(
+      cleanups,
+      remoteConfig('tasks', 'http', (await taskServer()).url),
+    );
     const failed = await rejection(
-      call(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10, fail: true }),
+      callTool(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10, fail: true }),
     );
     expect(failed.code).toBe('server_error');
     const task = await onlyRecord();
@@ -105,8 +96,11 @@ describe('a 2026-07-28 server (testkit task server over HTTP)', () => {
   });
 
   it('cancel of a running task gives the status its server reports after it: cancelled', async () => {
-    const registry = await registryOf(remoteConfig('tasks', 'http', (await taskServer()).url));
-    const running = call(registry, 'mcp__tasks__work', { steps: 300, stepMs: 100 });
+    const registry = await connectedRegistry(
+      cleanups,
+      remoteConfig('tasks', 'http', (await taskServer()).url),
+    );
+    const running = callTool(registry, 'mcp__tasks__work', { steps: 300, stepMs: 100 });
     running.catch(() => {});
     const task = await waitUntil(async () => (await readTaskRecords())[0], 'the task recorded');
     const state = await registry.cancelTask('tasks', task.taskId);
@@ -118,12 +112,15 @@ describe('a 2026-07-28 server (testkit task server over HTTP)', () => {
 
   it('a task its server no longer knows (a new server process): task_gone, and its record is removed', async () => {
     const first = await taskServer();
-    const registry = await registryOf(remoteConfig('tasks', 'http', first.url));
-    await call(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10 });
+    const registry = await connectedRegistry(cleanups, remoteConfig('tasks', 'http', first.url));
+    await callTool(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10 });
     const task = await onlyRecord();
     await registry.disconnectAll();
     await first.stop();
-    const later = await registryOf(remoteConfig('tasks', 'http', (await taskServer()).url));
+    const later = await connectedRegistry(
+      cleanups,
+      remoteConfig('tasks', 'http', (await taskServer()).url),
+    );
     const error = await rejection(later.taskResult(task));
     expect(isMcpError(error, 'task_gone'), String(error)).toBe(true);
     expect((error as Error).message).toMatch(
@@ -135,10 +132,11 @@ describe('a 2026-07-28 server (testkit task server over HTTP)', () => {
   });
 
   it("keeps the server's ttlMs in the record, and reading the records past it removes the record", async () => {
-    const registry = await registryOf(
+    const registry = await connectedRegistry(
+      cleanups,
       remoteConfig('tasks', 'http', (await taskServer(['--ttl-ms=120000'])).url),
     );
-    await call(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10 });
+    await callTool(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10 });
     const task = await onlyRecord();
     expect(task.ttlMs).toBe(120_000);
     const expiry = Date.parse(task.startedAt) + 120_000;
@@ -152,8 +150,8 @@ describe('a 2025-11-25 server (the reference server over stdio)', () => {
   const everything = () => stdioConfig('everything', process.execPath, [EVERYTHING_ENTRY, 'stdio']);
 
   it("keeps the task's ttl; cancel once it completed is task_ended, the record says completed", async () => {
-    const registry = await registryOf(everything());
-    await call(registry, 'mcp__everything__simulate-research-query', { topic: 'tides' });
+    const registry = await connectedRegistry(cleanups, everything());
+    await callTool(registry, 'mcp__everything__simulate-research-query', { topic: 'tides' });
     const task = await onlyRecord();
     expect(task).toMatchObject({ status: 'completed', ttlMs: 300_000 });
     const error = await rejection(registry.cancelTask('everything', task.taskId));
@@ -165,11 +163,11 @@ describe('a 2025-11-25 server (the reference server over stdio)', () => {
   });
 
   it('cancel of a task a former server process made: task_gone, and its record is removed', async () => {
-    const first = await registryOf(everything());
-    await call(first, 'mcp__everything__simulate-research-query', { topic: 'tides' });
+    const first = await connectedRegistry(cleanups, everything());
+    await callTool(first, 'mcp__everything__simulate-research-query', { topic: 'tides' });
     const task = await onlyRecord();
     await first.disconnectAll();
-    const later = await registryOf(everything());
+    const later = await connectedRegistry(cleanups, everything());
     const error = await rejection(later.cancelTask('everything', task.taskId));
     expect(isMcpError(error, 'task_gone'), String(error)).toBe(true);
     expect((error as Error).message).toContain(

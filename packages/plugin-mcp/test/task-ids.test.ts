@@ -16,15 +16,14 @@ import {
 } from '@epoch-agent/testkit';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { isMcpError } from '../src/errors/mcp-error.js';
-import { McpRegistry } from '../src/registry/registry.js';
 import { readTaskRecords } from '../src/tasks/task-record-list.js';
 import { taskRecordsDir } from '../src/tasks/task-records.js';
-import type { McpServerConfig } from '../src/types.js';
 import { answerMcp, type McpMessage, type McpReply } from './support/mcp-answers.js';
 import { readBody } from './support/read-body.js';
+import { type Cleanups, callTool, connectedRegistry } from './support/task-registry.js';
 import { rejection } from './support/waiting.js';
 
-const cleanups: Array<() => Promise<void>> = [];
+const cleanups: Cleanups = [];
 
 beforeEach(async () => {
   await rm(taskRecordsDir(), { recursive: true, force: true });
@@ -34,30 +33,16 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function registryOf(config: McpServerConfig): Promise<McpRegistry> {
-  const registry = new McpRegistry({ schemaCache: null });
-  cleanups.push(() => registry.disconnectAll());
-  const [status] = await registry.connectAll([config], 'user');
-  if (status?.state !== 'connected') throw new Error(`not connected: ${JSON.stringify(status)}`);
-  return registry;
-}
-
 async function taskServer(args: string[]): Promise<RunningModernServer> {
   const server = await startModernHttp(args, {}, TASK_SERVER);
   cleanups.push(() => server.stop());
   return server;
 }
 
-function call(registry: McpRegistry, name: string, args: Record<string, unknown> = {}) {
-  const tool = registry.tools().find((each) => each.name === name);
-  if (tool === undefined) throw new Error(`no tool ${name}`);
-  return tool.execute(args, { signal: new AbortController().signal });
-}
-
 it('a 2026 task whose id has 1,024 characters is followed and recorded', async () => {
   const server = await taskServer(['--id-chars=1024']);
-  const registry = await registryOf(remoteConfig('tasks', 'http', server.url));
-  await call(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10 });
+  const registry = await connectedRegistry(cleanups, remoteConfig('tasks', 'http', server.url));
+  await callTool(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10 });
   const [record] = await readTaskRecords();
   expect(record?.taskId).toHaveLength(1024);
 });
@@ -77,8 +62,8 @@ it.each([
   'a 2026 task whose id is %s fails the call as a server_error, and is not recorded',
   async (_, args, said) => {
     const server = await taskServer(args);
-    const registry = await registryOf(remoteConfig('tasks', 'http', server.url));
-    const error = await rejection(call(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10 }));
+    const registry = await connectedRegistry(cleanups, remoteConfig('tasks', 'http', server.url));
+    const error = await rejection(callTool(registry, 'mcp__tasks__work', { steps: 1, stepMs: 10 }));
     expect(isMcpError(error, 'server_error'), String(error)).toBe(true);
     expect(error.message).toBe(
       `MCP server "tasks": tools/call "work" failed: the server's answer is not valid MCP: ${said}. Ask the server's maintainers to fix it.`,
@@ -136,10 +121,11 @@ const MEGABYTE_ID = 'x'.repeat(1_000_000);
 const MEGABYTE_SAID = 'taskId: 1,000,000 characters; a task id may have 1,024 at most';
 
 it('a 2025-11-25 task made with a megabyte id fails the call as a server_error, and is not recorded', async () => {
-  const registry = await registryOf(
+  const registry = await connectedRegistry(
+    cleanups,
     remoteConfig('legacy', 'http', await legacyServer(MEGABYTE_ID, MEGABYTE_ID)),
   );
-  const error = await rejection(call(registry, 'mcp__legacy__work'));
+  const error = await rejection(callTool(registry, 'mcp__legacy__work'));
   expect(isMcpError(error, 'server_error'), String(error)).toBe(true);
   expect(error.message).toBe(
     `MCP server "legacy": tools/call "work" failed: the server's answer is not valid MCP: Invalid result for tools/call: task.${MEGABYTE_SAID}. Ask the server's maintainers to fix it.`,
@@ -148,10 +134,11 @@ it('a 2025-11-25 task made with a megabyte id fails the call as a server_error, 
 });
 
 it('a look at a 2025-11-25 task answered with a megabyte id fails the call; only the id made is recorded', async () => {
-  const registry = await registryOf(
+  const registry = await connectedRegistry(
+    cleanups,
     remoteConfig('legacy', 'http', await legacyServer('task-1', MEGABYTE_ID)),
   );
-  const error = await rejection(call(registry, 'mcp__legacy__work'));
+  const error = await rejection(callTool(registry, 'mcp__legacy__work'));
   expect(isMcpError(error, 'server_error'), String(error)).toBe(true);
   expect(error.message).toBe(
     `MCP server "legacy": tools/call "work" failed: the server's answer is not valid MCP: Invalid result for tasks/get: ${MEGABYTE_SAID}. Ask the server's maintainers to fix it.`,
